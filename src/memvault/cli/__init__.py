@@ -1,0 +1,5 @@
+"""The ``memvault`` command line (typer)."""
+
+from memvault.cli.app import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,500 @@
+"""The ``memvault`` command line: thin skins over :class:`MemoryEngine`.
+
+Each command parses its options, makes one engine call and prints the result
+(``--json`` for machines, tables for people). A user's mistake is one line
+on stderr and a non-zero exit code, never a traceback:
+
+=====  ==========================================================
+exit   meaning
+=====  ==========================================================
+0      success
+1      the write was refused (its stop reason is printed)
+2      bad usage or invalid input
+3      no such memory in this orchestrator
+4      the memory store is unavailable (missing, corrupt, locked)
+=====  ==========================================================
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from memvault.cli import output
+from memvault.engine import MemoryEngine
+from memvault.errors import (
+    ConfigError,
+    MemoryNotFoundError,
+    MemvaultError,
+    StoreUnavailableError,
+    ValidationFailed,
+)
+from memvault.results import WriteResult, history_json
+
+__all__ = ["app", "bench_app", "load_demo", "main"]
+
+app = typer.Typer(
+    name="memvault",
+    help="memvault — governed long-term memory for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+bench_app = typer.Typer(help="Benchmarks: print a table and write JSON.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+
+EXIT_REFUSED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_UNAVAILABLE = 1, 2, 3, 4
+
+
+@dataclass
+class Settings:
+    home: Path | None
+    orchestrator: str
+
+
+def _fail(message: str, code: int, hint: str = "") -> NoReturn:
+    output.error(message, hint)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _errors() -> Iterator[None]:
+    """Map memvault errors to one line and an exit code."""
+    try:
+        yield
+    except MemoryNotFoundError as exc:
+        _fail(str(exc), EXIT_NOT_FOUND, exc.hint)
+    except StoreUnavailableError as exc:
+        _fail(str(exc), EXIT_UNAVAILABLE, exc.hint)
+    except (ValidationFailed, ConfigError) as exc:
+        _fail(str(exc), EXIT_USAGE, exc.hint)
+    except MemvaultError as exc:
+        _fail(str(exc), EXIT_USAGE, exc.hint)
+
+
+@contextmanager
+def _engine(ctx: typer.Context) -> Iterator[MemoryEngine]:
+    settings: Settings = ctx.obj
+    with _errors():
+        engine = MemoryEngine.open(settings.home, settings.orchestrator)
+        try:
+            yield engine
+        finally:
+            engine.close()
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    home: Annotated[
+        Path | None,
+        typer.Option(
+            "--home",
+            envvar="MEMVAULT_HOME",
+            help="Runtime root (default: the per-user data directory).",
+        ),
+    ] = None,
+    orchestrator: Annotated[
+        str,
+        typer.Option(
+            "--orchestrator", "-o", envvar="MEMVAULT_ORCHESTRATOR", help="Tenant to act on."
+        ),
+    ] = "default",
+) -> None:
+    ctx.obj = Settings(home, orchestrator)
+
+
+def _print_write(result: WriteResult, as_json: bool, verb: str) -> None:
+    if as_json:
+        output.emit_json(result.to_json())
+    elif result.ok:
+        target = result.edge_id or result.memory_id
+        output.stdout.print(f"{verb} {target} ({result.stop_reason.value})", highlight=False)
+    else:
+        output.error(f"{result.stop_reason.value}: {result.reason}")
+    if not result.ok:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@app.command()
+def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Create the orchestrator's runtime folders and database."""
+    with _engine(ctx) as engine:
+        layout = engine.layout
+        assert layout is not None
+        data = {
+            "orchestrator": engine.orchestrator,
+            "home": str(layout.home),
+            "db_path": str(layout.db_path),
+            "ingest_dir": str(layout.ingest_dir),
+            "log_path": str(layout.log_path),
+        }
+    if as_json:
+        output.emit_json(data)
+    else:
+        output.print_mapping("memvault runtime", data)
+
+
+@app.command()
+def add(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The memory, as a plain sentence.")],
+    memory_type: Annotated[str, typer.Option("--type", help="Fact, Preference, Decision, …")],
+    category: Annotated[str, typer.Option("--category", help="Governance category.")],
+    source_kind: Annotated[
+        str, typer.Option("--source-kind", help="USER_EXPLICIT, SYSTEM_KNOWN, CITED_SOURCE.")
+    ],
+    importance: Annotated[int, typer.Option(help="0..100")] = 50,
+    confidence: Annotated[float, typer.Option(help="0..1")] = 1.0,
+    key: Annotated[str, typer.Option(help="Key within the category.")] = "",
+    value: Annotated[str, typer.Option(help="Value for the key.")] = "",
+    summary: Annotated[str, typer.Option(help="Short summary.")] = "",
+    ttl_class: Annotated[str, typer.Option("--ttl-class", help="SHORT, MEDIUM, LONG")] = "LONG",
+    pinned: Annotated[bool, typer.Option("--pinned", help="Never expire.")] = False,
+    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
+    agent_id: Annotated[str | None, typer.Option("--agent-id")] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id")] = None,
+    actor_id: Annotated[str | None, typer.Option("--actor-id")] = None,
+    role: Annotated[str | None, typer.Option("--role")] = None,
+    conversation_id: Annotated[str | None, typer.Option("--conversation-id")] = None,
+    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    source_type: Annotated[str, typer.Option("--source-type")] = "manual",
+    source_path: Annotated[str | None, typer.Option("--source-path")] = None,
+    source_ref: Annotated[str | None, typer.Option("--source-ref")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Store one memory; prints its stop reason and id."""
+    fields: dict[str, Any] = {
+        "type": memory_type,
+        "category": category,
+        "source_kind": source_kind,
+        "importance": importance,
+        "confidence": confidence,
+        "key": key,
+        "value": value,
+        "summary": summary,
+        "ttl_class": ttl_class,
+        "pinned": pinned,
+        "user_id": user_id,
+        "agent_id": agent_id,
+        "run_id": run_id,
+        "actor_id": actor_id,
+        "role": role,
+        "conversation_id": conversation_id,
+        "project_id": project_id,
+        "source_type": source_type,
+        "source_path": source_path,
+        "source_ref": source_ref,
+    }
+    with _engine(ctx) as engine:
+        result = engine.add(text, **fields)
+    _print_write(result, as_json, "stored")
+
+
+@app.command()
+def get(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+    """Show one memory, its status and its edges."""
+    with _engine(ctx) as engine:
+        view = engine.get(memory_id)
+    data = view.to_json()
+    if as_json:
+        output.emit_json(data)
+        return
+    edges = data.pop("edges")
+    output.print_mapping(f"memory {memory_id}", data)
+    if edges:
+        output.print_table(
+            "edges",
+            ["edge", "from", "type", "to", "weight"],
+            [
+                (e["edge_id"], e["from_memory_id"], e["edge_type"], e["to_memory_id"], e["weight"])
+                for e in edges
+            ],
+        )
+
+
+@app.command()
+def update(
+    ctx: typer.Context,
+    memory_id: str,
+    content: Annotated[str | None, typer.Option()] = None,
+    summary: Annotated[str | None, typer.Option()] = None,
+    key: Annotated[str | None, typer.Option()] = None,
+    value: Annotated[str | None, typer.Option()] = None,
+    memory_type: Annotated[str | None, typer.Option("--type")] = None,
+    category: Annotated[str | None, typer.Option()] = None,
+    importance: Annotated[int | None, typer.Option()] = None,
+    confidence: Annotated[float | None, typer.Option()] = None,
+    pinned: Annotated[bool | None, typer.Option("--pinned/--unpinned")] = None,
+    ttl_class: Annotated[str | None, typer.Option("--ttl-class")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Change fields of a memory."""
+    changes = {
+        k: v
+        for k, v in {
+            "content": content,
+            "summary": summary,
+            "key": key,
+            "value": value,
+            "type": memory_type,
+            "category": category,
+            "importance": importance,
+            "confidence": confidence,
+            "pinned": pinned,
+            "ttl_class": ttl_class,
+        }.items()
+        if v is not None
+    }
+    if not changes:
+        _fail("nothing to update: give at least one field option", EXIT_USAGE)
+    with _engine(ctx) as engine:
+        result = engine.update(memory_id, **changes)
+    _print_write(result, as_json, "updated")
+
+
+@app.command()
+def delete(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+    """Soft-delete a memory (restorable until it is purged)."""
+    with _engine(ctx) as engine:
+        result = engine.delete(memory_id)
+    _print_write(result, as_json, "deleted")
+
+
+@app.command()
+def restore(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+    """Restore a soft-deleted memory."""
+    with _engine(ctx) as engine:
+        result = engine.restore(memory_id)
+    _print_write(result, as_json, "restored")
+
+
+@app.command()
+def link(
+    ctx: typer.Context,
+    from_id: Annotated[str, typer.Argument(help="Source memory id.")],
+    to_id: Annotated[str, typer.Argument(help="Target memory id.")],
+    edge_type: Annotated[
+        str, typer.Option("--type", help="RelatedTo, Updates, Contradicts, CausedBy, PartOf")
+    ] = "RelatedTo",
+    weight: Annotated[float, typer.Option(help="0..1")] = 1.0,
+    reason: Annotated[str | None, typer.Option()] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Link two memories with a typed edge."""
+    with _engine(ctx) as engine:
+        result = engine.link(from_id, to_id, edge_type, weight=weight, reason=reason)
+    _print_write(result, as_json, "linked")
+
+
+def _filters(**raw: Any) -> dict[str, Any]:
+    return {k: v for k, v in raw.items() if v not in (None, [], ())}
+
+
+FilterOpt = Annotated[str | None, typer.Option()]
+
+
+@app.command("list")
+def list_command(
+    ctx: typer.Context,
+    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
+    agent_id: Annotated[str | None, typer.Option("--agent-id")] = None,
+    run_id: Annotated[str | None, typer.Option("--run-id")] = None,
+    actor_id: Annotated[str | None, typer.Option("--actor-id")] = None,
+    role: FilterOpt = None,
+    conversation_id: Annotated[str | None, typer.Option("--conversation-id")] = None,
+    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    memory_type: Annotated[list[str] | None, typer.Option("--type")] = None,
+    category: Annotated[list[str] | None, typer.Option("--category")] = None,
+    status: Annotated[list[str] | None, typer.Option("--status")] = None,
+    importance_min: Annotated[int | None, typer.Option("--importance-min")] = None,
+    importance_max: Annotated[int | None, typer.Option("--importance-max")] = None,
+    updated_after: Annotated[str | None, typer.Option("--updated-after")] = None,
+    updated_before: Annotated[str | None, typer.Option("--updated-before")] = None,
+    limit: Annotated[int, typer.Option()] = 50,
+    offset: Annotated[int, typer.Option()] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """List memories matching filters (active only unless --status is given)."""
+    filters = _filters(
+        user_id=user_id,
+        agent_id=agent_id,
+        run_id=run_id,
+        actor_id=actor_id,
+        role=role,
+        conversation_id=conversation_id,
+        project_id=project_id,
+        type=memory_type,
+        category=category,
+        status=status,
+        importance_min=importance_min,
+        importance_max=importance_max,
+        updated_after=updated_after,
+        updated_before=updated_before,
+    )
+    with _engine(ctx) as engine:
+        nodes = engine.list_memories(filters, limit=limit, offset=offset)
+    if as_json:
+        output.emit_json({"memories": [n.to_json() for n in nodes]})
+        return
+    output.print_table(
+        f"{len(nodes)} memories",
+        ["id", "type", "category", "imp", "status", "content"],
+        [(n.memory_id, n.type.value, n.category, n.importance, n.status.value, n.content) for n in nodes],
+    )
+
+
+@app.command()
+def search(
+    ctx: typer.Context,
+    query: str,
+    top_k: Annotated[int, typer.Option("--top-k", help="How many results.")] = 10,
+    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
+    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    memory_type: Annotated[list[str] | None, typer.Option("--type")] = None,
+    category: Annotated[list[str] | None, typer.Option("--category")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Recall memories for a query, best first, with provenance."""
+    filters = _filters(user_id=user_id, project_id=project_id, type=memory_type, category=category)
+    with _engine(ctx) as engine:
+        results = engine.search(query, filters=filters, top_k=top_k)
+    _print_search(results.to_json(), as_json)
+
+
+def _print_search(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        output.emit_json(data)
+        return
+    output.print_table(
+        f"{data['query']!r} — legs: {', '.join(data['legs'])}",
+        ["#", "score", "id", "type", "content", "source"],
+        [
+            (
+                r["rank"],
+                f"{r['score']:.4f}",
+                r["memory_id"],
+                r["type"],
+                r["content"],
+                r["source"]["sourceType"],
+            )
+            for r in data["results"]
+        ],
+    )
+
+
+@app.command()
+def history(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+    """Show the audit trail of one memory."""
+    with _engine(ctx) as engine:
+        events = [history_json(e) for e in engine.history(memory_id)]
+    if as_json:
+        output.emit_json({"memory_id": memory_id, "events": events})
+        return
+    output.print_table(
+        f"history of {memory_id}",
+        ["at", "op", "stop reason", "actor", "detail"],
+        [(e["at"], e["op"], e["stop_reason"], e["actor"], json.dumps(e["detail"])) for e in events],
+    )
+
+
+@app.command()
+def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Counts of memories by status and type, edges, and the revision."""
+    with _engine(ctx) as engine:
+        data = engine.stats().to_json()
+    if as_json:
+        output.emit_json(data)
+        return
+    flat = {
+        "orchestrator": data["orchestrator"],
+        "database": data["db_path"],
+        "revision": data["revision"],
+        **{f"memories.{k}": v for k, v in data["memories"].items()},
+        "edges": data["edges"],
+        "history events": data["history_events"],
+    }
+    output.print_mapping("memvault stats", flat)
+
+
+def load_demo(engine: MemoryEngine) -> dict[str, str]:
+    """Write the bundled sample (memories and edges) into ``engine``; return ref → id."""
+    sample = json.loads(resources.files("memvault.cli").joinpath("demo_data.json").read_text())
+    ids: dict[str, str] = {}
+    for item in sample["memories"]:
+        fields = {k: v for k, v in item.items() if k not in ("ref", "content")}
+        ids[item["ref"]] = engine.add(item["content"], **fields).raise_for_status().memory_id or ""
+    for edge in sample["edges"]:
+        engine.link(
+            ids[edge["from"]],
+            ids[edge["to"]],
+            edge["type"],
+            weight=edge.get("weight", 1.0),
+            reason=edge.get("reason"),
+        ).raise_for_status()
+    return ids
+
+
+@app.command()
+def demo(
+    ctx: typer.Context,
+    keep: Annotated[bool, typer.Option(help="Keep the temporary home and print its path.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Load a bundled sample into a temporary home and show recall."""
+    sample = json.loads(resources.files("memvault.cli").joinpath("demo_data.json").read_text())
+    home = Path(tempfile.mkdtemp(prefix="memvault-demo-"))
+    report: dict[str, Any] = {"home": str(home), "queries": []}
+    try:
+        with _errors(), MemoryEngine.open(home, ctx.obj.orchestrator) as engine:
+            ids = load_demo(engine)
+            report["memories"] = len(ids)
+            report["stats"] = engine.stats().to_json()
+            for query in sample["queries"]:
+                report["queries"].append(engine.search(query, top_k=3).to_json())
+    finally:
+        if not keep:
+            shutil.rmtree(home, ignore_errors=True)
+    if as_json:
+        output.emit_json(report)
+        return
+    output.stdout.print(
+        f"Loaded {report['memories']} memories and "
+        f"{report['stats']['edges']['total']} edges into {home}",
+        highlight=False,
+    )
+    for result in report["queries"]:
+        _print_search(result, False)
+    if keep:
+        output.stdout.print(f"Kept: memvault --home {home} list", highlight=False)
+
+
+def _register_extensions() -> None:
+    """Sub-commands contributed by other modules (policy, benchmarks, …)."""
+    registrations: list[Callable[[], None]] = []
+    for register in registrations:
+        register()
+
+
+_register_extensions()
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        raise SystemExit(130) from None
+

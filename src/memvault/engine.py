@@ -1,0 +1,708 @@
+"""The façade: :class:`MemoryEngine` (sync) and :class:`AsyncMemoryEngine`.
+
+Interfaces (CLI, HTTP, MCP, agent) call only this module. The engine is bound
+to one orchestrator; every store call carries that orchestrator, so no call
+through an engine can see another tenant's rows.
+
+>>> import tempfile
+>>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as engine:
+...     r = engine.add("Prefers concise answers", type="Preference", category="PREFERENCE",
+...                    source_kind="USER_EXPLICIT", user_id="u1")
+...     [h.node.memory_id == r.memory_id for h in engine.search("concise").hits]
+[True]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, ParamSpec, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from memvault.errors import (
+    DuplicateEdgeError,
+    MemoryNotFoundError,
+    MemvaultError,
+    ValidationFailed,
+)
+from memvault.model.decision import Decision
+from memvault.model.enums import (
+    CapturedBy,
+    ChangeKind,
+    EdgeType,
+    HistoryOp,
+    MemoryOp,
+    MemoryStatus,
+    MemoryType,
+    SourceKind,
+    SourceType,
+    StopReason,
+    TTLClass,
+)
+from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.validation import canonical_source_path, to_validation_failed
+from memvault.results import EngineStats, MemoryView, SearchHit, SearchResults, WriteResult
+from memvault.retrieval.text import query_terms
+from memvault.runtime import JsonLineLog, RuntimeLayout
+from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.store.sqlite import SQLiteStore
+
+__all__ = [
+    "AsyncMemoryEngine",
+    "Clock",
+    "MemoryEngine",
+    "NewMemory",
+    "OpenGate",
+    "WriteGate",
+    "format_timestamp",
+    "new_id",
+]
+
+Clock = Callable[[], datetime]
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: A soft-deleted memory can be restored until it is purged this long after.
+PURGE_AFTER = timedelta(days=30)
+
+#: Fields ``update`` may change; identity, scope and provenance are fixed.
+UPDATABLE_FIELDS = frozenset(
+    {
+        "content",
+        "summary",
+        "key",
+        "value",
+        "type",
+        "category",
+        "importance",
+        "confidence",
+        "pinned",
+        "ttl_class",
+    }
+)
+
+
+def format_timestamp(moment: datetime) -> str:
+    """ISO-8601 UTC with microseconds and ``Z`` (sortable as text)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def new_id(prefix: str) -> str:
+    """A time-ordered unique id: ``<prefix>_<12 hex ms><16 hex random>``."""
+    return f"{prefix}_{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
+
+
+def _summarise(content: str) -> str:
+    text = " ".join(content.split())
+    if len(text) <= 160:
+        return text
+    cut = text[:157].rsplit(" ", 1)[0]
+    return (cut or text[:157]) + "…"
+
+
+def _derive_key(content: str) -> str:
+    words = [w for w in "".join(c if c.isalnum() else " " for c in content.lower()).split()]
+    return "_".join(words[:8])[:128] or "memory"
+
+
+class NewMemory(BaseModel):
+    """What a caller gives to ``add`` (pydantic at the edge; the node validates bounds)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    content: str
+    type: MemoryType
+    category: str
+    source_kind: SourceKind
+    key: str = ""
+    value: str = ""
+    summary: str = ""
+    importance: int = 50
+    confidence: float = 1.0
+    pinned: bool = False
+    ttl_class: TTLClass = TTLClass.LONG
+    project_id: str | None = None
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    actor_id: str | None = None
+    role: str | None = None
+    conversation_id: str | None = None
+    source_type: SourceType = SourceType.MANUAL
+    captured_by: CapturedBy = CapturedBy.USER
+    source_path: str | None = None
+    workflow_run_id: str | None = None
+    step_id: str | None = None
+    source_ref: str | None = None
+
+
+class WriteGate(Protocol):
+    """The seam where governance decides every write (DESIGN §2).
+
+    ``check`` is pure and returns exactly one stop reason. The engine calls it
+    after schema validation and before anything touches the store.
+    """
+
+    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision: ...
+
+
+_SUCCESS = {
+    MemoryOp.STORE: StopReason.SUCCESS_STORED,
+    MemoryOp.UPDATE: StopReason.SUCCESS_UPDATED,
+    MemoryOp.DELETE: StopReason.SUCCESS_DELETED,
+}
+
+
+class OpenGate:
+    """A gate that allows every schema-valid write (no content governance).
+
+    Used only where content governance is deliberately off (tests of the core,
+    benchmarks that load sensitive conversations on purpose).
+    """
+
+    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
+        return Decision(_SUCCESS.get(op, StopReason.SUCCESS_STORED), detector="open_gate")
+
+
+class MemoryEngine:
+    """Synchronous memory engine for one orchestrator. Thread-safe."""
+
+    def __init__(
+        self,
+        store: Store,
+        orchestrator: str,
+        *,
+        layout: RuntimeLayout | None = None,
+        gate: WriteGate | None = None,
+        clock: Clock | None = None,
+        agent_id: str | None = None,
+        workspace_roots: Iterable[str | Path] = (),
+    ) -> None:
+        self.store = store
+        self.orchestrator = orchestrator
+        self.layout = layout
+        self.gate: WriteGate = gate or OpenGate()
+        self.clock: Clock = clock or (lambda: datetime.now(UTC))
+        self.agent_id = agent_id
+        roots = [Path(r) for r in workspace_roots]
+        if layout is not None:
+            roots.insert(0, layout.root)
+        self.workspace_roots = tuple(roots)
+        self.log = JsonLineLog(layout.log_path, orchestrator) if layout else None
+
+    @classmethod
+    def open(
+        cls,
+        home: str | Path | None = None,
+        orchestrator: str = "default",
+        **options: Any,
+    ) -> MemoryEngine:
+        """Open (creating if needed) the orchestrator's runtime under ``home``."""
+        layout = RuntimeLayout.for_orchestrator(home, orchestrator).ensure()
+        store = SQLiteStore(layout.db_path)
+        return cls(store, layout.orchestrator, layout=layout, **options)
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- helpers -------------------------------------------------------------
+
+    def _now(self) -> str:
+        return format_timestamp(self.clock())
+
+    def _log(self, level: str, event: str, **fields: Any) -> None:
+        if self.log is not None:
+            self.log.write(self._now(), level, event, agent=self.agent_id, **fields)
+
+    def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
+        return HistoryEvent(
+            event_id=new_id("evt"),
+            orchestrator_id=self.orchestrator,
+            op=op,
+            at=at,
+            actor=self.agent_id,
+            **fields,
+        )
+
+    def _load(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
+        nodes = self.store.get_nodes(self.orchestrator, [memory_id]) if memory_id else []
+        if nodes and (include_deleted or nodes[0].status is not MemoryStatus.SOFT_DELETED):
+            return nodes[0]
+        # Trigger: an id that is not in this orchestrator (or is soft-deleted).
+        # Why: ids of other tenants must be indistinguishable from unknown ids,
+        #      and every such attempt must be auditable (fail closed and log).
+        # Outcome: not found, plus a structured line in logs/memory.log.
+        self._log("warning", "scope_miss", operation=operation, memory_id=memory_id[:128])
+        raise MemoryNotFoundError(memory_id, self.orchestrator)
+
+    def _refuse(
+        self,
+        op: MemoryOp,
+        decision: Decision,
+        *,
+        memory_id: str | None = None,
+        errors: tuple[tuple[str, str], ...] = (),
+    ) -> WriteResult:
+        """Record a refusal (stop reason, detector, field names — never content)."""
+        at = self._now()
+        detail = {"op": op.value, "fields": sorted({f for f, _ in errors})}
+        try:
+            event = self._event(
+                HistoryOp.REFUSE,
+                at,
+                memory_id=memory_id,
+                stop_reason=decision.stop_reason,
+                detector=decision.detector,
+                detail=detail,
+            )
+            self.store.apply(WriteSet(self.orchestrator, at, events=(event,)))
+        except Exception as exc:  # the refusal stands even if it cannot be recorded
+            self._log("error", "refusal_not_recorded", error=str(exc))
+        self._log(
+            "info",
+            "write_refused",
+            operation=op.value,
+            stop_reason=decision.stop_reason.value,
+            detector=decision.detector,
+            memory_id=memory_id,
+        )
+        return WriteResult(
+            decision.stop_reason,
+            memory_id=None if op is MemoryOp.STORE else memory_id,
+            reason=decision.reason,
+            detector=decision.detector,
+            errors=errors,
+        )
+
+    def _invalid(self, op: MemoryOp, exc: ValidationFailed, memory_id: str | None) -> WriteResult:
+        decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
+        return self._refuse(op, decision, memory_id=memory_id, errors=exc.errors)
+
+    def _commit(self, write: WriteSet, result: WriteResult) -> WriteResult:
+        try:
+            revision = self.store.apply(write)
+        except DuplicateEdgeError as exc:
+            return WriteResult(
+                StopReason.SCHEMA_INVALID,
+                reason=str(exc),
+                errors=(("edge", "an edge with this (from, to, type) already exists"),),
+            )
+        except Exception as exc:
+            # Trigger: anything unexpected while writing (I/O, corrupt file, bug).
+            # Why: contract INV-8 — fail closed, never leave partial state.
+            # Outcome: the store rolled back; the caller gets INTERNAL_INCONSISTENCY.
+            self._log("error", "write_failed", error=f"{type(exc).__name__}: {exc}")
+            return WriteResult(
+                StopReason.INTERNAL_INCONSISTENCY,
+                memory_id=result.memory_id,
+                reason=f"write failed and was rolled back: {type(exc).__name__}",
+            )
+        return WriteResult(
+            result.stop_reason,
+            memory_id=result.memory_id,
+            reason=result.reason,
+            detector=result.detector,
+            revision=revision,
+            edge_id=result.edge_id,
+        )
+
+    def _gate(self, op: MemoryOp, node: MemoryNode) -> Decision:
+        try:
+            return self.gate.check(op, node, agent_id=self.agent_id)
+        except Exception as exc:
+            self._log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            return Decision(
+                StopReason.INTERNAL_INCONSISTENCY, detector="gate", reason="gate raised"
+            )
+
+    # -- writes --------------------------------------------------------------
+
+    def add(self, content: str, *, thread_id: str = "default", **fields: Any) -> WriteResult:
+        """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
+
+        >>> import tempfile
+        >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme")
+        >>> e.add("x", type="fact", category="PREFERENCE", source_kind="USER_EXPLICIT").stop_reason
+        <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
+        >>> e.close()
+        """
+        try:
+            try:
+                spec = NewMemory(content=content, **fields)
+            except ValidationError as exc:
+                raise to_validation_failed(exc) from None
+            node = self._build_node(spec)
+        except ValidationFailed as exc:
+            return self._invalid(MemoryOp.STORE, exc, None)
+        return self._store_new(node, thread_id)
+
+    def _build_node(self, spec: NewMemory) -> MemoryNode:
+        now = self._now()
+        path = spec.source_path
+        if path is not None:
+            path = canonical_source_path(path, self.workspace_roots)
+        try:
+            source = Source(
+                source_type=spec.source_type,
+                captured_by=spec.captured_by,
+                source_kind=spec.source_kind,
+                source_path=path,
+                conversation_id=spec.conversation_id,
+                workflow_run_id=spec.workflow_run_id,
+                step_id=spec.step_id,
+                source_ref=spec.source_ref,
+            )
+            content = spec.content.strip()
+            return MemoryNode(
+                memory_id=new_id("mem"),
+                orchestrator_id=self.orchestrator,
+                project_id=spec.project_id,
+                type=spec.type,
+                category=spec.category,
+                key=spec.key or _derive_key(content),
+                value=spec.value,
+                content=content,
+                summary=spec.summary or _summarise(content)[:SUMMARY_MAX],
+                importance=spec.importance,
+                confidence=spec.confidence,
+                pinned=spec.pinned,
+                source=source,
+                ttl_class=spec.ttl_class,
+                user_id=spec.user_id,
+                agent_id=spec.agent_id,
+                run_id=spec.run_id,
+                actor_id=spec.actor_id,
+                role=spec.role,
+                conversation_id=spec.conversation_id,
+                created_at=now,
+                updated_at=now,
+            )
+        except ValidationError as exc:
+            raise to_validation_failed(exc) from None
+
+    def _store_new(self, node: MemoryNode, thread_id: str) -> WriteResult:
+        decision = self._gate(MemoryOp.STORE, node)
+        if not decision.allowed:
+            return self._refuse(MemoryOp.STORE, decision)
+        event = self._event(
+            HistoryOp.CREATE,
+            node.created_at,
+            memory_id=node.memory_id,
+            stop_reason=decision.stop_reason,
+            detector=decision.detector,
+            detail={"type": node.type.value, "category": node.category},
+        )
+        write = WriteSet(
+            self.orchestrator,
+            node.created_at,
+            nodes=(node,),
+            events=(event,),
+            changes=(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary),),
+            thread_id=thread_id,
+        )
+        return self._commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
+
+    def update(self, memory_id: str, *, thread_id: str = "default", **changes: Any) -> WriteResult:
+        """Change fields of an active memory; unknown fields are SCHEMA_INVALID.
+
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        """
+        old = self._load(memory_id, "update")
+        unknown = sorted(set(changes) - UPDATABLE_FIELDS)
+        if unknown:
+            exc = ValidationFailed(
+                f"cannot update field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not an updatable field") for f in unknown),
+            )
+            return self._invalid(MemoryOp.UPDATE, exc, memory_id)
+        now = self._now()
+        data = old.model_dump()
+        data.update(changes)
+        data["updated_at"] = now
+        if "content" in changes and "summary" not in changes:
+            data["summary"] = _summarise(str(changes["content"]))[:SUMMARY_MAX]
+        try:
+            node = MemoryNode.model_validate(data)
+        except ValidationError as exc:
+            failed = to_validation_failed(exc)
+            assert isinstance(failed, ValidationFailed)
+            return self._invalid(MemoryOp.UPDATE, failed, memory_id)
+        decision = self._gate(MemoryOp.UPDATE, node)
+        if not decision.allowed:
+            return self._refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
+        event = self._event(
+            HistoryOp.UPDATE,
+            now,
+            memory_id=memory_id,
+            stop_reason=decision.stop_reason,
+            detector=decision.detector,
+            detail={"fields": sorted(changes)},
+        )
+        write = WriteSet(
+            self.orchestrator,
+            now,
+            nodes=(node,),
+            events=(event,),
+            changes=(ChangeEntry(memory_id, ChangeKind.UPDATED, node.summary),),
+            thread_id=thread_id,
+        )
+        return self._commit(write, WriteResult(decision.stop_reason, memory_id=memory_id))
+
+    def _transition(
+        self,
+        node: MemoryNode,
+        op: MemoryOp,
+        history_op: HistoryOp,
+        kind: ChangeKind,
+        thread_id: str,
+        **changes: Any,
+    ) -> WriteResult:
+        now = self._now()
+        new = node.model_copy(update={**changes, "updated_at": now})
+        decision = self._gate(op, new)
+        if not decision.allowed:
+            return self._refuse(op, decision, memory_id=node.memory_id)
+        event = self._event(
+            history_op,
+            now,
+            memory_id=node.memory_id,
+            stop_reason=decision.stop_reason,
+            detector=decision.detector,
+            detail={"status": new.status.value, "purge_at": new.purge_at},
+        )
+        write = WriteSet(
+            self.orchestrator,
+            now,
+            nodes=(new,),
+            events=(event,),
+            changes=(ChangeEntry(node.memory_id, kind, node.summary),),
+            thread_id=thread_id,
+        )
+        return self._commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
+
+    def delete(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
+        """Soft-delete: hidden from every read path, restorable until ``purge_at``."""
+        node = self._load(memory_id, "delete")
+        purge_at = format_timestamp(self.clock() + PURGE_AFTER)
+        return self._transition(
+            node,
+            MemoryOp.DELETE,
+            HistoryOp.DELETE,
+            ChangeKind.SOFT_DELETED,
+            thread_id,
+            status=MemoryStatus.SOFT_DELETED,
+            purge_at=purge_at,
+        )
+
+    def restore(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
+        """Bring a soft-deleted memory back to ``active`` (a no-op if it is not deleted)."""
+        node = self._load(memory_id, "restore", include_deleted=True)
+        if node.status is not MemoryStatus.SOFT_DELETED:
+            return WriteResult(
+                StopReason.SUCCESS_UPDATED, memory_id=memory_id, reason="memory is not deleted"
+            )
+        return self._transition(
+            node,
+            MemoryOp.UPDATE,
+            HistoryOp.RESTORE,
+            ChangeKind.RESTORED,
+            thread_id,
+            status=MemoryStatus.ACTIVE,
+            purge_at=None,
+        )
+
+    def link(
+        self,
+        from_id: str,
+        to_id: str,
+        edge_type: EdgeType | str,
+        *,
+        weight: float = 1.0,
+        reason: str | None = None,
+        thread_id: str = "default",
+    ) -> WriteResult:
+        """Add a typed edge between two active memories of this orchestrator."""
+        self._load(from_id, "link")
+        self._load(to_id, "link")
+        now = self._now()
+        try:
+            edge = MemoryEdge(
+                edge_id=new_id("edge"),
+                orchestrator_id=self.orchestrator,
+                from_memory_id=from_id,
+                to_memory_id=to_id,
+                edge_type=edge_type,  # type: ignore[arg-type]  # validated by pydantic
+                weight=weight,
+                reason=reason,
+                created_at=now,
+            )
+        except ValidationError as exc:
+            failed = to_validation_failed(exc)
+            assert isinstance(failed, ValidationFailed)
+            return self._invalid(MemoryOp.STORE, failed, from_id)
+        event = self._event(
+            HistoryOp.LINK,
+            now,
+            memory_id=from_id,
+            stop_reason=StopReason.SUCCESS_STORED,
+            detail={"edge_id": edge.edge_id, "edge_type": edge.edge_type.value, "to": to_id},
+        )
+        write = WriteSet(self.orchestrator, now, edges=(edge,), events=(event,), thread_id=thread_id)
+        return self._commit(
+            write,
+            WriteResult(StopReason.SUCCESS_STORED, memory_id=from_id, edge_id=edge.edge_id),
+        )
+
+    # -- reads ---------------------------------------------------------------
+
+    def get(self, memory_id: str, *, include_deleted: bool = False) -> MemoryView:
+        """A memory and its edges. Raises :class:`MemoryNotFoundError` when absent."""
+        node = self._load(memory_id, "get", include_deleted=include_deleted)
+        return MemoryView(node, tuple(self.store.edges_of(self.orchestrator, [memory_id])))
+
+    def history(self, memory_id: str) -> list[HistoryEvent]:
+        """Every audit event of a memory, oldest first (soft-deleted ones included)."""
+        self._load(memory_id, "history", include_deleted=True)
+        return self.store.history(self.orchestrator, memory_id)
+
+    @staticmethod
+    def _filters(filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
+        if filters is None:
+            return NodeFilter()
+        if isinstance(filters, NodeFilter):
+            return filters
+        try:
+            return NodeFilter.model_validate(dict(filters))
+        except ValidationError as exc:
+            raise to_validation_failed(exc, prefix="filters.") from None
+
+    def search(
+        self,
+        query: str,
+        *,
+        filters: NodeFilter | Mapping[str, Any] | None = None,
+        top_k: int = 10,
+    ) -> SearchResults:
+        """Full-text recall over active memories, best first, filters applied in the store."""
+        if not 1 <= top_k <= 1000:
+            raise ValidationFailed(
+                "top_k must be between 1 and 1000",
+                stop_reason=StopReason.BOUNDS_EXCEEDED,
+                errors=(("top_k", "out of range"),),
+            )
+        f = self._filters(filters)
+        hits = self.store.search_text(self.orchestrator, query_terms(query), f, limit=top_k)
+        nodes = {n.memory_id: n for n in self.store.get_nodes(self.orchestrator, [h.memory_id for h in hits])}
+        ranked = tuple(
+            SearchHit(nodes[h.memory_id], h.score, rank)
+            for rank, h in enumerate((h for h in hits if h.memory_id in nodes), start=1)
+        )
+        return SearchResults(query, ranked, legs=("text",))
+
+    def list_memories(
+        self,
+        filters: NodeFilter | Mapping[str, Any] | None = None,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MemoryNode]:
+        """Memories matching ``filters`` (active only by default), newest first."""
+        if not (1 <= limit <= 10_000 and offset >= 0):
+            raise ValidationFailed(
+                "limit must be 1..10000 and offset >= 0",
+                stop_reason=StopReason.BOUNDS_EXCEEDED,
+                errors=(("limit", "out of range"),),
+            )
+        return self.store.list_nodes(
+            self.orchestrator, self._filters(filters), limit=limit, offset=offset
+        )
+
+    def stats(self) -> EngineStats:
+        counts = self.store.counts(self.orchestrator)
+        return EngineStats(
+            orchestrator=self.orchestrator,
+            db_path=str(self.layout.db_path) if self.layout else None,
+            revision=counts.revision,
+            memories_by_status=counts.memories_by_status,
+            memories_by_type=counts.memories_by_type,
+            edges_by_type=counts.edges_by_type,
+            history_events=counts.history_events,
+        )
+
+    list = list_memories
+
+
+class AsyncMemoryEngine:
+    """The async face of :class:`MemoryEngine`: same logic, run off the event loop.
+
+    Each method awaits the synchronous implementation in a worker thread, so
+    there is exactly one copy of the logic (STYLE principle 6).
+    """
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self.sync = engine
+
+    @classmethod
+    async def open(
+        cls, home: str | Path | None = None, orchestrator: str = "default", **options: Any
+    ) -> AsyncMemoryEngine:
+        engine = await asyncio.to_thread(MemoryEngine.open, home, orchestrator, **options)
+        return cls(engine)
+
+    async def _run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def add(self, content: str, **fields: Any) -> WriteResult:
+        return await self._run(self.sync.add, content, **fields)
+
+    async def update(self, memory_id: str, **changes: Any) -> WriteResult:
+        return await self._run(self.sync.update, memory_id, **changes)
+
+    async def delete(self, memory_id: str) -> WriteResult:
+        return await self._run(self.sync.delete, memory_id)
+
+    async def restore(self, memory_id: str) -> WriteResult:
+        return await self._run(self.sync.restore, memory_id)
+
+    async def link(
+        self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Any
+    ) -> WriteResult:
+        return await self._run(self.sync.link, from_id, to_id, edge_type, **options)
+
+    async def get(self, memory_id: str) -> MemoryView:
+        return await self._run(self.sync.get, memory_id)
+
+    async def history(self, memory_id: str) -> list[HistoryEvent]:
+        return await self._run(self.sync.history, memory_id)
+
+    async def search(self, query: str, **options: Any) -> SearchResults:
+        return await self._run(self.sync.search, query, **options)
+
+    async def list_memories(self, filters: Any = None, **options: Any) -> list[MemoryNode]:
+        return await self._run(self.sync.list_memories, filters, **options)
+
+    async def stats(self) -> EngineStats:
+        return await self._run(self.sync.stats)
+
+    async def close(self) -> None:
+        await self._run(self.sync.close)
+
+    async def __aenter__(self) -> AsyncMemoryEngine:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+

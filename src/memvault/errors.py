@@ -1,0 +1,157 @@
+"""memvault's one exception tree.
+
+Every error memvault raises on purpose derives from :class:`MemvaultError` and
+carries the data a caller needs plus a ``hint`` saying what to do about it::
+
+    MemvaultError
+    ├── ConfigError                 bad home, orchestrator name, or option
+    ├── ValidationFailed            a value broke the schema or a bound
+    │   └── UnsafePathError         a sourcePath that is relative or escapes the workspace
+    ├── MemoryNotFoundError         no such memory in *this* orchestrator (other scopes look the same)
+    ├── DuplicateEdgeError          (from, to, type) already linked
+    ├── WriteRefusedError           a write's stop reason was not a success (raise_for_status)
+    ├── StoreError                  the store could not do what was asked
+    │   ├── StoreUnavailableError   database missing, corrupt, locked or unreadable
+    │   ├── ScopeViolationError     a write set mixing orchestrators (fails closed)
+    │   └── MigrationError          schema newer than this code, or a migration failed
+    └── EmbedderError               an embedding backend could not embed
+
+Library code never raises bare ``ValueError``/``RuntimeError`` for these cases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memvault.model.enums import StopReason
+
+__all__ = [
+    "ConfigError",
+    "DuplicateEdgeError",
+    "EmbedderError",
+    "MemoryNotFoundError",
+    "MemvaultError",
+    "MigrationError",
+    "ScopeViolationError",
+    "StoreError",
+    "StoreUnavailableError",
+    "UnsafePathError",
+    "ValidationFailed",
+    "WriteRefusedError",
+]
+
+
+class MemvaultError(Exception):
+    """Root of every memvault error. ``hint`` says what the caller can do."""
+
+    hint: str = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if hint is not None:
+            self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ConfigError(MemvaultError):
+    """A configuration value (home, orchestrator name, option) is invalid."""
+
+
+class ValidationFailed(MemvaultError):
+    """A value broke the schema or a bound.
+
+    ``stop_reason`` is SCHEMA_INVALID or BOUNDS_EXCEEDED; ``errors`` lists
+    ``(field path, message)`` pairs.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        stop_reason: StopReason = StopReason.SCHEMA_INVALID,
+        errors: Sequence[tuple[str, str]] = (),
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.stop_reason = stop_reason
+        self.errors = tuple(errors)
+
+
+class UnsafePathError(ValidationFailed):
+    """A ``sourcePath`` is relative, or resolves outside every allowed root."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(
+            f"unsafe source path {path!r}: {reason}",
+            errors=(("source.source_path", reason),),
+            hint="give an absolute path inside the orchestrator's workspace",
+        )
+        self.path = path
+        self.reason = reason
+
+
+class MemoryNotFoundError(MemvaultError):
+    """No memory with this id in this orchestrator.
+
+    A memory that exists in another orchestrator is answered exactly the same
+    way, so ids never leak across tenants.
+    """
+
+    def __init__(self, memory_id: str, orchestrator_id: str) -> None:
+        super().__init__(
+            f"memory {memory_id!r} not found in orchestrator {orchestrator_id!r}",
+            hint="check the id with `memvault list`",
+        )
+        self.memory_id = memory_id
+        self.orchestrator_id = orchestrator_id
+
+
+class DuplicateEdgeError(MemvaultError):
+    """An edge with the same (from, to, type) already exists."""
+
+    def __init__(self, from_id: str, to_id: str, edge_type: str) -> None:
+        super().__init__(f"edge {from_id} -[{edge_type}]-> {to_id} already exists")
+        self.from_id = from_id
+        self.to_id = to_id
+        self.edge_type = edge_type
+
+
+class WriteRefusedError(MemvaultError):
+    """Raised by ``WriteResult.raise_for_status()`` when a write did not succeed."""
+
+    def __init__(self, stop_reason: StopReason, reason: str, detail: Any = None) -> None:
+        super().__init__(f"{stop_reason.value}: {reason}")
+        self.stop_reason = stop_reason
+        self.reason = reason
+        self.detail = detail
+
+
+class StoreError(MemvaultError):
+    """The store could not complete an operation."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database is missing, corrupt, locked or unreadable."""
+
+    hint = "check the file and its permissions; the agent keeps running without memory"
+
+
+class ScopeViolationError(StoreError):
+    """A write tried to touch rows of another orchestrator. Nothing was written."""
+
+    def __init__(self, expected: str, found: str) -> None:
+        super().__init__(f"write for orchestrator {expected!r} carried rows of {found!r}")
+        self.expected = expected
+        self.found = found
+
+
+class MigrationError(StoreError):
+    """The schema is newer than this code knows, or a migration failed."""
+
+
+class EmbedderError(MemvaultError):
+    """An embedding backend failed (missing model, bad weights, remote error)."""

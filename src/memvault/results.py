@@ -1,0 +1,165 @@
+"""What the engine returns: plain, frozen result values with ``to_json``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvault.errors import WriteRefusedError
+from memvault.model.enums import StopReason
+from memvault.model.node import MemoryEdge, MemoryNode
+from memvault.store.base import HistoryEvent
+
+__all__ = ["EngineStats", "MemoryView", "SearchHit", "SearchResults", "WriteResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    """The outcome of one write: exactly one stop reason.
+
+    >>> WriteResult(StopReason.SUCCESS_STORED, memory_id="mem_1").ok
+    True
+    """
+
+    stop_reason: StopReason
+    memory_id: str | None = None
+    reason: str = ""
+    detector: str | None = None
+    errors: tuple[tuple[str, str], ...] = ()
+    revision: int | None = None
+    edge_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.stop_reason.is_success
+
+    def raise_for_status(self) -> WriteResult:
+        """Return ``self`` on success, else raise :class:`WriteRefusedError`."""
+        if not self.ok:
+            raise WriteRefusedError(self.stop_reason, self.reason, self.errors)
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "stop_reason": self.stop_reason.value,
+            "memory_id": self.memory_id,
+        }
+        if self.reason:
+            data["reason"] = self.reason
+        if self.detector:
+            data["detector"] = self.detector
+        if self.errors:
+            data["errors"] = [{"field": f, "message": m} for f, m in self.errors]
+        if self.revision is not None:
+            data["revision"] = self.revision
+        if self.edge_id is not None:
+            data["edge_id"] = self.edge_id
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryView:
+    """A node with every edge that touches it."""
+
+    node: MemoryNode
+    edges: tuple[MemoryEdge, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.node.to_json()
+        data["edges"] = [e.to_json() for e in self.edges]
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One recalled memory, its rank (1-based) and score (higher is better)."""
+
+    node: MemoryNode
+    score: float
+    rank: int
+    explain: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "memory_id": self.node.memory_id,
+            "content": self.node.content,
+            "type": self.node.type.value,
+            "category": self.node.category,
+            "score": round(self.score, 6),
+            "rank": self.rank,
+            "importance": self.node.importance,
+            "status": self.node.status.value,
+            "updated_at": self.node.updated_at,
+            "source": self.node.source.model_dump(mode="json", by_alias=True),
+        }
+        if self.explain:
+            data["explain"] = dict(self.explain)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResults:
+    """Ranked hits plus which retrieval legs ran."""
+
+    query: str
+    hits: tuple[SearchHit, ...]
+    legs: tuple[str, ...] = ("text",)
+    edges: tuple[MemoryEdge, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "legs": list(self.legs),
+            "results": [h.to_json() for h in self.hits],
+            "edges": [e.to_json() for e in self.edges],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EngineStats:
+    """Counts and paths for ``memvault stats``."""
+
+    orchestrator: str
+    db_path: str | None
+    revision: int
+    memories_by_status: Mapping[str, int]
+    memories_by_type: Mapping[str, int]
+    edges_by_type: Mapping[str, int]
+    history_events: int
+
+    def to_json(self) -> dict[str, Any]:
+        by_status = dict(sorted(self.memories_by_status.items()))
+        return {
+            "orchestrator": self.orchestrator,
+            "db_path": self.db_path,
+            "revision": self.revision,
+            "memories": {
+                "total": sum(by_status.values()),
+                "active": by_status.get("active", 0),
+                "superseded": by_status.get("superseded", 0),
+                "retracted": by_status.get("retracted", 0),
+                "soft_deleted": by_status.get("soft_deleted", 0),
+                "by_type": dict(sorted(self.memories_by_type.items())),
+            },
+            "edges": {
+                "total": sum(self.edges_by_type.values()),
+                "by_type": dict(sorted(self.edges_by_type.items())),
+            },
+            "history_events": self.history_events,
+        }
+
+
+def history_json(event: HistoryEvent) -> dict[str, Any]:
+    """One audit event as JSON."""
+    return {
+        "event_id": event.event_id,
+        "op": event.op.value,
+        "at": event.at,
+        "memory_id": event.memory_id,
+        "stop_reason": event.stop_reason.value if event.stop_reason else None,
+        "actor": event.actor,
+        "detector": event.detector,
+        "detail": dict(event.detail),
+        "hash": event.hash,
+    }

@@ -1,0 +1,263 @@
+"""The narrow store interface every backend implements (STYLE principles 1–4).
+
+A backend does five things: apply one atomic :class:`WriteSet`, fetch nodes,
+fetch edges, run a filtered full-text query, and read the audit trail and
+change log. Everything else (add, update, delete, link, search ranking) is
+built above it in the engine, once, for every backend.
+
+Every call takes the ``orchestrator_id`` explicitly and a backend applies it
+inside its query — a row of another orchestrator is never even a candidate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from memvault.model.enums import (
+    ChangeKind,
+    HistoryOp,
+    MemoryStatus,
+    MemoryType,
+    StopReason,
+)
+from memvault.model.node import MemoryEdge, MemoryNode, Source, Timestamp
+
+__all__ = [
+    "ChangeEntry",
+    "ChangeRecord",
+    "HistoryEvent",
+    "NodeFilter",
+    "Store",
+    "StoreCounts",
+    "TextHit",
+    "WriteSet",
+    "chain_hash",
+]
+
+GENESIS_HASH = "0" * 64
+
+
+class NodeFilter(BaseModel):
+    """The only filter keys a caller may use; unknown keys are an error.
+
+    Filters are translated to SQL by each backend (never applied in Python
+    after the query). ``status`` defaults to active memories only; soft-deleted
+    memories are returned only when asked for by name.
+
+    >>> NodeFilter(user_id="u1", importance_min=50).user_id
+    'u1'
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    user_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    actor_id: str | None = None
+    role: str | None = None
+    conversation_id: str | None = None
+    project_id: str | None = None
+    type: tuple[MemoryType, ...] | None = None
+    category: tuple[str, ...] | None = None
+    status: tuple[MemoryStatus, ...] = (MemoryStatus.ACTIVE,)
+    pinned: bool | None = None
+    importance_min: Annotated[int, Field(ge=0, le=100)] | None = None
+    importance_max: Annotated[int, Field(ge=0, le=100)] | None = None
+    updated_after: Timestamp | None = None
+    updated_before: Timestamp | None = None
+
+    @field_validator("type", "category", "status", mode="before")
+    @classmethod
+    def _tuple(cls, value: Any) -> Any:
+        if value is None or isinstance(value, tuple):
+            return value
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list | set | frozenset):
+            return tuple(sorted(value))
+        return value
+
+    @field_validator("status")
+    @classmethod
+    def _nonempty(cls, value: tuple[MemoryStatus, ...]) -> tuple[MemoryStatus, ...]:
+        if not value:
+            raise ValueError("status filter must name at least one status")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEvent:
+    """One audit row. ``detail`` never carries refused content.
+
+    ``prev_hash``/``hash`` chain every row of an orchestrator; the store fills
+    them in when the event is written.
+    """
+
+    event_id: str
+    orchestrator_id: str
+    op: HistoryOp
+    at: str
+    memory_id: str | None = None
+    stop_reason: StopReason | None = None
+    actor: str | None = None
+    detector: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    prev_hash: str = ""
+    hash: str = ""
+
+    def canonical(self) -> str:
+        """The bytes the hash chain covers (everything but the hashes)."""
+        return json.dumps(
+            {
+                "event_id": self.event_id,
+                "orchestrator_id": self.orchestrator_id,
+                "op": self.op.value,
+                "at": self.at,
+                "memory_id": self.memory_id,
+                "stop_reason": self.stop_reason.value if self.stop_reason else None,
+                "actor": self.actor,
+                "detector": self.detector,
+                "detail": self.detail,
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+
+def chain_hash(prev_hash: str, event: HistoryEvent) -> str:
+    """sha256 over the previous row's hash and this row's canonical form."""
+    return hashlib.sha256((prev_hash + "\n" + event.canonical()).encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeEntry:
+    """A change-log line for the delta header (what changed, to which memory)."""
+
+    memory_id: str
+    kind: ChangeKind
+    summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRecord:
+    """A stored change-log row: the entry plus the revision it belongs to."""
+
+    revision: int
+    thread_id: str
+    memory_id: str
+    kind: ChangeKind
+    summary: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class WriteSet:
+    """Everything one write changes, applied by the store in one transaction.
+
+    Nodes are upserted by ``memory_id``; a node written for the first time also
+    gets its primary ``source`` row. ``extra_sources`` append provenance (a
+    merge). Edges are inserted; an existing (from, to, type) is an error.
+    ``changes`` bump the orchestrator's revision by exactly one.
+    """
+
+    orchestrator_id: str
+    at: str
+    nodes: tuple[MemoryNode, ...] = ()
+    edges: tuple[MemoryEdge, ...] = ()
+    extra_sources: tuple[tuple[str, Source], ...] = ()
+    events: tuple[HistoryEvent, ...] = ()
+    changes: tuple[ChangeEntry, ...] = ()
+    thread_id: str = "default"
+
+    def check_scope(self) -> None:
+        """Fail closed when any row belongs to another orchestrator."""
+        from memvault.errors import ScopeViolationError
+
+        for owner in (
+            *(n.orchestrator_id for n in self.nodes),
+            *(e.orchestrator_id for e in self.edges),
+            *(ev.orchestrator_id for ev in self.events),
+        ):
+            if owner != self.orchestrator_id:
+                raise ScopeViolationError(self.orchestrator_id, owner)
+
+
+@dataclass(frozen=True, slots=True)
+class TextHit:
+    """A full-text candidate: memory id and a score where higher is better."""
+
+    memory_id: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoreCounts:
+    """Row counts for ``stats``."""
+
+    memories_by_status: Mapping[str, int]
+    memories_by_type: Mapping[str, int]
+    edges_by_type: Mapping[str, int]
+    history_events: int
+    revision: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.memories_by_status.values())
+
+
+@runtime_checkable
+class Store(Protocol):
+    """What the engine needs from a backend. Implementations: in-memory, SQLite."""
+
+    def apply(self, write: WriteSet) -> int:
+        """Apply ``write`` atomically; return the orchestrator's new revision."""
+        ...
+
+    def get_nodes(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryNode]:
+        """The nodes with these ids in this orchestrator (any status), in id order."""
+        ...
+
+    def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
+        """Every edge touching one of ``memory_ids``, ordered by ``created_at, edge_id``."""
+        ...
+
+    def list_nodes(
+        self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
+    ) -> list[MemoryNode]:
+        """Filtered nodes, newest ``updated_at`` first, ties by ``memory_id``."""
+        ...
+
+    def search_text(
+        self, orchestrator_id: str, terms: Sequence[str], filters: NodeFilter, *, limit: int
+    ) -> list[TextHit]:
+        """Nodes matching any of ``terms`` (OR semantics), best first."""
+        ...
+
+    def history(
+        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+    ) -> list[HistoryEvent]:
+        """Audit events in write order (all of the orchestrator's when no id)."""
+        ...
+
+    def revision(self, orchestrator_id: str) -> int:
+        """The orchestrator's current revision (0 before any write)."""
+        ...
+
+    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
+        """Change-log rows with a revision greater than ``revision``."""
+        ...
+
+    def counts(self, orchestrator_id: str) -> StoreCounts:
+        """Row counts for stats."""
+        ...
+
+    def close(self) -> None:
+        """Release connections. Idempotent."""
+        ...

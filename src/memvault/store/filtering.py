@@ -1,0 +1,49 @@
+"""Filter semantics shared by backends that evaluate filters in Python.
+
+Only the in-memory reference store uses :func:`matches`; SQL backends compile
+the same :class:`NodeFilter` into their ``WHERE`` clause. The conformance
+suite checks that both agree.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.model.node import MemoryNode
+from memvault.store.base import NodeFilter
+
+__all__ = ["matches", "tokenize"]
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+_SCALAR_FIELDS = ("user_id", "agent_id", "run_id", "actor_id", "role", "conversation_id")
+
+
+def matches(node: MemoryNode, f: NodeFilter) -> bool:
+    """True when ``node`` satisfies every condition of ``f``."""
+    for name in _SCALAR_FIELDS:
+        wanted = getattr(f, name)
+        if wanted is not None and getattr(node, name) != wanted:
+            return False
+    if f.project_id is not None and node.project_id != f.project_id:
+        return False
+    if f.type is not None and node.type not in f.type:
+        return False
+    if f.category is not None and node.category not in f.category:
+        return False
+    if node.status not in f.status:
+        return False
+    if f.pinned is not None and node.pinned != f.pinned:
+        return False
+    if f.importance_min is not None and node.importance < f.importance_min:
+        return False
+    if f.importance_max is not None and node.importance > f.importance_max:
+        return False
+    if f.updated_after is not None and not node.updated_at > f.updated_after:
+        return False
+    return not (f.updated_before is not None and not node.updated_at < f.updated_before)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word tokens (letters and digits)."""
+    return [t.lower() for t in _WORD.findall(text)]

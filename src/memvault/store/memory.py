@@ -1,0 +1,190 @@
+"""The in-memory reference store: the executable definition of the contract.
+
+It keeps everything in dicts behind one lock, applies a :class:`WriteSet` by
+building the new state aside and swapping it in, so a failure half-way leaves
+nothing behind — the same guarantee SQLite gives with a transaction.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from memvault.errors import DuplicateEdgeError, StoreError
+from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.store.base import (
+    GENESIS_HASH,
+    ChangeRecord,
+    HistoryEvent,
+    NodeFilter,
+    StoreCounts,
+    TextHit,
+    WriteSet,
+    chain_hash,
+)
+from memvault.store.filtering import matches, tokenize
+
+__all__ = ["InMemoryStore"]
+
+
+@dataclass
+class _Tenant:
+    nodes: dict[str, MemoryNode] = field(default_factory=dict)
+    edges: dict[str, MemoryEdge] = field(default_factory=dict)
+    sources: list[tuple[str, Source]] = field(default_factory=list)
+    history: list[HistoryEvent] = field(default_factory=list)
+    changes: list[ChangeRecord] = field(default_factory=list)
+    revision: int = 0
+
+    def copy(self) -> _Tenant:
+        return _Tenant(
+            dict(self.nodes),
+            dict(self.edges),
+            list(self.sources),
+            list(self.history),
+            list(self.changes),
+            self.revision,
+        )
+
+
+class InMemoryStore:
+    """A :class:`~memvault.store.base.Store` held in process memory.
+
+    >>> from memvault.store.base import NodeFilter
+    >>> InMemoryStore().list_nodes("acme", NodeFilter(), limit=10)
+    []
+    """
+
+    def __init__(self) -> None:
+        self._tenants: dict[str, _Tenant] = {}
+        self._lock = threading.RLock()
+        self._closed = False
+
+    def _tenant(self, orchestrator_id: str) -> _Tenant:
+        if self._closed:
+            raise StoreError("store is closed")
+        return self._tenants.get(orchestrator_id) or _Tenant()
+
+    def apply(self, write: WriteSet) -> int:
+        write.check_scope()
+        with self._lock:
+            state = self._tenant(write.orchestrator_id).copy()
+            for node in write.nodes:
+                if node.memory_id not in state.nodes:
+                    state.sources.append((node.memory_id, node.source))
+                state.nodes[node.memory_id] = node
+            for memory_id, source in write.extra_sources:
+                self._require(state, memory_id)
+                state.sources.append((memory_id, source))
+            for edge in write.edges:
+                self._require(state, edge.from_memory_id)
+                self._require(state, edge.to_memory_id)
+                for other in state.edges.values():
+                    if (other.from_memory_id, other.to_memory_id, other.edge_type) == (
+                        edge.from_memory_id,
+                        edge.to_memory_id,
+                        edge.edge_type,
+                    ) and other.edge_id != edge.edge_id:
+                        raise DuplicateEdgeError(
+                            edge.from_memory_id, edge.to_memory_id, edge.edge_type.value
+                        )
+                state.edges[edge.edge_id] = edge
+            prev = state.history[-1].hash if state.history else GENESIS_HASH
+            for event in write.events:
+                digest = chain_hash(prev, event)
+                state.history.append(replace(event, prev_hash=prev, hash=digest))
+                prev = digest
+            if write.nodes or write.edges or write.changes or write.extra_sources:
+                state.revision += 1
+            for change in write.changes:
+                state.changes.append(
+                    ChangeRecord(
+                        state.revision,
+                        write.thread_id,
+                        change.memory_id,
+                        change.kind,
+                        change.summary,
+                        write.at,
+                    )
+                )
+            self._tenants[write.orchestrator_id] = state
+            return state.revision
+
+    @staticmethod
+    def _require(state: _Tenant, memory_id: str) -> None:
+        if memory_id not in state.nodes:
+            raise StoreError(f"memory {memory_id!r} does not exist in this orchestrator")
+
+    def get_nodes(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryNode]:
+        with self._lock:
+            nodes = self._tenant(orchestrator_id).nodes
+            return [nodes[i] for i in sorted(set(memory_ids)) if i in nodes]
+
+    def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
+        wanted = set(memory_ids)
+        with self._lock:
+            edges = self._tenant(orchestrator_id).edges.values()
+            found = [e for e in edges if e.from_memory_id in wanted or e.to_memory_id in wanted]
+        return sorted(found, key=lambda e: (e.created_at, e.edge_id))
+
+    def list_nodes(
+        self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
+    ) -> list[MemoryNode]:
+        with self._lock:
+            nodes = [n for n in self._tenant(orchestrator_id).nodes.values() if matches(n, filters)]
+        nodes.sort(key=lambda n: n.memory_id)
+        nodes.sort(key=lambda n: n.updated_at, reverse=True)
+        return nodes[offset : offset + limit]
+
+    def search_text(
+        self, orchestrator_id: str, terms: Sequence[str], filters: NodeFilter, *, limit: int
+    ) -> list[TextHit]:
+        wanted = {t.lower() for t in terms if t}
+        if not wanted:
+            return []
+        with self._lock:
+            nodes = [n for n in self._tenant(orchestrator_id).nodes.values() if matches(n, filters)]
+        docs = {n.memory_id: Counter(tokenize(f"{n.content} {n.key} {n.value}")) for n in nodes}
+        df = Counter(t for bag in docs.values() for t in wanted if t in bag)
+        hits: list[TextHit] = []
+        for memory_id, bag in docs.items():
+            score = sum(
+                (1 + math.log(bag[t])) * math.log(1 + len(docs) / df[t]) for t in wanted if t in bag
+            )
+            if score > 0:
+                hits.append(TextHit(memory_id, score))
+        hits.sort(key=lambda h: (-h.score, h.memory_id))
+        return hits[:limit]
+
+    def history(
+        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+    ) -> list[HistoryEvent]:
+        with self._lock:
+            events = self._tenant(orchestrator_id).history
+            chosen = [e for e in events if memory_id is None or e.memory_id == memory_id]
+        return chosen[:limit]
+
+    def revision(self, orchestrator_id: str) -> int:
+        with self._lock:
+            return self._tenant(orchestrator_id).revision
+
+    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
+        with self._lock:
+            return [c for c in self._tenant(orchestrator_id).changes if c.revision > revision]
+
+    def counts(self, orchestrator_id: str) -> StoreCounts:
+        with self._lock:
+            t = self._tenant(orchestrator_id)
+            return StoreCounts(
+                memories_by_status=dict(Counter(n.status.value for n in t.nodes.values())),
+                memories_by_type=dict(Counter(n.type.value for n in t.nodes.values())),
+                edges_by_type=dict(Counter(e.edge_type.value for e in t.edges.values())),
+                history_events=len(t.history),
+                revision=t.revision,
+            )
+
+    def close(self) -> None:
+        self._closed = True

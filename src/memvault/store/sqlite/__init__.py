@@ -1,0 +1,5 @@
+"""SQLite backend (the embedded default)."""
+
+from memvault.store.sqlite.store import SQLiteStore
+
+__all__ = ["SQLiteStore"]

@@ -1,0 +1,187 @@
+"""Pure functions that build SQLite SQL (STYLE principle 3: build, then run).
+
+Nothing here touches a connection, so each builder can be read and unit
+tested on its own, and ``--explain`` can show a user the exact query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memvault.model.node import MemoryNode, Source
+from memvault.store.base import NodeFilter
+
+__all__ = [
+    "NODE_COLUMNS",
+    "Query",
+    "filter_clause",
+    "fts_match_expression",
+    "get_nodes_query",
+    "list_nodes_query",
+    "node_params",
+    "search_text_query",
+    "source_params",
+]
+
+Query = tuple[str, list[Any]]
+
+NODE_COLUMNS: tuple[str, ...] = (
+    "memory_id",
+    "orchestrator_id",
+    "project_id",
+    "type",
+    "category",
+    "key",
+    "value",
+    "content",
+    "summary",
+    "importance",
+    "confidence",
+    "pinned",
+    "status",
+    "ttl_class",
+    "user_id",
+    "agent_id",
+    "run_id",
+    "actor_id",
+    "role",
+    "conversation_id",
+    "created_at",
+    "updated_at",
+    "last_accessed_at",
+    "purge_at",
+    "access_count",
+)
+SOURCE_COLUMNS: tuple[str, ...] = (
+    "source_type",
+    "captured_by",
+    "source_kind",
+    "source_path",
+    "conversation_id",
+    "workflow_run_id",
+    "step_id",
+    "source_ref",
+)
+
+_SCALAR_FILTERS = (
+    "user_id",
+    "agent_id",
+    "run_id",
+    "actor_id",
+    "role",
+    "conversation_id",
+    "project_id",
+)
+
+SELECT_NODE = (
+    "SELECT "
+    + ", ".join(f"m.{c}" for c in NODE_COLUMNS)
+    + ", "
+    + ", ".join(f"s.{c} AS s_{c}" for c in SOURCE_COLUMNS)
+    + " FROM memories m JOIN memory_sources s ON s.memory_id = m.memory_id AND s.is_primary = 1"
+)
+
+
+def _in(column: str, values: Sequence[str], params: list[Any]) -> str:
+    params.extend(values)
+    return f"{column} IN ({', '.join('?' for _ in values)})"
+
+
+def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:
+    """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``.
+
+    >>> filter_clause("acme", NodeFilter(user_id="u1"))[0]
+    'm.orchestrator_id = ? AND m.status IN (?) AND m.user_id = ?'
+    """
+    params: list[Any] = [orchestrator_id]
+    parts = [f"{alias}.orchestrator_id = ?"]
+    parts.append(_in(f"{alias}.status", [s.value for s in f.status], params))
+    for name in _SCALAR_FILTERS:
+        value = getattr(f, name)
+        if value is not None:
+            parts.append(f"{alias}.{name} = ?")
+            params.append(value)
+    if f.type is not None:
+        parts.append(_in(f"{alias}.type", [t.value for t in f.type], params))
+    if f.category is not None:
+        parts.append(_in(f"{alias}.category", list(f.category), params))
+    if f.pinned is not None:
+        parts.append(f"{alias}.pinned = ?")
+        params.append(int(f.pinned))
+    for column, op, value in (
+        ("importance", ">=", f.importance_min),
+        ("importance", "<=", f.importance_max),
+        ("updated_at", ">", f.updated_after),
+        ("updated_at", "<", f.updated_before),
+    ):
+        if value is not None:
+            parts.append(f"{alias}.{column} {op} ?")
+            params.append(value)
+    return " AND ".join(parts), params
+
+
+def list_nodes_query(orchestrator_id: str, f: NodeFilter, limit: int, offset: int) -> Query:
+    where, params = filter_clause(orchestrator_id, f)
+    sql = f"{SELECT_NODE} WHERE {where} ORDER BY m.updated_at DESC, m.memory_id LIMIT ? OFFSET ?"
+    return sql, [*params, limit, offset]
+
+
+def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
+    params: list[Any] = [orchestrator_id]
+    cond = _in("m.memory_id", list(memory_ids), params)
+    return f"{SELECT_NODE} WHERE m.orchestrator_id = ? AND {cond} ORDER BY m.memory_id", params
+
+
+def fts_match_expression(terms: Sequence[str]) -> str:
+    """An FTS5 ``MATCH`` string: every term quoted (no query syntax), OR-ed.
+
+    >>> fts_match_expression(["coffee", "tea"])
+    '"coffee" OR "tea"'
+    """
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms if t.strip()]
+    return " OR ".join(quoted)
+
+
+def search_text_query(
+    orchestrator_id: str, terms: Sequence[str], f: NodeFilter, limit: int
+) -> Query:
+    """Full-text candidates with bm25 (lower is better; we negate it).
+
+    The scope and every filter sit inside the query, so rows of another
+    orchestrator or outside the filter are never candidates.
+    """
+    where, params = filter_clause(orchestrator_id, f)
+    sql = (
+        "SELECT f.memory_id, -bm25(memory_fts) AS score FROM memory_fts f "
+        "JOIN memories m ON m.memory_id = f.memory_id "
+        f"WHERE memory_fts MATCH ? AND f.orchestrator_id = ? AND {where} "
+        "ORDER BY score DESC, f.memory_id LIMIT ?"
+    )
+    return sql, [fts_match_expression(terms), orchestrator_id, *params, limit]
+
+
+def node_params(node: MemoryNode) -> list[Any]:
+    """Row values for ``memories`` in :data:`NODE_COLUMNS` order."""
+    data = node.model_dump(mode="json", exclude={"source"})
+    data["pinned"] = int(node.pinned)
+    return [data[c] for c in NODE_COLUMNS]
+
+
+def source_params(source: Source) -> list[Any]:
+    data = source.model_dump(mode="json")
+    return [data[c] for c in SOURCE_COLUMNS]
+
+
+UPSERT_NODE = (
+    f"INSERT INTO memories ({', '.join(NODE_COLUMNS)}) "
+    f"VALUES ({', '.join('?' for _ in NODE_COLUMNS)}) "
+    "ON CONFLICT (memory_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in NODE_COLUMNS if c != "memory_id")
+    + " WHERE memories.orchestrator_id = excluded.orchestrator_id"
+)
+INSERT_SOURCE = (
+    "INSERT INTO memory_sources (orchestrator_id, memory_id, is_primary, "
+    f"{', '.join(SOURCE_COLUMNS)}, captured_at) "
+    f"VALUES (?, ?, ?, {', '.join('?' for _ in SOURCE_COLUMNS)}, ?)"
+)

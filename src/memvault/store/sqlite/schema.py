@@ -1,0 +1,183 @@
+"""SQLite schema as an append-only list of numbered migrations.
+
+Never edit a migration that has shipped: add a new one. Each applied
+migration is recorded in ``schema_version``. Every table carries
+``orchestrator_id`` so the same logical schema works on a shared PostgreSQL.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS"]
+
+_V1 = """
+CREATE TABLE memories (
+    memory_id        TEXT PRIMARY KEY,
+    orchestrator_id  TEXT NOT NULL,
+    project_id       TEXT,
+    type             TEXT NOT NULL,
+    category         TEXT NOT NULL,
+    key              TEXT NOT NULL DEFAULT '',
+    value            TEXT NOT NULL DEFAULT '',
+    content          TEXT NOT NULL,
+    summary          TEXT NOT NULL DEFAULT '',
+    importance       INTEGER NOT NULL CHECK (importance BETWEEN 0 AND 100),
+    confidence       REAL NOT NULL CHECK (confidence BETWEEN 0.0 AND 1.0),
+    pinned           INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+    status           TEXT NOT NULL,
+    ttl_class        TEXT NOT NULL,
+    user_id          TEXT,
+    agent_id         TEXT,
+    run_id           TEXT,
+    actor_id         TEXT,
+    role             TEXT,
+    conversation_id  TEXT,
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL,
+    last_accessed_at TEXT,
+    purge_at         TEXT,
+    access_count     INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX memories_scope ON memories (orchestrator_id, status, updated_at DESC);
+CREATE INDEX memories_user ON memories (orchestrator_id, user_id);
+CREATE INDEX memories_project ON memories (orchestrator_id, project_id);
+CREATE INDEX memories_type ON memories (orchestrator_id, type);
+
+CREATE TABLE memory_sources (
+    source_id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    orchestrator_id  TEXT NOT NULL,
+    memory_id        TEXT NOT NULL REFERENCES memories (memory_id) ON DELETE CASCADE,
+    is_primary       INTEGER NOT NULL CHECK (is_primary IN (0, 1)),
+    source_type      TEXT NOT NULL,
+    captured_by      TEXT NOT NULL,
+    source_kind      TEXT NOT NULL,
+    source_path      TEXT,
+    conversation_id  TEXT,
+    workflow_run_id  TEXT,
+    step_id          TEXT,
+    source_ref       TEXT,
+    captured_at      TEXT NOT NULL
+);
+CREATE INDEX memory_sources_memory ON memory_sources (memory_id, is_primary);
+CREATE UNIQUE INDEX memory_sources_one_primary ON memory_sources (memory_id) WHERE is_primary = 1;
+
+CREATE TABLE memory_edges (
+    edge_id          TEXT PRIMARY KEY,
+    orchestrator_id  TEXT NOT NULL,
+    from_memory_id   TEXT NOT NULL REFERENCES memories (memory_id) ON DELETE CASCADE,
+    to_memory_id     TEXT NOT NULL REFERENCES memories (memory_id) ON DELETE CASCADE,
+    edge_type        TEXT NOT NULL,
+    weight           REAL NOT NULL CHECK (weight BETWEEN 0.0 AND 1.0),
+    reason           TEXT,
+    resolved         INTEGER NOT NULL DEFAULT 0,
+    created_at       TEXT NOT NULL,
+    UNIQUE (from_memory_id, to_memory_id, edge_type),
+    CHECK (from_memory_id <> to_memory_id)
+);
+CREATE INDEX memory_edges_to ON memory_edges (to_memory_id);
+
+CREATE TABLE memory_embeddings (
+    orchestrator_id  TEXT NOT NULL,
+    memory_id        TEXT NOT NULL REFERENCES memories (memory_id) ON DELETE CASCADE,
+    model_id         TEXT NOT NULL,
+    dim              INTEGER NOT NULL,
+    vector           BLOB NOT NULL,
+    text_sha256      TEXT NOT NULL,
+    created_at       TEXT NOT NULL,
+    PRIMARY KEY (memory_id, model_id)
+);
+
+CREATE TABLE embedding_cache (
+    model_id         TEXT NOT NULL,
+    text_sha256      TEXT NOT NULL,
+    dim              INTEGER NOT NULL,
+    vector           BLOB NOT NULL,
+    PRIMARY KEY (model_id, text_sha256)
+);
+
+CREATE VIRTUAL TABLE memory_fts USING fts5 (
+    memory_id UNINDEXED,
+    orchestrator_id UNINDEXED,
+    content,
+    key,
+    value,
+    summary,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE history (
+    seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id         TEXT NOT NULL UNIQUE,
+    orchestrator_id  TEXT NOT NULL,
+    memory_id        TEXT,
+    op               TEXT NOT NULL,
+    stop_reason      TEXT,
+    actor            TEXT,
+    detector         TEXT,
+    detail           TEXT NOT NULL DEFAULT '{}',
+    at               TEXT NOT NULL,
+    prev_hash        TEXT NOT NULL,
+    hash             TEXT NOT NULL
+);
+CREATE INDEX history_memory ON history (orchestrator_id, memory_id, seq);
+
+CREATE TABLE thread_revision (
+    orchestrator_id  TEXT NOT NULL,
+    thread_id        TEXT NOT NULL,
+    revision         INTEGER NOT NULL,
+    PRIMARY KEY (orchestrator_id, thread_id)
+);
+
+CREATE TABLE change_log (
+    orchestrator_id  TEXT NOT NULL,
+    revision         INTEGER NOT NULL,
+    seq              INTEGER NOT NULL,
+    thread_id        TEXT NOT NULL,
+    memory_id        TEXT NOT NULL,
+    kind             TEXT NOT NULL,
+    summary          TEXT NOT NULL DEFAULT '',
+    at               TEXT NOT NULL,
+    PRIMARY KEY (orchestrator_id, revision, seq)
+);
+
+CREATE TABLE events (
+    event_id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    orchestrator_id  TEXT NOT NULL,
+    at               TEXT NOT NULL,
+    node             TEXT NOT NULL,
+    op               TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    memory_id        TEXT,
+    category         TEXT,
+    best_similarity  REAL,
+    detail           TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX events_at ON events (orchestrator_id, at);
+
+CREATE TABLE ingest_files (
+    orchestrator_id  TEXT NOT NULL,
+    content_sha256   TEXT NOT NULL,
+    original_name    TEXT NOT NULL,
+    size_bytes       INTEGER NOT NULL,
+    status           TEXT NOT NULL,
+    manifest_path    TEXT,
+    received_at      TEXT NOT NULL,
+    processed_at     TEXT,
+    PRIMARY KEY (orchestrator_id, content_sha256)
+);
+
+CREATE TABLE proposals (
+    proposal_id      TEXT PRIMARY KEY,
+    orchestrator_id  TEXT NOT NULL,
+    user_id          TEXT,
+    kind             TEXT NOT NULL,
+    candidate        TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    created_at       TEXT NOT NULL,
+    expires_at       TEXT NOT NULL,
+    decided_at       TEXT
+);
+CREATE INDEX proposals_status ON proposals (orchestrator_id, status, expires_at);
+"""
+
+#: ``(version, description, sql)``, applied in order, each exactly once.
+MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial schema", _V1),)
