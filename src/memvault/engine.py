@@ -27,7 +27,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from memvault.errors import (
     DuplicateEdgeError,
     MemoryNotFoundError,
-    MemvaultError,
     ValidationFailed,
 )
 from memvault.model.decision import Decision
@@ -560,7 +559,9 @@ class MemoryEngine:
             stop_reason=StopReason.SUCCESS_STORED,
             detail={"edge_id": edge.edge_id, "edge_type": edge.edge_type.value, "to": to_id},
         )
-        write = WriteSet(self.orchestrator, now, edges=(edge,), events=(event,), thread_id=thread_id)
+        write = WriteSet(
+            self.orchestrator, now, edges=(edge,), events=(event,), thread_id=thread_id
+        )
         return self._commit(
             write,
             WriteResult(StopReason.SUCCESS_STORED, memory_id=from_id, edge_id=edge.edge_id),
@@ -605,7 +606,10 @@ class MemoryEngine:
             )
         f = self._filters(filters)
         hits = self.store.search_text(self.orchestrator, query_terms(query), f, limit=top_k)
-        nodes = {n.memory_id: n for n in self.store.get_nodes(self.orchestrator, [h.memory_id for h in hits])}
+        nodes = {
+            n.memory_id: n
+            for n in self.store.get_nodes(self.orchestrator, [h.memory_id for h in hits])
+        }
         ranked = tuple(
             SearchHit(nodes[h.memory_id], h.score, rank)
             for rank, h in enumerate((h for h in hits if h.memory_id in nodes), start=1)
@@ -705,4 +709,3 @@ class AsyncMemoryEngine:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
-

@@ -7,7 +7,7 @@ carries the data a caller needs plus a ``hint`` saying what to do about it::
     ├── ConfigError                 bad home, orchestrator name, or option
     ├── ValidationFailed            a value broke the schema or a bound
     │   └── UnsafePathError         a sourcePath that is relative or escapes the workspace
-    ├── MemoryNotFoundError         no such memory in *this* orchestrator (other scopes look the same)
+    ├── MemoryNotFoundError         not in *this* orchestrator (other tenants look the same)
     ├── DuplicateEdgeError          (from, to, type) already linked
     ├── WriteRefusedError           a write's stop reason was not a success (raise_for_status)
     ├── StoreError                  the store could not do what was asked

@@ -242,7 +242,7 @@ def update(
     as_json: JsonFlag = False,
 ) -> None:
     """Change fields of a memory."""
-    changes = {
+    changes: dict[str, Any] = {
         k: v
         for k, v in {
             "content": content,
@@ -352,7 +352,10 @@ def list_command(
     output.print_table(
         f"{len(nodes)} memories",
         ["id", "type", "category", "imp", "status", "content"],
-        [(n.memory_id, n.type.value, n.category, n.importance, n.status.value, n.content) for n in nodes],
+        [
+            (n.memory_id, n.type.value, n.category, n.importance, n.status.value, n.content)
+            for n in nodes
+        ],
     )
 
 
@@ -497,4 +500,3 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # pragma: no cover - interactive
         raise SystemExit(130) from None
-

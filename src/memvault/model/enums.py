@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "STOP_PRIORITY",
     "CapturedBy",
     "ChangeKind",
     "EdgeType",
@@ -18,7 +19,6 @@ __all__ = [
     "MemoryType",
     "SourceKind",
     "SourceType",
-    "STOP_PRIORITY",
     "StopReason",
     "TTLClass",
 ]

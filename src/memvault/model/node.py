@@ -36,10 +36,10 @@ from memvault.model.enums import (
 __all__ = [
     "CONTENT_MAX",
     "ID_PATTERN",
+    "SUMMARY_MAX",
     "MemoryEdge",
     "MemoryNode",
     "Source",
-    "SUMMARY_MAX",
     "Timestamp",
 ]
 

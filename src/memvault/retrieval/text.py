@@ -19,8 +19,8 @@ STOPWORDS: frozenset[str] = frozenset(
     into is it its itself just me more most my myself no nor not now of off on once only or
     other our ours ourselves out over own same she should so some such than that the their
     theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves s t don ll re ve d m o y ever also did does
+    very was we were what when where which while who whom why will with would you your yours
+    yourself yourselves s t don ll re ve d m o y ever also did does
     """.split()
 )
 

@@ -211,9 +211,7 @@ class SQLiteStore:
         *,
         primary: bool,
     ) -> None:
-        conn.execute(
-            q.INSERT_SOURCE, [orch, memory_id, int(primary), *q.source_params(source), at]
-        )
+        conn.execute(q.INSERT_SOURCE, [orch, memory_id, int(primary), *q.source_params(source), at])
 
     @staticmethod
     def _insert_edge(conn: sqlite3.Connection, edge: MemoryEdge) -> None:
@@ -250,9 +248,7 @@ class SQLiteStore:
             raise
 
     @staticmethod
-    def _insert_events(
-        conn: sqlite3.Connection, orch: str, events: Sequence[HistoryEvent]
-    ) -> None:
+    def _insert_events(conn: sqlite3.Connection, orch: str, events: Sequence[HistoryEvent]) -> None:
         if not events:
             return
         row = conn.execute(
@@ -289,7 +285,8 @@ class SQLiteStore:
             # Why: the revision counts memory changes; a refusal changes none.
             # Outcome: the revision stays where it is.
             current = conn.execute(
-                "SELECT revision FROM thread_revision WHERE orchestrator_id = ? AND thread_id = '*'",
+                "SELECT revision FROM thread_revision "
+                "WHERE orchestrator_id = ? AND thread_id = '*'",
                 (orch,),
             ).fetchone()
             return int(current[0]) if current else 0
@@ -444,9 +441,9 @@ class SQLiteStore:
                 "GROUP BY edge_type"
             ),
             history_events=int(
-                self._read("SELECT count(*) FROM history WHERE orchestrator_id = ?", [orchestrator_id])[
-                    0
-                ][0]
+                self._read(
+                    "SELECT count(*) FROM history WHERE orchestrator_id = ?", [orchestrator_id]
+                )[0][0]
             ),
             revision=self.revision(orchestrator_id),
         )

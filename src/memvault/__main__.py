@@ -1,0 +1,5 @@
+"""``python -m memvault`` runs the CLI."""
+
+from memvault.cli import main
+
+main()

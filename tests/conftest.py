@@ -1,0 +1,51 @@
+"""Shared fixtures: real stores on real files, a fixed clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memvault.engine import MemoryEngine
+from memvault.store import InMemoryStore, SQLiteStore, Store
+
+
+class StepClock:
+    """A deterministic clock: each call advances by one millisecond."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)
+        return self.now
+
+
+StoreFactory = Callable[[Path], Store]
+
+STORE_FACTORIES: dict[str, StoreFactory] = {
+    "memory": lambda _tmp: InMemoryStore(),
+    "sqlite": lambda tmp: SQLiteStore(tmp / "memory.db"),
+}
+
+
+@pytest.fixture(params=sorted(STORE_FACTORIES))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Every Store implementation, one at a time (the conformance suite's fixture)."""
+    s = STORE_FACTORIES[request.param](tmp_path)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def clock() -> StepClock:
+    return StepClock()
+
+
+@pytest.fixture
+def engine(tmp_path: Path, clock: StepClock) -> Iterator[MemoryEngine]:
+    e = MemoryEngine.open(tmp_path / "home", "acme", clock=clock)
+    yield e
+    e.close()

@@ -1,0 +1,57 @@
+"""Builders for test data (no mocks: real nodes, real stores)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from memvault.model import (
+    CapturedBy,
+    MemoryEdge,
+    MemoryNode,
+    MemoryType,
+    Source,
+    SourceKind,
+    SourceType,
+)
+
+_counter = itertools.count()
+
+
+def ts(n: int) -> str:
+    """A valid timestamp n seconds into 2026."""
+    return f"2026-01-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.000000Z"
+
+
+def make_node(orchestrator: str = "acme", **overrides: Any) -> MemoryNode:
+    i = next(_counter)
+    data: dict[str, Any] = {
+        "memory_id": f"mem_{i:06d}",
+        "orchestrator_id": orchestrator,
+        "type": MemoryType.FACT,
+        "category": "PROJECT_CONFIG",
+        "content": f"memory number {i}",
+        "source": Source(
+            source_type=SourceType.MANUAL,
+            captured_by=CapturedBy.USER,
+            source_kind=SourceKind.USER_EXPLICIT,
+        ),
+        "created_at": ts(i % 80000),
+        "updated_at": ts(i % 80000),
+    }
+    data.update(overrides)
+    return MemoryNode(**data)
+
+
+def make_edge(a: MemoryNode, b: MemoryNode, **overrides: Any) -> MemoryEdge:
+    data: dict[str, Any] = {
+        "edge_id": f"edge_{next(_counter):06d}",
+        "orchestrator_id": a.orchestrator_id,
+        "from_memory_id": a.memory_id,
+        "to_memory_id": b.memory_id,
+        "edge_type": "RelatedTo",
+        "weight": 0.5,
+        "created_at": ts(1),
+    }
+    data.update(overrides)
+    return MemoryEdge(**data)

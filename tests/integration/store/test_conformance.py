@@ -1,0 +1,300 @@
+"""The Store conformance suite: every backend must pass every test here.
+
+It runs on the in-memory reference store and on SQLite (the ``store``
+fixture is parametrised in tests/conftest.py); PostgreSQL joins it later.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memvault.errors import DuplicateEdgeError, ScopeViolationError, StoreError
+from memvault.model import ChangeKind, HistoryOp, MemoryStatus, MemoryType, StopReason
+from memvault.store import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.store.base import GENESIS_HASH, chain_hash
+from tests.helpers import make_edge, make_node, ts
+
+
+def write(store: Store, *nodes, edges=(), events=(), changes=(), orch="acme") -> int:  # type: ignore[no-untyped-def]
+    return store.apply(
+        WriteSet(
+            orch,
+            ts(5),
+            nodes=tuple(nodes),
+            edges=tuple(edges),
+            events=tuple(events),
+            changes=tuple(changes),
+        )
+    )
+
+
+def event(
+    memory_id: str | None, op: HistoryOp = HistoryOp.CREATE, orch: str = "acme"
+) -> HistoryEvent:
+    return HistoryEvent(
+        event_id=f"evt_{memory_id}_{op.value}_{id(object())}",
+        orchestrator_id=orch,
+        op=op,
+        at=ts(7),
+        memory_id=memory_id,
+        stop_reason=StopReason.SUCCESS_STORED,
+        detail={"k": "v"},
+    )
+
+
+def test_node_round_trip(store: Store) -> None:
+    node = make_node(
+        project_id="p1",
+        user_id="u1",
+        importance=77,
+        confidence=0.25,
+        pinned=True,
+        summary="short",
+        key="k",
+        value="v",
+    )
+    write(store, node)
+    assert store.get_nodes("acme", [node.memory_id]) == [node]
+
+
+def test_upsert_replaces_and_keeps_one_primary_source(store: Store) -> None:
+    node = make_node()
+    write(store, node)
+    changed = node.model_copy(update={"content": "changed text", "importance": 90})
+    write(store, changed)
+    assert store.get_nodes("acme", [node.memory_id]) == [changed]
+    assert (
+        store.search_text("acme", ["changed"], NodeFilter(), limit=5)[0].memory_id == node.memory_id
+    )
+    assert store.search_text("acme", ["number"], NodeFilter(), limit=5) == []
+
+
+def test_get_nodes_is_scoped(store: Store) -> None:
+    a = make_node("acme")
+    b = make_node("other")
+    write(store, a)
+    write(store, b, orch="other")
+    assert store.get_nodes("other", [a.memory_id]) == []
+    assert store.get_nodes("acme", [a.memory_id, b.memory_id]) == [a]
+
+
+def test_write_set_mixing_orchestrators_fails_closed(store: Store) -> None:
+    a = make_node("acme")
+    b = make_node("other")
+    with pytest.raises(ScopeViolationError):
+        store.apply(WriteSet("acme", ts(1), nodes=(a, b)))
+    assert store.get_nodes("acme", [a.memory_id]) == []
+    assert store.revision("acme") == 0
+
+
+def test_edges_duplicates_and_scope(store: Store) -> None:
+    a, b, c = make_node(), make_node(), make_node()
+    write(store, a, b, c)
+    e1 = make_edge(a, b)
+    write(store, edges=[e1])
+    with pytest.raises(DuplicateEdgeError):
+        write(store, edges=[make_edge(a, b)])
+    e2 = make_edge(a, b, edge_type="Contradicts")
+    e3 = make_edge(c, a, edge_type="Updates")
+    write(store, edges=[e2, e3])
+    assert {e.edge_id for e in store.edges_of("acme", [a.memory_id])} == {
+        e1.edge_id,
+        e2.edge_id,
+        e3.edge_id,
+    }
+    assert store.edges_of("other", [a.memory_id]) == []
+    assert store.edges_of("acme", [b.memory_id]) == sorted(
+        [e1, e2], key=lambda e: (e.created_at, e.edge_id)
+    )
+
+
+def test_edge_to_missing_node_is_refused_atomically(store: Store) -> None:
+    a = make_node()
+    ghost = make_node()
+    with pytest.raises(StoreError):
+        write(store, a, edges=[make_edge(a, ghost)], events=[event(a.memory_id)])
+    assert store.get_nodes("acme", [a.memory_id]) == []
+    assert store.history("acme") == []
+    assert store.search_text("acme", ["memory"], NodeFilter(), limit=5) == []
+    assert store.revision("acme") == 0
+
+
+def test_failed_write_leaves_nothing(store: Store) -> None:
+    a = make_node()
+    b = make_node()
+    write(store, a, b, edges=[make_edge(a, b)])
+    before = (store.revision("acme"), store.history("acme"), store.counts("acme"))
+    c = make_node(content="should vanish")
+    with pytest.raises(DuplicateEdgeError):
+        write(
+            store,
+            c,
+            edges=[make_edge(c, a), make_edge(a, b)],
+            events=[event(c.memory_id)],
+            changes=[ChangeEntry(c.memory_id, ChangeKind.CREATED)],
+        )
+    assert store.get_nodes("acme", [c.memory_id]) == []
+    assert store.search_text("acme", ["vanish"], NodeFilter(), limit=5) == []
+    assert (store.revision("acme"), store.history("acme"), store.counts("acme")) == before
+
+
+def test_revision_and_change_log(store: Store) -> None:
+    a, b = make_node(), make_node()
+    assert store.revision("acme") == 0
+    r1 = write(store, a, changes=[ChangeEntry(a.memory_id, ChangeKind.CREATED, "a")])
+    r2 = write(store, b, changes=[ChangeEntry(b.memory_id, ChangeKind.CREATED, "b")])
+    assert (r1, r2) == (1, 2)
+    # an audit-only write (a refusal) does not move the revision
+    assert write(store, events=[event(None, HistoryOp.REFUSE)]) == 2
+    changes = store.changes_since("acme", 1)
+    assert [(c.revision, c.memory_id, c.kind, c.summary) for c in changes] == [
+        (2, b.memory_id, ChangeKind.CREATED, "b")
+    ]
+    assert store.changes_since("other", 0) == []
+    assert store.revision("other") == 0
+
+
+def test_history_is_hash_chained_per_orchestrator(store: Store) -> None:
+    a, b = make_node(), make_node("other")
+    write(store, a, events=[event(a.memory_id), event(a.memory_id, HistoryOp.UPDATE)])
+    write(store, b, events=[event(b.memory_id, orch="other")], orch="other")
+    history = store.history("acme")
+    assert [e.op for e in history] == [HistoryOp.CREATE, HistoryOp.UPDATE]
+    prev = GENESIS_HASH
+    for e in history:
+        assert e.prev_hash == prev
+        assert e.hash == chain_hash(prev, e)
+        prev = e.hash
+    assert store.history("acme", a.memory_id) == history
+    assert store.history("acme", b.memory_id) == []
+    assert [e.memory_id for e in store.history("other")] == [b.memory_id]
+    assert history[0].detail == {"k": "v"}
+
+
+@pytest.mark.parametrize(
+    ("flt", "expected"),
+    [
+        (NodeFilter(), {"n1", "n2", "n3"}),
+        (NodeFilter(user_id="u1"), {"n1", "n2"}),
+        (NodeFilter(user_id="u1", project_id="p"), {"n2"}),
+        (NodeFilter(agent_id="planner"), {"n3"}),
+        (NodeFilter(run_id="r1"), {"n1"}),
+        (NodeFilter(actor_id="a9"), {"n2"}),
+        (NodeFilter(role="user"), {"n1", "n3"}),
+        (NodeFilter(conversation_id="c1"), {"n3"}),
+        (NodeFilter(type=("Goal",)), {"n2"}),
+        (NodeFilter(type=("Goal", "Todo")), {"n2", "n3"}),
+        (NodeFilter(category=("PREFERENCE",)), {"n1"}),
+        (NodeFilter(importance_min=50), {"n2", "n3"}),
+        (NodeFilter(importance_max=50), {"n1", "n3"}),
+        (NodeFilter(updated_after=ts(20)), {"n2", "n3"}),
+        (NodeFilter(updated_before=ts(30)), {"n1", "n2"}),
+        (NodeFilter(pinned=True), {"n3"}),
+        (NodeFilter(status=("soft_deleted",)), {"n4"}),
+        (NodeFilter(status=("active", "soft_deleted")), {"n1", "n2", "n3", "n4"}),
+    ],
+)
+def test_filters(store: Store, flt: NodeFilter, expected: set[str]) -> None:
+    nodes = [
+        make_node(
+            memory_id="n1",
+            user_id="u1",
+            run_id="r1",
+            role="user",
+            category="PREFERENCE",
+            importance=10,
+            updated_at=ts(10),
+            content="alpha shared",
+        ),
+        make_node(
+            memory_id="n2",
+            user_id="u1",
+            project_id="p",
+            actor_id="a9",
+            type="Goal",
+            importance=70,
+            updated_at=ts(25),
+            content="beta shared",
+        ),
+        make_node(
+            memory_id="n3",
+            agent_id="planner",
+            role="user",
+            conversation_id="c1",
+            type="Todo",
+            importance=50,
+            pinned=True,
+            updated_at=ts(40),
+            content="gamma shared",
+        ),
+        make_node(memory_id="n4", status=MemoryStatus.SOFT_DELETED, content="delta shared"),
+        make_node("other", memory_id="x1", user_id="u1", content="foreign shared"),
+    ]
+    write(store, *nodes[:4])
+    write(store, nodes[4], orch="other")
+    listed = {n.memory_id for n in store.list_nodes("acme", flt, limit=100)}
+    assert listed == expected
+    searched = {h.memory_id for h in store.search_text("acme", ["shared"], flt, limit=100)}
+    assert searched == expected
+
+
+def test_list_order_limit_offset(store: Store) -> None:
+    nodes = [make_node(memory_id=f"o{i}", updated_at=ts(100 + i % 3)) for i in range(7)]
+    write(store, *nodes)
+    listed = [n.memory_id for n in store.list_nodes("acme", NodeFilter(), limit=100)]
+    expected = sorted(nodes, key=lambda n: n.memory_id)
+    expected.sort(key=lambda n: n.updated_at, reverse=True)
+    assert listed == [n.memory_id for n in expected]
+    page = store.list_nodes("acme", NodeFilter(), limit=3, offset=2)
+    assert [n.memory_id for n in page] == listed[2:5]
+
+
+def test_search_text_semantics(store: Store) -> None:
+    a = make_node(content="Dana drinks espresso every morning")
+    b = make_node(content="The espresso machine is broken, espresso is off")
+    c = make_node(content="Tea is served at noon")
+    write(store, a, b, c)
+    hits = store.search_text("acme", ["espresso"], NodeFilter(), limit=10)
+    assert {h.memory_id for h in hits} == {a.memory_id, b.memory_id}
+    assert all(h.score > 0 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    either = store.search_text("acme", ["espresso", "tea"], NodeFilter(), limit=10)
+    assert {h.memory_id for h in either} == {a.memory_id, b.memory_id, c.memory_id}
+    assert store.search_text("acme", ["coffee"], NodeFilter(), limit=10) == []
+    assert store.search_text("acme", [], NodeFilter(), limit=10) == []
+    # query syntax is data, never operators
+    assert store.search_text("acme", ['espresso" OR "tea', "NEAR("], NodeFilter(), limit=10) == []
+    assert len(store.search_text("acme", ["espresso", "tea"], NodeFilter(), limit=1)) == 1
+
+
+def test_counts(store: Store) -> None:
+    a = make_node(type=MemoryType.GOAL)
+    b = make_node(status=MemoryStatus.SUPERSEDED)
+    write(store, a, b, edges=[make_edge(a, b, edge_type="Updates")], events=[event(a.memory_id)])
+    counts = store.counts("acme")
+    assert counts.memories_by_status == {"active": 1, "superseded": 1}
+    assert counts.memories_by_type == {"Goal": 1, "Fact": 1}
+    assert counts.edges_by_type == {"Updates": 1}
+    assert counts.history_events == 1
+    assert counts.revision == 1
+    assert store.counts("other").total == 0
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    contents=st.lists(
+        st.text(alphabet="abcdefgh ", min_size=1, max_size=30).filter(lambda s: s.strip()),
+        min_size=1,
+        max_size=6,
+    ),
+    importance=st.integers(0, 100),
+)
+def test_property_nodes_round_trip_through_store(
+    store: Store, contents: list[str], importance: int
+) -> None:
+    nodes = [make_node(content=c, importance=importance) for c in contents]
+    write(store, *nodes)
+    got = store.get_nodes("acme", [n.memory_id for n in nodes])
+    assert got == sorted(nodes, key=lambda n: n.memory_id)

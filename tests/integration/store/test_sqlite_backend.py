@@ -1,0 +1,201 @@
+"""SQLite-only behaviour: pragmas, migrations, fault injection, concurrency."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from memvault.errors import MigrationError, StoreUnavailableError
+from memvault.model import ChangeKind
+from memvault.store import ChangeEntry, NodeFilter, SQLiteStore, WriteSet
+from memvault.store.sqlite import store as sqlite_module
+from memvault.store.sqlite.schema import MIGRATIONS
+from tests.helpers import make_edge, make_node, ts
+
+TABLES = {
+    "memories",
+    "memory_edges",
+    "memory_sources",
+    "memory_embeddings",
+    "memory_fts",
+    "history",
+    "change_log",
+    "thread_revision",
+    "events",
+    "ingest_files",
+    "proposals",
+    "schema_version",
+    "embedding_cache",
+}
+
+
+def raw(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path)
+
+
+def test_schema_pragmas_and_versions(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    store = SQLiteStore(db)
+    conn = store._writer
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 5000
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert names >= TABLES
+    assert store.schema_versions() == [v for v, _, _ in MIGRATIONS]
+    store.close()
+    # reopening applies nothing twice
+    again = SQLiteStore(db)
+    assert again.schema_versions() == [v for v, _, _ in MIGRATIONS]
+    again.close()
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    SQLiteStore(db).close()
+    with raw(db) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (999, 'future', 'x')")
+    with pytest.raises(MigrationError):
+        SQLiteStore(db)
+
+
+def test_corrupt_file_is_unavailable(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    db.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreUnavailableError):
+        SQLiteStore(db)
+
+
+def test_exception_mid_write_leaves_no_row_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "memory.db"
+    store = SQLiteStore(db)
+    a, b = make_node(content="canary-alpha"), make_node(content="canary-beta")
+
+    def explode(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("injected fault after nodes, edges and FTS rows were written")
+
+    # Trigger the fault after nodes, sources, FTS rows and edges are in the transaction.
+    monkeypatch.setattr(sqlite_module.SQLiteStore, "_insert_events", staticmethod(explode))
+    with pytest.raises(RuntimeError, match="injected"):
+        store.apply(
+            WriteSet(
+                "acme",
+                ts(1),
+                nodes=(a, b),
+                edges=(make_edge(a, b),),
+                changes=(ChangeEntry(a.memory_id, ChangeKind.CREATED),),
+            )
+        )
+    store.close()
+    with raw(db) as conn:
+        for table in (
+            "memories",
+            "memory_edges",
+            "memory_sources",
+            "history",
+            "change_log",
+            "thread_revision",
+        ):
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
+        assert conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0] == 0
+        hits = conn.execute("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH 'canary'")
+        assert hits.fetchone()[0] == 0
+
+
+def test_readers_keep_reading_while_a_writer_holds_the_lock(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "memory.db")
+    node = make_node(content="visible before the long write")
+    store.apply(WriteSet("acme", ts(1), nodes=(node,)))
+    entered, release = threading.Event(), threading.Event()
+    original = SQLiteStore._insert_events
+
+    def slow_events(conn: sqlite3.Connection, orch: str, events: object) -> None:
+        entered.set()
+        assert release.wait(10)
+        original(conn, orch, events)  # type: ignore[arg-type]
+
+    store._insert_events = slow_events  # type: ignore[method-assign]
+    writer = threading.Thread(
+        target=store.apply,
+        args=(WriteSet("acme", ts(2), nodes=(make_node(content="written later"),)),),
+    )
+    writer.start()
+    assert entered.wait(10)
+    reads: list[int] = []
+
+    def read() -> None:
+        reads.append(len(store.list_nodes("acme", NodeFilter(), limit=10)))
+
+    readers = [threading.Thread(target=read) for _ in range(4)]
+    for t in readers:
+        t.start()
+    for t in readers:
+        t.join(10)
+    assert reads == [1, 1, 1, 1]  # not blocked, and not seeing the uncommitted node
+    release.set()
+    writer.join(10)
+    assert len(store.list_nodes("acme", NodeFilter(), limit=10)) == 2
+    store.close()
+
+
+def test_many_threads_writing_lose_nothing(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "memory.db")
+    errors: list[BaseException] = []
+    per_thread, threads = 25, 8
+
+    def work(t: int) -> None:
+        try:
+            for i in range(per_thread):
+                n = make_node(content=f"thread {t} item {i}")
+                store.apply(
+                    WriteSet(
+                        "acme",
+                        ts(i),
+                        nodes=(n,),
+                        changes=(ChangeEntry(n.memory_id, ChangeKind.CREATED),),
+                    )
+                )
+                store.list_nodes("acme", NodeFilter(), limit=5)
+        except BaseException as exc:  # collected and asserted below
+            errors.append(exc)
+
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join(60)
+    assert errors == []
+    counts = store.counts("acme")
+    assert counts.total == per_thread * threads
+    assert counts.revision == per_thread * threads
+    store.close()
+
+
+def test_two_store_objects_on_one_file_interleave(tmp_path: Path) -> None:
+    """Two writers (as two processes would be) never surface 'database is locked'."""
+    db = tmp_path / "memory.db"
+    s1, s2 = SQLiteStore(db), SQLiteStore(db)
+    errors: list[BaseException] = []
+
+    def work(store: SQLiteStore) -> None:
+        try:
+            for _ in range(30):
+                store.apply(WriteSet("acme", ts(1), nodes=(make_node(),)))
+        except BaseException as exc:
+            errors.append(exc)
+
+    ts_ = [threading.Thread(target=work, args=(s,)) for s in (s1, s2)]
+    for t in ts_:
+        t.start()
+    for t in ts_:
+        t.join(60)
+    assert errors == []
+    assert s1.counts("acme").total == 60
+    s1.close()
+    s2.close()

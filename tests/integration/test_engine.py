@@ -1,0 +1,285 @@
+"""The engine façade on real SQLite files."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memvault import (
+    AsyncMemoryEngine,
+    MemoryEngine,
+    MemoryNotFoundError,
+    StopReason,
+    ValidationFailed,
+    WriteRefusedError,
+)
+from memvault.model import Decision, HistoryOp, MemoryNode, MemoryOp, MemoryStatus
+from tests.conftest import StepClock
+
+PREF: dict[str, Any] = {
+    "type": "Preference",
+    "category": "PREFERENCE",
+    "source_kind": "USER_EXPLICIT",
+}
+
+
+def db_counts(engine: MemoryEngine) -> dict[str, int]:
+    assert engine.layout is not None
+    with sqlite3.connect(engine.layout.db_path) as conn:
+        return {
+            t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("memories", "memory_edges", "memory_fts", "memory_sources")
+        }
+
+
+def test_add_get_search_round_trip(engine: MemoryEngine) -> None:
+    r = engine.add("Dana prefers dark mode in every editor", user_id="dana", importance=70, **PREF)
+    assert r.stop_reason is StopReason.SUCCESS_STORED and r.memory_id and r.revision == 1
+    view = engine.get(r.memory_id)
+    assert view.node.content == "Dana prefers dark mode in every editor"
+    assert view.node.user_id == "dana" and view.node.importance == 70
+    assert view.node.key == "dana_prefers_dark_mode_in_every_editor"
+    hits = engine.search("which mode does Dana like in the editor?").hits
+    assert [h.node.memory_id for h in hits] == [r.memory_id]
+    assert hits[0].rank == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"type": "preference"}, StopReason.SCHEMA_INVALID),
+        ({"source_kind": "USER"}, StopReason.SCHEMA_INVALID),
+        ({"importance": 101}, StopReason.BOUNDS_EXCEEDED),
+        ({"confidence": -1}, StopReason.BOUNDS_EXCEEDED),
+        ({"key": "k" * 129}, StopReason.BOUNDS_EXCEEDED),
+        ({"unknown_field": 1}, StopReason.SCHEMA_INVALID),
+        ({"ttl_class": "FOREVER"}, StopReason.SCHEMA_INVALID),
+    ],
+)
+def test_invalid_add_writes_no_memory(
+    engine: MemoryEngine, fields: dict[str, Any], reason: StopReason
+) -> None:
+    r = engine.add("something to remember", **{**PREF, **fields})
+    assert r.stop_reason is reason
+    assert r.memory_id is None and r.errors
+    assert db_counts(engine) == {
+        "memories": 0,
+        "memory_edges": 0,
+        "memory_fts": 0,
+        "memory_sources": 0,
+    }
+    # the refusal is audited, without content
+    refusals = [e for e in engine.store.history("acme") if e.op is HistoryOp.REFUSE]
+    assert len(refusals) == 1 and refusals[0].stop_reason is reason
+    assert "something" not in str(refusals[0].detail)
+    with pytest.raises(WriteRefusedError):
+        r.raise_for_status()
+
+
+def test_update_delete_restore_and_history(engine: MemoryEngine) -> None:
+    mid = engine.add("Build with make release", **PREF).memory_id
+    assert mid
+    r = engine.update(mid, content="Build with make dist", importance=80)
+    assert r.stop_reason is StopReason.SUCCESS_UPDATED
+    node = engine.get(mid).node
+    assert node.content == "Build with make dist" and node.summary == "Build with make dist"
+    assert node.updated_at > node.created_at
+    assert engine.update(mid, importance=500).stop_reason is StopReason.BOUNDS_EXCEEDED
+    assert engine.update(mid, created_at="x").stop_reason is StopReason.SCHEMA_INVALID
+    assert engine.update(mid, orchestrator_id="other").stop_reason is StopReason.SCHEMA_INVALID
+    assert engine.get(mid).node.importance == 80
+
+    assert engine.delete(mid).stop_reason is StopReason.SUCCESS_DELETED
+    with pytest.raises(MemoryNotFoundError):
+        engine.get(mid)
+    assert engine.search("make dist").hits == ()
+    assert engine.list_memories() == []
+    deleted = engine.get(mid, include_deleted=True).node
+    assert deleted.status is MemoryStatus.SOFT_DELETED and deleted.purge_at
+    assert engine.restore(mid).stop_reason is StopReason.SUCCESS_UPDATED
+    assert engine.get(mid).node.status is MemoryStatus.ACTIVE
+    ops = [e.op for e in engine.history(mid)]
+    assert ops == [
+        HistoryOp.CREATE,
+        HistoryOp.UPDATE,
+        HistoryOp.REFUSE,
+        HistoryOp.REFUSE,
+        HistoryOp.REFUSE,
+        HistoryOp.DELETE,
+        HistoryOp.RESTORE,
+    ]
+    changes = engine.store.changes_since("acme", 0)
+    assert [c.kind.value for c in changes] == ["created", "updated", "soft_deleted", "restored"]
+
+
+def test_link_rules(engine: MemoryEngine) -> None:
+    a = engine.add(
+        "We chose PostgreSQL",
+        type="Decision",
+        category="PROJECT_CONFIG",
+        source_kind="SYSTEM_KNOWN",
+    ).memory_id
+    b = engine.add(
+        "Migrate the data", type="Todo", category="PROJECT_CONFIG", source_kind="SYSTEM_KNOWN"
+    ).memory_id
+    assert a and b
+    r = engine.link(b, a, "PartOf", weight=0.8, reason="implements")
+    assert r.ok and r.edge_id
+    dup = engine.link(b, a, "PartOf")
+    assert dup.stop_reason is StopReason.SCHEMA_INVALID
+    assert engine.link(b, a, "partof").stop_reason is StopReason.SCHEMA_INVALID
+    assert engine.link(a, b, "RelatedTo", weight=2).stop_reason is StopReason.BOUNDS_EXCEEDED
+    assert engine.link(a, a, "RelatedTo").stop_reason is StopReason.SCHEMA_INVALID
+    with pytest.raises(MemoryNotFoundError):
+        engine.link(a, "mem_missing", "RelatedTo")
+    edges = engine.get(a).edges
+    assert [(e.from_memory_id, e.edge_type.value, e.weight) for e in edges] == [(b, "PartOf", 0.8)]
+
+
+def test_list_filters_and_unknown_filter_keys(engine: MemoryEngine) -> None:
+    engine.add("alpha", user_id="u1", importance=10, **PREF)
+    engine.add("beta", user_id="u2", importance=90, project_id="p1", **PREF)
+    assert [n.content for n in engine.list_memories({"user_id": "u2"})] == ["beta"]
+    assert [n.content for n in engine.list_memories({"importance_min": 50})] == ["beta"]
+    assert [n.content for n in engine.list_memories({"project_id": "p1"})] == ["beta"]
+    assert [n.content for n in engine.search("alpha", filters={"user_id": "u2"}).hits] == []
+    with pytest.raises(ValidationFailed, match=r"filters\.colour"):
+        engine.list_memories({"colour": "red"})
+    with pytest.raises(ValidationFailed):
+        engine.search("alpha", top_k=0)
+
+
+def test_source_paths_are_canonical_and_confined(engine: MemoryEngine, tmp_path: Path) -> None:
+    assert engine.layout is not None
+    doc = engine.layout.root / "docs" / "guide.md"
+    doc.parent.mkdir(parents=True)
+    doc.write_text("x")
+    link = engine.layout.root / "alias.md"
+    link.symlink_to(doc)
+    r = engine.add(
+        "From the guide",
+        type="Fact",
+        category="PROJECT_CONFIG",
+        source_kind="CITED_SOURCE",
+        source_type="ingest_file",
+        source_path=str(link),
+        source_ref="doc:abc#chunk:1",
+    )
+    assert r.ok and r.memory_id
+    assert engine.get(r.memory_id).node.source.source_path == str(doc.resolve())
+    outside = tmp_path / "outside.md"
+    outside.write_text("x")
+    for bad in ("docs/guide.md", str(outside), str(engine.layout.root / ".." / "x.md")):
+        refused = engine.add(
+            "From elsewhere",
+            type="Fact",
+            category="PROJECT_CONFIG",
+            source_kind="CITED_SOURCE",
+            source_path=bad,
+        )
+        assert refused.stop_reason is StopReason.SCHEMA_INVALID, bad
+    assert len(engine.list_memories()) == 1
+
+
+def test_gate_seam_refuses_and_fails_closed(tmp_path: Path) -> None:
+    class Refuse:
+        def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
+            return Decision(StopReason.FORBIDDEN_CATEGORY, detector="test", reason="no")
+
+    class Broken:
+        def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
+            raise RuntimeError("boom")
+
+    for gate, reason in (
+        (Refuse(), StopReason.FORBIDDEN_CATEGORY),
+        (Broken(), StopReason.INTERNAL_INCONSISTENCY),
+    ):
+        with MemoryEngine.open(tmp_path / type(gate).__name__, "acme", gate=gate) as e:
+            r = e.add("secret stuff", **PREF)
+            assert r.stop_reason is reason and r.memory_id is None
+            assert e.stats().to_json()["memories"]["total"] == 0
+
+
+def test_store_failure_is_internal_inconsistency(engine: MemoryEngine) -> None:
+    assert engine.layout is not None
+    mid = engine.add("kept", **PREF).memory_id
+    engine.store.close()  # the store is gone: writes must fail closed, not raise
+    r = engine.add("lost", **PREF)
+    assert r.stop_reason is StopReason.INTERNAL_INCONSISTENCY
+    fresh = MemoryEngine.open(engine.layout.home, "acme")
+    assert [n.memory_id for n in fresh.list_memories()] == [mid]
+    fresh.close()
+
+
+def test_orchestrators_are_isolated_and_attempts_logged(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    a = MemoryEngine.open(home, "tenant-a", agent_id="agent-1")
+    b = MemoryEngine.open(home, "tenant-b", agent_id="agent-2")
+    mid = a.add("tenant A's roadmap lives in Notion", **PREF).memory_id
+    other = a.add("tenant A's second memory", **PREF).memory_id
+    assert mid and other
+    with pytest.raises(MemoryNotFoundError):
+        b.get(mid)
+    with pytest.raises(MemoryNotFoundError):
+        b.update(mid, content="hijacked")
+    with pytest.raises(MemoryNotFoundError):
+        b.delete(mid)
+    with pytest.raises(MemoryNotFoundError):
+        b.restore(mid)
+    with pytest.raises(MemoryNotFoundError):
+        b.link(mid, other, "RelatedTo")
+    with pytest.raises(MemoryNotFoundError):
+        b.history(mid)
+    assert b.search("roadmap Notion").hits == ()
+    assert b.list_memories() == []
+    assert a.get(mid).node.content == "tenant A's roadmap lives in Notion"
+    assert b.log is not None
+    misses = [r for r in b.log.read() if r["event"] == "scope_miss"]
+    assert [r["operation"] for r in misses] == [
+        "get",
+        "update",
+        "delete",
+        "restore",
+        "link",
+        "history",
+    ]
+    assert all(r["orchestrator"] == "tenant-b" and r["agent"] == "agent-2" for r in misses)
+    assert a.layout and b.layout and a.layout.db_path != b.layout.db_path
+    a.close()
+    b.close()
+
+
+def test_runtime_layout_created(engine: MemoryEngine) -> None:
+    layout = engine.layout
+    assert layout is not None
+    for d in (
+        layout.ingest_dir,
+        layout.processed_dir,
+        layout.rejected_dir,
+        layout.bulletins_dir,
+        layout.log_path.parent,
+    ):
+        assert d.is_dir()
+    assert layout.db_path.is_file()
+
+
+def test_async_engine_shares_the_sync_logic(tmp_path: Path) -> None:
+    async def scenario() -> tuple[StopReason, int]:
+        engine = await AsyncMemoryEngine.open(tmp_path, "acme", clock=StepClock())
+        async with engine:
+            results = await asyncio.gather(
+                *(engine.add(f"async memory {i}", **PREF) for i in range(10))
+            )
+            hits = await engine.search("async memory", top_k=20)
+            bad = await engine.add(
+                "x", type="nope", category="PREFERENCE", source_kind="USER_EXPLICIT"
+            )
+            assert all(r.ok for r in results)
+            return bad.stop_reason, len(hits.hits)
+
+    reason, n = asyncio.run(scenario())
+    assert reason is StopReason.SCHEMA_INVALID and n == 10

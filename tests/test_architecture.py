@@ -1,0 +1,90 @@
+"""Layering of DESIGN §10, enforced on the import graph (AST, no imports run).
+
+Interfaces call the engine; the engine calls policy, write, retrieval,
+context and lifecycle; those call store and embed; nothing below the engine
+imports anything above it.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "memvault"
+
+FOUNDATION = {"errors", "model"}
+LOW = FOUNDATION | {"store", "embed", "runtime", "results"}
+DOMAIN = LOW | {"policy", "retrieval", "extract", "write", "context", "lifecycle", "ingest"}
+ENGINE = DOMAIN | {"engine", "config"}
+INTERFACE = ENGINE | {"controller", "agent", "api", "mcp", "cli", "ui"}
+
+#: layer -> what it may import from memvault (besides itself)
+ALLOWED: dict[str, set[str]] = {
+    "errors": {"model"},
+    "model": {"errors"},
+    "store": FOUNDATION,
+    "embed": FOUNDATION,
+    "runtime": FOUNDATION,
+    "results": FOUNDATION | {"store"},
+    "policy": FOUNDATION,
+    "retrieval": LOW,
+    "extract": LOW | {"policy"},
+    "write": LOW | {"policy", "retrieval", "extract"},
+    "context": LOW | {"policy", "retrieval"},
+    "lifecycle": LOW | {"policy", "retrieval", "write"},
+    "ingest": LOW | {"policy", "retrieval", "write", "extract"},
+    "config": LOW | {"policy", "retrieval"},
+    "engine": DOMAIN | {"config"},
+    "controller": ENGINE,
+    "agent": ENGINE | {"controller"},
+    "api": ENGINE | {"controller", "ui"},
+    "mcp": ENGINE | {"controller"},
+    "cli": INTERFACE,
+    "ui": ENGINE,
+    "__main__": {"cli"},
+    "__init__": INTERFACE,
+}
+
+
+def _layer(path: Path) -> str:
+    rel = path.relative_to(SRC)
+    return rel.parts[0].removesuffix(".py")
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "memvault" and len(parts) > 1:
+                found.add(parts[1])
+    return found
+
+
+MODULES = sorted(SRC.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_module_respects_layering(path: Path) -> None:
+    layer = _layer(path)
+    assert layer in ALLOWED, f"{layer} is not a known layer of DESIGN §10; add it to the test"
+    illegal = {i for i in _imports(path) if i != layer and i not in ALLOWED[layer]}
+    assert not illegal, f"{path.relative_to(SRC)} ({layer}) imports {sorted(illegal)}"
+
+
+def test_no_backend_checks_outside_store() -> None:
+    """STYLE principle 4: backend differences stay inside store/."""
+    for path in MODULES:
+        if _layer(path) == "store":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "isinstance(self.store" not in text and "backend ==" not in text, path
