@@ -1,0 +1,227 @@
+"""``memvault policy check|explain`` and ``memvault bench governance`` (thin skins over policy).
+
+``register(app)`` adds the ``policy`` sub-app; ``register_bench(bench_app)``
+adds ``governance`` to the ``bench`` sub-app. User errors print one line to
+stderr and exit 2; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import IO, Annotated, Any, NoReturn
+
+import typer
+
+__all__ = ["bench_governance", "check_lines", "register", "register_bench"]
+
+_FILE_HELP = (
+    "JSON Lines file (id, text, optional declared_category, source_kind, key, type); - = stdin"
+)
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _contract(version: str | None) -> Any:
+    from memvault.policy import ContractError, load_contract
+
+    try:
+        return load_contract(version) if version else load_contract()
+    except ContractError as exc:
+        _fail(str(exc))
+
+
+def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = None) -> int:
+    """Judge each JSON line of ``lines``; write one JSON line per input to ``out``.
+
+    Returns the number of items judged. Raises ValueError naming the bad line.
+    """
+    from memvault.policy import Candidate, GateContext, evaluate
+
+    ctx = GateContext(contract=_contract(contract_version))
+    count = 0
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {n}: invalid JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise ValueError(f"line {n}: expected a JSON object")
+        text = row.get("text")
+        if not isinstance(text, str):
+            raise ValueError(f"line {n}: 'text' must be a string")
+        opt: dict[str, str | None] = {}
+        for name in ("declared_category", "source_kind", "key", "type", "ttl_class", "source_ref"):
+            value = row.get(name)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"line {n}: {name!r} must be a string")
+            opt[name] = value
+        cand = Candidate(
+            text=text,
+            declared_category=opt["declared_category"],
+            source_kind=opt["source_kind"] or "USER_EXPLICIT",
+            key=opt["key"],
+            type=opt["type"],
+            ttl_class=opt["ttl_class"],
+            source_ref=opt["source_ref"],
+        )
+        decision = evaluate(cand, ctx)
+        out.write(
+            json.dumps(
+                {
+                    "id": row.get("id"),
+                    "stop_reason": decision.stop_reason.value,
+                    "detector": decision.detector,
+                    "reason": decision.reason,
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+        count += 1
+    return count
+
+
+def check(
+    file: Annotated[str, typer.Argument(help=_FILE_HELP)] = "-",
+    contract: Annotated[
+        str | None, typer.Option("--contract", help="contract version (default 19.1.0)")
+    ] = None,
+) -> None:
+    """Judge candidate memories: one JSON line out per line in, same order."""
+    _contract(contract)
+    try:
+        if file == "-":
+            check_lines(sys.stdin, sys.stdout, contract)
+        else:
+            path = Path(file)
+            if not path.is_file():
+                _fail(f"no such file: {file}")
+            with path.open(encoding="utf-8") as fh:
+                check_lines(fh, sys.stdout, contract)
+    except ValueError as exc:
+        _fail(str(exc))
+    except UnicodeDecodeError:
+        _fail(f"{file} is not UTF-8 text")
+    sys.stdout.flush()
+
+
+def explain(
+    text: Annotated[str, typer.Argument(help="the candidate memory text")],
+    category: Annotated[
+        str | None, typer.Option("--category", help="declared category (default: inferred)")
+    ] = None,
+    source_kind: Annotated[str, typer.Option("--source-kind")] = "USER_EXPLICIT",
+    contract: Annotated[str | None, typer.Option("--contract")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Show the gate's decision for TEXT, with the spans and every finding behind it."""
+    from memvault.policy import Candidate, GateContext, evaluate_detailed, normalize
+
+    ctx = GateContext(contract=_contract(contract))
+    cand = Candidate(text=text, declared_category=category, source_kind=source_kind)
+    decision, findings = evaluate_detailed(cand, ctx)
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {
+                    "stop_reason": decision.stop_reason.value,
+                    "detector": decision.detector,
+                    "reason": decision.reason,
+                    "spans": [
+                        {"field": s.field, "start": s.start, "end": s.end, "label": s.label}
+                        for s in decision.spans
+                    ],
+                    "findings": [
+                        {
+                            "stop_reason": f.stop_reason.value,
+                            "detector": f.detector,
+                            "reason": f.reason,
+                        }
+                        for f in findings
+                    ],
+                },
+                ensure_ascii=False,
+            )
+        )
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console()
+    style = "green" if decision.allowed else "bold red"
+    console.print(
+        Text(decision.stop_reason.value, style=style), f"(contract {ctx.contract.version})"
+    )
+    if decision.detector:
+        console.print(f"detector: {decision.detector}")
+    console.print(f"reason:   {decision.reason}")
+    if decision.spans:
+        marked = Text(text)
+        for s in decision.spans:
+            if s.field == "text":
+                marked.stylize("reverse red", s.start, s.end)
+        console.print("text:    ", marked)
+        for s in decision.spans:
+            console.print(
+                f"  span {s.field}[{s.start}:{s.end}] {s.label}: {text[s.start : s.end]!r}"
+            )
+    notes = normalize(text).notes
+    if notes:
+        console.print("normalised: " + "; ".join(notes))
+    others = [f for f in findings if f.detector != decision.detector]
+    if others:
+        console.print("other findings (lower priority or same reason):")
+        for f in others:
+            console.print(f"  {f.stop_reason.value:<26} {f.detector}: {f.reason}")
+
+
+def bench_governance(file: Path, json_out: Path | None) -> dict[str, Any]:
+    """Run the governance benchmark on ``file``, print the tables, write JSON to ``json_out``."""
+    from rich.console import Console
+
+    from memvault.policy.bench import render, run_benchmark
+
+    if not file.is_file():
+        _fail(f"no such file: {file}")
+    try:
+        result = run_benchmark(file)
+    except ValueError as exc:
+        _fail(f"{file}: {exc}")
+    Console().print(render(result))
+    if json_out is not None:
+        try:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            json_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {json_out}: {exc.strerror}")
+    return result
+
+
+def governance(
+    file: Annotated[Path, typer.Argument(help="labelled governance corpus (JSON Lines)")],
+    json_out: Annotated[Path | None, typer.Option("--json", help="write the figures here")] = None,
+) -> None:
+    """Measure the gate: confusion matrix, recall per family, precision, FPR, latency."""
+    bench_governance(file, json_out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``policy`` command group to ``app``."""
+    policy_app = typer.Typer(
+        help="The governance gate: judge and explain candidate memories.", no_args_is_help=True
+    )
+    policy_app.command("check")(check)
+    policy_app.command("explain")(explain)
+    app.add_typer(policy_app, name="policy")
+
+
+def register_bench(bench_app: typer.Typer) -> None:
+    """Add ``governance`` to the ``bench`` command group."""
+    bench_app.command("governance")(governance)

@@ -1,0 +1,34 @@
+"""Content detectors: each a pure ``detect(NormalizedText) -> list[Hit]``.
+
+``CONTENT_DETECTORS`` maps a detector group to its function; the gate runs every
+group on every text field and turns hits into findings. Forbidden families
+yield FORBIDDEN_CATEGORY, the injection group INJECTION_DETECTED.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from memvault.policy.detectors import (
+    biometric,
+    credentials,
+    identifiers,
+    injection,
+    location,
+    topical,
+)
+from memvault.policy.detectors.base import FAMILIES, Hit
+from memvault.policy.normalize import NormalizedText
+
+__all__ = ["CONTENT_DETECTORS", "FAMILIES", "Detector", "Hit"]
+
+Detector = Callable[[NormalizedText], list[Hit]]
+
+CONTENT_DETECTORS: Mapping[str, Detector] = {
+    "injection": injection.detect,
+    "credentials": credentials.detect,
+    "identifiers": identifiers.detect,
+    "location": location.detect,
+    "biometric": biometric.detect,
+    "topical": topical.detect,
+}

@@ -1,0 +1,125 @@
+"""What every detector returns, and the small helpers they share.
+
+A detector is a pure function ``detect(doc: NormalizedText) -> list[Hit]``. A
+:class:`Hit` names its detector (``family.rule``), the forbidden family or
+injection technique, the view it matched in and where, and a reason a person can
+read. The gate turns hits into findings with spans on the original text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from memvault.policy.normalize import NormalizedText, View
+
+__all__ = [
+    "FAMILIES",
+    "Hit",
+    "Rule",
+    "clause_of",
+    "run_rules",
+]
+
+#: Forbidden families (contract §4) as the detectors and the bench name them.
+FAMILIES = (
+    "identity_trait",
+    "health",
+    "intimate",
+    "criminal",
+    "location",
+    "credentials",
+    "gov_id",
+    "biometric",
+    "financial",
+    "inferred_profiling",
+    "tool_output",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One detector firing on one span of one view."""
+
+    detector: str
+    family: str
+    label: str
+    view: View
+    start: int
+    end: int
+    reason: str
+
+    def original_span(self) -> tuple[int, int]:
+        return self.view.to_original(self.start, self.end)
+
+
+Validator = Callable[[re.Match[str], View], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A regex (plus an optional validator) that is a finding by itself."""
+
+    name: str
+    family: str
+    label: str
+    pattern: re.Pattern[str]
+    reason: str
+    validate: Validator | None = None
+    group: int = 0
+    views: tuple[str, ...] = ("clean", "collapsed", "numeric")
+
+
+def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = True) -> list[Hit]:
+    """Apply ``rules`` to the views each one names; one hit per rule unless ``first_only`` is off"
+    "."""
+    hits: list[Hit] = []
+    views = list(doc.views())
+    for rule in rules:
+        found = False
+        for view in views:
+            if view.name not in rule.views and not (
+                "decoded" in rule.views and view.name.startswith("decoded")
+            ):
+                continue
+            for m in rule.pattern.finditer(view.text):
+                if rule.validate is not None and not rule.validate(m, view):
+                    continue
+                hits.append(
+                    Hit(
+                        detector=rule.name,
+                        family=rule.family,
+                        label=rule.label,
+                        view=view,
+                        start=m.start(rule.group),
+                        end=m.end(rule.group),
+                        reason=rule.reason,
+                    )
+                )
+                found = True
+                if first_only:
+                    break
+            if found and first_only:
+                break
+    return hits
+
+
+_CLAUSE_END = re.compile(r"[.;!?\n]")
+
+
+def clause_of(text: str, start: int, end: int) -> str:
+    """The sentence-ish clause around ``[start, end)`` (split on . ; ! ? and newlines)."""
+    left = start
+    while left > 0 and not (
+        _CLAUSE_END.match(text[left - 1])
+        and (left >= len(text) or text[left - 1] != "." or not text[left : left + 1].isalnum())
+    ):
+        left -= 1
+    right = end
+    while right < len(text) and not (
+        _CLAUSE_END.match(text[right])
+        and (text[right] != "." or right + 1 >= len(text) or not text[right + 1].isalnum())
+    ):
+        right += 1
+    return text[left:right]

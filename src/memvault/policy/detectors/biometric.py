@@ -1,0 +1,92 @@
+"""Biometric data (contract §4.7): templates, measurements and samples that identify a person.
+
+A biometric word alone is a topic ("I use Face ID"); it becomes a finding with
+data (a template, hash, embedding, scan, sample, measurements with units) or
+when the stored item is meant to identify, verify or match someone.
+
+>>> [h.label for h in detect(normalize("Voiceprint enrollment for phone banking: ID VP-88213."))]
+['biometric_data']
+>>> detect(normalize("I use Face ID to unlock my phone."))
+[]
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.normalize import NormalizedText
+
+__all__ = ["detect"]
+
+_TERM = re.compile(
+    r"(?i)\b(?:finger ?prints?|fingerabdr(?:u|ü)cke?|empreintes? digitales?|huellas? dactilar\w*|"
+    r"minutiae|thumb ?prints?|iris(?:es)?|retina[l]?|retinal|palm ?(?:vein|print)s?|vein "
+    r"pattern|hand geometry|voice ?prints?|voice ?(?:sample|id|signature|profile|biometrics?|"
+    r"template|recording)s?|speaker (?:profile|embedding|model)|face ?(?:prints?|id|embeddings?|"
+    r"templates?|geometry|recognition|scans?|encodings?|vectors?|mesh|unlock|data)|facial "
+    r"(?:recognition|geometry|templates?|features|scans?|embeddings?|landmarks|data)|"
+    r"reference (?:selfie|photo)|selfie|gait(?: signature| pattern| analysis| profile)?|"
+    r"keystroke (?:dynamics|biometrics|timings?)|typing (?:biometrics|rhythm|pattern|dynamics|"
+    r"cadence)|heartbeat (?:signature|id)|ecg (?:signature|template)|dna (?:profile|sequence|"
+    r"sample|test results?)|biometrics?(?: data| template| hash| id| profile)?|ear shape|"
+    r"signature dynamics)\b"
+)
+_DATA = re.compile(
+    r"(?i)\b(?:template|hash|embedding|vector|minutiae|scan(?:ned)?|image|photo|sample|"
+    r"enrol(?:l)?(?:ment|ed)?|measurements?|encoding|code|print|signature|ridge|bifurcations?|"
+    r"reference|geometry)\b"
+)
+_VALUE = re.compile(
+    r"(?i)\b(?:minutiae|ridge endings?|bifurcations?|base64|hex)\b|\b\d+\s+(?:ridge|points|"
+    r"landmarks|features)\b"
+    r"|\b\d+(?:\.\d+)?\s?(?:mm|ms|cm|m|steps/min|°|degrees|hz|px)\b"
+    r"|\b[0-9a-f]{12,}\b|(?=[A-Za-z+/]*\d)[A-Za-z0-9+/]{16,}={0,2}|\[\s*-?\d+\.\d+\s*,"
+    r"|\b[A-Z]{1,4}-[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b|s3://|https?://\S+\.(?:jpg|jpeg|png|wav|mp3)"
+)
+_PURPOSE = re.compile(
+    r"(?i)\b(?:identify|identifies|identification|verify|verification|match|matching|"
+    r"recogni[sz]e|authenticate|authentication|log ?in|login|unlock|sign in|enrol\w*|"
+    r"access|door|badge|scanner|bank|banking)\b"
+)
+_OWNER = re.compile(
+    r"(?i)\b(?:my|me|I|mine|myself|user|user's|their|them|his|her|him|they)\b|\bstore\b|\bsave\b|"
+    r"\bkeep\b"
+)
+_FRAMING = re.compile(
+    r"(?i)\b(?:writing|article|blog|research(?:ing)?|paper|thesis|explain\w*|overview|how "
+    r"(?:\w+ )?works?|comparison|compare|vendor|library|sdk|feature|building|develop\w*|"
+    r"implement\w*|design\w*|course|lecture|regulation|gdpr|law|policy|accuracy|benchmark)\b"
+)
+
+
+def detect(doc: NormalizedText) -> list[Hit]:
+    """Biometric findings: a biometric term with data or identification purpose, owned."""
+    hits: list[Hit] = []
+    for view in doc.views():
+        if view.name.startswith("decoded"):
+            continue
+        for m in _TERM.finditer(view.text):
+            clause = clause_of(view.text, m.start(), m.end())
+            context = view.text if len(view.text) < 300 else clause
+            rest = context.replace(m.group(), " ")
+            has_value = _VALUE.search(rest) is not None
+            has_data = has_value or _DATA.search(rest) is not None
+            has_purpose = _PURPOSE.search(context) is not None
+            owned = _OWNER.search(context) is not None
+            framed = _FRAMING.search(clause) is not None and not has_data
+            if framed or not has_data or not (owned or has_purpose or has_value):
+                continue
+            hits.append(
+                Hit(
+                    detector="biometric.template",
+                    family="biometric",
+                    label="biometric_data",
+                    view=view,
+                    start=m.start(),
+                    end=m.end(),
+                    reason="biometric data that identifies a person",
+                )
+            )
+            return hits
+    return hits

@@ -1,0 +1,252 @@
+"""Credentials and secrets (contract §4.6): formats that are secrets by shape.
+
+Each rule is a vendor format (cloud keys, tokens, PEM blocks, JWTs), a
+connection string that carries a password, or an assignment such as
+``password: …`` / ``PIN is 4829`` whose value is not a placeholder. Mentions of
+secrets without a value ("rotate the API key monthly") are not findings.
+
+>>> hits = detect(normalize("GitHub token: ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"))
+>>> [h.detector for h in hits]
+['credentials.github_token']
+>>> detect(normalize("Rotate the API key for the billing service monthly."))
+[]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.normalize import NormalizedText, View
+
+__all__ = ["RULES", "detect"]
+
+_F = "credentials"
+
+_PLACEHOLDER = re.compile(
+    r"^(?:[<\[{(]|\$\{|%|\*+$|x{3,}|\.{3}|your[_-]|my[_-]?|example|placeholder|changeme$|"
+    r"redacted|dummy|none$|null$|empty$|tbd$|todo$|\?+$|_+$|-+$)",
+    re.IGNORECASE,
+)
+_NOT_A_VALUE = frozenset(
+    """a an the is are was were be been being in on at of for to from with without by and or
+    not no never must should will can could may might shall required needed mandatory managed
+    stored kept saved set reset changed rotated expired expires wrong incorrect too strong weak long
+    short same different hashed encrypted policy policies manager managers rules rule field fields
+    length requirements requirement protected secure secured hidden shared sent updated missing
+    blank empty optional here there this that it they them these those stored""".split()
+)
+
+
+def _entropy(s: str) -> float:
+    counts = Counter(s)
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _value_ok(value: str) -> bool:
+    v = value.strip().strip("\"'`.,;")
+    if not v or _PLACEHOLDER.match(v):
+        return False
+    first = v.split()[0].lower().strip("\"'`.,;:")
+    return first not in _NOT_A_VALUE
+
+
+def _assign_ok(m: re.Match[str], view: View) -> bool:
+    return _value_ok(m.group("value"))
+
+
+def _pin_ok(m: re.Match[str], view: View) -> bool:
+    digits = re.sub(r"\D", "", m.group("value"))
+    return 4 <= len(digits) <= 8
+
+
+def _secret_ok(m: re.Match[str], view: View) -> bool:
+    v = m.group("value")
+    if _PLACEHOLDER.match(v) or not re.search(r"\d", v) or not re.search(r"[A-Za-z]", v):
+        return False
+    if re.fullmatch(r"[A-Z0-9_]+", v) and "_" in v:  # ENV_VAR_NAMES are names, not values
+        return False
+    return _entropy(v) >= 3.0
+
+
+def _conn_ok(m: re.Match[str], view: View) -> bool:
+    return _value_ok(m.group("value")) and m.group("value").lower() not in ("password", "pass")
+
+
+def _r(name: str, label: str, pattern: str, reason: str, **kw: object) -> Rule:
+    return Rule(
+        name=f"{_F}.{name}",
+        family=_F,
+        label=label,
+        pattern=re.compile(pattern),
+        reason=reason,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+_PWD_WORDS = (
+    r"pass(?:word|wd|code|phrase)s?|pwd|pass phrase|contrase(?:ñ|n)a|mot de passe|passwort|"
+    r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?"
+)
+_OP = r"(?:\s*(?:is|was|are|=|:|:=|->|=>|es|est|ist|é|è)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
+
+RULES: tuple[Rule, ...] = (
+    _r(
+        "private_key",
+        "private_key",
+        r"-----BEGIN (?:[A-Z0-9]+ )*(?:PRIVATE KEY|PRIVATE KEY BLOCK|CERTIFICATE)-----",
+        "a PEM private key or certificate block",
+    ),
+    _r(
+        "aws_access_key",
+        "cloud_key",
+        r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b",
+        "an AWS access key id",
+    ),
+    _r(
+        "aws_secret_key",
+        "cloud_key",
+        r"(?i:aws|secret)[^\n]{0,40}?(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+=]*[0-9])"
+        r"(?=[A-Za-z0-9/+=]*[a-z])(?=[A-Za-z0-9/+=]*[A-Z])[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])",
+        "an AWS secret access key",
+    ),
+    _r("gcp_api_key", "cloud_key", r"\bAIza[0-9A-Za-z_\-]{35}\b", "a Google API key"),
+    _r(
+        "azure_key",
+        "cloud_key",
+        r"(?i:AccountKey|SharedAccessKey|sig)=[A-Za-z0-9+/%]{30,}",
+        "an Azure storage key or SAS signature",
+    ),
+    _r(
+        "github_token",
+        "access_token",
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b",
+        "a GitHub token",
+    ),
+    _r("gitlab_token", "access_token", r"\bglpat-[A-Za-z0-9_\-]{20,}", "a GitLab token"),
+    _r("slack_token", "access_token", r"\bxox[abposrce]-[A-Za-z0-9-]{10,}", "a Slack token"),
+    _r(
+        "webhook_url",
+        "access_token",
+        r"https://hooks\.slack\.com/services/[A-Za-z0-9/]+|"
+        r"discord(?:app)?\.com/api/webhooks/\d+/\S+",
+        "a secret webhook URL",
+    ),
+    _r(
+        "stripe_key",
+        "api_key",
+        r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}",
+        "a Stripe key",
+    ),
+    _r(
+        "llm_api_key",
+        "api_key",
+        r"\bsk-(?:proj-|ant-(?:api\d\d-)?|or-v1-)?[A-Za-z0-9_\-]{20,}",
+        "an OpenAI/Anthropic-style API key",
+    ),
+    _r(
+        "package_token",
+        "access_token",
+        r"\bnpm_[A-Za-z0-9]{30,}|\bpypi-[A-Za-z0-9_\-]{40,}|\bhf_[A-Za-z0-9]{30,}",
+        "a package-registry or model-hub token",
+    ),
+    _r(
+        "sendgrid_key",
+        "api_key",
+        r"\bSG\.[\w-]{16,}\.[\w-]{20,}|\bkey-[0-9a-f]{32}\b|\bSK[0-9a-f]{32}\b",
+        "a SendGrid/Mailgun/Twilio key",
+    ),
+    _r(
+        "telegram_token",
+        "access_token",
+        r"\b\d{8,10}:AA[A-Za-z0-9_\-]{30,}",
+        "a Telegram bot token",
+    ),
+    _r(
+        "jwt",
+        "access_token",
+        r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        "a JSON Web Token",
+    ),
+    _r(
+        "bearer",
+        "access_token",
+        r"(?i:\bbearer)\s+(?=[A-Za-z0-9\-._~+/]*\d)[A-Za-z0-9\-._~+/]{16,}=*"
+        r"|(?i:authorization:\s*basic)\s+[A-Za-z0-9+/]{8,}=*",
+        "an HTTP authorization credential",
+    ),
+    _r(
+        "connection_string",
+        "connection_string",
+        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@]+:(?P<value>[^\s@/]{1,128})@[^\s]+",
+        "a connection string with an embedded password",
+        validate=_conn_ok,
+    ),
+    _r(
+        "password_in_dsn",
+        "connection_string",
+        r"(?i:(?:^|[;\s])(?:password|pwd)\s*=\s*)(?P<value>[^;\s]+)",
+        "a connection string with a password",
+        validate=_assign_ok,
+    ),
+    _r(
+        "password_assignment",
+        "password",
+        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?:[^\n:=]{{0,40}}?\b(?:for|of|to|on|de|für|pour)\b"
+        rf"[^\n:=]{{0,40}}?)?{_OP}[\"'`]?(?P<value>[^\s\"'`][^\n]{{0,60}})",
+        "a password with its value",
+        validate=_assign_ok,
+    ),
+    _r(
+        "pin_assignment",
+        "pin",
+        r"(?i:\b(?:pin|pin code|pin number|passcode|unlock code|door code|alarm code|gate code|"
+        r"safe code|lock code|security code|access code|código|code pin|geheimzahl)\b)"
+        r"(?:[^\n:=]{0,30}?\b(?:for|of|to|on)\b[^\n:=]{0,30}?)?"
+        rf"{_OP}(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
+        "a PIN or access code with its value",
+        validate=_pin_ok,
+    ),
+    _r(
+        "security_answer",
+        "security_answer",
+        r"(?i)\bsecurity (?:question|answer)s?\b[^\n]{0,40}?(?:is|was|:|=)\s*\S+"
+        r"|\bmother'?s maiden name\b[^\n]{0,10}?(?:is|was|:|=)\s*\S+"
+        r"|\b(?:first|childhood) (?:pet|school|car|street|teacher)'?s?(?: name)?\b[^\n]{0,6}?"
+        r"(?:is|was|:|=)\s*\S+.{0,40}\b(?:security|answer|recovery|question)\b"
+        r"|\banswer to (?:my |the )?(?:security|secret) question\b",
+        "a security-question answer",
+    ),
+    _r(
+        "seed_phrase",
+        "private_key",
+        r"(?i)\b(?:seed|recovery|mnemonic|backup|secret) (?:phrase|words?)\b[^\n]{0,20}?[:=]?\s*"
+        r"(?:[a-z]+[\s,]+){11,23}[a-z]+",
+        "a wallet recovery phrase",
+    ),
+    _r(
+        "backup_codes",
+        "access_token",
+        r"(?i)\b(?:backup|recovery|2fa|mfa|otp|one-time) codes?\b[^\n]{0,20}?[:=]?\s*"
+        r"\d{4,}(?:[\s,-]+\d{4,})+",
+        "two-factor backup codes",
+    ),
+    _r(
+        "generic_secret",
+        "api_key",
+        r"(?i:\b(?:api[_ -]?key|apikey|secret(?:[_ -]?key)?|access[_ -]?key(?:[_ -]?id)?|"
+        r"(?:auth|access|refresh|bot|session|bearer|api|personal access)[_ -]?token|token|"
+        r"client[_ -]?secret|private[_ -]?key|credentials?|session[_ -]?id|cookie|signing key)\b)"
+        r"[^\n]{0,30}?[\s:=\"'`(]\s*[\"'`]?(?P<value>[A-Za-z0-9_\-./+=]{16,})",
+        "a secret value next to a key/token/secret label",
+        validate=_secret_ok,
+    ),
+)
+
+
+def detect(doc: NormalizedText) -> list[Hit]:
+    """Credential findings in every view of ``doc`` (one per rule)."""
+    return run_rules(doc, RULES)

@@ -1,0 +1,261 @@
+"""Government IDs (contract §4.7) and financial account numbers, validated.
+
+A number is only an identifier when its structure and check digits agree
+(Luhn plus an issuer prefix for cards, mod-97 for IBANs, Verhoeff, CPF, DNI
+letters, SSN issuance rules) or when an ID word names it ("passport number",
+"Steuer-ID", "Aadhaar" … in several languages). Order, ticket, tracking and
+invoice numbers are not identifiers of a person.
+
+>>> [h.label for h in detect(normalize("Amex 378282246310005, use it for travel"))]
+['card_number']
+>>> detect(normalize("Order #4111111111111112 was delayed"))
+[]
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.validators import (
+    IBAN_LENGTHS,
+    card_issuer,
+    cpf_ok,
+    digits_of,
+    dni_ok,
+    iban_ok,
+    luhn_ok,
+    ssn_structure_ok,
+    stdnum_match,
+)
+from memvault.policy.normalize import NormalizedText, View
+
+__all__ = ["RULES", "detect"]
+
+_NOT_PERSONAL = re.compile(
+    r"(?i)\b(?:order|orders|po|purchase|invoice|inv|tracking|shipment|parcel|booking|reservation|"
+    r"confirmation|reference|ref|ticket|case|sku|part|serial|model|imei|isbn|ean|upc|build|"
+    r"version|release|issue|pr|job|batch|lot|item|product|catalog|catalogue|barcode|room|"
+    r"error|code|port|timestamp|epoch)\b[^\n]{0,12}$"
+)
+_CLOUD_ACCOUNT = re.compile(
+    r"(?i)\b(?:aws|gcp|azure|cloud|service|github|gitlab|slack|admin|test|demo|email|e-mail|"
+    r"user|customer|client|vendor|supplier|merchant|twitter|google|microsoft|stripe)\b"
+    r"[^\n]{0,6}$"
+)
+
+
+def _before(view: View, m: re.Match[str], n: int = 40) -> str:
+    return view.text[max(0, m.start() - n) : m.start()]
+
+
+def _card_ok(m: re.Match[str], view: View) -> bool:
+    num = m.group()
+    if not luhn_ok(num):
+        return False
+    before = _before(view, m)
+    if _NOT_PERSONAL.search(before):
+        return False
+    if card_issuer(num) is not None:
+        return True
+    return bool(re.search(r"(?i)\b(?:card|carte|tarjeta|karte|carta|cartão|cc)\b", before))
+
+
+def _iban_ok(m: re.Match[str], view: View) -> bool:
+    raw = re.sub(r"[\s-]", "", m.group()).upper()
+    length = IBAN_LENGTHS.get(raw[:2])
+    if length is None or len(raw) < length:
+        return False
+    return iban_ok(raw[:length])
+
+
+def _ssn_ok(m: re.Match[str], view: View) -> bool:
+    if _NOT_PERSONAL.search(_before(view, m, 25)):
+        return False
+    return ssn_structure_ok(m.group())
+
+
+def _ssn_ctx_ok(m: re.Match[str], view: View) -> bool:
+    return len(digits_of(m.group("value"))) == 9
+
+
+def _id_token_ok(m: re.Match[str], view: View) -> bool:
+    tok = m.group("value")
+    return len(digits_of(tok)) >= 4 and not re.fullmatch(r"(?:19|20)\d\d", tok.strip())
+
+
+def _account_ok(m: re.Match[str], view: View) -> bool:
+    if _CLOUD_ACCOUNT.search(_before(view, m, 20)):
+        return False
+    return len(digits_of(m.group("value"))) >= 6
+
+
+def _cpf_ok(m: re.Match[str], view: View) -> bool:
+    return cpf_ok(m.group())
+
+
+def _dni_ok(m: re.Match[str], view: View) -> bool:
+    return dni_ok(m.group())
+
+
+def _stdnum_ok(m: re.Match[str], view: View) -> bool:
+    tok = m.group("value")
+    if _NOT_PERSONAL.search(_before(view, m, 40)):
+        return False
+    return len(digits_of(tok)) >= 6 and stdnum_match(tok) is not None
+
+
+def _r(family: str, name: str, label: str, pattern: str, reason: str, **kw: object) -> Rule:
+    return Rule(
+        name=f"{family}.{name}",
+        family=family,
+        label=label,
+        pattern=re.compile(pattern),
+        reason=reason,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+# ID words, several languages. Short acronyms are matched case-sensitively.
+_ID_WORDS_CI = (
+    r"passport|pass(?:port)? no|reisepass(?:nummer)?|passeport|pasaporte|passaporto|passaporte|"
+    r"paspoort|driver'?s?'? ?licen[cs]e|driving licen[cs]e|licen[cs]e (?:number|no\.?|#)|"
+    r"f(?:ü|ue)hrerschein(?:nummer)?|permis de conduire|licencia de conducir|carteira de motorista|"
+    r"patente di guida|national (?:id(?:entity)?|identification|insurance)(?: card)?(?: number)?|"
+    r"id(?:entity)? card(?: number)?|identity number|id number|personal (?:id|identification) "
+    r"number|social (?:security|insurance)(?: number| no\.?)?|tax (?:id|identification|file|"
+    r"reference)(?: number)?|taxpayer id|steuer-?id|steueridentifikationsnummer|steuernummer|"
+    r"personalausweis(?:nummer)?|codice fiscale|carta d'identit(?:à|a)|num(?:é|e)ro fiscal|"
+    r"num(?:é|e)ro de s(?:é|e)curit(?:é|e) sociale|carte d'identit(?:é|e)|c(?:é|e)dula|"
+    r"documento de identidad|n(?:ú|u)mero de identificaci(?:ó|o)n|aadhaa?r|burgerservicenummer|"
+    r"pesel|personnummer|f(?:ø|o)dselsnummer|henkil(?:ö|o)tunnus|nhs number|medicare(?: card)?"
+    r"(?: number)?|medicaid id|health insurance number|insurance member id|green card(?: number)?|"
+    r"alien registration|visa number|voter id|tc kimlik|emirates id|mykad"
+)
+_ID_WORDS_CS = (
+    r"SSN|SIN|TIN|EIN|ITIN|TFN|NIF|NIE|DNI|CIF|CPF|CNPJ|RG|RUT|RUN|CURP|RFC|PAN|NRIC|FIN|HKID|"
+    r"BSN|CPR|HETU|NIR|INSEE|NINO|NI number|DL|CNIC|NID|NIK|KTP|IdNr|UTR|PPSN|IRD|AHV"
+)
+_ID_TOKEN = (
+    r"(?P<value>(?=[A-Za-z]{0,3}[ .\-]?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[ .\-/](?=[A-Za-z0-9])){4,24})"
+)
+_FILLER = r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|was|id|code|de|es|est|ist|é)\s*){0,4}\s*"
+
+_GOV = "gov_id"
+_FIN = "financial"
+
+RULES: tuple[Rule, ...] = (
+    _r(
+        _GOV,
+        "ssn",
+        "ssn",
+        r"(?<![\d-])\d{3}([- .])\d{2}\1\d{4}(?![\d-])",
+        "a US Social Security number",
+        validate=_ssn_ok,
+    ),
+    _r(
+        _GOV,
+        "ssn_context",
+        "ssn",
+        r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?)\b)[^\d\n]{0,20}"
+        r"(?P<value>\d{3}[\s.,/-]{0,3}\d{2}[\s.,/-]{0,3}\d{4})\b",
+        "a number labelled as a Social Security number",
+        validate=_ssn_ctx_ok,
+    ),
+    _r(
+        _GOV,
+        "labelled_id",
+        "national_id",
+        rf"(?:(?i:\b(?:{_ID_WORDS_CI}))|\b(?:{_ID_WORDS_CS}))\b{_FILLER}{_ID_TOKEN}",
+        "a number labelled as a government ID",
+        validate=_id_token_ok,
+    ),
+    _r(
+        _GOV,
+        "uk_nino",
+        "national_insurance",
+        r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
+        "a UK National Insurance number",
+    ),
+    _r(
+        _GOV,
+        "uk_driving_licence",
+        "drivers_licence",
+        r"\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b",
+        "a UK driving licence number",
+    ),
+    _r(
+        _GOV,
+        "codice_fiscale",
+        "tax_id",
+        r"(?i)\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b",
+        "an Italian codice fiscale",
+    ),
+    _r(
+        _GOV, "cpf", "tax_id", r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b", "a Brazilian CPF", validate=_cpf_ok
+    ),
+    _r(
+        _GOV,
+        "dni",
+        "national_id",
+        r"\b[XYZ]?\d{7,8}-?[A-Z]\b",
+        "a Spanish DNI/NIE (check letter valid)",
+        validate=_dni_ok,
+    ),
+    _r(
+        _GOV,
+        "curp",
+        "national_id",
+        r"\b[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z0-9]\d\b",
+        "a Mexican CURP",
+    ),
+    _r(
+        _GOV,
+        "owned_id_validated",
+        "national_id",
+        r"(?i:\b(?:my|user'?s|their|his|her)\b[^\n.]{0,30}?\b(?:id|number|no\.?|#|code)\b"
+        r"[^\n\d]{0,10}?)(?P<value>[A-Z0-9][A-Z0-9 .\-/]{5,20}[A-Z0-9])",
+        "an identifier whose check digits validate as a national ID",
+        validate=_stdnum_ok,
+    ),
+    _r(
+        _FIN,
+        "card_number",
+        "card_number",
+        r"(?<![\d-])\d(?:[ \t,.-]{0,2}\d){11,18}(?![\d-])",
+        "a payment card number (Luhn-valid, known issuer)",
+        validate=_card_ok,
+    ),
+    _r(
+        _FIN,
+        "card_security_code",
+        "card_number",
+        r"(?i)\b(?:cvv2?|cvc2?|cid|card security code)\b\s*[:=]?\s*(?:is\s*)?\d{3,4}\b",
+        "a card security code",
+    ),
+    _r(
+        _FIN,
+        "iban",
+        "iban",
+        r"(?i)\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,32}",
+        "an IBAN (mod-97 valid)",
+        validate=_iban_ok,
+    ),
+    _r(
+        _FIN,
+        "bank_account",
+        "bank_account",
+        r"(?i:\b(?:(?:bank |checking |savings |current |brokerage |investment |trading |"
+        r"retirement |401k )?(?:account|acct|a/c)|konto(?:nummer)?|cuenta|compte|conta|conto|"
+        r"rekening(?:nummer)?|routing(?: number)?|aba|sort ?code|bsb|ifsc)\b)"
+        r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|n[°º]))*\s*#?\s*"
+        r"(?P<value>\d[\d -]{4,24}\d)",
+        "a bank or brokerage account number",
+        validate=_account_ok,
+    ),
+)
+
+
+def detect(doc: NormalizedText) -> list[Hit]:
+    """Government-ID and financial findings (one per rule)."""
+    return run_rules(doc, RULES)

@@ -1,0 +1,169 @@
+"""Precise location (contract §4.5): coordinates, the user's addresses, whereabouts, routines.
+
+A street address is a finding when it is attributed to the user (lives at,
+home address, I work at …) or carries a private unit with no business marker;
+public business addresses (vendors, clients, service centres) are not.
+Coarse places (a city, a country, a conference venue) are never findings.
+
+>>> [h.label for h in detect(normalize("Home coordinates: 52.52034, 13.40495"))]
+['coordinates']
+>>> detect(normalize("Vendor invoices go to Northwind, 500 Commerce Blvd, Suite 200, Denver"))
+[]
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.policy.detectors.base import Hit, Rule, clause_of, run_rules
+from memvault.policy.normalize import NormalizedText, View
+
+__all__ = ["RULES", "detect"]
+
+_F = "location"
+
+_STREET_EN = (
+    r"street|st|lane|ln|avenue|ave|road|rd|boulevard|blvd|drive|dr|court|ct|way|place|pl|"
+    r"terrace|close|crescent|square|sq|parkway|pkwy|highway|hwy|circle|cir|trail|row|mews|"
+    r"gardens|grove|hill|walk|alley|path|pike|heights"
+)
+_ADDRESS = re.compile(
+    rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.\-]*\s+){{1,4}}(?:{_STREET_EN})\b\.?"
+    r"|\b\d{1,4}(?:bis|ter)?,?\s+(?:rue|avenue|boulevard|bd|chemin|all[ée]e|impasse|place|quai|"
+    r"route)\s+[\w'\- ]{2,40}"
+    r"|\b(?:calle|c/|avenida|avda\.?|rua|travessa|pra[çc]a|plaza|paseo|camino|carrera|via|viale|"
+    r"piazza|corso|largo|vicolo)\s+[\w'\- .]{2,40}?,?\s*(?:n[ºo°.]\s*)?\d{1,5}\b"
+    r"|\b[A-ZÄÖÜ][\wäöüß\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|laan|"
+    r"straat|gracht|plein|kade)\s+\d{1,4}[a-z]?\b",
+    re.IGNORECASE,
+)
+_UNIT = re.compile(
+    r"(?i)\b(?:apt\.?|apartment|flat|unit|floor|apto\.?|piso|wohnung|étage|etage|#)\s*\d+\w*"
+    r"|\b\d+(?:st|nd|rd|th) floor\b"
+)
+_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b")
+_RESIDENCE = re.compile(
+    r"(?i)\b(?:live|lives|living|lived|reside|resides|residing|stay|stays|staying|moved|moving)"
+    r"\s+(?:at|in|on|to)\b|\bhome\b|\b(?:my|our|user'?s|their|his|her) (?:place|house|flat|"
+    r"apartment|address|building|home|apt)\b|\baddress is\b|"
+    r"\bmoro\b|\bvivo en\b|\bwohne\b|\bj'habite\b|\babito\b|\bwoon\b|\bmieszkam\b|"
+    r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b"
+)
+# Where the user works: forbidden too (contract 4.5), unless the text is about a business.
+_WORKPLACE = re.compile(
+    r"(?i)\bI work (?:at|in|from)\b|\b(?:works?|working) (?:at|from) (?:the|our|my) office at\b|"
+    r"\b(?:my|user'?s|their|his|her) (?:office|workplace|work address)\b|\boffice is at\b"
+)
+_BUSINESS = re.compile(
+    r"(?i)\b(?:suite|ste\.?|inc|ltd|llc|gmbh|corp|co\.|company|headquarters|hq|vendor|supplier|"
+    r"client|customer|manufacturer|service cent(?:er|re)|support page|store|shop|cafe|café|"
+    r"restaurant|hotel|warehouse|factory|venue|museum|office of|invoices?|returns?|catering|"
+    r"website|public)\b"
+)
+
+_NOW = (
+    r"right now|currently|at the moment|just now|tonight|this (?:morning|afternoon|evening)|"
+    r"until|till|alone|for the next|boards? in|waiting|ahora|maintenant|gerade|jetzt"
+)
+_PLACE = (
+    r"gate|cafe|café|coffee shop|restaurant|bar|pub|hotel|room|airport|station|terminal|platform|"
+    r"park|gym|hospital|clinic|mall|store|library|bus stop|beach|club|lobby|parking|corner|"
+    r"intersection|address|house|apartment|flat|building|office"
+)
+_WHEREABOUTS = re.compile(
+    rf"(?i)\b(?:I'?m|I am|currently|right now|user is|user's|they are|we are|we're|estoy|je suis|"
+    rf"ich bin|sono|estou)\b[^.;\n]{{0,25}}?\b(?:at|in|near|outside|inside|by|en|à|im|am|a|em)\s+"
+    rf"(?:the\s+|a\s+)?(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE})\b[^.;\n]{{0,60}}?\b(?:{_NOW})\b"
+    rf"|(?i:\b(?:{_NOW})\b[^.;\n]{{0,30}}?\b(?:I'?m|I am|user is)\s+(?:at|in)\s+(?:the\s+)?"
+    rf"(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE}))\b"
+    r"|(?i:\b(?:my|user'?s) (?:live |current |real-time |realtime |exact )location\b)"
+    r"|(?i:\b(?:share|track|sharing|tracking) (?:my|user'?s|their) (?:live |current )?location\b)"
+)
+
+_RECUR = (
+    r"every (?:single )?(?:day|morning|evening|night|weekday|school day|work ?day|week(?:end)?|"
+    r"other (?:day|week)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|each (?:morning|evening|"
+    r"weekday|day|week)|on (?:weekdays|weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|daily|weekday mornings|school days|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:and )?(?:mon|tues|wednes|thurs|fri|satur|sun)"
+    r"day|todos los d[ií]as|jeden tag|tous les jours"
+)
+_MOVE = (
+    r"drives?|driving|commutes?|commuting|leaves? (?:home|the house|work|the office)|walks?|"
+    r"bikes?|cycles?|catch(?:es)? the|takes? the (?:bus|train|tube|subway|metro|ferry|tram)|"
+    r"rides?|picks? (?:up|\w+ up|the \w+ up)|drops? (?:off|\w+ off)|goes to|go to|heads? (?:to|"
+    r"home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|runs? (?:in|"
+    r"at|along|around)|swims? at|is at|trains? at|works? out at"
+)
+_TRAVEL = re.compile(
+    rf"(?i)(?=[^.;\n]*\b(?:{_RECUR})\b)(?=[^.;\n]*\b(?:{_MOVE})\b)"
+    r"(?=[^.;\n]*(?:\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|"
+    r"\bfrom\s+(?:the\s+)?[A-Z\w][\w\-]*|\bvia\b|\b(?:home|school|office|stop|station|gym|"
+    r"daycare|kindergarten|elementary|campus)\b))[^.;\n]+"
+)
+_COORD = re.compile(
+    r"(?<![\d.])[-+]?(?P<lat>\d{1,2}\.\d{2,})\s*°?\s*(?P<ns>[NSns])?\s*[,;/ ]\s*"
+    r"(?P<lon>[-+]?\d{1,3}\.\d{2,})\s*°?\s*(?P<ew>[EWOewo])?(?![\d.])"
+    r"|\b\d{1,2}°\s?\d{1,2}['′]\s?\d{1,2}(?:\.\d+)?[\"″]?\s?[NS]\b"
+    r"|\bgeo:[-\d.]+,[-\d.]+|[@=q]\s?[-\d]{1,3}\.\d{4,},\s?[-\d]{1,3}\.\d{4,}"
+    r"|///[a-z]+\.[a-z]+\.[a-z]+"
+)
+_COORD_CONTEXT = re.compile(r"(?i)\b(?:gps|coord|lat|lon|lng|location|position|geo|where I)")
+
+
+def _coord_ok(m: re.Match[str], view: View) -> bool:
+    if m.group("lat") is None:
+        return True
+    lat = float(m.group("lat"))
+    lon = abs(float(m.group("lon")))
+    if lat > 90 or lon > 180:
+        return False
+    decimals = min(len(m.group("lat").split(".")[1]), len(m.group("lon").split(".")[1]))
+    if m.group("ns") or m.group("ew"):
+        return decimals >= 2
+    if decimals >= 4:
+        return True
+    return decimals >= 2 and bool(_COORD_CONTEXT.search(view.text))
+
+
+def _address_ok(m: re.Match[str], view: View) -> bool:
+    clause = clause_of(view.text, m.start(), m.end())
+    text = view.text
+    if _RESIDENCE.search(clause) or _RESIDENCE.search(text[: m.start()]):
+        return True
+    if _BUSINESS.search(text):
+        return False
+    if _WORKPLACE.search(text):
+        return True
+    tail = text[m.end() : m.end() + 60]
+    return bool(_UNIT.search(tail) or _UNIT.search(clause)) or bool(_POSTCODE.search(tail))
+
+
+def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: object) -> Rule:
+    return Rule(
+        name=f"{_F}.{name}",
+        family=_F,
+        label=label,
+        pattern=pattern,
+        reason=reason,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    _r("coordinates", "coordinates", _COORD, "GPS coordinates", validate=_coord_ok),
+    _r(
+        "street_address",
+        "home_address",
+        _ADDRESS,
+        "a street address attributed to the user",
+        validate=_address_ok,
+    ),
+    _r("whereabouts", "realtime_whereabouts", _WHEREABOUTS, "the user's real-time whereabouts"),
+    _r("travel_pattern", "travel_pattern", _TRAVEL, "a recurring travel or commute pattern"),
+)
+
+
+def detect(doc: NormalizedText) -> list[Hit]:
+    """Location findings (one per rule)."""
+    return run_rules(doc, RULES)

@@ -1,0 +1,539 @@
+"""Topical families attributed to the user (contract §4.1–4.4, §4.8).
+
+A sensitive *topic* is fine ("user is writing a report on vaccine history");
+a sensitive *fact about the user* is not ("user takes 20 mg of sertraline").
+Each family has a term lexicon (several languages where words differ); a term
+is a finding when, in the same clause,
+
+* a subject that is the user (``I``, ``my``, ``user``, ``he/she/they``, ``der
+  Nutzer``, ``tengo`` …) precedes it within a short window, and
+* no framing word sits between them or before it (writing, research, novel,
+  course, app, dataset, about …) — framing turns a fact into a topic, and
+* the family's predicate shape holds (identity traits need a copula such as
+  ``is``/``identifies as``; profiling needs an inference or a third-person
+  emotional/behavioural predicate).
+
+Self-attributing constructions (``my therapist``, ``identifies as``, ``mood
+tracker:``) need no separate subject.
+
+>>> [h.family for h in detect(normalize("I take 50 mg of sertraline every morning."))]
+['health']
+>>> detect(normalize("User is writing a report on the history of vaccine development."))
+[]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.normalize import NormalizedText, View
+
+__all__ = ["FAMILY_RULES", "detect"]
+
+_SUBJ = re.compile(
+    r"(?i)(?:\bI\b|\bI'm\b|\bI've\b|\bI'd\b|\bim\b|\bmy\b|\bme\b|\bmyself\b|\bwe\b|\bour\b|"
+    r"\b(?:the\s+)?user(?:'s)?\b|\bhe\b|\bshe\b|\bthey\b|\bhis\b|\bher\b|\btheir\b|\bthem\b|"
+    r"\bich\b|\bmein\w*\b|\bder nutzer\b|\bdie nutzerin\b|\bder benutzer\b|\byo\b|\bmi\b|\bmis\b|"
+    r"\bel usuario\b|\bla usuaria\b|\btengo\b|\bestoy\b|\bsoy\b|\bsufro\b|\bpadezco\b|\btomo\b|"
+    r"\bje\b|\bj'|\bmon\b|\bmes\b|\bl'utilisat(?:eur|rice)\b|\bsuis\b|\beu\b|\bmeu\b|\bminha\b|"
+    r"\bo usu[aá]rio\b|\ba usu[aá]ria\b|\btenho\b|\bestou\b|\bsou\b|\bio\b|\bmio\b|\bmia\b|"
+    r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b)"
+)
+_FRAMING = re.compile(
+    r"(?i)\b(?:writ(?:e|es|ing)|wrote|report|research\w*|stud(?:y|ies|ying)|article|blog|"
+    r"podcast|book|novel|chapter|textbook|lecture|course|class|classes|teach\w*|glossary|"
+    r"dashboard|app|apps|software|platform|dataset|datasets|statistics|survey|museum|guide|"
+    r"overview|docs|documentation|thesis|paper|papers|translat\w*|project|assignment|homework|"
+    r"quiz|exam|fiction\w*|story|stories|script|screenplay|game|journalis\w*|covering|civics|"
+    r"history of|explain\w*|summar\w*|compar\w*|table|build(?:s|ing)?|design\w*|develop\w*|"
+    r"works? on|working on|edit(?:s|ing)?|startup|company|clients?|patients|customers|"
+    r"awareness|campaign|training (?:materials?|module)|slides?|presentation|webinar|"
+    r"documentary|film|movie|character|role-?play|interview\w*|analy[sz]\w*|data on|"
+    r"prevalence|trends?|news|policy|policies|regulations?|law school|paralegal|drafts?|"
+    r"works? (?:in|at|for|as)|volunteers?|researchers?)\b"
+)
+_QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{1,200}[\"“”«»]")
+
+
+@dataclass(frozen=True, slots=True)
+class _FamilyRule:
+    name: str
+    family: str
+    label: str
+    term: re.Pattern[str]
+    reason: str
+    # How far (characters) the subject may precede the term.
+    window: int = 70
+    # The text between subject and term must match this (None: anything without framing).
+    between: re.Pattern[str] | None = None
+    # The term attributes itself (needs no subject).
+    self_attributing: bool = False
+    # Framing words do not cancel this rule.
+    strong: bool = False
+
+
+def _c(p: str) -> re.Pattern[str]:
+    return re.compile(p, re.IGNORECASE)
+
+
+_COND = (
+    r"diabet\w*|cancer|c[aá]ncer|krebs|tumou?r|leuk(?:a)?emia|lymphoma|melanoma|hiv|aids|"
+    r"hepatitis|epilep\w*|seizures?|asthma\w*|copd|arthritis|lupus|crohn'?s|colitis|celiac|"
+    r"coeliac|multiple sclerosis|multipler? sklerose|scl[ée]rose en plaques|esclerosis m[uú]ltiple|"
+    r"sclerosi multipla|parkinson'?s?|alzheimer'?s?|dementia|demenz|stroke|heart (?:disease|"
+    r"condition|attack|failure|problems?)|hypertension|high blood pressure|thyroid\w*|"
+    r"hypothyroid\w*|migraines?|endometriosis|pcos|fibromyalgia|chronic (?:pain|fatigue|illness|"
+    r"disease)|long covid|tuberculosis|herpes|hpv|adhd|autis\w*|asperger'?s?|dyslexi\w*|"
+    r"dyspraxia|tourette'?s?|ocd|ptsd|depression|depressive|depresi[oó]n|d[ée]pression|"
+    r"anxiety(?: disorder)?|panic (?:attacks?|disorder)|bipolar\w*|schizo\w*|eating disorder|"
+    r"anorexi\w*|bulimi\w*|insomnia|sleep apnea|self-harm|suicidal|addict\w*|alcoholi\w*|"
+    r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|blind|"
+    r"blindness|hard of hearing|hearing aids?|wheelchair|paraplegic|quadriplegic|amputee|"
+    r"disabilit\w*|(?:is|am|'m|registered|a) disabled|impairment|brca\d?|genetic (?:test\w*|"
+    r"mutation|condition|disorder|marker|variant)|carrier of|carries the (?:\w+ )?gene|"
+    r"sickle cell|cystic fibrosis|huntington'?s?|down syndrome|allerg(?:y|ies|ic to)|"
+    r"anaphyla\w*|chemo\w*|radiation therapy|radiotherapy|dialysis|transplant|insulin|"
+    r"inhaler|antidepressants?|ssris?|antipsychotics?|in therapy|therapy sessions?|sees? a "
+    r"(?:therapist|psychiatrist|psychologist|counsel(?:l)?or)|counsel(?:l)?ing|medication|meds|"
+    r"prescri(?:bed|ptions?)|diagnosed(?! (?:the|a|an|why|what|how|it|this|that|bug|issue|"
+    r"problem|leak|error|outage))|diagnosis|chest pains?|shortness of breath|fevers?|nausea|"
+    r"dizz\w*|faint(?:ed|ing)|blood sugar|"
+    r"blood pressure|a1c|viral load|concussion|fracture|injur(?:y|ies)|surgery|"
+    r"hiv[- ]positive|immunocompromised|neurodivergent|(?:having|experiencing|suffering|getting) "
+    r"(?:\w+ ){0,2}(?:pains?|aches?|headaches|dizziness|seizures|panic attacks|migraines|"
+    r"palpitations|bleeding|rash|lumps?)|"
+    r"on the spectrum|in remission|relapse|overdose|opioids?|"
+    r"erkrankt|krankheit|diagnose|enfermedad|maladie|malattia|doen[çc]a|medikament\w*|"
+    r"m[ée]dicament\w*|medicamento\w*|farmac\w*|behandlung|tratamiento|traitement"
+)
+_DRUGS = (
+    r"sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro|citalopram|paroxetine|"
+    r"venlafaxine|effexor|duloxetine|cymbalta|bupropion|wellbutrin|mirtazapine|lithium|"
+    r"lamotrigine|lamictal|quetiapine|seroquel|olanzapine|risperidone|aripiprazole|abilify|"
+    r"adderall|ritalin|methylphenidate|vyvanse|concerta|xanax|alprazolam|valium|diazepam|"
+    r"lorazepam|ativan|klonopin|clonazepam|ambien|zolpidem|metformin|ozempic|semaglutide|"
+    r"wegovy|mounjaro|tirzepatide|insulin|levothyroxine|synthroid|lisinopril|amlodipine|"
+    r"atorvastatin|lipitor|simvastatin|metoprolol|propranolol|warfarin|eliquis|apixaban|"
+    r"prednisone|methotrexate|humira|truvada|descovy|prep|naltrexone|suboxone|buprenorphine|"
+    r"methadone|oxycodone|hydrocodone|tramadol|gabapentin|pregabalin|epipen|testosterone|"
+    r"estradiol|estrogen|hrt|finasteride|accutane|isotretinoin|antiretrovirals?|tamoxifen|"
+    r"letrozole|levetiracetam|keppra|topiramate|sumatriptan|albuterol|salbutamol|ventolin|"
+    r"omeprazole|antibiotics?|amoxicillin|melatonin|cannabis oil|cbd"
+)
+_DOSE = r"\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|ug|ml|g|units?|iu|tablets?|pills?|puffs?|drops?)\b"
+
+_IDENT_RELIGION = (
+    r"jewish|jew|muslim|moslem|christian|catholic|protestant|evangelical|mormon|lds|hindu|"
+    r"buddhist|sikh|jain|bah[aá]'?[ií]|zoroastrian|shinto|taoist|pagan|wiccan|atheist|agnostic|"
+    r"orthodox (?:jew|christian)|quaker|amish|jehovah'?s witness|scientologist|baptist|methodist|"
+    r"lutheran|"
+    r"anglican|pentecostal|adventist|coptic|shia|shiite|sunni|druze|rastafarian|"
+    r"jud[ií]o|jud[ií]a|musulm[aá]n\w*|cat[oó]lic[oa]|chr[ée]tien\w*|juif|juive|katholisch|"
+    r"evangelisch|muslimisch|j[üu]disch"
+)
+_IDENT_PRACTICE = (
+    r"keeps? (?:kosher|halal)|eats? (?:only )?(?:kosher|halal)|prays?(?: \w+){0,3} (?:times a day|"
+    r"daily|every day)|pray(?:s|ing)? (?:at|in) (?:church|mosque|synagogue|temple)|goes to "
+    r"(?:church|mass|mosque|synagogue|temple|gurdwara)|attends? (?:church|mass|mosque|synagogue|"
+    r"temple|gurdwara|services)|observes? (?:ramadan|shabbat|the sabbath|lent|passover|yom kippur)|"
+    r"fasts? (?:during|for) ramadan|wears? (?:a )?(?:hijab|niqab|burqa|turban|kippah|yarmulke|"
+    r"headscarf)|converted to|was bapti[sz]ed|bar mitzvah|bat mitzvah|religious"
+)
+_IDENT_ORIENT = (
+    r"gay|lesbian|bisexual|bi|queer|pansexual|asexual|homosexual|heterosexual|"
+    r"straight(?! (?:to|forward|away|answers?|talk|line|up|ahead|after|into|from|out))|lgbtq?\+?|"
+    r"trans|transgender|trans(?:gender)? (?:woman|man|person)|non-?binary|genderqueer|genderfluid|"
+    r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|gay[ae]?"
+)
+_IDENT_ETHNIC = (
+    r"black|african[- ]american|afro-\w+|latino|latina|latinx|latine|hispanic|"
+    r"asian(?:[- ]american)?|"
+    r"arab|roma|romani|indigenous|native american|first nations|aboriginal|pacific islander|"
+    r"white|caucasian|biracial|mixed[- ]race|puerto rican|mexican[- ]american|kurdish|kurd|"
+    r"uyghur|tamil|berber|amazigh|maori|māori|inuit|sami|igbo|yoruba|hausa|pashtun|hazara|"
+    r"rohingya|tibetan"
+)
+_IDENT_CASTE = (
+    r"caste|brahmin|kshatriya|vaishya|shudra|dalit|obc|scheduled caste|untouchable|jati|varna"
+)
+_IDENT_POLITICS = (
+    r"republican|democrat|democratic party|labour|labor party|tory|tories|conservative(?: party)?|"
+    r"liberal democrat|lib dem|green party|greens|socialist|communist|libertarian|marxist|"
+    r"anarchist|far[- ]right|far[- ]left|left[- ]wing|right[- ]wing|maga|trump supporter|"
+    r"afd|cdu|spd|fdp|die linke|reform uk|snp|ukip|ndp|bjp|congress party|pt|psoe|pp|vox|"
+    r"rassemblement national|la france insoumise|fidesz|likud"
+)
+_IDENT_ORIGIN = (
+    r"originally from|born in(?! \d)|grew up in|immigrated|emigrated|immigrant|refugee|asylum|"
+    r"undocumented|illegal immigrant|immigration status|visa status|green card holder|"
+    r"citizenship|stateless|naturali[sz]ed|first-generation immigrant|nationality|"
+    r"ethnic(?:ity|ally)|of \w+ descent"
+)
+_COPULA = _c(
+    r"^\s*(?:(?:is|am|'m|are|was|were|'s|identif(?:y|ies) as|self-identif(?:y|ies) as|"
+    r"belongs? to|came out as|comes out as|considers? (?:myself|himself|herself|themselves)|"
+    r"a|an|the|proud|openly|practicing|practising|devout|observant|registered|lifelong|"
+    r"card-carrying|"
+    r"strict|born|raised|member of|also|now|really|actually|very|quite|fully|out as|"
+    r"community|family|of|from|and|ist|bin|soy|es|est|suis|sono|sou|é)\s*)*$"
+)
+_POLITICAL_VERB = _c(
+    r"^[^.;]*?\b(?:votes?|voted|voting|supports?|supported|donates?|donated|campaign\w*|"
+    r"canvass\w*|member|joined|belongs?|thinks?|believes?|hates?|despises?|opposes?|distrusts?|"
+    r"backs?|registered|identifies|is|am|'m|are|was|a|an|lifelong|staunch|die-hard)\b"
+)
+
+_INTIMATE = (
+    r"divorc\w*|separat(?:ed|ing|ion) from (?:my|his|her|their) (?:wife|husband|partner|spouse)|"
+    r"infidelity|unfaithful|cheat(?:ed|ing|s) on|affair|"
+    r"open relationship|polyamor\w*|swing(?:er|ing)|marital (?:problems|issues|troubles)|marriage "
+    r"(?:problems|issues|counsel\w*|troubles)|couples? (?:therapy|counsel\w*)|separate (?:rooms|"
+    r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stand|hook(?:ing|s)? ?up|hookups?|"
+    r"stis?|stds?|sexually transmitted|bdsm|kink\w*|fetish\w*|grindr|tinder|bumble|hinge|"
+    r"feeld|onlyfans|porn\w*|erectile|libido|impoten\w*|ivf|in vitro|trying to conceive|"
+    r"\bttc\b|ovulat\w*|fertility|egg freezing|frozen eggs|sperm (?:donor|count)|pregnan\w*|"
+    r"expecting a baby|weeks along|miscarr\w*|abortion|contracepti\w*|birth control|the pill|"
+    r"\biud\b|condoms?|vasectomy|tubal ligation|morning[- ]after pill|surrogate|surrogacy|"
+    r"menstrua\w*|period tracking|mistress|girlfriend on the side|dating (?:two|several|"
+    r"multiple)|sleeping with|slept with|schwanger|embarazad\w*|enceinte|incinta|gr[aá]vida"
+)
+_CRIMINAL = (
+    r"arrest\w*|convict\w*|charged with|(?:assault|criminal|drug|dui|dwi|fraud|theft|murder|"
+    r"felony|misdemeanou?r|possession|battery|harassment|stalking) charges?|charges (?:were|are|"
+    r"against|dropped)|pressed charges|indict\w*|sentenced|served \d+ (?:months|years|"
+    r"days) (?:in (?:jail|prison)|for|behind bars)|"
+    r"in jail|to jail|in prison|to prison|(?:time|months|years) (?:in|behind) (?:jail|prison|"
+    r"bars)|incarcerat\w*|probation|parole|criminal record|juvenile record|(?:a|my|his|her|"
+    r"their) record for|police caution|cautioned by|dui|dwi|drunk driving|felony|felon|"
+    r"misdemeanou?r|restraining order|protective order|no-contact order|under investigation|"
+    r"being investigated|investigated (?:for|by)|court date|court case|on trial|stand(?:s|ing)? "
+    r"trial|trial date|lawsuit|being sued|sued (?:by|for)|suing|defendant|plaintiff|custody "
+    r"(?:case|battle|hearing|dispute|fight)|pending case|case is pending|legal (?:case|battle|"
+    r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
+    r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
+    r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|filed (?:a |an )?"
+    r"(?:\w+ )?(?:complaint|lawsuit|claim|suit) against|verhaftet|vorbestraft|detenido|"
+    r"condenad\w*|arr[êe]t[ée]|condamn[ée]|preso|arrestat\w*"
+)
+_EMOTION = (
+    r"anxious|anxiety|stressed|burn(?:ed|t)[- ]out|burnout|sad|unhappy|depressed|lonely|"
+    r"isolated|angry|irritable|irritated|frustrated|upset|defensive|insecure|introvert\w*|"
+    r"extravert\w*|extrovert\w*|impulsive|emotional\w*|moody|paranoid|jealous|neurotic\w*|"
+    r"manipul\w*|gullible|naive|vulnerable|desperate|fragile|unstable|overwhelmed|nervous|"
+    r"fearful|hostile|aggressive|passive[- ]aggressive|narcissis\w*|lazy|unmotivated|"
+    r"disorganized|financially struggling|struggling financially|in debt|broke|suicidal|"
+    r"self-conscious|people[- ]pleaser|"
+    r"easily (?:influenced|persuaded|manipulated)|susceptible|needy|clingy|agreeable|"
+    r"conscientious\w*|closed-minded|open-minded|low self-esteem|self-esteem|confidence issues|"
+    r"mood swings|emotionally \w+|mentally (?:unstable|ill|fragile|exhausted)|tired all the time|"
+    r"disengaged|bitter|resentful|hopeless|furious|close to burnout"
+)
+_INFER = (
+    r"seems?|seemed|appears?|appeared|sounds?|sounded|looks?|looked|comes across as|came "
+    r"across as|might be|may be|could be|must be|is probably|was probably|is likely|probably|"
+    r"likely|apparently|presumably|gets|got|becomes|became|tends? to (?:be|get)|is (?:often|"
+    r"always|usually|easily)|was (?:often|always|visibly)|has been (?:feeling|seeming)|"
+    r"felt|feels|is|was|were|are"
+)
+
+
+FAMILY_RULES: tuple[_FamilyRule, ...] = (
+    # ---- health (contract 4.2)
+    _FamilyRule(
+        "health.self_medical",
+        "health",
+        "medical_condition",
+        _c(
+            r"\b(?:my|his|her|their|user'?s|mein\w*|mi|mis|mon|ma|mes|meu|minha|mio|mia)\s+"
+            r"(?:\w+\s+){0,2}?(?:" + _COND + "|" + _DRUGS + r"|doctor|gp|oncologist|cardiologist|"
+            r"neurologist|endocrinologist|psychiatrist|psychologist|therapist|counsel(?:l)?or|"
+            r"physio\w*|dose|dosage|meds|medication|prescription|diagnosis|treatment|condition|"
+            r"illness|disability|symptoms|blood (?:test|work|results)|test results|biopsy|mri|"
+            r"infusions?|arzt|[äa]rztin|m[ée]dico|m[ée]decin|medico)\b"
+        ),
+        "a health fact about the user",
+        self_attributing=True,
+    ),
+    _FamilyRule(
+        "health.attributed_condition",
+        "health",
+        "medical_condition",
+        _c(r"\b(?:" + _COND + r")\b"),
+        "a diagnosis, condition, treatment or symptom attributed to the user",
+    ),
+    _FamilyRule(
+        "health.medication_dose",
+        "health",
+        "medication",
+        _c(
+            r"\b(?:"
+            + _DRUGS
+            + r")\b[^.;\n]{0,30}?"
+            + _DOSE
+            + r"|"
+            + _DOSE
+            + r"[^.;\n]{0,20}?\b(?:"
+            + _DRUGS
+            + r")\b"
+        ),
+        "a medication with its dose",
+        self_attributing=True,
+    ),
+    _FamilyRule(
+        "health.attributed_medication",
+        "health",
+        "medication",
+        _c(r"\b(?:" + _DRUGS + r")\b"),
+        "a medication attributed to the user",
+    ),
+    # ---- identity traits (contract 4.1)
+    _FamilyRule(
+        "identity.religion",
+        "identity_trait",
+        "religion",
+        _c(r"\b(?:" + _IDENT_RELIGION + r")\b"),
+        "the user's religion",
+        between=_COPULA,
+    ),
+    _FamilyRule(
+        "identity.religious_practice",
+        "identity_trait",
+        "religion",
+        _c(r"\b(?:" + _IDENT_PRACTICE + r")\b"),
+        "the user's religious practice",
+    ),
+    _FamilyRule(
+        "identity.orientation_gender",
+        "identity_trait",
+        "sexual_orientation",
+        _c(
+            r"\b(?:"
+            + _IDENT_ORIENT
+            + r")\b(?![-\w]| (?:friendly|rights|pride month|flag|line|forward|people|community))"
+        ),
+        "the user's sexual orientation or gender identity",
+        between=_COPULA,
+    ),
+    _FamilyRule(
+        "identity.ethnicity",
+        "identity_trait",
+        "race_ethnicity",
+        _c(
+            r"\b(?:"
+            + _IDENT_ETHNIC
+            + r")\b(?![-\w]| (?:mode|theme|background|box|list|hat|paper|board|space|label|glove|"
+            r"belt|hole|out|friday|market|coffee|tea|screen|text|font|wine|paint|noise))"
+        ),
+        "the user's race or ethnicity",
+        between=_COPULA,
+        window=40,
+    ),
+    _FamilyRule(
+        "identity.caste",
+        "identity_trait",
+        "caste",
+        _c(r"\b(?:" + _IDENT_CASTE + r")\b"),
+        "the user's caste",
+        window=90,
+    ),
+    _FamilyRule(
+        "identity.self_identifies",
+        "identity_trait",
+        "identity",
+        _c(
+            r"\b(?:identif(?:y|ies) as|self-identif(?:y|ies) as|came out as|comes out as|"
+            r"out to (?:his|her|their|my) (?:team|family|parents|colleagues|friends))\b"
+        ),
+        "a self-identification of the user",
+        self_attributing=True,
+    ),
+    _FamilyRule(
+        "identity.politics",
+        "identity_trait",
+        "political_opinion",
+        _c(r"\b(?:" + _IDENT_POLITICS + r")\b"),
+        "the user's political opinion or affiliation",
+        between=_POLITICAL_VERB,
+    ),
+    _FamilyRule(
+        "identity.political_opinion",
+        "identity_trait",
+        "political_opinion",
+        _c(
+            r"\b(?:thinks?|believes?|feels?|says?)\b[^.;]{0,30}\b(?:government|president|prime "
+            r"minister|regime|administration|politicians?|parliament|congress|chancellor)\b"
+            r"[^.;]{0,30}\b(?:corrupt|incompetent|evil|illegitimate|fascist|communist|criminal|"
+            r"liars?|failing|terrible|authoritarian|doing a (?:great|good|bad|terrible) job)\b"
+            r"|\b(?:supports?|opposes?|hates?|despises?|distrusts?|backs|loathes?) (?:the )?"
+            r"(?:opposition|government|president|prime minister|regime|ruling party|"
+            r"(?:\w+ )?party|(?:left|right)[- ]wing|conservatives|liberals|progressives)\b"
+        ),
+        "the user's political opinion",
+        window=40,
+    ),
+    _FamilyRule(
+        "identity.voting",
+        "identity_trait",
+        "voting",
+        _c(
+            r"\b(?:voted|votes|will vote|plan(?:s)? to vote|is voting|am voting|didn't vote|"
+            r"did not vote|abstained)\b(?: \w+){0,3}\b(?:for|against|in the)\b"
+        ),
+        "how the user votes",
+        window=40,
+    ),
+    _FamilyRule(
+        "identity.origin",
+        "identity_trait",
+        "national_origin",
+        _c(r"\b(?:" + _IDENT_ORIGIN + r")\b"),
+        "the user's national origin or immigration status",
+        window=40,
+    ),
+    _FamilyRule(
+        "identity.union",
+        "identity_trait",
+        "union_membership",
+        _c(
+            r"\b(?:union (?:member|membership|rep(?:resentative)?|steward|dues|card)|shop steward|"
+            r"member of (?:the |a )?(?:[\w\-]+ ){0,3}(?:union|guild)|trade union|labou?r union|"
+            r"unioni[sz]ed|organi[sz]ing (?:a |the )?union|teamsters|gewerkschaft\w*|sindicato|"
+            r"syndicat)\b"
+        ),
+        "the user's union membership",
+    ),
+    # ---- intimate life (contract 4.3)
+    _FamilyRule(
+        "intimate.attributed",
+        "intimate",
+        "intimate_life",
+        _c(r"\b(?:" + _INTIMATE + r")\b"),
+        "the user's intimate life, sexuality or family planning",
+        window=90,
+    ),
+    # ---- criminal / legal (contract 4.4)
+    _FamilyRule(
+        "criminal.attributed",
+        "criminal",
+        "criminal_legal",
+        _c(r"\b(?:" + _CRIMINAL + r")\b"),
+        "the user's criminal history or a pending legal matter",
+        window=90,
+    ),
+    # ---- inferred profiling (contract 4.8)
+    _FamilyRule(
+        "profiling.profile_record",
+        "inferred_profiling",
+        "profile_record",
+        _c(
+            r"\b(?:mood (?:tracker|log|history|score|diary|chart)|emotional (?:state|profile|"
+            r"log|score|pattern)s?|emotion (?:log|tracking|score|profile)|sentiment (?:score|"
+            r"profile|log)|personality (?:profile|type|traits?|assessment|analysis)|"
+            r"psychological (?:profile|assessment|analysis)|psychographic\w*|behaviou?ral "
+            r"profile|big five|neuroticism|agreeableness|conscientiousness|extraversion|"
+            r"openness to experience|mbti|(?:inferred|deduced|guessed|estimated) from (?:their|his|"
+            r"her|the user'?s|chat|typing|message|tone|behaviou?r)\w*|based on (?:their|his|her|"
+            r"the user'?s) (?:messages|chats?|tone|typing|behaviou?r|history|activity)|"
+            r"(?:susceptible|vulnerable) to|increase (?:conversion|engagement|spend)|"
+            r"engagement (?:increases|drops|spikes|peaks)|prediction:|predicted to|"
+            r"churn risk|risk score)\b"
+        ),
+        "a profile, prediction or emotional-state record about the user",
+        self_attributing=True,
+    ),
+    _FamilyRule(
+        "profiling.inferred_trait",
+        "inferred_profiling",
+        "inferred_trait",
+        _c(r"\b(?:" + _EMOTION + r")\b"),
+        "an inferred emotional state or personality trait of the user",
+        window=60,
+        between=_c(
+            r"^\s*(?:\w+\s+){0,3}?(?:" + _INFER + r")\b(?:\s+\w+){0,3}?\s*(?:and\s+)?(?:\w+\s+)?$"
+        ),
+    ),
+    _FamilyRule(
+        "profiling.behaviour_prediction",
+        "inferred_profiling",
+        "behaviour_prediction",
+        _c(
+            r"\b(?:(?:is|are|seems?|appears?)\s+(?:very |highly |quite |fairly |more |most )?"
+            r"(?:likely|unlikely|expected|predicted|bound|prone)\s+to|will (?:likely|probably|"
+            r"eventually|almost certainly)|is (?:an? )?(?:impulsive|compulsive|easy|soft) "
+            r"(?:buyer|spender|target|mark)|(?:likely|unlikely) to (?:churn|cancel|quit|leave|buy|"
+            r"purchase|default|relapse|upgrade|convert|respond))\b"
+        ),
+        "a behavioural prediction about the user",
+        window=50,
+    ),
+)
+
+_THIRD_PERSON = _c(r"\b(?:the\s+)?user(?:'s)?\b|\bhe\b|\bshe\b|\bthey\b|\bthem\b|\bhis\b|\bher\b")
+_FIRST_PERSON_ONLY = {"inferred_profiling"}
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    return any(q.start() < start and end < q.end() for q in _QUOTED.finditer(text))
+
+
+def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
+    text = view.text
+    for m in rule.term.finditer(text):
+        if _quoted(text, m.start(), m.end()):
+            continue
+        clause = clause_of(text, m.start(), m.end())
+        c_start = text.find(clause, max(0, m.start() - len(clause)))
+        left = text[c_start : m.start()] if c_start >= 0 else text[: m.start()]
+        if rule.self_attributing:
+            if not rule.strong and _FRAMING.search(left[-80:]):
+                continue
+            return _hit(rule, view, m)
+        window = left[-rule.window :]
+        subjects = list(_SUBJ.finditer(window))
+        if not subjects:
+            continue
+        subj = subjects[-1]
+        if rule.family in _FIRST_PERSON_ONLY and not _THIRD_PERSON.match(subj.group()):
+            # Inferences are made about someone else: "user seems anxious", not "I feel calm".
+            continue
+        between = window[subj.end() :]
+        if not rule.strong and (_FRAMING.search(between) or _FRAMING.search(left[: -len(window)])):
+            continue
+        # The shape may hold from an earlier subject too ("User and husband ... sleep").
+        if rule.between is not None and not any(
+            rule.between.match(window[s.end() :]) for s in subjects
+        ):
+            continue
+        return _hit(rule, view, m)
+    return None
+
+
+def _hit(rule: _FamilyRule, view: View, m: re.Match[str]) -> Hit:
+    return Hit(
+        detector=rule.name,
+        family=rule.family,
+        label=rule.label,
+        view=view,
+        start=m.start(),
+        end=m.end(),
+        reason=rule.reason,
+    )
+
+
+def detect(doc: NormalizedText) -> list[Hit]:
+    """Topical findings: at most one per family."""
+    hits: list[Hit] = []
+    done: set[str] = set()
+    views = [v for v in doc.views() if v.name in ("clean", "numeric", "collapsed")]
+    for rule in FAMILY_RULES:
+        if rule.family in done:
+            continue
+        for view in views:
+            hit = _match_rule(rule, view)
+            if hit is not None:
+                hits.append(hit)
+                done.add(rule.family)
+                break
+    return hits

@@ -1,0 +1,515 @@
+"""The write gate: one pure function from a candidate and its context to one Decision.
+
+Every check runs; each returns zero or more :class:`Finding` values; the
+finding whose stop reason ranks highest in the contract's §7 order wins
+(ties: the detector name decides, alphabetically), so the answer never depends
+on the order checks are listed in. Any exception — in preparation, in a check,
+in ranking — becomes INTERNAL_INCONSISTENCY (INV-8, fail closed).
+
+What runs for which operation:
+
+=================  ==============================================================
+STORE, UPDATE      everything below
+DELETE             policy switch, agent allowlist, tool-output provenance, schema
+                   (removing data is always privacy-safe, so content is not judged)
+READ, LIST         not writes: SCHEMA_INVALID (use ``AgentAllowlist.check``)
+=================  ==============================================================
+
+Checks and the stop reason each can produce:
+
+- ``policy_enabled`` → POLICY_DISABLED
+- ``entitlement_caps`` (per turn, per session, per user per day) → ENTITLEMENT_CAP
+- ``category_allowlist`` (INV-1), ``agent_allowlist``, ``tool_output_provenance``
+  (INV-4), ``category_rules`` (REMINDER/TODO: no location-based triggers) →
+  FORBIDDEN_CATEGORY
+- ``detector.*`` content detectors on text, key and value → FORBIDDEN_CATEGORY
+  (forbidden families) or INJECTION_DETECTED
+- ``consent`` (consent-gated keys, proposals, 7-day expiry) → MISSING_EXPLICIT_CONSENT
+- ``source`` (DERIVED_UNVERIFIED; CITED_SOURCE without a structure-id
+  ``source_ref``; raw text in any ``source_ref``) → NO_SOURCE_DERIVED_FACT
+- ``schema`` (unknown op/source kind/TTL class/type, empty text or key, a source
+  kind the category does not allow, missing memory_id) → SCHEMA_INVALID
+- ``bounds`` (category-specific key/value limits, source_ref, memory_id,
+  category name) → BOUNDS_EXCEEDED
+- ``ttl`` (a TTL class the category does not allow) → TTL_NOT_ALLOWED
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC
+
+from memvault.model.decision import Decision, Span
+from memvault.model.enums import MemoryOp, MemoryType, SourceKind, StopReason, TTLClass
+from memvault.policy.candidate import Candidate, GateContext
+from memvault.policy.contract import CategorySpec
+from memvault.policy.detectors import CONTENT_DETECTORS, Detector, Hit
+from memvault.policy.infer import infer_category
+from memvault.policy.normalize import NormalizedText, normalize
+
+__all__ = [
+    "DEFAULT_CHECKS",
+    "Check",
+    "Finding",
+    "Prepared",
+    "derive_key",
+    "evaluate",
+    "evaluate_detailed",
+    "is_structure_ref",
+]
+
+_SUCCESS = {
+    MemoryOp.STORE: StopReason.SUCCESS_STORED,
+    MemoryOp.UPDATE: StopReason.SUCCESS_UPDATED,
+    MemoryOp.DELETE: StopReason.SUCCESS_DELETED,
+}
+_CONTENT_OPS = (MemoryOp.STORE, MemoryOp.UPDATE)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One check's objection: a stop reason, the detector that raised it, why, where."""
+
+    stop_reason: StopReason
+    detector: str
+    reason: str
+    spans: tuple[Span, ...] = ()
+    family: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What every check reads, computed once per evaluation."""
+
+    candidate: Candidate
+    context: GateContext
+    op: MemoryOp | None
+    category: str
+    category_inferred: bool
+    spec: CategorySpec | None
+    key: str
+    value: str
+    fields: tuple[tuple[str, NormalizedText], ...]
+
+
+CheckFn = Callable[[Prepared], Iterable[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """A named check. ``name`` is what a finding's ``detector`` starts with."""
+
+    name: str
+    run: CheckFn
+
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def derive_key(text: str, *, max_len: int = 64) -> str:
+    """A key slug from the first words of ``text`` (used when a candidate has no key).
+
+    >>> derive_key("User prefers concise answers, with bullets!")
+    'user_prefers_concise_answers_with_bullets'
+    """
+    slug = _SLUG.sub("_", text.lower()).strip("_")
+    return (slug[:max_len].rstrip("_") or "memory") if text.strip() else ""
+
+
+_REF_TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/#=@+-]{0,127}$")
+
+
+def is_structure_ref(ref: str) -> bool:
+    """True when ``ref`` holds only structure ids (``doc:42``, ``chunk_7``, UUIDs), no prose.
+
+    >>> is_structure_ref("doc:7f3a, chunk:12"), is_structure_ref("the user said so in chat")
+    (True, False)
+    """
+    tokens = [t.strip() for t in re.split(r"[,;|]", ref)]
+    if not tokens or any(not t for t in tokens):
+        return False
+    for t in tokens:
+        if not _REF_TOKEN.match(t):
+            return False
+        if not re.search(r"[\d:/#=_-]", t):
+            return False
+    return True
+
+
+# ----------------------------------------------------------------- preparation
+
+
+def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
+    contract = context.contract
+    try:
+        op: MemoryOp | None = MemoryOp(candidate.op)
+    except ValueError:
+        op = None
+    text = candidate.text if isinstance(candidate.text, str) else ""
+    declared = candidate.declared_category
+    if isinstance(declared, str) and declared.strip():
+        category = declared.strip().upper()
+        inferred = False
+    else:
+        category = infer_category(text, type=candidate.type, contract=contract)
+        inferred = True
+    key = candidate.key if candidate.key is not None else derive_key(text)
+    value = candidate.value if candidate.value is not None else text
+    fields: list[tuple[str, NormalizedText]] = []
+    if op in _CONTENT_OPS:
+        fields.append(("text", normalize(text)))
+        if isinstance(candidate.key, str) and candidate.key.strip():
+            fields.append(("key", normalize(candidate.key)))
+        if isinstance(candidate.value, str) and candidate.value != text:
+            fields.append(("value", normalize(candidate.value)))
+    return Prepared(
+        candidate=candidate,
+        context=context,
+        op=op,
+        category=category,
+        category_inferred=inferred,
+        spec=contract.category(category),
+        key=key if isinstance(key, str) else "",
+        value=value if isinstance(value, str) else "",
+        fields=tuple(fields),
+    )
+
+
+def _f(reason: StopReason, detector: str, why: str, family: str | None = None) -> Finding:
+    return Finding(reason, detector, why, (), family)
+
+
+# ---------------------------------------------------------------------- checks
+
+
+def _check_policy(p: Prepared) -> Iterable[Finding]:
+    if not p.context.policy_enabled:
+        yield _f(
+            StopReason.POLICY_DISABLED, "policy_enabled", "memory writes are disabled by policy"
+        )
+
+
+def _check_caps(p: Prepared) -> Iterable[Finding]:
+    if p.op not in _CONTENT_OPS:
+        return
+    caps, used = p.context.caps, p.context.usage
+    for limit, count, what in (
+        (caps.per_turn, used.turn, "per-turn write cap"),
+        (caps.per_session, used.session, "per-session quota"),
+        (caps.per_user_daily, used.user_today, "per-user daily cap"),
+    ):
+        if limit is not None and count >= limit:
+            yield _f(
+                StopReason.ENTITLEMENT_CAP,
+                "entitlement_caps",
+                f"{what} of {limit} reached ({count} used)",
+            )
+
+
+def _check_category(p: Prepared) -> Iterable[Finding]:
+    if p.op not in _CONTENT_OPS:
+        return
+    if p.spec is None:
+        how = "inferred" if p.category_inferred else "declared"
+        yield _f(
+            StopReason.FORBIDDEN_CATEGORY,
+            "category_allowlist",
+            f"{how} category {p.category} is not on the allowlist of contract "
+            f"{p.context.contract.version} (INV-1)",
+        )
+
+
+def _check_agent(p: Prepared) -> Iterable[Finding]:
+    allowlist = p.context.allowlist
+    agent = p.candidate.caller_agent
+    if allowlist is None or agent is None:
+        return
+    if not allowlist.permits(agent, p.category):
+        yield _f(
+            StopReason.FORBIDDEN_CATEGORY,
+            "agent_allowlist",
+            f"agent {agent} may not write category {p.category}",
+        )
+
+
+def _check_tool_output(p: Prepared) -> Iterable[Finding]:
+    if p.candidate.triggered_by_tool_output:
+        yield _f(
+            StopReason.FORBIDDEN_CATEGORY,
+            "tool_output_provenance",
+            "writes triggered by tool output are never allowed (INV-4, contract 4.9)",
+            "tool_output",
+        )
+
+
+_LOCATION_TRIGGER = re.compile(
+    r"(?i)\b(?:when(?:ever)?|once|as soon as|if)\s+(?:I|I'm|I am|we|we're|user|the user)\s+"
+    r"(?:get|gets|arrive|arrives|am|is|'m|leave|leaves|reach|reaches|pass|passes|walk|drive|go|"
+    r"goes)\b[^.;\n]{0,30}?\b(?:home|office|work|store|shop|gym|station|airport|school|there|"
+    r"near|nearby|close to|downtown)\b|\bgeofenc\w*|\blocation-based\b"
+)
+
+
+def _check_category_rules(p: Prepared) -> Iterable[Finding]:
+    if p.op not in _CONTENT_OPS or p.category not in ("REMINDER", "TODO"):
+        return
+    for name, doc in p.fields:
+        m = _LOCATION_TRIGGER.search(doc.clean.text)
+        if m is not None:
+            s, e = doc.clean.to_original(m.start(), m.end())
+            yield Finding(
+                StopReason.FORBIDDEN_CATEGORY,
+                "category_rules.location_reminder",
+                f"{p.category} may not be location-based (contract 3.5)",
+                (Span(name, s, e, "location_based_reminder"),),
+                "location",
+            )
+            return
+
+
+def _check_consent(p: Prepared) -> Iterable[Finding]:
+    if p.op not in _CONTENT_OPS:
+        return
+    c, state = p.candidate, p.context.consent
+    if c.proposal:
+        granted = c.consent or (
+            c.proposal_id is not None and c.proposal_id in state.granted_proposals
+        )
+        if c.proposed_at is not None:
+            proposed = c.proposed_at if c.proposed_at.tzinfo else c.proposed_at.replace(tzinfo=UTC)
+            if p.context.current_time() - proposed > state.proposal_ttl:
+                yield _f(
+                    StopReason.MISSING_EXPLICIT_CONSENT,
+                    "consent",
+                    f"proposal expired after {state.proposal_ttl.days} days without consent",
+                )
+                return
+        if not granted:
+            yield _f(
+                StopReason.MISSING_EXPLICIT_CONSENT,
+                "consent",
+                "a proposal is stored only after the user confirms it",
+            )
+    norm_key = _SLUG.sub("_", p.key.lower()).strip("_")
+    if norm_key in state.gated_keys and not (c.consent or norm_key in state.granted_keys):
+        yield _f(
+            StopReason.MISSING_EXPLICIT_CONSENT,
+            "consent",
+            f"{norm_key} is a consent-gated field (implementation-spec 10)",
+        )
+
+
+def _check_source(p: Prepared) -> Iterable[Finding]:
+    if p.op not in _CONTENT_OPS:
+        return
+    kind, ref = p.candidate.source_kind, p.candidate.source_ref
+    if kind == SourceKind.DERIVED_UNVERIFIED:
+        yield _f(
+            StopReason.NO_SOURCE_DERIVED_FACT,
+            "source",
+            "DERIVED_UNVERIFIED is always rejected (INV-5)",
+        )
+    if kind == SourceKind.CITED_SOURCE and (ref is None or not str(ref).strip()):
+        yield _f(StopReason.NO_SOURCE_DERIVED_FACT, "source", "CITED_SOURCE needs a source_ref")
+    if isinstance(ref, str) and ref.strip() and not is_structure_ref(ref):
+        yield _f(
+            StopReason.NO_SOURCE_DERIVED_FACT,
+            "source",
+            "source_ref must hold structure ids only, never raw text (contract 5.1)",
+        )
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _check_schema(p: Prepared) -> Iterable[Finding]:
+    c = p.candidate
+    s = StopReason.SCHEMA_INVALID
+    if p.op is None:
+        yield _f(s, "schema", f"unknown operation {c.op!r}")
+        return
+    if p.op in (MemoryOp.READ, MemoryOp.LIST):
+        yield _f(s, "schema", f"{p.op.value} is not a write; check reads with AgentAllowlist.check")
+        return
+    if p.op in (MemoryOp.UPDATE, MemoryOp.DELETE) and not (c.memory_id or "").strip():
+        yield _f(s, "schema", f"{p.op.value} needs a memory_id")
+    if p.op is MemoryOp.DELETE:
+        return
+    if not isinstance(c.text, str) or not c.text.strip():
+        yield _f(s, "schema", "text is empty")
+    elif _CONTROL.search(c.text):
+        yield _f(s, "schema", "text holds control characters")
+    if not p.key.strip():
+        yield _f(s, "schema", "key is required and empty")
+    if c.value is not None and (not isinstance(c.value, str) or not c.value.strip()):
+        yield _f(s, "schema", "value is empty")
+    if c.source_kind not in set(SourceKind):
+        yield _f(s, "schema", f"unknown source_kind {c.source_kind!r}")
+    elif (
+        p.spec is not None
+        and c.source_kind != SourceKind.DERIVED_UNVERIFIED
+        and SourceKind(c.source_kind) not in p.spec.allowed_source_kinds
+    ):
+        kinds = ", ".join(k.value for k in p.spec.allowed_source_kinds)
+        yield _f(s, "schema", f"{p.category} allows source kinds {kinds}, not {c.source_kind}")
+    if c.ttl_class is not None and c.ttl_class not in set(TTLClass):
+        yield _f(s, "schema", f"unknown ttl_class {c.ttl_class!r}")
+    if c.type is not None and c.type not in set(MemoryType):
+        yield _f(s, "schema", f"unknown memory type {c.type!r}")
+
+
+def _check_bounds(p: Prepared) -> Iterable[Finding]:
+    c, bounds = p.candidate, p.context.contract.field_bounds
+    b = StopReason.BOUNDS_EXCEEDED
+
+    def over(name: str, value: str | None, limit: int) -> Iterable[Finding]:
+        if isinstance(value, str) and len(value) > limit:
+            yield _f(b, "bounds", f"{name} is {len(value)} chars, the limit is {limit}")
+
+    yield from over("memory_id", c.memory_id, bounds["memory_id"])
+    if p.op not in _CONTENT_OPS:
+        return
+    yield from over("category", p.category, bounds["category"])
+    yield from over("source_ref", c.source_ref, bounds["source_ref"])
+    key_max = p.spec.key_max if p.spec else bounds["key"]
+    value_max = p.spec.value_max if p.spec else bounds["value"]
+    yield from over("key", p.key, key_max)
+    yield from over(f"value ({p.category})" if p.spec else "value", p.value, value_max)
+
+
+def _check_ttl(p: Prepared) -> Iterable[Finding]:
+    ttl = p.candidate.ttl_class
+    if p.op not in _CONTENT_OPS or ttl is None or p.spec is None or ttl not in set(TTLClass):
+        return
+    if TTLClass(ttl) not in p.spec.allowed_ttl_classes:
+        allowed = ", ".join(t.value for t in p.spec.allowed_ttl_classes)
+        yield _f(
+            StopReason.TTL_NOT_ALLOWED,
+            "ttl",
+            f"{p.category} allows TTL classes {allowed}, not {ttl}",
+        )
+
+
+def _content_check(group: str, detect: Detector) -> CheckFn:
+    def run(p: Prepared) -> Iterable[Finding]:
+        for name, doc in p.fields:
+            for hit in detect(doc):
+                yield _finding_from_hit(name, hit)
+
+    run.__name__ = f"detector_{group}"
+    return run
+
+
+def _finding_from_hit(field_name: str, hit: Hit) -> Finding:
+    s, e = hit.original_span()
+    reason = (
+        StopReason.INJECTION_DETECTED
+        if hit.family == "injection"
+        else StopReason.FORBIDDEN_CATEGORY
+    )
+    where = "" if hit.view.name == "clean" else f" (seen after normalisation: {hit.view.name})"
+    return Finding(
+        reason,
+        f"detector.{hit.detector}",
+        f"{hit.family}: {hit.reason}{where}",
+        (Span(field_name, s, e, f"{hit.family}.{hit.label}"),),
+        hit.family,
+    )
+
+
+def _check_classifier(p: Prepared) -> Iterable[Finding]:
+    hook = p.context.classifier
+    if hook is None:
+        return
+    for _name, doc in p.fields:
+        for family, why in hook(doc.clean.text):
+            reason = (
+                StopReason.INJECTION_DETECTED
+                if family == "injection"
+                else StopReason.FORBIDDEN_CATEGORY
+            )
+            yield Finding(reason, "classifier_hook", f"{family}: {why}", (), family)
+
+
+DEFAULT_CHECKS: tuple[Check, ...] = (
+    Check("policy_enabled", _check_policy),
+    Check("entitlement_caps", _check_caps),
+    Check("category_allowlist", _check_category),
+    Check("agent_allowlist", _check_agent),
+    Check("tool_output_provenance", _check_tool_output),
+    Check("category_rules", _check_category_rules),
+    Check("consent", _check_consent),
+    Check("source", _check_source),
+    Check("schema", _check_schema),
+    Check("bounds", _check_bounds),
+    Check("ttl", _check_ttl),
+    *(Check(f"detector.{g}", _content_check(g, fn)) for g, fn in CONTENT_DETECTORS.items()),
+    Check("classifier_hook", _check_classifier),
+)
+
+
+# ------------------------------------------------------------------- the gate
+
+
+def _internal(where: str, exc: BaseException) -> Finding:
+    return _f(
+        StopReason.INTERNAL_INCONSISTENCY,
+        where,
+        f"{where} failed with {type(exc).__name__}; refusing (fail closed, INV-8)",
+    )
+
+
+def evaluate_detailed(
+    candidate: Candidate,
+    context: GateContext | None = None,
+    *,
+    checks: Sequence[Check] | None = None,
+) -> tuple[Decision, tuple[Finding, ...]]:
+    """The decision plus every finding behind it (for ``policy explain`` and audits)."""
+    findings: list[Finding] = []
+    try:
+        ctx = context if context is not None else GateContext()
+        prepared = _prepare(candidate, ctx)
+    except Exception as exc:  # INV-8: anything unexpected fails closed
+        f = _internal("prepare", exc)
+        return Decision(f.stop_reason, f.detector, f.reason), (f,)
+    for check in DEFAULT_CHECKS if checks is None else checks:
+        try:
+            findings.extend(check.run(prepared))
+        except Exception as exc:  # INV-8
+            findings.append(_internal(check.name, exc))
+    try:
+        return _decide(prepared, findings), tuple(findings)
+    except Exception as exc:  # INV-8
+        f = _internal("decide", exc)
+        return Decision(f.stop_reason, f.detector, f.reason), (*findings, f)
+
+
+def _decide(p: Prepared, findings: Sequence[Finding]) -> Decision:
+    if not findings:
+        op = p.op if p.op is not None else MemoryOp.STORE
+        return Decision(_SUCCESS.get(op, StopReason.SUCCESS_STORED), None, f"{p.category}: allowed")
+    rank = p.context.contract.rank
+    ordered = sorted(findings, key=lambda f: (rank(f.stop_reason), f.detector, f.reason))
+    top = ordered[0]
+    spans = tuple(s for f in ordered if f.stop_reason is top.stop_reason for s in f.spans)
+    return Decision(top.stop_reason, top.detector, top.reason, spans)
+
+
+def evaluate(
+    candidate: Candidate,
+    context: GateContext | None = None,
+    *,
+    checks: Sequence[Check] | None = None,
+) -> Decision:
+    """Judge one write: exactly one stop reason (contract §6, §7).
+
+    >>> evaluate(Candidate(text="User prefers concise answers.")).stop_reason.value
+    'SUCCESS_STORED'
+    >>> d = evaluate(Candidate(text="Passport number: X4829175", declared_category="PREFERENCE"))
+    >>> d.stop_reason.value, d.detector
+    ('FORBIDDEN_CATEGORY', 'detector.gov_id.labelled_id')
+    """
+    return evaluate_detailed(candidate, context, checks=checks)[0]

@@ -1,0 +1,456 @@
+"""Normalisation: every way a text can hide what it says, undone before detection.
+
+Detectors never look at raw text only. :func:`normalize` returns a
+:class:`NormalizedText` holding several *views* of one field, each a plain
+string plus a map from every character back to the original offsets, so a
+finding on any view still names the span of the original text:
+
+``clean``
+    Unicode NFKC (full-width and styled letters become ASCII), zero-width,
+    bidi and other invisible controls removed, Cyrillic/Greek homoglyphs folded
+    to Latin inside Latin-looking words, whitespace runs kept.
+``collapsed``
+    letters or digits written one by one with spaces (``S y s t e m``,
+    ``6 4 1 - 0 8``) joined back.
+``numeric``
+    spelled-out numbers turned into digits (``four two four two`` → ``4242``,
+    ``forty-two`` → ``42``) in English and the digits of five other languages.
+``deleet``
+    leetspeak undone in words that mix letters and digits (``1gn0r3`` → ``ignore``).
+``decoded``
+    base64, hex, percent- and HTML-entity-encoded runs trial-decoded; kept only
+    when the result reads as text.
+
+>>> n = normalize("Ig\\u200bnore  ｐｒｅｖｉｏｕｓ")
+>>> n.clean.text
+'Ignore  previous'
+>>> n.clean.to_original(0, 6)
+(0, 7)
+>>> normalize("pin is four four zero nine").view("numeric").text
+'pin is 4409'
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from urllib.parse import unquote
+
+__all__ = ["NormalizedText", "View", "normalize", "spelled_numbers_to_digits"]
+
+# Zero-width, bidi controls, soft hyphen, word joiners, BOM, Mongolian vowel separator, tag chars.
+_INVISIBLE = frozenset(
+    [
+        *(0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x3164, 0xFEFF, 0xFFA0),
+        *range(0x200B, 0x2010),
+        *range(0x202A, 0x202F),
+        *range(0x2060, 0x2070),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0000, 0xE0080),
+    ]
+)
+
+# Cyrillic and Greek letters that look like Latin ones.
+_HOMOGLYPHS = {
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
+    "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g", "ӏ": "l",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W",
+    "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
+    "χ": "x", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+}  # fmt: skip
+
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s"})
+_LEET_TOKEN = re.compile(r"\S*[A-Za-z]\S*")
+_LEET_CHARS = re.compile(r"[A-Za-z][0-9$]|[0-9$][A-Za-z]")
+
+_SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s])")
+_B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX_RUN = re.compile(r"\b(?:[0-9a-fA-F]{2}){10,}\b")
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+# Single digits in Spanish, French, German, Italian, Portuguese (spelled-out PINs, IDs).
+_FOREIGN_DIGITS = {
+    "cero": 0, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
+    "ocho": 8, "nueve": 9, "zéro": 0, "un": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
+    "sept": 7, "huit": 8, "neuf": 9, "null": 0, "eins": 1, "zwei": 2, "drei": 3, "vier": 4,
+    "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zero": 0, "due": 2, "tre": 3,
+    "quattro": 4, "sei": 6, "sette": 7, "otto": 8, "nove": 9, "um": 1, "dois": 2, "três": 3,
+    "quatro": 4, "oito": 8,
+}  # fmt: skip
+_NUMBER_WORDS = set(_UNITS) | set(_SCALES) | set(_FOREIGN_DIGITS)
+_NUM_TOKEN = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One rendering of a field, with every character mapped back to the original.
+
+    ``starts[i]``/``ends[i]`` are the original offsets that produced character ``i``.
+    """
+
+    name: str
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map a ``[start, end)`` span of this view to the original text."""
+        if not self.text:
+            return (0, 0)
+        start = min(max(start, 0), len(self.text) - 1)
+        end = min(max(end, start + 1), len(self.text))
+        return (self.starts[start], self.ends[end - 1])
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedText:
+    """All views of one text field, plus what normalisation had to undo."""
+
+    original: str
+    clean: View
+    extra: tuple[View, ...] = ()
+    invisible_count: int = 0
+    homoglyph_count: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def views(self) -> Iterator[View]:
+        """The clean view first, then every derived view that differs from it."""
+        yield self.clean
+        yield from self.extra
+
+    def view(self, name: str) -> View:
+        """A view by name (``clean`` when the named one was not needed)."""
+        for v in self.extra:
+            if v.name == name:
+                return v
+        return self.clean
+
+    def decoded(self) -> list[View]:
+        return [v for v in self.extra if v.name.startswith("decoded")]
+
+
+def _clean(text: str) -> tuple[View, int, int]:
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    invisible = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ord(ch) in _INVISIBLE:
+            invisible += 1
+            i += 1
+            continue
+        j = i + 1
+        while j < n and unicodedata.combining(text[j]):
+            j += 1
+        chunk = unicodedata.normalize("NFKC", text[i:j])
+        if chunk == "\u3000":
+            chunk = " "
+        for c in chunk:
+            out.append(c)
+            starts.append(i)
+            ends.append(j)
+        i = j
+    folded, count = _fold_homoglyphs("".join(out))
+    return View("clean", folded, tuple(starts), tuple(ends)), invisible, count
+
+
+def _fold_homoglyphs(text: str) -> tuple[str, int]:
+    if not any(c in _HOMOGLYPHS for c in text):
+        return text, 0
+    letters = [c for c in text if c.isalpha()]
+    latin = sum(1 for c in letters if c.isascii())
+    mostly_latin = latin >= 0.5 * max(1, len(letters))
+    chars = list(text)
+    count = 0
+    for m in _WORD.finditer(text):
+        word = m.group()
+        has_latin = any(c.isascii() for c in word)
+        if not (has_latin or mostly_latin):
+            continue
+        for k, c in enumerate(word):
+            rep = _HOMOGLYPHS.get(c)
+            if rep is not None:
+                chars[m.start() + k] = rep
+                count += 1
+    return "".join(chars), count
+
+
+def _derive(base: View, name: str, pieces: list[tuple[str, int, int]]) -> View:
+    """Build a view from ``(replacement, start, end)`` pieces covering ``base`` in order."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for rep, s, e in pieces:
+        if not rep:
+            continue
+        o_start = base.starts[s] if s < len(base.starts) else (base.ends[-1] if base.ends else 0)
+        o_end = base.ends[e - 1] if e > s else o_start
+        if len(rep) == e - s:
+            for k, c in enumerate(rep):
+                out.append(c)
+                starts.append(base.starts[s + k])
+                ends.append(base.ends[s + k])
+        else:
+            for c in rep:
+                out.append(c)
+                starts.append(o_start)
+                ends.append(o_end)
+    return View(name, "".join(out), tuple(starts), tuple(ends))
+
+
+def _sub_view(
+    base: View, name: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str | None]
+) -> View | None:
+    pieces: list[tuple[str, int, int]] = []
+    pos = 0
+    changed = False
+    for m in pattern.finditer(base.text):
+        new = repl(m)
+        if new is None or new == m.group():
+            continue
+        changed = True
+        if m.start() > pos:
+            pieces.append((base.text[pos : m.start()], pos, m.start()))
+        pieces.append((new, m.start(), m.end()))
+        pos = m.end()
+    if not changed:
+        return None
+    if pos < len(base.text):
+        pieces.append((base.text[pos:], pos, len(base.text)))
+    return _derive(base, name, pieces)
+
+
+def _collapse(m: re.Match[str]) -> str | None:
+    return re.sub(r"[ \u00a0]", "", m.group())
+
+
+def _parse_cardinal(words: list[str]) -> int | None:
+    total = 0
+    current = 0
+    seen = False
+    for w in words:
+        if w in _UNITS:
+            current += _UNITS[w]
+            seen = True
+        elif w in _FOREIGN_DIGITS:
+            current += _FOREIGN_DIGITS[w]
+            seen = True
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        elif w in _SCALES:
+            total += max(current, 1) * _SCALES[w]
+            current = 0
+        elif w == "and":
+            continue
+        else:
+            return None
+    return total + current if seen or total else None
+
+
+def _digit_value(w: str) -> int | None:
+    if w in _UNITS and _UNITS[w] < 10:
+        return _UNITS[w]
+    return _FOREIGN_DIGITS.get(w)
+
+
+def spelled_numbers_to_digits(text: str) -> str:
+    """Rewrite runs of number words as digits.
+
+    >>> spelled_numbers_to_digits("ssn five three nine, two two, one eight seven four")
+    'ssn 539, 22, 1874'
+    >>> spelled_numbers_to_digits("forty-two Orchard Street, unit seven; twelve units")
+    '42 Orchard Street, unit 7; 12 units'
+    """
+    v = _numeric_view(View("t", text, tuple(range(len(text))), tuple(range(1, len(text) + 1))))
+    return v.text if v is not None else text
+
+
+_NUM_RUN = re.compile(
+    r"\b(?:[^\W\d_]+)(?:[ \t-]+(?:[^\W\d_]+))*\b",
+    re.UNICODE,
+)
+
+
+def _numeric_view(base: View) -> View | None:
+    lower = base.text.lower()
+    if not any(w in _NUMBER_WORDS for w in _NUM_TOKEN.findall(lower)):
+        return None
+    pieces: list[tuple[str, int, int]] = []
+    pos = 0
+    changed = False
+    tokens = list(_NUM_TOKEN.finditer(lower))
+    k = 0
+    while k < len(tokens):
+        t = tokens[k]
+        ambiguous = t.group() in ("un", "um", "sei", "null")
+        # An ambiguous short word starts a run only when a number word follows directly.
+        starts_run = t.group() in _NUMBER_WORDS and t.group() != "and"
+        if ambiguous:
+            starts_run = k + 1 < len(tokens) and tokens[k + 1].group() in _NUMBER_WORDS
+        if not starts_run:
+            k += 1
+            continue
+        run = [t]
+        j = k + 1
+        while j < len(tokens):
+            gap = lower[run[-1].end() : tokens[j].start()]
+            if gap.strip(" \t-") or tokens[j].group() not in (_NUMBER_WORDS | {"and"}):
+                break
+            run.append(tokens[j])
+            j += 1
+        while run and run[-1].group() == "and":
+            run.pop()
+        words = [r.group() for r in run]
+        digits = [_digit_value(w) for w in words]
+        if len(words) > 1 and all(d is not None for d in digits):
+            rep = "".join(str(d) for d in digits)
+        else:
+            value = _parse_cardinal(words)
+            rep = str(value) if value is not None else ""
+        if rep:
+            s, e = run[0].start(), run[-1].end()
+            if s > pos:
+                pieces.append((base.text[pos:s], pos, s))
+            pieces.append((rep, s, e))
+            pos = e
+            changed = True
+        k = max(j, k + 1)
+    if not changed:
+        return None
+    if pos < len(base.text):
+        pieces.append((base.text[pos:], pos, len(base.text)))
+    return _derive(base, "numeric", pieces)
+
+
+def _deleet(m: re.Match[str]) -> str | None:
+    tok = m.group()
+    if len(tok) > 24 or not _LEET_CHARS.search(tok):
+        return None
+    if "@" in tok and "." in tok.split("@", 1)[1]:
+        local, domain = tok.split("@", 1)
+        return local.translate(_LEET) + "@" + domain
+    return tok.translate(_LEET).replace("@", "a")
+
+
+def _printable_ratio(s: str) -> float:
+    if not s:
+        return 0.0
+    ok = sum(1 for c in s if c.isprintable() or c in "\n\t")
+    return ok / len(s)
+
+
+def _looks_like_text(s: str) -> bool:
+    if len(s) < 6 or _printable_ratio(s) < 0.95:
+        return False
+    letters = sum(1 for c in s if c.isalpha())
+    return letters >= 0.55 * len(s) and (" " in s or letters >= 12)
+
+
+def _try_b64(run: str) -> str | None:
+    core = run.rstrip("=")
+    if len(core) < 16:
+        return None
+    padded = core + "=" * (-len(core) % 4)
+    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            raw = decoder(padded)
+            s = raw.decode("utf-8")
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            continue
+        if _looks_like_text(s):
+            return s
+    return None
+
+
+def _decoded_views(base: View) -> list[View]:
+    out: list[View] = []
+    text = base.text
+    for idx, m in enumerate(_B64_RUN.finditer(text)):
+        if idx >= 8:
+            break
+        s = _try_b64(m.group())
+        if s is not None:
+            out.append(_const_view(base, f"decoded_base64_{len(out)}", s, m.start(), m.end()))
+    for m in _HEX_RUN.finditer(text):
+        try:
+            s = bytes.fromhex(m.group()).decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if _looks_like_text(s):
+            out.append(_const_view(base, f"decoded_hex_{len(out)}", s, m.start(), m.end()))
+    if "%" in text:
+        s = unquote(text)
+        if s != text:
+            out.append(_const_view(base, "decoded_percent", s, 0, len(text)))
+    if "&" in text and ";" in text:
+        s = html.unescape(text)
+        if s != text:
+            out.append(_const_view(base, "decoded_html", s, 0, len(text)))
+    return out
+
+
+def _const_view(base: View, name: str, s: str, start: int, end: int) -> View:
+    o_start = base.starts[start]
+    o_end = base.ends[end - 1]
+    # A decoded payload is normalised like any text, then every char maps to its encoded run.
+    inner, _, _ = _clean(s)
+    return View(name, inner.text, (o_start,) * len(inner.text), (o_end,) * len(inner.text))
+
+
+def normalize(text: str) -> NormalizedText:
+    """Build every view of ``text`` (cheap: only views that differ are kept)."""
+    clean, invisible, homoglyphs = _clean(text)
+    extra: list[View] = []
+    notes: list[str] = []
+    if invisible:
+        notes.append(f"{invisible} invisible character(s) removed")
+    if homoglyphs:
+        notes.append(f"{homoglyphs} homoglyph(s) folded")
+    if clean.text != text and not invisible and not homoglyphs:
+        notes.append("Unicode compatibility forms folded")
+    collapsed = _sub_view(clean, "collapsed", _SPACED, _collapse)
+    if collapsed is not None:
+        extra.append(collapsed)
+        notes.append("spaced-out characters collapsed")
+    base_for_numbers = collapsed or clean
+    numeric = _numeric_view(base_for_numbers)
+    if numeric is not None:
+        extra.append(numeric)
+    deleet = _sub_view(clean, "deleet", _LEET_TOKEN, _deleet)
+    if deleet is not None and deleet.text.lower() != clean.text.lower():
+        extra.append(deleet)
+    decoded = _decoded_views(clean)
+    if decoded:
+        notes.append(f"{len(decoded)} encoded run(s) decoded")
+        extra.extend(decoded)
+    return NormalizedText(
+        original=text,
+        clean=clean,
+        extra=tuple(extra),
+        invisible_count=invisible,
+        homoglyph_count=homoglyphs,
+        notes=tuple(notes),
+    )
