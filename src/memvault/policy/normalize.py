@@ -150,6 +150,9 @@ class NormalizedText:
 
 
 def _clean(text: str) -> tuple[View, int, int]:
+    if text.isascii():  # nothing to fold: NFKC is the identity on ASCII, no invisibles
+        idx = tuple(range(len(text)))
+        return View("clean", text, idx, tuple(range(1, len(text) + 1))), 0, 0
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from memvault.policy.normalize import NormalizedText, View
 
@@ -19,6 +20,8 @@ __all__ = [
     "Hit",
     "Rule",
     "clause_of",
+    "may_match",
+    "needles_of",
     "run_rules",
 ]
 
@@ -71,17 +74,167 @@ class Rule:
     views: tuple[str, ...] = ("clean", "collapsed", "numeric")
 
 
+_META = set("\\()[]{}.*+?|^$")
+_ZERO_WIDTH_PREFIXES = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def _split_alternatives(p: str) -> list[str] | None:
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    cur: list[str] = []
+    i = 0
+    while i < len(p):
+        ch = p[i]
+        if ch == "\\":
+            cur.append(p[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            i += 1
+            continue
+        cur.append(ch)
+        i += 1
+    parts.append("".join(cur))
+    return parts if depth == 0 else None
+
+
+def _group_end(p: str, start: int) -> int:
+    depth = 0
+    i = start
+    in_class = False
+    while i < len(p):
+        ch = p[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _first_literals(alt: str) -> set[str] | None:
+    i = 0
+    while True:
+        if alt.startswith("\\b", i):
+            i += 2
+        elif alt.startswith(("(?i)", "(?m)", "(?s)"), i):
+            i += 4
+        elif alt.startswith("(?im)", i):
+            i += 5
+        elif alt.startswith("^", i):
+            i += 1
+        elif alt.startswith(("\\s*", "\\s+"), i):
+            i += 3
+        elif alt.startswith(_ZERO_WIDTH_PREFIXES, i):
+            end = _group_end(alt, i)
+            if end < 0:
+                return None
+            i = end + 1
+        else:
+            break
+    if i >= len(alt):
+        return None
+    if alt[i] == "(":
+        end = _group_end(alt, i)
+        if end < 0 or alt[end + 1 : end + 2] in ("?", "*") or alt.startswith("{0", end + 1):
+            return None
+        inner = alt[i + 1 : end]
+        m = re.match(r"\?(?:[aiLmsux-]*:|P<\w+>)", inner)
+        if m:
+            inner = inner[m.end() :]
+        alts = _split_alternatives(inner)
+        if alts is None:
+            return None
+        out: set[str] = set()
+        for a in alts:
+            sub = _first_literals(a)
+            if sub is None:
+                return None
+            out |= sub
+        return out
+    run: list[str] = []
+    while i < len(alt):
+        ch = alt[i]
+        if ch == "\\":
+            nxt = alt[i + 1 : i + 2]
+            if nxt.isalnum() or not nxt:
+                break
+            run.append(nxt)
+            i += 2
+            continue
+        if ch in _META:
+            if ch in "?*{" and run:
+                run.pop()
+            break
+        run.append(ch)
+        i += 1
+    lit = "".join(run).lower()
+    if len(lit) >= 2 or (len(lit) == 1 and not (lit.isascii() and lit.isalnum())):
+        return {lit}
+    return None
+
+
+@cache
+def needles_of(pattern: str) -> frozenset[str] | None:
+    r"""Literal strings one of which every match must start with (lower-cased), or None.
+
+    A cheap substring test with these skips a regex that cannot match; None means
+    the pattern has no literal start and must always run.
+
+    >>> sorted(needles_of(r"\b(?:diabet\w*|cancer)s?\b|\bhiv\b"))
+    ['cancer', 'diabet', 'hiv']
+    """
+    alts = _split_alternatives(pattern)
+    if alts is None:
+        return None
+    out: set[str] = set()
+    for a in alts:
+        sub = _first_literals(a)
+        if sub is None:
+            return None
+        out |= sub
+    return frozenset(out)
+
+
+def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
+    """False only when ``pattern`` certainly cannot match (none of its needles occur)."""
+    needles = needles_of(pattern.pattern)
+    return needles is None or any(n in lower_text for n in needles)
+
+
 def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = True) -> list[Hit]:
-    """Apply ``rules`` to the views each one names; one hit per rule unless ``first_only`` is off"
-    "."""
+    """Apply ``rules`` to the views each one names (one hit per rule unless ``first_only``)."""
     hits: list[Hit] = []
     views = list(doc.views())
+    lowers = [v.lower for v in views]
     for rule in rules:
         found = False
-        for view in views:
+        for view, low in zip(views, lowers, strict=True):
             if view.name not in rule.views and not (
                 "decoded" in rule.views and view.name.startswith("decoded")
             ):
+                continue
+            if not may_match(rule.pattern, low):
                 continue
             for m in rule.pattern.finditer(view.text):
                 if rule.validate is not None and not rule.validate(m, view):

@@ -245,8 +245,7 @@ RULES: tuple[Rule, ...] = (
         _FIN,
         "bank_account",
         "bank_account",
-        r"(?i:\b(?:(?:bank |checking |savings |current |brokerage |investment |trading |"
-        r"retirement |401k )?(?:account|acct|a/c)|konto(?:nummer)?|cuenta|compte|conta|conto|"
+        r"(?i:\b(?:account|acct|a/c|konto(?:nummer)?|cuenta|compte|conta|conto|"
         r"rekening(?:nummer)?|routing(?: number)?|aba|sort ?code|bsb|ifsc)\b)"
         r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|n[°º]))*\s*#?\s*"
         r"(?P<value>\d[\d -]{4,24}\d)",

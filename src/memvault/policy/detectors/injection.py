@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from memvault.policy.detectors.base import Hit, Rule
+from memvault.policy.detectors.base import Hit, Rule, may_match
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["RULES", "detect"]
@@ -101,7 +101,7 @@ _REVEAL = (
     r"(?:stored |saved )credentials|(?:stored |saved )passwords)"
     r"|(?:muestra|revela|imprime|ense[ñn]a|mu[ée]strame)\w*\s+(?:todo\s+)?(?:el\s+)?(?:mensaje|"
     r"prompt|indicaciones|instrucciones)\s+(?:completo\s+)?del\s+sistema"
-    r"|(?:affiche|r[ée]v[èe]le|montre)\w*\s+(?:le\s+|les\s+)?(?:prompt|message|instructions?)\s+"
+    r"|(?:affiche|révèle|revele|montre)\w*\s+(?:le\s+|les\s+)?(?:prompt|message|instructions?)\s+"
     r"(?:du\s+)?syst[èe]me"
     r"|(?:zeige?|gib)\w*\s+(?:mir\s+)?(?:den\s+|deinen\s+)?system-?(?:prompt|anweisungen)"
 )
@@ -246,10 +246,11 @@ _BYPASS_Q = (
 )
 _BYPASS = (
     r"\bpre-?approved\b|\bpolicy exception\b|\bexception (?:has been |was )?granted\b|"
-    r"\b[A-Z_]*OVERRIDE\s*=\s*(?:true|1|yes|on)\b|"
+    r"OVERRIDE\s*=\s*(?:true|1|yes|on)\b|"
     r"\b(?:policy engine|memory gate|governance gate|the gate|the filter|governance|"
     r"sensitive[- ]category check|safety checks?|moderation|redaction|content filters?|"
-    r"privacy (?:rules?|checks?)|(?:sensitive )?data filters?|memory filter|policy)\b[^.\n]{0,20}?"
+    r"privacy (?:rules?|checks?)|sensitive data filters?|data filters?|memory filter|"
+    r"policy)\b[^.\n]{0,20}?"
     r"\b(?:is|are|has been|have been|was|were)\s+(?:now\s+)?(?:disabled|off|turned off|bypassed|"
     r"suspended|lifted|waived|not applicable|deactivated|removed)\b"
     r"|\b(?:does not|doesn't|do not|don't|shall not|will not) apply to\b[^.\n]{0,30}?\b(?:admin\w*|"
@@ -379,7 +380,8 @@ RULES: tuple[Rule, ...] = (
         "unrestricted_ai",
         "persona_hijack",
         _c(
-            r"\ban? (?:ai|assistant|model) with(?:out)? (?:no|any) (?:restrictions|rules|limits|"
+            r"\b(?:an|a) (?:ai|assistant|model) with(?:out)? (?:no|any) (?:restrictions|rules|"
+            r"limits|"
             r"filters)\b"
         ),
         "a persona meant to drop restrictions",
@@ -432,10 +434,12 @@ def _suppressed(hit: Hit) -> bool:
 def detect(doc: NormalizedText) -> list[Hit]:
     """Injection findings in every view (one per rule), minus framed discussion."""
     hits: list[Hit] = []
-    views = [v for v in doc.views() if v.name in _VIEWS or v.name.startswith("decoded")]
+    views = [(v, v.lower) for v in doc.views() if v.name in _VIEWS or v.name.startswith("decoded")]
     for rule in RULES:
-        for view in views:
+        for view, lower in views:
             found = False
+            if not may_match(rule.pattern, lower):
+                continue
             for m in rule.pattern.finditer(view.text):
                 if rule.validate is not None and not rule.validate(m, view):
                     continue

@@ -71,7 +71,7 @@ _PLACE = (
     r"intersection|address|house|apartment|flat|building|office"
 )
 _WHEREABOUTS = re.compile(
-    rf"(?i)\b(?:I'?m|I am|currently|right now|user is|user's|they are|we are|we're|estoy|je suis|"
+    rf"(?i)\b(?:I'm|Im|I am|currently|right now|user is|user's|they are|we are|we're|estoy|je suis|"
     rf"ich bin|sono|estou)\b[^.;\n]{{0,25}}?\b(?:at|in|near|outside|inside|by|en|à|im|am|a|em)\s+"
     rf"(?:the\s+|a\s+)?(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE})\b[^.;\n]{{0,60}}?\b(?:{_NOW})\b"
     rf"|(?i:\b(?:{_NOW})\b[^.;\n]{{0,30}}?\b(?:I'?m|I am|user is)\s+(?:at|in)\s+(?:the\s+)?"
@@ -95,12 +95,20 @@ _MOVE = (
     r"home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|runs? (?:in|"
     r"at|along|around)|swims? at|is at|trains? at|works? out at"
 )
-_TRAVEL = re.compile(
-    rf"(?i)(?=[^.;\n]*\b(?:{_RECUR})\b)(?=[^.;\n]*\b(?:{_MOVE})\b)"
-    r"(?=[^.;\n]*(?:\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|"
+_TRAVEL = re.compile(rf"(?i)\b(?:{_RECUR})\b")
+_TRAVEL_MOVE = re.compile(rf"(?i)\b(?:{_MOVE})\b")
+_TRAVEL_ANCHOR = re.compile(
+    r"(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|"
     r"\bfrom\s+(?:the\s+)?[A-Z\w][\w\-]*|\bvia\b|\b(?:home|school|office|stop|station|gym|"
-    r"daycare|kindergarten|elementary|campus)\b))[^.;\n]+"
+    r"daycare|kindergarten|elementary|campus)\b"
 )
+
+
+def _travel_ok(m: re.Match[str], view: View) -> bool:
+    clause = clause_of(view.text, m.start(), m.end())
+    return bool(_TRAVEL_MOVE.search(clause) and _TRAVEL_ANCHOR.search(clause))
+
+
 _COORD = re.compile(
     r"(?<![\d.])[-+]?(?P<lat>\d{1,2}\.\d{2,})\s*°?\s*(?P<ns>[NSns])?\s*[,;/ ]\s*"
     r"(?P<lon>[-+]?\d{1,3}\.\d{2,})\s*°?\s*(?P<ew>[EWOewo])?(?![\d.])"
@@ -160,7 +168,13 @@ RULES: tuple[Rule, ...] = (
         validate=_address_ok,
     ),
     _r("whereabouts", "realtime_whereabouts", _WHEREABOUTS, "the user's real-time whereabouts"),
-    _r("travel_pattern", "travel_pattern", _TRAVEL, "a recurring travel or commute pattern"),
+    _r(
+        "travel_pattern",
+        "travel_pattern",
+        _TRAVEL,
+        "a recurring travel or commute pattern",
+        validate=_travel_ok,
+    ),
 )
 
 

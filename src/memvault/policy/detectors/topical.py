@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.detectors.base import Hit, clause_of, may_match
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["FAMILY_RULES", "detect"]
@@ -79,19 +79,20 @@ def _c(p: str) -> re.Pattern[str]:
 
 
 _COND = (
-    r"diabet\w*|cancer|c[aá]ncer|krebs|tumou?r|leuk(?:a)?emia|lymphoma|melanoma|hiv|aids|"
+    r"diabet\w*|cancer|cáncer|krebs|tumou?r|leuk(?:a)?emia|lymphoma|melanoma|hiv|aids|"
     r"hepatitis|epilep\w*|seizures?|asthma\w*|copd|arthritis|lupus|crohn'?s|colitis|celiac|"
     r"coeliac|multiple sclerosis|multipler? sklerose|scl[ée]rose en plaques|esclerosis m[uú]ltiple|"
     r"sclerosi multipla|parkinson'?s?|alzheimer'?s?|dementia|demenz|stroke|heart (?:disease|"
     r"condition|attack|failure|problems?)|hypertension|high blood pressure|thyroid\w*|"
     r"hypothyroid\w*|migraines?|endometriosis|pcos|fibromyalgia|chronic (?:pain|fatigue|illness|"
     r"disease)|long covid|tuberculosis|herpes|hpv|adhd|autis\w*|asperger'?s?|dyslexi\w*|"
-    r"dyspraxia|tourette'?s?|ocd|ptsd|depression|depressive|depresi[oó]n|d[ée]pression|"
+    r"dyspraxia|tourette'?s?|ocd|ptsd|depression|depressive|depresi[oó]n|dépression|"
     r"anxiety(?: disorder)?|panic (?:attacks?|disorder)|bipolar\w*|schizo\w*|eating disorder|"
     r"anorexi\w*|bulimi\w*|insomnia|sleep apnea|self-harm|suicidal|addict\w*|alcoholi\w*|"
     r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|blind|"
     r"blindness|hard of hearing|hearing aids?|wheelchair|paraplegic|quadriplegic|amputee|"
-    r"disabilit\w*|(?:is|am|'m|registered|a) disabled|impairment|brca\d?|genetic (?:test\w*|"
+    r"disabilit\w*|(?:is|am|'m|registered) disabled|a disabled|impairment|brca\d?|"
+    r"genetic (?:test\w*|"
     r"mutation|condition|disorder|marker|variant)|carrier of|carries the (?:\w+ )?gene|"
     r"sickle cell|cystic fibrosis|huntington'?s?|down syndrome|allerg(?:y|ies|ic to)|"
     r"anaphyla\w*|chemo\w*|radiation therapy|radiotherapy|dialysis|transplant|insulin|"
@@ -106,7 +107,7 @@ _COND = (
     r"palpitations|bleeding|rash|lumps?)|"
     r"on the spectrum|in remission|relapse|overdose|opioids?|"
     r"erkrankt|krankheit|diagnose|enfermedad|maladie|malattia|doen[çc]a|medikament\w*|"
-    r"m[ée]dicament\w*|medicamento\w*|farmac\w*|behandlung|tratamiento|traitement"
+    r"médicament\w*|medicamento\w*|farmac\w*|behandlung|tratamiento|traitement"
 )
 _DRUGS = (
     r"sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro|citalopram|paroxetine|"
@@ -131,7 +132,7 @@ _IDENT_RELIGION = (
     r"lutheran|"
     r"anglican|pentecostal|adventist|coptic|shia|shiite|sunni|druze|rastafarian|"
     r"jud[ií]o|jud[ií]a|musulm[aá]n\w*|cat[oó]lic[oa]|chr[ée]tien\w*|juif|juive|katholisch|"
-    r"evangelisch|muslimisch|j[üu]disch"
+    r"evangelisch|muslimisch|jüdisch|judisch"
 )
 _IDENT_PRACTICE = (
     r"keeps? (?:kosher|halal)|eats? (?:only )?(?:kosher|halal)|prays?(?: \w+){0,3} (?:times a day|"
@@ -205,8 +206,9 @@ _CRIMINAL = (
     r"against|dropped)|pressed charges|indict\w*|sentenced|served \d+ (?:months|years|"
     r"days) (?:in (?:jail|prison)|for|behind bars)|"
     r"in jail|to jail|in prison|to prison|(?:time|months|years) (?:in|behind) (?:jail|prison|"
-    r"bars)|incarcerat\w*|probation|parole|criminal record|juvenile record|(?:a|my|his|her|"
-    r"their) record for|police caution|cautioned by|dui|dwi|drunk driving|felony|felon|"
+    r"bars)|incarcerat\w*|probation|parole|criminal record|juvenile record|a record for|"
+    r"(?:my|his|her|their) record for|police caution|cautioned by|dui|dwi|drunk driving|felony|"
+    r"felon|"
     r"misdemeanou?r|restraining order|protective order|no-contact order|under investigation|"
     r"being investigated|investigated (?:for|by)|court date|court case|on trial|stand(?:s|ing)? "
     r"trial|trial date|lawsuit|being sued|sued (?:by|for)|suing|defendant|plaintiff|custody "
@@ -267,17 +269,15 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "health.medication_dose",
         "health",
         "medication",
-        _c(
-            r"\b(?:"
-            + _DRUGS
-            + r")\b[^.;\n]{0,30}?"
-            + _DOSE
-            + r"|"
-            + _DOSE
-            + r"[^.;\n]{0,20}?\b(?:"
-            + _DRUGS
-            + r")\b"
-        ),
+        _c(r"\b(?:" + _DRUGS + r")\b[^.;\n]{0,30}?" + _DOSE),
+        "a medication with its dose",
+        self_attributing=True,
+    ),
+    _FamilyRule(
+        "health.dose_medication",
+        "health",
+        "medication",
+        _c(_DOSE + r"[^.;\n]{0,20}?\b(?:" + _DRUGS + r")\b"),
         "a medication with its dose",
         self_attributing=True,
     ),
@@ -478,7 +478,9 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return any(q.start() < start and end < q.end() for q in _QUOTED.finditer(text))
 
 
-def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
+def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
+    if not may_match(rule.term, lower):
+        return None
     text = view.text
     for m in rule.term.finditer(text):
         if _quoted(text, m.start(), m.end()):
@@ -526,12 +528,12 @@ def detect(doc: NormalizedText) -> list[Hit]:
     """Topical findings: at most one per family."""
     hits: list[Hit] = []
     done: set[str] = set()
-    views = [v for v in doc.views() if v.name in ("clean", "numeric", "collapsed")]
+    views = [(v, v.lower) for v in doc.views() if v.name in ("clean", "numeric", "collapsed")]
     for rule in FAMILY_RULES:
         if rule.family in done:
             continue
-        for view in views:
-            hit = _match_rule(rule, view)
+        for view, lower in views:
+            hit = _match_rule(rule, view, lower)
             if hit is not None:
                 hits.append(hit)
                 done.add(rule.family)

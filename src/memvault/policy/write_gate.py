@@ -1,0 +1,79 @@
+"""The engine's write gate backed by the governance contract.
+
+:class:`PolicyGate` adapts the pure :func:`~memvault.policy.gate.evaluate` to
+the engine's ``WriteGate`` seam: it turns the node about to be written into a
+:class:`~memvault.policy.candidate.Candidate` and judges it in a
+:class:`~memvault.policy.candidate.GateContext` built from configuration plus
+the caller's current usage (for ENTITLEMENT_CAP).
+
+>>> from memvault.model import CapturedBy, MemoryNode, MemoryOp, Source, SourceKind, SourceType
+>>> node = MemoryNode(memory_id="m1", orchestrator_id="acme", type="Preference",
+...     category="PREFERENCE", content="Prefers concise answers",
+...     source=Source(source_type=SourceType.MANUAL, captured_by=CapturedBy.USER,
+...                   source_kind=SourceKind.USER_EXPLICIT),
+...     created_at="2026-01-01T00:00:00.000000Z", updated_at="2026-01-01T00:00:00.000000Z")
+>>> PolicyGate().check(MemoryOp.STORE, node, agent_id=None).stop_reason.value
+'SUCCESS_STORED'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memvault.model.decision import Decision
+from memvault.model.enums import MemoryOp
+from memvault.model.node import MemoryNode
+from memvault.policy.allowlist import AgentAllowlist
+from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
+from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, Contract, load_contract
+from memvault.policy.gate import evaluate
+
+__all__ = ["PolicyGate", "UsageProvider"]
+
+#: Returns how many writes the node's user (and session) already made.
+UsageProvider = Callable[[MemoryNode], Usage]
+
+
+class PolicyGate:
+    """A ``WriteGate``: one stop reason per write, decided by the contract."""
+
+    def __init__(
+        self,
+        contract: Contract | str = DEFAULT_CONTRACT_VERSION,
+        *,
+        policy_enabled: bool = True,
+        caps: Caps | None = None,
+        allowlist: AgentAllowlist | None = None,
+        usage: UsageProvider | None = None,
+    ) -> None:
+        self.contract = load_contract(contract) if isinstance(contract, str) else contract
+        self.policy_enabled = policy_enabled
+        self.caps = caps or Caps()
+        self.allowlist = allowlist
+        self.usage = usage
+
+    def candidate(self, op: MemoryOp, node: MemoryNode, agent_id: str | None) -> Candidate:
+        return Candidate(
+            text=node.content,
+            key=node.key or None,
+            value=node.value or None,
+            declared_category=node.category,
+            type=node.type.value,
+            source_kind=node.source.source_kind.value,
+            source_ref=node.source.source_ref,
+            ttl_class=node.ttl_class.value,
+            caller_agent=agent_id,
+            op=op.value,
+            memory_id=node.memory_id,
+        )
+
+    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
+        usage = self.usage(node) if (self.usage and op is MemoryOp.STORE) else Usage()
+        context = GateContext(
+            contract=self.contract,
+            policy_enabled=self.policy_enabled,
+            caps=self.caps,
+            usage=usage,
+            allowlist=self.allowlist,
+        )
+        return evaluate(self.candidate(op, node, agent_id), context)
