@@ -486,7 +486,11 @@ def demo(
 
 def _register_extensions() -> None:
     """Sub-commands contributed by other modules (policy, benchmarks, …)."""
-    registrations: list[Callable[[], None]] = []
+    from memvault.cli import ingest_cmd
+
+    registrations: list[Callable[[], None]] = [
+        ingest_cmd.register,
+    ]
     for register in registrations:
         register()
 

@@ -32,6 +32,7 @@ __all__ = [
     "ChangeEntry",
     "ChangeRecord",
     "HistoryEvent",
+    "IngestRecord",
     "NodeFilter",
     "Store",
     "StoreCounts",
@@ -158,6 +159,29 @@ class ChangeRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class IngestRecord:
+    """One ingested file (``ingest_files``), keyed by content hash in an orchestrator.
+
+    Written in the same transaction as the file's memories, so "this content
+    was ingested" and "its memories exist" are never out of step. ``status``
+    is ``processed`` or ``rejected``; ``manifest_path`` is where the file's
+    manifest goes, so a rerun after a crash can finish the move exactly.
+
+    >>> IngestRecord("ab" * 32, "notes.md", 12, "processed", "/x/notes.md.manifest.json",
+    ...              "2026-01-01T00:00:00.000000Z").status
+    'processed'
+    """
+
+    content_sha256: str
+    original_name: str
+    size_bytes: int
+    status: str
+    manifest_path: str | None
+    received_at: str
+    processed_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class WriteSet:
     """Everything one write changes, applied by the store in one transaction.
 
@@ -172,6 +196,8 @@ class WriteSet:
     nodes: tuple[MemoryNode, ...] = ()
     edges: tuple[MemoryEdge, ...] = ()
     extra_sources: tuple[tuple[str, Source], ...] = ()
+    #: ``ingest_files`` rows, upserted by ``(orchestrator_id, content_sha256)``.
+    ingest_records: tuple[IngestRecord, ...] = ()
     events: tuple[HistoryEvent, ...] = ()
     changes: tuple[ChangeEntry, ...] = ()
     thread_id: str = "default"
@@ -244,6 +270,10 @@ class Store(Protocol):
         self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
     ) -> list[HistoryEvent]:
         """Audit events in write order (all of the orchestrator's when no id)."""
+        ...
+
+    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
+        """The ``ingest_files`` row for this content hash, or ``None``."""
         ...
 
     def revision(self, orchestrator_id: str) -> int:

@@ -19,6 +19,7 @@ from memvault.store.base import (
     GENESIS_HASH,
     ChangeRecord,
     HistoryEvent,
+    IngestRecord,
     NodeFilter,
     StoreCounts,
     TextHit,
@@ -38,6 +39,8 @@ class _Tenant:
     history: list[HistoryEvent] = field(default_factory=list)
     changes: list[ChangeRecord] = field(default_factory=list)
     revision: int = 0
+    # -- ingest ---
+    ingest: dict[str, IngestRecord] = field(default_factory=dict)
 
     def copy(self) -> _Tenant:
         return _Tenant(
@@ -47,6 +50,7 @@ class _Tenant:
             list(self.history),
             list(self.changes),
             self.revision,
+            dict(self.ingest),
         )
 
 
@@ -92,6 +96,8 @@ class InMemoryStore:
                             edge.from_memory_id, edge.to_memory_id, edge.edge_type.value
                         )
                 state.edges[edge.edge_id] = edge
+            for record in write.ingest_records:
+                state.ingest[record.content_sha256] = record
             prev = state.history[-1].hash if state.history else GENESIS_HASH
             for event in write.events:
                 digest = chain_hash(prev, event)
@@ -166,6 +172,10 @@ class InMemoryStore:
             events = self._tenant(orchestrator_id).history
             chosen = [e for e in events if memory_id is None or e.memory_id == memory_id]
         return chosen[:limit]
+
+    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
+        with self._lock:
+            return self._tenant(orchestrator_id).ingest.get(content_sha256)
 
     def revision(self, orchestrator_id: str) -> int:
         with self._lock:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from memvault.errors import DuplicateEdgeError, ScopeViolationError, StoreError
 from memvault.model import ChangeKind, HistoryOp, MemoryStatus, MemoryType, StopReason
 from memvault.store import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
-from memvault.store.base import GENESIS_HASH, chain_hash
+from memvault.store.base import GENESIS_HASH, IngestRecord, chain_hash
 from tests.helpers import make_edge, make_node, ts
 
 
@@ -298,3 +298,38 @@ def test_property_nodes_round_trip_through_store(
     write(store, *nodes)
     got = store.get_nodes("acme", [n.memory_id for n in nodes])
     assert got == sorted(nodes, key=lambda n: n.memory_id)
+
+
+# -- ingest ---
+
+
+def _ingest_record(sha: str, status: str = "processed", name: str = "a.md") -> IngestRecord:
+    return IngestRecord(sha, name, 42, status, f"/x/{name}.manifest.json", ts(3), ts(4))
+
+
+def test_ingest_record_commits_with_the_nodes_of_its_file(store: Store) -> None:
+    node = make_node()
+    record = _ingest_record("a" * 64)
+    store.apply(WriteSet("acme", ts(5), nodes=(node,), ingest_records=(record,)))
+    assert store.ingest_record("acme", "a" * 64) == record
+    assert store.ingest_record("acme", "b" * 64) is None
+    assert store.ingest_record("other", "a" * 64) is None  # scoped by orchestrator
+
+
+def test_ingest_record_rolls_back_with_a_failed_write(store: Store) -> None:
+    a, b = make_node(), make_node()
+    write(store, a, b, edges=[make_edge(a, b)])
+    dup = make_edge(a, b)  # same (from, to, type): the whole write set must fail
+    with pytest.raises(DuplicateEdgeError):
+        store.apply(
+            WriteSet("acme", ts(6), edges=(dup,), ingest_records=(_ingest_record("c" * 64),))
+        )
+    assert store.ingest_record("acme", "c" * 64) is None
+
+
+def test_ingest_record_alone_is_an_upsert_that_does_not_move_the_revision(store: Store) -> None:
+    store.apply(WriteSet("acme", ts(5), ingest_records=(_ingest_record("d" * 64, "rejected"),)))
+    assert store.revision("acme") == 0
+    again = _ingest_record("d" * 64, "processed", name="b.txt")
+    store.apply(WriteSet("acme", ts(6), ingest_records=(again,)))
+    assert store.ingest_record("acme", "d" * 64) == again

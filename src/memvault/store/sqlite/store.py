@@ -32,6 +32,7 @@ from memvault.store.base import (
     GENESIS_HASH,
     ChangeRecord,
     HistoryEvent,
+    IngestRecord,
     NodeFilter,
     StoreCounts,
     TextHit,
@@ -169,6 +170,8 @@ class SQLiteStore:
                     self._insert_source(conn, orch, memory_id, source, write.at, primary=False)
                 for edge in write.edges:
                     self._insert_edge(conn, edge)
+                for record in write.ingest_records:
+                    self._upsert_ingest_record(conn, orch, record)
                 self._insert_events(conn, orch, write.events)
                 return self._bump_revision(conn, write)
         except sqlite3.IntegrityError as exc:
@@ -187,7 +190,11 @@ class SQLiteStore:
             self._insert_source(
                 conn, node.orchestrator_id, node.memory_id, node.source, at, primary=True
             )
-        conn.execute("DELETE FROM memory_fts WHERE memory_id = ?", (node.memory_id,))
+        # Trigger: a node written for the first time. Why: memory_id is UNINDEXED in
+        # FTS5, so looking it up scans the whole index (quadratic bulk ingest).
+        # Outcome: the FTS delete runs only for nodes that already existed.
+        if existed is not None:
+            conn.execute("DELETE FROM memory_fts WHERE memory_id = ?", (node.memory_id,))
         conn.execute(
             "INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary) "
             "VALUES (?, ?, ?, ?, ?, ?)",
@@ -399,6 +406,47 @@ class SQLiteStore:
             )
             for r in rows
         ]
+
+    # -- ingest ---
+
+    @staticmethod
+    def _upsert_ingest_record(conn: sqlite3.Connection, orch: str, record: IngestRecord) -> None:
+        conn.execute(
+            "INSERT INTO ingest_files (orchestrator_id, content_sha256, original_name, size_bytes,"
+            " status, manifest_path, received_at, processed_at) VALUES (?,?,?,?,?,?,?,?) "
+            "ON CONFLICT (orchestrator_id, content_sha256) DO UPDATE SET "
+            "original_name = excluded.original_name, size_bytes = excluded.size_bytes, "
+            "status = excluded.status, manifest_path = excluded.manifest_path, "
+            "received_at = excluded.received_at, processed_at = excluded.processed_at",
+            (
+                orch,
+                record.content_sha256,
+                record.original_name,
+                record.size_bytes,
+                record.status,
+                record.manifest_path,
+                record.received_at,
+                record.processed_at,
+            ),
+        )
+
+    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
+        rows = self._read(
+            "SELECT * FROM ingest_files WHERE orchestrator_id = ? AND content_sha256 = ?",
+            [orchestrator_id, content_sha256],
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return IngestRecord(
+            content_sha256=r["content_sha256"],
+            original_name=r["original_name"],
+            size_bytes=int(r["size_bytes"]),
+            status=r["status"],
+            manifest_path=r["manifest_path"],
+            received_at=r["received_at"],
+            processed_at=r["processed_at"],
+        )
 
     def revision(self, orchestrator_id: str) -> int:
         rows = self._read(

@@ -1,0 +1,186 @@
+"""CLI skins for the drop folder: ``memvault ingest`` and ``memvault bench ingest``.
+
+``memvault --home H --orchestrator O ingest [--once] --json`` processes what is
+pending and prints exactly one JSON document::
+
+    {"processed": [{"file", "memories", "refused", "manifest", ...}],
+     "rejected": [{"file", "reasons": ["TOO_LARGE", ...], "details", "manifest"}],
+     "duplicates": [{"file", "duplicate_of", "manifest", ...}],
+     "pending": ["still-being-written.md"], "memories": 3, "seconds": 0.12}
+
+``--watch`` polls every ``--interval`` seconds (one JSON line per pass with
+``--json``); a rich progress bar on stderr follows each batch.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from memvault.cli import output
+from memvault.cli.app import JsonFlag, _engine, _errors, app, bench_app
+from memvault.engine import MemoryEngine
+from memvault.ingest import IngestReport, watch
+from memvault.ingest.bench import bench_result, generate_folder
+
+__all__ = ["register", "register_bench"]
+
+_stderr = Console(stderr=True)
+
+
+class _Bar:
+    """A progress bar created on the first file of a batch, closed at the end."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.progress: Progress | None = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int, name: str) -> None:
+        if not self.enabled:
+            return
+        if self.progress is None:
+            self.progress = Progress(
+                TextColumn("ingest"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("{task.description}"),
+                console=_stderr,
+                transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("", total=total)
+        self.progress.update(self.task, completed=done, description=name[:40])
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+def _print(report: IngestReport, as_json: bool) -> None:
+    if as_json:
+        output.emit_json(report.to_json())
+        return
+    rows = [(o.name, "processed", str(o.memory_count), "", o.manifest) for o in report.processed]
+    rows += [
+        (o.name, "rejected", "0", ", ".join(r.code.value for r in o.reasons), o.manifest)
+        for o in report.rejected
+    ]
+    rows += [(o.name, "duplicate", "0", "", o.manifest) for o in report.duplicates]
+    rows += [(o.name, "pending", "0", "still being written", "") for o in report.pending]
+    if rows:
+        output.print_table(
+            f"ingest: {report.memories} memories from {len(report.processed)} files "
+            f"in {report.seconds:.2f}s",
+            ["file", "status", "memories", "reasons", "manifest"],
+            rows,
+        )
+    else:
+        output.stdout.print("ingest: nothing pending", highlight=False)
+
+
+def ingest(
+    ctx: typer.Context,
+    watch_mode: Annotated[
+        bool, typer.Option("--watch", help="Keep polling the drop folder until interrupted.")
+    ] = False,
+    once: Annotated[
+        bool, typer.Option("--once", help="Process what is pending once and exit (default).")
+    ] = False,
+    interval: Annotated[
+        float, typer.Option("--interval", help="Seconds between passes in --watch mode.")
+    ] = 2.0,
+    max_file_size_mb: Annotated[
+        float, typer.Option("--max-file-size-mb", help="memory.ingest.max_file_size_mb")
+    ] = 10.0,
+    settle: Annotated[
+        float,
+        typer.Option("--settle", help="Seconds a file's size must hold still before reading."),
+    ] = 0.2,
+    max_passes: Annotated[
+        int | None, typer.Option("--max-passes", help="Stop --watch after N passes.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ingest .txt/.md/.json files from the drop folder into governed memories."""
+    bar = _Bar(enabled=not as_json and _stderr.is_terminal)
+    passes = 1 if (once or not watch_mode) else max_passes
+    with _engine(ctx) as engine:
+
+        def run_once() -> IngestReport:
+            try:
+                return engine.ingest_pending(
+                    max_file_size_mb=max_file_size_mb, settle_seconds=settle, progress=bar
+                )
+            finally:
+                bar.close()
+
+        def show(report: IngestReport) -> None:
+            # Trigger: an idle pass in watch mode. Why: one line per idle poll
+            # would flood the terminal. Outcome: only passes that did work print.
+            if passes == 1 or report.outcomes:
+                _print(report, as_json)
+
+        if passes != 1:
+            engine._log("info", "ingest_watch_started", interval=interval)
+        try:
+            watch(run_once, interval=interval, max_passes=passes, on_report=show)
+        except KeyboardInterrupt:
+            engine._log("info", "ingest_watch_stopped", reason="interrupted")
+
+
+def bench_ingest(
+    ctx: typer.Context,
+    files: Annotated[int, typer.Option("--files", help="How many files to generate.")] = 1000,
+    out: Annotated[Path, typer.Option("--out", help="Where to write the JSON result.")] = Path(
+        "bench-results/ingest.json"
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of the generated folder.")] = 7,
+    as_json: JsonFlag = False,
+) -> None:
+    """Files/s and memories/s for a generated folder of mixed .txt/.md/.json files."""
+    home = Path(tempfile.mkdtemp(prefix="memvault-bench-ingest-"))
+    bar = _Bar(enabled=not as_json)
+    try:
+        with _errors(), MemoryEngine.open(home, ctx.obj.orchestrator) as engine:
+            assert engine.layout is not None
+            counts = generate_folder(engine.layout.ingest_dir, files, seed=seed)
+            try:
+                report = engine.ingest_pending(settle_seconds=0, progress=bar)
+            finally:
+                bar.close()
+            result = bench_result(report, files, counts)
+            result["store_memories"] = engine.stats().to_json()["memories"]["total"]
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if as_json:
+        output.emit_json(result)
+        return
+    output.print_table(
+        "bench ingest",
+        ["metric", "value"],
+        [(k, v) for k, v in result.items() if not isinstance(v, dict | list)],
+        caption=f"written to {out}",
+    )
+
+
+def register() -> None:
+    """Add ``memvault ingest`` and ``memvault bench ingest``."""
+    app.command("ingest")(ingest)
+    register_bench(bench_app)
+
+
+def register_bench(bench: typer.Typer) -> None:
+    """Add ``memvault bench ingest``."""
+    bench.command("ingest")(bench_ingest)

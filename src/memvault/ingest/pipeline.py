@@ -1,0 +1,772 @@
+"""The ingestion pipeline: one pass over the drop folder, one transaction per file.
+
+For each file (spec "Ingestion", steps 1–6)::
+
+    discover → safety checks (lstat) → read (stable?) → decode → parse
+      → build typed nodes (validation) → governance gate, per candidate
+      → ONE WriteSet: accepted nodes, edges, history, change log and the
+        ``ingest_files`` record (keyed by content hash)
+      → manifest → move to processed/ or rejected/
+
+Idempotency and crash safety rest on two facts:
+
+* memory and edge ids are derived from (orchestrator, content hash, chunk
+  id), and the ``ingest_files`` record commits in the same transaction as the
+  file's memories — so the database either has all of a file or none of it;
+* the record names the file's destination. On a rerun, a file whose hash is
+  recorded but whose destination is still free was committed and not moved
+  (a crash): the pass finishes the move, writing the same manifest. A file
+  whose hash is recorded *and* whose destination holds a file is a duplicate:
+  no memory is created and its manifest says ``"duplicate": true``.
+
+Files rejected before any database write (unsafe, unsupported, too large,
+unparseable, empty) are decided from the file alone, so a rerun decides the
+same way.
+
+>>> import tempfile, pathlib
+>>> from memvault.engine import MemoryEngine
+>>> home = pathlib.Path(tempfile.mkdtemp())
+>>> with MemoryEngine.open(home, "acme") as engine:
+...     _ = (engine.layout.ingest_dir / "notes.txt").write_text("Deploys run on Fridays.")
+...     report = engine.ingest_pending(settle_seconds=0)
+>>> [p.name for p in report.processed], report.processed[0].memory_count
+(['notes.txt'], 1)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.errors import (
+    ConfigError,
+    StoreError,
+    StoreUnavailableError,
+    UnsafePathError,
+    ValidationFailed,
+)
+from memvault.ingest.manifest import (
+    MANIFEST_VERSION,
+    clean_temporaries,
+    free_destination,
+    manifest_path,
+    move,
+    write_manifest,
+)
+from memvault.ingest.model import (
+    Candidate,
+    EdgeSpec,
+    ParsedDocument,
+    ParseFailure,
+    Rejection,
+    RejectReason,
+)
+from memvault.ingest.parsers import MEMORY_FIELDS, PARSERS, decode
+from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
+from memvault.model.decision import Decision
+from memvault.model.enums import (
+    CapturedBy,
+    ChangeKind,
+    HistoryOp,
+    SourceKind,
+    SourceType,
+    StopReason,
+)
+from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.validation import canonical_source_path, to_validation_failed
+from memvault.runtime import RuntimeLayout
+from memvault.store.base import ChangeEntry, HistoryEvent, IngestRecord, Store, WriteSet
+
+__all__ = [
+    "FileOutcome",
+    "IngestContext",
+    "IngestDisabledError",
+    "IngestReport",
+    "Judge",
+    "Progress",
+    "run_pass",
+]
+
+#: The governance seam as ingestion sees it: one node in, one decision out.
+Judge = Callable[[MemoryNode], Decision]
+#: ``(files done, files total, name of the file just finished)``.
+Progress = Callable[[int, int, str], None]
+#: ``log(level, event, **fields)`` — a JSON line in ``logs/memory.log``.
+LogFn = Callable[..., None]
+
+PROCESSED, REJECTED, DUPLICATE, PENDING = "processed", "rejected", "duplicate", "pending"
+THREAD = "ingest"
+
+
+class IngestDisabledError(ConfigError):
+    """``memory.ingest.enabled`` is false: the drop folder is not read."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "ingestion is disabled (memory.ingest.enabled = false); nothing was read",
+            hint="set memory.ingest.enabled = true to process the drop folder",
+        )
+
+
+@dataclass(frozen=True)
+class IngestContext:
+    """What a pass needs from the engine: store, scope, gate, clock and log."""
+
+    store: Store
+    orchestrator: str
+    layout: RuntimeLayout
+    judge: Judge
+    now: Callable[[], str]
+    log: LogFn | None = None
+    workspace_roots: tuple[Path, ...] = ()
+    actor: str | None = None
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    """What happened to one file (one entry of the pass report)."""
+
+    name: str
+    status: str
+    reasons: tuple[Rejection, ...] = ()
+    memory_ids: tuple[str, ...] = ()
+    refused: tuple[dict[str, Any], ...] = ()
+    edge_ids: tuple[str, ...] = ()
+    manifest: str | None = None
+    sha256: str | None = None
+    duplicate_of: str | None = None
+    recovered: bool = False
+
+    @property
+    def memory_count(self) -> int:
+        return len(self.memory_ids)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"file": self.name, "manifest": self.manifest}
+        if self.status == REJECTED:
+            data["reasons"] = [r.code.value for r in self.reasons]
+            data["details"] = [r.to_json() for r in self.reasons]
+            stops = sorted({str(r["stop_reason"]) for r in self.refused})
+            if stops:
+                data["stop_reasons"] = stops
+        elif self.status == PROCESSED:
+            data["memories"] = list(self.memory_ids)
+            data["edges"] = list(self.edge_ids)
+            data["refused"] = list(self.refused)
+            if self.recovered:
+                data["recovered"] = True
+        elif self.status == DUPLICATE:
+            data["sha256"] = self.sha256
+            data["duplicate_of"] = self.duplicate_of
+        return data
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    """The outcome of one pass: files by status, and how long it took."""
+
+    outcomes: tuple[FileOutcome, ...]
+    seconds: float
+
+    def _with(self, status: str) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.status == status]
+
+    @property
+    def processed(self) -> list[FileOutcome]:
+        return self._with(PROCESSED)
+
+    @property
+    def rejected(self) -> list[FileOutcome]:
+        return self._with(REJECTED)
+
+    @property
+    def duplicates(self) -> list[FileOutcome]:
+        return self._with(DUPLICATE)
+
+    @property
+    def pending(self) -> list[FileOutcome]:
+        return self._with(PENDING)
+
+    @property
+    def memories(self) -> int:
+        return sum(o.memory_count for o in self.outcomes)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"processed": [...], "rejected": [{"file", "reasons"}], "duplicates": [...]}``."""
+        return {
+            "processed": [o.to_json() for o in self.processed],
+            "rejected": [o.to_json() for o in self.rejected],
+            "duplicates": [o.to_json() for o in self.duplicates],
+            "pending": [o.name for o in self.pending],
+            "memories": self.memories,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def derived_id(prefix: str, *parts: str) -> str:
+    """A stable id from its parts: the same file and chunk always get the same id.
+
+    >>> a = derived_id("mem", "acme", "ab" * 32, "p0001")
+    >>> a == derived_id("mem", "acme", "ab" * 32, "p0001"), len(a)
+    (True, 32)
+    """
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    return f"{prefix}_{digest[:28]}"
+
+
+def summarise(content: str, limit: int = 160) -> str:
+    """One line of at most ``limit`` characters, cut at a word."""
+    text = " ".join(content.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 3].rsplit(" ", 1)[0]
+    return (cut or text[: limit - 3]) + "…"
+
+
+@contextlib.contextmanager
+def _pass_lock(path: Path) -> Iterator[None]:
+    """One pass at a time per drop folder (a watcher and a ``--once`` may overlap)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+@dataclass
+class _Judged:
+    """Candidates turned into nodes and decisions (the pure part of a file)."""
+
+    accepted: list[tuple[Candidate, MemoryNode, Decision]] = field(default_factory=list)
+    refused: list[tuple[Candidate, Decision, tuple[str, ...]]] = field(default_factory=list)
+    edges: list[MemoryEdge] = field(default_factory=list)
+    skipped_edges: list[dict[str, Any]] = field(default_factory=list)
+
+
+# -- the pass --------------------------------------------------------------------
+
+
+class _Pass:
+    def __init__(self, ctx: IngestContext, max_bytes: int) -> None:
+        self.ctx = ctx
+        self.max_bytes = max_bytes
+        self.layout = ctx.layout
+
+    def _log(self, level: str, event: str, **fields: Any) -> None:
+        if self.ctx.log is not None:
+            self.ctx.log(level, event, **fields)
+
+    # -- per file ------------------------------------------------------------
+
+    def process(self, entry: Entry) -> FileOutcome:
+        started = time.perf_counter()
+        timings: dict[str, float] = {}
+        rejection = precheck(entry, self.max_bytes)
+        if rejection is not None:
+            return self._reject(entry, [rejection], None, timings, started)
+        read = read_stable(entry, self.max_bytes)
+        if read.changed or not still(entry):
+            # Trigger: size, mtime or inode moved between discovery and reading.
+            # Why: a half-written file would be ingested (and hashed) half.
+            # Outcome: left in place for the next pass.
+            return FileOutcome(entry.name, PENDING)
+        timings["read_ms"] = _ms(started)
+        sha = hashlib.sha256(read.data).hexdigest()
+        try:
+            text = decode(read.data)
+            parser = PARSERS[os.path.splitext(entry.name)[1].lower()]
+            document = parser(text, name=entry.name)
+        except ParseFailure as exc:
+            return self._reject(entry, [exc.rejection], sha, timings, started)
+        timings["parse_ms"] = _ms(started) - timings["read_ms"]
+        if not document.candidates:
+            empty = Rejection(RejectReason.EMPTY, "no text to remember in the file")
+            return self._reject(entry, [empty], sha, timings, started)
+        try:
+            source_path = canonical_source_path(entry.path, self.ctx.workspace_roots)
+        except UnsafePathError as exc:
+            unsafe = Rejection(RejectReason.UNSAFE_PATH, exc.reason, detail={"kind": "outside"})
+            return self._reject(entry, [unsafe], sha, timings, started)
+        record = self.ctx.store.ingest_record(self.ctx.orchestrator, sha)
+        if record is not None and record.manifest_path is not None:
+            destination = Path(record.manifest_path[: -len(".manifest.json")])
+            if os.path.lexists(destination):
+                return self._duplicate(entry, sha, record, started)
+        gate_started = time.perf_counter()
+        judged = self._judge(document, sha, source_path)
+        timings["gate_ms"] = _ms(gate_started)
+        if record is not None and record.manifest_path is not None:
+            # Trigger: the content is recorded but its file was never moved.
+            # Why: a crash after the commit and before the move; the memories
+            #      exist (same derived ids) and must not be written twice.
+            # Outcome: finish exactly as the interrupted pass would have.
+            return self._finish(
+                entry, document, judged, sha, source_path, record, timings, started, recovered=True
+            )
+        return self._commit(entry, document, judged, sha, source_path, timings, started)
+
+    def _node(self, candidate: Candidate, sha: str, source: Source) -> MemoryNode:
+        data = dict(candidate.fields)
+        unknown = sorted(set(data) - MEMORY_FIELDS)
+        if unknown:
+            raise ValidationFailed(
+                f"unknown field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not a field a file may set") for f in unknown),
+            )
+        content = data.get("content")
+        if isinstance(content, str):
+            data["content"] = content = content.strip()
+            data.setdefault("summary", summarise(content)[:SUMMARY_MAX])
+            if not data.get("value"):
+                data["value"] = summarise(content, 1024)
+        data.setdefault("ttl_class", "LONG")
+        now = self.ctx.now()
+        try:
+            return MemoryNode(
+                memory_id=derived_id("mem", self.ctx.orchestrator, sha, candidate.chunk_id),
+                orchestrator_id=self.ctx.orchestrator,
+                source=source,
+                created_at=now,
+                updated_at=now,
+                **data,
+            )
+        except ValidationError as exc:
+            failed = to_validation_failed(exc)
+            assert isinstance(failed, ValidationFailed)
+            raise failed from None
+
+    def _judge(self, document: ParsedDocument, sha: str, source_path: str) -> _Judged:
+        judged = _Judged()
+        by_ref: dict[str, MemoryNode] = {}
+        for candidate in document.candidates:
+            source = Source(
+                source_type=SourceType.INGEST_FILE,
+                captured_by=CapturedBy.EXTRACTOR,
+                source_kind=SourceKind.CITED_SOURCE,
+                source_path=source_path,
+                source_ref=f"doc:sha256:{sha}#chunk:{candidate.chunk_id}",
+            )
+            try:
+                node = self._node(candidate, sha, source)
+            except ValidationFailed as exc:
+                decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
+                fields = tuple(sorted({f for f, _ in exc.errors}))
+                judged.refused.append((candidate, decision, fields))
+                continue
+            decision = self.ctx.judge(node)
+            if decision.allowed:
+                judged.accepted.append((candidate, node, decision))
+                if candidate.ref is not None:
+                    by_ref[candidate.ref] = node
+            else:
+                judged.refused.append((candidate, decision, ()))
+        seen: set[tuple[str, str, str]] = set()
+        for spec in document.edges:
+            self._edge(spec, sha, by_ref, seen, judged)
+        return judged
+
+    def _edge(
+        self,
+        spec: EdgeSpec,
+        sha: str,
+        by_ref: dict[str, MemoryNode],
+        seen: set[tuple[str, str, str]],
+        judged: _Judged,
+    ) -> None:
+        skipped = {"index": spec.index, "from": spec.from_ref, "to": spec.to_ref}
+        a, b = by_ref.get(spec.from_ref), by_ref.get(spec.to_ref)
+        if a is None or b is None:
+            judged.skipped_edges.append({**skipped, "reason": "ENDPOINT_REFUSED"})
+            return
+        try:
+            edge = MemoryEdge(
+                edge_id=derived_id("edge", self.ctx.orchestrator, sha, f"edges.{spec.index}"),
+                orchestrator_id=self.ctx.orchestrator,
+                from_memory_id=a.memory_id,
+                to_memory_id=b.memory_id,
+                edge_type=spec.edge_type,  # type: ignore[arg-type]  # validated by pydantic
+                weight=spec.weight,
+                reason=spec.reason,
+                created_at=self.ctx.now(),
+            )
+        except ValidationError as exc:
+            failed = to_validation_failed(exc)
+            assert isinstance(failed, ValidationFailed)
+            judged.skipped_edges.append({**skipped, "reason": failed.stop_reason.value})
+            return
+        triple = (edge.from_memory_id, edge.to_memory_id, edge.edge_type.value)
+        if triple in seen:
+            judged.skipped_edges.append({**skipped, "reason": "DUPLICATE_EDGE"})
+            return
+        seen.add(triple)
+        judged.edges.append(edge)
+
+    def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
+        return HistoryEvent(
+            event_id=f"evt_{int(time.time() * 1000):012x}{secrets.token_hex(8)}",
+            orchestrator_id=self.ctx.orchestrator,
+            op=op,
+            at=at,
+            actor=self.ctx.actor,
+            **fields,
+        )
+
+    def _write_set(
+        self, entry: Entry, judged: _Judged, sha: str, record: IngestRecord, at: str
+    ) -> WriteSet:
+        document = f"sha256:{sha}"
+        events: list[HistoryEvent] = []
+        changes: list[ChangeEntry] = []
+        for candidate, node, decision in judged.accepted:
+            events.append(
+                self._event(
+                    HistoryOp.CREATE,
+                    at,
+                    memory_id=node.memory_id,
+                    stop_reason=decision.stop_reason,
+                    detector=decision.detector,
+                    detail={
+                        "type": node.type.value,
+                        "category": node.category,
+                        "ingest": {"document": document, "chunk": candidate.chunk_id},
+                    },
+                )
+            )
+            changes.append(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary))
+        for edge in judged.edges:
+            events.append(
+                self._event(
+                    HistoryOp.LINK,
+                    at,
+                    memory_id=edge.from_memory_id,
+                    stop_reason=StopReason.SUCCESS_STORED,
+                    detail={
+                        "edge_id": edge.edge_id,
+                        "edge_type": edge.edge_type.value,
+                        "to": edge.to_memory_id,
+                    },
+                )
+            )
+        for candidate, decision, fields in judged.refused:
+            # A refusal records stop reason, detector and field names — never content.
+            events.append(
+                self._event(
+                    HistoryOp.REFUSE,
+                    at,
+                    stop_reason=decision.stop_reason,
+                    detector=decision.detector,
+                    detail={
+                        "op": "STORE",
+                        "fields": list(fields),
+                        "ingest": {"document": document, "chunk": candidate.chunk_id},
+                    },
+                )
+            )
+        return WriteSet(
+            self.ctx.orchestrator,
+            at,
+            nodes=tuple(node for _, node, _ in judged.accepted),
+            edges=tuple(judged.edges),
+            ingest_records=(record,),
+            events=tuple(events),
+            changes=tuple(changes),
+            thread_id=THREAD,
+        )
+
+    def _commit(
+        self,
+        entry: Entry,
+        document: ParsedDocument,
+        judged: _Judged,
+        sha: str,
+        source_path: str,
+        timings: dict[str, float],
+        started: float,
+    ) -> FileOutcome:
+        status = PROCESSED if judged.accepted else REJECTED
+        directory = self.layout.processed_dir if status == PROCESSED else self.layout.rejected_dir
+        destination = free_destination(directory, entry.name)
+        at = self.ctx.now()
+        record = IngestRecord(
+            content_sha256=sha,
+            original_name=entry.name,
+            size_bytes=entry.st.st_size,
+            status=status,
+            manifest_path=str(manifest_path(destination)),
+            received_at=at,
+            processed_at=at,
+        )
+        commit_started = time.perf_counter()
+        try:
+            self.ctx.store.apply(self._write_set(entry, judged, sha, record, at))
+        except StoreUnavailableError:
+            raise
+        except StoreError as exc:
+            # Trigger: the store refused the file's write set (nothing was written).
+            # Why: one transaction per file — a file is all in or all out.
+            # Outcome: the file is rejected with STORE_FAILED and its manifest.
+            failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
+            return self._reject(entry, [failed], sha, timings, started)
+        timings["commit_ms"] = _ms(commit_started)
+        return self._finish(entry, document, judged, sha, source_path, record, timings, started)
+
+    def _finish(
+        self,
+        entry: Entry,
+        document: ParsedDocument,
+        judged: _Judged,
+        sha: str,
+        source_path: str,
+        record: IngestRecord,
+        timings: dict[str, float],
+        started: float,
+        *,
+        recovered: bool = False,
+    ) -> FileOutcome:
+        assert record.manifest_path is not None
+        manifest = Path(record.manifest_path)
+        destination = Path(record.manifest_path[: -len(".manifest.json")])
+        refused = tuple(
+            {
+                "chunk_id": c.chunk_id,
+                "line": c.line,
+                "ref": c.ref,
+                "stop_reason": d.stop_reason.value,
+                "detector": d.detector,
+                "fields": list(fields),
+            }
+            for c, d, fields in judged.refused
+        )
+        reasons: list[Rejection] = []
+        if record.status == REJECTED:
+            stops = sorted({d.stop_reason.value for _, d, _ in judged.refused})
+            reasons.append(
+                Rejection(
+                    RejectReason.ALL_CANDIDATES_REFUSED,
+                    f"all {len(judged.refused)} candidates were refused",
+                    detail={"stop_reasons": stops},
+                )
+            )
+        candidates = [
+            {
+                "chunk_id": c.chunk_id,
+                "line": c.line,
+                "ref": c.ref,
+                "memory_id": n.memory_id,
+                "type": n.type.value,
+                "category": n.category,
+                "stop_reason": d.stop_reason.value,
+                "detector": d.detector,
+            }
+            for c, n, d in judged.accepted
+        ]
+        timings["total_ms"] = _ms(started)
+        data = self._manifest_base(entry, sha, source_path, destination, record.status)
+        data.update(
+            {
+                "document_id": f"sha256:{sha}",
+                "format": document.format,
+                "reasons": [r.code.value for r in reasons],
+                "reason_details": [r.to_json() for r in reasons],
+                "candidates": candidates + [dict(r, memory_id=None) for r in refused],
+                "refused": list(refused),
+                "edges": [e.to_json() for e in judged.edges],
+                "skipped_edges": judged.skipped_edges,
+                "counts": {
+                    "candidates": len(judged.accepted) + len(judged.refused),
+                    "stored": len(judged.accepted),
+                    "refused": len(judged.refused),
+                    "edges": len(judged.edges),
+                },
+                "notes": dict(document.notes),
+                "recovered": recovered,
+                "timings_ms": {k: round(v, 3) for k, v in timings.items()},
+            }
+        )
+        self._place(entry, manifest, destination, data)
+        outcome = FileOutcome(
+            entry.name,
+            PROCESSED if record.status == PROCESSED else REJECTED,
+            reasons=tuple(reasons),
+            memory_ids=tuple(n.memory_id for _, n, _ in judged.accepted),
+            refused=refused,
+            edge_ids=tuple(e.edge_id for e in judged.edges),
+            manifest=str(manifest),
+            sha256=sha,
+            recovered=recovered,
+        )
+        self._log_outcome(outcome)
+        return outcome
+
+    def _manifest_base(
+        self, entry: Entry, sha: str | None, source: str | None, destination: Path, status: str
+    ) -> dict[str, Any]:
+        return {
+            "manifest_version": MANIFEST_VERSION,
+            "orchestrator": self.ctx.orchestrator,
+            "status": status,
+            "duplicate": status == DUPLICATE,
+            "file": {
+                "name": entry.name,
+                "source_path": source or str(entry.path),
+                "stored_as": str(destination),
+                "sha256": sha,
+                "size_bytes": entry.st.st_size,
+            },
+            "at": self.ctx.now(),
+        }
+
+    def _place(self, entry: Entry, manifest: Path, destination: Path, data: dict[str, Any]) -> None:
+        write_manifest(manifest, data)
+        move(entry.path, destination)
+
+    def _reject(
+        self,
+        entry: Entry,
+        reasons: Sequence[Rejection],
+        sha: str | None,
+        timings: dict[str, float],
+        started: float,
+    ) -> FileOutcome:
+        destination = free_destination(self.layout.rejected_dir, entry.name)
+        manifest = manifest_path(destination)
+        timings["total_ms"] = _ms(started)
+        data = self._manifest_base(entry, sha, None, destination, REJECTED)
+        data.update(
+            {
+                "reasons": [r.code.value for r in reasons],
+                "reason_details": [r.to_json() for r in reasons],
+                "candidates": [],
+                "edges": [],
+                "timings_ms": {k: round(v, 3) for k, v in timings.items()},
+            }
+        )
+        self._place(entry, manifest, destination, data)
+        outcome = FileOutcome(
+            entry.name, REJECTED, reasons=tuple(reasons), manifest=str(manifest), sha256=sha
+        )
+        self._log_outcome(outcome)
+        return outcome
+
+    def _duplicate(
+        self, entry: Entry, sha: str, record: IngestRecord, started: float
+    ) -> FileOutcome:
+        directory = (
+            self.layout.processed_dir if record.status == PROCESSED else self.layout.rejected_dir
+        )
+        destination = free_destination(directory, entry.name)
+        manifest = manifest_path(destination)
+        data = self._manifest_base(entry, sha, None, destination, DUPLICATE)
+        data.update(
+            {
+                "document_id": f"sha256:{sha}",
+                "duplicate_of": {
+                    "original_name": record.original_name,
+                    "status": record.status,
+                    "manifest": record.manifest_path,
+                    "received_at": record.received_at,
+                },
+                "reasons": [],
+                "candidates": [],
+                "edges": [],
+                "timings_ms": {"total_ms": round(_ms(started), 3)},
+            }
+        )
+        self._place(entry, manifest, destination, data)
+        outcome = FileOutcome(
+            entry.name,
+            DUPLICATE,
+            manifest=str(manifest),
+            sha256=sha,
+            duplicate_of=record.manifest_path,
+        )
+        self._log_outcome(outcome)
+        return outcome
+
+    def _log_outcome(self, outcome: FileOutcome) -> None:
+        self._log(
+            "info" if outcome.status != REJECTED else "warning",
+            "ingest_file",
+            file=outcome.name,
+            status=outcome.status,
+            sha256=outcome.sha256,
+            memories=outcome.memory_count,
+            refused=len(outcome.refused),
+            reasons=[r.code.value for r in outcome.reasons],
+            recovered=outcome.recovered,
+            manifest=outcome.manifest,
+        )
+
+
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000
+
+
+def run_pass(
+    ctx: IngestContext,
+    *,
+    enabled: bool = True,
+    max_file_size_mb: float = 10.0,
+    settle_seconds: float = 0.2,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """Process everything pending in the drop folder once.
+
+    ``settle_seconds`` is the pause between the discovery ``lstat`` and the
+    second check that tells a finished file from one still being written.
+    Raises :class:`IngestDisabledError` when ``enabled`` is false.
+    """
+    if not enabled:
+        raise IngestDisabledError()
+    if max_file_size_mb <= 0:
+        raise ConfigError(
+            f"memory.ingest.max_file_size_mb must be positive, got {max_file_size_mb}"
+        )
+    started = time.perf_counter()
+    layout = ctx.layout.ensure()
+    work = _Pass(ctx, int(max_file_size_mb * 1024 * 1024))
+    outcomes: list[FileOutcome] = []
+    with _pass_lock(layout.ingest_dir / ".lock"):
+        clean_temporaries((layout.processed_dir, layout.rejected_dir))
+        entries = discover(layout.ingest_dir)
+        if entries and settle_seconds > 0:
+            time.sleep(settle_seconds)
+        for done, entry in enumerate(entries, start=1):
+            try:
+                outcomes.append(work.process(entry))
+            except FileNotFoundError:
+                outcomes.append(FileOutcome(entry.name, PENDING))  # vanished mid-pass
+            if progress is not None:
+                progress(done, len(entries), entry.name)
+    report = IngestReport(tuple(outcomes), time.perf_counter() - started)
+    if outcomes:
+        work._log(
+            "info",
+            "ingest_pass",
+            processed=len(report.processed),
+            rejected=len(report.rejected),
+            duplicates=len(report.duplicates),
+            pending=len(report.pending),
+            memories=report.memories,
+            seconds=round(report.seconds, 3),
+        )
+    return report
