@@ -29,7 +29,7 @@ from memvault.errors import (
     MemoryNotFoundError,
     ValidationFailed,
 )
-from memvault.ingest import IngestReport
+from memvault.extract.base import Extractor, Message
 from memvault.model.decision import Decision
 from memvault.model.enums import (
     CapturedBy,
@@ -51,6 +51,8 @@ from memvault.retrieval.text import query_terms
 from memvault.runtime import JsonLineLog, RuntimeLayout
 from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.store.sqlite import SQLiteStore
+from memvault.write import CaptureConfig, CapturePipeline, CaptureResult
+from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
 __all__ = [
     "AsyncMemoryEngine",
@@ -647,43 +649,93 @@ class MemoryEngine:
             history_events=counts.history_events,
         )
 
-    # -- ingest ---
-    # The drop folder (spec "Ingestion"). Thin: the logic is in memvault.ingest.
+    # -- capture ---
+    # Write-back triggers (issue 5): transcript turns, workflow outputs, diagnostics.
+    # Thin: extraction is in memvault.extract; resolve and commit in memvault.write.
 
-    def ingest_pending(
+    #: Caps, bands and knobs of capture (assign a new frozen config to change them).
+    capture_config: CaptureConfig = CaptureConfig()
+    #: The transcript extractor; ``None`` is the deterministic rule extractor.
+    capture_extractor: Extractor | None = None
+    _capture: CapturePipeline | None = None
+
+    @property
+    def capture(self) -> CapturePipeline:
+        """The capture pipeline bound to this engine (store, gate, clock, recall)."""
+        current = self._capture
+        if (
+            current is None
+            or current.config is not self.capture_config
+            or current.extractor is not (self.capture_extractor or current.extractor)
+        ):
+            embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
+            current = self._capture = CapturePipeline(
+                store=self.store,
+                orchestrator=self.orchestrator,
+                gate=self._gate,
+                clock=self.clock,
+                recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
+                extractor=self.capture_extractor,
+                similarity=EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity(),
+                config=self.capture_config,
+                actor=self.agent_id,
+                log=self._log,
+                embed=getattr(self, "_embed", None),
+            )
+        return current
+
+    def capture_message(
         self,
+        message: Message | Mapping[str, Any],
         *,
-        enabled: bool = True,
-        max_file_size_mb: float = 10.0,
-        settle_seconds: float = 0.2,
-        progress: Callable[[int, int, str], None] | None = None,
-    ) -> IngestReport:
-        """Ingest every file waiting in ``<home>/<orchestrator>/memory/ingest/`` once.
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Capture one transcript turn: 0–5 candidates, gated, resolved, committed.
 
-        Every candidate passes this engine's gate; each file commits in one
-        transaction. ``enabled``/``max_file_size_mb`` are ``memory.ingest.*``.
+        Only the user's own turns are write triggers; ``message`` is a
+        :class:`~memvault.extract.Message` or a mapping of its fields.
+
+        >>> import tempfile
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     r = e.capture_message({"text": "I prefer tabs over spaces", "user_id": "dana"})
+        ...     [(c.type, c.outcome.value) for c in r.candidates]
+        [('Preference', 'stored')]
         """
-        from memvault.errors import ConfigError
-        from memvault.ingest import IngestContext, run_pass
-
-        if self.layout is None:
-            raise ConfigError("ingestion needs an engine opened on a runtime home")
-        context = IngestContext(
-            store=self.store,
-            orchestrator=self.orchestrator,
-            layout=self.layout,
-            judge=lambda node: self._gate(MemoryOp.STORE, node),
-            now=self._now,
-            log=self._log,
-            workspace_roots=self.workspace_roots,
-            actor=self.agent_id,
+        try:
+            msg = message if isinstance(message, Message) else Message.model_validate(message)
+        except ValidationError as exc:
+            raise to_validation_failed(exc, prefix="message.") from None
+        return self.capture.capture_message(
+            msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
         )
-        return run_pass(
-            context,
-            enabled=enabled,
-            max_file_size_mb=max_file_size_mb,
-            settle_seconds=settle_seconds,
-            progress=progress,
+
+    def capture_workflow_output(
+        self,
+        run_id: str,
+        step_id: str,
+        output: str | Mapping[str, Any],
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
+        return self.capture.capture_workflow_output(
+            run_id, step_id, output, user_id=user_id, project_id=project_id, thread_id=thread_id
+        )
+
+    def capture_diagnostics(
+        self,
+        finding: Any,
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Observation memories from diagnostics findings, with bounded evidence."""
+        return self.capture.capture_diagnostics(
+            finding, user_id=user_id, project_id=project_id, thread_id=thread_id
         )
 
     list = list_memories
@@ -740,6 +792,20 @@ class AsyncMemoryEngine:
 
     async def stats(self) -> EngineStats:
         return await self._run(self.sync.stats)
+
+    # -- capture ---
+
+    async def capture_message(self, message: Any, **options: Any) -> CaptureResult:
+        return await self._run(self.sync.capture_message, message, **options)
+
+    async def capture_workflow_output(
+        self, run_id: str, step_id: str, output: Any, **options: Any
+    ) -> CaptureResult:
+        capture = self.sync.capture_workflow_output
+        return await self._run(capture, run_id, step_id, output, **options)
+
+    async def capture_diagnostics(self, finding: Any, **options: Any) -> CaptureResult:
+        return await self._run(self.sync.capture_diagnostics, finding, **options)
 
     async def close(self) -> None:
         await self._run(self.sync.close)

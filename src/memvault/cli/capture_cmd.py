@@ -1,0 +1,194 @@
+"""CLI skins for the write-back triggers: ``capture message|workflow|diagnostics``
+and ``bench extraction``.
+
+Each command parses, makes one engine call and prints the ``CaptureResult``
+(``--json``: ``{"candidates": [{"content", "type", "stop_reason", "outcome",
+"memory_ids", "edges": [{"type", "from", "to"}]}], …}``).
+
+Exit code 0 whenever the capture ran — a candidate refused by the gate is an
+outcome (``rejected`` with its stop reason), not a failure of the command.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from memvault.cli import output
+from memvault.cli.app import EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
+from memvault.write import CaptureResult
+
+__all__ = ["capture_app", "register", "register_bench"]
+
+capture_app = typer.Typer(
+    help="Capture memories from a transcript turn, a workflow output or diagnostics.",
+    no_args_is_help=True,
+)
+
+
+def _print(result: CaptureResult, as_json: bool) -> None:
+    if as_json:
+        output.emit_json(result.to_json())
+        return
+    if result.skipped:
+        output.stdout.print(f"skipped: {result.skipped}", highlight=False)
+    output.print_table(
+        f"{len(result.candidates)} candidate(s) — extractor: {result.extractor or '-'}",
+        ["outcome", "stop reason", "type", "content", "memory ids", "edges"],
+        [
+            (
+                c.outcome.value,
+                c.stop_reason.value,
+                c.type,
+                c.content,
+                " ".join(c.memory_ids),
+                " ".join(f"{e.type}→{e.to_id}" for e in c.edges),
+            )
+            for c in result.candidates
+        ],
+    )
+    for error in result.errors:
+        output.error(error)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {path}: {exc}", EXIT_USAGE)
+
+
+@capture_app.command("message")
+def capture_message(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="The transcript turn (never stored verbatim).")],
+    user: Annotated[str, typer.Option("--user", help="The user who said it.")],
+    conversation: Annotated[str | None, typer.Option("--conversation")] = None,
+    channel: Annotated[str | None, typer.Option("--channel")] = None,
+    speaker: Annotated[
+        str | None, typer.Option("--speaker", help="Name used instead of pronouns.")
+    ] = None,
+    at: Annotated[
+        str | None, typer.Option("--at", help="ISO-8601 time of the turn (resolves 'yesterday').")
+    ] = None,
+    role: Annotated[
+        str, typer.Option("--role", help="user, assistant, tool or system (only user writes).")
+    ] = "user",
+    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Capture one transcript turn: typed candidates, gated, resolved, committed."""
+    message: dict[str, Any] = {
+        "text": text,
+        "user_id": user,
+        "conversation_id": conversation,
+        "channel": channel,
+        "speaker": speaker,
+        "role": role,
+    }
+    if at is not None:
+        try:
+            message["at"] = datetime.fromisoformat(at.replace("Z", "+00:00"))
+        except ValueError:
+            _fail(f"--at is not an ISO-8601 time: {at!r}", EXIT_USAGE)
+    with _engine(ctx) as engine:
+        result = engine.capture_message(
+            {k: v for k, v in message.items() if v is not None}, project_id=project_id
+        )
+    _print(result, as_json)
+
+
+@capture_app.command("workflow")
+def capture_workflow(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="The step output: JSON or markdown.")],
+    run_id: Annotated[str, typer.Option("--run-id", help="Workflow run id (provenance).")],
+    step_id: Annotated[str, typer.Option("--step-id", help="Step id (provenance).")],
+    user: Annotated[str | None, typer.Option("--user")] = None,
+    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Capture decisions, todos and goals from a workflow step's output."""
+    text = _read(file)
+    with _engine(ctx) as engine:
+        result = engine.capture_workflow_output(
+            run_id, step_id, text, user_id=user, project_id=project_id
+        )
+    _print(result, as_json)
+
+
+@capture_app.command("diagnostics")
+def capture_diagnostics(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="Finding(s): JSON object, list, or text.")],
+    user: Annotated[str | None, typer.Option("--user")] = None,
+    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Capture diagnostics findings as Observation memories (bounded evidence)."""
+    text = _read(file)
+    with _engine(ctx) as engine:
+        result = engine.capture_diagnostics(text, user_id=user, project_id=project_id)
+    _print(result, as_json)
+
+
+def _bench_module() -> Any:
+    """``bench/extraction.py`` from the source checkout (benchmarks are not packaged)."""
+    root = Path(__file__).resolve().parents[3]
+    if (root / "bench" / "extraction.py").is_file() and str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module("bench.extraction")
+    except ImportError as exc:
+        _fail(
+            f"the extraction benchmark is not available: {exc}",
+            EXIT_USAGE,
+            "run it from a source checkout (pip install -e .)",
+        )
+
+
+def bench_extraction(
+    data: Annotated[
+        Path | None, typer.Option("--data", help="Labelled turns (default: the bundled set).")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Where to write the JSON result.")] = Path(
+        "bench/results/extraction.json"
+    ),
+    similarity: Annotated[
+        str, typer.Option("--similarity", help="lexical, minilm or hashing.")
+    ] = "minilm",
+    repeat: Annotated[int, typer.Option("--repeat", help="Latency repetitions.")] = 3,
+    as_json: JsonFlag = False,
+) -> None:
+    """Candidate precision/recall, update/contradiction accuracy, capture latency."""
+    module = _bench_module()
+    report = module.run(data_path=data, similarity=similarity, repeat=repeat)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if as_json:
+        output.emit_json(report)
+        return
+    output.print_table(
+        f"extraction bench — {report['turns']} turns, similarity: {report['similarity']}, "
+        f"gate: {report['gate']}",
+        ["metric", "value"],
+        [(k, v) for k, v in report["summary"].items()],
+        caption=f"written to {out}",
+    )
+
+
+def register() -> None:
+    """Add ``memvault capture …`` and ``memvault bench extraction``."""
+    app.add_typer(capture_app, name="capture")
+    register_bench(bench_app)
+
+
+def register_bench(bench: typer.Typer) -> None:
+    """Add ``memvault bench extraction`` to ``bench``."""
+    bench.command("extraction")(bench_extraction)

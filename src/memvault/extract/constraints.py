@@ -1,0 +1,197 @@
+"""Writing constraints for stored statements (implementation spec §9), and the
+first-person → third-person rewriter the rule extractor uses.
+
+A semantic memory is "a complete, self-contained, third-person summary with no
+pronouns; neutral tone; 1–2 sentences; ≤ 280 chars". :func:`check_statement`
+returns the list of violated constraints (empty = valid);
+:func:`normalise_statement` fixes what can be fixed mechanically (spacing,
+capital letter, final full stop) and never rewrites meaning.
+
+>>> check_statement("Dana prefers tabs over spaces.")
+()
+>>> check_statement("I prefer tabs.")
+('first_or_second_person',)
+>>> third_person("I really love coffee", "Dana")
+'Dana really loves coffee'
+>>> third_person("my team uses Postgres and I'm happy with it", "Dana")
+"Dana's team uses Postgres and Dana is happy with it"
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "STATEMENT_MAX",
+    "STATEMENT_MAX_SENTENCES",
+    "check_statement",
+    "normalise_statement",
+    "third_person",
+    "verb_third_person",
+]
+
+STATEMENT_MAX = 280
+STATEMENT_MAX_SENTENCES = 2
+
+_PERSONAL = re.compile(
+    r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself)\b"
+    r"|\b(?:i'm|i've|i'll|i'd|we're|we've|you're|you've)\b",
+    re.I,
+)
+_ROLE_MARKER = re.compile(r"^\s*(?:user|assistant|system|human|ai)\s*:", re.I)
+_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
+_QUOTE_OPENERS = ('"', "'", "`")
+
+_IRREGULAR = {
+    "am": "is",
+    "'m": "is",
+    "are": "is",
+    "have": "has",
+    "'ve": "has",
+    "do": "does",
+    "go": "goes",
+    "don't": "does not",
+    "dont": "does not",
+    "doesn't": "does not",
+    "haven't": "has not",
+    "aren't": "is not",
+    "ain't": "is not",
+    "'m not": "is not",
+}
+_UNCHANGED = frozenset(
+    """will would can could should must may might shall 'll 'd was were did had
+    cannot can't won't wouldn't couldn't shouldn't didn't wasn't weren't hadn't mustn't
+    used sent met went made built wrote took gave got bought paid told said saw found left
+    began ran came became brought thought taught caught spent lost won ate drank flew drove
+    chose spoke broke forgot knew grew kept felt held led meant sold understood woke wore
+    began swam sang slept stood sat fell heard""".split()
+)
+_ADVERBS = frozenset(
+    """really usually always never also now just still generally mostly often sometimes
+    definitely absolutely totally actually recently finally currently normally typically
+    rarely seldom mainly strongly personally honestly already even only truly much""".split()
+)
+_PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bi'm\b", re.I), "{S} is"),
+    (re.compile(r"\bi am\b", re.I), "{S} is"),
+    (re.compile(r"\bi've\b", re.I), "{S} has"),
+    (re.compile(r"\bi'll\b", re.I), "{S} will"),
+    (re.compile(r"\bi'd\b", re.I), "{S} would"),
+    (re.compile(r"\bmyself\b", re.I), "{S}"),
+    (re.compile(r"\bmy\b", re.I), "{S}'s"),
+    (re.compile(r"\bmine\b", re.I), "{S}'s"),
+    (re.compile(r"\bme\b", re.I), "{S}"),
+    (re.compile(r"\bwe're\b", re.I), "{S}'s team is"),
+    (re.compile(r"\bwe've\b", re.I), "{S}'s team has"),
+    (re.compile(r"\bwe\b", re.I), "{S}'s team"),
+    (re.compile(r"\bour\b", re.I), "{S}'s team's"),
+    (re.compile(r"\bus\b", re.I), "{S}'s team"),
+    (re.compile(r"\byou're\b", re.I), "the assistant is"),
+    (re.compile(r"\byour\b", re.I), "the assistant's"),
+    (re.compile(r"\byou\b", re.I), "the assistant"),
+)
+_ADVERB_RE = "|".join(sorted(_ADVERBS))
+_WE_VERB = re.compile(r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z]+)\b(?!')")
+_I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z']+)")
+
+
+def verb_third_person(verb: str) -> str:
+    """The third-person singular present of a first-person verb form.
+
+    >>> [verb_third_person(v) for v in ["love", "go", "try", "am", "will", "moved"]]
+    ['loves', 'goes', 'tries', 'is', 'will', 'moved']
+    """
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    past = low.endswith("ed") and not low.endswith("eed")
+    if low in _UNCHANGED or past or low.endswith("n't"):
+        return verb
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def third_person(text: str, subject: str) -> str:
+    """Rewrite a first-person clause about ``subject`` in the third person.
+
+    Only the forms a user's statement about themself uses are rewritten ("I",
+    "my", "me", "we", "our", "you" → "the assistant"); everything else is kept
+    verbatim. Verb agreement is fixed for the verb right after "I" (skipping
+    adverbs such as "really", "usually").
+    """
+
+    def _agree(match: re.Match[str]) -> str:
+        adverbs, verb = match.group(1), match.group(2)
+        if verb.lower() in {"do", "don't", "dont"} and verb.lower() != "do":
+            return f"{subject} {adverbs}does not"
+        if verb.lower() == "do" and re.match(r"\s*not\b", text[match.end() :]):
+            return f"{subject} {adverbs}does"
+        return f"{subject} {adverbs}{verb_third_person(verb)}"
+
+    out = re.sub(r"\bi\b(?!')", "I", text)
+    out = re.sub(r"\bI\s+(?:do not|don't)\b", f"{subject} does not", out)
+    out = re.sub(r"\bI\s+(?:am not|'m not)\b", f"{subject} is not", out)
+    out = re.sub(r"\bI\s+(?:cannot|can't|can not)\b", f"{subject} cannot", out)
+    for pattern, replacement in _PRONOUNS[:5]:
+        out = pattern.sub(replacement.replace("{S}", subject), out)
+    out = _I_VERB.sub(_agree, out)
+    out = re.sub(r"\bI\b", subject, out)
+    out = _WE_VERB.sub(
+        lambda m: f"{subject}'s team {m.group(1)}{verb_third_person(m.group(2))}", out
+    )
+    for pattern, replacement in _PRONOUNS[5:]:
+        out = pattern.sub(replacement.replace("{S}", subject), out)
+    return out.replace(f"{subject}'s's", f"{subject}'s")
+
+
+def normalise_statement(text: str) -> str:
+    """Collapse whitespace, capitalise the first letter, end with a full stop.
+
+    >>> normalise_statement("  dana   prefers tea ")
+    'Dana prefers tea.'
+    """
+    out = " ".join(text.split()).strip(" ,;:-")
+    if not out:
+        return ""
+    out = out[0].upper() + out[1:]
+    if out[-1] not in ".!?" and not out.endswith(_QUOTE_OPENERS):
+        out += "."
+    return out
+
+
+def _sentences(text: str) -> int:
+    cleaned = re.sub(r"\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st)\.", "", text, flags=re.I)
+    cleaned = re.sub(r"\d\.\d", "0", cleaned)
+    return max(1, len([s for s in _SENTENCE_END.split(cleaned) if s.strip()]))
+
+
+def check_statement(
+    text: str,
+    *,
+    max_chars: int = STATEMENT_MAX,
+    max_sentences: int = STATEMENT_MAX_SENTENCES,
+) -> tuple[str, ...]:
+    """Names of the writing constraints ``text`` violates (empty tuple: valid).
+
+    Constraints: ``empty``, ``too_long`` (> ``max_chars``), ``too_many_sentences``,
+    ``first_or_second_person`` (a pronoun instead of a name), ``role_marker``
+    (looks like a transcript line), ``question`` (not a statement).
+    """
+    problems: list[str] = []
+    stripped = text.strip()
+    if not stripped:
+        return ("empty",)
+    if len(stripped) > max_chars:
+        problems.append("too_long")
+    if _sentences(stripped) > max_sentences:
+        problems.append("too_many_sentences")
+    if _PERSONAL.search(stripped):
+        problems.append("first_or_second_person")
+    if _ROLE_MARKER.search(stripped):
+        problems.append("role_marker")
+    if stripped.endswith("?"):
+        problems.append("question")
+    return tuple(problems)

@@ -1,0 +1,202 @@
+"""Resolve relative dates against the message time (pure functions).
+
+A memory must still be true when it is read months later, so "yesterday" or
+"next Friday" becomes a calendar date when the statement is written.
+
+>>> from datetime import date
+>>> resolve_relative_dates("Dana met Ana yesterday", date(2026, 1, 15))
+'Dana met Ana on 2026-01-14'
+>>> resolve_relative_dates("Dana ships it by next Friday", date(2026, 1, 15))
+'Dana ships it by 2026-01-23'
+>>> resolve_relative_dates("the review is on Monday", date(2026, 1, 15))
+'the review is on 2026-01-19'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+
+__all__ = ["WEEKDAYS", "has_date_expression", "resolve_relative_dates"]
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_PREP = r"(?P<prep>\b(?:on|by|until|before|after|from|since|for)\s+)?"
+_DAY = r"(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_NUM = r"(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)"
+_UNIT = r"(?P<unit>day|week|month)s?"
+
+
+def _iso(d: date) -> str:
+    return d.isoformat()
+
+
+def _count(raw: str) -> int:
+    return int(raw) if raw.isdigit() else _NUMBERS[raw.lower()]
+
+
+def _add_months(d: date, months: int, *, keep_day: bool = False) -> date:
+    month = d.month - 1 + months
+    year, month = d.year + month // 12, month % 12 + 1
+    if not keep_day:
+        return date(year, month, 1)
+    for day in (d.day, 30, 29, 28):  # clamp 31 Jan + 1 month to the month's last day
+        try:
+            return date(year, month, day)
+        except ValueError:
+            continue
+    return date(year, month, 28)
+
+
+def _shift(today: date, n: int, unit: str) -> date:
+    if unit == "day":
+        return today + timedelta(days=n)
+    if unit == "week":
+        return today + timedelta(weeks=n)
+    return _add_months(today, n, keep_day=True)
+
+
+def _next_weekday(today: date, weekday: int, *, skip_this_week: bool) -> date:
+    ahead = (weekday - today.weekday()) % 7
+    if ahead == 0:
+        ahead = 7
+    result = today + timedelta(days=ahead)
+    if skip_this_week and ahead < 7 and result.isocalendar()[1] == today.isocalendar()[1]:
+        # "next Friday" said on a Monday means the Friday of next week.
+        result += timedelta(days=7)
+    return result
+
+
+def _last_weekday(today: date, weekday: int) -> date:
+    back = (today.weekday() - weekday) % 7 or 7
+    return today - timedelta(days=back)
+
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str], date], str]]
+
+
+def _with_prep(match: re.Match[str], text: str, default: str = "on ") -> str:
+    prep = match.group("prep")
+    return f"{prep}{text}" if prep else f"{default}{text}"
+
+
+_RULES: tuple[Rule, ...] = (
+    (
+        re.compile(_PREP + r"\byesterday\b", re.I),
+        lambda m, t: _with_prep(m, _iso(t - timedelta(days=1))),
+    ),
+    (
+        re.compile(_PREP + r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I),
+        lambda m, t: _with_prep(m, _iso(t)),
+    ),
+    (
+        re.compile(_PREP + r"\btomorrow\b", re.I),
+        lambda m, t: _with_prep(m, _iso(t + timedelta(days=1))),
+    ),
+    (
+        re.compile(_PREP + r"\b(?:the )?day after tomorrow\b", re.I),
+        lambda m, t: _with_prep(m, _iso(t + timedelta(days=2))),
+    ),
+    (
+        re.compile(_PREP + r"\bnext " + _DAY + r"\b", re.I),
+        lambda m, t: _with_prep(
+            m, _iso(_next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=True))
+        ),
+    ),
+    (
+        re.compile(_PREP + r"\blast " + _DAY + r"\b", re.I),
+        lambda m, t: _with_prep(m, _iso(_last_weekday(t, WEEKDAYS.index(m["day"].lower())))),
+    ),
+    (
+        re.compile(_PREP + r"\bthis (?:coming )?" + _DAY + r"\b", re.I),
+        lambda m, t: _with_prep(
+            m, _iso(_next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=False))
+        ),
+    ),
+    (
+        re.compile(r"(?P<prep>\b(?:on|by|until|before|after)\s+)" + _DAY + r"\b", re.I),
+        lambda m, t: _with_prep(
+            m, _iso(_next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=False))
+        ),
+    ),
+    (
+        re.compile(r"\bin " + _NUM + r" " + _UNIT + r"\b", re.I),
+        lambda m, t: "on " + _iso(_shift(t, _count(m["n"]), m["unit"].lower())),
+    ),
+    (
+        re.compile(_NUM + r" " + _UNIT + r" ago\b", re.I),
+        lambda m, t: "on " + _iso(_shift(t, -_count(m["n"]), m["unit"].lower())),
+    ),
+    (
+        re.compile(r"\bnext week\b", re.I),
+        lambda m, t: "in the week of " + _iso(t - timedelta(days=t.weekday()) + timedelta(weeks=1)),
+    ),
+    (
+        re.compile(r"\blast week\b", re.I),
+        lambda m, t: "in the week of " + _iso(t - timedelta(days=t.weekday()) - timedelta(weeks=1)),
+    ),
+    (
+        re.compile(r"\bthis week\b", re.I),
+        lambda m, t: "in the week of " + _iso(t - timedelta(days=t.weekday())),
+    ),
+    (
+        re.compile(r"\bnext month\b", re.I),
+        lambda m, t: "in " + _add_months(t, 1).strftime("%B %Y"),
+    ),
+    (
+        re.compile(r"\blast month\b", re.I),
+        lambda m, t: "in " + _add_months(t, -1).strftime("%B %Y"),
+    ),
+    (
+        re.compile(r"\bnext year\b", re.I),
+        lambda m, t: f"in {t.year + 1}",
+    ),
+    (
+        re.compile(r"\blast year\b", re.I),
+        lambda m, t: f"in {t.year - 1}",
+    ),
+)
+
+_ANY_DATE = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening)"
+    r"|(?:next|last|this) (?:week|month|year|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday)|(?:on|by|until|before) (?:monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday)|in \w+ (?:days?|weeks?|months?)|\w+ (?:days?|weeks?|months?) ago"
+    r"|\d{4}-\d{2}-\d{2})\b",
+    re.I,
+)
+
+
+def has_date_expression(text: str) -> bool:
+    """True when ``text`` names a (relative or ISO) date.
+
+    >>> has_date_expression("I met Ana yesterday"), has_date_expression("I like tea")
+    (True, False)
+    """
+    return _ANY_DATE.search(text) is not None
+
+
+def resolve_relative_dates(text: str, today: date) -> str:
+    """Replace every relative date expression in ``text`` by a calendar date.
+
+    Expressions are replaced one rule at a time, longest forms first, so
+    "the day after tomorrow" never becomes "the day after <date>".
+    """
+    out = text
+    for pattern, render in sorted(_RULES, key=lambda r: -len(r[0].pattern)):
+        out = pattern.sub(lambda m, render=render: render(m, today), out)  # type: ignore[misc]
+    return out

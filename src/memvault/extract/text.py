@@ -1,0 +1,127 @@
+"""Small text helpers shared by the extractors and the resolver (pure functions)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "NEGATION",
+    "content_tokens",
+    "has_negation",
+    "head_phrase",
+    "object_slug",
+    "slug",
+    "split_clauses",
+]
+
+_STOP = frozenset(
+    """a an the of to for in on at by with from and or but so my our your his her their its
+    this that these those some any all very really just also is are was were be been being
+    am do does did have has had it me i we you they he she them us about as into than then
+    there here up out over too more most much many please""".split()
+)
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9+#.-]*[a-z0-9+#]|[a-z0-9]", re.I)
+NEGATION = re.compile(
+    r"\b(?:not|never|no longer|no more|don't|doesn't|didn't|isn't|aren't|wasn't|won't|"
+    r"cannot|can't|hates?|dislikes?|avoids?)\b|n't\b",
+    re.I,
+)
+_VERB_LEMMA = {
+    "sent": "send",
+    "finished": "finish",
+    "completed": "complete",
+    "paid": "pay",
+    "wrote": "write",
+    "written": "write",
+    "bought": "buy",
+    "done": "do",
+    "did": "do",
+    "made": "make",
+    "built": "build",
+    "gave": "give",
+    "took": "take",
+    "met": "meet",
+}
+_CUT = re.compile(
+    r"\s+(?:every|each|daily|weekly|at|in|on|with|when|before|after|because|since|while|"
+    r"during|whenever|most|almost|first thing|as|anymore|any more|these days|nowadays|lately|"
+    r"from now on|too|though|a lot|so much|very much|now)\b.*$",
+    re.I,
+)
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|;\s*|\s+-\s+")
+_CONJ_SPLIT = re.compile(
+    r",?\s+(?:and|but|so|also|plus|although|though|while)\s+(?:also\s+|now\s+)?"
+    r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)",
+    re.I,
+)
+
+
+def slug(text: str, *, max_words: int = 6) -> str:
+    """Content words of ``text`` joined by ``_`` (for keys).
+
+    >>> slug("the Quarterly report for ACME!")
+    'quarterly_report_acme'
+    """
+    words = [w.lower() for w in _TOKEN.findall(text) if w.lower() not in _STOP]
+    return "_".join(words[:max_words]) or "item"
+
+
+def content_tokens(text: str) -> frozenset[str]:
+    """Lower-cased content words (stopwords and negations removed) for lexical similarity."""
+    words = (w.lower() for w in _TOKEN.findall(NEGATION.sub(" ", text)))
+    return frozenset(w for w in words if w not in _STOP and len(w) > 1)
+
+
+def has_negation(text: str) -> bool:
+    """True when ``text`` is a negative statement.
+
+    >>> has_negation("Dana does not drink coffee"), has_negation("Dana loves coffee")
+    (True, False)
+    """
+    return NEGATION.search(text) is not None
+
+
+def head_phrase(text: str) -> str:
+    """The object phrase without trailing qualifiers ("coffee every morning" → "coffee").
+
+    >>> head_phrase("coffee every morning"), head_phrase("hiking in the Alps")
+    ('coffee', 'hiking')
+    """
+    cut = _CUT.sub("", text.strip()).strip(" ,.!")
+    return cut or text.strip(" ,.!")
+
+
+_DATE_TAIL = re.compile(
+    r"\s+(?:by|before|until|on|at|in|this|next|tomorrow|today|tonight|asap|soon|later)\b.*$"
+    r"|\s+\d{4}-\d{2}-\d{2}.*$",
+    re.I,
+)
+
+
+def object_slug(action: str) -> str:
+    """A key for a todo: its object, independent of the verb's tense.
+
+    "send the invoice to Acme" and "sent the invoice to Acme" give one key.
+
+    >>> object_slug("send the invoice to Acme"), object_slug("sent the invoice to Acme")
+    ('invoice_acme', 'invoice_acme')
+    """
+    words = _DATE_TAIL.sub("", action.strip()).split(maxsplit=1)
+    if len(words) == 2:
+        return slug(words[1])
+    return slug(_VERB_LEMMA.get(action.strip().lower(), action))
+
+
+def split_clauses(text: str) -> list[str]:
+    """Sentences, then first-person clauses joined by "and"/"but" (never mid-phrase).
+
+    >>> split_clauses("I love tea and I moved to Porto. Thanks!")
+    ['I love tea', 'I moved to Porto.', 'Thanks!']
+    """
+    out: list[str] = []
+    for sentence in _CLAUSE_SPLIT.split(text):
+        for part in _CONJ_SPLIT.split(sentence):
+            part = part.strip(" ,")
+            if part:
+                out.append(part)
+    return out

@@ -1,0 +1,675 @@
+"""The capture pipeline: extract → gate → resolve → cap → commit (DESIGN §4).
+
+:class:`CapturePipeline` is what the engine's ``capture_message``,
+``capture_workflow_output`` and ``capture_diagnostics`` delegate to, and what
+the document ingester reuses through :meth:`CapturePipeline.capture_candidates`.
+It sits below the engine, so the engine hands it the pieces it needs (store,
+orchestrator, gate, clock, recall) instead of itself.
+
+Every candidate is handled on its own: its outcome (a new node with its
+``Updates`` / ``Contradicts`` / ``RelatedTo`` edges, the superseded old node,
+history events and change-log rows — or a merge touch) is **one** ``WriteSet``,
+so one store transaction; a candidate that fails leaves nothing behind and the
+turn's other candidates are still written.
+
+>>> import tempfile, pathlib
+>>> from datetime import UTC, datetime
+>>> from memvault.store import SQLiteStore
+>>> from memvault.model.decision import Decision
+>>> from memvault.model.enums import StopReason
+>>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
+>>> p = CapturePipeline(store=store, orchestrator="acme",
+...     gate=lambda op, node: Decision(StopReason.SUCCESS_STORED),
+...     clock=lambda: datetime(2026, 1, 15, tzinfo=UTC))
+>>> r = p.capture_message(Message(text="I live in Lisbon", user_id="dana", speaker="Dana"))
+>>> r = p.capture_message(Message(text="I moved from Lisbon to Porto", user_id="dana",
+...                               speaker="Dana"))
+>>> r.candidates[0].outcome.value, r.candidates[0].edges[0].type
+('updated', 'Updates')
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.errors import DuplicateEdgeError
+from memvault.extract.base import Candidate, Extraction, Extractor, Message
+from memvault.extract.diagnostics import parse_findings
+from memvault.extract.rules import RuleExtractor
+from memvault.extract.workflow import parse_workflow_output
+from memvault.model.decision import Decision
+from memvault.model.enums import (
+    ChangeKind,
+    EdgeType,
+    HistoryOp,
+    MemoryOp,
+    MemoryStatus,
+    StopReason,
+)
+from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.retrieval.text import query_terms
+from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.write.config import CaptureConfig, bands_for
+from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
+from memvault.write.result import CandidateReport, CaptureResult, EdgeRef
+from memvault.write.similarity import LexicalSimilarity, Similarity
+
+__all__ = [
+    "CapturePipeline",
+    "EmbedFn",
+    "GateFn",
+    "Provenance",
+    "RecallFn",
+]
+
+GateFn = Callable[[MemoryOp, MemoryNode], Decision]
+"""The engine's gate seam: pure, returns one stop reason (may raise; caught here)."""
+
+RecallFn = Callable[[str, NodeFilter, int], Sequence[MemoryNode]]
+"""Neighbour recall: ``(query, filters, top_k) → active nodes`` (the engine's search)."""
+
+LogFn = Callable[..., None]
+
+EmbedFn = Callable[[tuple[MemoryNode, ...]], tuple[Any, ...]]
+"""Optional: embedding rows for nodes about to be written (the engine's ``_embed``)."""
+
+_ALL_STATUSES = tuple(MemoryStatus)
+
+
+def _timestamp(moment: datetime) -> str:
+    # Same format as memvault.engine.format_timestamp (write/ sits below the engine).
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}_{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
+
+
+def _summary(content: str) -> str:
+    text = " ".join(content.split())
+    if len(text) <= 160:
+        return text
+    cut = text[:157].rsplit(" ", 1)[0]
+    return (cut or text[:157]) + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Scope and provenance every candidate of one capture call shares."""
+
+    user_id: str | None = None
+    conversation_id: str | None = None
+    project_id: str | None = None
+    agent_id: str | None = None
+    run_id: str | None = None
+    role: str | None = None
+    workflow_run_id: str | None = None
+    step_id: str | None = None
+    source_path: str | None = None
+    source_ref: str | None = None
+
+
+@dataclass
+class _Budget:
+    per_call: int
+    used: int = 0
+    today: int | None = None
+
+
+class CapturePipeline:
+    """Capture for one orchestrator. Thread-compatible (one call at a time per turn).
+
+    ``recall`` defaults to the store's full-text search; the engine passes its
+    own (hybrid) search. ``similarity`` defaults to :class:`LexicalSimilarity`;
+    pass :class:`~memvault.write.similarity.EmbeddingSimilarity` to use an
+    embedder — the bands follow its ``model_id``.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        orchestrator: str,
+        gate: GateFn,
+        clock: Callable[[], datetime],
+        recall: RecallFn | None = None,
+        extractor: Extractor | None = None,
+        similarity: Similarity | None = None,
+        config: CaptureConfig | None = None,
+        actor: str | None = None,
+        log: LogFn | None = None,
+        embed: EmbedFn | None = None,
+    ) -> None:
+        self.store = store
+        self.orchestrator = orchestrator
+        self.gate = gate
+        self.clock = clock
+        self.recall: RecallFn = recall or self._text_recall
+        self.extractor: Extractor = extractor or RuleExtractor()
+        self.fallback = RuleExtractor()
+        self.similarity: Similarity = similarity or LexicalSimilarity()
+        self.config = config or CaptureConfig()
+        self.bands = bands_for(self.similarity.model_id, self.config.bands)
+        self.actor = actor
+        self.log = log
+        self.embed = embed
+
+    # -- triggers --------------------------------------------------------------
+
+    def capture_message(
+        self,
+        message: Message,
+        *,
+        project_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Extract candidates from one transcript turn and write what survives."""
+        now = self.clock()
+        extraction = self._extract(message, now)
+        if extraction.skipped:
+            # Trigger: an assistant, tool or system turn.
+            # Why: INV-4 — only the user's own statements are write triggers.
+            # Outcome: nothing extracted, nothing written; the reason is reported.
+            return CaptureResult(
+                "message",
+                extractor=extraction.extractor,
+                errors=extraction.errors,
+                skipped=f"{extraction.skipped} is never a write trigger",
+            )
+        provenance = Provenance(
+            user_id=message.user_id,
+            conversation_id=message.conversation_id,
+            project_id=project_id,
+            agent_id=agent_id,
+            run_id=run_id,
+            role=message.role.value,
+            source_ref=f"channel:{message.channel}" if message.channel else None,
+        )
+        return self.capture_candidates(
+            extraction.candidates,
+            provenance,
+            trigger="message",
+            max_writes=self.config.max_writes_per_turn,
+            thread_id=thread_id,
+            extraction=extraction,
+        )
+
+    def capture_workflow_output(
+        self,
+        run_id: str,
+        step_id: str,
+        output: str | Mapping[str, Any],
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Decisions, todos and goals from a workflow step's output (SYSTEM_KNOWN)."""
+        extraction = parse_workflow_output(output)
+        provenance = Provenance(
+            user_id=user_id, project_id=project_id, workflow_run_id=run_id, step_id=step_id
+        )
+        return self.capture_candidates(
+            extraction.candidates,
+            provenance,
+            trigger="workflow",
+            max_writes=self.config.max_writes_per_output,
+            thread_id=thread_id,
+            extraction=extraction,
+        )
+
+    def capture_diagnostics(
+        self,
+        finding: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Observation memories from diagnostics findings, with bounded evidence."""
+        extraction = parse_findings(finding, evidence_max=self.config.evidence_max_chars)
+        provenance = Provenance(user_id=user_id, project_id=project_id)
+        return self.capture_candidates(
+            extraction.candidates,
+            provenance,
+            trigger="diagnostics",
+            max_writes=self.config.max_writes_per_output,
+            thread_id=thread_id,
+            extraction=extraction,
+        )
+
+    # -- the reusable step (also used by ingest) -------------------------------
+
+    def capture_candidates(
+        self,
+        candidates: Iterable[Candidate],
+        provenance: Provenance,
+        *,
+        trigger: str,
+        max_writes: int,
+        thread_id: str = "default",
+        extraction: Extraction | None = None,
+    ) -> CaptureResult:
+        """Gate, resolve, cap and commit ``candidates``; one transaction per candidate."""
+        budget = _Budget(per_call=max_writes)
+        reports: list[CandidateReport] = []
+        if extraction is not None:
+            for content, problems in extraction.dropped:
+                reports.append(
+                    CandidateReport(
+                        content,
+                        "",
+                        "",
+                        StopReason.SCHEMA_INVALID,
+                        Outcome.REJECTED,
+                        reason=f"writing constraints: {problems}",
+                    )
+                )
+        for candidate in candidates:
+            try:
+                reports.append(self._one(candidate, provenance, budget, thread_id))
+            except Exception as exc:
+                # Trigger: a bug or fault anywhere in this candidate's path.
+                # Why: fail closed for this candidate only; its WriteSet was never
+                #      applied (or was rolled back), and the others still get written.
+                # Outcome: rejected with INTERNAL_INCONSISTENCY.
+                self._log("error", "capture_failed", error=f"{type(exc).__name__}: {exc}")
+                reports.append(self._report(candidate, StopReason.INTERNAL_INCONSISTENCY))
+        return CaptureResult(
+            trigger,
+            tuple(reports),
+            extractor=extraction.extractor if extraction else "",
+            errors=extraction.errors if extraction else (),
+        )
+
+    # -- internals -------------------------------------------------------------
+
+    def _extract(self, message: Message, now: datetime) -> Extraction:
+        try:
+            return self.extractor.extract(message, now=now)
+        except Exception as exc:
+            # Trigger: the configured extractor (e.g. the LLM one) raised.
+            # Why: capture works without any LLM; a turn is never lost to it.
+            # Outcome: the rule extractor answers; the error is reported.
+            fallback = self.fallback.extract(message, now=now)
+            error = f"{self.extractor.name}: {type(exc).__name__}: {exc}"[:200]
+            return replace(fallback, errors=(error, *fallback.errors))
+
+    def _log(self, level: str, event: str, **fields: Any) -> None:
+        if self.log is not None:
+            self.log(level, event, **fields)
+
+    def _text_recall(self, query: str, filters: NodeFilter, top_k: int) -> list[MemoryNode]:
+        hits = self.store.search_text(self.orchestrator, query_terms(query), filters, limit=top_k)
+        return self.store.get_nodes(self.orchestrator, [h.memory_id for h in hits])
+
+    @staticmethod
+    def _report(
+        candidate: Candidate,
+        stop_reason: StopReason,
+        outcome: Outcome = Outcome.REJECTED,
+        ids: tuple[str, ...] = (),
+        edges: tuple[EdgeRef, ...] = (),
+        reason: str = "",
+        detector: str | None = None,
+    ) -> CandidateReport:
+        return CandidateReport(
+            candidate.content,
+            candidate.type.value,
+            candidate.category,
+            stop_reason,
+            outcome,
+            ids,
+            edges,
+            reason,
+            candidate.rule,
+            detector,
+        )
+
+    def _build(self, candidate: Candidate, prov: Provenance, at: str) -> MemoryNode:
+        source = Source(
+            source_type=candidate.source_type,
+            captured_by=candidate.captured_by,
+            source_kind=candidate.source_kind,
+            source_path=prov.source_path,
+            conversation_id=prov.conversation_id,
+            workflow_run_id=prov.workflow_run_id,
+            step_id=prov.step_id,
+            source_ref=prov.source_ref,
+        )
+        return MemoryNode(
+            memory_id=_new_id("mem"),
+            orchestrator_id=self.orchestrator,
+            project_id=prov.project_id,
+            type=candidate.type,
+            category=candidate.category,
+            key=candidate.key[:128],
+            value=candidate.value,
+            content=candidate.content,
+            summary=_summary(candidate.content)[:SUMMARY_MAX],
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            source=source,
+            ttl_class=candidate.ttl_class,
+            user_id=prov.user_id,
+            agent_id=prov.agent_id,
+            run_id=prov.run_id,
+            role=prov.role,
+            conversation_id=prov.conversation_id,
+            created_at=at,
+            updated_at=at,
+        )
+
+    def _gate(self, op: MemoryOp, node: MemoryNode) -> Decision:
+        try:
+            return self.gate(op, node)
+        except Exception as exc:
+            self._log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            return Decision(
+                StopReason.INTERNAL_INCONSISTENCY, detector="gate", reason="gate raised"
+            )
+
+    def _refuse(self, candidate: Candidate, decision: Decision, at: str) -> CandidateReport:
+        event = HistoryEvent(
+            event_id=_new_id("evt"),
+            orchestrator_id=self.orchestrator,
+            op=HistoryOp.REFUSE,
+            at=at,
+            stop_reason=decision.stop_reason,
+            actor=self.actor,
+            detector=decision.detector,
+            # Never the refused content: only what kind of candidate it was.
+            detail={
+                "op": MemoryOp.STORE.value,
+                "trigger": "capture",
+                "rule": candidate.rule,
+                "category": candidate.category,
+            },
+        )
+        try:
+            self.store.apply(WriteSet(self.orchestrator, at, events=(event,)))
+        except Exception as exc:  # the refusal stands even if it cannot be recorded
+            self._log("error", "refusal_not_recorded", error=str(exc))
+        return self._report(
+            candidate,
+            decision.stop_reason,
+            reason=decision.reason,
+            detector=decision.detector,
+        )
+
+    def _scope(self, prov: Provenance) -> NodeFilter:
+        return NodeFilter(user_id=prov.user_id, project_id=prov.project_id)
+
+    def _neighbours(
+        self, candidate: Candidate, node: MemoryNode, prov: Provenance
+    ) -> list[NeighbourView]:
+        scope = self._scope(prov)
+        found: dict[str, MemoryNode] = {}
+        queries = [candidate.content]
+        if candidate.key:
+            queries.append(" ".join(re.split(r"[._]+", candidate.key)) + " " + candidate.value)
+        for query in queries:
+            for n in self.recall(query, scope, self.config.neighbours):
+                if n.status is MemoryStatus.ACTIVE and n.memory_id != node.memory_id:
+                    found.setdefault(n.memory_id, n)
+        if not found:
+            return []
+        nodes = list(found.values())
+        subject = re.escape(candidate.subject) if candidate.subject else None
+
+        def neutral(text: str) -> str:
+            return re.sub(rf"\b{subject}(?:'s)?\b", " ", text) if subject else text
+
+        scores = self.similarity.scores(neutral(node.content), [neutral(n.content) for n in nodes])
+        return [
+            NeighbourView(n.memory_id, n.content, n.key, n.value, n.type.value, s)
+            for n, s in zip(nodes, scores, strict=True)
+        ]
+
+    def _written_today(self, user_id: str, now: datetime) -> int:
+        midnight = _timestamp(
+            now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        )
+        rows = self.store.list_nodes(
+            self.orchestrator,
+            NodeFilter(user_id=user_id, status=_ALL_STATUSES, updated_after=midnight),
+            limit=10_000,
+        )
+        return sum(
+            1 for n in rows if n.created_at >= midnight and n.source.captured_by.value != "user"
+        )
+
+    def _cap(self, prov: Provenance, budget: _Budget, now: datetime) -> Decision | None:
+        if budget.used >= budget.per_call:
+            return Decision(
+                StopReason.ENTITLEMENT_CAP,
+                detector="cap.per_turn",
+                reason=f"at most {budget.per_call} writes per capture call",
+            )
+        if prov.user_id is not None:
+            if budget.today is None:
+                budget.today = self._written_today(prov.user_id, now)
+            if budget.today >= self.config.daily_cap_per_user:
+                return Decision(
+                    StopReason.ENTITLEMENT_CAP,
+                    detector="cap.daily_per_user",
+                    reason=f"daily cap of {self.config.daily_cap_per_user} captured memories",
+                )
+        return None
+
+    def _one(
+        self, candidate: Candidate, prov: Provenance, budget: _Budget, thread_id: str
+    ) -> CandidateReport:
+        now = self.clock()
+        at = _timestamp(now)
+        try:
+            node = self._build(candidate, prov, at)
+        except ValidationError as exc:
+            first = exc.errors()[0] if exc.errors() else {"loc": ("?",), "msg": "invalid"}
+            field = ".".join(str(p) for p in first["loc"])
+            return self._refuse(
+                candidate,
+                Decision(
+                    StopReason.SCHEMA_INVALID, detector="schema", reason=f"{field}: {first['msg']}"
+                ),
+                at,
+            )
+        decision = self._gate(MemoryOp.STORE, node)
+        resolution = resolve(
+            candidate,
+            self._neighbours(candidate, node, prov) if decision.allowed else [],
+            self.bands,
+            related_top_k=self.config.related_top_k,
+        )
+        if resolution.outcome is not Outcome.MERGED:
+            cap = self._cap(prov, budget, now)
+            if cap is not None and cap.stop_reason.priority < decision.stop_reason.priority:
+                decision = cap
+        if not decision.allowed:
+            return self._refuse(candidate, decision, at)
+        if resolution.outcome is Outcome.MERGED:
+            return self._merge(candidate, node, resolution, at, thread_id)
+        write, report = self._new_node(candidate, node, resolution, decision, at, thread_id)
+        rows = self.embed((node,)) if self.embed is not None else ()
+        if rows:
+            # Same transaction as the node (DESIGN §4); without rows the vector
+            # leg's backfill queue picks the node up later.
+            extra: dict[str, Any] = {"embeddings": tuple(rows)}
+            write = replace(write, **extra)
+        try:
+            self.store.apply(write)
+        except DuplicateEdgeError as exc:
+            return self._report(candidate, StopReason.SCHEMA_INVALID, reason=str(exc))
+        budget.used += 1
+        if budget.today is not None:
+            budget.today += 1
+        return report
+
+    def _event(self, op: HistoryOp, at: str, memory_id: str, **fields: Any) -> HistoryEvent:
+        return HistoryEvent(
+            event_id=_new_id("evt"),
+            orchestrator_id=self.orchestrator,
+            op=op,
+            at=at,
+            memory_id=memory_id,
+            actor=self.actor,
+            **fields,
+        )
+
+    def _merge(
+        self,
+        candidate: Candidate,
+        node: MemoryNode,
+        resolution: Resolution,
+        at: str,
+        thread_id: str,
+    ) -> CandidateReport:
+        target_id = resolution.merge_into or ""
+        existing = self.store.get_nodes(self.orchestrator, [target_id])
+        if not existing or existing[0].status is not MemoryStatus.ACTIVE:
+            return self._report(
+                candidate, StopReason.INTERNAL_INCONSISTENCY, reason="merge target vanished"
+            )
+        old = existing[0]
+        touched = old.model_copy(
+            update={
+                "last_accessed_at": at,
+                "access_count": old.access_count + 1,
+                "confidence": round(min(1.0, old.confidence + self.config.confidence_nudge), 4),
+            }
+        )
+        event = self._event(
+            HistoryOp.MERGE,
+            at,
+            old.memory_id,
+            stop_reason=StopReason.SUCCESS_UPDATED,
+            detector="resolve",
+            detail={"trigger": "capture", "rule": candidate.rule, "reason": resolution.reason},
+        )
+        self.store.apply(
+            WriteSet(
+                self.orchestrator,
+                at,
+                nodes=(touched,),
+                extra_sources=((old.memory_id, node.source),),
+                events=(event,),
+                changes=(ChangeEntry(old.memory_id, ChangeKind.MERGED, old.summary),),
+                thread_id=thread_id,
+            )
+        )
+        return self._report(
+            candidate,
+            StopReason.SUCCESS_UPDATED,
+            Outcome.MERGED,
+            (old.memory_id,),
+            reason=resolution.reason,
+        )
+
+    def _new_node(
+        self,
+        candidate: Candidate,
+        node: MemoryNode,
+        resolution: Resolution,
+        decision: Decision,
+        at: str,
+        thread_id: str,
+    ) -> tuple[WriteSet, CandidateReport]:
+        nodes: list[MemoryNode] = [node]
+        edges: list[MemoryEdge] = []
+        events: list[HistoryEvent] = [
+            self._event(
+                HistoryOp.CREATE,
+                at,
+                node.memory_id,
+                stop_reason=decision.stop_reason,
+                detector=decision.detector,
+                detail={
+                    "type": node.type.value,
+                    "category": node.category,
+                    "trigger": "capture",
+                    "rule": candidate.rule,
+                    "outcome": resolution.outcome.value,
+                },
+            )
+        ]
+        superseded = self.store.get_nodes(self.orchestrator, list(resolution.supersedes))
+        for old in superseded:
+            if old.status is not MemoryStatus.ACTIVE:
+                continue
+            nodes.append(
+                old.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": at})
+            )
+            events.append(
+                self._event(
+                    HistoryOp.SUPERSEDE,
+                    at,
+                    old.memory_id,
+                    stop_reason=StopReason.SUCCESS_UPDATED,
+                    detector="resolve",
+                    detail={"by": node.memory_id, "status": MemoryStatus.SUPERSEDED.value},
+                )
+            )
+        links = [
+            *((EdgeType.UPDATES, o.memory_id, 1.0) for o in superseded),
+            *((EdgeType.CONTRADICTS, m, 1.0) for m in resolution.contradicts),
+            *((EdgeType.RELATED_TO, m, s) for m, s in resolution.related),
+        ]
+        for edge_type, to_id, weight in links:
+            edge = MemoryEdge(
+                edge_id=_new_id("edge"),
+                orchestrator_id=self.orchestrator,
+                from_memory_id=node.memory_id,
+                to_memory_id=to_id,
+                edge_type=edge_type,
+                weight=weight,
+                reason=(resolution.reason or None)
+                if edge_type is not EdgeType.RELATED_TO
+                else None,
+                created_at=at,
+            )
+            edges.append(edge)
+            events.append(
+                self._event(
+                    HistoryOp.LINK,
+                    at,
+                    node.memory_id,
+                    stop_reason=StopReason.SUCCESS_STORED,
+                    detector="resolve",
+                    detail={"edge_id": edge.edge_id, "edge_type": edge_type.value, "to": to_id},
+                )
+            )
+        kind = ChangeKind.UPDATED if resolution.outcome is Outcome.UPDATED else ChangeKind.CREATED
+        write = WriteSet(
+            self.orchestrator,
+            at,
+            nodes=tuple(nodes),
+            edges=tuple(edges),
+            events=tuple(events),
+            changes=(ChangeEntry(node.memory_id, kind, node.summary),),
+            thread_id=thread_id,
+        )
+        ids = (node.memory_id, *(o.memory_id for o in superseded), *resolution.contradicts)
+        refs = tuple(
+            EdgeRef(e.edge_type.value, e.from_memory_id, e.to_memory_id, e.weight) for e in edges
+        )
+        stop = (
+            StopReason.SUCCESS_UPDATED
+            if resolution.outcome is Outcome.UPDATED
+            else decision.stop_reason
+        )
+        return write, self._report(
+            candidate, stop, resolution.outcome, ids, refs, resolution.reason, decision.detector
+        )

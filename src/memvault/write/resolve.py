@@ -1,0 +1,194 @@
+"""Resolve a candidate against its neighbours: a pure decision, no I/O.
+
+Given a candidate and the active memories recalled for it (same orchestrator,
+same user and project scope), each with a calibrated similarity, decide:
+
+==============  ===========================================================
+outcome         when
+==============  ===========================================================
+merged          same statement: equal normalised content; or same key,
+                value and polarity; or similarity ≥ ``duplicate`` with the
+                same polarity and no conflicting value → touch the old node
+updated         same key with a new value (or flipped polarity) *and* an
+                explicit change cue ("moved to", "now prefers", "no longer");
+                a todo reported done → new node, ``Updates`` edge, old node
+                superseded
+contradiction   same key, opposite polarity or a different value of an
+                exclusive key, no change cue; or similarity ≥
+                ``contradiction`` with opposite polarity or a different
+                number → ``Contradicts`` edge, both stay active
+related         similarity ≥ ``related`` → ``RelatedTo`` edges, weight =
+                similarity, top ``related_top_k``
+stored          none of the above
+==============  ===========================================================
+
+>>> from memvault.extract.base import Candidate
+>>> from memvault.model.enums import MemoryType
+>>> c = Candidate("Dana does not drink coffee.", MemoryType.PREFERENCE, "PREFERENCE",
+...               "likes.coffee", "coffee", negated=True)
+>>> old = NeighbourView("m1", "Dana loves coffee.", "likes.coffee", "coffee", "Preference", 0.8)
+>>> r = resolve(c, [old], bands_for("lexical"))
+>>> r.outcome.value, r.contradicts
+('contradiction', ('m1',))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from memvault.extract.base import Candidate, ChangeCue
+from memvault.extract.text import has_negation
+from memvault.write.config import SimilarityBands, bands_for
+
+__all__ = ["NeighbourView", "Outcome", "Resolution", "bands_for", "resolve"]
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+class Outcome(StrEnum):
+    """What happened to a candidate (the ``outcome`` of the capture JSON)."""
+
+    STORED = "stored"
+    MERGED = "merged"
+    UPDATED = "updated"
+    CONTRADICTION = "contradiction"
+    RELATED = "related"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True, slots=True)
+class NeighbourView:
+    """What the resolver needs to know about one recalled active memory."""
+
+    memory_id: str
+    content: str
+    key: str
+    value: str
+    type: str
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The decision for one candidate; ids refer to existing memories."""
+
+    outcome: Outcome
+    merge_into: str | None = None
+    supersedes: tuple[str, ...] = ()
+    contradicts: tuple[str, ...] = ()
+    related: tuple[tuple[str, float], ...] = ()
+    reason: str = ""
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def _numbers(text: str) -> set[str]:
+    return {n.replace(",", "") for n in _NUMBER.findall(text)}
+
+
+def resolve(
+    candidate: Candidate,
+    neighbours: Sequence[NeighbourView],
+    bands: SimilarityBands,
+    *,
+    related_top_k: int = 3,
+) -> Resolution:
+    """Decide merge / update / contradiction / related / stored for ``candidate``."""
+    negated = candidate.negated or has_negation(candidate.content)
+    content = _norm(candidate.content)
+    value = _norm(candidate.value)
+    supersedes: list[str] = []
+    contradicts: list[str] = []
+    related: list[tuple[str, float]] = []
+    reasons: list[str] = []
+    best_duplicate: NeighbourView | None = None
+
+    for n in sorted(neighbours, key=lambda n: (-n.similarity, n.memory_id)):
+        n_negated = has_negation(n.content)
+        same_polarity = n_negated == negated
+        same_key = bool(candidate.key) and n.key == candidate.key
+        same_value = same_key and _norm(n.value) == value
+        numbers_differ = (
+            bool(_numbers(candidate.content))
+            and bool(_numbers(n.content))
+            and (_numbers(candidate.content) != _numbers(n.content))
+        )
+
+        # Trigger: a todo reported finished, and an open todo about the same thing.
+        # Why: "sent the invoice" closes "send the invoice"; the todo stays explainable.
+        # Outcome: new node Updates the todo, which becomes superseded.
+        if candidate.cue is ChangeCue.DONE:
+            if n.type == "Todo" and (same_key or n.similarity >= bands.done):
+                supersedes.append(n.memory_id)
+                reasons.append("todo done")
+            elif n.type != "Todo" and _norm(n.content) == content:
+                best_duplicate = best_duplicate or n
+            continue
+
+        duplicate = _norm(n.content) == content or (
+            same_value and same_polarity and candidate.cue is not ChangeCue.UPDATE
+        )
+        if not duplicate and same_polarity and n.similarity >= bands.duplicate:
+            conflicting = (same_key and not same_value and candidate.exclusive) or numbers_differ
+            duplicate = not conflicting and candidate.cue is not ChangeCue.UPDATE
+        if duplicate:
+            best_duplicate = best_duplicate or n
+            continue
+
+        changed = candidate.cue is ChangeCue.UPDATE
+        previous = _norm(candidate.previous_value)
+        if (
+            changed
+            and previous
+            and previous in _norm(n.content)
+            and (same_key or n.similarity >= bands.related)
+        ):
+            supersedes.append(n.memory_id)
+            reasons.append(f"changed from {candidate.previous_value}")
+        elif same_key and (not same_polarity or (candidate.exclusive and not same_value)):
+            # Trigger: the same slot (key) with a new value or the opposite polarity.
+            # Why: an explicit change cue means the old fact is history (update);
+            #      without one we cannot tell which is true (contradiction).
+            # Outcome: Updates + superseded, or Contradicts with both active.
+            if changed:
+                supersedes.append(n.memory_id)
+                reasons.append("new value" if same_polarity else "no longer true")
+            else:
+                contradicts.append(n.memory_id)
+                reasons.append("opposite polarity" if not same_polarity else "incompatible values")
+        elif n.similarity >= bands.contradiction and (not same_polarity or numbers_differ):
+            if changed:
+                supersedes.append(n.memory_id)
+                reasons.append("changed")
+            else:
+                contradicts.append(n.memory_id)
+                reasons.append("negation" if not same_polarity else "numeric conflict")
+        elif n.similarity >= bands.related:
+            related.append((n.memory_id, round(n.similarity, 4)))
+
+    if best_duplicate is not None and not supersedes:
+        return Resolution(
+            Outcome.MERGED, merge_into=best_duplicate.memory_id, reason="same statement"
+        )
+    taken = set(supersedes) | set(contradicts)
+    related = [(m, s) for m, s in related if m not in taken][:related_top_k]
+    if supersedes:
+        outcome = Outcome.UPDATED
+    elif contradicts:
+        outcome = Outcome.CONTRADICTION
+    elif related:
+        outcome = Outcome.RELATED
+    else:
+        outcome = Outcome.STORED
+    return Resolution(
+        outcome,
+        supersedes=tuple(dict.fromkeys(supersedes)),
+        contradicts=tuple(dict.fromkeys(contradicts))[:3],
+        related=tuple(related),
+        reason="; ".join(dict.fromkeys(reasons)),
+    )

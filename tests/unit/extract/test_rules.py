@@ -1,0 +1,173 @@
+"""The rule extractor: typed, third-person, dated, bounded — and silent on chit-chat."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from memvault.extract import (
+    ChangeCue,
+    Message,
+    Role,
+    RuleExtractor,
+    check_statement,
+    extract_procedure,
+)
+from memvault.extract.rules import DEFAULT_RULES, Rule
+from memvault.model.enums import MemoryType, SourceKind
+
+NOW = datetime(2026, 1, 15, 9, 30, tzinfo=UTC)  # a Thursday
+X = RuleExtractor()
+
+
+def extract(text: str, **fields: object) -> list[tuple[str, str, str]]:
+    msg = Message(text=text, user_id="dana", speaker="Dana", **fields)  # type: ignore[arg-type]
+    return [(c.type.value, c.category, c.content) for c in X.extract(msg, now=NOW).candidates]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi!",
+        "Thanks, that's great!",
+        "lol ok",
+        "What's the weather like in Porto?",
+        "Can you summarise this thread?",
+        "sounds good, see you tomorrow",
+        "The weather is nice today.",
+        "",
+    ],
+)
+def test_chit_chat_and_questions_yield_nothing(text: str) -> None:
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "category", "content"),
+    [
+        ("I love coffee", "Preference", "PREFERENCE", "Dana loves coffee."),
+        ("I don't drink coffee", "Preference", "PREFERENCE", "Dana does not drink coffee."),
+        ("I prefer tea over coffee", "Preference", "PREFERENCE", "Dana prefers tea over coffee."),
+        (
+            "Please always reply in Spanish",
+            "Preference",
+            "WORKFLOW_DEFAULT",
+            "Dana wants replies in Spanish.",
+        ),
+        (
+            "Never push to main without approval",
+            "Preference",
+            "CONSTRAINT",
+            "Dana wants the assistant to never push to main without approval.",
+        ),
+        (
+            "My goal is to run a marathon this year",
+            "Goal",
+            "GOAL",
+            "Dana's goal is to run a marathon this year.",
+        ),
+        (
+            "I need to send the invoice to Acme by Friday",
+            "Todo",
+            "TODO",
+            "Dana needs to send the invoice to Acme by 2026-01-16.",
+        ),
+        (
+            "We decided to use PostgreSQL for the event store",
+            "Decision",
+            "DECISION",
+            "Dana's team decided to use PostgreSQL for the event store.",
+        ),
+        (
+            "Yesterday I met with the Acme team",
+            "Event",
+            "EVENT",
+            "Dana met with the Acme team on 2026-01-14.",
+        ),
+        ("I work at Acme Corp", "Fact", "KNOWLEDGE", "Dana works at Acme Corp."),
+        (
+            "our backend runs on Kubernetes",
+            "Fact",
+            "PROJECT_CONFIG",
+            "Dana's team's backend runs on Kubernetes.",
+        ),
+        (
+            "Remember that the staging database is read-only on Fridays",
+            "Fact",
+            "KNOWLEDGE",
+            "The staging database is read-only on Fridays.",
+        ),
+    ],
+)
+def test_typed_third_person_candidates(text: str, type_: str, category: str, content: str) -> None:
+    assert extract(text) == [(type_, category, content)]
+
+
+def test_relative_dates_resolve_against_the_message_time_not_the_clock() -> None:
+    at = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)  # a Monday
+    got = extract("I have a design review next Friday", at=at)
+    assert got and "2026-03-13" in got[0][2]
+    got = extract("I presented the roadmap yesterday", at=at)
+    assert got == [("Event", "EVENT", "Dana presented the roadmap on 2026-03-01.")]
+
+
+def test_every_candidate_meets_the_writing_constraints() -> None:
+    turn = (
+        "Hey! So I moved from Lisbon to Porto last month and I really love the food. "
+        "I need to renew my passport photo appointment. My favourite editor is Helix. "
+        "We decided to ship on Mondays. I'm working on the Phoenix migration."
+    )
+    cands = X.extract(Message(text=turn, speaker="Dana"), now=NOW).candidates
+    assert 1 <= len(cands) <= 5
+    for c in cands:
+        assert check_statement(c.content) == (), c.content
+        assert len(c.content) <= 280
+        assert not re.search(r"\b(?:I|my|me|we|our)\b", c.content), c.content
+        assert c.source_kind is SourceKind.USER_EXPLICIT
+        assert c.content != turn  # the raw turn is never a candidate
+
+
+def test_at_most_five_candidates_per_turn() -> None:
+    turn = ". ".join(f"I love fruit number {i}" for i in range(9))
+    assert len(extract(turn)) == 5
+
+
+def test_only_user_turns_are_write_triggers() -> None:
+    for role in (Role.ASSISTANT, Role.TOOL, Role.SYSTEM):
+        x = X.extract(Message(text="I love coffee", role=role), now=NOW)
+        assert x.candidates == () and x.skipped
+
+
+def test_change_cues() -> None:
+    msg = Message(text="I moved from Lisbon to Porto", speaker="Dana")
+    moved = X.extract(msg, now=NOW).candidates[0]
+    assert (moved.key, moved.value, moved.previous_value) == ("home_city", "Porto", "Lisbon")
+    assert moved.cue is ChangeCue.UPDATE and moved.exclusive
+    done = X.extract(Message(text="I sent the invoice to Acme", speaker="Dana"), now=NOW)
+    todo = X.extract(Message(text="I need to send the invoice to Acme", speaker="Dana"), now=NOW)
+    assert done.candidates[0].cue is ChangeCue.DONE
+    assert done.candidates[0].key == todo.candidates[0].key
+
+
+def test_procedure_only_on_an_explicit_trigger() -> None:
+    said = "Remember these steps for releasing: run the tests, then tag the commit, then publish"
+    proc = extract_procedure(said, "Dana")
+    assert proc is not None and proc.type is MemoryType.PROCEDURE
+    assert proc.content.startswith("Procedure for releasing: 1. Run the tests. 2. Tag")
+    assert extract("I run the tests, then tag the commit, then publish") == []
+
+
+def test_a_failing_rule_never_costs_the_other_candidates() -> None:
+    def explode(_m: re.Match[str], _c: object) -> None:
+        raise RuntimeError("injected rule fault")
+
+    broken = Rule("broken", re.compile(r"^i love (?P<x>.+)$", re.I), explode)
+    extractor = RuleExtractor((broken, *DEFAULT_RULES))
+    x = extractor.extract(
+        Message(text="I love coffee. I need to call Ana.", speaker="Dana"), now=NOW
+    )
+    assert any("injected rule fault" in e for e in x.errors)
+    # The broken rule's clause falls through to the next rule; the other clause is intact.
+    assert [c.content for c in x.candidates] == ["Dana loves coffee.", "Dana needs to call Ana."]
