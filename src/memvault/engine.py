@@ -30,6 +30,7 @@ from memvault.errors import (
     ValidationFailed,
 )
 from memvault.extract.base import Extractor, Message
+from memvault.ingest import IngestReport
 from memvault.model.decision import Decision
 from memvault.model.enums import (
     CapturedBy,
@@ -647,6 +648,45 @@ class MemoryEngine:
             memories_by_type=counts.memories_by_type,
             edges_by_type=counts.edges_by_type,
             history_events=counts.history_events,
+        )
+
+    # -- ingest ---
+    # The drop folder (spec "Ingestion"). Thin: the logic is in memvault.ingest.
+
+    def ingest_pending(
+        self,
+        *,
+        enabled: bool = True,
+        max_file_size_mb: float = 10.0,
+        settle_seconds: float = 0.2,
+        progress: Callable[[int, int, str], None] | None = None,
+    ) -> IngestReport:
+        """Ingest every file waiting in ``<home>/<orchestrator>/memory/ingest/`` once.
+
+        Every candidate passes this engine's gate; each file commits in one
+        transaction. ``enabled``/``max_file_size_mb`` are ``memory.ingest.*``.
+        """
+        from memvault.errors import ConfigError
+        from memvault.ingest import IngestContext, run_pass
+
+        if self.layout is None:
+            raise ConfigError("ingestion needs an engine opened on a runtime home")
+        context = IngestContext(
+            store=self.store,
+            orchestrator=self.orchestrator,
+            layout=self.layout,
+            judge=lambda node: self._gate(MemoryOp.STORE, node),
+            now=self._now,
+            log=self._log,
+            workspace_roots=self.workspace_roots,
+            actor=self.agent_id,
+        )
+        return run_pass(
+            context,
+            enabled=enabled,
+            max_file_size_mb=max_file_size_mb,
+            settle_seconds=settle_seconds,
+            progress=progress,
         )
 
     # -- capture ---
