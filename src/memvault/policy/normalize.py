@@ -71,7 +71,7 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _LEET_TOKEN = re.compile(r"\S*[A-Za-z]\S*")
 _LEET_CHARS = re.compile(r"[A-Za-z][0-9$]|[0-9$][A-Za-z]")
 
-_SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s])")
+_SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s])|\b(?:\w[-_.*]){3,}\w\b")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX_RUN = re.compile(r"\b(?:[0-9a-fA-F]{2}){10,}\b")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -247,7 +247,13 @@ def _sub_view(
 
 
 def _collapse(m: re.Match[str]) -> str | None:
-    return re.sub(r"[ \u00a0]", "", m.group())
+    g = m.group()
+    if " " in g or "\u00a0" in g:
+        return re.sub(r"[ \u00a0]", "", g)
+    parts = re.split(r"[-_.*]", g)
+    if any(len(p) != 1 for p in parts):
+        return None  # "v1.2.3", "A-B12": not letters spelled one by one
+    return "".join(parts)
 
 
 def _parse_cardinal(words: list[str]) -> int | None:

@@ -43,6 +43,12 @@ _VALUE = re.compile(
     r"|\b\d+(?:\.\d+)?\s?(?:mm|ms|cm|m|steps/min|°|degrees|hz|px)\b"
     r"|\b[0-9a-f]{12,}\b|(?=[A-Za-z+/]*\d)[A-Za-z0-9+/]{16,}={0,2}|\[\s*-?\d+\.\d+\s*,"
     r"|\b[A-Z]{1,4}-[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b|s3://|https?://\S+\.(?:jpg|jpeg|png|wav|mp3)"
+    r"|\b[\w-]+\.(?:jpg|jpeg|png|heic|wav|mp3|m4a|flac|bin|dat|npy|pkl|iso|tpl)\b"
+    r"|\b[A-Z]\d[A-Z0-9]{2,}\b|\b\d+/\d+\b"
+)
+_DATA_TERM = re.compile(
+    r"(?i)(?:print|sample|template|scan|embedding|hash|minutiae|geometry|signature|encoding|"
+    r"vector|mesh|data|profile|recording|timings?)s?$"
 )
 _PURPOSE = re.compile(
     r"(?i)\b(?:identify|identifies|identification|verify|verification|match|matching|"
@@ -71,10 +77,15 @@ def detect(doc: NormalizedText) -> list[Hit]:
             context = view.text if len(view.text) < 300 else clause
             rest = context.replace(m.group(), " ")
             has_value = _VALUE.search(rest) is not None
-            has_data = has_value or _DATA.search(rest) is not None
+            # A term that names the data itself ("voiceprint", "face embedding") is data.
+            has_data = (
+                has_value
+                or _DATA.search(rest) is not None
+                or _DATA_TERM.search(m.group()) is not None
+            )
             has_purpose = _PURPOSE.search(context) is not None
             owned = _OWNER.search(context) is not None
-            framed = _FRAMING.search(clause) is not None and not has_data
+            framed = _FRAMING.search(clause) is not None and not has_value
             if framed or not has_data or not (owned or has_purpose or has_value):
                 continue
             hits.append(

@@ -58,6 +58,14 @@ def _assign_ok(m: re.Match[str], view: View) -> bool:
     return _value_ok(m.group("value"))
 
 
+def _bare_ok(m: re.Match[str], view: View) -> bool:
+    v = m.group("value").strip(".,;:!?\"'")
+    has_digit = re.search(r"\d", v) is not None
+    has_symbol = re.search(r"[^\w\s]", v) is not None
+    has_letter = re.search(r"[A-Za-z]", v) is not None
+    return has_letter and (has_digit or has_symbol) and _value_ok(v)
+
+
 def _pin_ok(m: re.Match[str], view: View) -> bool:
     digits = re.sub(r"\D", "", m.group("value"))
     return 4 <= len(digits) <= 8
@@ -88,7 +96,7 @@ def _r(name: str, label: str, pattern: str, reason: str, **kw: object) -> Rule:
 
 
 _PWD_WORDS = (
-    r"pass(?:word|wd|code|phrase)s?|pwd|pass phrase|contrase(?:ñ|n)a|mot de passe|passwort|"
+    r"pass(?:word|wd|code|phrase)s?|pwd|pw|pass phrase|contrase(?:ñ|n)a|mot de passe|passwort|"
     r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?"
 )
 _OP = r"(?:\s*(?:is|was|are|=|:|:=|->|=>|es|est|ist|é|è)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
@@ -109,7 +117,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "aws_secret_key",
         "cloud_key",
-        r"(?i:aws|secret)[^\n]{0,40}?(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+=]*[0-9])"
+        r"(?i:aws|secret)[^\n]{0,40}?(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+=]*[0-9])"
         r"(?=[A-Za-z0-9/+=]*[a-z])(?=[A-Za-z0-9/+=]*[A-Z])[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])",
         "an AWS secret access key",
     ),
@@ -195,7 +203,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "password_assignment",
         "password",
-        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?:[^\n:=]{{0,40}}?\b(?:for|of|to|on|de|für|pour)\b"
+        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?:[^\n:=]{{0,40}}?\b(?:for|of|to|on|de|del|da|do|di|du|des|della|für|pour|van|voor|för)\b"
         rf"[^\n:=]{{0,40}}?)?{_OP}[\"'`]?(?P<value>[^\s\"'`][^\n]{{0,60}})",
         "a password with its value",
         validate=_assign_ok,
@@ -209,6 +217,14 @@ RULES: tuple[Rule, ...] = (
         rf"{_OP}(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
         "a PIN or access code with its value",
         validate=_pin_ok,
+    ),
+    _r(
+        "password_bare",
+        "password",
+        r"(?i:(?:\b|_)(?:password|passphrase|passcode|passwd|pwd|pw|contraseña|passwort|senha|"
+        r"mot de passe)\b)\s+(?P<value>\S{6,})",
+        "a password written right after its label",
+        validate=_bare_ok,
     ),
     _r(
         "security_answer",
@@ -237,7 +253,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "generic_secret",
         "api_key",
-        r"(?i:\b(?:api[_ -]?key|apikey|secret(?:[_ -]?key)?|access[_ -]?key(?:[_ -]?id)?|"
+        r"(?i:(?:\b|_)(?:api[_ -]?key|apikey|secret(?:[_ -]?key)?|access[_ -]?key(?:[_ -]?id)?|"
         r"(?:auth|access|refresh|bot|session|bearer|api|personal access)[_ -]?token|token|"
         r"client[_ -]?secret|private[_ -]?key|credentials?|session[_ -]?id|cookie|signing key)\b)"
         r"[^\n]{0,30}?[\s:=\"'`(]\s*[\"'`]?(?P<value>[A-Za-z0-9_\-./+=]{16,})",

@@ -125,7 +125,10 @@ _ID_WORDS_CI = (
     r"id(?:entity)? card(?: number)?|identity number|id number|personal (?:id|identification) "
     r"number|social (?:security|insurance)(?: number| no\.?)?|tax (?:id|identification|file|"
     r"reference)(?: number)?|taxpayer id|steuer-?id|steueridentifikationsnummer|steuernummer|"
-    r"personalausweis(?:nummer)?|codice fiscale|carta d'identit(?:à|a)|num(?:é|e)ro fiscal|"
+    r"personalausweis(?:nummer)?|sozialversicherungs(?:nummer)?|rentenversicherungs(?:nummer)?|"
+    r"versichertennummer|krankenversichertennummer|numero di previdenza|"
+    r"n(?:ú|u)mero de (?:la )?seguridad social|n(?:ú|u)mero de afiliaci(?:ó|o)n|"
+    r"codice fiscale|carta d'identit(?:à|a)|num(?:é|e)ro fiscal|"
     r"num(?:é|e)ro de s(?:é|e)curit(?:é|e) sociale|carte d'identit(?:é|e)|c(?:é|e)dula|"
     r"documento de identidad|n(?:ú|u)mero de identificaci(?:ó|o)n|aadhaa?r|burgerservicenummer|"
     r"pesel|personnummer|f(?:ø|o)dselsnummer|henkil(?:ö|o)tunnus|nhs number|medicare(?: card)?"
@@ -139,7 +142,10 @@ _ID_WORDS_CS = (
 _ID_TOKEN = (
     r"(?P<value>(?=[A-Za-z]{0,3}[ .\-]?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[ .\-/](?=[A-Za-z0-9])){4,24})"
 )
-_FILLER = r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|was|id|code|de|es|est|ist|é)\s*){0,4}\s*"
+_FILLER = (
+    r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|was|id|code|de|es|est|ist|é|\([A-Za-z]{2,8}\))"
+    r"\s*){0,4}\s*"
+)
 
 _GOV = "gov_id"
 _FIN = "financial"

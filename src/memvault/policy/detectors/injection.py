@@ -109,7 +109,8 @@ _ROLE_MARKUP = (
     r"<\|[a-z_]{2,30}\|>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_text\|?>|\[/?INST\]|"
     r"<<\s*/?SYS\s*>>|</?(?:system|sys|instructions?|admin|developer|assistant|im_start|"
     r"im_end)\s*>|"
-    r"\[(?:SYSTEM|ADMIN|DEVELOPER|SYS|ASSISTANT)\]|###\s*(?:Instruction|Response|System)\b|"
+    r"\[(?:SYSTEM|ADMIN|DEVELOPER|SYS|ASSISTANT|ROOT|OPERATOR|SECURITY)(?:[ _-]\w+){0,2}\]|"
+    r"###\s*(?:Instruction|Response|System)\b|"
     r"\"role\"\s*:\s*\"(?:system|developer|assistant|tool|function)\""
 )
 _ROLE_LINE = re.compile(r"(?im)^\s*(?:human|user|assistant|ai|system|bot|model)\s*:\s*\S")
@@ -138,6 +139,8 @@ _AUTHORITY = (
     r"|\btreat (?:the user|me|them|this user) as (?:an? )?(?:admin\w*|root|developer|superuser|"
     r"owner|operator)\b|\bIMPORTANT:?\s+(?:new |updated )?(?:instructions?|rules?|polic\w*)\b"
     r"|\bmemory policy (?:has been |was )?updated\b"
+    r"|\b(?:unrestricted|developer|god|admin|jailbreak|debug|dan) mode\b"
+    r"|\bapproved (?:unrestricted|unfiltered|uncensored)\b"
 )
 _PERSONA_VERB = (
     r"\b(?:you are now|you're now|from now on,? you are|act as|acting as|pretend (?:to be|you are|"
@@ -151,6 +154,8 @@ _UNRESTRICTED = (
     r"safety)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbr\w*|\bDAN\b|\bdev ?mode\b|"
     r"\bdevmode\b|\bdeveloper mode\b|\bgod mode\b|\broot access\b|\bfull (?:root |admin )?access\b|"
     r"\badministrator\b|\bsuperuser\b|\bno matter what\b|\bbank representative\b|"
+    r"\bfree (?:of|from) (?:all |any )?(?:guidelines|rules|restrictions|limits|filters|policies|"
+    r"constraints)\b|\bnever refuses?\b|\bno (?:ethical|moral) (?:guidelines|limits|constraints)\b|"
     r"\b(?:confirm|provide|give|share|send) (?:me )?(?:their|your|the user'?s?|his|her) (?:full )?"
     r"(?:card|password|pin|credentials|login|ssn|account|security)"
 )
@@ -185,7 +190,8 @@ _DANGER = (
     r"\bwithout (?:asking|confirmation|confirming|telling|permission|approval|consent)\b|"
     r"\bimmediately\b|\bautomatically\b|\bsilently\b|\bat the start of (?:each|every) (?:session|"
     r"conversation|chat)\b|\bevery time\b|\beach time\b|\bwhen this memory is loaded\b|"
-    r"\bon all (?:environments|servers|hosts|machines)\b|\bcontents of\b"
+    r"\bon all (?:environments|servers|hosts|machines)\b|\bcontents of\b|\brun the script\b|"
+    r"\bpayload\b|\bdownload and (?:run|execute|install)\b|https?://|\bfor every (?:account|user)\b"
 )
 _PIPE_SHELL = (
     r"\b(?:curl|wget|iwr|irm)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b"
@@ -235,9 +241,11 @@ _CONCEAL = (
     r"\bfrom (?:the )?(?:user|users|audit\w*|log|logs|admins?|memory listings|listings|reviewers?|"
     r"monitoring|operators?)"
     r"|\bsecretly\b|\bcovertly\b|\bwithout (?:the user|them) (?:knowing|noticing)\b|"
-    r"\bmake up (?:a|an) (?:reason|excuse|explanation|story)\b|\bif (?:asked|"
-    r"questioned)\b[^.\n]{0,40}?"
-    r"\b(?:say|claim|deny|pretend)\b|\bhide (?:this|it) from\b|\b(?:hidden|secret) (?:rule|"
+    r"\bmake up (?:a|an) (?:reason|excuse|explanation|story)\b|\bif (?:asked|questioned|"
+    r"the user asks|they ask|anyone asks|someone asks)\b[^.\n]{0,40}?"
+    r"\b(?:say|claim|deny|pretend|lie)\b|\bdeny (?:that )?(?:you have |there (?:is|are) )?(?:any )?"
+    r"(?:saved |stored |hidden )?(?:instructions|notes|memor(?:y|ies)|rules)\b|\bhide (?:this|"
+    r"it) from\b|\b(?:hidden|secret) (?:rule|"
     r"instruction|directive|command)s?\b"
 )
 _BYPASS_Q = (
@@ -248,6 +256,7 @@ _BYPASS = (
     r"\bpre-?approved\b|\bpolicy exception\b|\bexception (?:has been |was )?granted\b|"
     r"OVERRIDE\s*=\s*(?:true|1|yes|on)\b|"
     r"\b(?:policy engine|memory gate|governance gate|the gate|the filter|governance|"
+    r"(?:content |memory |privacy |safety |pii )?(?:scanner|checker|classifier|detector|screening)|"
     r"sensitive[- ]category check|safety checks?|moderation|redaction|content filters?|"
     r"privacy (?:rules?|checks?)|sensitive data filters?|data filters?|memory filter|"
     r"policy)\b[^.\n]{0,20}?"
@@ -269,6 +278,12 @@ _BYPASS = (
     r"apply governance"
     r"|apply (?:the )?polic\w*)\b|\bclassification hint\b|\b(?:without|no) (?:redaction|filtering|"
     r"screening|scanning|governance)\b|\bregardless of (?:content|policy|the rules|governance)\b|"
+    r"\bexempt(?:ed)? from (?:the |all |any )?(?:privacy |content |memory |safety |"
+    r"sensitive[- ]\w+ )?"
+    r"(?:filters?|checks?|scan\w*|governance|polic(?:y|ies)|review|screening|gate|rules)\b|"
+    r"\b(?:skip|bypass|disable|ignore|disregard|turn off|circumvent|evade)\s+(?:the\s+|all\s+|"
+    r"any\s+|"
+    r"your\s+)(?:filters|guardrails|safeguards)\b|"
     r"\bbypass(?:es)? (?:all )?(?:checks|filters|governance|polic\w*)\b|\bstore (?:it|this|"
     r"everything)"
     r" verbatim\b"
@@ -276,7 +291,8 @@ _BYPASS = (
 _TENANT = (
     r"\b(?:other|another|every other|all other|different|all the other)\s+(?:users?|customers?|"
     r"tenants?|accounts?|workspaces?|orgs?|organi[sz]ations?|companies|clients?)(?:'s?|’s?)?\b"
-    r"[^.\n]{0,40}?\b(?:memor(?:y|ies)|data|notes|stored|records?|histor(?:y|ies)|conversations?|"
+    r"[^.\n]{0,40}?\b(?:memor(?:y|ies)|data|notes|stored|saved|written|remembered|shared|"
+    r"records?|histor(?:y|ies)|conversations?|"
     r"chats?|files|information|profiles?)\b"
     r"|\b(?:memories|data|notes|records|history|profile) (?:of|from|for|belonging to) (?:the )?"
     r"(?:user(?:_?id)?|tenant|customer|account|workspace|org)\s*[#:=]?\s*['\"]?\w[\w-]*"
@@ -292,6 +308,13 @@ _HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _COMMENT_CUE = re.compile(
     r"(?i)\b(?:assistant|ai|model|system|instructions?|ignore|governance|upload|send|forward|"
     r"reveal|do not|don't|must|always|never|disable|policy|memory|memories)\b"
+)
+_PROMOTE = (
+    r"\b(?:recommend|promote|advertise|push|plug|insert|mention|suggest)\w*\b[^.\n]{0,60}?"
+    r"\b(?:in|to|with|at the end of|into) (?:every|each|all|any) (?:answer|reply|replies|response|"
+    r"message|conversation|chat|output)s?\b"
+    r"|\bstarting (?:next|on|from|in)\b[^.\n]{0,30}?\b(?:recommend|promote|suggest|send|tell|"
+    r"redirect|point)\w*"
 )
 _DECODE_CUE = (
     r"\b(?:decode|base64[- ]?decode|rot13|unescape|deobfuscate)\b[^.\n]{0,20}?\b(?:and|then)\s+"
@@ -415,6 +438,7 @@ RULES: tuple[Rule, ...] = (
         "instructions hidden in an HTML comment",
         validate=_comment_ok,
     ),
+    _r("promotion", "dormant_trigger", _c(_PROMOTE), "planted promotion in every answer"),
     _r(
         "decode_and_follow", "obfuscation", _c(_DECODE_CUE), "an encoded payload to decode and obey"
     ),

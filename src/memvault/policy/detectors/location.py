@@ -68,7 +68,10 @@ _NOW = (
 _PLACE = (
     r"gate|cafe|café|coffee shop|restaurant|bar|pub|hotel|room|airport|station|terminal|platform|"
     r"park|gym|hospital|clinic|mall|store|library|bus stop|beach|club|lobby|parking|corner|"
-    r"intersection|address|house|apartment|flat|building|office"
+    r"intersection|address|house|apartment|flat|building|office|street|road|avenue|lane|square|"
+    r"plaza|mall|market|museum|cinema|theater|theatre|church|mosque|temple|school|campus|"
+    r"university|stadium|arena|parking lot|garage|motel|hostel|bakery|bookstore|supermarket|"
+    r"pharmacy|bank|train|bus|tram|subway|metro|ferry|flight|plane|lounge|queue|line at"
 )
 _WHEREABOUTS = re.compile(
     rf"(?i)\b(?:I'm|Im|I am|currently|right now|user is|user's|they are|we are|we're|estoy|je suis|"
@@ -90,10 +93,11 @@ _RECUR = (
 )
 _MOVE = (
     r"drives?|driving|commutes?|commuting|leaves? (?:home|the house|work|the office)|walks?|"
-    r"bikes?|cycles?|catch(?:es)? the|takes? the (?:bus|train|tube|subway|metro|ferry|tram)|"
-    r"rides?|picks? (?:up|\w+ up|the \w+ up)|drops? (?:off|\w+ off)|goes to|go to|heads? (?:to|"
-    r"home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|runs? (?:in|"
-    r"at|along|around)|swims? at|is at|trains? at|works? out at"
+    r"bikes?|cycles?|catch(?:es)? the|takes? the (?:[\w:.]+ )?(?:bus|train|tube|subway|metro|"
+    r"ferry|tram|shuttle)|rides?|picks? (?:\w+ ){0,2}up|drops? (?:\w+ ){0,2}off|goes to|go to|"
+    r"heads? (?:to|home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|"
+    r"runs? (?:in|at|along|around)|swims? at|trains? at|works? out at|walks? (?:the dog|to)|"
+    r"visits?|parks? at|boards?|checks? in at"
 )
 _TRAVEL = re.compile(rf"(?i)\b(?:{_RECUR})\b")
 _TRAVEL_MOVE = re.compile(rf"(?i)\b(?:{_MOVE})\b")
@@ -111,7 +115,7 @@ def _travel_ok(m: re.Match[str], view: View) -> bool:
 
 _COORD = re.compile(
     r"(?<![\d.])[-+]?(?P<lat>\d{1,2}\.\d{2,})\s*°?\s*(?P<ns>[NSns])?\s*[,;/ ]\s*"
-    r"(?P<lon>[-+]?\d{1,3}\.\d{2,})\s*°?\s*(?P<ew>[EWOewo])?(?![\d.])"
+    r"(?P<lon>[-+]?\d{1,3}\.\d{2,})\s*°?\s*(?P<ew>[EWOewo])?(?!\d|\.\d)"
     r"|\b\d{1,2}°\s?\d{1,2}['′]\s?\d{1,2}(?:\.\d+)?[\"″]?\s?[NS]\b"
     r"|\bgeo:[-\d.]+,[-\d.]+|[@=q]\s?[-\d]{1,3}\.\d{4,},\s?[-\d]{1,3}\.\d{4,}"
     r"|///[a-z]+\.[a-z]+\.[a-z]+"

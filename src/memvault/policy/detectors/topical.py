@@ -52,7 +52,23 @@ _FRAMING = re.compile(
     r"awareness|campaign|training (?:materials?|module)|slides?|presentation|webinar|"
     r"documentary|film|movie|character|role-?play|interview\w*|analy[sz]\w*|data on|"
     r"prevalence|trends?|news|policy|policies|regulations?|law school|paralegal|drafts?|"
-    r"works? (?:in|at|for|as)|volunteers?|researchers?)\b"
+    r"works? (?:in|at|for|as)|volunteers?|researchers?|website|site|forum|charity|nonprofit|"
+    r"non-profit|organi[sz]\w*|fundrais\w*|for people with|support group|sells?|selling|"
+    r"business|products?|donat\w*|hr|employees|staff|colleagues?|coworkers?)\b"
+)
+# Words right after a sensitive term that make it a topic, not a fact about the user.
+_TOPIC_AFTER = re.compile(
+    r"(?i)^[\s-]*(?:\w+[\s-]+)?(?:research|awareness|prevention|programs?|statistics|rates?|"
+    r"prevalence|studies|study|charity|charities|fundraiser|fundraising|clinics?|wards?|units?|"
+    r"departments?|patients|society|foundation|association|screening|campaigns?|support "
+    r"groups?|market|industry|datasets?|data|software|apps?|trials?|drugs? market|"
+    r"policy|policies|laws?|reform|history|epidemic|pandemic|outbreaks?|vaccines?|"
+    r"specialists?|nurses?|doctors|researchers?|advocacy|rights)\b"
+)
+_TOPIC_AFTER_FAMILIES = frozenset({"health", "intimate", "criminal"})
+# The user as an object after the term: "a restraining order against me".
+_OBJECT_USER = re.compile(
+    r"(?i)\b(?:against|for|on|about|of|with|to|from)\s+(?:me|myself|the user|user|him|her|them)\b"
 )
 _QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{1,200}[\"“”«»]")
 
@@ -230,7 +246,9 @@ _EMOTION = (
     r"easily (?:influenced|persuaded|manipulated)|susceptible|needy|clingy|agreeable|"
     r"conscientious\w*|closed-minded|open-minded|low self-esteem|self-esteem|confidence issues|"
     r"mood swings|emotionally \w+|mentally (?:unstable|ill|fragile|exhausted)|tired all the time|"
-    r"disengaged|bitter|resentful|hopeless|furious|close to burnout"
+    r"disengaged|bitter|resentful|hopeless|furious|close to burnout|going through a (?:breakup|"
+    r"divorce|hard time|rough patch|difficult time|crisis)|low mood|in a (?:bad|dark) place|"
+    r"emotionally unstable|grieving|heartbroken"
 )
 _INFER = (
     r"seems?|seemed|appears?|appeared|sounds?|sounded|looks?|looked|comes across as|came "
@@ -432,6 +450,8 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"log|score|pattern)s?|emotion (?:log|tracking|score|profile)|sentiment (?:score|"
             r"profile|log)|personality (?:profile|type|traits?|assessment|analysis)|"
             r"psychological (?:profile|assessment|analysis)|psychographic\w*|behaviou?ral "
+            r"profiles?|mood (?:is|was|seems|appears) (?:low|down|bad|poor|off|dark)|"
+            r"behaviou?ral "
             r"profile|big five|neuroticism|agreeableness|conscientiousness|extraversion|"
             r"openness to experience|mbti|(?:inferred|deduced|guessed|estimated) from (?:their|his|"
             r"her|the user'?s|chat|typing|message|tone|behaviou?r)\w*|based on (?:their|his|her|"
@@ -488,13 +508,28 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         clause = clause_of(text, m.start(), m.end())
         c_start = text.find(clause, max(0, m.start() - len(clause)))
         left = text[c_start : m.start()] if c_start >= 0 else text[: m.start()]
+        right = text[m.end() : m.end() + 40]
+        if rule.family in _TOPIC_AFTER_FAMILIES and _TOPIC_AFTER.match(right):
+            continue  # "cancer research", "diabetes prevention programs": a topic
         if rule.self_attributing:
-            if not rule.strong and _FRAMING.search(left[-80:]):
+            if not rule.strong and _FRAMING.search(left[-80:] + m.group()):
                 continue
             return _hit(rule, view, m)
         window = left[-rule.window :]
         subjects = list(_SUBJ.finditer(window))
         if not subjects:
+            tail = (
+                clause[clause.find(m.group()) + len(m.group()) :][:50]
+                if m.group() in clause
+                else ""
+            )
+            if (
+                rule.between is None
+                and rule.family not in _FIRST_PERSON_ONLY
+                and _OBJECT_USER.search(tail)
+                and not _FRAMING.search(left)
+            ):
+                return _hit(rule, view, m)  # "a restraining order against me"
             continue
         subj = subjects[-1]
         if rule.family in _FIRST_PERSON_ONLY and not _THIRD_PERSON.match(subj.group()):
