@@ -46,11 +46,25 @@ def _entropy(s: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in counts.values())
 
 
+_ARTICLE = frozenset({"the", "a", "an"})
+_PLACEHOLDER_WORD = re.compile(
+    r"(?i)^(?:changeme|change_me|example|sample|dummy|test|placeholder|secret|password|pass|"
+    r"redacted|xxx+|\*+|none|null|empty|tbd|todo|foo|bar|foobar|value|your\w*)$"
+)
+
+
 def _value_ok(value: str) -> bool:
     v = value.strip().strip("\"'`.,;")
     if not v or _PLACEHOLDER.match(v):
         return False
-    first = v.split()[0].lower().strip("\"'`.,;:")
+    words = v.split()
+    first = words[0].lower().strip("\"'`.,;:")
+    if _PLACEHOLDER_WORD.match(first):
+        return False
+    if first in _ARTICLE:
+        # "the word 'blueberry' plus 77" is a value; "the same as before" is not.
+        rest = " ".join(words[1:])
+        return bool(re.search(r"[\"'`‘’“”]\S+[\"'`‘’“”]|\d", rest))
     return first not in _NOT_A_VALUE
 
 

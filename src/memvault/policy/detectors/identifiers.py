@@ -140,10 +140,10 @@ _ID_WORDS_CS = (
     r"BSN|CPR|HETU|NIR|INSEE|NINO|NI number|DL|CNIC|NID|NIK|KTP|IdNr|UTR|PPSN|IRD|AHV"
 )
 _ID_TOKEN = (
-    r"(?P<value>(?=[A-Za-z]{0,3}[ .\-]?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[ .\-/](?=[A-Za-z0-9])){4,24})"
+    r"(?P<value>(?=[A-Za-z]{0,6}[ .\-]?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[ .\-/](?=[A-Za-z0-9])){4,24})"
 )
 _FILLER = (
-    r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|was|id|code|de|es|est|ist|é|\([A-Za-z]{2,8}\))"
+    r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|was|id|code|card|de|es|est|ist|é|\([A-Za-z]{2,8}\))"
     r"\s*){0,4}\s*"
 )
 

@@ -64,6 +64,18 @@ _OVERRIDE_EN = (
     r"|\bno (?:rules|restrictions|limits|filters|guidelines|policies) (?:apply|exist|anymore)\b"
     r"|\b(?:ignore|disregard|bypass|circumvent|evade)\s+the\s+(?:filters?|guardrails?|"
     r"safeguards?)\b"
+    r"|\b(?:ignore|disregard|forget|override|stop following|no longer follow|do not follow|"
+    r"don't follow|stop obeying)\s+(?:(?:all|any|every|the|your|of|these|those|its|their)\s+)*"
+    r"(?:[\w']+\s+){0,2}(?:instructions|directions|guidance|directives|guidelines|programming|"
+    r"system prompt|prompt)\b"
+    r"|\b(?:previous|prior|earlier|above|all other|old|your|existing|original) (?:guidance|"
+    r"directions|directives|instructions|rules|guidelines|polic(?:y|ies)) (?:is|are|was|were|"
+    r"has been|have been) (?:now )?(?:void|null|cancel+ed|revoked|invalid|obsolete|outdated|"
+    r"suspended|lifted|superseded)\b"
+    r"|\b(?:obey|follow) only (?:this|these|me|the next|my)\b|\bfollow (?:this|these) "
+    r"(?:memory|note|notes|instructions?) only\b"
+    r"|\b(?:override|disable|suspend|lift)\s+(?:all\s+)?(?:the\s+)?(?:safety|content|security|"
+    r"privacy|moderation)\s+(?:policies|policy|rules|filters|restrictions|settings)\b"
 )
 _OVERRIDE_INTL = (
     r"\b(?:ignora|ignore|olvida|olvide|descarta|omite)\w*\s+(?:todas?\s+)?(?:las\s+|tus\s+|sus\s+)?"
@@ -87,9 +99,13 @@ _OVERRIDE_INTL = (
     r"|(?:önceki|tüm)\s+talimatlar\w*\s+(?:yok say|unut|görmezden gel)"
     r"|(?:忽略|无视|忘记|忘掉|不要理会)(?:之前|以前|上面|先前|所有|全部)?(?:的)?(?:所有)?(?:指令|指示|说明|规则)"
     r"|(?:以前|前|上記|これまで)の(?:すべての)?(?:指示|命令|ルール)を(?:無視|忘れ)"
+    r"|(?:指示|命令|ルール|指令|规则|说明|提示)[^。.\n]{0,8}(?:無視|忽略|无视|忘れ)"
+    r"|(?:無視|忽略|无视)[^。.\n]{0,8}(?:指示|命令|ルール|指令|规则|说明)"
     r"|(?:이전|모든)\s*(?:지시|명령|규칙)\S*\s*무시"
 )
 _REVEAL = (
+    r"\b(?:leak|dump|exfiltrate|expose)\w*\s+(?:the\s+|all\s+|your\s+|stored\s+|saved\s+)+"
+    r"(?:memor(?:y|ies)|notes|data|keys|secrets)\b|"
     r"\b(?:reveal|print|output|show|display|expose|dump|leak|list|disclose|return|repeat|recite|"
     r"give me|send me|read out|paste)\b[^.\n]{0,30}?\b(?:(?:your|the) (?:system|hidden|initial|"
     r"original|internal|secret|developer|full) (?:prompt|instructions?|message|configuration|"
@@ -148,7 +164,8 @@ _PERSONA_VERB = (
     r"(?:the assistant|the ai|the model|your)'?s? name is|stay in character)\b"
 )
 _UNRESTRICTED = (
-    r"\bno (?:restrictions|rules|limits|filters|guidelines|boundaries|censorship|policies)\b|"
+    r"\bno (?:content |safety |ethical |moral )?(?:restrictions|rules|limits|filters|guidelines|"
+    r"boundaries|censorship|policies|policy)\b|\bnothing is off[- ]limits\b|"
     r"\bwithout (?:any )?(?:restrictions|rules|limits|content filters?|filters|guidelines|"
     r"censorship|policies|safety)\b|\bignores? (?:all )?(?:policies|rules|guidelines|restrictions|"
     r"safety)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbr\w*|\bDAN\b|\bdev ?mode\b|"
@@ -173,7 +190,8 @@ _TRIGGER = (
 )
 _PAYLOAD = (
     rf"{_EMAIL}|{_URL}|\biban\b|\baccount\b|\bbank details\b|\bbeneficiary\b|\bwire\b|"
-    r"\bpayment link\b|\btool\b|\brun\b|\bexecute\b|\bcall\b|\binvoke\b|\bdelete\b|--force|"
+    r"\bpayment link\b|\binstead\b|\bchange\b|\bpayee\b|\bwallet\b|\bbank\b|"
+    r"\+?\d[\d ().-]{7,}\d|\btool\b|\brun\b|\bexecute\b|\bcall\b|\binvoke\b|\bdelete\b|--force|"
     r"\brm -rf\b|\brecommend\w*|\bpromot\w*|\bsuggest\w*|\bpoint (?:them|the user|users) to\b|"
     r"\bredirect\w*|\breplace\b|\binstead of\b|\bswap\b|\bappend\b|\binsert\b|\binclude\b|"
     r"\bmake up\b|\blie\b|\bsend\b|\bforward\b|\bupload\b|\bpost\b|\breveal\b|\bdisable\b"
@@ -191,7 +209,9 @@ _DANGER = (
     r"\bimmediately\b|\bautomatically\b|\bsilently\b|\bat the start of (?:each|every) (?:session|"
     r"conversation|chat)\b|\bevery time\b|\beach time\b|\bwhen this memory is loaded\b|"
     r"\bon all (?:environments|servers|hosts|machines)\b|\bcontents of\b|\brun the script\b|"
-    r"\bpayload\b|\bdownload and (?:run|execute|install)\b|https?://|\bfor every (?:account|user)\b"
+    r"\bpayload\b|\bdownload and (?:run|execute|install)\b|https?://|\bfor every (?:account|"
+    r"user)\b|"
+    r"/var/|/usr/|/root\b|\bdelete\b|\brm\b|\.env\b|credentials|\.aws\b|auth\.log"
 )
 _PIPE_SHELL = (
     r"\b(?:curl|wget|iwr|irm)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b"
@@ -245,7 +265,8 @@ _CONCEAL = (
     r"the user asks|they ask|anyone asks|someone asks)\b[^.\n]{0,40}?"
     r"\b(?:say|claim|deny|pretend|lie)\b|\bdeny (?:that )?(?:you have |there (?:is|are) )?(?:any )?"
     r"(?:saved |stored |hidden )?(?:instructions|notes|memor(?:y|ies)|rules)\b|\bhide (?:this|"
-    r"it) from\b|\b(?:hidden|secret) (?:rule|"
+    r"it) from\b|\bhide (?:this|these) (?:instructions?|notes?|memor(?:y|ies)|rules?)\b|"
+    r"\b(?:hidden|secret) (?:rule|"
     r"instruction|directive|command)s?\b"
 )
 _BYPASS_Q = (
@@ -273,7 +294,12 @@ _BYPASS = (
     r"any\s+)?(?:\w+\s+)?(?:gate|guardrails?|governance|redaction)\b"
     r"|\b(?:mark|label|classify|tag|treat|flag)\s+(?:this|it|the (?:text|memory|note|"
     r"write))\s+as\s+"
-    r"(?:allowed|safe|approved|benign|preference|clean|whitelisted|exempt)\b"
+    r"(?:an?\s+)?(?:harmless\s+|safe\s+|benign\s+|normal\s+|regular\s+|plain\s+)?(?:allowed|safe|"
+    r"approved|benign|preference|clean|whitelisted|exempt|harmless|non-sensitive)\b"
+    r"|\b(?:whitelisted|allowlisted)\b|\bno need to (?:scan|check|filter|review|screen|inspect)\b"
+    r"|\b(?:privacy |content |policy |governance |safety |compliance |memory )?(?:review|check|"
+    r"checks|scan|scanning|filters?|screening|gate|governance)\s+(?:(?:is|are|has been|have been|"
+    r"was|were)\s+)?(?:now\s+)?(?:waived|off|skipped|suspended|lifted)\b"
     r"|\b(?:do not|don't|never) (?:scan|check|filter|inspect|review|classify|redact|"
     r"apply governance"
     r"|apply (?:the )?polic\w*)\b|\bclassification hint\b|\b(?:without|no) (?:redaction|filtering|"
@@ -291,7 +317,8 @@ _BYPASS = (
 _TENANT = (
     r"\b(?:other|another|every other|all other|different|all the other)\s+(?:users?|customers?|"
     r"tenants?|accounts?|workspaces?|orgs?|organi[sz]ations?|companies|clients?)(?:'s?|’s?)?\b"
-    r"[^.\n]{0,40}?\b(?:memor(?:y|ies)|data|notes|stored|saved|written|remembered|shared|"
+    r"[^.\n]{0,40}?\b(?:memor(?:y|ies)|data|notes|stor(?:e|ed)|sav(?:e|ed)|written|wrote|"
+    r"remembered|shar(?:e|ed)|"
     r"records?|histor(?:y|ies)|conversations?|"
     r"chats?|files|information|profiles?)\b"
     r"|\b(?:memories|data|notes|records|history|profile) (?:of|from|for|belonging to) (?:the )?"
@@ -303,6 +330,8 @@ _TENANT = (
     r"|\bscope\s*[=:]\s*(?:global|all|\*)|\b(?:every|all|each|any) (?:tenants?|orchestrators?|"
     r"customers?)(?:'s?)?\b"
     r"|\buser_?id\s*[=:]?\s*\d+"
+    r"|\b(?:memories|notes|data|records|history)\s+(?:from|of|in|for)\s+(?:the\s+)?['\"]?[\w-]+"
+    r"['\"]?\s+(?:workspace|tenant|namespace|org|organi[sz]ation|account|deployment)\b"
 )
 _HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _COMMENT_CUE = re.compile(

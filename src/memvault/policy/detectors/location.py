@@ -101,10 +101,11 @@ _MOVE = (
 )
 _TRAVEL = re.compile(rf"(?i)\b(?:{_RECUR})\b")
 _TRAVEL_MOVE = re.compile(rf"(?i)\b(?:{_MOVE})\b")
+# A routine is precise when it has a clock time, a route or a named place.
 _TRAVEL_ANCHOR = re.compile(
-    r"(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|"
-    r"\bfrom\s+(?:the\s+)?[A-Z\w][\w\-]*|\bvia\b|\b(?:home|school|office|stop|station|gym|"
-    r"daycare|kindergarten|elementary|campus)\b"
+    r"(?i:\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|"
+    r"\bfrom\s+(?:the\s+)?\w[\w\-]*\s+to\b|\bvia\b|\bat\s+\d{1,2}\b)"
+    r"|\b(?:at|to|from|in|near|along)\s+(?:the\s+)?[A-Z][\w'\-]+"
 )
 
 

@@ -118,7 +118,9 @@ _COND = (
     r"problem|leak|error|outage))|diagnosis|chest pains?|shortness of breath|fevers?|nausea|"
     r"dizz\w*|faint(?:ed|ing)|blood sugar|"
     r"blood pressure|a1c|viral load|concussion|fracture|injur(?:y|ies)|surgery|"
-    r"hiv[- ]positive|immunocompromised|neurodivergent|(?:having|experiencing|suffering|getting) "
+    r"hiv[- ]positive|immunocompromised|neurodivergent|coughing(?: up)? blood|feverish|"
+    r"vomiting|throwing up|passing out|blacking out|short of breath|night sweats|blurred vision|"
+    r"numbness|(?:having|experiencing|suffering|getting) "
     r"(?:\w+ ){0,2}(?:pains?|aches?|headaches|dizziness|seizures|panic attacks|migraines|"
     r"palpitations|bleeding|rash|lumps?)|"
     r"on the spectrum|in remission|relapse|overdose|opioids?|"
@@ -162,7 +164,9 @@ _IDENT_ORIENT = (
     r"gay|lesbian|bisexual|bi|queer|pansexual|asexual|homosexual|heterosexual|"
     r"straight(?! (?:to|forward|away|answers?|talk|line|up|ahead|after|into|from|out))|lgbtq?\+?|"
     r"trans|transgender|trans(?:gender)? (?:woman|man|person)|non-?binary|genderqueer|genderfluid|"
-    r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|gay[ae]?"
+    r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|bisexuell|"
+    r"homosexuel(?:le)?|bisexuel(?:le)?|lesbienne|lesbiana|omosessuale|transg[eé]nero|"
+    r"transsexuel(?:le)?|gay[ae]?"
 )
 _IDENT_ETHNIC = (
     r"black|african[- ]american|afro-\w+|latino|latina|latinx|latine|hispanic|"
@@ -170,7 +174,9 @@ _IDENT_ETHNIC = (
     r"arab|roma|romani|indigenous|native american|first nations|aboriginal|pacific islander|"
     r"white|caucasian|biracial|mixed[- ]race|puerto rican|mexican[- ]american|kurdish|kurd|"
     r"uyghur|tamil|berber|amazigh|maori|māori|inuit|sami|igbo|yoruba|hausa|pashtun|hazara|"
-    r"rohingya|tibetan"
+    r"rohingya|tibetan|(?:arab|african|asian|mexican|chinese|korean|indian|italian|irish|"
+    r"japanese|filipino|vietnamese|cuban|haitian|jewish|muslim|native|pakistani|iranian|"
+    r"nigerian|somali|turkish|greek|polish|russian)-(?:american|canadian|british|australian)"
 )
 _IDENT_CASTE = (
     r"caste|brahmin|kshatriya|vaishya|shudra|dalit|obc|scheduled caste|untouchable|jati|varna"
@@ -381,9 +387,13 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "political_opinion",
         _c(
             r"\b(?:thinks?|believes?|feels?|says?)\b[^.;]{0,30}\b(?:government|president|prime "
-            r"minister|regime|administration|politicians?|parliament|congress|chancellor)\b"
+            r"minister|regime|administration|politicians?|parliament|congress|chancellor|"
+            r"(?:opposition|ruling|governing|\w+) party|opposition|left|right|liberals|"
+            r"conservatives|democrats|republicans|socialists|immigrants|immigration)\b"
             r"[^.;]{0,30}\b(?:corrupt|incompetent|evil|illegitimate|fascist|communist|criminal|"
-            r"liars?|failing|terrible|authoritarian|doing a (?:great|good|bad|terrible) job)\b"
+            r"liars?|failing|terrible|authoritarian|traitors?|idiots?|crooks?|dangerous|evil|"
+            r"ruining|"
+            r"destroying|doing a (?:great|good|bad|terrible) job)\b"
             r"|\b(?:supports?|opposes?|hates?|despises?|distrusts?|backs|loathes?) (?:the )?"
             r"(?:opposition|government|president|prime minister|regime|ruling party|"
             r"(?:\w+ )?party|(?:left|right)[- ]wing|conservatives|liberals|progressives)\b"
@@ -416,7 +426,7 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "union_membership",
         _c(
             r"\b(?:union (?:member|membership|rep(?:resentative)?|steward|dues|card)|shop steward|"
-            r"member of (?:the |a )?(?:[\w\-]+ ){0,3}(?:union|guild)|trade union|labou?r union|"
+            r"member of (?:the |a )?(?:[\w\-']+ ){0,3}(?:union|guild)|trade union|labou?r union|"
             r"unioni[sz]ed|organi[sz]ing (?:a |the )?union|teamsters|gewerkschaft\w*|sindicato|"
             r"syndicat)\b"
         ),
