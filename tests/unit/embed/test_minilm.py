@@ -99,6 +99,12 @@ def test_batching_and_order_do_not_change_vectors(minilm: MiniLMEmbedder) -> Non
     np.testing.assert_allclose(reversed_rows, together, atol=PARITY_TOLERANCE)
 
 
+def test_thread_count_does_not_change_vectors(minilm: MiniLMEmbedder) -> None:
+    texts = ["one thread or three", "the rows are independent", "x"] * 3
+    single = MiniLMEmbedder(threads=1).embed_documents(texts)
+    np.testing.assert_array_equal(MiniLMEmbedder(threads=3).embed_documents(texts), single)
+
+
 def test_vectors_are_unit_float32_rows(minilm: MiniLMEmbedder) -> None:
     matrix = minilm.embed_documents(["one", "", "two words", "x" * 5000])
     assert matrix.dtype == np.float32
