@@ -24,6 +24,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from memvault import context as ctx
 from memvault.errors import (
     DuplicateEdgeError,
     MemoryNotFoundError,
@@ -777,6 +778,46 @@ class MemoryEngine:
         return self.capture.capture_diagnostics(
             finding, user_id=user_id, project_id=project_id, thread_id=thread_id
         )
+
+    # -- context ---
+    # What an agent sees (DESIGN §6). Thin: the logic is in memvault.context.
+
+    #: Size limits of :meth:`bulletin` (assign a new frozen config to change them).
+    bulletin_config: ctx.BulletinConfig = ctx.BulletinConfig()
+    _bulletin_keeper: ctx.BulletinKeeper | None = None
+
+    def _recall_nodes(self, query: str, filters: NodeFilter, top_k: int) -> list[MemoryNode]:
+        return [h.node for h in self.search(query, filters=filters, top_k=top_k).hits]
+
+    def bulletin(self, *, query: str | None = None) -> ctx.Bulletin:
+        """The memory bulletin of the current state; never raises (falls back instead).
+
+        >>> import tempfile
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     e.bulletin().to_json()["revision"]
+        0
+        """
+        cfg = self.bulletin_config
+        if self._bulletin_keeper is None:
+            where = self.layout.bulletins_dir if self.layout else None
+            self._bulletin_keeper = ctx.BulletinKeeper(where, cfg.keep_files)
+        return self._bulletin_keeper.build(
+            lambda: ctx.build_bulletin(
+                self.store, self.orchestrator, cfg, query=query, recall=self._recall_nodes
+            ),
+            cfg,
+            self._log,
+        )
+
+    def delta_header(self, thread_id: str, *, advance: bool = True) -> ctx.DeltaHeader | None:
+        """Changes since ``thread_id`` last looked (≤ 3 bullets), or ``None``."""
+        return ctx.delta_header(
+            self.store, self.orchestrator, thread_id, advance=advance, warn=self._log
+        )
+
+    def for_message(self, thread_id: str, *, query: str | None = None) -> ctx.MessageContext:
+        """Delta header and bulletin for one message of ``thread_id``."""
+        return ctx.MessageContext(self.delta_header(thread_id), self.bulletin(query=query))
 
     list = list_memories
 

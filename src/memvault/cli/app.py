@@ -486,9 +486,11 @@ def demo(
 
 def _register_extensions() -> None:
     """Sub-commands contributed by other modules (policy, benchmarks, …)."""
+    import memvault.cli.context_cmd as context_cmd
     from memvault.cli import ingest_cmd
 
     registrations: list[Callable[[], None]] = [
+        context_cmd.register,
         ingest_cmd.register,
     ]
     for register in registrations:

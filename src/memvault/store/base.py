@@ -284,6 +284,18 @@ class Store(Protocol):
         """Change-log rows with a revision greater than ``revision``."""
         ...
 
+    # -- context ---
+    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+        """The revision ``thread_id`` last saw (``None`` if it was never marked)."""
+        ...
+
+    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+        """Remember that ``thread_id`` has seen ``revision``; it never moves backwards.
+
+        ``"*"`` names the head revision and is refused (:class:`StoreError`).
+        """
+        ...
+
     def counts(self, orchestrator_id: str) -> StoreCounts:
         """Row counts for stats."""
         ...

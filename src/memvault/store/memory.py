@@ -66,6 +66,7 @@ class InMemoryStore:
         self._tenants: dict[str, _Tenant] = {}
         self._lock = threading.RLock()
         self._closed = False
+        self._seen: dict[tuple[str, str], int] = {}  # (orchestrator, thread) -> revision
 
     def _tenant(self, orchestrator_id: str) -> _Tenant:
         if self._closed:
@@ -184,6 +185,20 @@ class InMemoryStore:
     def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
         with self._lock:
             return [c for c in self._tenant(orchestrator_id).changes if c.revision > revision]
+
+    # -- context ---
+    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+        with self._lock:
+            self._tenant(orchestrator_id)  # fails when closed
+            return self._seen.get((orchestrator_id, thread_id))
+
+    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+        if thread_id == "*":
+            raise StoreError("thread id '*' is reserved for the head revision")
+        with self._lock:
+            self._tenant(orchestrator_id)
+            key = (orchestrator_id, thread_id)
+            self._seen[key] = max(revision, self._seen.get(key, revision))
 
     def counts(self, orchestrator_id: str) -> StoreCounts:
         with self._lock:

@@ -44,6 +44,23 @@ def event(
     )
 
 
+# -- context ---
+def test_thread_seen_revisions(store: Store) -> None:
+    assert store.thread_seen("acme", "t1") is None
+    store.mark_thread_seen("acme", "t1", 3)
+    store.mark_thread_seen("acme", "t1", 2)  # never moves backwards
+    assert store.thread_seen("acme", "t1") == 3
+    assert store.thread_seen("acme", "t2") is None
+    assert store.thread_seen("other", "t1") is None  # scoped to the orchestrator
+    store.mark_thread_seen("acme", "t1", 5)
+    assert store.thread_seen("acme", "t1") == 5
+    assert store.revision("acme") == 0  # the head revision is a different row
+    with pytest.raises(StoreError):
+        store.mark_thread_seen("acme", "*", 9)
+    write(store, make_node())
+    assert store.revision("acme") == 1 and store.thread_seen("acme", "t1") == 5
+
+
 def test_node_round_trip(store: Store) -> None:
     node = make_node(
         project_id="p1",

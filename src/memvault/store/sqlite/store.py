@@ -473,6 +473,28 @@ class SQLiteStore:
             for r in rows
         ]
 
+    # -- context ---
+    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+        rows = self._read(
+            "SELECT revision FROM thread_revision WHERE orchestrator_id = ? AND thread_id = ?",
+            [orchestrator_id, thread_id],
+        )
+        return int(rows[0][0]) if rows else None
+
+    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+        if thread_id == "*":
+            raise StoreError("thread id '*' is reserved for the head revision")
+        try:
+            with self._transaction() as conn:
+                conn.execute(
+                    "INSERT INTO thread_revision (orchestrator_id, thread_id, revision) "
+                    "VALUES (?, ?, ?) ON CONFLICT (orchestrator_id, thread_id) "
+                    "DO UPDATE SET revision = max(revision, excluded.revision)",
+                    (orchestrator_id, thread_id, revision),
+                )
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnavailableError(f"write failed on {self.path}: {exc}") from exc
+
     def counts(self, orchestrator_id: str) -> StoreCounts:
         def grouped(sql: str) -> dict[str, int]:
             return {r[0]: int(r[1]) for r in self._read(sql, [orchestrator_id])}

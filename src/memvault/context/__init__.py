@@ -1,0 +1,39 @@
+"""What an agent sees (DESIGN §6): bulletin, delta header, tiers, memory.query.
+
+Everything here reads through the :class:`~memvault.store.base.Store`
+protocol and a recall callable handed in by the engine, so it works on every
+backend and follows whatever retrieval the engine uses.
+"""
+
+from __future__ import annotations
+
+from memvault.context.bulletin import (
+    PRIORITY_SECTIONS,
+    SECTIONS,
+    Bulletin,
+    BulletinConfig,
+    BulletinLine,
+    Truncation,
+    build_bulletin,
+)
+from memvault.context.delta import DeltaBullet, DeltaHeader, delta_header
+from memvault.context.keeper import BulletinKeeper
+from memvault.context.message import MessageContext
+from memvault.context.render import estimate_tokens, quote
+
+__all__ = [
+    "PRIORITY_SECTIONS",
+    "SECTIONS",
+    "Bulletin",
+    "BulletinConfig",
+    "BulletinKeeper",
+    "BulletinLine",
+    "DeltaBullet",
+    "DeltaHeader",
+    "MessageContext",
+    "Truncation",
+    "build_bulletin",
+    "delta_header",
+    "estimate_tokens",
+    "quote",
+]

@@ -1,0 +1,177 @@
+"""The delta header: what changed in memory since a thread last looked (spec §1).
+
+Every write bumps the orchestrator's revision by one and appends change-log
+rows (the store does both in the write's transaction). A thread remembers the
+revision it last saw (``Store.mark_thread_seen``); on its next message it gets::
+
+    Memory updates since rev 12:
+    - +created: [PREFERENCE] Preferred name is Ana (imp=60)
+    - ↑updated: [KNOWLEDGE] Ship v1 by Sep
+
+at most three bullets (newest first, one per memory), and no header at all
+when nothing changed. A thread never seen before counts from revision 0.
+
+>>> from memvault.store import InMemoryStore
+>>> delta_header(InMemoryStore(), "acme", "t1") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from memvault.context.render import quote
+from memvault.errors import StoreError, ValidationFailed
+from memvault.model.enums import ChangeKind
+from memvault.store.base import ChangeRecord, Store
+
+__all__ = ["DeltaBullet", "DeltaHeader", "delta_header", "validate_thread_id"]
+
+#: The marker of each change kind (implementation-spec §1).
+MARKERS: dict[ChangeKind, str] = {
+    ChangeKind.CREATED: "+created",
+    ChangeKind.UPDATED: "↑updated",
+    ChangeKind.MERGED: "↔merged",
+    ChangeKind.DELETED: "−deleted",
+    ChangeKind.SOFT_DELETED: "−soft_deleted",
+    ChangeKind.RESTORED: "↺restored",
+}
+MAX_BULLETS = 3
+#: How many of the newest revisions are read to find the bullets.
+WINDOW = 64
+
+_THREAD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$")
+
+
+def validate_thread_id(thread_id: str) -> str:
+    """A thread id: 1-128 of letters, digits, ``_ . : @ -`` (``*`` is reserved).
+
+    >>> validate_thread_id("chan:42")
+    'chan:42'
+    """
+    if not isinstance(thread_id, str) or not _THREAD.match(thread_id):
+        raise ValidationFailed(
+            f"invalid thread id {thread_id!r}",
+            errors=(("thread_id", "1-128 letters, digits or _ . : @ -"),),
+            hint="use the conversation or channel id",
+        )
+    return thread_id
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaBullet:
+    """One bullet: a change kind, the memory it touched, and its rendered text."""
+
+    kind: ChangeKind
+    memory_id: str
+    revision: int
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "memory_id": self.memory_id,
+            "revision": self.revision,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DeltaHeader:
+    """Changes between ``since_revision`` (exclusive) and ``revision`` (inclusive)."""
+
+    since_revision: int
+    revision: int
+    bullets: tuple[DeltaBullet, ...]
+    omitted: int = 0
+
+    @property
+    def text(self) -> str:
+        lines = [f"Memory updates since rev {self.since_revision}:"]
+        lines.extend(f"- {b.text}" for b in self.bullets)
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "since_revision": self.since_revision,
+            "revision": self.revision,
+            "bullets": [b.to_json() for b in self.bullets],
+            "omitted": self.omitted,
+            "text": self.text,
+        }
+
+
+def _bullets(
+    store: Store, orchestrator: str, rows: list[ChangeRecord]
+) -> tuple[list[ChangeRecord], int]:
+    newest: list[ChangeRecord] = []
+    seen: set[str] = set()
+    for row in reversed(rows):  # newest first; one bullet per memory (its latest change)
+        if row.memory_id in seen:
+            continue
+        seen.add(row.memory_id)
+        newest.append(row)
+        if len(newest) == MAX_BULLETS:
+            break
+    return newest, len(rows) - len(newest)
+
+
+def delta_header(
+    store: Store,
+    orchestrator: str,
+    thread_id: str,
+    *,
+    advance: bool = True,
+    warn: Callable[..., None] | None = None,
+) -> DeltaHeader | None:
+    """The header for ``thread_id``'s next message, or ``None`` when nothing changed.
+
+    With ``advance`` (the default) the thread is marked as having seen the
+    current revision, so the same changes are not announced twice. With
+    ``warn``, a store failure is logged through it and gives ``None`` instead
+    of raising (the per-message path must never block on memory).
+    """
+    validate_thread_id(thread_id)
+    if warn is None:
+        return _delta_header(store, orchestrator, thread_id, advance)
+    try:
+        return _delta_header(store, orchestrator, thread_id, advance)
+    except StoreError as exc:
+        warn("warning", "delta_header_failed", thread_id=thread_id, error=str(exc)[:500])
+        return None
+
+
+def _delta_header(
+    store: Store, orchestrator: str, thread_id: str, advance: bool
+) -> DeltaHeader | None:
+    head = store.revision(orchestrator)
+    seen = store.thread_seen(orchestrator, thread_id)
+    since = seen or 0
+    header: DeltaHeader | None = None
+    if head > since:
+        start = max(since, head - WINDOW)
+        rows = [r for r in store.changes_since(orchestrator, start) if r.revision <= head]
+        chosen, omitted = _bullets(store, orchestrator, rows)
+        nodes = {
+            n.memory_id: n for n in store.get_nodes(orchestrator, [r.memory_id for r in chosen])
+        }
+        bullets = []
+        for row in chosen:
+            node = nodes.get(row.memory_id)
+            label = f"[{node.category}] " if node is not None else ""
+            weight = (
+                f" (imp={node.importance})"
+                if node is not None and row.kind is ChangeKind.CREATED
+                else ""
+            )
+            summary = quote(row.summary or row.memory_id, max_chars=160)
+            text = f"{MARKERS[row.kind]}: {label}{summary}{weight}"
+            bullets.append(DeltaBullet(row.kind, row.memory_id, row.revision, text))
+        if bullets:
+            header = DeltaHeader(since, head, tuple(bullets), omitted + (start - since))
+    if advance and (seen is None or head > seen):
+        store.mark_thread_seen(orchestrator, thread_id, head)
+    return header

@@ -1,0 +1,102 @@
+"""Materialised bulletins and the never-raise fallback (memory-subsystem spec).
+
+Every successful bulletin is written to ``bulletins/`` (``<revision>-<digest>.json``
+plus ``latest.json``). When building a bulletin fails for any reason — store
+unavailable, a bug, a bad row — the caller gets the last good bulletin (from
+this process, else from ``latest.json``), else an empty one, and a warning
+line goes to ``logs/memory.log``. Bulletin generation never blocks a workflow.
+
+>>> import tempfile, pathlib
+>>> from memvault.context.bulletin import BulletinConfig, empty_bulletin
+>>> keeper = BulletinKeeper(pathlib.Path(tempfile.mkdtemp()))
+>>> def broken(): raise OSError("disk gone")
+>>> keeper.build(broken, BulletinConfig(), lambda *a, **k: None).status
+'empty'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memvault.context.bulletin import Bulletin, BulletinConfig, empty_bulletin
+
+__all__ = ["BulletinKeeper", "Warn"]
+
+#: ``warn(level, event, **fields)`` — the engine's structured log.
+Warn = Callable[..., None]
+
+LATEST = "latest.json"
+
+
+class BulletinKeeper:
+    """Writes good bulletins to ``directory`` and serves the last one on failure."""
+
+    def __init__(self, directory: Path | None, keep_files: int = 20) -> None:
+        self.directory = directory
+        self.keep_files = keep_files
+        self._last: Bulletin | None = None
+        self._lock = threading.Lock()
+
+    def build(self, make: Callable[[], Bulletin], cfg: BulletinConfig, warn: Warn) -> Bulletin:
+        """Run ``make``; on any exception fall back (never raises)."""
+        try:
+            bulletin = make()
+        except Exception as exc:
+            # Trigger: anything at all went wrong while building.
+            # Why: spec — bulletin failure must not block workflow execution.
+            # Outcome: last good bulletin, else an empty one, and a warning line.
+            fallback = self.last_good()
+            warn(
+                "warning",
+                "bulletin_failed",
+                error=f"{type(exc).__name__}: {exc}"[:500],
+                fallback=fallback.status if fallback else "empty",
+                revision=fallback.revision if fallback else None,
+            )
+            return fallback or empty_bulletin(cfg)
+        with self._lock:
+            self._last = bulletin
+        try:
+            self._write(bulletin)
+        except OSError as exc:
+            warn("warning", "bulletin_not_materialised", error=str(exc)[:500])
+        return bulletin
+
+    def last_good(self) -> Bulletin | None:
+        """The last successful bulletin of this process, else the one on disk."""
+        with self._lock:
+            last = self._last
+        if last is not None:
+            return Bulletin(last.revision, last.sections, last.truncated, last.text, "last_good")
+        if self.directory is None:
+            return None
+        try:
+            data: Any = json.loads((self.directory / LATEST).read_text(encoding="utf-8"))
+            return Bulletin.from_json(data, "last_good")
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _write(self, bulletin: Bulletin) -> None:
+        if self.directory is None:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        payload = bulletin.dumps() + "\n"
+        name = f"{bulletin.revision:012d}-{bulletin.digest[:16]}.json"
+        target = self.directory / name
+        if not target.exists():
+            _atomic_write(target, payload)
+        _atomic_write(self.directory / LATEST, payload)
+        kept = sorted(p for p in self.directory.glob("*-*.json") if p.name != LATEST)
+        for old in kept[: max(len(kept) - self.keep_files, 0)]:
+            old.unlink(missing_ok=True)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,57 @@
+"""``memvault bulletin`` as the evaluation runs it: real processes, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from memvault.context.bulletin import SECTIONS
+from tests.integration.context.conftest import open_engine, put
+
+
+def run(home: Path, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memvault", "--home", str(home), "--orchestrator", "acme", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200", "PYTHONHASHSEED": seed},
+    )
+
+
+def add(home: Path, text: str, memory_type: str) -> str:
+    """Seed in-process (the CLI ``add`` path is covered by the core e2e tests)."""
+    with open_engine(home) as engine:
+        return put(engine, text, memory_type)
+
+
+def test_bulletin_json_is_byte_identical_across_processes(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    goal = add(home, "Ship v1 by September", "Goal")
+    add(home, "The repo uses a src layout", "Fact")
+    first = run(home, "bulletin", "--json", seed="1")
+    second = run(home, "bulletin", "--json", seed="2")
+    assert first.returncode == 0 and second.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    assert list(data) == ["revision", "sections", "truncated", "text"]
+    assert list(data["sections"]) == list(SECTIONS)
+    assert data["revision"] == 2
+    assert data["sections"]["active_goals"] == [
+        {"text": '[Goal] "Ship v1 by September" (imp=50)', "memory_ids": [goal]}
+    ]
+    assert (home / "acme" / "memory" / "bulletins" / "latest.json").exists()
+
+
+def test_bulletin_with_thread_prints_the_delta_header_once(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    add(home, "Ship v1 by September", "Goal")
+    first = run(home, "bulletin", "--thread", "t1")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("Memory updates since rev 0:\n- +created: [KNOWLEDGE] Ship v1")
+    again = run(home, "bulletin", "--thread", "t1", "--json")
+    data = json.loads(again.stdout)
+    assert data["delta"] is None and data["text"].startswith("<memory-bulletin")
