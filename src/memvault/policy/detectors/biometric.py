@@ -40,7 +40,8 @@ _DATA = re.compile(
     r"reference|geometry)\b"
 )
 _VALUE = re.compile(
-    r"(?i)\b(?:minutiae|ridge endings?|bifurcations?|base64|hex)\b|\b\d+\s+(?:ridge|points|"
+    r"(?i)\b(?:minutiae|ridge endings?|ridge count|whorl|loop pattern|arch pattern|"
+    r"bifurcations?|base64|hex)\b|\b\d+\s+(?:ridge|points|"
     r"landmarks|features)\b"
     r"|\b\d+(?:\.\d+)?\s?(?:mm|ms|cm|m|steps/min|°|degrees|hz|px)\b"
     r"|\b[0-9a-f]{12,}\b|(?=[A-Za-z+/]*\d)[A-Za-z0-9+/]{16,}={0,2}|\[\s*-?\d+\.\d+\s*,"
@@ -49,8 +50,8 @@ _VALUE = re.compile(
     r"|\b[A-Z]\d[A-Z0-9]{2,}\b|\b\d+/\d+\b"
 )
 _DATA_TERM = re.compile(
-    r"(?i)(?:print|sample|template|scan|embedding|hash|minutiae|geometry|signature|encoding|"
-    r"vector|mesh|data|profile|recording|timings?)s?$"
+    r"(?i)(?:voice ?print|face ?print|palm ?print|sample|template|scan|embedding|hash|minutiae|"
+    r"geometry|signature|encoding|vector|mesh|data|profile|recording|timings?|measurements?)s?$"
 )
 _PURPOSE = re.compile(
     r"(?i)\b(?:identify|identifies|identification|verify|verification|match|matching|"
@@ -64,7 +65,8 @@ _OWNER = re.compile(
 _FRAMING = re.compile(
     r"(?i)\b(?:writing|article|blog|research(?:ing)?|paper|thesis|explain\w*|overview|how "
     r"(?:\w+ )?works?|comparison|compare|vendor|library|sdk|feature|building|develop\w*|"
-    r"implement\w*|design\w*|course|lecture|regulation|gdpr|law|policy|accuracy|benchmark)\b"
+    r"implement\w*|design\w*|course|lecture|regulation|gdpr|law|policy|accuracy|benchmark|"
+    r"makes?|manufactur\w*|sells?|company|readers?|sensors?|products?|devices|market)\b"
 )
 
 

@@ -113,7 +113,7 @@ _PWD_WORDS = (
     r"pass(?:word|wd|code|phrase)s?|pwd|pw|pass phrase|contrase(?:ñ|n)a|mot de passe|passwort|"
     r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?"
 )
-_OP = r"(?:\s*(?:is|was|are|=|:|:=|->|=>|es|est|ist|é|è)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
+_OP = r"(?i:\s*(?:is|was|are|=|:|:=|->|=>|es|est|ist|é|è)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
 
 RULES: tuple[Rule, ...] = (
     _r(
@@ -217,8 +217,8 @@ RULES: tuple[Rule, ...] = (
     _r(
         "password_assignment",
         "password",
-        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?:[^\n:=]{{0,40}}?\b(?:for|of|to|on|de|del|da|do|di|du|des|della|für|pour|van|voor|för)\b"
-        rf"[^\n:=]{{0,40}}?)?{_OP}[\"'`]?(?P<value>[^\s\"'`][^\n]{{0,60}})",
+        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?i:[^\n:=]{{0,40}}?\b(?:for|of|to|on|de|del|da|do|di|"
+        rf"du|des|della|für|pour|van|voor|för)\b[^\n:=]{{0,40}}?)?{_OP}[\"'`]?(?P<value>[^\s\"'`][^\n]{{0,60}})",
         "a password with its value",
         validate=_assign_ok,
     ),
@@ -227,7 +227,7 @@ RULES: tuple[Rule, ...] = (
         "pin",
         r"(?i:\b(?:pin|pin code|pin number|passcode|unlock code|door code|alarm code|gate code|"
         r"safe code|lock code|security code|access code|código|code pin|geheimzahl)\b)"
-        r"(?:[^\n:=]{0,30}?\b(?:for|of|to|on)\b[^\n:=]{0,30}?)?"
+        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on)\b[^\n:=]{0,30}?)?"
         rf"{_OP}(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
         "a PIN or access code with its value",
         validate=_pin_ok,
@@ -247,7 +247,11 @@ RULES: tuple[Rule, ...] = (
         r"|\bmother'?s maiden name\b[^\n]{0,10}?(?:is|was|:|=)\s*\S+"
         r"|\b(?:first|childhood) (?:pet|school|car|street|teacher)'?s?(?: name)?\b[^\n]{0,6}?"
         r"(?:is|was|:|=)\s*\S+.{0,40}\b(?:security|answer|recovery|question)\b"
-        r"|\banswer to (?:my |the )?(?:security|secret) question\b",
+        r"|\banswer to (?:my |the )?(?:security|secret) question\b"
+        r"|\banswer (?:to|for) [\"'‘“][^\"'’”]{3,60}[\"'’”]\s*[:=-]"
+        r"|\b(?:name of (?:my |your |the )?first (?:school|pet|car|teacher|street|boss)|"
+        r"city (?:where|"
+        r"I was|you were) born|favou?rite (?:teacher|childhood friend))\b[\"'’”]?\s*(?:is|was|:|=)",
         "a security-question answer",
     ),
     _r(

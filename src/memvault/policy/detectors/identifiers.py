@@ -49,12 +49,18 @@ def _before(view: View, m: re.Match[str], n: int = 40) -> str:
     return view.text[max(0, m.start() - n) : m.start()]
 
 
+_TEST_CARD = re.compile(
+    r"(?i)\b(?:sandbox|test (?:card|number|mode|data|environment)|dummy|fake|sample card|"
+    r"documented|example card|for testing)\b"
+)
+
+
 def _card_ok(m: re.Match[str], view: View) -> bool:
     num = m.group()
     if not luhn_ok(num):
         return False
     before = _before(view, m)
-    if _NOT_PERSONAL.search(before):
+    if _NOT_PERSONAL.search(before) or _TEST_CARD.search(view.text):
         return False
     if card_issuer(num) is not None:
         return True
@@ -131,7 +137,7 @@ _ID_WORDS_CI = (
     r"codice fiscale|carta d'identit(?:à|a)|num(?:é|e)ro fiscal|"
     r"num(?:é|e)ro de s(?:é|e)curit(?:é|e) sociale|carte d'identit(?:é|e)|c(?:é|e)dula|"
     r"documento de identidad|n(?:ú|u)mero de identificaci(?:ó|o)n|aadhaa?r|burgerservicenummer|"
-    r"pesel|personnummer|f(?:ø|o)dselsnummer|henkil(?:ö|o)tunnus|nhs number|medicare(?: card)?"
+    r"pesel|personnummer|f(?:ø|o)dselsnummer|henkil(?:ö|o)tunnus|nhs|medicare(?: card)?"
     r"(?: number)?|medicaid id|health insurance number|insurance member id|green card(?: number)?|"
     r"alien registration|visa number|voter id|tc kimlik|emirates id|mykad"
 )
@@ -143,7 +149,8 @@ _ID_TOKEN = (
     r"(?P<value>(?=[A-Za-z]{0,6}[ .\-]?\d)[A-Za-z0-9](?:[A-Za-z0-9]|[ .\-/](?=[A-Za-z0-9])){4,24})"
 )
 _FILLER = (
-    r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|was|id|code|card|de|es|est|ist|é|\([A-Za-z]{2,8}\))"
+    r"(?i:\s*(?:number|num|n(?:ú|u)mero|num(?:é|e)ro|nummer|no\.?|nr\.?|n[°º]|#|:|=|is|was|id|code|"
+    r"card|de|es|est|ist|é|\([A-Za-z]{2,8}\))"
     r"\s*){0,4}\s*"
 )
 

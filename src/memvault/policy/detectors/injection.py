@@ -62,6 +62,8 @@ _OVERRIDE_EN = (
     r"|\bcomply with (?:any|every|all) requests? without (?:refus\w+|question\w*|hesitat\w*)"
     r"|\b(?:must|will|shall) (?:now )?(?:obey|comply with) (?:the user|me|all|any|every)"
     r"|\bno (?:rules|restrictions|limits|filters|guidelines|policies) (?:apply|exist|anymore)\b"
+    r"|\b(?:rules|instructions|guidelines|restrictions|polic(?:y|ies)|guardrails|filters) (?:no "
+    r"longer|don't|do not) apply\b|\bcomply with (?:everything|anything|all requests)\b"
     r"|\b(?:ignore|disregard|bypass|circumvent|evade)\s+the\s+(?:filters?|guardrails?|"
     r"safeguards?)\b"
     r"|\b(?:ignore|disregard|forget|override|stop following|no longer follow|do not follow|"
@@ -83,7 +85,8 @@ _OVERRIDE_INTL = (
     r"|\b(?:ignore|ignorez|oublie|oubliez)\w*\s+(?:toutes?\s+)?(?:les\s+|tes\s+|vos\s+)?"
     r"(?:instructions|consignes|r[èe]gles|directives)\b"
     r"|\bne tiens? (?:plus )?(?:pas )?compte des (?:instructions|consignes)"
-    r"|\b(?:ignorier|vergiss|vergessen sie|missachte)\w*\s+(?:alle\s+)?(?:vorherigen\s+|"
+    r"|\b(?:ignorier|vergiss|vergessen sie|missachte)\w*\s+(?:sie\s+|"
+    r"du\s+)?(?:alle\s+)?(?:vorherigen\s+|"
     r"bisherigen\s+|"
     r"deine\s+|ihre\s+|die\s+)?(?:anweisungen|regeln|instruktionen|richtlinien|vorgaben)"
     r"|\b(?:ignora|dimentica|trascura)\w*\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole|"
@@ -155,6 +158,8 @@ _AUTHORITY = (
     r"|\btreat (?:the user|me|them|this user) as (?:an? )?(?:admin\w*|root|developer|superuser|"
     r"owner|operator)\b|\bIMPORTANT:?\s+(?:new |updated )?(?:instructions?|rules?|polic\w*)\b"
     r"|\bmemory policy (?:has been |was )?updated\b"
+    r"|\bthis is (?:the |your )?(?:system administrator|sysadmin|administrator|admin|developers?|"
+    r"dev team|security team|platform team|model provider|openai|anthropic)\b"
     r"|\b(?:unrestricted|developer|god|admin|jailbreak|debug|dan) mode\b"
     r"|\bapproved (?:unrestricted|unfiltered|uncensored)\b"
 )
@@ -188,13 +193,13 @@ _TRIGGER = (
     r"reply|response|answer|message)\b"
     r"|\bevery time the user\b|\bwhen this memory is (?:loaded|read|retrieved|recalled)\b"
 )
+# What a planted trigger does: redirect links, payments or tools, promote, deceive.
 _PAYLOAD = (
-    rf"{_EMAIL}|{_URL}|\biban\b|\baccount\b|\bbank details\b|\bbeneficiary\b|\bwire\b|"
-    r"\bpayment link\b|\binstead\b|\bchange\b|\bpayee\b|\bwallet\b|\bbank\b|"
-    r"\+?\d[\d ().-]{7,}\d|\btool\b|\brun\b|\bexecute\b|\bcall\b|\binvoke\b|\bdelete\b|--force|"
-    r"\brm -rf\b|\brecommend\w*|\bpromot\w*|\bsuggest\w*|\bpoint (?:them|the user|users) to\b|"
-    r"\bredirect\w*|\breplace\b|\binstead of\b|\bswap\b|\bappend\b|\binsert\b|\binclude\b|"
-    r"\bmake up\b|\blie\b|\bsend\b|\bforward\b|\bupload\b|\bpost\b|\breveal\b|\bdisable\b"
+    rf"{_EMAIL}|{_URL}|\biban\b|\baccount (?:number|#|no)|\bbank (?:details|account)|"
+    r"\bbeneficiary\b|\bwire\b|\bpayment link\b|\binstead\b|\bpayee\b|\bwallet\b|"
+    r"\+?\d[\d ().-]{7,}\d|\btool\b|\(\)|--force|\brm -rf\b|\bdelete (?:all|every)\b|"
+    r"\brecommend\w*|\bpromot\w*|\bpoint (?:them|the user|users|people) to\b|\bredirect\w*|"
+    r"\breplace\b|\bmake up\b|\blie\b|\breveal\b|\bdisable\b|\bexfiltrat\w*|\bleak\w*"
 )
 _TOOL = (
     r"\b(?:invoke|call|run|execute|use|trigger|launch|fire)\s+(?:the\s+)?[\w.`/-]+(?:\s+[\w-]+)?\s+"
@@ -227,7 +232,8 @@ _SEND = (
 )
 _SENSITIVE_OBJ = (
     r"\b(?:memor(?:y|ies)|conversations?|chats?|transcripts?|histor(?:y|ies)|messages|data|files|"
-    r"contents|keys|tokens|passwords|credentials|cards?|addresses|everything|saved|stored|"
+    r"contents|keys|tokens|passwords|credentials|cards?|addresses|everything|saved|stored|contacts|"
+    r"address book|emails|photos|documents|calendar|phone numbers|location|"
     r"session|sessions|secrets|logs?|notes|erinnerungen|gespeichert\w*|daten|recuerdos|"
     r"conversaciones|datos|m[ée]moires|souvenirs|donn[ée]es|memorie|dati|mem[óo]rias|dados)\b"
 )
@@ -266,7 +272,8 @@ _CONCEAL = (
     r"\b(?:say|claim|deny|pretend|lie)\b|\bdeny (?:that )?(?:you have |there (?:is|are) )?(?:any )?"
     r"(?:saved |stored |hidden )?(?:instructions|notes|memor(?:y|ies)|rules)\b|\bhide (?:this|"
     r"it) from\b|\bhide (?:this|these) (?:instructions?|notes?|memor(?:y|ies)|rules?)\b|"
-    r"\b(?:hidden|secret) (?:rule|"
+    r"\b(?:disable|turn off|stop|pause|bypass) (?:the )?(?:logging|audit(?:ing| logs?| trail)?|"
+    r"monitoring|history)\b|\b(?:hidden|secret) (?:rule|"
     r"instruction|directive|command)s?\b"
 )
 _BYPASS_Q = (
@@ -274,8 +281,12 @@ _BYPASS_Q = (
     r"compliance|pii|data[- ]protection|sensitive data|memory governance)"
 )
 _BYPASS = (
-    r"\bpre-?approved\b|\bpolicy exception\b|\bexception (?:has been |was )?granted\b|"
-    r"OVERRIDE\s*=\s*(?:true|1|yes|on)\b|"
+    r"\bpre-?approved\b[^.\n]{0,40}?\b(?:stor\w*|sav\w*|memor\w*|writes?|data|verbatim|checks?|"
+    r"filters?|scan\w*|governance)\b|\b(?:memory|note|entry|item|write)\b[^.\n]{0,30}?"
+    r"pre-?approved\b|\bpolicy exception\b|\bexception (?:has been |was )?granted\b|"
+    r"(?:governance|policy|filter|safety|gate|override|bypass|guardrails?|"
+    r"moderation)_?\w*\s*[=:]\s*"
+    r"(?:true|false|1|0|yes|no|on|off|disabled|enabled)\b|"
     r"\b(?:policy engine|memory gate|governance gate|the gate|the filter|governance|"
     r"(?:content |memory |privacy |safety |pii )?(?:scanner|checker|classifier|detector|screening)|"
     r"sensitive[- ]category check|safety checks?|moderation|redaction|content filters?|"
@@ -310,7 +321,8 @@ _BYPASS = (
     r"\b(?:skip|bypass|disable|ignore|disregard|turn off|circumvent|evade)\s+(?:the\s+|all\s+|"
     r"any\s+|"
     r"your\s+)(?:filters|guardrails|safeguards)\b|"
-    r"\bbypass(?:es)? (?:all )?(?:checks|filters|governance|polic\w*)\b|\bstore (?:it|this|"
+    r"\bbypass(?:es)? (?:all )?(?:checks|filters|governance|polic\w*)\b|\bstore (?:it |this |"
+    r"everything )?verbatim\b|\bstore (?:it|this|"
     r"everything)"
     r" verbatim\b"
 )
@@ -320,7 +332,8 @@ _TENANT = (
     r"[^.\n]{0,40}?\b(?:memor(?:y|ies)|data|notes|stor(?:e|ed)|sav(?:e|ed)|written|wrote|"
     r"remembered|shar(?:e|ed)|"
     r"records?|histor(?:y|ies)|conversations?|"
-    r"chats?|files|information|profiles?)\b"
+    r"chats?|files|information|profiles?|preferences|settings|secrets|passwords|emails|contacts|"
+    r"details)\b"
     r"|\b(?:memories|data|notes|records|history|profile) (?:of|from|for|belonging to) (?:the )?"
     r"(?:user(?:_?id)?|tenant|customer|account|workspace|org)\s*[#:=]?\s*['\"]?\w[\w-]*"
     r"|\b(?:tenant|namespace|workspace|partition|orchestrator)\s+['\"]?[\w-]+['\"]?(?:'s)?\s+"
@@ -330,6 +343,8 @@ _TENANT = (
     r"|\bscope\s*[=:]\s*(?:global|all|\*)|\b(?:every|all|each|any) (?:tenants?|orchestrators?|"
     r"customers?)(?:'s?)?\b"
     r"|\buser_?id\s*[=:]?\s*\d+"
+    r"|\b(?:memories|notes|data|records)\s+(?:stored|saved|written|kept|created)\s+(?:by|for|of)\s+"
+    r"(?:user|tenant|customer|account)\s*#?\s*[\w-]*\d"
     r"|\b(?:memories|notes|data|records|history)\s+(?:from|of|in|for)\s+(?:the\s+)?['\"]?[\w-]+"
     r"['\"]?\s+(?:workspace|tenant|namespace|org|organi[sz]ation|account|deployment)\b"
 )
@@ -337,6 +352,10 @@ _HTML_COMMENT = re.compile(r"<!--(.*?)-->", re.DOTALL)
 _COMMENT_CUE = re.compile(
     r"(?i)\b(?:assistant|ai|model|system|instructions?|ignore|governance|upload|send|forward|"
     r"reveal|do not|don't|must|always|never|disable|policy|memory|memories)\b"
+)
+_REDIRECT = (
+    r"\breplace (?:all|every|any|the) (?:[\w-]+ )?(?:links?|urls?|addresses|domains?|account "
+    r"numbers?|bank details|ibans?|phone numbers?|wallet addresses?) with\b"
 )
 _PROMOTE = (
     r"\b(?:recommend|promote|advertise|push|plug|insert|mention|suggest)\w*\b[^.\n]{0,60}?"
@@ -468,6 +487,7 @@ RULES: tuple[Rule, ...] = (
         validate=_comment_ok,
     ),
     _r("promotion", "dormant_trigger", _c(_PROMOTE), "planted promotion in every answer"),
+    _r("redirect", "dormant_trigger", _c(_REDIRECT), "a planted link or payment redirect"),
     _r(
         "decode_and_follow", "obfuscation", _c(_DECODE_CUE), "an encoded payload to decode and obey"
     ),

@@ -41,13 +41,18 @@ _UNIT = re.compile(
     r"(?i)\b(?:apt\.?|apartment|flat|unit|floor|apto\.?|piso|wohnung|étage|etage|#)\s*\d+\w*"
     r"|\b\d+(?:st|nd|rd|th) floor\b"
 )
-_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b")
+_POSTCODE = re.compile(
+    r"\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b|\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|"
+    r"\b\d{4,5}\s+[A-ZÄÖÜ][a-zäöüß]+"
+)
 _RESIDENCE = re.compile(
     r"(?i)\b(?:live|lives|living|lived|reside|resides|residing|stay|stays|staying|moved|moving)"
     r"\s+(?:at|in|on|to)\b|\bhome\b|\b(?:my|our|user'?s|their|his|her) (?:place|house|flat|"
     r"apartment|address|building|home|apt)\b|\baddress is\b|"
     r"\bmoro\b|\bvivo en\b|\bwohne\b|\bj'habite\b|\babito\b|\bwoon\b|\bmieszkam\b|"
-    r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b"
+    r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b|\bwohnadresse\b|\bwohnhaft\b|"
+    r"\b(?:home |postal |mailing |street |residential )?address\s*:|\bdomicilio\b|\bindirizzo\b|"
+    r"\bendere[çc]o\b|\bmorada\b|\bdirecci[oó]n\s*:|\badresse\s*:"
 )
 # Where the user works: forbidden too (contract 4.5), unless the text is about a business.
 _WORKPLACE = re.compile(
@@ -62,13 +67,14 @@ _BUSINESS = re.compile(
 )
 
 _NOW = (
-    r"right now|currently|at the moment|just now|tonight|this (?:morning|afternoon|evening)|"
+    r"right now|currently|at the moment|just now|tonight|this (?:morning|afternoon|evening|week|"
+    r"weekend)|today|"
     r"until|till|alone|for the next|boards? in|waiting|ahora|maintenant|gerade|jetzt"
 )
 _PLACE = (
     r"gate|cafe|café|coffee shop|restaurant|bar|pub|hotel|room|airport|station|terminal|platform|"
     r"park|gym|hospital|clinic|mall|store|library|bus stop|beach|club|lobby|parking|corner|"
-    r"intersection|address|house|apartment|flat|building|office|street|road|avenue|lane|square|"
+    r"intersection|address|house|apartment|flat|building|street|road|avenue|lane|square|"
     r"plaza|mall|market|museum|cinema|theater|theatre|church|mosque|temple|school|campus|"
     r"university|stadium|arena|parking lot|garage|motel|hostel|bakery|bookstore|supermarket|"
     r"pharmacy|bank|train|bus|tram|subway|metro|ferry|flight|plane|lounge|queue|line at"
@@ -94,7 +100,8 @@ _RECUR = (
 _MOVE = (
     r"drives?|driving|commutes?|commuting|leaves? (?:home|the house|work|the office)|walks?|"
     r"bikes?|cycles?|catch(?:es)? the|takes? the (?:[\w:.]+ )?(?:bus|train|tube|subway|metro|"
-    r"ferry|tram|shuttle)|rides?|picks? (?:\w+ ){0,2}up|drops? (?:\w+ ){0,2}off|goes to|go to|"
+    r"ferry|tram|shuttle)|(?:takes?|brings?|drives?|walks?) (?:\w+ ){0,2}to\b|rides?|"
+    r"picks? (?:\w+ ){0,2}up|drops? (?:\w+ ){0,2}off|goes to|go to|"
     r"heads? (?:to|home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|"
     r"runs? (?:in|at|along|around)|swims? at|trains? at|works? out at|walks? (?:the dog|to)|"
     r"visits?|parks? at|boards?|checks? in at"

@@ -38,13 +38,15 @@ _SUBJ = re.compile(
     r"\bich\b|\bmein\w*\b|\bder nutzer\b|\bdie nutzerin\b|\bder benutzer\b|\byo\b|\bmi\b|\bmis\b|"
     r"\bel usuario\b|\bla usuaria\b|\btengo\b|\bestoy\b|\bsoy\b|\bsufro\b|\bpadezco\b|\btomo\b|"
     r"\bje\b|\bj'|\bmon\b|\bmes\b|\bl'utilisat(?:eur|rice)\b|\bsuis\b|\beu\b|\bmeu\b|\bminha\b|"
-    r"\bo usu[aá]rio\b|\ba usu[aá]ria\b|\btenho\b|\bestou\b|\bsou\b|\bio\b|\bmio\b|\bmia\b|"
+    r"\bo usu[aá]rio\b|\ba usu[aá]ria\b|\btenho\b|\btenemos\b|\bestamos\b|\bhemos\b|\buso\b|"
+    r"\bmi pareja\b|"
+    r"\bnosotros\b|\bnous\b|\bwir\b|\bestou\b|\bsou\b|\bio\b|\bmio\b|\bmia\b|"
     r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b)"
 )
 _FRAMING = re.compile(
     r"(?i)\b(?:writ(?:e|es|ing)|wrote|report|research\w*|stud(?:y|ies|ying)|article|blog|"
     r"podcast|book|novel|chapter|textbook|lecture|course|class|classes|teach\w*|glossary|"
-    r"dashboard|app|apps|software|platform|dataset|datasets|statistics|survey|museum|guide|"
+    r"dataset|datasets|statistics|survey|museum|guide|"
     r"overview|docs|documentation|thesis|paper|papers|translat\w*|project|assignment|homework|"
     r"quiz|exam|fiction\w*|story|stories|script|screenplay|game|journalis\w*|covering|civics|"
     r"history of|explain\w*|summar\w*|compar\w*|table|build(?:s|ing)?|design\w*|develop\w*|"
@@ -54,7 +56,8 @@ _FRAMING = re.compile(
     r"prevalence|trends?|news|policy|policies|regulations?|law school|paralegal|drafts?|"
     r"works? (?:in|at|for|as)|volunteers?|researchers?|website|site|forum|charity|nonprofit|"
     r"non-profit|organi[sz]\w*|fundrais\w*|for people with|support group|sells?|selling|"
-    r"business|products?|donat\w*|hr|employees|staff|colleagues?|coworkers?)\b"
+    r"business|products?|donat\w*|hr|employees|staff|colleagues?|coworkers?|helps? (?:people|users|"
+    r"patients|customers|clients)|for (?:people|users))\b"
 )
 # Words right after a sensitive term that make it a topic, not a fact about the user.
 _TOPIC_AFTER = re.compile(
@@ -69,6 +72,11 @@ _TOPIC_AFTER_FAMILIES = frozenset({"health", "intimate", "criminal"})
 # The user as an object after the term: "a restraining order against me".
 _OBJECT_USER = re.compile(
     r"(?i)\b(?:against|for|on|about|of|with|to|from)\s+(?:me|myself|the user|user|him|her|them)\b"
+)
+_NON_USER_HEAD = re.compile(
+    r"(?i)^\s*(?:\w+\s+)?(?:dog|cat|pet|horse|car|laptop|phone|app|company|team|client|customer|"
+    r"product|code|server|website|startup|business|project|parrot|rabbit|bird|plant|house|"
+    r"employer|students?|patients?|customers|clients|users)\b"
 )
 _QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{1,200}[\"“”«»]")
 
@@ -96,7 +104,12 @@ def _c(p: str) -> re.Pattern[str]:
 
 _COND = (
     r"diabet\w*|cancer|cáncer|krebs|tumou?r|leuk(?:a)?emia|lymphoma|melanoma|hiv|aids|"
-    r"hepatitis|epilep\w*|seizures?|asthma\w*|copd|arthritis|lupus|crohn'?s|colitis|celiac|"
+    r"hepatitis|epilep\w*|seizures?|asthma\w*|asma|asthme|diab[èe]te|cancro|tumore|depressione|"
+    r"depress[ãa]o|ansiedad|ansiedade|vih|sida|aids|(?:kidney|liver|lung|heart|autoimmune|lyme|"
+    r"rare|genetic|chronic|celiac|coeliac|thyroid|bowel|skin|blood|bone|neurological|"
+    r"degenerative|mental|eating|personality|anxiety|panic|bipolar|mood|sleep) (?:disease|"
+    r"disorder|syndrome|condition)|stage (?:\d|i{1,3}v?) (?:\w+ )?(?:cancer|disease)|copd|"
+    r"arthritis|lupus|crohn'?s|colitis|celiac|"
     r"coeliac|multiple sclerosis|multipler? sklerose|scl[ée]rose en plaques|esclerosis m[uú]ltiple|"
     r"sclerosi multipla|parkinson'?s?|alzheimer'?s?|dementia|demenz|stroke|heart (?:disease|"
     r"condition|attack|failure|problems?)|hypertension|high blood pressure|thyroid\w*|"
@@ -213,10 +226,12 @@ _INTIMATE = (
     r"infidelity|unfaithful|cheat(?:ed|ing|s) on|affair|"
     r"open relationship|polyamor\w*|swing(?:er|ing)|marital (?:problems|issues|troubles)|marriage "
     r"(?:problems|issues|counsel\w*|troubles)|couples? (?:therapy|counsel\w*)|separate (?:rooms|"
-    r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stand|hook(?:ing|s)? ?up|hookups?|"
+    r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stands?|hook(?:ing|s)? ?up|hookups?|"
     r"stis?|stds?|sexually transmitted|bdsm|kink\w*|fetish\w*|grindr|tinder|bumble|hinge|"
     r"feeld|onlyfans|porn\w*|erectile|libido|impoten\w*|ivf|in vitro|trying to conceive|"
-    r"\bttc\b|ovulat\w*|fertility|egg freezing|frozen eggs|sperm (?:donor|count)|pregnan\w*|"
+    r"\bttc\b|ovulat\w*|fertility|fiv|pma|relation libre|relaci[oó]n abierta|relazione aperta|"
+    r"offene beziehung|relacionamento aberto|embarazo|aborto|infidelidad|infid[eé]lit[eé]|"
+    r"egg freezing|frozen eggs|sperm (?:donor|count)|pregnan\w*|"
     r"expecting a baby|weeks along|miscarr\w*|abortion|contracepti\w*|birth control|the pill|"
     r"\biud\b|condoms?|vasectomy|tubal ligation|morning[- ]after pill|surrogate|surrogacy|"
     r"menstrua\w*|period tracking|mistress|girlfriend on the side|dating (?:two|several|"
@@ -237,7 +252,11 @@ _CRIMINAL = (
     r"(?:case|battle|hearing|dispute|fight)|pending case|case is pending|legal (?:case|battle|"
     r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
     r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
-    r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|filed (?:a |an )?"
+    r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
+    r"antecedentes penales|casier judiciaire|vorstrafen|precedenti penali|antecedentes criminais|"
+    r"encarcelad\w*|c[aá]rcel|prisi[oó]n|gef[äa]ngnis|prigione|accused of|(?:pending|upcoming|"
+    r"criminal|fraud|murder) trial|trial for (?:tax |wire |insurance )?(?:fraud|theft|murder|"
+    r"assault|burglary|robbery)|filed (?:a |an )?"
     r"(?:\w+ )?(?:complaint|lawsuit|claim|suit) against|verhaftet|vorbestraft|detenido|"
     r"condenad\w*|arr[êe]t[ée]|condamn[ée]|preso|arrestat\w*"
 )
@@ -273,7 +292,9 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "medical_condition",
         _c(
             r"\b(?:my|his|her|their|user'?s|mein\w*|mi|mis|mon|ma|mes|meu|minha|mio|mia)\s+"
-            r"(?:\w+\s+){0,2}?(?:" + _COND + "|" + _DRUGS + r"|doctor|gp|oncologist|cardiologist|"
+            r"(?:(?!(?:dog|cat|pet|horse|car|laptop|phone|app|company|team|client|customer|"
+            r"product|code|server|website|startup|business|project|parrot|rabbit|bird)\b)\w+\s+)"
+            r"{0,2}?(?:" + _COND + "|" + _DRUGS + r"|doctor|gp|oncologist|cardiologist|"
             r"neurologist|endocrinologist|psychiatrist|psychologist|therapist|counsel(?:l)?or|"
             r"physio\w*|dose|dosage|meds|medication|prescription|diagnosis|treatment|condition|"
             r"illness|disability|symptoms|blood (?:test|work|results)|test results|biopsy|mri|"
@@ -465,10 +486,11 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"profile|big five|neuroticism|agreeableness|conscientiousness|extraversion|"
             r"openness to experience|mbti|(?:inferred|deduced|guessed|estimated) from (?:their|his|"
             r"her|the user'?s|chat|typing|message|tone|behaviou?r)\w*|based on (?:their|his|her|"
-            r"the user'?s) (?:messages|chats?|tone|typing|behaviou?r|history|activity)|"
+            r"the user'?s) (?:\w+ )?(?:messages|chats?|tone|typing|behaviou?r|history|activity|"
+            r"writing|style|posts|emails|answers|replies|responses|voice|comments|language)|"
             r"(?:susceptible|vulnerable) to|increase (?:conversion|engagement|spend)|"
             r"engagement (?:increases|drops|spikes|peaks)|prediction:|predicted to|"
-            r"churn risk|risk score)\b"
+            r"churn risk|risk score)\b|\bpredictions?(?=\s*:)"
         ),
         "a profile, prediction or emotional-state record about the user",
         self_attributing=True,
@@ -546,8 +568,13 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
             # Inferences are made about someone else: "user seems anxious", not "I feel calm".
             continue
         between = window[subj.end() :]
-        if not rule.strong and (_FRAMING.search(between) or _FRAMING.search(left[: -len(window)])):
+        before_subject = left[: len(left) - len(window) + subj.start()]
+        if rule.family in _FIRST_PERSON_ONLY:
+            before_subject = ""  # "based on their writing, user is …" is still an inference
+        if not rule.strong and (_FRAMING.search(between) or _FRAMING.search(before_subject)):
             continue
+        if _NON_USER_HEAD.match(between):
+            continue  # "user's dog had surgery": about someone or something else
         # The shape may hold from an earlier subject too ("User and husband ... sleep").
         if rule.between is not None and not any(
             rule.between.match(window[s.end() :]) for s in subjects
