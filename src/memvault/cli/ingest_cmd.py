@@ -27,7 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from memvault.cli import output
 from memvault.cli.app import JsonFlag, _engine, _errors, app, bench_app
 from memvault.engine import MemoryEngine
-from memvault.ingest import IngestReport, watch
+from memvault.ingest import IngestDisabledError, IngestReport, watch
 from memvault.ingest.bench import bench_result, generate_folder
 
 __all__ = ["register", "register_bench"]
@@ -88,6 +88,15 @@ def _print(report: IngestReport, as_json: bool) -> None:
         output.stdout.print("ingest: nothing pending", highlight=False)
 
 
+def _ingest_settings(ctx: typer.Context) -> tuple[bool, float]:
+    """``memory.ingest.enabled`` and ``max_file_size_mb`` from the configuration."""
+    from memvault.config import load_config
+
+    with _errors():
+        cfg = load_config(ctx.obj.home).memory.ingest
+    return cfg.enabled, cfg.max_file_size_mb
+
+
 def ingest(
     ctx: typer.Context,
     watch_mode: Annotated[
@@ -100,8 +109,11 @@ def ingest(
         float, typer.Option("--interval", help="Seconds between passes in --watch mode.")
     ] = 2.0,
     max_file_size_mb: Annotated[
-        float, typer.Option("--max-file-size-mb", help="memory.ingest.max_file_size_mb")
-    ] = 10.0,
+        float | None,
+        typer.Option(
+            "--max-file-size-mb", help="Override memory.ingest.max_file_size_mb for this run."
+        ),
+    ] = None,
     settle: Annotated[
         float,
         typer.Option("--settle", help="Seconds a file's size must hold still before reading."),
@@ -117,9 +129,16 @@ def ingest(
     with _engine(ctx) as engine:
 
         def run_once() -> IngestReport:
+            # Trigger: every pass. Why: `memory.ingest.enabled = false` must stop a
+            # running watcher too, not only the next start. Outcome: config is
+            # re-read per pass; disabled raises IngestDisabledError (exit 2).
+            enabled, limit = _ingest_settings(ctx)
             try:
                 return engine.ingest_pending(
-                    max_file_size_mb=max_file_size_mb, settle_seconds=settle, progress=bar
+                    enabled=enabled,
+                    max_file_size_mb=max_file_size_mb or limit,
+                    settle_seconds=settle,
+                    progress=bar,
                 )
             finally:
                 bar.close()
@@ -136,6 +155,9 @@ def ingest(
             watch(run_once, interval=interval, max_passes=passes, on_report=show)
         except KeyboardInterrupt:
             engine._log("info", "ingest_watch_stopped", reason="interrupted")
+        except IngestDisabledError:
+            engine._log("info", "ingest_watch_stopped", reason="disabled")
+            raise
 
 
 def bench_ingest(
