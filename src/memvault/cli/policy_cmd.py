@@ -213,15 +213,25 @@ def governance(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``policy`` command group to ``app``."""
+    """Add the ``policy`` command group to ``app`` (and ``bench governance`` if ``bench`` exists).
+
+    Trigger: the CLI registers extension modules one way each.
+    Why: ``bench governance`` belongs to this module but lives under the ``bench`` group.
+    Outcome: if ``app`` already has a ``bench`` group, ``governance`` is added to it once.
+    """
     policy_app = typer.Typer(
         help="The governance gate: judge and explain candidate memories.", no_args_is_help=True
     )
     policy_app.command("check")(check)
     policy_app.command("explain")(explain)
     app.add_typer(policy_app, name="policy")
+    for group in app.registered_groups:
+        if group.name == "bench" and group.typer_instance is not None:
+            register_bench(group.typer_instance)
 
 
 def register_bench(bench_app: typer.Typer) -> None:
-    """Add ``governance`` to the ``bench`` command group."""
+    """Add ``governance`` to the ``bench`` command group (idempotent)."""
+    if any(c.name == "governance" for c in bench_app.registered_commands):
+        return
     bench_app.command("governance")(governance)

@@ -126,3 +126,12 @@ def test_bench_figures_and_cli(app: typer.Typer, tmp_path: Path) -> None:
     assert cli.exit_code == 0, cli.output
     assert json.loads(out.read_text())["n"] == 4
     assert "forbidden recall" in cli.stdout
+
+
+def test_register_attaches_governance_to_an_existing_bench_group() -> None:
+    root = typer.Typer()
+    bench = typer.Typer()
+    root.add_typer(bench, name="bench")
+    register(root)
+    register_bench(bench)  # idempotent
+    assert [c.name for c in bench.registered_commands] == ["governance"]
