@@ -487,9 +487,10 @@ def demo(
 def _register_extensions() -> None:
     """Sub-commands contributed by other modules (policy, benchmarks, …)."""
     import memvault.cli.context_cmd as context_cmd
-    from memvault.cli import config_cmd, ingest_cmd, keys_cmd, serve_cmd
+    from memvault.cli import capture_cmd, config_cmd, ingest_cmd, keys_cmd, serve_cmd
 
     registrations: list[Callable[[], None]] = [
+        capture_cmd.register,
         lambda: config_cmd.register(app),
         lambda: keys_cmd.register(app),
         lambda: serve_cmd.register(app),

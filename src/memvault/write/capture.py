@@ -418,22 +418,20 @@ class CapturePipeline:
     ) -> list[NeighbourView]:
         scope = self._scope(prov)
         found: dict[str, MemoryNode] = {}
-        queries = [candidate.content]
+        # Meaning: the engine's recall (hybrid when an embedder is configured).
+        # Slot: a cheap full-text query on the key words and value, no embedding.
+        hits = list(self.recall(candidate.content, scope, self.config.neighbours))
         if candidate.key:
-            queries.append(" ".join(re.split(r"[._]+", candidate.key)) + " " + candidate.value)
-        for query in queries:
-            for n in self.recall(query, scope, self.config.neighbours):
-                if n.status is MemoryStatus.ACTIVE and n.memory_id != node.memory_id:
-                    found.setdefault(n.memory_id, n)
+            key_query = " ".join(re.split(r"[._]+", candidate.key)) + " " + candidate.value
+            hits += self._text_recall(key_query, scope, self.config.neighbours)
+        for n in hits:
+            if n.status is MemoryStatus.ACTIVE and n.memory_id != node.memory_id:
+                found.setdefault(n.memory_id, n)
         if not found:
             return []
         nodes = list(found.values())
-        subject = re.escape(candidate.subject) if candidate.subject else None
-
-        def neutral(text: str) -> str:
-            return re.sub(rf"\b{subject}(?:'s)?\b", " ", text) if subject else text
-
-        scores = self.similarity.scores(neutral(node.content), [neutral(n.content) for n in nodes])
+        ignore = (candidate.subject,) if candidate.subject else ()
+        scores = self.similarity.scores(node.content, [n.content for n in nodes], ignore=ignore)
         return [
             NeighbourView(n.memory_id, n.content, n.key, n.value, n.type.value, s)
             for n, s in zip(nodes, scores, strict=True)

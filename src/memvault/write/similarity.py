@@ -33,7 +33,12 @@ class Similarity(Protocol):
     @property
     def model_id(self) -> str: ...
 
-    def scores(self, text: str, others: Sequence[str]) -> list[float]: ...
+    def scores(
+        self, text: str, others: Sequence[str], *, ignore: Sequence[str] = ()
+    ) -> list[float]:
+        """Similarity of ``text`` to each of ``others``; ``ignore`` names words
+        every text shares by construction (the subject's name)."""
+        ...
 
 
 class TextEmbedder(Protocol):
@@ -62,17 +67,18 @@ class LexicalSimilarity:
 
     model_id = "lexical"
 
-    def __init__(self, ignore: Sequence[str] = ()) -> None:
-        self.ignore = frozenset(w.lower() for w in ignore)
+    @staticmethod
+    def _bag(text: str, ignore: frozenset[str]) -> frozenset[str]:
+        return frozenset(_stem(w) for w in content_tokens(text) if w not in ignore)
 
-    def _bag(self, text: str) -> frozenset[str]:
-        return frozenset(_stem(w) for w in content_tokens(text) if w not in self.ignore)
-
-    def scores(self, text: str, others: Sequence[str]) -> list[float]:
-        mine = self._bag(text)
+    def scores(
+        self, text: str, others: Sequence[str], *, ignore: Sequence[str] = ()
+    ) -> list[float]:
+        skip = frozenset(t.lower() for w in ignore for t in content_tokens(w))
+        mine = self._bag(text, skip)
         out: list[float] = []
         for other in others:
-            theirs = self._bag(other)
+            theirs = self._bag(other, skip)
             if not mine or not theirs:
                 out.append(0.0)
                 continue
@@ -108,7 +114,10 @@ class EmbeddingSimilarity:
             self._cache.popitem(last=False)
         return [self._cache[t] for t in texts]
 
-    def scores(self, text: str, others: Sequence[str]) -> list[float]:
+    def scores(
+        self, text: str, others: Sequence[str], *, ignore: Sequence[str] = ()
+    ) -> list[float]:
+        # ``ignore`` is for bag-of-words models; a sentence encoder reads whole text.
         if not others:
             return []
         vectors = self._vectors([text, *others])

@@ -1,0 +1,113 @@
+"""``memvault capture …`` as the evaluation runs it: real processes, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from memvault.cli import app
+
+runner = CliRunner()
+
+
+def run(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memvault", "--home", str(home), "--orchestrator", "acme", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+def cli(home: Path, *args: str) -> Any:
+    result = runner.invoke(app, ["--home", str(home), "--orchestrator", "acme", *args])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return json.loads(result.stdout)
+
+
+def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) -> None:
+    r = run(tmp_path, "capture", "message", "I live in Lisbon", "--user", "dana", "--json")
+    assert r.returncode == 0, r.stderr
+    first = json.loads(r.stdout)["candidates"]
+    assert [c["outcome"] for c in first] == ["stored"]
+    assert set(first[0]) >= {"content", "type", "stop_reason", "outcome", "memory_ids", "edges"}
+    lisbon = first[0]["memory_ids"][0]
+
+    r = run(
+        tmp_path,
+        "capture",
+        "message",
+        "I moved from Lisbon to Porto",
+        "--user",
+        "dana",
+        "--speaker",
+        "Dana",
+        "--conversation",
+        "c1",
+        "--channel",
+        "slack",
+        "--at",
+        "2026-01-15T09:00:00Z",
+        "--json",
+    )
+    assert r.returncode == 0, r.stderr
+    (cand,) = json.loads(r.stdout)["candidates"]
+    assert cand["outcome"] == "updated" and cand["content"].startswith("Dana now lives in Porto")
+    porto = cand["memory_ids"][0]
+    assert cand["edges"] == [{"type": "Updates", "from": porto, "to": lisbon}]
+
+    old = json.loads(run(tmp_path, "get", lisbon, "--json").stdout)
+    assert old["status"] == "superseded"
+    assert [(e["edge_type"], e["from_memory_id"]) for e in old["edges"]] == [("Updates", porto)]
+
+
+def test_capture_contradiction_and_merge_in_process(tmp_path: Path) -> None:
+    love = cli(tmp_path, "capture", "message", "I love coffee", "--user", "u1", "--json")
+    dont = cli(tmp_path, "capture", "message", "I don't drink coffee", "--user", "u1", "--json")
+    again = cli(tmp_path, "capture", "message", "I love coffee", "--user", "u1", "--json")
+    love_id = love["candidates"][0]["memory_ids"][0]
+    (c,) = dont["candidates"]
+    assert c["outcome"] == "contradiction"
+    assert c["edges"] == [{"type": "Contradicts", "from": c["memory_ids"][0], "to": love_id}]
+    assert again["candidates"][0]["outcome"] == "merged"
+    assert again["candidates"][0]["memory_ids"] == [love_id]
+
+
+def test_chit_chat_and_tool_turns_write_nothing(tmp_path: Path) -> None:
+    hi = cli(tmp_path, "capture", "message", "thanks, that's great!", "--user", "u1", "--json")
+    assert hi["candidates"] == []
+    tool = cli(
+        tmp_path, "capture", "message", "I love coffee", "--user", "u1", "--role", "tool", "--json"
+    )
+    assert tool["candidates"] == [] and "never a write trigger" in tool["skipped"]
+
+
+def test_capture_workflow_and_diagnostics_files(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_text("Decision: adopt trunk-based development\n- [ ] set up branch protection\n")
+    wf = cli(
+        tmp_path, "capture", "workflow", str(plan), "--run-id", "r1", "--step-id", "s1", "--json"
+    )
+    assert [(c["type"], c["outcome"]) for c in wf["candidates"]] == [
+        ("Decision", "stored"),
+        ("Todo", "stored"),
+    ]
+    finding = tmp_path / "finding.json"
+    finding.write_text(json.dumps({"title": "Disk 91% full on db-2", "severity": "high"}))
+    diag = cli(tmp_path, "capture", "diagnostics", str(finding), "--json")
+    assert [(c["type"], c["outcome"]) for c in diag["candidates"]] == [("Observation", "stored")]
+
+
+def test_bad_at_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["--home", str(tmp_path), "capture", "message", "I love tea", "--user", "u", "--at", "x"],
+    )
+    assert result.exit_code == 2
