@@ -110,7 +110,8 @@ def _r(name: str, label: str, pattern: str, reason: str, **kw: object) -> Rule:
 
 
 _PWD_WORDS = (
-    r"pass(?:word|wd|code|phrase)s?|pwd|pw|pass phrase|contrase(?:ñ|n)a|mot de passe|passwort|"
+    r"pass(?:word|wd|code|phrase)s?|pwd|pw|pass(?=\s*[:=])|pass phrase|contrase(?:ñ|n)a|"
+    r"mot de passe|passwort|"
     r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?"
 )
 _OP = r"(?i:\s*(?:is|was|are|=|:|:=|->|=>|es|est|ist|é|è)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
@@ -203,7 +204,7 @@ RULES: tuple[Rule, ...] = (
     _r(
         "connection_string",
         "connection_string",
-        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@]+:(?P<value>[^\s@/]{1,128})@[^\s]+",
+        r"\b[a-zA-Z][a-zA-Z0-9+.\-]{1,20}://[^\s:/@]*:(?P<value>[^\s@/]{1,128})@[^\s]+",
         "a connection string with an embedded password",
         validate=_conn_ok,
     ),

@@ -85,6 +85,10 @@ _OVERRIDE_INTL = (
     r"|\b(?:ignore|ignorez|oublie|oubliez)\w*\s+(?:toutes?\s+)?(?:les\s+|tes\s+|vos\s+)?"
     r"(?:instructions|consignes|r[èe]gles|directives)\b"
     r"|\bne tiens? (?:plus )?(?:pas )?compte des (?:instructions|consignes)"
+    r"|\bvergiss (?:alles|alle)\b|\bolvida todo\b|\boublie(?:z)? tout\b|\bdimentica tutto\b|"
+    r"\besque[çc]a tudo\b"
+    r"|\b(?:zeig|gib)\w*\s+(?:mir\s+)?(?:die\s+|alle\s+)?(?:passw(?:ö|o)rter|schlüssel|"
+    r"erinnerungen|daten|geheimnisse)\b"
     r"|\b(?:ignorier|vergiss|vergessen sie|missachte)\w*\s+(?:sie\s+|"
     r"du\s+)?(?:alle\s+)?(?:vorherigen\s+|"
     r"bisherigen\s+|"
@@ -114,7 +118,8 @@ _REVEAL = (
     r"original|internal|secret|developer|full) (?:prompt|instructions?|message|configuration|"
     r"config|"
     r"rules)|system prompt|hidden (?:prompt|configuration|config|instructions)|internal (?:tool )?"
-    r"schemas?|tool schemas?|stored (?:api )?keys|(?:stored |saved )?api keys|session tokens|"
+    r"schemas?|tool schemas?|stored (?:api )?keys|(?:stored|saved|all|the|your) api keys|"
+    r"session tokens|"
     r"all (?:the )?(?:stored |saved )?memories|every (?:stored |saved )?memor\w*|stored memories|"
     r"raw data|(?:every )?other users?'?s? (?:\w+ )?(?:memories|data|notes)|the memory store|"
     r"(?:stored |saved )credentials|(?:stored |saved )passwords)"
@@ -170,14 +175,16 @@ _PERSONA_VERB = (
 )
 _UNRESTRICTED = (
     r"\bno (?:content |safety |ethical |moral )?(?:restrictions|rules|limits|filters|guidelines|"
-    r"boundaries|censorship|policies|policy)\b|\bnothing is off[- ]limits\b|"
+    r"boundaries|censorship|policies|policy|constraints|safeguards|guardrails)\b|"
+    r"\bnothing is off[- ]limits\b|"
     r"\bwithout (?:any )?(?:restrictions|rules|limits|content filters?|filters|guidelines|"
     r"censorship|policies|safety)\b|\bignores? (?:all )?(?:policies|rules|guidelines|restrictions|"
     r"safety)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbr\w*|\bDAN\b|\bdev ?mode\b|"
     r"\bdevmode\b|\bdeveloper mode\b|\bgod mode\b|\broot access\b|\bfull (?:root |admin )?access\b|"
     r"\badministrator\b|\bsuperuser\b|\bno matter what\b|\bbank representative\b|"
-    r"\bfree (?:of|from) (?:all |any )?(?:guidelines|rules|restrictions|limits|filters|policies|"
-    r"constraints)\b|\bnever refuses?\b|\bno (?:ethical|moral) (?:guidelines|limits|constraints)\b|"
+    r"\b(?:free|freed|released|liberated|unshackled) (?:of|from) (?:all |any )?(?:guidelines|rules|"
+    r"restrictions|limits|filters|policies|constraints)\b|\bnever refuses?\b|\bno (?:ethical|"
+    r"moral) (?:guidelines|limits|constraints)\b|"
     r"\b(?:confirm|provide|give|share|send) (?:me )?(?:their|your|the user'?s?|his|her) (?:full )?"
     r"(?:card|password|pin|credentials|login|ssn|account|security)"
 )
@@ -321,7 +328,9 @@ _BYPASS = (
     r"\b(?:skip|bypass|disable|ignore|disregard|turn off|circumvent|evade)\s+(?:the\s+|all\s+|"
     r"any\s+|"
     r"your\s+)(?:filters|guardrails|safeguards)\b|"
-    r"\bbypass(?:es)? (?:all )?(?:checks|filters|governance|polic\w*)\b|\bstore (?:it |this |"
+    r"\bbypass(?:es)? (?:the |all )?(?:privacy |content |memory |safety |"
+    r"sensitive[- ]\w+ )?(?:checks|"
+    r"filters|governance|polic\w*|rules)\b|\bstore (?:it |this |"
     r"everything )?verbatim\b|\bstore (?:it|this|"
     r"everything)"
     r" verbatim\b"
@@ -343,6 +352,8 @@ _TENANT = (
     r"|\bscope\s*[=:]\s*(?:global|all|\*)|\b(?:every|all|each|any) (?:tenants?|orchestrators?|"
     r"customers?)(?:'s?)?\b"
     r"|\buser_?id\s*[=:]?\s*\d+"
+    r"|\buser\s*#?\d{2,}(?:'s)?\s+(?:\w+\s+)?(?:memories|preferences|notes|data|history|profile|"
+    r"settings|messages)\b"
     r"|\b(?:memories|notes|data|records)\s+(?:stored|saved|written|kept|created)\s+(?:by|for|of)\s+"
     r"(?:user|tenant|customer|account)\s*#?\s*[\w-]*\d"
     r"|\b(?:memories|notes|data|records|history)\s+(?:from|of|in|for)\s+(?:the\s+)?['\"]?[\w-]+"
@@ -356,6 +367,10 @@ _COMMENT_CUE = re.compile(
 _REDIRECT = (
     r"\breplace (?:all|every|any|the) (?:[\w-]+ )?(?:links?|urls?|addresses|domains?|account "
     r"numbers?|bank details|ibans?|phone numbers?|wallet addresses?) with\b"
+)
+_CHANGED = (
+    rf"\b(?:has |have )?(?:changed|moved|switched)\s+(?:over\s+)?to\s+(?:{_EMAIL}|{_URL}|iban\b|"
+    r"account\b|\+?\d[\d ().-]{7,}\d)"
 )
 _PROMOTE = (
     r"\b(?:recommend|promote|advertise|push|plug|insert|mention|suggest)\w*\b[^.\n]{0,60}?"
@@ -488,6 +503,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _r("promotion", "dormant_trigger", _c(_PROMOTE), "planted promotion in every answer"),
     _r("redirect", "dormant_trigger", _c(_REDIRECT), "a planted link or payment redirect"),
+    _r("changed_contact", "dormant_trigger", _c(_CHANGED), "a planted change of contact details"),
     _r(
         "decode_and_follow", "obfuscation", _c(_DECODE_CUE), "an encoded payload to decode and obey"
     ),

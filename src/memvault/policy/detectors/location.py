@@ -48,11 +48,15 @@ _POSTCODE = re.compile(
 _RESIDENCE = re.compile(
     r"(?i)\b(?:live|lives|living|lived|reside|resides|residing|stay|stays|staying|moved|moving)"
     r"\s+(?:at|in|on|to)\b|\bhome\b|\b(?:my|our|user'?s|their|his|her) (?:place|house|flat|"
-    r"apartment|address|building|home|apt)\b|\baddress is\b|"
+    r"apartment|address|building|home|apt)\b|\bhome address\b|"
     r"\bmoro\b|\bvivo en\b|\bwohne\b|\bj'habite\b|\babito\b|\bwoon\b|\bmieszkam\b|"
     r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b|\bwohnadresse\b|\bwohnhaft\b|"
-    r"\b(?:home |postal |mailing |street |residential )?address\s*:|\bdomicilio\b|\bindirizzo\b|"
-    r"\bendere[çc]o\b|\bmorada\b|\bdirecci[oó]n\s*:|\badresse\s*:"
+    r"\b(?:home|residential) address\s*:|\bdomicilio\b"
+)
+# Weaker cues: count only when nothing marks the address as a business's.
+_ADDRESS_LABEL = re.compile(
+    r"(?i)\baddress(?: is)?\s*:|\baddress is\b|\bindirizzo\b|\bendere[çc]o\b|\bmorada\b|"
+    r"\bdirecci[oó]n\s*:|\badresse\s*:"
 )
 # Where the user works: forbidden too (contract 4.5), unless the text is about a business.
 _WORKPLACE = re.compile(
@@ -77,13 +81,15 @@ _PLACE = (
     r"intersection|address|house|apartment|flat|building|street|road|avenue|lane|square|"
     r"plaza|mall|market|museum|cinema|theater|theatre|church|mosque|temple|school|campus|"
     r"university|stadium|arena|parking lot|garage|motel|hostel|bakery|bookstore|supermarket|"
-    r"pharmacy|bank|train|bus|tram|subway|metro|ferry|flight|plane|lounge|queue|line at"
+    r"pharmacy|bank|train|bus|tram|subway|metro|ferry|flight|plane|lounge|queue|line at|route|"
+    r"highway|motorway|freeway|exit|junction|diner|denny's"
 )
 _WHEREABOUTS = re.compile(
     rf"(?i)\b(?:I'm|Im|I am|currently|right now|user is|user's|they are|we are|we're|estoy|je suis|"
     rf"ich bin|sono|estou)\b[^.;\n]{{0,25}}?\b(?:at|in|near|outside|inside|by|en|à|im|am|a|em)\s+"
     rf"(?:the\s+|a\s+)?(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE})\b[^.;\n]{{0,60}}?\b(?:{_NOW})\b"
-    rf"|(?i:\b(?:{_NOW})\b[^.;\n]{{0,30}}?\b(?:I'?m|I am|user is)\s+(?:at|in)\s+(?:the\s+)?"
+    rf"|(?i:\b(?:{_NOW})\b[^.;\n]{{0,30}}?\b(?:I'm|Im|I am|user is)\s+(?:\w+\s+)?(?:at|in)\s+"
+    rf"(?:the\s+)?"
     rf"(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE}))\b"
     r"|(?i:\b(?:my|user'?s) (?:live |current |real-time |realtime |exact )location\b)"
     r"|(?i:\b(?:share|track|sharing|tracking) (?:my|user'?s|their) (?:live |current )?location\b)"
@@ -153,10 +159,22 @@ def _address_ok(m: re.Match[str], view: View) -> bool:
         return True
     if _BUSINESS.search(text):
         return False
-    if _WORKPLACE.search(text):
+    if _WORKPLACE.search(text) or _ADDRESS_LABEL.search(text):
         return True
     tail = text[m.end() : m.end() + 60]
     return bool(_UNIT.search(tail) or _UNIT.search(clause)) or bool(_POSTCODE.search(tail))
+
+
+# A number, one to three capitalised words and a comma, when no street suffix is used
+# ("31 Kingsway, Flat 6"): an address only next to a strong residence cue.
+_ADDRESS_GENERIC = re.compile(
+    r"(?<![\d.])\b\d{1,5}[A-Za-z]?\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2},\s*(?:[A-Z][a-z]+|"
+    r"(?i:apt|flat|unit|apartment|suite|floor))"
+)
+
+
+def _generic_address_ok(m: re.Match[str], view: View) -> bool:
+    return bool(_RESIDENCE.search(view.text))
 
 
 def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: object) -> Rule:
@@ -178,6 +196,13 @@ RULES: tuple[Rule, ...] = (
         _ADDRESS,
         "a street address attributed to the user",
         validate=_address_ok,
+    ),
+    _r(
+        "street_address_generic",
+        "home_address",
+        _ADDRESS_GENERIC,
+        "the user's home address",
+        validate=_generic_address_ok,
     ),
     _r("whereabouts", "realtime_whereabouts", _WHEREABOUTS, "the user's real-time whereabouts"),
     _r(

@@ -132,6 +132,8 @@ _COND = (
     r"dizz\w*|faint(?:ed|ing)|blood sugar|"
     r"blood pressure|a1c|viral load|concussion|fracture|injur(?:y|ies)|surgery|"
     r"hiv[- ]positive|immunocompromised|neurodivergent|coughing(?: up)? blood|feverish|"
+    r"losing (?:his|her|their|my) (?:hearing|sight|vision|memory)|cochlear implants?|"
+    r"prosthe\w*|pacemaker|stoma|colostomy|hearing loss|vision loss|"
     r"vomiting|throwing up|passing out|blacking out|short of breath|night sweats|blurred vision|"
     r"numbness|(?:having|experiencing|suffering|getting) "
     r"(?:\w+ ){0,2}(?:pains?|aches?|headaches|dizziness|seizures|panic attacks|migraines|"
@@ -212,7 +214,8 @@ _COPULA = _c(
     r"belongs? to|came out as|comes out as|considers? (?:myself|himself|herself|themselves)|"
     r"a|an|the|proud|openly|practicing|practising|devout|observant|registered|lifelong|"
     r"card-carrying|"
-    r"strict|born|raised|member of|also|now|really|actually|very|quite|fully|out as|"
+    r"strict|born-again|born again|born|raised|member of|also|now|really|actually|very|quite|"
+    r"fully|out as|"
     r"community|family|of|from|and|ist|bin|soy|es|est|suis|sono|sou|é)\s*)*$"
 )
 _POLITICAL_VERB = _c(
@@ -222,7 +225,8 @@ _POLITICAL_VERB = _c(
 )
 
 _INTIMATE = (
-    r"divorc\w*|separat(?:ed|ing|ion) from (?:my|his|her|their) (?:wife|husband|partner|spouse)|"
+    r"divorc\w*|cheated|leav(?:e|es|ing) (?:her|his|their|my) (?:husband|wife|partner|spouse)|"
+    r"separat(?:ed|ing|ion) from (?:my|his|her|their) (?:wife|husband|partner|spouse)|"
     r"infidelity|unfaithful|cheat(?:ed|ing|s) on|affair|"
     r"open relationship|polyamor\w*|swing(?:er|ing)|marital (?:problems|issues|troubles)|marriage "
     r"(?:problems|issues|counsel\w*|troubles)|couples? (?:therapy|counsel\w*)|separate (?:rooms|"
@@ -253,7 +257,11 @@ _CRIMINAL = (
     r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
     r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
     r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
-    r"antecedentes penales|casier judiciaire|vorstrafen|precedenti penali|antecedentes criminais|"
+    r"jailed|imprisoned|locked up|in custody|facing (?:criminal )?charges|charges for|"
+    r"hit[- ]and[- ]run|(?:my|his|her|their) (?:lawyer|attorney|solicitor|probation officer|"
+    r"parole officer|public defender)|abogad[oa]|avocat|anwalt|avvocato|advogad[oa]|juicio|"
+    r"proc[èe]s|prozess|processo penal|antecedentes penales|casier judiciaire|vorstrafen|"
+    r"precedenti penali|antecedentes criminais|"
     r"encarcelad\w*|c[aá]rcel|prisi[oó]n|gef[äa]ngnis|prigione|accused of|(?:pending|upcoming|"
     r"criminal|fraud|murder) trial|trial for (?:tax |wire |insurance )?(?:fraud|theft|murder|"
     r"assault|burglary|robbery)|filed (?:a |an )?"
@@ -273,7 +281,8 @@ _EMOTION = (
     r"mood swings|emotionally \w+|mentally (?:unstable|ill|fragile|exhausted)|tired all the time|"
     r"disengaged|bitter|resentful|hopeless|furious|close to burnout|going through a (?:breakup|"
     r"divorce|hard time|rough patch|difficult time|crisis)|low mood|in a (?:bad|dark) place|"
-    r"emotionally unstable|grieving|heartbroken"
+    r"emotionally unstable|grieving|heartbroken|(?:midlife|identity|mental) crisis|"
+    r"(?:nervous )?breakdown|meltdown"
 )
 _INFER = (
     r"seems?|seemed|appears?|appeared|sounds?|sounded|looks?|looked|comes across as|came "
@@ -490,7 +499,11 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"writing|style|posts|emails|answers|replies|responses|voice|comments|language)|"
             r"(?:susceptible|vulnerable) to|increase (?:conversion|engagement|spend)|"
             r"engagement (?:increases|drops|spikes|peaks)|prediction:|predicted to|"
-            r"churn risk|risk score)\b|\bpredictions?(?=\s*:)"
+            r"churn risk|risk score|from (?:their |his |her |the user'?s )?(?:voice|typing|chat|"
+            r"message|writing) (?:tone|patterns?|style|cadence))\b|\bpredictions?(?=\s*:)"
+            r"|\b(?:mon|tue|wed|thu|fri|sat|sun)(?:day)?\.?\s*[:=-]?\s*(?:sad|happy|angry|"
+            r"irritable|"
+            r"calm|anxious|cheerful|gloomy|tense|upset|stressed|frustrated|low|down|moody|grumpy)\b"
         ),
         "a profile, prediction or emotional-state record about the user",
         self_attributing=True,
@@ -512,7 +525,8 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "behaviour_prediction",
         _c(
             r"\b(?:(?:is|are|seems?|appears?)\s+(?:very |highly |quite |fairly |more |most )?"
-            r"(?:likely|unlikely|expected|predicted|bound|prone)\s+to|will (?:likely|probably|"
+            r"(?:likely|unlikely|expected|predicted|bound|prone)\s+to|will (?:most |"
+            r"very )?(?:likely|probably|"
             r"eventually|almost certainly)|is (?:an? )?(?:impulsive|compulsive|easy|soft) "
             r"(?:buyer|spender|target|mark)|(?:likely|unlikely) to (?:churn|cancel|quit|leave|buy|"
             r"purchase|default|relapse|upgrade|convert|respond))\b"
