@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
@@ -32,6 +32,9 @@ from memvault.errors import (
 )
 from memvault.extract.base import Extractor, Message
 from memvault.ingest import IngestReport
+from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport
+from memvault.lifecycle.proposals import ProposalResult
+from memvault.lifecycle.service import EngineHooks, LifecycleService
 from memvault.model.decision import Decision
 from memvault.model.enums import (
     CapturedBy,
@@ -52,6 +55,7 @@ from memvault.results import EngineStats, MemoryView, SearchHit, SearchResults, 
 from memvault.retrieval.text import query_terms
 from memvault.runtime import JsonLineLog, RuntimeLayout
 from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.store.records import Proposal, ProposalStatus
 from memvault.store.sqlite import SQLiteStore
 from memvault.write import CaptureConfig, CapturePipeline, CaptureResult
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -649,6 +653,7 @@ class MemoryEngine:
             memories_by_type=counts.memories_by_type,
             edges_by_type=counts.edges_by_type,
             history_events=counts.history_events,
+            operations=self.lifecycle.operations(),
         )
 
     # -- ingest ---
@@ -819,6 +824,86 @@ class MemoryEngine:
         """Delta header and bulletin for one message of ``thread_id``."""
         return ctx.MessageContext(self.delta_header(thread_id), self.bulletin(query=query))
 
+    # -- lifecycle ---
+    # TTL and purge, consent proposals, audit, export and forget (DESIGN §7).
+    # Thin: the logic is in memvault.lifecycle.
+
+    #: TTL, purge and consent settings (assign a new frozen policy to change them).
+    lifecycle_policy: LifecyclePolicy = LifecyclePolicy()
+    _lifecycle: LifecycleService | None = None
+
+    @property
+    def lifecycle(self) -> LifecycleService:
+        """The lifecycle worker bound to this engine (its store, gate and clock)."""
+        if self._lifecycle is None or self._lifecycle.policy is not self.lifecycle_policy:
+            hooks = EngineHooks(
+                store=self.store,
+                orchestrator=self.orchestrator,
+                actor=self.agent_id,
+                now=self.clock,
+                stamp=format_timestamp,
+                new_id=new_id,
+                gate=self._gate,
+                build_node=self._node_from_fields,
+                commit=self._commit,
+                log=self._log,
+            )
+            self._lifecycle = LifecycleService(hooks, self.lifecycle_policy)
+        return self._lifecycle
+
+    def _node_from_fields(self, content: str, fields: Mapping[str, Any]) -> MemoryNode:
+        try:
+            spec = NewMemory(content=content, **fields)
+        except ValidationError as exc:
+            raise to_validation_failed(exc) from None
+        return self._build_node(spec)
+
+    def run_lifecycle(
+        self, *, now: datetime | None = None, thread_id: str = "default"
+    ) -> LifecycleReport:
+        """Expire proposals, soft-delete what the TTL rules select, purge what is due.
+
+        ``now`` defaults to the engine's clock (pass a moment to time-travel).
+        """
+        return self.lifecycle.run(now, thread_id=thread_id)
+
+    def verify_audit(self) -> AuditReport:
+        """Check the hash chain of every audit event; the first broken row if any."""
+        return self.lifecycle.verify()
+
+    def export_user(self, user_id: str) -> Iterator[dict[str, Any]]:
+        """Right of access: the user's memories, edges, history and proposals as records."""
+        return self.lifecycle.export_user(user_id)
+
+    def forget_user(self, user_id: str, *, thread_id: str = "default") -> ForgetReport:
+        """Right to erasure: purge every memory and proposal of ``user_id``; prove it."""
+        return self.lifecycle.forget_user(user_id, thread_id=thread_id)
+
+    def propose(
+        self, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any
+    ) -> ProposalResult:
+        """Queue an inferred memory for the user's consent instead of storing it."""
+        return self.lifecycle.propose(content, kind=kind, user_id=user_id, fields=fields)
+
+    def proposals(
+        self, *, status: ProposalStatus | str | None = None, user_id: str | None = None
+    ) -> list[Proposal]:
+        """Consent proposals, oldest first (unanswered ones past their date are expired)."""
+        wanted = ProposalStatus(status) if status is not None else None
+        return self.lifecycle.proposals(status=wanted, user_id=user_id)
+
+    def confirm_proposal(self, proposal_id: str, *, thread_id: str = "default") -> WriteResult:
+        """The user consents: store it as USER_EXPLICIT (the gate may still refuse)."""
+        return self.lifecycle.confirm(proposal_id, thread_id=thread_id)
+
+    def reject_proposal(self, proposal_id: str) -> Proposal:
+        """The user declines: nothing is stored and the proposal's text is dropped."""
+        return self.lifecycle.reject(proposal_id)
+
+    def record_event(self, node: str, op: str, status: str = "ok", **fields: Any) -> None:
+        """Record an operational event (spec §14); best effort, never raises."""
+        self.lifecycle.record(node, op, status, **fields)
+
     list = list_memories
 
 
@@ -873,6 +958,32 @@ class AsyncMemoryEngine:
 
     async def stats(self) -> EngineStats:
         return await self._run(self.sync.stats)
+
+    # -- lifecycle ---
+
+    async def run_lifecycle(self, **options: Any) -> LifecycleReport:
+        return await self._run(self.sync.run_lifecycle, **options)
+
+    async def verify_audit(self) -> AuditReport:
+        return await self._run(self.sync.verify_audit)
+
+    async def export_user(self, user_id: str) -> list[dict[str, Any]]:
+        return await self._run(lambda: list(self.sync.export_user(user_id)))
+
+    async def forget_user(self, user_id: str) -> ForgetReport:
+        return await self._run(self.sync.forget_user, user_id)
+
+    async def propose(self, content: str, **fields: Any) -> ProposalResult:
+        return await self._run(self.sync.propose, content, **fields)
+
+    async def proposals(self, **options: Any) -> list[Proposal]:
+        return await self._run(self.sync.proposals, **options)
+
+    async def confirm_proposal(self, proposal_id: str) -> WriteResult:
+        return await self._run(self.sync.confirm_proposal, proposal_id)
+
+    async def reject_proposal(self, proposal_id: str) -> Proposal:
+        return await self._run(self.sync.reject_proposal, proposal_id)
 
     # -- capture ---
 

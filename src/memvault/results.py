@@ -127,6 +127,8 @@ class EngineStats:
     memories_by_type: Mapping[str, int]
     edges_by_type: Mapping[str, int]
     history_events: int
+    #: Operational events (spec §14): counts by node, op, node/op and day.
+    operations: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         by_status = dict(sorted(self.memories_by_status.items()))
@@ -147,6 +149,7 @@ class EngineStats:
                 "by_type": dict(sorted(self.edges_by_type.items())),
             },
             "history_events": self.history_events,
+            "operations": dict(self.operations),
         }
 
 

@@ -487,6 +487,7 @@ def demo(
 def _register_extensions() -> None:
     """Sub-commands contributed by other modules (policy, benchmarks, …)."""
     import memvault.cli.context_cmd as context_cmd
+    import memvault.cli.lifecycle_cmd as lifecycle_cmd
     from memvault.cli import capture_cmd, config_cmd, ingest_cmd, keys_cmd, serve_cmd
 
     registrations: list[Callable[[], None]] = [
@@ -496,6 +497,7 @@ def _register_extensions() -> None:
         lambda: serve_cmd.register(app),
         context_cmd.register,
         ingest_cmd.register,
+        lambda: lifecycle_cmd.register(app),
     ]
     for register in registrations:
         register()

@@ -27,6 +27,7 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source, Timestamp
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
     "ChangeEntry",
@@ -201,6 +202,15 @@ class WriteSet:
     events: tuple[HistoryEvent, ...] = ()
     changes: tuple[ChangeEntry, ...] = ()
     thread_id: str = "default"
+    # -- lifecycle ---
+    #: Hard-delete these memories of the orchestrator (node, edges, sources,
+    #: full-text row, embeddings) and blank their change-log summaries; ids
+    #: that are not there are ignored. Pair them with ``changes``.
+    purge_ids: tuple[str, ...] = ()
+    #: Operational events (``events`` table); they never move the revision.
+    op_events: tuple[OpEvent, ...] = ()
+    #: Consent proposals, upserted by ``proposal_id``.
+    proposals: tuple[Proposal, ...] = ()
 
     def check_scope(self) -> None:
         """Fail closed when any row belongs to another orchestrator."""
@@ -210,6 +220,7 @@ class WriteSet:
             *(n.orchestrator_id for n in self.nodes),
             *(e.orchestrator_id for e in self.edges),
             *(ev.orchestrator_id for ev in self.events),
+            *(p.orchestrator_id for p in self.proposals),
         ):
             if owner != self.orchestrator_id:
                 raise ScopeViolationError(self.orchestrator_id, owner)
@@ -298,6 +309,28 @@ class Store(Protocol):
 
     def counts(self, orchestrator_id: str) -> StoreCounts:
         """Row counts for stats."""
+        ...
+
+    # -- lifecycle ---
+
+    def proposals(
+        self,
+        orchestrator_id: str,
+        *,
+        status: ProposalStatus | None = None,
+        user_id: str | None = None,
+        proposal_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[Proposal]:
+        """Consent proposals, oldest first, optionally narrowed."""
+        ...
+
+    def audit_head(self, orchestrator_id: str) -> AuditHead:
+        """Event count and last hash of the audit chain as recorded at write time."""
+        ...
+
+    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
+        """Operational events grouped by (UTC day, node, op, status), oldest day first."""
         ...
 
     def close(self) -> None:

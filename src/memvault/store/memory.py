@@ -27,6 +27,7 @@ from memvault.store.base import (
     chain_hash,
 )
 from memvault.store.filtering import matches, tokenize
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = ["InMemoryStore"]
 
@@ -39,6 +40,10 @@ class _Tenant:
     history: list[HistoryEvent] = field(default_factory=list)
     changes: list[ChangeRecord] = field(default_factory=list)
     revision: int = 0
+    # -- lifecycle ---
+    proposals: dict[str, Proposal] = field(default_factory=dict)
+    op_events: list[OpEvent] = field(default_factory=list)
+    head: AuditHead = field(default_factory=lambda: AuditHead(0, GENESIS_HASH))
     # -- ingest ---
     ingest: dict[str, IngestRecord] = field(default_factory=dict)
 
@@ -50,6 +55,9 @@ class _Tenant:
             list(self.history),
             list(self.changes),
             self.revision,
+            dict(self.proposals),
+            list(self.op_events),
+            self.head,
             dict(self.ingest),
         )
 
@@ -104,6 +112,7 @@ class InMemoryStore:
                 digest = chain_hash(prev, event)
                 state.history.append(replace(event, prev_hash=prev, hash=digest))
                 prev = digest
+            self._apply_lifecycle(state, write, prev)
             if write.nodes or write.edges or write.changes or write.extra_sources:
                 state.revision += 1
             for change in write.changes:
@@ -119,6 +128,27 @@ class InMemoryStore:
                 )
             self._tenants[write.orchestrator_id] = state
             return state.revision
+
+    @staticmethod
+    def _apply_lifecycle(state: _Tenant, write: WriteSet, head_hash: str) -> None:
+        """Purges, proposals, operational events and the audit head of one write."""
+        state.head = AuditHead(state.head.events + len(write.events), head_hash)
+        purged = {i for i in write.purge_ids if i in state.nodes}
+        if purged:
+            for memory_id in purged:
+                del state.nodes[memory_id]
+            state.edges = {
+                k: e
+                for k, e in state.edges.items()
+                if e.from_memory_id not in purged and e.to_memory_id not in purged
+            }
+            state.sources = [(m, s) for m, s in state.sources if m not in purged]
+            state.changes = [
+                replace(c, summary="") if c.memory_id in purged else c for c in state.changes
+            ]
+        for proposal in write.proposals:
+            state.proposals[proposal.proposal_id] = proposal
+        state.op_events.extend(write.op_events)
 
     @staticmethod
     def _require(state: _Tenant, memory_id: str) -> None:
@@ -210,6 +240,40 @@ class InMemoryStore:
                 history_events=len(t.history),
                 revision=t.revision,
             )
+
+    # -- lifecycle ---
+
+    def proposals(
+        self,
+        orchestrator_id: str,
+        *,
+        status: ProposalStatus | None = None,
+        user_id: str | None = None,
+        proposal_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[Proposal]:
+        with self._lock:
+            found = [
+                p
+                for p in self._tenant(orchestrator_id).proposals.values()
+                if (status is None or p.status is status)
+                and (user_id is None or p.user_id == user_id)
+                and (proposal_id is None or p.proposal_id == proposal_id)
+            ]
+        found.sort(key=lambda p: (p.created_at, p.proposal_id))
+        return found[:limit]
+
+    def audit_head(self, orchestrator_id: str) -> AuditHead:
+        with self._lock:
+            return self._tenant(orchestrator_id).head
+
+    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
+        with self._lock:
+            events = list(self._tenant(orchestrator_id).op_events)
+        grouped = Counter(
+            (e.at[:10], e.node, e.op, e.status) for e in events if since is None or e.at >= since
+        )
+        return [EventCount(*key, count) for key, count in sorted(grouped.items())]
 
     def close(self) -> None:
         self._closed = True

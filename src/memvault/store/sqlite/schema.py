@@ -179,5 +179,27 @@ CREATE TABLE proposals (
 CREATE INDEX proposals_status ON proposals (orchestrator_id, status, expires_at);
 """
 
+# Lifecycle: the audit chain's head as recorded at write time (catches a
+# deleted last row), proposal outcomes, and lookups for purge and stats.
+_V3 = """
+CREATE TABLE audit_head (
+    orchestrator_id  TEXT PRIMARY KEY,
+    events           INTEGER NOT NULL,
+    head_hash        TEXT NOT NULL
+);
+INSERT INTO audit_head (orchestrator_id, events, head_hash)
+    SELECT h.orchestrator_id, count(*),
+           (SELECT h2.hash FROM history h2 WHERE h2.orchestrator_id = h.orchestrator_id
+            ORDER BY h2.seq DESC LIMIT 1)
+    FROM history h GROUP BY h.orchestrator_id;
+ALTER TABLE proposals ADD COLUMN outcome TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX proposals_user ON proposals (orchestrator_id, user_id);
+CREATE INDEX change_log_memory ON change_log (memory_id);
+CREATE INDEX events_node ON events (orchestrator_id, node, op, at);
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
-MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial schema", _V1),)
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "initial schema", _V1),
+    (3, "lifecycle: audit head, proposal outcomes, purge and stats lookups", _V3),
+)

@@ -39,6 +39,8 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
+from memvault.store.records import AuditHead, EventCount, Proposal, ProposalStatus
+from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.schema import MIGRATIONS
 
@@ -58,6 +60,8 @@ def _connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = FULL")
+    # Freed cells and pages are zeroed, so a purged memory leaves no bytes behind.
+    conn.execute("PRAGMA secure_delete = ON")
     if readonly:
         conn.execute("PRAGMA query_only = ON")
     return conn
@@ -173,7 +177,11 @@ class SQLiteStore:
                 for record in write.ingest_records:
                     self._upsert_ingest_record(conn, orch, record)
                 self._insert_events(conn, orch, write.events)
-                return self._bump_revision(conn, write)
+                lifecycle_sql.apply_lifecycle(conn, write)
+                revision = self._bump_revision(conn, write)
+            if write.purge_ids:
+                self._after_purge(orch)
+            return revision
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"write refused by the database: {exc}") from exc
         except sqlite3.DatabaseError as exc:
@@ -517,6 +525,39 @@ class SQLiteStore:
             ),
             revision=self.revision(orchestrator_id),
         )
+
+    # -- lifecycle ---
+
+    def _after_purge(self, orchestrator_id: str) -> None:
+        """Empty the WAL of the purged bytes of ``orchestrator_id``."""
+        with self._write_lock:
+            lifecycle_sql.checkpoint(self._writer)
+
+    def proposals(
+        self,
+        orchestrator_id: str,
+        *,
+        status: ProposalStatus | None = None,
+        user_id: str | None = None,
+        proposal_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[Proposal]:
+        sql, params = lifecycle_sql.proposals_query(
+            orchestrator_id, status, user_id, proposal_id, limit
+        )
+        return [lifecycle_sql.proposal_from_row(r) for r in self._read(sql, params)]
+
+    def audit_head(self, orchestrator_id: str) -> AuditHead:
+        return lifecycle_sql.audit_head(
+            self._read(
+                "SELECT events, head_hash FROM audit_head WHERE orchestrator_id = ?",
+                [orchestrator_id],
+            )
+        )
+
+    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
+        sql, params = lifecycle_sql.event_counts_query(orchestrator_id, since)
+        return lifecycle_sql.event_counts(self._read(sql, params))
 
     def close(self) -> None:
         if self._closed:

@@ -1,0 +1,198 @@
+"""CLI skins for the lifecycle: ``lifecycle``, ``proposals``, ``audit``, ``export``, ``forget``.
+
+Each command parses, makes one engine call and prints (``--json`` for machines):
+
+- ``memvault lifecycle run [--now ISO-8601] --json`` — what the TTL sweep and
+  purge changed (``counts``, ``soft_deleted``, ``purged``, ``proposals_expired``).
+- ``memvault proposals list | confirm ID | reject ID`` — consent proposals.
+- ``memvault audit verify`` — exit 0 when the hash chain holds, 1 (and the
+  first broken row) when it does not.
+- ``memvault export --user U`` — JSON Lines on stdout (right of access).
+- ``memvault forget --user U --json`` — purge a user's memories; print counts.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+import typer
+
+from memvault.cli import output
+from memvault.cli.app import (
+    EXIT_NOT_FOUND,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    JsonFlag,
+    _engine,
+    _fail,
+    _print_write,
+)
+from memvault.cli.app import app as root_app
+from memvault.lifecycle.proposals import proposal_json
+from memvault.lifecycle.service import ProposalError
+
+__all__ = ["register"]
+
+lifecycle_app = typer.Typer(help="TTL sweep, purge and consolidation.", no_args_is_help=True)
+proposals_app = typer.Typer(help="Consent proposals: list, confirm, reject.", no_args_is_help=True)
+audit_app = typer.Typer(help="The tamper-evident audit log.", no_args_is_help=True)
+
+NowOpt = Annotated[
+    str | None,
+    typer.Option("--now", help="Act as if it were this moment (ISO-8601, UTC if no offset)."),
+]
+
+
+def _parse_now(text: str | None) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        _fail(f"--now is not an ISO-8601 moment: {text!r}", EXIT_USAGE, "e.g. 2026-03-01T00:00:00Z")
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@lifecycle_app.command("run")
+def lifecycle_run(ctx: typer.Context, now: NowOpt = None, as_json: JsonFlag = False) -> None:
+    """Expire proposals, soft-delete idle memories (TTL), purge what is due."""
+    moment = _parse_now(now)
+    with _engine(ctx) as engine:
+        report = engine.run_lifecycle(now=moment).to_json()
+    if as_json:
+        output.emit_json(report)
+        return
+    output.print_mapping(f"lifecycle run at {report['now']}", report["counts"])
+    rows = [("soft_deleted", t["memory_id"], t["reason"]) for t in report["soft_deleted"]]
+    rows += [("purged", t["memory_id"], t["reason"]) for t in report["purged"]]
+    if rows:
+        output.print_table("changes", ["transition", "memory", "reason"], rows)
+
+
+def _proposal_errors(exc: ProposalError) -> None:
+    code = EXIT_NOT_FOUND if "does not exist" in exc.problem else EXIT_USAGE
+    _fail(str(exc), code, exc.hint)
+
+
+@proposals_app.command("list")
+def proposals_list(
+    ctx: typer.Context,
+    status: Annotated[
+        str | None,
+        typer.Option(help="pending, confirmed, refused, rejected or expired (default: all)."),
+    ] = None,
+    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Consent proposals, oldest first."""
+    with _engine(ctx) as engine:
+        try:
+            found = engine.proposals(status=status, user_id=user_id)
+        except ValueError:
+            _fail(f"unknown status {status!r}", EXIT_USAGE)
+    data = [proposal_json(p) for p in found]
+    if as_json:
+        output.emit_json({"proposals": data})
+        return
+    output.print_table(
+        f"{len(data)} proposals",
+        ["id", "kind", "status", "user", "expires", "content"],
+        [
+            (
+                p["proposal_id"],
+                p["kind"],
+                p["status"],
+                p["user_id"],
+                p["expires_at"],
+                p["candidate"].get("content", ""),
+            )
+            for p in data
+        ],
+    )
+
+
+@proposals_app.command("confirm")
+def proposals_confirm(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = False) -> None:
+    """The user consents: store the proposal as USER_EXPLICIT through the gate."""
+    with _engine(ctx) as engine:
+        try:
+            result = engine.confirm_proposal(proposal_id)
+        except ProposalError as exc:
+            _proposal_errors(exc)
+    _print_write(result, as_json, "stored")
+
+
+@proposals_app.command("reject")
+def proposals_reject(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = False) -> None:
+    """The user declines: nothing is stored and the proposal's text is dropped."""
+    with _engine(ctx) as engine:
+        try:
+            proposal = engine.reject_proposal(proposal_id)
+        except ProposalError as exc:
+            _proposal_errors(exc)
+    if as_json:
+        output.emit_json(proposal_json(proposal))
+    else:
+        output.stdout.print(f"rejected {proposal.proposal_id}", highlight=False)
+
+
+@audit_app.command("verify")
+def audit_verify(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+    """Check the audit hash chain; exit 1 with the first broken row when it does not hold."""
+    with _engine(ctx) as engine:
+        report = engine.verify_audit()
+    data = report.to_json()
+    if as_json:
+        output.emit_json(data)
+    elif report.ok:
+        output.stdout.print(
+            f"audit chain holds: {report.events} events, head {report.head_hash}", highlight=False
+        )
+    if not report.ok:
+        broken = data["first_broken"]
+        output.error(
+            f"audit chain broken at row {broken['position']} "
+            f"(event {broken['event_id']}): {broken['reason']}"
+        )
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def export(
+    ctx: typer.Context,
+    user: Annotated[str, typer.Option("--user", help="The user whose data to export.")],
+) -> None:
+    """Right of access: a user's memories, edges, history and proposals as JSON Lines."""
+    with _engine(ctx) as engine:
+        for record in engine.export_user(user):
+            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def forget(
+    ctx: typer.Context,
+    user: Annotated[str, typer.Option("--user", help="The user whose data to erase.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Right to erasure: purge a user's memories and proposals; print counts and the verdict."""
+    with _engine(ctx) as engine:
+        report = engine.forget_user(user)
+    data: dict[str, Any] = report.to_json()
+    if as_json:
+        output.emit_json(data)
+    else:
+        output.print_mapping(f"forgot user {user}", data)
+    if report.remaining or not report.audit.ok:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def register(app: typer.Typer | None = None) -> None:
+    """Add the lifecycle commands to ``memvault`` (or to ``app``)."""
+    target = app or root_app
+    target.add_typer(lifecycle_app, name="lifecycle")
+    target.add_typer(proposals_app, name="proposals")
+    target.add_typer(audit_app, name="audit")
+    target.command("export")(export)
+    target.command("forget")(forget)
