@@ -295,7 +295,7 @@ _BYPASS = (
     r"moderation)_?\w*\s*[=:]\s*"
     r"(?:true|false|1|0|yes|no|on|off|disabled|enabled)\b|"
     r"\b(?:policy engine|memory gate|governance gate|the gate|the filter|governance|"
-    r"(?:content |memory |privacy |safety |pii )?(?:scanner|checker|classifier|detector|screening)|"
+    r"scanner|checker|classifier|detector|screening|"
     r"sensitive[- ]category check|safety checks?|moderation|redaction|content filters?|"
     r"privacy (?:rules?|checks?)|sensitive data filters?|data filters?|memory filter|"
     r"policy)\b[^.\n]{0,20}?"
@@ -315,7 +315,7 @@ _BYPASS = (
     r"(?:an?\s+)?(?:harmless\s+|safe\s+|benign\s+|normal\s+|regular\s+|plain\s+)?(?:allowed|safe|"
     r"approved|benign|preference|clean|whitelisted|exempt|harmless|non-sensitive)\b"
     r"|\b(?:whitelisted|allowlisted)\b|\bno need to (?:scan|check|filter|review|screen|inspect)\b"
-    r"|\b(?:privacy |content |policy |governance |safety |compliance |memory )?(?:review|check|"
+    r"|\b(?:review|check|"
     r"checks|scan|scanning|filters?|screening|gate|governance)\s+(?:(?:is|are|has been|have been|"
     r"was|were)\s+)?(?:now\s+)?(?:waived|off|skipped|suspended|lifted)\b"
     r"|\b(?:do not|don't|never) (?:scan|check|filter|inspect|review|classify|redact|"
@@ -369,7 +369,7 @@ _REDIRECT = (
     r"numbers?|bank details|ibans?|phone numbers?|wallet addresses?) with\b"
 )
 _CHANGED = (
-    rf"\b(?:has |have )?(?:changed|moved|switched)\s+(?:over\s+)?to\s+(?:{_EMAIL}|{_URL}|iban\b|"
+    rf"\b(?:changed|moved|switched)\s+(?:over\s+)?to\s+(?:{_EMAIL}|{_URL}|iban\b|"
     r"account\b|\+?\d[\d ().-]{7,}\d)"
 )
 _PROMOTE = (
@@ -466,7 +466,8 @@ RULES: tuple[Rule, ...] = (
         "unrestricted_ai",
         "persona_hijack",
         _c(
-            r"\b(?:an|a) (?:ai|assistant|model) with(?:out)? (?:no|any) (?:restrictions|rules|"
+            r"\b(?:an ai|an assistant|an model|a ai|a assistant|a model) with(?:out)? (?:no|"
+            r"any) (?:restrictions|rules|"
             r"limits|"
             r"filters)\b"
         ),

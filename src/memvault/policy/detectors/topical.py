@@ -262,7 +262,7 @@ _CRIMINAL = (
     r"parole officer|public defender)|abogad[oa]|avocat|anwalt|avvocato|advogad[oa]|juicio|"
     r"proc[èe]s|prozess|processo penal|antecedentes penales|casier judiciaire|vorstrafen|"
     r"precedenti penali|antecedentes criminais|"
-    r"encarcelad\w*|c[aá]rcel|prisi[oó]n|gef[äa]ngnis|prigione|accused of|(?:pending|upcoming|"
+    r"encarcelad\w*|cárcel|carcel|prisi[oó]n|gef[äa]ngnis|prigione|accused of|(?:pending|upcoming|"
     r"criminal|fraud|murder) trial|trial for (?:tax |wire |insurance )?(?:fraud|theft|murder|"
     r"assault|burglary|robbery)|filed (?:a |an )?"
     r"(?:\w+ )?(?:complaint|lawsuit|claim|suit) against|verhaftet|vorbestraft|detenido|"
@@ -282,7 +282,7 @@ _EMOTION = (
     r"disengaged|bitter|resentful|hopeless|furious|close to burnout|going through a (?:breakup|"
     r"divorce|hard time|rough patch|difficult time|crisis)|low mood|in a (?:bad|dark) place|"
     r"emotionally unstable|grieving|heartbroken|(?:midlife|identity|mental) crisis|"
-    r"(?:nervous )?breakdown|meltdown"
+    r"nervous breakdown|breakdown|meltdown"
 )
 _INFER = (
     r"seems?|seemed|appears?|appeared|sounds?|sounded|looks?|looked|comes across as|came "
