@@ -242,6 +242,14 @@ RULES: tuple[Rule, ...] = (
         validate=_bare_ok,
     ),
     _r(
+        "login_pair",
+        "password",
+        r"(?i)\b(?:login|log-in|credentials?|sign[- ]in|username and password|user/pass)\b"
+        r"[^\n]{0,30}?(?:is|are|:|=)\s*\S+\s*(?:/|:|,| and )\s*(?:password\s+)?(?P<value>\S{6,})",
+        "a login with its password",
+        validate=_bare_ok,
+    ),
+    _r(
         "security_answer",
         "security_answer",
         r"(?i)\bsecurity (?:question|answer)s?\b[^\n]{0,40}?(?:is|was|:|=)\s*\S+"

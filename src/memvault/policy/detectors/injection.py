@@ -64,6 +64,8 @@ _OVERRIDE_EN = (
     r"|\bno (?:rules|restrictions|limits|filters|guidelines|policies) (?:apply|exist|anymore)\b"
     r"|\b(?:rules|instructions|guidelines|restrictions|polic(?:y|ies)|guardrails|filters) (?:no "
     r"longer|don't|do not) apply\b|\bcomply with (?:everything|anything|all requests)\b"
+    r"|\b(?:ignore|disregard|drop|abandon)\s+(?:all\s+|your\s+)?(?:safety|ethics|morals|"
+    r"guardrails|safeguards)\b"
     r"|\b(?:ignore|disregard|bypass|circumvent|evade)\s+the\s+(?:filters?|guardrails?|"
     r"safeguards?)\b"
     r"|\b(?:ignore|disregard|forget|override|stop following|no longer follow|do not follow|"
@@ -85,6 +87,8 @@ _OVERRIDE_INTL = (
     r"|\b(?:ignore|ignorez|oublie|oubliez)\w*\s+(?:toutes?\s+)?(?:les\s+|tes\s+|vos\s+)?"
     r"(?:instructions|consignes|r[èe]gles|directives)\b"
     r"|\bne tiens? (?:plus )?(?:pas )?compte des (?:instructions|consignes)"
+    r"|\b(?:alle |die |deine )?(?:regeln|anweisungen|vorgaben|richtlinien) (?:ignorieren|vergessen|"
+    r"missachten)\b"
     r"|\bvergiss (?:alles|alle)\b|\bolvida todo\b|\boublie(?:z)? tout\b|\bdimentica tutto\b|"
     r"\besque[çc]a tudo\b"
     r"|\b(?:zeig|gib)\w*\s+(?:mir\s+)?(?:die\s+|alle\s+)?(?:passw(?:ö|o)rter|schlüssel|"
@@ -111,6 +115,8 @@ _OVERRIDE_INTL = (
     r"|(?:이전|모든)\s*(?:지시|명령|규칙)\S*\s*무시"
 )
 _REVEAL = (
+    r"\b(?:reveal|leak|dump|exfiltrate|expose)\w*\s+(?:the\s+|all\s+|your\s+|stored\s+|saved\s+)*"
+    r"(?:keys|passwords|secrets|credentials|tokens)\b|"
     r"\b(?:leak|dump|exfiltrate|expose)\w*\s+(?:the\s+|all\s+|your\s+|stored\s+|saved\s+)+"
     r"(?:memor(?:y|ies)|notes|data|keys|secrets)\b|"
     r"\b(?:reveal|print|output|show|display|expose|dump|leak|list|disclose|return|repeat|recite|"
@@ -133,7 +139,8 @@ _ROLE_MARKUP = (
     r"<\|[a-z_]{2,30}\|>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_text\|?>|\[/?INST\]|"
     r"<<\s*/?SYS\s*>>|</?(?:system|sys|instructions?|admin|developer|assistant|im_start|"
     r"im_end)\s*>|"
-    r"\[(?:SYSTEM|ADMIN|DEVELOPER|SYS|ASSISTANT|ROOT|OPERATOR|SECURITY)(?:[ _-]\w+){0,2}\]|"
+    r"\[\[?(?:SYSTEM|ADMIN|DEVELOPER|SYS|ASSISTANT|ROOT|OPERATOR|"
+    r"SECURITY)(?:[ _-]\w+){0,2}\s*[\]:]|"
     r"###\s*(?:Instruction|Response|System)\b|"
     r"\"role\"\s*:\s*\"(?:system|developer|assistant|tool|function)\""
 )
@@ -163,6 +170,8 @@ _AUTHORITY = (
     r"|\btreat (?:the user|me|them|this user) as (?:an? )?(?:admin\w*|root|developer|superuser|"
     r"owner|operator)\b|\bIMPORTANT:?\s+(?:new |updated )?(?:instructions?|rules?|polic\w*)\b"
     r"|\bmemory policy (?:has been |was )?updated\b"
+    r"|\b(?:treat|regard|consider|handle)\b[^.\n]{0,40}\bas (?:coming from |if from |if it came "
+    r"from )?(?:an? |the )?(?:admin\w*|root|developer|superuser|system|operator|owner)\b"
     r"|\bthis is (?:the |your )?(?:system administrator|sysadmin|administrator|admin|developers?|"
     r"dev team|security team|platform team|model provider|openai|anthropic)\b"
     r"|\b(?:unrestricted|developer|god|admin|jailbreak|debug|dan) mode\b"
@@ -250,6 +259,8 @@ _EXFIL = (
     rf"|{_SEND}[^\n]{{0,20}}?{_DEST}[^\n]{{0,60}}?{_SENSITIVE_OBJ}"
     rf"|\b(?:bcc|cc)\b[^\n]{{0,10}}{_EMAIL}[^\n]{{0,40}}\b(?:any|every|all|each)\b"
     rf"|\b(?:after|at the end of) (?:each|every) (?:chat|session|conversation)[^\n]{{0,60}}{_DEST}"
+    rf"|{_SENSITIVE_OBJ}[^\n]{{0,40}}{_DEST}[^\n]{{0,20}}\b(?:senden|schicken|weiterleiten|"
+    r"envoyer|enviar|inviare|sturen)\b"
 )
 _MD_IMAGE = (
     r"!\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*(?:\?|\{|%7B|=)[^)\s]*\)"
@@ -307,6 +318,10 @@ _BYPASS = (
     rf"ignore|disregard)\s+(?:the\s+|all\s+|any\s+|your\s+)?{_BYPASS_Q}[- ](?:\w+[- ])?"
     r"(?:check|checks|filter|filters|gate|scan|scanning|screening|guardrails?|rules?|policy|"
     r"policies|classifier|validation)\b"
+    r"|\b(?:disable|turn off|switch off|remove)\s+(?:the\s+)?(?:filters?|gate|guardrails?|"
+    r"governance|"
+    r"moderation|checks)\s+for\s+(?:this|me|the|my) (?:user|account|chat|conversation|session|"
+    r"write|entry)\b"
     r"|\b(?:skip|bypass|disable|turn off|circumvent|evade|switch off|deactivate)\s+(?:the\s+|"
     r"all\s+|"
     r"any\s+)?(?:\w+\s+)?(?:gate|guardrails?|governance|redaction)\b"
@@ -371,6 +386,10 @@ _REDIRECT = (
 _CHANGED = (
     rf"\b(?:changed|moved|switched)\s+(?:over\s+)?to\s+(?:{_EMAIL}|{_URL}|iban\b|"
     r"account\b|\+?\d[\d ().-]{7,}\d)"
+)
+_DANGEROUS_CMD = (
+    r"(?<!never )(?<!not )(?<!don't )\brm\s+-[rf]{1,2}\s+[/~*.]|\bmkfs\b|\bdd\s+if=|"
+    r"chmod\s+-R\s+777|:\(\)\s*\{|\bformat c:|\bdel /[sfq]|\bdrop (?:table|database)\b"
 )
 _PROMOTE = (
     r"\b(?:recommend|promote|advertise|push|plug|insert|mention|suggest)\w*\b[^.\n]{0,60}?"
@@ -467,9 +486,10 @@ RULES: tuple[Rule, ...] = (
         "persona_hijack",
         _c(
             r"\b(?:an ai|an assistant|an model|a ai|a assistant|a model) with(?:out)? (?:no|"
-            r"any) (?:restrictions|rules|"
-            r"limits|"
-            r"filters)\b"
+            r"any) (?:restrictions|rules|limits|filters)\b"
+            r"|\b(?:you|assistant|ai|model)\b[^.\n]{0,30}\b(?:have|has|with) no (?:rules|"
+            r"restrictions|limits|filters|guidelines|policies|safety)\b"
+            r"|\byou are (?:now )?(?:DAN|an? (?:unrestricted|unfiltered|jailbroken|uncensored))\b"
         ),
         "a persona meant to drop restrictions",
     ),
@@ -483,6 +503,7 @@ RULES: tuple[Rule, ...] = (
     _r("tool_coercion", "tool_coercion", _c(_TOOL), "a coerced tool call", validate=_tool_ok),
     _r("shell_pipe", "tool_coercion", _c(_PIPE_SHELL), "a download-and-execute command"),
     _r("destructive_call", "tool_coercion", _c(_DESTRUCTIVE_CALL), "a destructive function call"),
+    _r("dangerous_command", "tool_coercion", _c(_DANGEROUS_CMD), "a destructive shell command"),
     _r("exfiltration", "exfiltration", _c(_EXFIL), "an exfiltration instruction"),
     _r("image_beacon", "exfiltration", _c(_MD_IMAGE), "a markdown/HTML image beacon with data"),
     _r(

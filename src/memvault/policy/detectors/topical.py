@@ -132,6 +132,8 @@ _COND = (
     r"dizz\w*|faint(?:ed|ing)|blood sugar|"
     r"blood pressure|a1c|viral load|concussion|fracture|injur(?:y|ies)|surgery|"
     r"hiv[- ]positive|immunocompromised|neurodivergent|coughing(?: up)? blood|feverish|"
+    r"stutter\w*|stammer\w*|speech impediment|aa meetings?|alcoholics anonymous|"
+    r"narcotics anonymous|na meetings?|"
     r"losing (?:his|her|their|my) (?:hearing|sight|vision|memory)|cochlear implants?|"
     r"prosthe\w*|pacemaker|stoma|colostomy|hearing loss|vision loss|"
     r"vomiting|throwing up|passing out|blacking out|short of breath|night sweats|blurred vision|"
@@ -257,7 +259,8 @@ _CRIMINAL = (
     r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
     r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
     r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
-    r"jailed|imprisoned|locked up|in custody|facing (?:criminal )?charges|charges for|"
+    r"jailed|imprisoned|locked up|in custody|awaiting (?:sentencing|trial)|sentencing|"
+    r"facing (?:criminal )?charges|charges for|"
     r"hit[- ]and[- ]run|(?:my|his|her|their) (?:lawyer|attorney|solicitor|probation officer|"
     r"parole officer|public defender)|abogad[oa]|avocat|anwalt|avvocato|advogad[oa]|juicio|"
     r"proc[èe]s|prozess|processo penal|antecedentes penales|casier judiciaire|vorstrafen|"
@@ -307,7 +310,10 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"neurologist|endocrinologist|psychiatrist|psychologist|therapist|counsel(?:l)?or|"
             r"physio\w*|dose|dosage|meds|medication|prescription|diagnosis|treatment|condition|"
             r"illness|disability|symptoms|blood (?:test|work|results)|test results|biopsy|mri|"
-            r"infusions?|arzt|[äa]rztin|m[ée]dico|m[ée]decin|medico)\b"
+            r"infusions?|arzt|[äa]rztin|m[ée]dico|m[ée]decin|medico)\b(?!\s+(?:friends?|"
+            r"colleagues?|"
+            r"buddy|neighbou?r|cousin|brother|sister|dad|mom|father|mother|wife|husband|show|"
+            r"series|game|costume))"
         ),
         "a health fact about the user",
         self_attributing=True,
