@@ -1,14 +1,18 @@
 """SIGKILL a real ``memvault ingest`` at random points, rerun, compare with one clean run.
 
-Each run gets its own home. A ``memvault ingest --watch`` subprocess is
-started and waits (polling an empty drop folder) until its imports are done;
-then the workload is renamed into the folder, and after a random delay the
-process is killed with SIGKILL. A rerun in this process must leave exactly
-the state of one clean run of the same workload: the same memory ids, the
-same audit events, every file in processed/ or rejected/ with a manifest,
-and a database that passes ``PRAGMA integrity_check``.
+Each run gets its own home and the same small workload. After the kill, a
+rerun in this process must leave exactly the state of one clean run: the same
+memory ids, the same audit events, every file in processed/ or rejected/ with
+a manifest, and a database that passes ``PRAGMA integrity_check``.
 
-Runs are started in waves so the subprocesses' start-up overlaps.
+Two kinds of runs:
+
+* **exec'd** — ``python -m memvault … ingest --watch`` started from scratch;
+  it polls an empty drop folder until its imports are done, then the workload
+  is renamed in and the process is killed after a random delay;
+* **forked** — a helper process imports ``memvault.cli`` once, then forks one
+  child per run that runs ``memvault … ingest --once`` through the same typer
+  entry point. No 2–3 s import per run, so 20 kills fit in a few seconds.
 """
 
 from __future__ import annotations
@@ -28,8 +32,8 @@ from typing import Any
 
 from memvault.engine import MemoryEngine
 
-RUNS = int(os.environ.get("MEMVAULT_CRASH_RUNS", "20"))
-WAVE = 20
+FORKED_RUNS = int(os.environ.get("MEMVAULT_CRASH_RUNS", "20"))
+EXEC_RUNS = 2
 SEED = int(os.environ.get("MEMVAULT_CRASH_SEED", "20261125"))
 
 
@@ -137,43 +141,166 @@ def _ready(home: Path, proc: subprocess.Popen[bytes], deadline: float) -> None:
     raise AssertionError("memvault ingest did not start in time")
 
 
-def test_sigkill_at_random_points_then_rerun_equals_one_clean_run(tmp_path: Path) -> None:
-    reference_home = tmp_path / "reference"
-    ingest, staging = _stage(reference_home)
-    MemoryEngine.open(reference_home, "acme").close()
+_ZYGOTE = r"""
+import json, os, sys, tempfile
+import typer.main
+from memvault.cli import app
+from memvault.engine import MemoryEngine
+cli = typer.main.get_command(app)  # what `memvault` builds on every start
+with MemoryEngine.open(tempfile.mkdtemp(), "warm") as engine:  # warm caches (gate, contract)
+    engine.ingest_pending(settle_seconds=0)
+print("ready", flush=True)
+for line in sys.stdin:
+    command, payload = line.split(" ", 1)
+    if command == "wait":
+        _, status = os.waitpid(int(payload), 0)
+        print(json.dumps([os.WIFSIGNALED(status) and os.WTERMSIG(status)]), flush=True)
+        continue
+    pid = os.fork()
+    if pid == 0:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        try:
+            cli.main(json.loads(payload), prog_name="memvault")
+        except SystemExit as exc:
+            os._exit(exc.code if isinstance(exc.code, int) else 1)
+        os._exit(0)
+    print(pid, flush=True)
+"""
+
+
+class Zygote:
+    """Forks ``memvault ingest`` runs from one process that imported memvault once."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _ZYGOTE],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self._read() == "ready"
+
+    def _read(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline().strip()
+
+    def _send(self, line: str) -> str:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def run(self, home: Path) -> int:
+        args = ["--home", str(home), "--orchestrator", "acme", "ingest", "--once", "--settle", "0"]
+        return int(self._send("run " + json.dumps([*args, "--json"])))
+
+    def wait(self, pid: int) -> int | bool:
+        value: int | bool = json.loads(self._send(f"wait {pid}"))[0]
+        return value
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+        self.proc.stdout.close()
+
+
+def _interrupted(ingest: Path) -> bool:
+    """True when the kill landed inside the pass (some files moved, some not)."""
+    moved = sum(len(os.listdir(ingest / d)) for d in ("processed", "rejected"))
+    waiting = [n for n in os.listdir(ingest) if not n.startswith(".")]
+    return bool(moved) and len(waiting) > 2
+
+
+def _first_move(ingest: Path, timeout: float = 30.0) -> float:
+    """Wait until the pass has placed its first file; return when (monotonic)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(os.listdir(ingest / d) for d in ("processed", "rejected")):
+            return time.monotonic()
+        time.sleep(0.001)
+    raise AssertionError("the ingest run never placed a file")
+
+
+def _reference(tmp_path: Path) -> dict[str, Any]:
+    home = tmp_path / "reference"
+    ingest, staging = _stage(home)
+    MemoryEngine.open(home, "acme").close()
     _drop(ingest, staging)
-    _rerun(reference_home)
-    expected = _state(reference_home)
+    _rerun(home)
+    expected = _state(home)
     assert expected["integrity"] == "ok" and expected["left"] == []
     assert len(expected["ids"]) == 16 and expected["records"] == 9
+    return expected
 
+
+def test_sigkill_forked_runs_at_random_points(tmp_path: Path) -> None:
+    expected = _reference(tmp_path)
     rng = random.Random(SEED)
-    interrupted = recovered = 0
-    for wave_start in range(0, RUNS, WAVE):
-        homes = [tmp_path / f"run-{i}" for i in range(wave_start, min(RUNS, wave_start + WAVE))]
-        staged = [_stage(home) for home in homes]
-        procs = [_start(home) for home in homes]
-        try:
-            deadline = time.monotonic() + 120
-            for home, proc in zip(homes, procs, strict=True):
-                _ready(home, proc, deadline)
-            for (ingest, staging), proc in zip(staged, procs, strict=True):
-                _drop(ingest, staging)
-                time.sleep(rng.uniform(0.0, 0.25))
-                proc.send_signal(signal.SIGKILL)
-                proc.wait(timeout=30)
-                assert proc.returncode == -signal.SIGKILL
-                moved = sum(len(os.listdir(ingest / d)) for d in ("processed", "rejected"))
-                waiting = [n for n in os.listdir(ingest) if not n.startswith(".")]
-                interrupted += bool(moved) and len(waiting) > 2
-        finally:
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
-        for home in homes:
+    zygote = Zygote()
+    try:
+        # How long one whole run takes here, so that kills spread over all of it.
+        timing = tmp_path / "timing"
+        ingest, staging = _stage(timing)
+        MemoryEngine.open(timing, "acme").close()
+        _drop(ingest, staging)
+        started = time.monotonic()
+        pid = zygote.run(timing)
+        first = _first_move(ingest)
+        assert zygote.wait(pid) is False  # exited normally
+        whole, span = time.monotonic() - started, time.monotonic() - first
+        assert _state(timing) == expected
+        interrupted = recovered = 0
+        for i in range(FORKED_RUNS):
+            home = tmp_path / f"fork-{i}"
+            ingest, staging = _stage(home)
+            MemoryEngine.open(home, "acme").close()
+            _drop(ingest, staging)
+            pid = zygote.run(home)
+            # Trigger: most of a run is start-up (engine, store, gate). Why: kills
+            # must land inside the pass — mid-transaction, after a commit and
+            # before a move. Outcome: one kill in five anywhere in the run, the
+            # rest at a random point after the pass placed its first file.
+            if rng.random() < 0.2:
+                time.sleep(rng.uniform(0.0, whole))
+            else:
+                _first_move(ingest)
+                time.sleep(rng.uniform(0.0, span))
+            os.kill(pid, signal.SIGKILL)
+            signalled = zygote.wait(pid)
+            interrupted += signalled == signal.SIGKILL and _interrupted(ingest)
             recovered += _rerun(home)
             assert _state(home) == expected, home.name
             shutil.rmtree(home)
-    print(f"\n{RUNS} SIGKILL runs: {interrupted} killed mid-pass, {recovered} files recovered")
-    assert interrupted >= RUNS // 6, "too few kills landed inside a pass to mean anything"
+    finally:
+        zygote.close()
+    print(f"\n{FORKED_RUNS} forked SIGKILL runs: {interrupted} mid-pass, {recovered} recovered")
+    assert interrupted >= FORKED_RUNS // 4, "too few kills landed inside a pass to mean anything"
+
+
+def test_sigkill_execd_memvault_ingest_then_rerun(tmp_path: Path) -> None:
+    expected = _reference(tmp_path)
+    rng = random.Random(SEED + 1)
+    homes = [tmp_path / f"exec-{i}" for i in range(EXEC_RUNS)]
+    staged = [_stage(home) for home in homes]
+    procs = [_start(home) for home in homes]
+    try:
+        deadline = time.monotonic() + 120
+        for home, proc in zip(homes, procs, strict=True):
+            _ready(home, proc, deadline)
+        for (ingest, staging), proc in zip(staged, procs, strict=True):
+            _drop(ingest, staging)
+            time.sleep(rng.uniform(0.0, 0.25))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+            assert proc.returncode == -signal.SIGKILL
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    for home in homes:
+        _rerun(home)
+        assert _state(home) == expected, home.name
