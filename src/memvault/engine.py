@@ -824,6 +824,40 @@ class MemoryEngine:
         """Delta header and bulletin for one message of ``thread_id``."""
         return ctx.MessageContext(self.delta_header(thread_id), self.bulletin(query=query))
 
+    #: Per-agent category allowlists for :meth:`memory_query` (spec §5). ``None``:
+    #: none configured, so no agent limits (set one to enforce them).
+    allowlist: ctx.AgentAllowlist | None = None
+
+    def _recall_scored(
+        self, query: str, filters: NodeFilter, top_k: int
+    ) -> list[tuple[MemoryNode, float]]:
+        return [(h.node, h.score) for h in self.search(query, filters=filters, top_k=top_k).hits]
+
+    def memory_query(
+        self, request: ctx.MemoryQuery | Mapping[str, Any] | None = None, **fields: Any
+    ) -> ctx.QueryResult:
+        """memory.query (spec §6): allowlist-checked, filtered, budgeted recall.
+
+        >>> import tempfile
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     e.memory_query(agent="planner", query="deploy plan").to_json()["status"]
+        'ok'
+        """
+        return ctx.memory_query(
+            request,
+            fields,
+            self.allowlist,
+            self._recall_scored,
+            store=self.store,
+            orchestrator=self.orchestrator,
+            now=self._now,
+            warn=self._log,
+        )
+
+    def context_assembler(self, *, max_project_items: int = 1000) -> ctx.ContextAssembler:
+        """Task, project and global tiers over this engine (keep one per process)."""
+        return ctx.ContextAssembler(self, max_project_items=max_project_items)
+
     # -- lifecycle ---
     # TTL and purge, consent proposals, audit, export and forget (DESIGN §7).
     # Thin: the logic is in memvault.lifecycle.

@@ -10,12 +10,16 @@ Each command parses, makes one engine call and prints (``--json`` for machines).
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 
 from memvault.cli import output
-from memvault.cli.app import JsonFlag, _engine, app, bench_app
+from memvault.cli.app import EXIT_REFUSED, EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
+from memvault.context import AgentAllowlist, ContextRequest, TaskRef
+from memvault.model.validation import to_validation_failed
 
 __all__ = ["register", "register_bench"]
 
@@ -48,9 +52,123 @@ def bulletin(
     sys.stdout.write(result.text + "\n")
 
 
+def _parse_filters(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            _fail(f"--filter expects KEY=VALUE, got {pair!r}", EXIT_USAGE)
+        parsed: Any = value
+        if value in ("true", "false"):
+            parsed = value == "true"
+        elif key.startswith("importance_") and value.lstrip("-").isdigit():
+            parsed = int(value)
+        out[key] = parsed
+    return out
+
+
+def query(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(metavar="QUERY", help="What to recall.")],
+    agent: Annotated[str, typer.Option("--agent", help="The calling agent.")] = "supervisor",
+    category: Annotated[
+        list[str] | None,
+        typer.Option("--category", help="Category to recall (repeatable; within the allowlist)."),
+    ] = None,
+    return_mode: Annotated[
+        str, typer.Option("--return", help="bullets (compact) or full (with metadata).")
+    ] = "bullets",
+    budget: Annotated[int, typer.Option("--budget", help="Token budget of the answer.")] = 512,
+    top_k: Annotated[int, typer.Option("--top-k", help="At most this many results.")] = 3,
+    threshold: Annotated[
+        float | None, typer.Option("--threshold", help="Drop hits scoring below this × the best.")
+    ] = None,
+    filters: Annotated[
+        list[str] | None,
+        typer.Option("--filter", help="KEY=VALUE (user_id, role, pinned, importance_min, …)."),
+    ] = None,
+    allowlist: Annotated[
+        Path | None,
+        typer.Option("--allowlist", help="Agent allowlists (YAML/JSON, spec §5 shape)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """memory.query: recall for an agent, checked against its category allowlist."""
+    request: dict[str, Any] = {
+        "agent": agent,
+        "query": text,
+        "return": return_mode,
+        "budget_tokens": budget,
+        "top_k": top_k,
+        "filters": _parse_filters(filters or []),
+    }
+    if category:
+        request["categories"] = category
+    if threshold is not None:
+        request["threshold"] = threshold
+    with _engine(ctx) as engine:
+        if allowlist is not None:
+            engine.allowlist = AgentAllowlist.load(allowlist)
+        result = engine.memory_query(request)
+    data = result.to_json()
+    if as_json:
+        output.emit_json(data)
+    elif result.refused:
+        output.error(f"{data['stop_reason']}: {data['reason']}")
+    else:
+        output.print_table(
+            f"{text!r} for {agent} — {data['tokens']}/{budget} tokens",
+            ["id", "category", "text"],
+            [(r["id"], r["category"], r["text"]) for r in data["results"]],
+        )
+    if result.refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def context(
+    ctx: typer.Context,
+    task: Annotated[str, typer.Option("--task", help="The task id.")],
+    project: Annotated[
+        str | None, typer.Option("--project", help="The task's project (its tier).")
+    ] = None,
+    budget: Annotated[int, typer.Option("--budget", help="Token budget.")] = 2000,
+    query: Annotated[str, typer.Option("--query", help="Rank by relevance to this text.")] = "",
+    head_tail: Annotated[
+        int, typer.Option("--head-tail", help="Keep first/last N task items.")
+    ] = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """A budgeted context package from the task, project and global tiers (40/40/20).
+
+    Task memory lives in the running process, so from the command line the
+    task tier is empty; project and global memory come from the store.
+    """
+    try:
+        request = ContextRequest(query=query, budget_tokens=budget, head_tail=head_tail)
+    except ValidationError as exc:
+        _fail(str(to_validation_failed(exc)), EXIT_USAGE)
+    with _engine(ctx) as engine:
+        package = engine.context_assembler().build(TaskRef(task, project), request)
+    data = package.to_json()
+    if as_json:
+        output.emit_json(data)
+        return
+    output.print_table(
+        f"{data['package_id']} — {data['token_cost']}/{budget} tokens, "
+        f"compression {data['compression_ratio']:.2f}",
+        ["tier", "id", "score", "tokens", "text"],
+        [
+            (i["tier"], i["item_id"], f"{i['score']:.3f}", i["token_cost"], i["text"])
+            for i in data["items"]
+        ],
+    )
+
+
 def register() -> None:
     """Add the context commands to ``memvault`` and ``memvault bench``."""
     app.command("bulletin")(bulletin)
+    app.command("query")(query)
+    app.command("context")(context)
     register_bench(bench_app)
 
 

@@ -19,21 +19,55 @@ from memvault.context.bulletin import (
 from memvault.context.delta import DeltaBullet, DeltaHeader, delta_header
 from memvault.context.keeper import BulletinKeeper
 from memvault.context.message import MessageContext
+from memvault.context.query import (
+    MemoryQuery,
+    QueryFilters,
+    QueryItem,
+    QueryResult,
+    memory_query,
+    run_query,
+)
 from memvault.context.render import estimate_tokens, quote
+from memvault.context.tiers import (
+    ContextAssembler,
+    ContextItem,
+    ContextPackage,
+    ContextRequest,
+    GlobalMemory,
+    ProjectMemory,
+    TaskMemory,
+    TaskRef,
+)
+from memvault.policy.allowlist import AgentAllowlist
 
 __all__ = [
     "PRIORITY_SECTIONS",
     "SECTIONS",
+    "AgentAllowlist",
     "Bulletin",
     "BulletinConfig",
     "BulletinKeeper",
     "BulletinLine",
+    "ContextAssembler",
+    "ContextItem",
+    "ContextPackage",
+    "ContextRequest",
     "DeltaBullet",
     "DeltaHeader",
+    "GlobalMemory",
+    "MemoryQuery",
     "MessageContext",
+    "ProjectMemory",
+    "QueryFilters",
+    "QueryItem",
+    "QueryResult",
+    "TaskMemory",
+    "TaskRef",
     "Truncation",
     "build_bulletin",
     "delta_header",
     "estimate_tokens",
+    "memory_query",
     "quote",
+    "run_query",
 ]

@@ -8,8 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from memvault.cli import app
 from memvault.context.bulletin import SECTIONS
 from tests.integration.context.conftest import open_engine, put
+
+runner = CliRunner()
 
 
 def run(home: Path, *args: str, seed: str = "0") -> subprocess.CompletedProcess[str]:
@@ -55,3 +60,33 @@ def test_bulletin_with_thread_prints_the_delta_header_once(tmp_path: Path) -> No
     again = run(home, "bulletin", "--thread", "t1", "--json")
     data = json.loads(again.stdout)
     assert data["delta"] is None and data["text"].startswith("<memory-bulletin")
+
+
+def test_query_and_context_commands(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    with open_engine(home) as engine:
+        plan = put(engine, "Deploy plan: blue green", "Decision", category="DECISION")
+        put(engine, "Alpha deploys on Fridays", "Fact", project_id="alpha")
+    base = ["--home", str(home), "--orchestrator", "acme"]
+    ok = runner.invoke(app, [*base, "query", "deploy plan", "--json"])
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(ok.stdout)
+    assert data["status"] == "ok" and data["results"][0]["id"] == plan
+    assert set(data["results"][0]) == {"id", "category", "text"}
+    allow = tmp_path / "allow.json"
+    allow.write_text(json.dumps({"allowlists": {"planner": ["goals"]}}))
+    refused = runner.invoke(
+        app,
+        [*base, "query", "deploy", "--agent", "planner", "--category", "decisions",
+         "--allowlist", str(allow), "--json"],
+    )  # fmt: skip
+    assert refused.exit_code == 1
+    assert json.loads(refused.stdout)["stop_reason"] == "FORBIDDEN_CATEGORY"
+    bad = runner.invoke(app, [*base, "query", "deploy", "--filter", "colour=red"])
+    assert bad.exit_code == 2
+    package = runner.invoke(
+        app, [*base, "context", "--task", "t1", "--project", "alpha", "--budget", "50", "--json"]
+    )
+    assert package.exit_code == 0, package.output
+    pkg = json.loads(package.stdout)
+    assert pkg["token_cost"] <= 50 and [i["tier"] for i in pkg["items"]] == ["project", "global"]

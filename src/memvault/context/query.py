@@ -1,0 +1,367 @@
+"""memory.query: the one recall tool for supervisors and sub-agents (spec §6).
+
+A request names the calling ``agent``, a ``query`` and, optionally, the
+``categories`` it wants. The categories must be a subset of the agent's
+allowlist (:class:`memvault.policy.AgentAllowlist`, spec §5) or the call is
+refused with ``FORBIDDEN_CATEGORY`` — whatever the filters say. Filters are
+the spec's fixed keys (an unknown key is an error) and are applied inside the
+store's query. Procedure memories come back only when the categories ask for
+``PROCEDURE`` (spec §12). Results are cut to ``top_k``, to ``threshold`` (a
+score relative to the best hit, 0..1) and to ``budget_tokens``; recalled text
+is quoted data (:func:`memvault.context.render.quote`).
+
+>>> q = MemoryQuery.model_validate({"agent": "planner", "query": "deploy plan",
+...                                 "categories": ["tasks"], "return": "bullets"})
+>>> q.return_mode, q.top_k, q.budget_tokens
+('bullets', 3, 512)
+>>> MemoryQuery.model_validate({"agent": "a", "query": "q", "filters": {"colour": "red"}})
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for MemoryQuery
+filters.colour
+  Extra inputs are not permitted [type=extra_forbidden, input_value='red', input_type=str]
+    For further information visit https://errors.pydantic.dev/2.../v/extra_forbidden
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+)
+
+from memvault.context.render import estimate_tokens, quote
+from memvault.model.enums import MemoryType, StopReason
+from memvault.model.node import MemoryNode
+from memvault.model.validation import to_validation_failed
+from memvault.policy.allowlist import ALIASES, AgentAllowlist
+from memvault.store.base import NodeFilter, Store, WriteSet
+from memvault.store.records import OpEvent
+
+__all__ = [
+    "PROCEDURE",
+    "MemoryQuery",
+    "QueryFilters",
+    "QueryItem",
+    "QueryResult",
+    "RankedRecall",
+    "expand_categories",
+    "memory_query",
+    "run_query",
+]
+
+#: The category that unlocks Procedure memories (implementation-spec §12).
+PROCEDURE = "PROCEDURE"
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+#: ``recall(query, filters, top_k)`` → ``(node, score)`` best first (the engine's search).
+RankedRecall = Callable[[str, NodeFilter, int], Sequence[tuple[MemoryNode, float]]]
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+
+def _day_to_timestamp(value: Any) -> Any:
+    if isinstance(value, str) and _DAY.match(value):
+        return value + "T00:00:00.000000Z"
+    return value
+
+
+class QueryFilters(BaseModel):
+    """The filter keys memory.query accepts (spec §6.1); anything else is an error.
+
+    Dates may be ``YYYY-MM-DD`` (midnight UTC) or full timestamps.
+
+    >>> QueryFilters(updated_after="2025-07-01").updated_after
+    '2025-07-01T00:00:00.000000Z'
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    user_id: Name | None = None
+    agent_id: Name | None = None
+    run_id: Name | None = None
+    actor_id: Name | None = None
+    role: Name | None = None
+    conversation_id: Name | None = None
+    project_id: Name | None = None
+    category: tuple[str, ...] | None = None
+    type: tuple[MemoryType, ...] | None = None
+    pinned: bool | None = None
+    importance_min: Annotated[int, Field(ge=0, le=100)] | None = None
+    importance_max: Annotated[int, Field(ge=0, le=100)] | None = None
+    updated_after: str | None = None
+    updated_before: str | None = None
+
+    @field_validator("category", "type", mode="before")
+    @classmethod
+    def _tuple(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list | set | frozenset):
+            return tuple(sorted(value))
+        return value
+
+    @field_validator("updated_after", "updated_before", mode="before")
+    @classmethod
+    def _dates(cls, value: Any) -> Any:
+        return _day_to_timestamp(value)
+
+
+class MemoryQuery(BaseModel):
+    """One memory.query call (the spec's JSON shape; ``return`` is ``return_mode``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    agent: Name
+    query: Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+    categories: tuple[Name, ...] | None = None
+    filters: QueryFilters = Field(default_factory=QueryFilters)
+    top_k: int = Field(default=3, ge=1, le=100)
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
+    return_mode: Literal["bullets", "full"] = Field(default="bullets", alias="return")
+    budget_tokens: int = Field(default=512, ge=1, le=100_000)
+
+    @field_validator("categories", mode="before")
+    @classmethod
+    def _tuple(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list | set | frozenset):
+            return tuple(value)
+        return value
+
+
+def expand_categories(names: Iterable[str]) -> frozenset[str]:
+    """Contract categories named by ``names`` (spec aliases such as ``tasks`` expand).
+
+    >>> sorted(expand_categories(["tasks", "PREFERENCE", "procedural"]))
+    ['PREFERENCE', 'PROCEDURE', 'REMINDER', 'TODO']
+    """
+    out: set[str] = set()
+    for name in names:
+        key = name.strip()
+        out |= ALIASES.get(key.lower(), frozenset({key.upper()}))
+    return frozenset(out)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryItem:
+    """One recalled memory as the agent receives it."""
+
+    node: MemoryNode
+    score: float
+    payload: dict[str, Any]
+    tokens: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.payload)
+
+
+@dataclass(frozen=True, slots=True)
+class QueryResult:
+    """The answer: items within budget, or a refusal with its stop reason."""
+
+    agent: str
+    return_mode: str
+    items: tuple[QueryItem, ...] = ()
+    stop_reason: StopReason | None = None
+    reason: str = ""
+    budget_tokens: int = 0
+    omitted: dict[str, int] = field(default_factory=dict)
+    categories: tuple[str, ...] = ()
+
+    @property
+    def refused(self) -> bool:
+        return self.stop_reason is not None
+
+    @property
+    def tokens(self) -> int:
+        return sum(i.tokens for i in self.items)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "status": "refused" if self.refused else "ok",
+            "agent": self.agent,
+            "return": self.return_mode,
+            "results": [i.to_json() for i in self.items],
+            "tokens": self.tokens,
+            "budget_tokens": self.budget_tokens,
+            "omitted": dict(self.omitted),
+        }
+        if self.refused:
+            assert self.stop_reason is not None
+            data["stop_reason"] = self.stop_reason.value
+            data["reason"] = self.reason
+        return data
+
+
+def _refuse(request: MemoryQuery, reason: str) -> QueryResult:
+    return QueryResult(
+        request.agent,
+        request.return_mode,
+        stop_reason=StopReason.FORBIDDEN_CATEGORY,
+        reason=reason,
+        budget_tokens=request.budget_tokens,
+    )
+
+
+def scope_filter(
+    request: MemoryQuery, allowlist: AgentAllowlist | None
+) -> tuple[NodeFilter, tuple[str, ...]] | str:
+    """The store filter for ``request``, or the reason it is refused.
+
+    Trigger: every memory.query call, before anything is read.
+    Why: spec §5 — requested categories ⊆ allowlist[agent], enforced server
+    side regardless of filters; no agent may widen its reach through filters.
+    Outcome: a NodeFilter whose ``category``/``type`` encode the allowed set.
+    """
+    asked: frozenset[str] | None = None
+    if request.categories is not None:
+        asked = expand_categories(request.categories)
+    if request.filters.category is not None:
+        by_filter = expand_categories(request.filters.category)
+        asked = by_filter if asked is None else asked & by_filter
+    granted: frozenset[str] | None = None  # None: every category
+    if allowlist is not None:
+        granted = allowlist.agents.get(request.agent)
+        if granted is None:
+            return f"agent {request.agent} is not in the allowlist"
+        if "*" in granted:
+            granted = None
+    if asked is not None and granted is not None:
+        denied = sorted(asked - granted)
+        if denied:
+            return f"agent {request.agent} may not access category {', '.join(denied)}"
+    wanted = asked if asked is not None else granted
+    procedures = asked is not None and PROCEDURE in asked
+    if wanted is not None and not procedures:
+        wanted = wanted - {PROCEDURE}
+    types = request.filters.type
+    if not procedures:
+        types = tuple(t for t in (types or tuple(MemoryType)) if t is not MemoryType.PROCEDURE)
+    data = request.filters.model_dump(exclude={"category", "type"}, exclude_none=True)
+    data["category"] = tuple(sorted(wanted)) if wanted is not None else None
+    data["type"] = types
+    return NodeFilter.model_validate(data), tuple(sorted(wanted or ()))
+
+
+def _payload(node: MemoryNode, score: float, mode: str) -> dict[str, Any]:
+    text = f"[{node.category}] {quote(node.summary or node.content)}"
+    if mode == "bullets":
+        return {"id": node.memory_id, "category": node.category, "text": text}
+    return {
+        "id": node.memory_id,
+        "category": node.category,
+        "type": node.type.value,
+        "text": text,
+        "content": quote(node.content, max_chars=4000),
+        "importance": node.importance,
+        "confidence": node.confidence,
+        "pinned": node.pinned,
+        "project_id": node.project_id,
+        "updated_at": node.updated_at,
+        "score": round(score, 6),
+        "source": node.source.model_dump(mode="json", by_alias=True, exclude_none=True),
+    }
+
+
+def run_query(
+    request: MemoryQuery, allowlist: AgentAllowlist | None, recall: RankedRecall
+) -> QueryResult:
+    """Check scope, recall, then cut to ``threshold``, ``top_k`` and ``budget_tokens``.
+
+    Items are kept in rank order and the cut is a prefix: an item that would
+    overflow the budget ends the list (so the total never exceeds it).
+    """
+    scoped = scope_filter(request, allowlist)
+    if isinstance(scoped, str):
+        return _refuse(request, scoped)
+    node_filter, categories = scoped
+    ranked = list(recall(request.query, node_filter, request.top_k))
+    best = max((s for _, s in ranked), default=0.0)
+    omitted = {"threshold": 0, "budget": 0}
+    items: list[QueryItem] = []
+    used = 0
+    for node, score in ranked:
+        relative = score / best if best > 0 else 0.0
+        if request.threshold is not None and relative < request.threshold:
+            omitted["threshold"] += 1
+            continue
+        payload = _payload(node, score, request.return_mode)
+        cost = estimate_tokens(json.dumps(payload, ensure_ascii=False))
+        if used + cost > request.budget_tokens or omitted["budget"]:
+            omitted["budget"] += 1
+            continue
+        used += cost
+        items.append(QueryItem(node, score, payload, cost))
+    return QueryResult(
+        request.agent,
+        request.return_mode,
+        tuple(items),
+        budget_tokens=request.budget_tokens,
+        omitted=omitted,
+        categories=categories,
+    )
+
+
+def memory_query(
+    request: MemoryQuery | Mapping[str, Any] | None,
+    fields: Mapping[str, Any],
+    allowlist: AgentAllowlist | None,
+    recall: RankedRecall,
+    *,
+    store: Store,
+    orchestrator: str,
+    now: Callable[[], str],
+    warn: Callable[..., None],
+) -> QueryResult:
+    """Validate, run, log a refusal, record the operational event; the engine's body.
+
+    Each call leaves one ``events`` row (node ``context``; op ``query`` with the
+    best hit, or ``query_refused``) so the on-demand recall rate (spec §11)
+    can be counted. Recording never fails the call.
+
+    Raises :class:`~memvault.errors.ValidationFailed` for a malformed request
+    (unknown filter key, bad bound); a refusal is a result, not an exception.
+    """
+    try:
+        if isinstance(request, MemoryQuery):
+            req = request
+            if fields:
+                data = request.model_dump(by_alias=True, exclude_unset=True)
+                req = MemoryQuery.model_validate({**data, **fields})
+        else:
+            req = MemoryQuery.model_validate({**(request or {}), **fields})
+    except ValidationError as exc:
+        raise to_validation_failed(exc) from None
+    result = run_query(req, allowlist, recall)
+    at = now()
+    if result.refused:
+        warn("warning", "query_refused", calling_agent=req.agent, reason=result.reason)
+        event = OpEvent(at=at, node="context", op="query_refused", status="skipped")
+    else:
+        top = result.items[0] if result.items else None
+        event = OpEvent(
+            at=at,
+            node="context",
+            op="query",
+            status="ok",
+            memory_id=top.node.memory_id if top else None,
+            category=top.node.category if top else None,
+            best_similarity=round(top.score, 6) if top else None,
+        )
+    try:
+        store.apply(WriteSet(orchestrator, at, op_events=(event,)))
+    except Exception as exc:  # the answer stands even if it cannot be counted
+        warn("error", "query_event_not_recorded", error=f"{type(exc).__name__}: {exc}"[:300])
+    return result
