@@ -1,0 +1,1 @@
+"""Adapters that let other frameworks use memvault (each a thin skin over the engine)."""
