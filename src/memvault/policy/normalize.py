@@ -67,9 +67,11 @@ _HOMOGLYPHS = {
     "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
 }  # fmt: skip
 
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s"})
+_LEET = str.maketrans(
+    {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s", "!": "i", "|": "l"}
+)
 _LEET_TOKEN = re.compile(r"\S*[A-Za-z]\S*")
-_LEET_CHARS = re.compile(r"[A-Za-z][0-9$]|[0-9$][A-Za-z]")
+_LEET_CHARS = re.compile(r"[A-Za-z][0-9$@|]|[0-9$@!|][A-Za-z]|[A-Za-z]![A-Za-z0-9]")
 
 _SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s])|\b(?:\w[-_.*]){3,}\w\b")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")

@@ -391,6 +391,34 @@ _DANGEROUS_CMD = (
     r"(?<!never )(?<!not )(?<!don't )\brm\s+-[rf]{1,2}\s+[/~*.]|\bmkfs\b|\bdd\s+if=|"
     r"chmod\s+-R\s+777|:\(\)\s*\{|\bformat c:|\bdel /[sfq]|\bdrop (?:table|database)\b"
 )
+_MISC = (
+    r"\b(?:respond|answer|reply|act|operate|behave)\w*\b[^.\n]{0,40}\bwithout (?:any )?(?:ethics|"
+    r"morals|restrictions|rules|limits|filters|guidelines|censorship|policies|safety|guardrails)\b"
+    r"|\b(?:when(?:ever)?|if|each time|every time)\s+(?:you(?:'re| are)\s+)?asked\b[^.\n]{0,60}?"
+    r"\b(?:reply|say|tell (?:them|people|users|everyone)|claim|answer|respond)\w* that\b"
+    r"|\b(?:quietly|silently|secretly|covertly|discreetly)\b[^.\n]{0,40}\b(?:include|send|attach|"
+    r"add|append|copy|forward|share|log|upload|post)\w*\b"
+    r"|\b(?:into|to|across|in|for) (?:every|all|each|other) (?:workspaces?|tenants?|"
+    r"organi[sz]ations?|orgs?|accounts?)\b"
+    r"|\b(?:delete|wipe|erase|purge|remove|drop)\w*\b[^.\n]{0,20}\b(?:all|every|each|the entire)\b"
+    r"[^.\n]{0,20}\b(?:memor(?:y|ies)|notes|records|history)\b"
+    r"|\bno confirmation (?:needed|required)\b|\bwithout (?:asking for )?confirmation\b"
+    r"|\{\{\s*/?\s*(?:system|assistant|developer|admin)\s*\}\}"
+    r"|\b(?:memory dump|dump|export|backup|copy) (?:of|from) (?:the )?(?:workspace|tenant|org|"
+    r"organi[sz]ation|account|namespace)\b"
+)
+_INSTR_WORDS = re.compile(
+    r"(?i)\b(?:instrucciones|instructions|consignes|r[èe]gles|anweisungen|regeln|istruzioni|"
+    r"regole|instru[çc][õo]es|regras|instructies|regels|instrukcje|polecenia|инструкции|правила|"
+    r"talimat\w*|pol[ií]ticas?|normas|directrices|richtlinien|vorgaben|direttive|politiche|"
+    r"diretrizes)\b|指令|指示|规则|ルール|지시|限制"
+)
+_FORGET_WORDS = re.compile(
+    r"(?i)\b(?:ignor\w*|olvid\w*|oubli\w*|vergiss\w*|vergessen|dimentic\w*|esque[çc]\w*|negeer|"
+    r"vergeet|zapomnij|zignoruj|игнор\w*|забудь|unut\w*|yok say|n'[ée]coute plus|n'ob[ée]is plus|"
+    r"keine \w+ mehr|ohne \w+ regeln|desconsider\w*|sin (?:revisar|filtros?|restricciones))"
+    r"|忽略|无视|無視|忘れ|무시|没有任何|无限制|不受限制"
+)
 _PROMOTE = (
     r"\b(?:recommend|promote|advertise|push|plug|insert|mention|suggest)\w*\b[^.\n]{0,60}?"
     r"\b(?:in|to|with|at the end of|into) (?:every|each|all|any) (?:answer|reply|replies|response|"
@@ -409,7 +437,9 @@ _DISCUSSION = re.compile(
     r"studying|owns?|category|dataset|benchmark|how attackers)\b"
 )
 _QUOTED = re.compile(r"[\"'“”‘’«»`][^\"“”«»`]{3,200}[\"'“”‘’«»`]")
-_KEYWORD_ONLY = frozenset({"injection.persona"})
+_KEYWORD_ONLY = frozenset(
+    {"injection.persona", "injection.signals", "injection.override_any_language"}
+)
 
 
 def _c(p: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
@@ -525,11 +555,56 @@ RULES: tuple[Rule, ...] = (
     ),
     _r("promotion", "dormant_trigger", _c(_PROMOTE), "planted promotion in every answer"),
     _r("redirect", "dormant_trigger", _c(_REDIRECT), "a planted link or payment redirect"),
+    _r("misc_control", "override", _c(_MISC), "an instruction that steers the model or the store"),
     _r("changed_contact", "dormant_trigger", _c(_CHANGED), "a planted change of contact details"),
     _r(
         "decode_and_follow", "obfuscation", _c(_DECODE_CUE), "an encoded payload to decode and obey"
     ),
 )
+
+
+# Weak signals: none is an injection alone; a control verb, a control target and one
+# more cue (addressing the model, secrecy, an outside destination) in one clause are.
+_SIG_VERB = re.compile(
+    r"(?i)\b(?:ignor\w*|disregard\w*|overrid\w*|overrule\w*|bypass\w*|circumvent\w*|disabl\w*|"
+    r"reveal\w*|leak\w*|exfiltrat\w*|dump\w*|obey\w*|compl(?:y|ies)|pretend\w*|impersonat\w*|"
+    r"jailbreak\w*|unlock\w*|escalat\w*|elevat\w*|overwrit\w*|supersed\w*|forget|"
+    r"expos\w*|grant\w*|authori[sz]ed|permitted|allowed|lifted|turned off|switched off|"
+    r"suspended|removed|set aside|no longer|priority|print\w*|share\w*|forward\w*)\b"
+)
+_SIG_TARGET = re.compile(
+    r"(?i)\b(?:instructions?|rules?|polic(?:y|ies)|guidelines?|guardrails?|filters?|safety|"
+    r"restrictions?|system (?:prompt|message)|prompt|governance|memories|memory store|"
+    r"credentials|passwords|api keys|secrets|tokens|privileges|permissions|other users|"
+    r"tenants?|configuration|ethics|privacy controls|content policy)\b"
+)
+_SIG_EXTRA = re.compile(
+    rf"(?i)\byou\b|\byour\b|\bassistants?(?:'s)?\b|\bthe ai\b|\bthe model\b|\bmodels\b|"
+    rf"\bchatbot\b|\bthe bot\b|\bllm\b|\bsecret(?:ly)?\b|\bhidden\b|\bnever (?:tell|mention|"
+    rf"reveal)\b|\bquietly\b|\bsilently\b|\bfreely\b|\b(?:anyone|whoever) (?:who )?asks\b|"
+    rf"{_EMAIL}|https?://"
+)
+
+
+def _weak_signals(views: list[tuple[View, str]]) -> list[Hit]:
+    for view, _lower in views:
+        for clause in re.split(r"(?<=[.;!?\n])\s+", view.text):
+            verb = _SIG_VERB.search(clause)
+            if verb is None or not _SIG_TARGET.search(clause) or not _SIG_EXTRA.search(clause):
+                continue
+            start = view.text.find(clause) + verb.start()
+            hit = Hit(
+                f"{_F}.signals",
+                _F,
+                "control_instruction",
+                view,
+                start,
+                start + len(verb.group()),
+                "a control verb aimed at rules, secrets or the model",
+            )
+            if not _suppressed(hit):
+                return [hit]
+    return []
 
 
 def _suppressed(hit: Hit) -> bool:
@@ -561,6 +636,28 @@ def detect(doc: NormalizedText) -> list[Hit]:
                 found = True
                 break
             if found:
+                break
+    if not hits:
+        hits.extend(_weak_signals(views))
+    if not hits:
+        for view, _lower in views:
+            for clause in re.split(r"(?<=[.;!?。\n])\s*", view.text):
+                f = _FORGET_WORDS.search(clause)
+                if f is not None and _INSTR_WORDS.search(clause):
+                    start = view.text.find(clause) + f.start()
+                    hit = Hit(
+                        f"{_F}.override_any_language",
+                        _F,
+                        "override",
+                        view,
+                        start,
+                        start + len(f.group()),
+                        "an instruction to drop earlier instructions",
+                    )
+                    if not _suppressed(hit):
+                        hits.append(hit)
+                        break
+            if hits:
                 break
     if not hits and doc.invisible_count >= 2:
         view = doc.clean
