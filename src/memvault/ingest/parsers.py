@@ -127,7 +127,7 @@ def split_long(text: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
     [4, 4, 2]
     """
     if len(text) <= limit:
-        return [text]
+        return [text] if text.strip() else []
     pieces: list[str] = []
     current = ""
     for sentence in _SENTENCE_END.split(text):
