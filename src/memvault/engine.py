@@ -33,6 +33,7 @@ from memvault.errors import (
 from memvault.extract.base import Extractor, Message
 from memvault.ingest import IngestReport
 from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport
+from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
 from memvault.model.decision import Decision
@@ -881,9 +882,15 @@ class MemoryEngine:
                 build_node=self._node_from_fields,
                 commit=self._commit,
                 log=self._log,
+                recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
+                similarity=self._lifecycle_similarity(),
             )
             self._lifecycle = LifecycleService(hooks, self.lifecycle_policy)
         return self._lifecycle
+
+    def _lifecycle_similarity(self) -> EmbeddingSimilarity | LexicalSimilarity:
+        embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
+        return EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity()
 
     def _node_from_fields(self, content: str, fields: Mapping[str, Any]) -> MemoryNode:
         try:
@@ -900,6 +907,12 @@ class MemoryEngine:
         ``now`` defaults to the engine's clock (pass a moment to time-travel).
         """
         return self.lifecycle.run(now, thread_id=thread_id)
+
+    def consolidate(
+        self, *, now: datetime | None = None, thread_id: str = "default"
+    ) -> ConsolidationReport:
+        """One run of the consolidation worker: merge, link or propose similar pairs."""
+        return self.lifecycle.consolidate(now, thread_id=thread_id)
 
     def verify_audit(self) -> AuditReport:
         """Check the hash chain of every audit event; the first broken row if any."""
@@ -1000,6 +1013,9 @@ class AsyncMemoryEngine:
 
     async def verify_audit(self) -> AuditReport:
         return await self._run(self.sync.verify_audit)
+
+    async def consolidate(self, **options: Any) -> ConsolidationReport:
+        return await self._run(self.sync.consolidate, **options)
 
     async def export_user(self, user_id: str) -> list[dict[str, Any]]:
         return await self._run(lambda: list(self.sync.export_user(user_id)))

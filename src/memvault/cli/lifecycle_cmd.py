@@ -4,6 +4,8 @@ Each command parses, makes one engine call and prints (``--json`` for machines):
 
 - ``memvault lifecycle run [--now ISO-8601] --json`` — what the TTL sweep and
   purge changed (``counts``, ``soft_deleted``, ``purged``, ``proposals_expired``).
+- ``memvault lifecycle consolidate [--now ISO-8601] --json`` — what the
+  consolidation worker merged, linked, contradicted and proposed.
 - ``memvault proposals list | confirm ID | reject ID`` — consent proposals.
 - ``memvault audit verify`` — exit 0 when the hash chain holds, 1 (and the
   first broken row) when it does not.
@@ -70,6 +72,20 @@ def lifecycle_run(ctx: typer.Context, now: NowOpt = None, as_json: JsonFlag = Fa
     rows += [("purged", t["memory_id"], t["reason"]) for t in report["purged"]]
     if rows:
         output.print_table("changes", ["transition", "memory", "reason"], rows)
+
+
+@lifecycle_app.command("consolidate")
+def lifecycle_consolidate(
+    ctx: typer.Context, now: NowOpt = None, as_json: JsonFlag = False
+) -> None:
+    """Merge, link or propose similar memory pairs (capped per user per day)."""
+    moment = _parse_now(now)
+    with _engine(ctx) as engine:
+        report = engine.consolidate(now=moment).to_json()
+    if as_json:
+        output.emit_json(report)
+        return
+    output.print_mapping(f"consolidation at {report['now']}", report["counts"])
 
 
 def _proposal_errors(exc: ProposalError) -> None:

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from memvault.errors import ConfigError
 from memvault.model.enums import TTLClass
 
-__all__ = ["DEFAULT_CLASS_LIFETIMES", "LifecyclePolicy"]
+__all__ = ["DEFAULT_CLASS_LIFETIMES", "ConsolidationPolicy", "LifecyclePolicy"]
 
 #: How long a memory of each TTL class may live without being updated.
 #: ``None`` means the class adds no cap of its own (only the idle rule applies).
@@ -25,6 +25,40 @@ DEFAULT_CLASS_LIFETIMES: Mapping[TTLClass, timedelta | None] = MappingProxyType(
         TTLClass.LONG: None,
     }
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolidationPolicy:
+    """The daily consolidation worker's pool, pre-filters and budget (spec §4).
+
+    - pool: memories created or updated within ``recent_window``, or with
+      importance at least ``important_min``, or among the most retrieved
+      (``access_count`` in the top ``frequent_fraction``), at most
+      ``max_candidates`` of them, most recent first;
+    - pairs: a candidate and its ``neighbours`` nearest memories of the same
+      user and project, both updated within ``max_age``, sharing a content
+      word or both carrying numbers, with similarity at least the model's
+      ``related`` band;
+    - budget: at most ``pairs_per_user_per_day`` pairs per user and UTC day and
+      ``time_budget`` of wall time per run; a pair already checked with the
+      same rounded score within ``fingerprint_ttl`` is skipped.
+    """
+
+    recent_window: timedelta = timedelta(hours=72)
+    important_min: int = 60
+    frequent_fraction: float = 0.1
+    max_candidates: int = 2000
+    neighbours: int = 5
+    max_age: timedelta = timedelta(days=90)
+    pairs_per_user_per_day: int = 50
+    fingerprint_ttl: timedelta = timedelta(days=14)
+    time_budget: timedelta = timedelta(seconds=60)
+
+    def __post_init__(self) -> None:
+        if self.pairs_per_user_per_day < 0 or self.max_candidates < 0 or self.neighbours < 1:
+            raise ConfigError("consolidation caps must be non-negative (neighbours ≥ 1)")
+        if not 0.0 <= self.frequent_fraction <= 1.0:
+            raise ConfigError("frequent_fraction must be within 0..1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +82,7 @@ class LifecyclePolicy:
     purge_after: timedelta = timedelta(days=30)
     proposal_ttl: timedelta = timedelta(days=7)
     batch_size: int = 200
+    consolidation: ConsolidationPolicy = field(default_factory=ConsolidationPolicy)
 
     def __post_init__(self) -> None:
         if not 0 <= self.importance_threshold <= 101:

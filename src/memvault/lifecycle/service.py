@@ -22,6 +22,7 @@ from typing import Any
 
 from memvault.errors import MemvaultError, ValidationFailed
 from memvault.lifecycle.audit import AuditReport, BrokenRow, verify_chain
+from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.policy import LifecyclePolicy
 from memvault.lifecycle.proposals import (
     PROPOSAL_KINDS,
@@ -33,18 +34,21 @@ from memvault.lifecycle.proposals import (
 )
 from memvault.lifecycle.reports import ForgetReport, LifecycleReport, Transition
 from memvault.lifecycle.ttl import plan_expiry, purge_due
+from memvault.lifecycle.worker import Consolidator, RecallFn
 from memvault.model.decision import Decision
 from memvault.model.enums import (
     ChangeKind,
+    EdgeType,
     HistoryOp,
     MemoryOp,
     MemoryStatus,
     StopReason,
 )
-from memvault.model.node import MemoryNode
+from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import WriteResult, history_json
 from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.write.similarity import Similarity
 
 __all__ = ["EngineHooks", "LifecycleService", "ProposalError"]
 
@@ -80,6 +84,10 @@ class EngineHooks:
     build_node: Callable[[str, Mapping[str, Any]], MemoryNode]
     commit: Callable[[WriteSet, WriteResult], WriteResult]
     log: Callable[..., None]
+    #: Neighbours for consolidation (the engine's search); text search if absent.
+    recall: RecallFn | None = None
+    #: The similarity model for consolidation bands; lexical if absent.
+    similarity: Similarity | None = None
 
 
 class LifecycleService:
@@ -231,6 +239,52 @@ class LifecycleService:
         if done:
             self.hooks.log("info", "purged", count=len(done), reason=reason)
         return done, revision
+
+    # -- consolidation --------------------------------------------------------
+
+    def consolidate(
+        self, now: datetime | None = None, *, thread_id: str = "default"
+    ) -> ConsolidationReport:
+        """One run of the consolidation worker (spec §4); see :mod:`memvault.lifecycle.worker`."""
+        moment = now or self.hooks.now()
+        worker = Consolidator(
+            store=self._store,
+            orchestrator=self._orch,
+            policy=self.policy,
+            stamp=self.hooks.stamp,
+            new_id=self.hooks.new_id,
+            event=self._event,
+            gate_allows=lambda op, node: self.hooks.gate(op, node).allowed,
+            propose=self._propose_rewrite,
+            recall=self.hooks.recall,
+            similarity=self.hooks.similarity,
+        )
+        report = worker.run(moment, thread_id=thread_id)
+        self.hooks.log(
+            "info",
+            "consolidated",
+            pairs=report.pairs_checked,
+            merged=len(report.merged),
+            linked=len(report.linked),
+            proposed=len(report.proposed),
+            seconds=round(report.seconds, 3),
+        )
+        return report
+
+    def _propose_rewrite(self, older: MemoryNode, newer: MemoryNode) -> ProposalResult:
+        """A newer statement rewrites a user's fact: ask the user (DESIGN §2.4)."""
+        return self.propose(
+            newer.content,
+            kind="consolidation",
+            user_id=newer.user_id,
+            fields={
+                "type": newer.type.value,
+                "category": newer.category,
+                "importance": max(older.importance, newer.importance),
+                "project_id": newer.project_id,
+                "replaces": [older.memory_id, newer.memory_id],
+            },
+        )
 
     # -- operational events --------------------------------------------------
 
@@ -533,17 +587,55 @@ class LifecycleService:
             stop_reason=decision.stop_reason.value,
             memory_id=node.memory_id,
         )
+        replaced, edges, superseding = self._supersede(candidate.get("replaces"), node, at)
         write = WriteSet(
             self._orch,
             at,
-            nodes=(node,),
-            events=(event, self._consent_event(at, proposal, "confirmed")),
-            changes=(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary),),
+            nodes=(node, *replaced),
+            edges=edges,
+            events=(event, *superseding, self._consent_event(at, proposal, "confirmed")),
+            changes=(
+                ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary),
+                *(ChangeEntry(n.memory_id, ChangeKind.UPDATED, n.summary) for n in replaced),
+            ),
             proposals=(decided,),
             op_events=(self._op(at, "hotpath", "confirm", node),),
             thread_id=thread_id,
         )
         return self.hooks.commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
+
+    def _supersede(
+        self, replaces: Any, node: MemoryNode, at: str
+    ) -> tuple[tuple[MemoryNode, ...], tuple[MemoryEdge, ...], tuple[HistoryEvent, ...]]:
+        """A confirmed consolidation supersedes the memories it rewrites (Updates edges)."""
+        ids = [str(i) for i in replaces] if isinstance(replaces, list) else []
+        old = [
+            n
+            for n in self._store.get_nodes(self._orch, ids)
+            if n.status in (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED)
+        ]
+        nodes = tuple(
+            n.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": at}) for n in old
+        )
+        edges = tuple(
+            MemoryEdge(
+                edge_id=self.hooks.new_id("edge"),
+                orchestrator_id=self._orch,
+                from_memory_id=node.memory_id,
+                to_memory_id=n.memory_id,
+                edge_type=EdgeType.UPDATES,
+                reason="confirmed consolidation",
+                created_at=at,
+            )
+            for n in old
+        )
+        events = tuple(
+            self._event(
+                HistoryOp.SUPERSEDE, at, memory_id=n.memory_id, detail={"by": node.memory_id}
+            )
+            for n in old
+        )
+        return nodes, edges, events
 
     def _refuse_confirmed(self, proposal: Proposal, decision: Decision, at: str) -> WriteResult:
         """The user said yes but the gate said no: the proposal ends ``refused``."""

@@ -333,6 +333,17 @@ class Store(Protocol):
         """Operational events grouped by (UTC day, node, op, status), oldest day first."""
         ...
 
+    def op_events(
+        self,
+        orchestrator_id: str,
+        *,
+        op: str | None = None,
+        since: str | None = None,
+        limit: int = 100_000,
+    ) -> list[OpEvent]:
+        """Operational events in write order, optionally one ``op`` and from ``since`` on."""
+        ...
+
     def close(self) -> None:
         """Release connections. Idempotent."""
         ...

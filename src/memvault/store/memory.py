@@ -275,5 +275,20 @@ class InMemoryStore:
         )
         return [EventCount(*key, count) for key, count in sorted(grouped.items())]
 
+    def op_events(
+        self,
+        orchestrator_id: str,
+        *,
+        op: str | None = None,
+        since: str | None = None,
+        limit: int = 100_000,
+    ) -> list[OpEvent]:
+        with self._lock:
+            events = list(self._tenant(orchestrator_id).op_events)
+        chosen = [
+            e for e in events if (op is None or e.op == op) and (since is None or e.at >= since)
+        ]
+        return chosen[:limit]
+
     def close(self) -> None:
         self._closed = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tests.e2e.test_cli import ADD, cli, run
@@ -101,3 +102,16 @@ def test_proposals_list_confirm_reject(tmp_path: Path) -> None:
     code, out, _ = cli(tmp_path, "list", "--json")
     assert [m["memory_id"] for m in json.loads(out)["memories"]] == [stored["memory_id"]]
     assert cli(tmp_path, "proposals", "list", "--status", "bogus")[0] == 2
+
+
+def test_lifecycle_consolidate_json(tmp_path: Path) -> None:
+    weak = _add(tmp_path, "Dana prefers oolong tea", "--importance", "40", "--user-id", "dana")
+    strong = _add(tmp_path, "Dana prefers oolong tea.", "--importance", "80", "--user-id", "dana")
+    soon = (datetime.now(UTC) + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    r = run(tmp_path, "lifecycle", "consolidate", "--now", soon, "--json")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["counts"]["merged"] == 1
+    assert report["merged"][0]["kept"] == strong and report["merged"][0]["superseded"] == weak
+    code, out, _ = cli(tmp_path, "lifecycle", "consolidate", "--json")
+    assert code == 0 and json.loads(out)["counts"]["pairs_checked"] == 0

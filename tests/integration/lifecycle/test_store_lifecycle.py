@@ -157,6 +157,12 @@ def test_operational_events_are_counted_by_day_node_op(lstore: Store) -> None:
     since = lstore.event_counts("acme", since="2026-01-02T00:00:00.000000Z")
     assert sum(c.count for c in since) == 2
     assert lstore.event_counts("other") == []
+    if not hasattr(lstore, "op_events"):
+        pytest.skip(f"{type(lstore).__name__} does not implement op_events yet (issue 9)")
+    assert lstore.op_events("acme") == list(events)
+    assert lstore.op_events("acme", op="create") == list(events[:2])
+    assert lstore.op_events("acme", since="2026-01-02T00:00:00.000000Z", limit=1) == [events[2]]
+    assert lstore.op_events("other") == []
 
 
 def test_operational_events_validate_their_vocabulary() -> None:

@@ -23,13 +23,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.store.base import WriteSet
-from memvault.store.records import AuditHead, EventCount, Proposal, ProposalStatus
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
     "apply_lifecycle",
     "audit_head",
     "checkpoint",
     "event_counts_query",
+    "op_event_from_row",
+    "op_events_query",
     "proposal_from_row",
     "proposals_query",
 ]
@@ -209,3 +211,39 @@ def event_counts_query(orchestrator_id: str, since: str | None) -> tuple[str, li
 
 def event_counts(rows: list[sqlite3.Row]) -> list[EventCount]:
     return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
+
+
+def op_events_query(
+    orchestrator_id: str, op: str | None, since: str | None, limit: int
+) -> tuple[str, list[Any]]:
+    """Operational events in write order.
+
+    >>> op_events_query("acme", "pair_checked", None, 10)[0].split(" WHERE ")[1]
+    'orchestrator_id = ? AND op = ? ORDER BY event_id LIMIT ?'
+    """
+    parts = ["orchestrator_id = ?"]
+    params: list[Any] = [orchestrator_id]
+    if op is not None:
+        parts.append("op = ?")
+        params.append(op)
+    if since is not None:
+        parts.append("at >= ?")
+        params.append(since)
+    sql = (
+        "SELECT at, node, op, status, memory_id, category, best_similarity FROM events WHERE "
+        + " AND ".join(parts)
+        + " ORDER BY event_id LIMIT ?"
+    )
+    return sql, [*params, limit]
+
+
+def op_event_from_row(row: sqlite3.Row) -> OpEvent:
+    return OpEvent(
+        at=row["at"],
+        node=row["node"],
+        op=row["op"],
+        status=row["status"],
+        memory_id=row["memory_id"],
+        category=row["category"],
+        best_similarity=row["best_similarity"],
+    )

@@ -39,7 +39,7 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
-from memvault.store.records import AuditHead, EventCount, Proposal, ProposalStatus
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.schema import MIGRATIONS
@@ -558,6 +558,17 @@ class SQLiteStore:
     def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
         sql, params = lifecycle_sql.event_counts_query(orchestrator_id, since)
         return lifecycle_sql.event_counts(self._read(sql, params))
+
+    def op_events(
+        self,
+        orchestrator_id: str,
+        *,
+        op: str | None = None,
+        since: str | None = None,
+        limit: int = 100_000,
+    ) -> list[OpEvent]:
+        sql, params = lifecycle_sql.op_events_query(orchestrator_id, op, since, limit)
+        return [lifecycle_sql.op_event_from_row(r) for r in self._read(sql, params)]
 
     def close(self) -> None:
         if self._closed:
