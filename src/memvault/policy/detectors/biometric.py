@@ -29,7 +29,7 @@ _TERM = re.compile(
     r"(?:recognition|geometry|templates?|features|scans?|embeddings?|landmarks|data|"
     r"measurements?)|"
     r"reference (?:selfie|photo)|selfie|gait(?: signature| pattern| analysis| profile)?|"
-    r"walking (?:pattern|signature|gait)|"
+    r"walking (?:pattern|signature|gait)|(?:3d )?face (?:map|mesh|model)|facial map|3d face|"
     r"keystroke (?:dynamics|biometrics|timings?)|typing (?:biometrics|rhythm|pattern|dynamics|"
     r"cadence)|heartbeat (?:signature|id)|ecg (?:signature|template)|dna (?:profile|sequence|"
     r"sample|test results?)|biometrics?(?: data| template| hash| id| profile)?|ear shape|"
@@ -52,7 +52,8 @@ _VALUE = re.compile(
 )
 _DATA_TERM = re.compile(
     r"(?i)(?:voice ?print|face ?print|palm ?print|sample|template|scan|embedding|hash|minutiae|"
-    r"geometry|signature|encoding|vector|mesh|data|profile|recording|timings?|measurements?)s?$"
+    r"geometry|signature|encoding|vector|mesh|map|model|data|profile|recording|timings?|"
+    r"measurements?)s?$"
 )
 _PURPOSE = re.compile(
     r"(?i)\b(?:identify|identifies|identification|verify|verification|match|matching|"

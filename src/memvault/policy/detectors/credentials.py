@@ -227,8 +227,9 @@ RULES: tuple[Rule, ...] = (
         "pin_assignment",
         "pin",
         r"(?i:\b(?:pin|pin code|pin number|passcode|unlock code|door code|alarm code|gate code|"
-        r"safe code|lock code|security code|access code|código|code pin|geheimzahl)\b)"
-        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on)\b[^\n:=]{0,30}?)?"
+        r"safe code|lock code|security code|access code|código|code pin|geheimzahl|"
+        r"(?:locker|lock|safe|padlock|bike lock) combination|combination|combo)\b)"
+        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on|at|in)\b[^\n:=]{0,30}?)?"
         rf"{_OP}(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
         "a PIN or access code with its value",
         validate=_pin_ok,

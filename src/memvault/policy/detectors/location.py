@@ -48,7 +48,8 @@ _POSTCODE = re.compile(
 _RESIDENCE = re.compile(
     r"(?i)\b(?:live|lives|living|lived|reside|resides|residing|stay|stays|staying|moved|moving)"
     r"\s+(?:at|in|on|to)\b|\bhome\b|\b(?:my|our|user'?s|their|his|her) (?:place|house|flat|"
-    r"apartment|address|building|home|apt)\b|\bhome address\b|"
+    r"apartment|address|building|home|apt)\b|\bhome address\b|\bwhere (?:I|he|she|they|user|"
+    r"the user|we) li?ves?\b|"
     r"\bmoro\b|\bvivo en\b|\bwohne\b|\bj'habite\b|\babito\b|\bwoon\b|\bmieszkam\b|"
     r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b|\bwohnadresse\b|\bwohnhaft\b|"
     r"\b(?:home|residential) address\s*:|\bdomicilio\b"
@@ -82,7 +83,7 @@ _PLACE = (
     r"plaza|mall|market|museum|cinema|theater|theatre|church|mosque|temple|school|campus|"
     r"university|stadium|arena|parking lot|garage|motel|hostel|bakery|bookstore|supermarket|"
     r"pharmacy|bank|train|bus|tram|subway|metro|ferry|flight|plane|lounge|queue|line at|route|"
-    r"highway|motorway|freeway|exit|junction|diner|denny's"
+    r"highway|motorway|freeway|exit|junction|diner|denny's|food court|cafeteria|canteen"
 )
 _WHEREABOUTS = re.compile(
     rf"(?i)\b(?:I'm|Im|I am|currently|right now|user is|user's|they are|we are|we're|estoy|je suis|"
@@ -91,6 +92,8 @@ _WHEREABOUTS = re.compile(
     rf"|(?i:\b(?:{_NOW})\b[^.;\n]{{0,30}}?\b(?:I'm|Im|I am|user is)\s+(?:\w+\s+)?(?:at|in)\s+"
     rf"(?:the\s+)?"
     rf"(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE}))\b"
+    rf"|(?i:\b(?:I'm|I am|user is|they are|he is|she is)\s+(?:currently|right now|now)\s+"
+    rf"(?:\w+\s+)?(?:at|in|inside|outside|near)\s+(?:the\s+)?(?:[\w'\-]+\s+){{0,4}}?(?:{_PLACE}))\b"
     r"|(?i:\b(?:my|user'?s) (?:live |current |real-time |realtime |exact )location\b)"
     r"|(?i:\b(?:share|track|sharing|tracking) (?:my|user'?s|their) (?:live |current )?location\b)"
 )
@@ -155,7 +158,7 @@ def _coord_ok(m: re.Match[str], view: View) -> bool:
 def _address_ok(m: re.Match[str], view: View) -> bool:
     clause = clause_of(view.text, m.start(), m.end())
     text = view.text
-    if _RESIDENCE.search(clause) or _RESIDENCE.search(text[: m.start()]):
+    if _RESIDENCE.search(text):
         return True
     if _BUSINESS.search(text):
         return False

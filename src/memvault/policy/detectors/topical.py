@@ -66,7 +66,8 @@ _TOPIC_AFTER = re.compile(
     r"departments?|patients|society|foundation|association|screening|campaigns?|support "
     r"groups?|market|industry|datasets?|data|software|apps?|trials?|drugs? market|"
     r"policy|policies|laws?|reform|history|epidemic|pandemic|outbreaks?|vaccines?|"
-    r"specialists?|nurses?|doctors|researchers?|advocacy|rights)\b"
+    r"specialists?|nurses?|doctors|researchers?|advocacy|rights|users|people|customers|students|"
+    r"community|communities|children|kids|employees|audiences?|readers|viewers|accessibility)\b"
 )
 _TOPIC_AFTER_FAMILIES = frozenset({"health", "intimate", "criminal"})
 # The user as an object after the term: "a restraining order against me".
@@ -117,9 +118,17 @@ _COND = (
     r"disease)|long covid|tuberculosis|herpes|hpv|adhd|autis\w*|asperger'?s?|dyslexi\w*|"
     r"dyspraxia|tourette'?s?|ocd|ptsd|depression|depressive|depresi[oó]n|dépression|"
     r"anxiety(?: disorder)?|panic (?:attacks?|disorder)|bipolar\w*|schizo\w*|eating disorder|"
-    r"anorexi\w*|bulimi\w*|insomnia|sleep apnea|self-harm|suicidal|addict\w*|alcoholi\w*|"
-    r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|blind|"
-    r"blindness|hard of hearing|hearing aids?|wheelchair|paraplegic|quadriplegic|amputee|"
+    r"anorexi\w*|bulimi\w*|insomnia|sleep apnoea|sleep apnea|self-harm|suicid\w*|addiction|"
+    r"an addict|addicted to (?:drugs|alcohol|opioids|heroin|cocaine|meth|painkillers|gambling|"
+    r"pills|nicotine|opiates|crack)|(?:drug|alcohol|opioid|gambling|substance) (?:abuse|use "
+    r"disorder|problem)|alcoholi\w*|"
+    r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|"
+    r"(?:is|am|'m|went|going|legally|partially|colou?r) blind(?! to)|blindness|cholesterol|"
+    r"statins?|hospitali[sz]ed|admitted to (?:the )?hospital|emergency room|intensive care|icu|"
+    r"cpap|psychotic|psychosis|manic episode|hallucinat\w*|crutches|mastectom\w*|"
+    r"\w{3,}(?:ectomy|itis|aemia|emia|pathy|plegia|otomy)|"
+    r"(?:cirrh|fibr|scoli|psych|neur|thromb|sten|tubercul|endometri|osteopor)osis|"
+    r"hard of hearing|hearing aids?|wheelchair|paraplegic|quadriplegic|amputee|"
     r"disabilit\w*|(?:is|am|'m|registered) disabled|a disabled|impairment|brca\d?|"
     r"genetic (?:test\w*|"
     r"mutation|condition|disorder|marker|variant)|carrier of|carries the (?:\w+ )?gene|"
@@ -235,7 +244,8 @@ _INTIMATE = (
     r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stands?|hook(?:ing|s)? ?up|hookups?|"
     r"stis?|stds?|sexually transmitted|bdsm|kink\w*|fetish\w*|grindr|tinder|bumble|hinge|"
     r"feeld|onlyfans|porn\w*|erectile|libido|impoten\w*|ivf|in vitro|trying to conceive|"
-    r"\bttc\b|ovulat\w*|fertility|fiv|pma|relation libre|relaci[oó]n abierta|relazione aperta|"
+    r"\bttc\b|ovulat\w*|fertility|embryos?|egg donor|escorts?|sex workers?|prostitut\w*|"
+    r"brothel|strip club|fiv|pma|relation libre|relaci[oó]n abierta|relazione aperta|"
     r"offene beziehung|relacionamento aberto|embarazo|aborto|infidelidad|infid[eé]lit[eé]|"
     r"egg freezing|frozen eggs|sperm (?:donor|count)|pregnan\w*|"
     r"expecting a baby|weeks along|miscarr\w*|abortion|contracepti\w*|birth control|the pill|"
@@ -259,7 +269,9 @@ _CRIMINAL = (
     r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
     r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
     r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
-    r"jailed|imprisoned|locked up|in custody|awaiting (?:sentencing|trial)|sentencing|"
+    r"jailed|imprisoned|locked up|in custody|(?:jail |police )?cell|behind bars|"
+    r"juvenile (?:detention|hall|court)|detention cent(?:er|re)|tax evasion|bar fight|brawl|"
+    r"awaiting (?:sentencing|trial)|sentencing|"
     r"facing (?:criminal )?charges|charges for|"
     r"hit[- ]and[- ]run|(?:my|his|her|their) (?:lawyer|attorney|solicitor|probation officer|"
     r"parole officer|public defender)|abogad[oa]|avocat|anwalt|avvocato|advogad[oa]|juicio|"
@@ -403,7 +415,10 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "identity_trait",
         "identity",
         _c(
-            r"\b(?:identif(?:y|ies) as|self-identif(?:y|ies) as|came out as|comes out as|"
+            r"\b(?:identif(?:y|ies) as(?! an? (?:\w+ )?(?:developer|engineer|designer|manager|"
+            r"lead|writer|"
+            r"generalist|specialist|maker|learner|fan|person|user|builder|founder|leader))|"
+            r"self-identif(?:y|ies) as|came out as|comes out as|"
             r"out to (?:his|her|their|my) (?:team|family|parents|colleagues|friends))\b"
         ),
         "a self-identification of the user",
@@ -442,7 +457,9 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "identity_trait",
         "voting",
         _c(
-            r"\b(?:voted|votes|will vote|plan(?:s)? to vote|is voting|am voting|didn't vote|"
+            r"\b(?:vote pour|voto (?:a|por|para)|wähle (?:die|immer|den)|vote (?:pelo|pela|no|"
+            r"na))\b"
+            r"|\b(?:voted|votes|will vote|plan(?:s)? to vote|is voting|am voting|didn't vote|"
             r"did not vote|abstained)\b(?: \w+){0,3}\b(?:for|against|in the)\b"
         ),
         "how the user votes",
