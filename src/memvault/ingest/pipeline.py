@@ -55,6 +55,7 @@ from memvault.errors import (
     ValidationFailed,
 )
 from memvault.ingest.manifest import (
+    MANIFEST_SUFFIX,
     MANIFEST_VERSION,
     clean_temporaries,
     free_destination,
@@ -284,6 +285,9 @@ class _Pass:
         if rejection is not None:
             return self._reject(entry, [rejection], None, timings, started)
         read = read_stable(entry, self.max_bytes)
+        if read.error is not None:
+            unreadable = Rejection(RejectReason.UNREADABLE, read.error)
+            return self._reject(entry, [unreadable], None, timings, started)
         if read.changed or not still(entry):
             # Trigger: size, mtime or inode moved between discovery and reading.
             # Why: a half-written file would be ingested (and hashed) half.
@@ -308,7 +312,7 @@ class _Pass:
             return self._reject(entry, [unsafe], sha, timings, started)
         record = self.ctx.store.ingest_record(self.ctx.orchestrator, sha)
         if record is not None and record.manifest_path is not None:
-            destination = Path(record.manifest_path[: -len(".manifest.json")])
+            destination = self._recorded(record)[1]
             if os.path.lexists(destination):
                 return self._duplicate(entry, sha, record, started)
         gate_started = time.perf_counter()
@@ -353,6 +357,17 @@ class _Pass:
             failed = to_validation_failed(exc)
             assert isinstance(failed, ValidationFailed)
             raise failed from None
+
+    def _recorded(self, record: IngestRecord) -> tuple[Path, Path]:
+        """(manifest, destination) a record names, relative to the drop folder.
+
+        Trigger: paths are stored relative to ``ingest/``. Why: a home that is
+        moved or restored elsewhere must still recognise its own files.
+        Outcome: joined with this layout's drop folder (absolute paths pass through).
+        """
+        assert record.manifest_path is not None
+        manifest = self.layout.ingest_dir / record.manifest_path
+        return manifest, manifest.with_name(manifest.name[: -len(MANIFEST_SUFFIX)])
 
     def _judge(self, document: ParsedDocument, sha: str, source_path: str) -> _Judged:
         judged = _Judged()
@@ -511,7 +526,7 @@ class _Pass:
             original_name=entry.name,
             size_bytes=entry.st.st_size,
             status=status,
-            manifest_path=str(manifest_path(destination)),
+            manifest_path=str(manifest_path(destination).relative_to(self.layout.ingest_dir)),
             received_at=at,
             processed_at=at,
         )
@@ -542,9 +557,7 @@ class _Pass:
         *,
         recovered: bool = False,
     ) -> FileOutcome:
-        assert record.manifest_path is not None
-        manifest = Path(record.manifest_path)
-        destination = Path(record.manifest_path[: -len(".manifest.json")])
+        manifest, destination = self._recorded(record)
         refused = tuple(
             {
                 "chunk_id": c.chunk_id,
@@ -682,7 +695,7 @@ class _Pass:
                 "duplicate_of": {
                     "original_name": record.original_name,
                     "status": record.status,
-                    "manifest": record.manifest_path,
+                    "manifest": str(self._recorded(record)[0]),
                     "received_at": record.received_at,
                 },
                 "reasons": [],
@@ -697,7 +710,7 @@ class _Pass:
             DUPLICATE,
             manifest=str(manifest),
             sha256=sha,
-            duplicate_of=record.manifest_path,
+            duplicate_of=str(self._recorded(record)[0]),
         )
         self._log_outcome(outcome)
         return outcome

@@ -53,10 +53,11 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class ReadResult:
-    """The bytes of a stable file, or ``changed`` when it moved under us."""
+    """The bytes of a stable file, ``changed`` when it moved under us, or an ``error``."""
 
     data: bytes
     changed: bool = False
+    error: str | None = None
 
 
 def discover(root: Path) -> list[Entry]:
@@ -132,8 +133,10 @@ def read_stable(entry: Entry, max_bytes: int) -> ReadResult:
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(entry.path, flags)
-    except (FileNotFoundError, OSError):
+    except FileNotFoundError:
         return ReadResult(b"", changed=True)
+    except OSError as exc:  # permission denied, I/O error: a reason, not a retry
+        return ReadResult(b"", error=f"{type(exc).__name__}: {exc.strerror or exc}")
     try:
         st = os.fstat(fd)
         if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != entry.signature:

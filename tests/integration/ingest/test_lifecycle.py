@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -188,20 +189,44 @@ def test_symlink_directory_fifo_and_hard_link_are_unsafe(
     assert engine.stats().to_json()["memories"]["total"] == 0
 
 
+_OPENED: list[str] | None = None
+_HOOKED = False
+
+
+def _record_opens(event: str, args: tuple[Any, ...]) -> None:
+    if _OPENED is not None and event == "open" and args:
+        _OPENED.append(str(args[0]))
+
+
 def test_one_gigabyte_sparse_file_is_refused_without_being_read(engine: MemoryEngine) -> None:
+    """Every ``open`` in this process is recorded (audit hook): huge.txt is never opened."""
+    global _OPENED, _HOOKED
     assert engine.layout is not None
     path = engine.layout.ingest_dir / "huge.txt"
     with path.open("wb") as fh:
         fh.truncate(1024**3)
-    os.chmod(path, 0o000)  # reading it would fail: the decision must come from stat alone
+    drop(engine, "small.txt", "A small file is opened and read.")
+    if not _HOOKED:
+        sys.addaudithook(_record_opens)
+        _HOOKED = True
+    _OPENED = opened = []
     try:
         report = run(engine)
     finally:
-        os.chmod(engine.layout.rejected_dir / "huge.txt", 0o644)
+        _OPENED = None
     (outcome,) = report.rejected
     assert [r.code.value for r in outcome.reasons] == ["TOO_LARGE"]
     assert outcome.reasons[0].detail["size_bytes"] == 1024**3
-    assert report.seconds < 5
+    assert any(p.endswith("small.txt") for p in opened)  # the hook sees reads …
+    assert not any(p.endswith("huge.txt") for p in opened)  # … and huge.txt had none
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can open a file without permissions")
+def test_unreadable_file_is_rejected_not_retried(engine: MemoryEngine) -> None:
+    path = drop(engine, "locked.txt", "secret")
+    path.chmod(0o000)
+    report = run(engine)
+    assert [r.code.value for r in report.rejected[0].reasons] == ["UNREADABLE"]
 
 
 def test_max_file_size_is_a_parameter(engine: MemoryEngine) -> None:
@@ -345,3 +370,20 @@ def test_one_transaction_per_file_passes_integrity_check(engine: MemoryEngine) -
         assert conn.execute("SELECT count(*) FROM ingest_files").fetchone()[0] == 5
     finally:
         conn.close()
+
+
+def test_a_moved_home_still_finishes_an_interrupted_file(tmp_path: Path) -> None:
+    first = tmp_path / "first"
+    with MemoryEngine.open(first, "acme") as engine:
+        drop(engine, "k.txt", "One.\n\nTwo.\n")
+        run(engine)
+    processed = first / "acme" / "memory" / "ingest" / "processed"
+    os.rename(processed / "k.txt", processed.parent / "k.txt")  # as if killed before the move
+    (processed / "k.txt.manifest.json").unlink()
+    moved = tmp_path / "restored"
+    os.rename(first, moved)
+    with MemoryEngine.open(moved, "acme") as engine:
+        (outcome,) = run(engine).processed
+        assert outcome.recovered and outcome.manifest is not None
+        assert outcome.manifest.startswith(str(moved.resolve()))
+        assert engine.stats().to_json()["memories"]["total"] == 2
