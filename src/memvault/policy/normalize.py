@@ -73,7 +73,7 @@ _LEET = str.maketrans(
 _LEET_TOKEN = re.compile(r"\S*[A-Za-z]\S*")
 _LEET_CHARS = re.compile(r"[A-Za-z][0-9$@|]|[0-9$@!|][A-Za-z]|[A-Za-z]![A-Za-z0-9]")
 
-_SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s])|\b(?:\w[-_.*]){3,}\w\b")
+_SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s.,:;!?])|\b(?:\w[-_.*]){3,}\w\b")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX_RUN = re.compile(r"\b(?:[0-9a-fA-F]{2}){10,}\b")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)

@@ -261,7 +261,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\b(?:account|acct|a/c|konto(?:nummer)?|cuenta|compte|conta|conto|"
         r"rekening(?:nummer)?|routing(?: number)?|aba|sort ?code|bsb|ifsc)\b)"
         r"(?:\s*(?:number|num|no\.?|nr\.?|#|:|=|is|n[°º]))*\s*#?\s*"
-        r"(?P<value>(?:[A-Z]{1,4}-)?\d[\d -]{4,24}\d)",
+        r"(?P<value>(?:[A-Z]{1,4}-)?\d[\dA-Z -]{4,24}\d)",
         "a bank or brokerage account number",
         validate=_account_ok,
     ),

@@ -100,7 +100,8 @@ _WHEREABOUTS = re.compile(
 
 _RECUR = (
     r"every (?:single )?(?:day|morning|evening|night|weekday|school day|work ?day|week(?:end)?|"
-    r"other (?:day|week)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|each (?:morning|evening|"
+    r"other (?:day|week|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)day)|each (?:morning|evening|"
     r"weekday|day|week)|on (?:weekdays|weekends|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|daily|weekday mornings|school days|"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:and )?(?:mon|tues|wednes|thurs|fri|satur|sun)"
@@ -134,13 +135,24 @@ _COORD = re.compile(
     r"(?<![\d.])[-+]?(?P<lat>\d{1,2}\.\d{2,})\s*°?\s*(?P<ns>[NSns])?\s*[,;/ ]\s*"
     r"(?P<lon>[-+]?\d{1,3}\.\d{2,})\s*°?\s*(?P<ew>[EWOewo])?(?!\d|\.\d)"
     r"|\b\d{1,2}°\s?\d{1,2}['′]\s?\d{1,2}(?:\.\d+)?[\"″]?\s?[NS]\b"
+    r"|\b(?i:lat(?:itude)?)\s*[:=]?\s*-?\d{1,2}\.\d{3,}[^\d\n]{1,20}?\b(?i:long|lon|lng|"
+    r"longitude)\s*[:=]?\s*"
+    r"-?\d{1,3}\.\d{3,}"
     r"|\bgeo:[-\d.]+,[-\d.]+|[@=q]\s?[-\d]{1,3}\.\d{4,},\s?[-\d]{1,3}\.\d{4,}"
     r"|///[a-z]+\.[a-z]+\.[a-z]+"
 )
 _COORD_CONTEXT = re.compile(r"(?i)\b(?:gps|coord|lat|lon|lng|location|position|geo|where I)")
 
 
+_NOT_SOMEONES_PLACE = re.compile(
+    r"(?i)\b(?:fixtures?|test data|sample|example|dataset|bounds|bounding box|cent(?:er|re) of|"
+    r"city cent(?:er|re)|map tile|tiles?|geocod\w*|columns?|decimal places)\b"
+)
+
+
 def _coord_ok(m: re.Match[str], view: View) -> bool:
+    if _NOT_SOMEONES_PLACE.search(view.text):
+        return False
     if m.group("lat") is None:
         return True
     lat = float(m.group("lat"))
@@ -177,7 +189,12 @@ _ADDRESS_GENERIC = re.compile(
 
 
 def _generic_address_ok(m: re.Match[str], view: View) -> bool:
-    return bool(_RESIDENCE.search(view.text))
+    text = view.text
+    if _RESIDENCE.search(text):
+        return True
+    if _BUSINESS.search(text):
+        return False
+    return bool(_WORKPLACE.search(text) or _POSTCODE.search(text[m.end() : m.end() + 40]))
 
 
 def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: object) -> Rule:

@@ -44,7 +44,8 @@ _SUBJ = re.compile(
     r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b)"
 )
 _FRAMING = re.compile(
-    r"(?i)\b(?:writ(?:e|es|ing)|wrote|report|research\w*|stud(?:y|ies|ying)|article|blog|"
+    r"(?i)\b(?:writ(?:e|es|ing)|wrote|reports? (?:on|about)|research\w*|stud(?:y|ies|ying)|"
+    r"article|blog|"
     r"podcast|book|novel|chapter|textbook|lecture|course|class|classes|teach\w*|glossary|"
     r"dataset|datasets|statistics|survey|museum|guide|"
     r"overview|docs|documentation|thesis|paper|papers|translat\w*|project|assignment|homework|"
@@ -124,7 +125,9 @@ _COND = (
     r"disorder|problem)|alcoholi\w*|"
     r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|"
     r"(?:is|am|'m|went|going|legally|partially|colou?r) blind(?! to)|blindness|cholesterol|"
-    r"statins?|hospitali[sz]ed|admitted to (?:the )?hospital|emergency room|intensive care|icu|"
+    r"statins?|heroin|cocaine|methamphetamine|fentanyl|ketamine|mdma|ecstasy|crack cocaine|"
+    r"clean (?:from|off) (?:drugs|heroin|cocaine|alcohol|opioids|meth|pills)|relapsed|"
+    r"paraly[sz]ed|hospitali[sz]ed|admitted to (?:the )?hospital|emergency room|intensive care|icu|"
     r"cpap|psychotic|psychosis|manic episode|hallucinat\w*|crutches|mastectom\w*|"
     r"\w{3,}(?:ectomy|itis|aemia|emia|pathy|plegia|otomy)|"
     r"(?:cirrh|fibr|scoli|psych|neur|thromb|sten|tubercul|endometri|osteopor)osis|"
@@ -220,12 +223,26 @@ _IDENT_ORIGIN = (
     r"citizenship|stateless|naturali[sz]ed|first-generation immigrant|nationality|"
     r"ethnic(?:ity|ally)|of \w+ descent"
 )
+_DEMONYMS = (
+    r"american|canadian|mexican|brazilian|argentinian|argentine|chilean|colombian|peruvian|"
+    r"venezuelan|cuban|haitian|jamaican|dominican|puerto rican|british|english|scottish|welsh|"
+    r"irish|french|german|italian|spanish|portuguese|dutch|belgian|swiss|austrian|swedish|"
+    r"norwegian|danish|finnish|icelandic|polish|czech|slovak|hungarian|romanian|bulgarian|"
+    r"serbian|croatian|bosnian|albanian|greek|turkish|kurdish|armenian|georgian|ukrainian|"
+    r"russian|belarusian|lithuanian|latvian|estonian|israeli|palestinian|lebanese|syrian|"
+    r"iraqi|iranian|persian|afghan|pakistani|indian|bangladeshi|sri lankan|nepali|chinese|"
+    r"taiwanese|japanese|korean|vietnamese|thai|filipino|filipina|indonesian|malaysian|"
+    r"singaporean|australian|egyptian|moroccan|algerian|tunisian|libyan|nigerian|ghanaian|"
+    r"kenyan|ethiopian|eritrean|somali|sudanese|south african|congolese|senegalese|"
+    r"cameroonian|ugandan|tanzanian|zimbabwean|saudi|emirati|yemeni|jordanian|qatari"
+)
 _COPULA = _c(
     r"^\s*(?:(?:is|am|'m|are|was|were|'s|identif(?:y|ies) as|self-identif(?:y|ies) as|"
     r"belongs? to|came out as|comes out as|considers? (?:myself|himself|herself|themselves)|"
     r"a|an|the|proud|openly|practicing|practising|devout|observant|registered|lifelong|"
     r"card-carrying|"
-    r"strict|born-again|born again|born|raised|member of|also|now|really|actually|very|quite|"
+    r"strict|born-again|born again|born|raised|member of|half|part|mixed|also|now|really|actually|"
+    r"very|quite|"
     r"fully|out as|"
     r"community|family|of|from|and|ist|bin|soy|es|est|suis|sono|sou|é)\s*)*$"
 )
@@ -244,7 +261,9 @@ _INTIMATE = (
     r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stands?|hook(?:ing|s)? ?up|hookups?|"
     r"stis?|stds?|sexually transmitted|bdsm|kink\w*|fetish\w*|grindr|tinder|bumble|hinge|"
     r"feeld|onlyfans|porn\w*|erectile|libido|impoten\w*|ivf|in vitro|trying to conceive|"
-    r"\bttc\b|ovulat\w*|fertility|embryos?|egg donor|escorts?|sex workers?|prostitut\w*|"
+    r"\bttc\b|ovulat\w*|fertility|embryos?|iui|insemination|donor sperm|in bed|in the bedroom|"
+    r"submissive|dominant partners?|turn[- ]ons?|sexually|egg donor|escorts?|sex workers?|"
+    r"prostitut\w*|"
     r"brothel|strip club|fiv|pma|relation libre|relaci[oó]n abierta|relazione aperta|"
     r"offene beziehung|relacionamento aberto|embarazo|aborto|infidelidad|infid[eé]lit[eé]|"
     r"egg freezing|frozen eggs|sperm (?:donor|count)|pregnan\w*|"
@@ -269,7 +288,9 @@ _CRIMINAL = (
     r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
     r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
     r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
-    r"jailed|imprisoned|locked up|in custody|(?:jail |police )?cell|behind bars|"
+    r"jailed|imprisoned|locked up|in custody|detained (?:by|at)|held by police|questioned by "
+    r"police|small[- ]claims|litigation|(?:case|lawsuit|suit|claim) against|police (?:warning|"
+    r"record|report)|trespass\w*|(?:jail |police )?cell|behind bars|"
     r"juvenile (?:detention|hall|court)|detention cent(?:er|re)|tax evasion|bar fight|brawl|"
     r"awaiting (?:sentencing|trial)|sentencing|"
     r"facing (?:criminal )?charges|charges for|"
@@ -460,9 +481,23 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"\b(?:vote pour|voto (?:a|por|para)|wähle (?:die|immer|den)|vote (?:pelo|pela|no|"
             r"na))\b"
             r"|\b(?:voted|votes|will vote|plan(?:s)? to vote|is voting|am voting|didn't vote|"
-            r"did not vote|abstained)\b(?: \w+){0,3}\b(?:for|against|in the)\b"
+            r"did not vote|abstained)\b(?: \w+){0,3}\s+(?:for|against|in (?:the|this|last|"
+            r"every) (?:\w+ )?"
+            r"(?:elections?|primar(?:y|ies)|referendum|ballot|polls?|vote))\b"
         ),
         "how the user votes",
+        window=40,
+    ),
+    _FamilyRule(
+        "identity.nationality",
+        "identity_trait",
+        "national_origin",
+        _c(
+            r"\b(?:half[- ]|part[- ])?(?:" + _DEMONYMS + r")\b(?=\s*(?:[.,;!]|$|and\b|by birth|"
+            r"origin|descent|heritage|citizens?|nationals?|immigrants?|roots))"
+        ),
+        "the user's nationality or ethnic origin",
+        between=_COPULA,
         window=40,
     ),
     _FamilyRule(
@@ -479,7 +514,9 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "union_membership",
         _c(
             r"\b(?:union (?:member|membership|rep(?:resentative)?|steward|dues|card)|shop steward|"
-            r"member of (?:the |a )?(?:[\w\-']+ ){0,3}(?:union|guild)|trade union|labou?r union|"
+            r"(?:member of|belongs? to|joined|part of) (?:the |a )?(?:[\w\-']+ ){0,3}(?:union|"
+            r"guild|"
+            r"syndicate)|trade union|labou?r union|"
             r"unioni[sz]ed|organi[sz]ing (?:a |the )?union|teamsters|gewerkschaft\w*|sindicato|"
             r"syndicat)\b"
         ),
