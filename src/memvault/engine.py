@@ -225,6 +225,7 @@ class MemoryEngine:
         self.close()
 
     def close(self) -> None:
+        self.flush_context_events()  # -- context ---: memory.query's buffered events
         self.store.close()
 
     # -- helpers -------------------------------------------------------------
@@ -795,8 +796,11 @@ class MemoryEngine:
     def _recall_nodes(self, query: str, filters: NodeFilter, top_k: int) -> list[MemoryNode]:
         return [h.node for h in self.search(query, filters=filters, top_k=top_k).hits]
 
-    def bulletin(self, *, query: str | None = None) -> ctx.Bulletin:
+    def bulletin(self, *, query: str | None = None, reuse: bool = True) -> ctx.Bulletin:
         """The memory bulletin of the current state; never raises (falls back instead).
+
+        Without a query, a bulletin already built at the current revision is
+        reused (same state, same bytes); ``reuse=False`` always rebuilds.
 
         >>> import tempfile
         >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
@@ -813,6 +817,8 @@ class MemoryEngine:
             ),
             cfg,
             self._log,
+            key=(cfg,) if reuse and query is None else None,
+            revision=lambda: self.store.revision(self.orchestrator),
         )
 
     def delta_header(self, thread_id: str, *, advance: bool = True) -> ctx.DeltaHeader | None:
@@ -849,11 +855,26 @@ class MemoryEngine:
             fields,
             self.allowlist,
             self._recall_scored,
-            store=self.store,
-            orchestrator=self.orchestrator,
+            events=self._context_events(),
             now=self._now,
             warn=self._log,
         )
+
+    _query_events: ctx.EventBuffer | None = None
+
+    def _context_events(self) -> ctx.EventBuffer:
+        if self._query_events is None:
+            self._query_events = ctx.EventBuffer(self.store, self.orchestrator)
+        return self._query_events
+
+    def flush_context_events(self) -> None:
+        """Write memory.query's pending operational events now (never raises)."""
+        if self._query_events is None:
+            return
+        try:
+            self._query_events.flush()
+        except Exception as exc:
+            self._log("error", "query_events_not_recorded", error=f"{type(exc).__name__}: {exc}")
 
     def context_assembler(self, *, max_project_items: int = 1000) -> ctx.ContextAssembler:
         """Task, project and global tiers over this engine (keep one per process)."""

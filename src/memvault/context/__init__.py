@@ -20,6 +20,7 @@ from memvault.context.delta import DeltaBullet, DeltaHeader, delta_header
 from memvault.context.keeper import BulletinKeeper
 from memvault.context.message import MessageContext
 from memvault.context.query import (
+    EventBuffer,
     MemoryQuery,
     QueryFilters,
     QueryItem,
@@ -54,6 +55,7 @@ __all__ = [
     "ContextRequest",
     "DeltaBullet",
     "DeltaHeader",
+    "EventBuffer",
     "GlobalMemory",
     "MemoryQuery",
     "MessageContext",

@@ -98,7 +98,7 @@ class BulletinConfig(BaseModel):
     max_tokens: int = Field(default=1000, ge=128, le=50_000)
     lines_per_section: int = Field(default=8, ge=1, le=50)
     #: The newest active memories of each section's types that are ranked.
-    candidate_window: int = Field(default=64, ge=1, le=2000)
+    candidate_window: int = Field(default=24, ge=1, le=2000)
     line_chars: int = Field(default=200, ge=40, le=1000)
     low_confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     #: How many materialised bulletins ``bulletins/`` keeps.

@@ -40,11 +40,31 @@ class BulletinKeeper:
         self.directory = directory
         self.keep_files = keep_files
         self._last: Bulletin | None = None
+        self._cache: tuple[tuple[object, int], Bulletin] | None = None
         self._lock = threading.Lock()
 
-    def build(self, make: Callable[[], Bulletin], cfg: BulletinConfig, warn: Warn) -> Bulletin:
-        """Run ``make``; on any exception fall back (never raises)."""
+    def build(
+        self,
+        make: Callable[[], Bulletin],
+        cfg: BulletinConfig,
+        warn: Warn,
+        *,
+        key: tuple[object, ...] | None = None,
+        revision: Callable[[], int] | None = None,
+    ) -> Bulletin:
+        """Run ``make``; on any exception fall back (never raises).
+
+        With ``key`` and ``revision``, a bulletin built for the same key at the
+        same revision is returned without rebuilding: the bulletin is a pure
+        function of (state, query, config) and every memory change moves the
+        revision, so it would be the same bytes.
+        """
         try:
+            if key is not None and revision is not None:
+                with self._lock:
+                    cached = self._cache
+                if cached is not None and cached[0] == (key, revision()):
+                    return cached[1]
             bulletin = make()
         except Exception as exc:
             # Trigger: anything at all went wrong while building.
@@ -61,6 +81,8 @@ class BulletinKeeper:
             return fallback or empty_bulletin(cfg)
         with self._lock:
             self._last = bulletin
+            if key is not None:
+                self._cache = ((key, bulletin.revision), bulletin)
         try:
             self._write(bulletin)
         except OSError as exc:

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -50,6 +52,7 @@ from memvault.store.records import OpEvent
 
 __all__ = [
     "PROCEDURE",
+    "EventBuffer",
     "MemoryQuery",
     "QueryFilters",
     "QueryItem",
@@ -314,22 +317,75 @@ def run_query(
     )
 
 
+class EventBuffer:
+    """memory.query's operational events, written in small batches.
+
+    Trigger: one write transaction per call costs an fsync, which is more than
+    the recall itself on a busy disk.
+    Why: the events are counters (spec §11, §14), not an audit trail.
+    Outcome: pending events are written in order once ``max_pending`` are
+    waiting, when the oldest is ``max_age`` seconds old, and on :meth:`flush`
+    (the engine flushes on close); a crash can lose at most that window.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        orchestrator: str,
+        *,
+        max_pending: int = 32,
+        max_age: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.orchestrator = orchestrator
+        self.max_pending = max_pending
+        self.max_age = max_age
+        self.clock = clock
+        self._pending: list[OpEvent] = []
+        self._since = 0.0
+        self._lock = threading.Lock()
+
+    def add(self, event: OpEvent) -> None:
+        with self._lock:
+            if not self._pending:
+                self._since = self.clock()
+            self._pending.append(event)
+            due = (
+                len(self._pending) >= self.max_pending or self.clock() - self._since >= self.max_age
+            )
+        if due:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write every pending event now (raises the store's error, events kept)."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        if not pending:
+            return
+        try:
+            self.store.apply(WriteSet(self.orchestrator, pending[-1].at, op_events=tuple(pending)))
+        except Exception:
+            with self._lock:
+                self._pending[:0] = pending
+            raise
+
+
 def memory_query(
     request: MemoryQuery | Mapping[str, Any] | None,
     fields: Mapping[str, Any],
     allowlist: AgentAllowlist | None,
     recall: RankedRecall,
     *,
-    store: Store,
-    orchestrator: str,
+    events: EventBuffer,
     now: Callable[[], str],
     warn: Callable[..., None],
 ) -> QueryResult:
     """Validate, run, log a refusal, record the operational event; the engine's body.
 
     Each call leaves one ``events`` row (node ``context``; op ``query`` with the
-    best hit, or ``query_refused``) so the on-demand recall rate (spec §11)
-    can be counted. Recording never fails the call.
+    best hit, or ``query_refused``) through ``events`` (batched), so the
+    on-demand recall rate (spec §11) can be counted. Recording never fails the call.
 
     Raises :class:`~memvault.errors.ValidationFailed` for a malformed request
     (unknown filter key, bad bound); a refusal is a result, not an exception.
@@ -361,7 +417,7 @@ def memory_query(
             best_similarity=round(top.score, 6) if top else None,
         )
     try:
-        store.apply(WriteSet(orchestrator, at, op_events=(event,)))
+        events.add(event)
     except Exception as exc:  # the answer stands even if it cannot be counted
         warn("error", "query_event_not_recorded", error=f"{type(exc).__name__}: {exc}"[:300])
     return result

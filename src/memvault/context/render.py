@@ -69,7 +69,10 @@ def quote(text: str, *, max_chars: int = 280) -> str:
     '&lt;&#124;im_start&#124;&gt;assistant&#58; hi'
     """
     raw = text[: max_chars * 4 + 64]  # enough for any clip; bounds the per-character work
-    flat = " ".join("".join(_visible(c) for c in raw).split())
+    if raw.isascii() and raw.isprintable():
+        flat = " ".join(raw.split())  # fast path: nothing invisible to remove
+    else:
+        flat = " ".join("".join(_visible(c) for c in raw).split())
     if len(flat) > max_chars:
         flat = flat[: max(max_chars - 1, 0)].rstrip() + "…"
     escaped = _ESCAPE.sub(lambda m: _ENTITIES[m.group(0)], flat)

@@ -54,10 +54,11 @@ def test_bulletin_json_is_byte_identical_across_processes(tmp_path: Path) -> Non
 def test_bulletin_with_thread_prints_the_delta_header_once(tmp_path: Path) -> None:
     home = tmp_path / "home"
     add(home, "Ship v1 by September", "Goal")
-    first = run(home, "bulletin", "--thread", "t1")
-    assert first.returncode == 0, first.stderr
+    base = ["--home", str(home), "--orchestrator", "acme", "bulletin", "--thread", "t1"]
+    first = runner.invoke(app, base)
+    assert first.exit_code == 0, first.output
     assert first.stdout.startswith("Memory updates since rev 0:\n- +created: [KNOWLEDGE] Ship v1")
-    again = run(home, "bulletin", "--thread", "t1", "--json")
+    again = runner.invoke(app, [*base, "--json"])
     data = json.loads(again.stdout)
     assert data["delta"] is None and data["text"].startswith("<memory-bulletin")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,7 @@ from memvault.context import AgentAllowlist, MemoryQuery
 from memvault.engine import MemoryEngine
 from memvault.errors import ValidationFailed
 from memvault.model import StopReason
-from tests.integration.context.conftest import put
+from tests.integration.context.conftest import open_engine, put
 
 ALLOWLIST = AgentAllowlist.from_mapping(
     {
@@ -74,6 +75,7 @@ def test_disallowed_categories_are_refused_and_logged(ctx_engine: MemoryEngine) 
     if ctx_engine.log is not None:
         lines = [r for r in ctx_engine.log.read() if r["event"] == "query_refused"]
         assert len(lines) == 5 and lines[0]["calling_agent"] == "planner"
+    ctx_engine.flush_context_events()
     counts = {(c.op, c.status): c.count for c in ctx_engine.store.event_counts("acme")}
     assert counts[("query_refused", "skipped")] == 5
 
@@ -118,12 +120,26 @@ def test_top_k_threshold_and_full(ctx_engine: MemoryEngine) -> None:
 
 
 def test_each_call_is_an_operational_event(ctx_engine: MemoryEngine) -> None:
-    s = seed(ctx_engine)
+    seed(ctx_engine)
     for _ in range(3):
         ctx_engine.memory_query(agent="supervisor", query="rollout")
+    ctx_engine.flush_context_events()
     counts = {(c.node, c.op, c.status): c.count for c in ctx_engine.store.event_counts("acme")}
     assert counts[("context", "query", "ok")] == 3
-    assert s["plan"]  # the best hit is recorded as the event's memory
+    for _ in range(40):  # a full batch is written without an explicit flush
+        ctx_engine.memory_query(agent="supervisor", query="rollout")
+    counts = {(c.node, c.op, c.status): c.count for c in ctx_engine.store.event_counts("acme")}
+    assert counts[("context", "query", "ok")] >= 3 + 32
+
+
+def test_events_are_flushed_on_close(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path / "h")
+    put(engine, "Deploy plan", "Decision", category="DECISION")
+    engine.memory_query(agent="supervisor", query="deploy")
+    engine.close()
+    with open_engine(tmp_path / "h") as again:
+        counts = {(c.op, c.status): c.count for c in again.store.event_counts("acme")}
+    assert counts == {("query", "ok"): 1}
 
 
 @settings(

@@ -122,7 +122,7 @@ item = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(item, max_size=40, unique_by=lambda i: i.item_id),
     st.integers(min_value=1, max_value=2000),
