@@ -1,0 +1,135 @@
+"""``memvault bench locomo | longmemeval | perf``: the recall and speed benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from memvault.cli import output
+
+__all__ = ["register_bench"]
+
+CacheOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--cache",
+        help="Where benchmark indexes (and their embeddings) are kept between runs.",
+    ),
+]
+EmbedderOpt = Annotated[
+    str,
+    typer.Option(
+        "--embedder", help="Embedder name (default: the local model); 'none' for text only."
+    ),
+]
+
+
+def _cache(path: Path | None) -> Path:
+    if path is not None:
+        return path
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("memvault", appauthor=False)) / "bench"
+
+
+def _embedder(name: str):  # type: ignore[no-untyped-def]
+    if name == "none":
+        return None
+    from memvault.embed import make_embedder
+
+    return make_embedder() if name == "default" else make_embedder(name)
+
+
+def _methods(preset: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    from memvault.retrieval.config import PRESETS
+
+    chosen = [p.strip() for p in preset.split(",")] if preset else []
+    unknown = [p for p in chosen if p not in PRESETS]
+    if unknown:
+        output.error(f"unknown preset(s): {', '.join(unknown)}; one of {sorted(PRESETS)}")
+        raise typer.Exit(2)
+    first = chosen[:1] or list(default[:1])
+    rest = [m for m in (*default[1:], *chosen[1:]) if m not in first]
+    return tuple(dict.fromkeys([*first, *rest]))
+
+
+def register_bench(bench_app: typer.Typer) -> None:
+    @bench_app.command("locomo")
+    def locomo(
+        data: Annotated[
+            Path, typer.Argument(help="A LoCoMo conversation file or a folder of them.")
+        ],
+        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        k: Annotated[str, typer.Option("--k", help="Cut-offs, e.g. 1,5,10,20.")] = "1,5,10,20",
+        preset: Annotated[
+            str | None,
+            typer.Option("--preset", help="Preset(s) to run first (comma-separated)."),
+        ] = None,
+        cache: CacheOpt = None,
+        embedder: EmbedderOpt = "default",
+    ) -> None:
+        """LoCoMo turn-level evidence recall (categories 1–4) per retrieval method."""
+        from memvault.benchmarks.locomo import report, run_locomo
+
+        if not data.exists():
+            output.error(f"no such file or folder: {data}")
+            raise typer.Exit(2)
+        try:
+            ks = tuple(int(x) for x in k.split(",") if x.strip())
+        except ValueError:
+            output.error(f"--k must be comma-separated integers, got {k!r}")
+            raise typer.Exit(2) from None
+        methods = _methods(preset, ("default", "fts", "text", "vector", "spec", "minmax"))
+        emb = _embedder(embedder)
+        if emb is None:
+            methods = tuple(m for m in methods if m != "vector")
+        result = run_locomo(data, methods=methods, ks=ks, cache=_cache(cache), embedder=emb)
+        report(result, json_out)
+
+    @bench_app.command("longmemeval")
+    def longmemeval(
+        data: Annotated[Path, typer.Argument(help="A LongMemEval JSON file.")],
+        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        limit: Annotated[
+            int | None, typer.Option("--limit", help="Only the first N questions.")
+        ] = None,
+        preset: Annotated[str | None, typer.Option("--preset")] = None,
+        cache: CacheOpt = None,
+        embedder: EmbedderOpt = "default",
+    ) -> None:
+        """LongMemEval retrieval: turn and session any@k, all@k, ndcg@k."""
+        from memvault.benchmarks.longmemeval import report, run_longmemeval
+
+        if not data.is_file():
+            output.error(f"no such file: {data}")
+            raise typer.Exit(2)
+        methods = _methods(preset, ("default", "fts", "text", "vector"))
+        emb = _embedder(embedder)
+        if emb is None:
+            methods = tuple(m for m in methods if m != "vector")
+        result = run_longmemeval(
+            data, methods=methods, cache=_cache(cache), embedder=emb, limit=limit
+        )
+        report(result, json_out)
+
+    @bench_app.command("perf")
+    def perf(
+        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        n: Annotated[
+            str, typer.Option("--n", help="Store sizes, e.g. 1000,10000,100000.")
+        ] = "1000,10000",
+        queries: Annotated[int, typer.Option(help="Searches per size.")] = 100,
+        embedder: EmbedderOpt = "default",
+    ) -> None:
+        """Write throughput and search p50/p95 at growing store sizes."""
+        from memvault.benchmarks.perf import report, run_perf
+
+        try:
+            sizes = [int(x) for x in n.split(",") if x.strip()]
+        except ValueError:
+            output.error(f"--n must be comma-separated integers, got {n!r}")
+            raise typer.Exit(2) from None
+        result = run_perf(sizes, embedder=_embedder(embedder), queries=queries)
+        report(result, json_out)

@@ -1,0 +1,140 @@
+"""Retrieval as typed configuration with named presets (STYLE principle 9).
+
+``spec`` is the memory-subsystem spec's contract verbatim (RRF k=60 over a
+vector top 50 and a text top 50, top 20). ``default`` is what measured best on
+the LoCoMo development conversations (see docs/retrieval.md); ``text`` and
+``vector`` are the single legs, kept for baselines and degraded modes; ``fts``
+is plain full text over the memory's own words (no enrichment columns) — the
+simple baseline.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["PRESETS", "Modifiers", "RetrievalConfig", "preset"]
+
+Weight = Annotated[float, Field(ge=0.0, le=10.0)]
+
+
+class Modifiers(BaseModel):
+    """Ranking modifiers applied after fusion (each one's effect is explained)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    importance_boost: Annotated[float, Field(ge=0.0, le=1.0)] = 0.2
+    recency_half_life_days: Annotated[float, Field(gt=0.0)] | None = 90.0
+    recency_weight: Annotated[float, Field(ge=0.0, le=1.0)] = 0.1
+    confidence_weight: Annotated[float, Field(ge=0.0, le=1.0)] = 0.2
+    relation_boost: Annotated[float, Field(ge=0.0, le=1.0)] = 0.02
+    contradiction_penalty: Annotated[float, Field(ge=0.0, le=1.0)] = 0.1
+
+
+DEFAULT_COLUMN_WEIGHTS: dict[str, float] = {
+    "content": 1.0,
+    "key": 0.0,
+    "value": 0.5,
+    "summary": 0.0,
+    "subject": 0.5,
+    "context": 0.25,
+    "date": 0.25,
+}
+
+
+class RetrievalConfig(BaseModel):
+    """How one search runs: legs, fusion, weights, modifiers.
+
+    >>> preset("spec").rrf_k
+    60.0
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "custom"
+    top_k_text: Annotated[int, Field(ge=0, le=1000)] = 50
+    top_k_vector: Annotated[int, Field(ge=0, le=1000)] = 50
+    top_n: Annotated[int, Field(ge=1, le=1000)] = 20
+    fusion: Literal["rrf", "minmax"] = "rrf"
+    rrf_k: Annotated[float, Field(gt=0.0)] = 60.0
+    text_weight: Weight = 1.0
+    vector_weight: Weight = 1.0
+    column_weights: dict[str, Annotated[float, Field(ge=0.0, le=10.0)]] = Field(
+        default_factory=lambda: dict(DEFAULT_COLUMN_WEIGHTS)
+    )
+    use_context_vectors: bool = False
+    modifiers: Modifiers = Modifiers()
+
+    @property
+    def uses_text(self) -> bool:
+        return self.text_weight > 0 and self.top_k_text > 0
+
+    @property
+    def uses_vector(self) -> bool:
+        return self.vector_weight > 0 and self.top_k_vector > 0
+
+
+PRESETS: dict[str, RetrievalConfig] = {
+    # Measured best on the LoCoMo dev conversations (docs/retrieval.md): rank
+    # fusion with a small k and a lighter vector leg, context column at 0.5.
+    "default": RetrievalConfig(
+        name="default",
+        fusion="rrf",
+        rrf_k=10.0,
+        text_weight=1.0,
+        vector_weight=0.7,
+        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
+    ),
+    "spec": RetrievalConfig(
+        name="spec",
+        fusion="rrf",
+        rrf_k=60.0,
+        column_weights={
+            "content": 1.0,
+            "key": 1.0,
+            "value": 1.0,
+            "summary": 1.0,
+            "subject": 0.0,
+            "context": 0.0,
+            "date": 0.0,
+        },
+        use_context_vectors=False,
+    ),
+    "minmax": RetrievalConfig(
+        name="minmax",
+        fusion="minmax",
+        text_weight=1.0,
+        vector_weight=0.5,
+        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
+    ),
+    "text": RetrievalConfig(
+        name="text",
+        vector_weight=0.0,
+        top_k_vector=0,
+        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
+    ),
+    "fts": RetrievalConfig(
+        name="fts",
+        vector_weight=0.0,
+        top_k_vector=0,
+        column_weights={
+            "content": 1.0,
+            "key": 0.0,
+            "value": 0.0,
+            "summary": 0.0,
+            "subject": 0.0,
+            "context": 0.0,
+            "date": 0.0,
+        },
+    ),
+    "vector": RetrievalConfig(name="vector", text_weight=0.0, top_k_text=0),
+}
+
+
+def preset(name: str) -> RetrievalConfig:
+    """A named preset; raises ``KeyError`` listing the names when unknown."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown retrieval preset {name!r}; one of {sorted(PRESETS)}") from None

@@ -1,0 +1,194 @@
+"""Hybrid recall: full-text leg + vector leg → fusion → modifiers → top N.
+
+The two legs run against the store with the caller's filters inside their
+queries; fusion and modifiers are pure functions of what the legs returned.
+If the vector leg cannot run (no embedder, embedding failure) the text leg
+answers alone and the outcome says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memvault.embed.base import Embedder
+from memvault.model.enums import EdgeType
+from memvault.model.node import MemoryEdge, MemoryNode
+from memvault.retrieval.config import Modifiers, RetrievalConfig
+from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
+from memvault.retrieval.text import query_terms
+from memvault.store.base import NodeFilter, Store
+
+__all__ = ["CONTEXT_SPACE_SUFFIX", "HybridOutcome", "Ranked", "apply_modifiers", "hybrid_search"]
+
+#: Vector space of "context + content" vectors, stored beside the plain ones.
+CONTEXT_SPACE_SUFFIX = "#ctx"
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One selected memory with its final score and how it got there."""
+
+    node: MemoryNode
+    score: float
+    explain: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class HybridOutcome:
+    ranked: tuple[Ranked, ...]
+    legs: tuple[str, ...]
+    edges: tuple[MemoryEdge, ...]
+    degraded: str | None = None
+
+
+def _ts_to_datetime(ts: str) -> datetime:
+    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def apply_modifiers(
+    fused: Sequence[tuple[str, float]],
+    nodes: Mapping[str, MemoryNode],
+    edges: Sequence[MemoryEdge],
+    modifiers: Modifiers,
+    now: datetime,
+) -> list[tuple[str, float, dict[str, float]]]:
+    """Scale fused scores (normalised to the best = 1) by the ranking modifiers.
+
+    Returns ``(memory_id, score, contributions)`` sorted best first, ties by id.
+    Every factor is 1.0 (no effect) for a memory of importance 50, confidence
+    1, created now, without edges.
+    """
+    if not fused:
+        return []
+    top = max(score for _, score in fused) or 1.0
+    candidate_ids = {memory_id for memory_id, _ in fused}
+    links: dict[str, int] = {}
+    contested: set[str] = set()
+    for edge in edges:
+        ends = (edge.from_memory_id, edge.to_memory_id)
+        if edge.edge_type is EdgeType.CONTRADICTS and not edge.resolved:
+            contested.update(ends)
+        if edge.from_memory_id in candidate_ids and edge.to_memory_id in candidate_ids:
+            for end in ends:
+                links[end] = links.get(end, 0) + 1
+    naive_now = now.replace(tzinfo=None)
+    out: list[tuple[str, float, dict[str, float]]] = []
+    for memory_id, score in fused:
+        node = nodes.get(memory_id)
+        if node is None:
+            continue
+        base = score / top
+        parts = {"fused": base}
+        factor = 1.0 + modifiers.importance_boost * (node.importance / 100.0 - 0.5) * 2
+        parts["importance"] = factor
+        if modifiers.recency_half_life_days:
+            age = (naive_now - _ts_to_datetime(node.updated_at)).total_seconds() / 86400
+            decay = math.pow(0.5, max(age, 0.0) / modifiers.recency_half_life_days)
+            parts["recency"] = 1.0 - modifiers.recency_weight * (1.0 - decay)
+        parts["confidence"] = 1.0 - modifiers.confidence_weight * (1.0 - node.confidence)
+        parts["contradiction"] = (
+            1.0 - modifiers.contradiction_penalty if memory_id in contested else 1.0
+        )
+        final = base
+        for name in ("importance", "recency", "confidence", "contradiction"):
+            final *= parts.get(name, 1.0)
+        parts["relation"] = modifiers.relation_boost * min(3, links.get(memory_id, 0))
+        final += parts["relation"]
+        out.append((memory_id, final, parts))
+    out.sort(key=lambda item: (-item[1], item[0]))
+    return out
+
+
+def hybrid_search(
+    store: Store,
+    orchestrator_id: str,
+    query: str,
+    filters: NodeFilter,
+    config: RetrievalConfig,
+    *,
+    embedder: Embedder | None,
+    now: datetime,
+    top_n: int | None = None,
+) -> HybridOutcome:
+    """Run the legs the config asks for and return the selected memories."""
+    legs: list[str] = []
+    rankings: list[Ranking] = []
+    weights: list[float] = []
+    per_leg: dict[str, dict[str, int]] = {}
+    degraded: str | None = None
+
+    if config.uses_text:
+        terms = query_terms(query)
+        hits = store.search_text(
+            orchestrator_id,
+            terms,
+            filters,
+            limit=config.top_k_text,
+            column_weights=config.column_weights,
+        )
+        rankings.append([(h.memory_id, h.score) for h in hits])
+        weights.append(config.text_weight)
+        per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
+        legs.append("text")
+
+    if config.uses_vector:
+        if embedder is None:
+            degraded = "no embedder configured: full-text only"
+        else:
+            try:
+                vector = embedder.embed_query(query)
+                spaces = [embedder.model_id]
+                if config.use_context_vectors:
+                    spaces.append(embedder.model_id + CONTEXT_SPACE_SUFFIX)
+                best: dict[str, float] = {}
+                for space in spaces:
+                    for v in store.search_vectors(
+                        orchestrator_id, space, vector, filters, limit=config.top_k_vector
+                    ):
+                        best[v.memory_id] = max(v.similarity, best.get(v.memory_id, -1.0))
+                ranking = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+                ranking = ranking[: config.top_k_vector]
+                rankings.append(ranking)
+                weights.append(config.vector_weight)
+                per_leg["vector"] = {m: i for i, (m, _) in enumerate(ranking, start=1)}
+                legs.append("vector")
+            except Exception as exc:
+                degraded = f"vector leg failed ({type(exc).__name__}): full-text only"
+        if degraded and not config.uses_text:
+            # Trigger: a vector-only search whose vector leg cannot run.
+            # Why: memory is advisory; a failed leg must not fail the caller.
+            # Outcome: fall back to the text leg with default weights.
+            hits = store.search_text(orchestrator_id, query_terms(query), filters, limit=50)
+            rankings.append([(h.memory_id, h.score) for h in hits])
+            weights.append(1.0)
+            per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
+            legs.append("text")
+
+    if config.fusion == "rrf":
+        fused = rrf_fuse(rankings, k=config.rrf_k, weights=weights)
+    else:
+        fused = minmax_fuse(rankings, weights=weights)
+    limit = top_n or config.top_n
+    pool = fused[: max(limit * 3, limit)]
+    ids = [memory_id for memory_id, _ in pool]
+    nodes = {n.memory_id: n for n in store.get_nodes(orchestrator_id, ids)}
+    edges = store.edges_of(orchestrator_id, ids) if ids else []
+    modified = apply_modifiers(pool, nodes, edges, config.modifiers, now)[:limit]
+    ranked = tuple(
+        Ranked(
+            nodes[memory_id],
+            score,
+            {
+                "ranks": {leg: per_leg[leg].get(memory_id) for leg in per_leg},
+                "modifiers": parts,
+            },
+        )
+        for memory_id, score, parts in modified
+    )
+    chosen = {r.node.memory_id for r in ranked}
+    related = tuple(e for e in edges if e.from_memory_id in chosen or e.to_memory_id in chosen)
+    return HybridOutcome(ranked, tuple(legs), related, degraded)

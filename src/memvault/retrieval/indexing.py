@@ -1,0 +1,99 @@
+"""Turning memories into vectors at write time, with a cache and a backfill.
+
+The engine asks :func:`embedding_rows` for the vectors of the nodes it is
+about to write and puts them in the same :class:`WriteSet`, so a memory and
+its vector land in one transaction. If the embedder fails, the memory is
+written without a vector and :func:`backfill` embeds it later (retried on
+every call until it succeeds); search answers from full text meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from memvault.embed.base import Embedder
+from memvault.model.node import MemoryNode
+from memvault.retrieval.hybrid import CONTEXT_SPACE_SUFFIX
+from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
+
+__all__ = ["backfill", "embedding_rows", "embedding_texts", "text_sha256"]
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embedding_texts(
+    node: MemoryNode, extra: IndexText | None, *, with_context: bool
+) -> list[tuple[str, str]]:
+    """``(vector space suffix, text)`` pairs to embed for ``node``.
+
+    The plain space embeds "subject: content" (whom the memory is about
+    matters: on LoCoMo, naming the speaker doubled dense recall@10, .24 →
+    .47). When the memory has index-only context and context vectors are on,
+    a second space embeds "subject: context content".
+    """
+    prefix = f"{extra.subject}: " if extra is not None and extra.subject else ""
+    texts = [("", prefix + node.content)]
+    if with_context and extra is not None and extra.context:
+        texts.append((CONTEXT_SPACE_SUFFIX, f"{prefix}{extra.context} {node.content}".strip()))
+    return texts
+
+
+def embedding_rows(
+    store: Store,
+    embedder: Embedder,
+    nodes: Sequence[MemoryNode],
+    extras: Mapping[str, IndexText] | None = None,
+    *,
+    with_context: bool = True,
+) -> list[EmbeddingRow]:
+    """Vectors for ``nodes``, reusing the store's cache; raises if the embedder fails."""
+    wanted: list[tuple[str, str, str, str]] = []  # memory_id, model_id, text, sha
+    for node in nodes:
+        extra = (extras or {}).get(node.memory_id)
+        for suffix, text in embedding_texts(node, extra, with_context=with_context):
+            wanted.append((node.memory_id, embedder.model_id + suffix, text, text_sha256(text)))
+    if not wanted:
+        return []
+    rows: list[EmbeddingRow] = []
+    by_space: dict[str, list[tuple[str, str, str]]] = {}
+    for memory_id, model_id, text, sha in wanted:
+        by_space.setdefault(model_id, []).append((memory_id, text, sha))
+    for model_id, items in by_space.items():
+        cached = store.cached_embeddings(model_id, [sha for _, _, sha in items])
+        todo = sorted({(sha, text) for _, text, sha in items if sha not in cached})
+        if todo:
+            vectors = embedder.embed_documents([text for _, text in todo])
+            for (sha, _), vector in zip(todo, vectors, strict=True):
+                cached[sha] = np.asarray(vector, dtype=np.float32)
+        rows.extend(EmbeddingRow(m, model_id, cached[sha], sha) for m, _, sha in items)
+    return rows
+
+
+def backfill(
+    store: Store,
+    embedder: Embedder,
+    orchestrator_id: str,
+    at: str,
+    *,
+    batch: int = 256,
+    limit: int = 100_000,
+) -> int:
+    """Embed memories that have no vector yet; returns how many were embedded."""
+    done = 0
+    while done < limit:
+        nodes = store.missing_embeddings(orchestrator_id, embedder.model_id, limit=batch)
+        if not nodes:
+            break
+        rows = [
+            r
+            for r in embedding_rows(store, embedder, nodes, with_context=False)
+            if r.model_id == embedder.model_id
+        ]
+        store.apply(WriteSet(orchestrator_id, at, embeddings=tuple(rows)))
+        done += len(nodes)
+    return done
