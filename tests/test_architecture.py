@@ -18,7 +18,17 @@ FOUNDATION = {"errors", "model"}
 LOW = FOUNDATION | {"store", "embed", "runtime", "results"}
 DOMAIN = LOW | {"policy", "retrieval", "extract", "write", "context", "lifecycle", "ingest"}
 ENGINE = DOMAIN | {"engine", "config"}
-INTERFACE = ENGINE | {"controller", "agent", "access", "api", "mcp", "integrations", "cli", "ui"}
+INTERFACE = ENGINE | {
+    "controller",
+    "agent",
+    "access",
+    "api",
+    "mcp",
+    "integrations",
+    "cli",
+    "ui",
+    "benchmarks",
+}
 
 #: layer -> what it may import from memvault (besides itself)
 ALLOWED: dict[str, set[str]] = {
@@ -44,6 +54,7 @@ ALLOWED: dict[str, set[str]] = {
     "mcp": ENGINE | {"controller", "access"},
     "integrations": ENGINE | {"controller", "access"},
     "cli": INTERFACE,
+    "benchmarks": ENGINE,
     "ui": ENGINE,
     "__main__": {"cli"},
     "__init__": INTERFACE,

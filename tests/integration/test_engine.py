@@ -146,7 +146,9 @@ def test_list_filters_and_unknown_filter_keys(engine: MemoryEngine) -> None:
     assert [n.content for n in engine.list_memories({"user_id": "u2"})] == ["beta"]
     assert [n.content for n in engine.list_memories({"importance_min": 50})] == ["beta"]
     assert [n.content for n in engine.list_memories({"project_id": "p1"})] == ["beta"]
-    assert [n.content for n in engine.search("alpha", filters={"user_id": "u2"}).hits] == []
+    filtered = engine.search("alpha", filters={"user_id": "u2"}).hits
+    assert all(h.node.user_id == "u2" for h in filtered)
+    assert "alpha" not in [h.node.content for h in filtered]
     with pytest.raises(ValidationFailed, match=r"filters\.colour"):
         engine.list_memories({"colour": "red"})
     with pytest.raises(ValidationFailed):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -368,12 +368,19 @@ def search(
     project_id: Annotated[str | None, typer.Option("--project-id")] = None,
     memory_type: Annotated[list[str] | None, typer.Option("--type")] = None,
     category: Annotated[list[str] | None, typer.Option("--category")] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option("--preset", help="Retrieval preset: default, spec, minmax, fts, text, vector."),
+    ] = None,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show per-leg ranks and modifier contributions.")
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Recall memories for a query, best first, with provenance."""
+    """Recall memories for a query (hybrid: full text + vectors), best first, with provenance."""
     filters = _filters(user_id=user_id, project_id=project_id, type=memory_type, category=category)
     with _engine(ctx) as engine:
-        results = engine.search(query, filters=filters, top_k=top_k)
+        results = engine.search(query, filters=filters, top_k=top_k, config=preset, explain=explain)
     _print_search(results.to_json(), as_json)
 
 
@@ -381,9 +388,10 @@ def _print_search(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         output.emit_json(data)
         return
+    explained = any("explain" in r for r in data["results"])
     output.print_table(
         f"{data['query']!r} — legs: {', '.join(data['legs'])}",
-        ["#", "score", "id", "type", "content", "source"],
+        ["#", "score", "id", "type", "content", "source", *(["explain"] if explained else [])],
         [
             (
                 r["rank"],
@@ -392,6 +400,7 @@ def _print_search(data: dict[str, Any], as_json: bool) -> None:
                 r["type"],
                 r["content"],
                 r["source"]["sourceType"],
+                *([json.dumps(r.get("explain", {}))] if explained else []),
             )
             for r in data["results"]
         ],
@@ -428,6 +437,7 @@ def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         **{f"memories.{k}": v for k, v in data["memories"].items()},
         "edges": data["edges"],
         "history events": data["history_events"],
+        "operations": data.get("operations", {}).get("by_node_op", {}),
     }
     output.print_mapping("memvault stats", flat)
 
@@ -484,23 +494,45 @@ def demo(
         output.stdout.print(f"Kept: memvault --home {home} list", highlight=False)
 
 
-def _register_extensions() -> None:
-    """Sub-commands contributed by other modules (policy, benchmarks, …)."""
-    import memvault.cli.context_cmd as context_cmd
-    import memvault.cli.lifecycle_cmd as lifecycle_cmd
-    from memvault.cli import capture_cmd, config_cmd, ingest_cmd, keys_cmd, serve_cmd
+#: Sub-command modules contributed by the rest of the codebase: ``(module, how)``
+#: where ``how`` is "app" (``register(app)``), "plain" (``register()``, the
+#: module imports the app itself) or "bench" (``register_bench(bench_app)``).
+EXTENSIONS: tuple[tuple[str, str], ...] = (
+    ("policy_cmd", "app"),
+    ("lifecycle_cmd", "plain"),
+    ("ingest_cmd", "plain"),
+    ("capture_cmd", "plain"),
+    ("config_cmd", "app"),
+    ("keys_cmd", "app"),
+    ("serve_cmd", "app"),
+    ("context_cmd", "plain"),
+    ("retrieval_cmd", "bench"),
+)
 
-    registrations: list[Callable[[], None]] = [
-        capture_cmd.register,
-        lambda: config_cmd.register(app),
-        lambda: keys_cmd.register(app),
-        lambda: serve_cmd.register(app),
-        context_cmd.register,
-        ingest_cmd.register,
-        lambda: lifecycle_cmd.register(app),
-    ]
-    for register in registrations:
-        register()
+
+def _register_extensions() -> None:
+    """Register every extension module that is present in this installation.
+
+    Trigger: sub-commands live in their own modules, added over time.
+    Why: a checkout that lacks one module (a partial install, a branch) must
+    still have a working CLI; a module that exists but fails to import is a
+    real bug and must fail loudly.
+    Outcome: absent modules are skipped; present ones always register.
+    """
+    import importlib
+    import importlib.util
+
+    for name, how in EXTENSIONS:
+        qualified = f"memvault.cli.{name}"
+        if importlib.util.find_spec(qualified) is None:
+            continue
+        module = importlib.import_module(qualified)
+        if how == "app":
+            module.register(app)
+        elif how == "bench":
+            module.register_bench(bench_app)
+        else:
+            module.register()
 
 
 _register_extensions()

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Protocol, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvault.model.enums import (
@@ -30,7 +32,11 @@ from memvault.model.node import MemoryEdge, MemoryNode, Source, Timestamp
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
+    "TEXT_COLUMNS",
     "ChangeEntry",
+    "EmbeddingRow",
+    "IndexText",
+    "VectorHit",
     "ChangeRecord",
     "HistoryEvent",
     "IngestRecord",
@@ -159,6 +165,46 @@ class ChangeRecord:
     at: str
 
 
+#: Full-text columns a backend indexes, in order. ``subject``, ``context`` and
+#: ``date`` hold index-only enrichment (see :class:`IndexText`), weighted down.
+TEXT_COLUMNS: tuple[str, ...] = ("content", "key", "value", "summary", "subject", "context", "date")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexText:
+    """Extra text indexed for recall but never returned as the memory's content.
+
+    In production it may hold only what memory may hold (a subject name, a
+    date, summaries of related memories) — never raw transcript text.
+    """
+
+    subject: str = ""
+    context: str = ""
+    date: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingRow:
+    """One vector of a memory in one vector space (``model_id``).
+
+    ``text_sha256`` is the hash of the exact text embedded; the store also
+    keeps ``(model_id, text_sha256) → vector`` as a cache.
+    """
+
+    memory_id: str
+    model_id: str
+    vector: npt.NDArray[np.float32]
+    text_sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class VectorHit:
+    """A vector candidate: memory id and cosine similarity (higher is better)."""
+
+    memory_id: str
+    similarity: float
+
+
 @dataclass(frozen=True, slots=True)
 class IngestRecord:
     """One ingested file (``ingest_files``), keyed by content hash in an orchestrator.
@@ -211,6 +257,13 @@ class WriteSet:
     op_events: tuple[OpEvent, ...] = ()
     #: Consent proposals, upserted by ``proposal_id``.
     proposals: tuple[Proposal, ...] = ()
+    embeddings: tuple[EmbeddingRow, ...] = ()
+    index_texts: tuple[tuple[str, IndexText], ...] = ()
+
+    @property
+    def changes_memory(self) -> bool:
+        """True when the write changes memory (and so moves the revision)."""
+        return bool(self.nodes or self.edges or self.changes or self.extra_sources)
 
     def check_scope(self) -> None:
         """Fail closed when any row belongs to another orchestrator."""
@@ -272,9 +325,42 @@ class Store(Protocol):
         ...
 
     def search_text(
-        self, orchestrator_id: str, terms: Sequence[str], filters: NodeFilter, *, limit: int
+        self,
+        orchestrator_id: str,
+        terms: Sequence[str],
+        filters: NodeFilter,
+        *,
+        limit: int,
+        column_weights: Mapping[str, float] | None = None,
     ) -> list[TextHit]:
-        """Nodes matching any of ``terms`` (OR semantics), best first."""
+        """Nodes matching any of ``terms`` (OR semantics), best first.
+
+        ``column_weights`` weighs the :data:`TEXT_COLUMNS` (missing ones: 1.0).
+        """
+        ...
+
+    def search_vectors(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        query: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[VectorHit]:
+        """Nearest nodes to ``query`` by cosine among those matching ``filters``."""
+        ...
+
+    def missing_embeddings(
+        self, orchestrator_id: str, model_id: str, *, limit: int
+    ) -> list[MemoryNode]:
+        """Non-deleted nodes without a vector in ``model_id`` (the backfill queue)."""
+        ...
+
+    def cached_embeddings(
+        self, model_id: str, text_hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        """Vectors already computed for these text hashes in ``model_id``."""
         ...
 
     def history(

@@ -10,19 +10,25 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+
+import numpy as np
+import numpy.typing as npt
 
 from memvault.errors import DuplicateEdgeError, StoreError
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.base import (
     GENESIS_HASH,
+    TEXT_COLUMNS,
     ChangeRecord,
     HistoryEvent,
+    IndexText,
     IngestRecord,
     NodeFilter,
     StoreCounts,
     TextHit,
+    VectorHit,
     WriteSet,
     chain_hash,
 )
@@ -40,6 +46,8 @@ class _Tenant:
     history: list[HistoryEvent] = field(default_factory=list)
     changes: list[ChangeRecord] = field(default_factory=list)
     revision: int = 0
+    extras: dict[str, IndexText] = field(default_factory=dict)
+    vectors: dict[tuple[str, str], npt.NDArray[np.float32]] = field(default_factory=dict)
     # -- lifecycle ---
     proposals: dict[str, Proposal] = field(default_factory=dict)
     op_events: list[OpEvent] = field(default_factory=list)
@@ -55,6 +63,8 @@ class _Tenant:
             list(self.history),
             list(self.changes),
             self.revision,
+            dict(self.extras),
+            dict(self.vectors),
             dict(self.proposals),
             list(self.op_events),
             self.head,
@@ -72,6 +82,7 @@ class InMemoryStore:
 
     def __init__(self) -> None:
         self._tenants: dict[str, _Tenant] = {}
+        self._cache: dict[tuple[str, str], npt.NDArray[np.float32]] = {}
         self._lock = threading.RLock()
         self._closed = False
         self._seen: dict[tuple[str, str], int] = {}  # (orchestrator, thread) -> revision
@@ -89,9 +100,17 @@ class InMemoryStore:
                 if node.memory_id not in state.nodes:
                     state.sources.append((node.memory_id, node.source))
                 state.nodes[node.memory_id] = node
+            for memory_id, extra in write.index_texts:
+                state.extras[memory_id] = extra
             for memory_id, source in write.extra_sources:
                 self._require(state, memory_id)
                 state.sources.append((memory_id, source))
+            cache_rows = []
+            for row in write.embeddings:
+                self._require(state, row.memory_id)
+                vector = np.asarray(row.vector, dtype=np.float32).copy()
+                state.vectors[(row.memory_id, row.model_id)] = vector
+                cache_rows.append(((row.model_id, row.text_sha256), vector))
             for edge in write.edges:
                 self._require(state, edge.from_memory_id)
                 self._require(state, edge.to_memory_id)
@@ -113,7 +132,7 @@ class InMemoryStore:
                 state.history.append(replace(event, prev_hash=prev, hash=digest))
                 prev = digest
             self._apply_lifecycle(state, write, prev)
-            if write.nodes or write.edges or write.changes or write.extra_sources:
+            if write.changes_memory:
                 state.revision += 1
             for change in write.changes:
                 state.changes.append(
@@ -127,6 +146,8 @@ class InMemoryStore:
                     )
                 )
             self._tenants[write.orchestrator_id] = state
+            for key, vector in cache_rows:
+                self._cache.setdefault(key, vector)
             return state.revision
 
     @staticmethod
@@ -137,6 +158,8 @@ class InMemoryStore:
         if purged:
             for memory_id in purged:
                 del state.nodes[memory_id]
+                state.extras.pop(memory_id, None)
+            state.vectors = {k: v for k, v in state.vectors.items() if k[0] not in purged}
             state.edges = {
                 k: e
                 for k, e in state.edges.items()
@@ -177,24 +200,96 @@ class InMemoryStore:
         return nodes[offset : offset + limit]
 
     def search_text(
-        self, orchestrator_id: str, terms: Sequence[str], filters: NodeFilter, *, limit: int
+        self,
+        orchestrator_id: str,
+        terms: Sequence[str],
+        filters: NodeFilter,
+        *,
+        limit: int,
+        column_weights: Mapping[str, float] | None = None,
     ) -> list[TextHit]:
         wanted = {t.lower() for t in terms if t}
         if not wanted:
             return []
+        weights = {c: float((column_weights or {}).get(c, 1.0)) for c in TEXT_COLUMNS}
         with self._lock:
-            nodes = [n for n in self._tenant(orchestrator_id).nodes.values() if matches(n, filters)]
-        docs = {n.memory_id: Counter(tokenize(f"{n.content} {n.key} {n.value}")) for n in nodes}
-        df = Counter(t for bag in docs.values() for t in wanted if t in bag)
+            tenant = self._tenant(orchestrator_id)
+            nodes = [n for n in tenant.nodes.values() if matches(n, filters)]
+            extras = dict(tenant.extras)
+        docs: dict[str, dict[str, float]] = {}
+        for n in nodes:
+            extra = extras.get(n.memory_id, IndexText())
+            columns = {
+                "content": n.content,
+                "key": n.key,
+                "value": n.value,
+                "summary": n.summary,
+                "subject": extra.subject,
+                "context": extra.context,
+                "date": extra.date,
+            }
+            bag: dict[str, float] = {}
+            for column, text in columns.items():
+                for token in tokenize(text):
+                    bag[token] = bag.get(token, 0.0) + weights[column]
+            docs[n.memory_id] = bag
+        df = Counter(t for bag in docs.values() for t in wanted if bag.get(t, 0.0) > 0)
         hits: list[TextHit] = []
         for memory_id, bag in docs.items():
             score = sum(
-                (1 + math.log(bag[t])) * math.log(1 + len(docs) / df[t]) for t in wanted if t in bag
+                (1 + math.log1p(bag[t])) * math.log(1 + len(docs) / df[t])
+                for t in wanted
+                if bag.get(t, 0.0) > 0
             )
             if score > 0:
                 hits.append(TextHit(memory_id, score))
         hits.sort(key=lambda h: (-h.score, h.memory_id))
         return hits[:limit]
+
+    def search_vectors(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        query: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[VectorHit]:
+        q = np.asarray(query, dtype=np.float32)
+        with self._lock:
+            tenant = self._tenant(orchestrator_id)
+            scored = [
+                VectorHit(memory_id, float(vector @ q))
+                for (memory_id, model), vector in tenant.vectors.items()
+                if model == model_id
+                and memory_id in tenant.nodes
+                and matches(tenant.nodes[memory_id], filters)
+                and vector.shape == q.shape
+            ]
+        scored.sort(key=lambda h: (-h.similarity, h.memory_id))
+        return scored[:limit]
+
+    def missing_embeddings(
+        self, orchestrator_id: str, model_id: str, *, limit: int
+    ) -> list[MemoryNode]:
+        with self._lock:
+            tenant = self._tenant(orchestrator_id)
+            missing = [
+                n
+                for n in tenant.nodes.values()
+                if n.status.value != "soft_deleted"
+                and (n.memory_id, model_id) not in tenant.vectors
+            ]
+        missing.sort(key=lambda n: (n.created_at, n.memory_id))
+        return missing[:limit]
+
+    def cached_embeddings(
+        self, model_id: str, text_hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        with self._lock:
+            return {
+                h: self._cache[(model_id, h)] for h in text_hashes if (model_id, h) in self._cache
+            }
 
     def history(
         self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000

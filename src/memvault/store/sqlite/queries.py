@@ -6,16 +6,18 @@ tested on its own, and ``--explain`` can show a user the exact query.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memvault.model.node import MemoryNode, Source
-from memvault.store.base import NodeFilter
+from memvault.store.base import TEXT_COLUMNS, NodeFilter
 
 __all__ = [
     "NODE_COLUMNS",
     "Query",
+    "bm25_weights",
     "filter_clause",
+    "filter_ids_query",
     "fts_match_expression",
     "get_nodes_query",
     "list_nodes_query",
@@ -143,8 +145,26 @@ def fts_match_expression(terms: Sequence[str]) -> str:
     return " OR ".join(quoted)
 
 
+def bm25_weights(column_weights: Mapping[str, float] | None) -> str:
+    """The weight arguments of ``bm25()``: one per FTS column, in table order.
+
+    >>> bm25_weights({"context": 0.25})
+    '0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.25, 1.0'
+    """
+    weights = dict(column_weights or {})
+    unknown = set(weights) - set(TEXT_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown full-text column(s): {sorted(unknown)}")
+    values = [0.0, 0.0] + [float(weights.get(c, 1.0)) for c in TEXT_COLUMNS]
+    return ", ".join(repr(v) for v in values)
+
+
 def search_text_query(
-    orchestrator_id: str, terms: Sequence[str], f: NodeFilter, limit: int
+    orchestrator_id: str,
+    terms: Sequence[str],
+    f: NodeFilter,
+    limit: int,
+    column_weights: Mapping[str, float] | None = None,
 ) -> Query:
     """Full-text candidates with bm25 (lower is better; we negate it).
 
@@ -153,12 +173,19 @@ def search_text_query(
     """
     where, params = filter_clause(orchestrator_id, f)
     sql = (
-        "SELECT f.memory_id, -bm25(memory_fts) AS score FROM memory_fts f "
+        f"SELECT f.memory_id, -bm25(memory_fts, {bm25_weights(column_weights)}) AS score "
+        "FROM memory_fts f "
         "JOIN memories m ON m.memory_id = f.memory_id "
         f"WHERE memory_fts MATCH ? AND f.orchestrator_id = ? AND {where} "
         "ORDER BY score DESC, f.memory_id LIMIT ?"
     )
     return sql, [fts_match_expression(terms), orchestrator_id, *params, limit]
+
+
+def filter_ids_query(orchestrator_id: str, f: NodeFilter) -> Query:
+    """Ids of the nodes matching ``f`` (the vector leg's allowed set)."""
+    where, params = filter_clause(orchestrator_id, f)
+    return f"SELECT m.memory_id FROM memories m WHERE {where}", params
 
 
 def node_params(node: MemoryNode) -> list[Any]:

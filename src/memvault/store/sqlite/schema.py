@@ -179,6 +179,30 @@ CREATE TABLE proposals (
 CREATE INDEX proposals_status ON proposals (orchestrator_id, status, expires_at);
 """
 
+# Index-only enrichment columns (subject, context, date) for hybrid recall.
+# FTS5 tables cannot gain columns, so the table is rebuilt from `memories`
+# (before this migration no enrichment existed, so nothing is lost).
+_V2 = """
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts5 (
+    memory_id UNINDEXED,
+    orchestrator_id UNINDEXED,
+    content,
+    key,
+    value,
+    summary,
+    subject,
+    context,
+    date,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary,
+                        subject, context, date)
+    SELECT memory_id, orchestrator_id, content, key, value, summary, '', '', ''
+    FROM memories;
+CREATE INDEX memory_embeddings_model ON memory_embeddings (orchestrator_id, model_id);
+"""
+
 # Lifecycle: the audit chain's head as recorded at write time (catches a
 # deleted last row), proposal outcomes, and lookups for purge and stats.
 _V3 = """
@@ -201,5 +225,6 @@ CREATE INDEX events_node ON events (orchestrator_id, node, op, at);
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
+    (2, "full-text enrichment columns; embedding lookup index", _V2),
     (3, "lifecycle: audit head, proposal outcomes, purge and stats lookups", _V3),
 )

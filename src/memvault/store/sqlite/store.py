@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from memvault.errors import (
     DuplicateEdgeError,
@@ -31,11 +34,14 @@ from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.base import (
     GENESIS_HASH,
     ChangeRecord,
+    EmbeddingRow,
     HistoryEvent,
+    IndexText,
     IngestRecord,
     NodeFilter,
     StoreCounts,
     TextHit,
+    VectorHit,
     WriteSet,
     chain_hash,
 )
@@ -43,6 +49,7 @@ from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, Pro
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.schema import MIGRATIONS
+from memvault.store.sqlite.vectors import VectorMatrix, decode_vector, encode_vector
 
 __all__ = ["SQLiteStore"]
 
@@ -84,6 +91,8 @@ class SQLiteStore:
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._closed = False
+        self._vectors: dict[tuple[str, str], VectorMatrix] = {}
+        self._vectors_lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = _connect(self.path, readonly=False)
@@ -166,19 +175,28 @@ class SQLiteStore:
     def apply(self, write: WriteSet) -> int:
         write.check_scope()
         orch = write.orchestrator_id
+        extras = dict(write.index_texts)
         try:
+            with self._vectors_lock:
+                models = [m for (o, m) in self._vectors if o == orch]
             with self._transaction() as conn:
+                before = {m: self._marker(conn, orch, m) for m in models}
                 for node in write.nodes:
-                    self._upsert_node(conn, node, write.at)
+                    self._upsert_node(conn, node, write.at, extras.get(node.memory_id))
                 for memory_id, source in write.extra_sources:
                     self._insert_source(conn, orch, memory_id, source, write.at, primary=False)
                 for edge in write.edges:
                     self._insert_edge(conn, edge)
+                for row in write.embeddings:
+                    self._insert_embedding(conn, orch, row, write.at)
                 for record in write.ingest_records:
                     self._upsert_ingest_record(conn, orch, record)
                 self._insert_events(conn, orch, write.events)
                 lifecycle_sql.apply_lifecycle(conn, write)
                 revision = self._bump_revision(conn, write)
+                after = {m: self._marker(conn, orch, m) for m in models}
+            # Committed: only now may the in-memory vector index follow the write.
+            self._follow_write(write, before, after)
             if write.purge_ids:
                 self._after_purge(orch)
             return revision
@@ -187,7 +205,75 @@ class SQLiteStore:
         except sqlite3.DatabaseError as exc:
             raise StoreUnavailableError(f"write failed on {self.path}: {exc}") from exc
 
-    def _upsert_node(self, conn: sqlite3.Connection, node: MemoryNode, at: str) -> None:
+    @staticmethod
+    def _marker(conn: sqlite3.Connection, orch: str, model_id: str) -> tuple[int, int]:
+        rev = conn.execute(
+            "SELECT revision FROM thread_revision WHERE orchestrator_id = ? AND thread_id = '*'",
+            (orch,),
+        ).fetchone()
+        top = conn.execute(
+            "SELECT max(rowid) FROM memory_embeddings WHERE orchestrator_id = ? AND model_id = ?",
+            (orch, model_id),
+        ).fetchone()
+        return (int(rev[0]) if rev else 0, int(top[0] or 0))
+
+    def _follow_write(
+        self,
+        write: WriteSet,
+        before: dict[str, tuple[int, int]],
+        after: dict[str, tuple[int, int]],
+    ) -> None:
+        """Bring cached vector matrices up to date with a committed write."""
+        with self._vectors_lock:
+            for model_id, marker in before.items():
+                key = (write.orchestrator_id, model_id)
+                matrix = self._vectors.get(key)
+                if matrix is None:
+                    continue
+                if matrix.marker != marker:
+                    # Trigger: someone else wrote since this matrix was loaded.
+                    # Why: applying only our delta would leave theirs missing.
+                    # Outcome: drop it; the next search reloads from the file.
+                    del self._vectors[key]
+                    continue
+                for node in write.nodes:
+                    matrix.set_active(node.memory_id, node.status.value == "active")
+                statuses = {n.memory_id: n.status.value for n in write.nodes}
+                for row in write.embeddings:
+                    if row.model_id != model_id:
+                        continue
+                    active = statuses.get(row.memory_id)
+                    if active is None:
+                        current = self.get_nodes(write.orchestrator_id, [row.memory_id])
+                        active = current[0].status.value if current else "gone"
+                    matrix.upsert(row.memory_id, row.vector, active=active == "active")
+                matrix.marker = after[model_id]
+
+    @staticmethod
+    def _insert_embedding(
+        conn: sqlite3.Connection, orch: str, row: EmbeddingRow, at: str
+    ) -> None:
+        owner = conn.execute(
+            "SELECT orchestrator_id FROM memories WHERE memory_id = ?", (row.memory_id,)
+        ).fetchone()
+        if owner is None or owner[0] != orch:
+            raise StoreError(f"memory {row.memory_id!r} does not exist in this orchestrator")
+        blob = encode_vector(row.vector)
+        dim = int(np.asarray(row.vector).shape[0])
+        conn.execute(
+            "INSERT OR REPLACE INTO memory_embeddings (orchestrator_id, memory_id, model_id, dim,"
+            " vector, text_sha256, created_at) VALUES (?,?,?,?,?,?,?)",
+            (orch, row.memory_id, row.model_id, dim, blob, row.text_sha256, at),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO embedding_cache (model_id, text_sha256, dim, vector) "
+            "VALUES (?,?,?,?)",
+            (row.model_id, row.text_sha256, dim, blob),
+        )
+
+    def _upsert_node(
+        self, conn: sqlite3.Connection, node: MemoryNode, at: str, extra: IndexText | None
+    ) -> None:
         existed = conn.execute(
             "SELECT orchestrator_id FROM memories WHERE memory_id = ?", (node.memory_id,)
         ).fetchone()
@@ -200,12 +286,19 @@ class SQLiteStore:
             )
         # Trigger: a node written for the first time. Why: memory_id is UNINDEXED in
         # FTS5, so looking it up scans the whole index (quadratic bulk ingest).
-        # Outcome: the FTS delete runs only for nodes that already existed.
+        # Outcome: the FTS lookups run only for nodes that already existed.
+        if extra is None and existed is not None:
+            old = conn.execute(
+                "SELECT subject, context, date FROM memory_fts WHERE memory_id = ?",
+                (node.memory_id,),
+            ).fetchone()
+            extra = IndexText(*old) if old else IndexText()
+        extra = extra or IndexText()
         if existed is not None:
             conn.execute("DELETE FROM memory_fts WHERE memory_id = ?", (node.memory_id,))
         conn.execute(
-            "INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary,"
+            " subject, context, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 node.memory_id,
                 node.orchestrator_id,
@@ -213,6 +306,9 @@ class SQLiteStore:
                 node.key,
                 node.value,
                 node.summary,
+                extra.subject,
+                extra.context,
+                extra.date,
             ),
         )
 
@@ -295,7 +391,7 @@ class SQLiteStore:
     @staticmethod
     def _bump_revision(conn: sqlite3.Connection, write: WriteSet) -> int:
         orch = write.orchestrator_id
-        if not (write.nodes or write.edges or write.changes or write.extra_sources):
+        if not write.changes_memory:
             # Trigger: a write set that only records audit events (a refusal).
             # Why: the revision counts memory changes; a refusal changes none.
             # Outcome: the revision stays where it is.
@@ -382,12 +478,98 @@ class SQLiteStore:
         return [self._node(r) for r in self._read(sql, params)]
 
     def search_text(
-        self, orchestrator_id: str, terms: Sequence[str], filters: NodeFilter, *, limit: int
+        self,
+        orchestrator_id: str,
+        terms: Sequence[str],
+        filters: NodeFilter,
+        *,
+        limit: int,
+        column_weights: Mapping[str, float] | None = None,
     ) -> list[TextHit]:
         if not any(t.strip() for t in terms):
             return []
-        sql, params = q.search_text_query(orchestrator_id, terms, filters, limit)
+        sql, params = q.search_text_query(orchestrator_id, terms, filters, limit, column_weights)
         return [TextHit(r[0], float(r[1])) for r in self._read(sql, params)]
+
+    def _matrix(self, orchestrator_id: str, model_id: str, dim: int) -> VectorMatrix:
+        """The up-to-date vector matrix of (orchestrator, model), loading it if needed."""
+        conn = self._reader()
+        key = (orchestrator_id, model_id)
+        with self._vectors_lock:
+            conn.execute("BEGIN")  # one snapshot for the marker and the rows
+            try:
+                marker = self._marker(conn, orchestrator_id, model_id)
+                matrix = self._vectors.get(key)
+                if matrix is not None and matrix.marker == marker and matrix.dim == dim:
+                    return matrix
+                matrix = VectorMatrix(dim)
+                rows = conn.execute(
+                    "SELECT e.memory_id, e.vector, e.dim, m.status FROM memory_embeddings e "
+                    "JOIN memories m ON m.memory_id = e.memory_id "
+                    "WHERE e.orchestrator_id = ? AND e.model_id = ? ORDER BY e.rowid",
+                    (orchestrator_id, model_id),
+                ).fetchall()
+                for memory_id, blob, row_dim, status in rows:
+                    if row_dim == dim:
+                        vector = decode_vector(blob, dim)
+                        matrix.upsert(memory_id, vector, active=status == "active")
+                matrix.marker = marker
+                self._vectors[key] = matrix
+                return matrix
+            finally:
+                conn.execute("COMMIT")
+
+    def search_vectors(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        query: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[VectorHit]:
+        dim = int(np.asarray(query).shape[0])
+        try:
+            matrix = self._matrix(orchestrator_id, model_id, dim)
+            rows = None
+            if filters != NodeFilter():
+                # Trigger: filters beyond "active". Why: they must be applied by
+                # the database, never in Python after ranking. Outcome: the
+                # allowed ids come from SQL and only their rows are scored.
+                sql, params = q.filter_ids_query(orchestrator_id, filters)
+                allowed = [r[0] for r in self._reader().execute(sql, params)]
+                rows = matrix.rows_of(allowed)
+            hits = matrix.search(query, limit, rows)
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
+        return [VectorHit(m, s) for m, s in hits]
+
+    def missing_embeddings(
+        self, orchestrator_id: str, model_id: str, *, limit: int
+    ) -> list[MemoryNode]:
+        rows = self._read(
+            "SELECT m.memory_id FROM memories m WHERE m.orchestrator_id = ? "
+            "AND m.status <> 'soft_deleted' AND NOT EXISTS (SELECT 1 FROM memory_embeddings e "
+            "WHERE e.memory_id = m.memory_id AND e.model_id = ?) ORDER BY m.created_at LIMIT ?",
+            [orchestrator_id, model_id, limit],
+        )
+        return self.get_nodes(orchestrator_id, [r[0] for r in rows])
+
+    def cached_embeddings(
+        self, model_id: str, text_hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        found: dict[str, npt.NDArray[np.float32]] = {}
+        hashes = sorted(set(text_hashes))
+        for start in range(0, len(hashes), 500):
+            chunk = hashes[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            for sha, dim, blob in self._read(
+                "SELECT text_sha256, dim, vector FROM embedding_cache "
+                f"WHERE model_id = ? AND text_sha256 IN ({marks})",
+                [model_id, *chunk],
+            ):
+                found[sha] = decode_vector(blob, dim)
+        return found
 
     def history(
         self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
@@ -529,9 +711,12 @@ class SQLiteStore:
     # -- lifecycle ---
 
     def _after_purge(self, orchestrator_id: str) -> None:
-        """Empty the WAL of the purged bytes of ``orchestrator_id``."""
+        """Empty the WAL of purged bytes and forget cached vectors of the tenant."""
         with self._write_lock:
             lifecycle_sql.checkpoint(self._writer)
+        with self._vectors_lock:
+            for key in [k for k in self._vectors if k[0] == orchestrator_id]:
+                del self._vectors[key]
 
     def proposals(
         self,
