@@ -124,7 +124,8 @@ _COND = (
     r"pills|nicotine|opiates|crack)|(?:drug|alcohol|opioid|gambling|substance) (?:abuse|use "
     r"disorder|problem)|alcoholi\w*|"
     r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|"
-    r"(?:is|am|'m|went|going|legally|partially|colou?r) blind(?! to)|blindness|cholesterol|"
+    r"(?:is|am|'m|went|going|legally|partially|colou?r) blind(?! to)(?![-\w])|blindness|"
+    r"cholesterol|"
     r"statins?|heroin|cocaine|methamphetamine|fentanyl|ketamine|mdma|ecstasy|crack cocaine|"
     r"clean (?:from|off) (?:drugs|heroin|cocaine|alcohol|opioids|meth|pills)|relapsed|"
     r"paraly[sz]ed|hospitali[sz]ed|admitted to (?:the )?hospital|emergency room|intensive care|icu|"
@@ -261,8 +262,10 @@ _INTIMATE = (
     r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stands?|hook(?:ing|s)? ?up|hookups?|"
     r"stis?|stds?|sexually transmitted|bdsm|kink\w*|fetish\w*|grindr|tinder|bumble|hinge|"
     r"feeld|onlyfans|porn\w*|erectile|libido|impoten\w*|ivf|in vitro|trying to conceive|"
-    r"\bttc\b|ovulat\w*|fertility|embryos?|iui|insemination|donor sperm|in bed|in the bedroom|"
-    r"submissive|dominant partners?|turn[- ]ons?|sexually|egg donor|escorts?|sex workers?|"
+    r"\bttc\b|ovulat\w*|fertility|embryos?|iui|insemination|donor sperm|partners? in bed|"
+    r"in bed with|"
+    r"good in bed|in the bedroom with|submissive (?:partners?|role)|dominant partners?|"
+    r"turn[- ]ons?|sexually (?:active|transmitted)|egg donor|escorts?|sex workers?|"
     r"prostitut\w*|"
     r"brothel|strip club|fiv|pma|relation libre|relaci[oó]n abierta|relazione aperta|"
     r"offene beziehung|relacionamento aberto|embarazo|aborto|infidelidad|infid[eé]lit[eé]|"
@@ -288,9 +291,12 @@ _CRIMINAL = (
     r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
     r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
     r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
-    r"jailed|imprisoned|locked up|in custody|detained (?:by|at)|held by police|questioned by "
-    r"police|small[- ]claims|litigation|(?:case|lawsuit|suit|claim) against|police (?:warning|"
-    r"record|report)|trespass\w*|(?:jail |police )?cell|behind bars|"
+    r"jailed|imprisoned|locked up|in custody|detained by (?:the )?(?:police|officers|immigration|"
+    r"border|customs)|detained at the border|detained for questioning|held by police|questioned "
+    r"by police|small[- ]claims|in litigation|litigation (?:with|against)|(?:lawsuit|suit|legal "
+    r"case|court case|complaint|claim) against|case against (?:me|him|her|them|my|his|their|the "
+    r"user)|police (?:warning|record)|for trespassing|(?:jail|police|prison|holding) cell|"
+    r"in a cell|behind bars|"
     r"juvenile (?:detention|hall|court)|detention cent(?:er|re)|tax evasion|bar fight|brawl|"
     r"awaiting (?:sentencing|trial)|sentencing|"
     r"facing (?:criminal )?charges|charges for|"
@@ -355,7 +361,7 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "health.attributed_condition",
         "health",
         "medical_condition",
-        _c(r"\b(?:" + _COND + r")\b"),
+        _c(r"\b(?:" + _COND + r")\b(?!-free|-friendly| free\b)"),
         "a diagnosis, condition, treatment or symptom attributed to the user",
     ),
     _FamilyRule(
@@ -481,9 +487,15 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"\b(?:vote pour|voto (?:a|por|para)|wähle (?:die|immer|den)|vote (?:pelo|pela|no|"
             r"na))\b"
             r"|\b(?:voted|votes|will vote|plan(?:s)? to vote|is voting|am voting|didn't vote|"
-            r"did not vote|abstained)\b(?: \w+){0,3}\s+(?:for|against|in (?:the|this|last|"
-            r"every) (?:\w+ )?"
-            r"(?:elections?|primar(?:y|ies)|referendum|ballot|polls?|vote))\b"
+            r"did not vote|abstained|always vote|never vote)\b(?: \w+){0,3}?\s+(?:(?:for|against) "
+            r"(?:the )?(?:[\w'-]+ ){0,2}?(?:party|candidate|president|prime minister|mayor|"
+            r"governor|"
+            r"senator|congress\w*|mp|labour|tory|tories|conservatives?|democrats?|republicans?|"
+            r"greens?|liberals?|socialists?|referendum|brexit|remain|leave|independence|"
+            r"proposition|ballot measure|incumbent|opposition|left|right)|in (?:the|this|last|"
+            r"every) (?:\w+ )?(?:elections?|primar(?:y|ies)|referendum|ballot|polls?))\b"
+            r"|\b(?:always|never) votes? (?:conservative|labour|republican|democrat|green|liberal|"
+            r"left|right|tory)\b"
         ),
         "how the user votes",
         window=40,
@@ -515,8 +527,7 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         _c(
             r"\b(?:union (?:member|membership|rep(?:resentative)?|steward|dues|card)|shop steward|"
             r"(?:member of|belongs? to|joined|part of) (?:the |a )?(?:[\w\-']+ ){0,3}(?:union|"
-            r"guild|"
-            r"syndicate)|trade union|labou?r union|"
+            r"syndicate|actors guild|writers guild)|trade union|labou?r union|"
             r"unioni[sz]ed|organi[sz]ing (?:a |the )?union|teamsters|gewerkschaft\w*|sindicato|"
             r"syndicat)\b"
         ),
