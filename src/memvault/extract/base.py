@@ -107,6 +107,9 @@ class Candidate:
     team size), so a different value is an update or a contradiction, never a
     second fact. ``negated`` marks a negative statement ("does not drink
     coffee"). ``rule`` names the rule (or extractor) that produced it.
+    ``said`` is the clause as the user said it: the gate judges it too (a
+    third-person rewrite must not hide "I'm allergic to …" from a detector),
+    and it is never stored.
     """
 
     content: str
@@ -126,6 +129,7 @@ class Candidate:
     source_type: SourceType = SourceType.CHANNEL_TRANSCRIPT
     captured_by: CapturedBy = CapturedBy.EXTRACTOR
     rule: str = ""
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)

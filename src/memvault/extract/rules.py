@@ -99,6 +99,7 @@ class Clause:
     subject: str
     today: date
     explicit: bool = False
+    said: str = ""
 
     def statement(self, text: str | None = None) -> str:
         """``text`` (default: the clause) in the third person, dates resolved, normalised."""
@@ -147,6 +148,7 @@ def _cand(
         "confidence": 1.0 if clause.explicit else 0.9,
         "ttl_class": _TTL.get(category, TTLClass.LONG),
         "rule": rule,
+        "said": clause.said or clause.text,
     }
     fields.update(extra)
     return Candidate(**fields)  # type: ignore[arg-type]
@@ -470,10 +472,10 @@ def _project_config(m: re.Match[str], c: Clause) -> Candidate:
         c.statement(),
         MemoryType.FACT,
         "PROJECT_CONFIG",
-        f"{slug(m['thing'], max_words=3)}.{slug(m['verb'], max_words=2)}",
+        f"{slug(m['thing'], max_words=3)}.{slug(m['verb'].replace('now ', ''), max_words=2)}",
         c.value(m["v"]),
         exclusive=True,
-        cue=_cue(m["now"]),
+        cue=_cue(m["now"], m["now2"]),
     )
 
 
@@ -503,6 +505,18 @@ def _working_on(m: re.Match[str], c: Clause) -> Candidate:
     )
 
 
+def _learning(m: re.Match[str], c: Clause) -> Candidate:
+    return _cand(
+        c,
+        "learning",
+        c.statement(),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "learning." + slug(head_phrase(m["v"]), max_words=4),
+        c.value(m["v"]),
+    )
+
+
 def _numeric(m: re.Match[str], c: Clause) -> Candidate:
     return _cand(
         c,
@@ -513,7 +527,7 @@ def _numeric(m: re.Match[str], c: Clause) -> Candidate:
         slug(m["thing"], max_words=4),
         c.value(f"{m['n']} {m['unit']}".strip()),
         exclusive=True,
-        cue=_cue(m["now"]),
+        cue=_cue(m["now"], m["now0"]),
     )
 
 
@@ -595,7 +609,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     Rule(
         "occupation",
         _r(
-            r"^i(?:'m| am| work as)\s+(?:(?P<now>now)\s+)?(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}"
+            r"^i(?:'m| am| work as)\s+(?:(?P<now>now)\s+)?(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){0,3}"
             r"(?:engineer|developer|designer|manager|scientist|analyst|researcher|teacher|writer"
             r"|consultant|architect|student|founder|lead|director|nurse|lawyer|accountant"
             r"|product owner|administrator|admin|intern|freelancer|editor|marketer)s?\b.*)$"
@@ -696,8 +710,9 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         "goal",
         _r(
             r"^(?:my\s+(?:main\s+|big\s+|long[- ]term\s+|\w+\s+)?goal\s+(?:is|for .+? is)\s+to"
-            r"|i\s+(?:want|plan|hope|aim|intend|am planning|'m planning|am aiming|'m aiming"
-            r"|am hoping|'m hoping|would like|'d like|am going|'m going|will try)\s+to)"
+            r"|i\s+(?:want|plan|hope|aim|intend|am planning|am aiming|am hoping|would like"
+            r"|am going|will try)\s+to|i'(?:m|d)\s+(?:planning|aiming|hoping|going|like|love)"
+            r"\s+to)"
             r"\s+(?P<x>.+)$"
         ),
         _goal,
@@ -755,7 +770,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         "project_config",
         _r(
             r"^(?:our|my|the)\s+(?P<thing>[\w\s-]{2,40}?)\s+(?:(?P<now>now)\s+)?(?P<verb>uses"
-            r"|runs on|is deployed (?:to|on)|is hosted on|is written in|is built with"
+            r"|runs on|is (?P<now2>now )?(?:deployed (?:to|on)|hosted on|written in|built with)"
             r"|depends on|deploys to)\s+(?P<v>.+)$"
         ),
         _project_config,
@@ -769,10 +784,15 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         _working_on,
     ),
     Rule(
+        "learning",
+        _r(r"^i(?:'m| am)\s+(?:currently\s+|now\s+)?(?:learning|studying|taking)\s+(?P<v>.+)$"),
+        _learning,
+    ),
+    Rule(
         "numeric",
         _r(
-            r"^(?:my|our)\s+(?P<thing>[\w\s'-]{2,40}?)\s+(?:has|have|is|are|costs|takes)\s+"
-            r"(?:(?P<now>now)\s+)?(?:about\s+|around\s+)?(?P<n>\d[\d,.]*k?)\s*(?P<unit>[\w\s]*)$"
+            r"^(?:my|our)\s+(?P<thing>[\w\s'-]{2,40}?)\s+(?:(?P<now0>now)\s+)?(?:has|have|is"
+            r"|are|costs|takes)\s+(?:(?P<now>now)\s+)?(?:about\s+|around\s+)?(?P<n>\d[\d,.]*k?)\s*(?P<unit>[\w\s]*)$"
         ),
         _numeric,
     ),
@@ -849,13 +869,24 @@ def extract_procedure(text: str, subject: str, *, max_steps: int = 12) -> Candid
         importance=_IMPORTANCE["PROCEDURE"],
         confidence=1.0,
         rule="procedure",
+        said=match.group(0)[:4000],
     )
+
+
+_INTRO = re.compile(
+    r"^(?P<intro>[\w\s']{2,30}),\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our|please|always|never)\b)",
+    re.I,
+)
 
 
 def _clean(clause: str) -> str:
     out = clause.strip()
     for _ in range(3):
         stripped = _FILLER.sub("", out)
+        intro = _INTRO.match(stripped)
+        if intro and not has_date_expression(intro["intro"]):
+            # "Just to be clear, I prefer tabs" → "I prefer tabs"
+            stripped = stripped[intro.end() :]
         if stripped == out:
             break
         out = stripped
@@ -867,8 +898,10 @@ def _clean(clause: str) -> str:
 
 def _is_chitchat(clause: str) -> bool:
     words = clause.split()
+    first_person = re.match(r"^(?:i|i'm|we're|my|our)\b", clause, re.I) is not None
     return (
-        len(words) < 3
+        len(words) < 2
+        or (len(words) < 3 and not first_person)
         or clause.rstrip().endswith("?")
         or _CHITCHAT.match(clause) is not None
         or not re.search(
@@ -939,7 +972,7 @@ class RuleExtractor:
                 text = "I need " + text
         if not explicit and _is_chitchat(text):
             return None
-        clause = Clause(text, subject, today, explicit)
+        clause = Clause(text, subject, today, explicit, said=raw.strip())
         for rule in self.rules:
             try:
                 match = rule.pattern.match(text)

@@ -43,7 +43,7 @@ _VERB_LEMMA = {
     "met": "meet",
 }
 _CUT = re.compile(
-    r"\s+(?:every|each|daily|weekly|at|in|on|with|when|before|after|because|since|while|"
+    r"\s*[,(].*$|\s+(?:every|each|daily|weekly|at|in|on|with|when|before|after|because|since|while|"
     r"during|whenever|most|almost|first thing|as|anymore|any more|these days|nowadays|lately|"
     r"from now on|too|though|a lot|so much|very much|now)\b.*$",
     re.I,

@@ -83,6 +83,7 @@ EmbedFn = Callable[[tuple[MemoryNode, ...]], tuple[Any, ...]]
 """Optional: embedding rows for nodes about to be written (the engine's ``_embed``)."""
 
 _ALL_STATUSES = tuple(MemoryStatus)
+_CONTENT_REFUSALS = frozenset({StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED})
 
 
 def _timestamp(moment: datetime) -> str:
@@ -164,6 +165,11 @@ class CapturePipeline:
         self.actor = actor
         self.log = log
         self.embed = embed
+
+    def use_similarity(self, similarity: Similarity) -> None:
+        """Switch the similarity model (and the bands calibrated for it)."""
+        self.similarity = similarity
+        self.bands = bands_for(similarity.model_id, self.config.bands)
 
     # -- triggers --------------------------------------------------------------
 
@@ -382,6 +388,26 @@ class CapturePipeline:
                 StopReason.INTERNAL_INCONSISTENCY, detector="gate", reason="gate raised"
             )
 
+    def _judge(self, candidate: Candidate, node: MemoryNode) -> Decision:
+        """The gate's decision on the node, and on the words the user actually said.
+
+        Trigger: detectors read attribution ("I'm allergic to …"), which the
+        third-person rewrite removes.
+        Why: a rewrite must never launder forbidden content past the gate.
+        Outcome: the stricter of the two decisions; only content refusals
+        (forbidden category, injection) are taken from the probe, which is
+        judged and discarded, never stored.
+        """
+        decision = self._gate(MemoryOp.STORE, node)
+        said = " ".join(candidate.said.split())[:4000]
+        if not said or said == node.content:
+            return decision
+        probe = self._gate(MemoryOp.STORE, node.model_copy(update={"content": said}))
+        content_refusal = probe.stop_reason in _CONTENT_REFUSALS
+        if content_refusal and probe.stop_reason.priority < decision.stop_reason.priority:
+            return probe
+        return decision
+
     def _refuse(self, candidate: Candidate, decision: Decision, at: str) -> CandidateReport:
         event = HistoryEvent(
             event_id=_new_id("evt"),
@@ -485,7 +511,7 @@ class CapturePipeline:
                 ),
                 at,
             )
-        decision = self._gate(MemoryOp.STORE, node)
+        decision = self._judge(candidate, node)
         resolution = resolve(
             candidate,
             self._neighbours(candidate, node, prov) if decision.allowed else [],

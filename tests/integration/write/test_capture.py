@@ -235,3 +235,19 @@ def test_diagnostics_become_observations_with_bounded_evidence(sqlite: SQLiteSto
     assert node.source.source_kind is SourceKind.SYSTEM_KNOWN
     evidence = node.content.split("Evidence: ", 1)[1]
     assert len(evidence) <= 60 and evidence.endswith("…")
+
+
+def test_the_gate_also_judges_the_words_the_user_said(pipeline: CapturePipeline) -> None:
+    # The stored statement is third person; the health detector reads "I'm allergic".
+    (cand,) = say(pipeline, "I'm allergic to penicillin").candidates
+    assert cand.outcome is Outcome.REJECTED
+    assert cand.stop_reason is StopReason.FORBIDDEN_CATEGORY
+    assert nodes(pipeline.store) == []
+
+
+def test_raw_turns_are_never_stored(pipeline: CapturePipeline) -> None:
+    turn = "Hey, so I moved to Porto and I love coffee. Anyway, what's new?"
+    say(pipeline, turn)
+    stored = [n.content for n in nodes(pipeline.store)]
+    assert stored and turn not in stored
+    assert all(len(c) <= 280 and "I " not in c for c in stored)

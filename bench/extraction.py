@@ -1,0 +1,198 @@
+"""Extraction benchmark: candidate precision/recall, update/contradiction detection,
+sensitive-content refusal and capture latency, on labelled user turns.
+
+Run ``memvault bench extraction`` (or ``python -m bench.extraction``). Every
+turn of ``bench/data/extraction.jsonl`` goes through the real capture path —
+rule extractor, the engine's gate, resolve, SQLite commit — in a temporary
+home, users in file order (a user's turns build on each other). Labels:
+
+- ``expect``: the memories the turn should produce, each a type and keywords
+  that must all appear in the statement (case-insensitive);
+- ``outcome``: what should happen to the turn — ``stored``, ``merged``,
+  ``updated``, ``contradiction``, ``related``, ``rejected`` (sensitive: the
+  gate must refuse it and nothing may be stored) or ``none`` (chit-chat).
+
+Metrics: candidate precision (extracted candidates matching an expected
+memory, refused ones included), written precision (the same over what was
+actually written) and recall (expected memories matched), outcome accuracy per label,
+update/contradiction detection accuracy and their false-positive counts,
+sensitive refusal rate, and capture latency p50/p95 over ``repeat`` full
+passes (each in a fresh home; the first pass also warms the model up).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memvault.engine import MemoryEngine
+from memvault.extract import Message
+from memvault.write import CaptureResult, EmbeddingSimilarity, LexicalSimilarity, Similarity
+
+__all__ = ["DATA", "load", "run"]
+
+DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
+_TRACKED = ("updated", "contradiction", "merged", "related")
+
+
+def load(path: Path | None = None) -> list[dict[str, Any]]:
+    """The labelled turns, in order."""
+    with (path or DATA).open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _similarity(name: str) -> Similarity:
+    if name == "lexical":
+        return LexicalSimilarity()
+    from memvault.embed import make_embedder
+
+    if name == "hashing":
+        return EmbeddingSimilarity(make_embedder("hashing", dimension=512))
+    return EmbeddingSimilarity(make_embedder(name))
+
+
+def _matches(content: str, type_: str, expected: dict[str, Any]) -> bool:
+    text = content.lower()
+    return type_ == expected["type"] and all(k in text for k in expected["keywords"])
+
+
+def _pass(turns: list[dict[str, Any]], similarity: Similarity) -> tuple[list[Any], list[float]]:
+    results: list[CaptureResult] = []
+    latencies: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="memvault-bench-extraction-") as home:
+        engine = MemoryEngine.open(home, "bench")
+        try:
+            engine.capture.use_similarity(similarity)
+            for turn in turns:
+                message = Message(
+                    text=turn["text"],
+                    user_id=turn["user"],
+                    speaker=turn["speaker"],
+                    at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
+                )
+                start = time.perf_counter()
+                results.append(engine.capture_message(message))
+                latencies.append((time.perf_counter() - start) * 1000)
+            gate = type(engine.gate).__name__
+        finally:
+            engine.close()
+    return [gate, results], latencies
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def run(
+    *, data_path: Path | None = None, similarity: str = "minilm", repeat: int = 3
+) -> dict[str, Any]:
+    """Run the benchmark; return the JSON-ready report (``summary`` + per-turn rows)."""
+    turns = load(data_path)
+    sim = _similarity(similarity)
+    # The first pass is the one scored; with repeat > 1 it is also the warm-up,
+    # and latency comes from the later passes only.
+    (gate, results), latencies = _pass(turns, sim)
+    timed = [latencies] if repeat <= 1 else [_pass(turns, sim)[1] for _ in range(repeat - 1)]
+    all_latencies = [lat for one in timed for lat in one]
+    busy = [lat for one in timed for lat, r in zip(one, results, strict=True) if r.candidates]
+
+    produced = matched_candidates = expected_total = matched_expected = 0
+    written_total = written_matched = 0
+    outcome_hits: Counter[str] = Counter()
+    outcome_total: Counter[str] = Counter()
+    false_positive: Counter[str] = Counter()
+    rows: list[dict[str, Any]] = []
+    for turn, result in zip(turns, results, strict=True):
+        cands = [c for c in result.candidates if c.type]  # dropped ones have no type
+        produced += len(cands)
+        for c in cands:
+            hit = any(_matches(c.content, c.type, e) for e in turn["expect"])
+            matched_candidates += hit
+            if c.outcome.value != "rejected":
+                written_total += 1
+                written_matched += hit
+        expected_total += len(turn["expect"])
+        for e in turn["expect"]:
+            if any(_matches(c.content, c.type, e) for c in cands):
+                matched_expected += 1
+        outcomes = {c.outcome.value for c in result.candidates}
+        written = outcomes - {"rejected"}
+        label = turn["outcome"]
+        outcome_total[label] += 1
+        if label == "none":
+            ok = not result.candidates
+        elif label == "rejected":
+            ok = not written
+        elif label == "stored":
+            ok = "stored" in outcomes or (bool(written) and not written & {"updated", "merged"})
+        else:
+            ok = label in outcomes
+        outcome_hits[label] += ok
+        for tracked in _TRACKED:
+            if tracked in outcomes and label != tracked:
+                false_positive[tracked] += 1
+        rows.append(
+            {
+                "id": turn["id"],
+                "text": turn["text"],
+                "label": label,
+                "ok": ok,
+                "candidates": [c.to_json() for c in result.candidates],
+            }
+        )
+
+    def rate(hit: float, total: float) -> float:
+        return round(hit / total, 3) if total else 0.0
+
+    summary: dict[str, Any] = {
+        "candidate_precision": rate(matched_candidates, produced),
+        "candidate_recall": rate(matched_expected, expected_total),
+        "written_precision": rate(written_matched, written_total),
+        "update_accuracy": rate(outcome_hits["updated"], outcome_total["updated"]),
+        "contradiction_accuracy": rate(
+            outcome_hits["contradiction"], outcome_total["contradiction"]
+        ),
+        "merge_accuracy": rate(outcome_hits["merged"], outcome_total["merged"]),
+        "related_accuracy": rate(outcome_hits["related"], outcome_total["related"]),
+        "chitchat_silence": rate(outcome_hits["none"], outcome_total["none"]),
+        "sensitive_refusal": rate(outcome_hits["rejected"], outcome_total["rejected"]),
+        "false_updates": false_positive["updated"],
+        "false_contradictions": false_positive["contradiction"],
+        "latency_p50_ms": round(_pct(all_latencies, 0.5), 2),
+        "latency_p95_ms": round(_pct(all_latencies, 0.95), 2),
+        "latency_p50_ms_turns_with_candidates": round(_pct(busy or [0.0], 0.5), 2),
+        "latency_p95_ms_turns_with_candidates": round(_pct(busy or [0.0], 0.95), 2),
+    }
+    return {
+        "benchmark": "extraction",
+        "turns": len(turns),
+        "similarity": sim.model_id,
+        "gate": gate,
+        "repeat": repeat,
+        "cpu_count": os.cpu_count(),
+        "labels": dict(outcome_total),
+        "summary": summary,
+        "turns_detail": rows,
+        "note": "end to end through capture and the engine's gate (DESIGN §9)",
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m bench.extraction [similarity] [repeat]``: print the summary as JSON."""
+    args = argv if argv is not None else sys.argv[1:]
+    report = run(
+        similarity=args[0] if args else "minilm", repeat=int(args[1]) if len(args) > 1 else 3
+    )
+    print(json.dumps(report["summary"], indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""The resolver is a pure function: each band and rule, one case at a time."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from memvault.extract import Candidate, ChangeCue
+from memvault.model.enums import MemoryType
+from memvault.write import NeighbourView, Outcome, SimilarityBands, bands_for, resolve
+
+BANDS = bands_for("lexical")
+
+
+def cand(content: str, key: str = "", value: str = "", **kw: object) -> Candidate:
+    return Candidate(content, MemoryType.FACT, "KNOWLEDGE", key, value, **kw)  # type: ignore[arg-type]
+
+
+def n(mid: str, content: str, key: str = "", value: str = "", sim: float = 0.0, t: str = "Fact"):  # type: ignore[no-untyped-def]
+    return NeighbourView(mid, content, key, value, t, sim)
+
+
+def test_no_neighbours_is_stored() -> None:
+    assert resolve(cand("Dana lives in Porto."), [], BANDS).outcome is Outcome.STORED
+
+
+def test_same_content_merges_even_below_the_duplicate_band() -> None:
+    r = resolve(cand("Dana lives in Porto."), [n("m1", "Dana lives in Porto", sim=0.1)], BANDS)
+    assert (r.outcome, r.merge_into) == (Outcome.MERGED, "m1")
+
+
+def test_same_key_new_value_without_cue_contradicts_exclusive_slots() -> None:
+    c = cand("Dana lives in Porto.", "home_city", "Porto", exclusive=True)
+    r = resolve(c, [n("m1", "Dana lives in Lisbon.", "home_city", "Lisbon", 0.5)], BANDS)
+    assert r.outcome is Outcome.CONTRADICTION and r.contradicts == ("m1",)
+
+
+def test_same_key_new_value_with_cue_updates() -> None:
+    c = cand("Dana now lives in Porto.", "home_city", "Porto", exclusive=True, cue=ChangeCue.UPDATE)
+    r = resolve(c, [n("m1", "Dana lives in Lisbon.", "home_city", "Lisbon", 0.5)], BANDS)
+    assert r.outcome is Outcome.UPDATED and r.supersedes == ("m1",)
+
+
+def test_numeric_conflict_above_the_contradiction_band() -> None:
+    c = cand("The cluster has 12 nodes.")
+    r = resolve(c, [n("m1", "The cluster has 9 nodes.", sim=0.95)], BANDS)
+    assert r.outcome is Outcome.CONTRADICTION
+
+
+def test_related_edges_are_capped_and_weighted() -> None:
+    c = cand("Dana ships the Phoenix beta.")
+    near = [n(f"m{i}", f"Phoenix note {i}", sim=0.5 - i / 100) for i in range(5)]
+    r = resolve(c, near, BANDS, related_top_k=3)
+    assert r.outcome is Outcome.RELATED
+    assert [m for m, _ in r.related] == ["m0", "m1", "m2"]
+    assert all(0 < w <= 1 for _, w in r.related)
+
+
+def test_done_closes_the_matching_todo_only() -> None:
+    c = cand("Dana sent the invoice.", "todo.invoice", cue=ChangeCue.DONE)
+    todo = n("t1", "Dana needs to send the invoice.", "todo.invoice", t="Todo")
+    other = n("t2", "Dana needs to call Ana.", "todo.ana", sim=0.1, t="Todo")
+    r = resolve(c, [todo, other], BANDS)
+    assert r.outcome is Outcome.UPDATED and r.supersedes == ("t1",)
+
+
+def test_bands_must_be_ordered() -> None:
+    with pytest.raises(ValidationError):
+        SimilarityBands(duplicate=0.5, contradiction=0.8, related=0.3, done=0.5)
