@@ -142,7 +142,7 @@ _ROLE_MARKUP = (
     r"\[\[?(?:SYSTEM|ADMIN|DEVELOPER|SYS|ASSISTANT|ROOT|OPERATOR|"
     r"SECURITY)(?:[ _-]\w+){0,2}\s*[\]:]|"
     r"###\s*(?:Instruction|Response|System)\b|"
-    r"\"role\"\s*:\s*\"(?:system|developer|assistant|tool|function)\""
+    r"[\"']role[\"']\s*:\s*[\"'](?:system|developer|assistant|tool|function)[\"']"
 )
 _ROLE_LINE = re.compile(r"(?im)^\s*(?:human|user|assistant|ai|system|bot|model)\s*:\s*\S")
 _SYSTEM_LABEL = (
@@ -232,7 +232,8 @@ _DANGER = (
     r"\bon all (?:environments|servers|hosts|machines)\b|\bcontents of\b|\brun the script\b|"
     r"\bpayload\b|\bdownload and (?:run|execute|install)\b|https?://|\bfor every (?:account|"
     r"user)\b|"
-    r"/var/|/usr/|/root\b|\bdelete\b|\brm\b|\.env\b|credentials|\.aws\b|auth\.log"
+    r"/var/|/usr/|/root\b|\bdelete\b|\brm\b|\.env\b|credentials|\.aws\b|auth\.log|--skip-\w+|"
+    r"--no-\w+|\b(?:on|after|with) (?:every|each) (?:message|reply|request|turn)\b"
 )
 _PIPE_SHELL = (
     r"\b(?:curl|wget|iwr|irm)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|k)?sh\b"
@@ -242,13 +243,16 @@ _DESTRUCTIVE_CALL = (
     r"\b(?:delete|drop|wipe|purge|erase|destroy|transfer|exfil\w*|send|leak)_\w+\(\)"
 )
 _SEND = (
-    r"\b(?:send|sends|forward|forwards|email|e-mail|mail|post|upload|copy|copies|bcc|cc|exfiltrate|"
+    r"\b(?:send|sends|forward|forwards|e-?mail(?![\s-]*(?::|log ?in|address|account|password|"
+    r"inbox|server))|mail(?![\s-]*(?::|box|server))|post|upload|copy|copies|bcc|cc|exfiltrate|"
+    r"export|dump|transfer|deliver|mirror|replicate|ship|"
     r"leak|transmit|sync|share|push|report|sende|schicke|weiterleiten|leite|env[ií]a|reenv[ií]a|"
     r"envoie|transf[èe]re|invia|inoltra|envie|encaminhe|stuur|отправь|перешли)\w*\b"
 )
 _SENSITIVE_OBJ = (
     r"\b(?:memor(?:y|ies)|conversations?|chats?|transcripts?|histor(?:y|ies)|messages|data|files|"
-    r"contents|keys|tokens|passwords|credentials|cards?|addresses|everything|saved|stored|contacts|"
+    r"contents|keys?|tokens?|passwords?|credentials?|cards?|addresses|everything|saved|stored|"
+    r"contacts|"
     r"address book|emails|photos|documents|calendar|phone numbers|location|"
     r"session|sessions|secrets|logs?|notes|erinnerungen|gespeichert\w*|daten|recuerdos|"
     r"conversaciones|datos|m[ée]moires|souvenirs|donn[ée]es|memorie|dati|mem[óo]rias|dados)\b"
@@ -369,6 +373,7 @@ _TENANT = (
     r"|\buser_?id\s*[=:]?\s*\d+"
     r"|\buser\s*#?\d{2,}(?:'s)?\s+(?:\w+\s+)?(?:memories|preferences|notes|data|history|profile|"
     r"settings|messages)\b"
+    rf"|\b(?:memories|notes|data|records)\s+(?:that|which|of|from|stored by|saved by)\s+{_EMAIL}"
     r"|\b(?:memories|notes|data|records)\s+(?:stored|saved|written|kept|created)\s+(?:by|for|of)\s+"
     r"(?:user|tenant|customer|account)\s*#?\s*[\w-]*\d"
     r"|\b(?:memories|notes|data|records|history)\s+(?:from|of|in|for)\s+(?:the\s+)?['\"]?[\w-]+"
@@ -390,6 +395,22 @@ _CHANGED = (
 _DANGEROUS_CMD = (
     r"(?<!never )(?<!not )(?<!don't )\brm\s+-[rf]{1,2}\s+[/~*.]|\bmkfs\b|\bdd\s+if=|"
     r"chmod\s+-R\s+777|:\(\)\s*\{|\bformat c:|\bdel /[sfq]|\bdrop (?:table|database)\b"
+)
+_MISC2 = (
+    r"\bstore (?:it |this |everything )?as[- ]is\b|\bno need (?:for|to) (?:\w+ )?(?:screening|"
+    r"scanning|scan|checks?|review|filtering|governance)\b|\bcleared by (?:the )?(?:privacy|legal|"
+    r"compliance|security|dpo|data protection)\w*|\b(?:firewall|policy|filter|gate|governance|"
+    r"privacy|compliance|moderation) exception\b|\b(?:allow|accept|permit) (?:all|any) content\b"
+    r"|\byou(?:'re| are) (?:now )?free(?: now)?[,.;]?\s+(?:no|without) (?:rules|policies|"
+    r"restrictions|limits|filters)\b"
+    r"|\b(?:don't|do not|never) (?:disclose|reveal|mention|say|admit|acknowledge) (?:that )?"
+    r"(?:you (?:were|have been|are) (?:told|instructed|asked|programmed)|this note|this memory)"
+    r"|\bnever acknowledge\b|\bact normal\b"
+    r"|\btell (?:the user|users|them|customers|everyone|"
+    r"people) (?:that )?[^.\n]{0,80}?(?:https?://|"
+    r"www\.|\biban\b|account number|wire)"
+    r"|\b(?:ignore|disregard|bypass|skip) (?:the |all |any |your )?(?:polic(?:y|ies)|governance|"
+    r"privacy(?: rules)?|compliance)\b"
 )
 _MISC = (
     r"\b(?:respond|answer|reply|act|operate|behave)\w*\b[^.\n]{0,40}\bwithout (?:any )?(?:ethics|"
@@ -556,6 +577,7 @@ RULES: tuple[Rule, ...] = (
     _r("promotion", "dormant_trigger", _c(_PROMOTE), "planted promotion in every answer"),
     _r("redirect", "dormant_trigger", _c(_REDIRECT), "a planted link or payment redirect"),
     _r("misc_control", "override", _c(_MISC), "an instruction that steers the model or the store"),
+    _r("misc_control2", "governance_bypass", _c(_MISC2), "a bypass, concealment or misinformation"),
     _r("changed_contact", "dormant_trigger", _c(_CHANGED), "a planted change of contact details"),
     _r(
         "decode_and_follow", "obfuscation", _c(_DECODE_CUE), "an encoded payload to decode and obey"
