@@ -41,19 +41,17 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from pydantic import ValidationError
 
 from memvault.errors import (
     ConfigError,
     StoreError,
     StoreUnavailableError,
     UnsafePathError,
-    ValidationFailed,
 )
+from memvault.ingest.judge import DocumentJudge, Judge, Judged
 from memvault.ingest.manifest import (
     MANIFEST_SUFFIX,
     MANIFEST_VERSION,
@@ -64,26 +62,27 @@ from memvault.ingest.manifest import (
     write_manifest,
 )
 from memvault.ingest.model import (
-    Candidate,
-    EdgeSpec,
     ParsedDocument,
     ParseFailure,
     Rejection,
     RejectReason,
 )
-from memvault.ingest.parsers import MEMORY_FIELDS, PARSERS, decode
+from memvault.ingest.parsers import PARSERS, decode
+from memvault.ingest.report import (
+    DUPLICATE,
+    PENDING,
+    PROCESSED,
+    REJECTED,
+    FileOutcome,
+    IngestReport,
+)
 from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
-from memvault.model.decision import Decision
 from memvault.model.enums import (
-    CapturedBy,
     ChangeKind,
     HistoryOp,
-    SourceKind,
-    SourceType,
     StopReason,
 )
-from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
-from memvault.model.validation import canonical_source_path, to_validation_failed
+from memvault.model.validation import canonical_source_path
 from memvault.runtime import RuntimeLayout
 from memvault.store.base import ChangeEntry, HistoryEvent, IngestRecord, Store, WriteSet
 
@@ -97,14 +96,11 @@ __all__ = [
     "run_pass",
 ]
 
-#: The governance seam as ingestion sees it: one node in, one decision out.
-Judge = Callable[[MemoryNode], Decision]
 #: ``(files done, files total, name of the file just finished)``.
 Progress = Callable[[int, int, str], None]
 #: ``log(level, event, **fields)`` — a JSON line in ``logs/memory.log``.
 LogFn = Callable[..., None]
 
-PROCESSED, REJECTED, DUPLICATE, PENDING = "processed", "rejected", "duplicate", "pending"
 THREAD = "ingest"
 
 
@@ -132,108 +128,7 @@ class IngestContext:
     actor: str | None = None
 
 
-@dataclass(frozen=True)
-class FileOutcome:
-    """What happened to one file (one entry of the pass report)."""
-
-    name: str
-    status: str
-    reasons: tuple[Rejection, ...] = ()
-    memory_ids: tuple[str, ...] = ()
-    refused: tuple[dict[str, Any], ...] = ()
-    edge_ids: tuple[str, ...] = ()
-    manifest: str | None = None
-    sha256: str | None = None
-    duplicate_of: str | None = None
-    recovered: bool = False
-
-    @property
-    def memory_count(self) -> int:
-        return len(self.memory_ids)
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"file": self.name, "manifest": self.manifest}
-        if self.status == REJECTED:
-            data["reasons"] = [r.code.value for r in self.reasons]
-            data["details"] = [r.to_json() for r in self.reasons]
-            stops = sorted({str(r["stop_reason"]) for r in self.refused})
-            if stops:
-                data["stop_reasons"] = stops
-        elif self.status == PROCESSED:
-            data["memories"] = list(self.memory_ids)
-            data["edges"] = list(self.edge_ids)
-            data["refused"] = list(self.refused)
-            if self.recovered:
-                data["recovered"] = True
-        elif self.status == DUPLICATE:
-            data["sha256"] = self.sha256
-            data["duplicate_of"] = self.duplicate_of
-        return data
-
-
-@dataclass(frozen=True)
-class IngestReport:
-    """The outcome of one pass: files by status, and how long it took."""
-
-    outcomes: tuple[FileOutcome, ...]
-    seconds: float
-
-    def _with(self, status: str) -> list[FileOutcome]:
-        return [o for o in self.outcomes if o.status == status]
-
-    @property
-    def processed(self) -> list[FileOutcome]:
-        return self._with(PROCESSED)
-
-    @property
-    def rejected(self) -> list[FileOutcome]:
-        return self._with(REJECTED)
-
-    @property
-    def duplicates(self) -> list[FileOutcome]:
-        return self._with(DUPLICATE)
-
-    @property
-    def pending(self) -> list[FileOutcome]:
-        return self._with(PENDING)
-
-    @property
-    def memories(self) -> int:
-        return sum(o.memory_count for o in self.outcomes)
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"processed": [...], "rejected": [{"file", "reasons"}], "duplicates": [...]}``."""
-        return {
-            "processed": [o.to_json() for o in self.processed],
-            "rejected": [o.to_json() for o in self.rejected],
-            "duplicates": [o.to_json() for o in self.duplicates],
-            "pending": [o.name for o in self.pending],
-            "memories": self.memories,
-            "seconds": round(self.seconds, 3),
-        }
-
-
 # -- helpers -------------------------------------------------------------------
-
-
-def derived_id(prefix: str, *parts: str) -> str:
-    """A stable id from its parts: the same file and chunk always get the same id.
-
-    >>> a = derived_id("mem", "acme", "ab" * 32, "p0001")
-    >>> a == derived_id("mem", "acme", "ab" * 32, "p0001"), len(a)
-    (True, 32)
-    """
-    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
-    return f"{prefix}_{digest[:28]}"
-
-
-def summarise(content: str, limit: int = 160) -> str:
-    """One line of at most ``limit`` characters, cut at a word."""
-    text = " ".join(content.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 3].rsplit(" ", 1)[0]
-    return (cut or text[: limit - 3]) + "…"
 
 
 @contextlib.contextmanager
@@ -251,16 +146,6 @@ def _pass_lock(path: Path) -> Iterator[None]:
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
-
-
-@dataclass
-class _Judged:
-    """Candidates turned into nodes and decisions (the pure part of a file)."""
-
-    accepted: list[tuple[Candidate, MemoryNode, Decision]] = field(default_factory=list)
-    refused: list[tuple[Candidate, Decision, tuple[str, ...]]] = field(default_factory=list)
-    edges: list[MemoryEdge] = field(default_factory=list)
-    skipped_edges: list[dict[str, Any]] = field(default_factory=list)
 
 
 # -- the pass --------------------------------------------------------------------
@@ -316,7 +201,9 @@ class _Pass:
             if os.path.lexists(destination):
                 return self._duplicate(entry, sha, record, started)
         gate_started = time.perf_counter()
-        judged = self._judge(document, sha, source_path)
+        judged = DocumentJudge(self.ctx.orchestrator, self.ctx.now, self.ctx.judge).judge(
+            document, sha, source_path
+        )
         timings["gate_ms"] = _ms(gate_started)
         if record is not None and record.manifest_path is not None:
             # Trigger: the content is recorded but its file was never moved.
@@ -327,36 +214,6 @@ class _Pass:
                 entry, document, judged, sha, source_path, record, timings, started, recovered=True
             )
         return self._commit(entry, document, judged, sha, source_path, timings, started)
-
-    def _node(self, candidate: Candidate, sha: str, source: Source) -> MemoryNode:
-        data = dict(candidate.fields)
-        unknown = sorted(set(data) - MEMORY_FIELDS)
-        if unknown:
-            raise ValidationFailed(
-                f"unknown field(s): {', '.join(unknown)}",
-                errors=tuple((f, "not a field a file may set") for f in unknown),
-            )
-        content = data.get("content")
-        if isinstance(content, str):
-            data["content"] = content = content.strip()
-            data.setdefault("summary", summarise(content)[:SUMMARY_MAX])
-            if not data.get("value"):
-                data["value"] = summarise(content, 1024)
-        data.setdefault("ttl_class", "LONG")
-        now = self.ctx.now()
-        try:
-            return MemoryNode(
-                memory_id=derived_id("mem", self.ctx.orchestrator, sha, candidate.chunk_id),
-                orchestrator_id=self.ctx.orchestrator,
-                source=source,
-                created_at=now,
-                updated_at=now,
-                **data,
-            )
-        except ValidationError as exc:
-            failed = to_validation_failed(exc)
-            assert isinstance(failed, ValidationFailed)
-            raise failed from None
 
     def _recorded(self, record: IngestRecord) -> tuple[Path, Path]:
         """(manifest, destination) a record names, relative to the drop folder.
@@ -369,72 +226,6 @@ class _Pass:
         manifest = self.layout.ingest_dir / record.manifest_path
         return manifest, manifest.with_name(manifest.name[: -len(MANIFEST_SUFFIX)])
 
-    def _judge(self, document: ParsedDocument, sha: str, source_path: str) -> _Judged:
-        judged = _Judged()
-        by_ref: dict[str, MemoryNode] = {}
-        for candidate in document.candidates:
-            source = Source(
-                source_type=SourceType.INGEST_FILE,
-                captured_by=CapturedBy.EXTRACTOR,
-                source_kind=SourceKind.CITED_SOURCE,
-                source_path=source_path,
-                source_ref=f"doc:sha256:{sha}#chunk:{candidate.chunk_id}",
-            )
-            try:
-                node = self._node(candidate, sha, source)
-            except ValidationFailed as exc:
-                decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
-                fields = tuple(sorted({f for f, _ in exc.errors}))
-                judged.refused.append((candidate, decision, fields))
-                continue
-            decision = self.ctx.judge(node)
-            if decision.allowed:
-                judged.accepted.append((candidate, node, decision))
-                if candidate.ref is not None:
-                    by_ref[candidate.ref] = node
-            else:
-                judged.refused.append((candidate, decision, ()))
-        seen: set[tuple[str, str, str]] = set()
-        for spec in document.edges:
-            self._edge(spec, sha, by_ref, seen, judged)
-        return judged
-
-    def _edge(
-        self,
-        spec: EdgeSpec,
-        sha: str,
-        by_ref: dict[str, MemoryNode],
-        seen: set[tuple[str, str, str]],
-        judged: _Judged,
-    ) -> None:
-        skipped = {"index": spec.index, "from": spec.from_ref, "to": spec.to_ref}
-        a, b = by_ref.get(spec.from_ref), by_ref.get(spec.to_ref)
-        if a is None or b is None:
-            judged.skipped_edges.append({**skipped, "reason": "ENDPOINT_REFUSED"})
-            return
-        try:
-            edge = MemoryEdge(
-                edge_id=derived_id("edge", self.ctx.orchestrator, sha, f"edges.{spec.index}"),
-                orchestrator_id=self.ctx.orchestrator,
-                from_memory_id=a.memory_id,
-                to_memory_id=b.memory_id,
-                edge_type=spec.edge_type,  # type: ignore[arg-type]  # validated by pydantic
-                weight=spec.weight,
-                reason=spec.reason,
-                created_at=self.ctx.now(),
-            )
-        except ValidationError as exc:
-            failed = to_validation_failed(exc)
-            assert isinstance(failed, ValidationFailed)
-            judged.skipped_edges.append({**skipped, "reason": failed.stop_reason.value})
-            return
-        triple = (edge.from_memory_id, edge.to_memory_id, edge.edge_type.value)
-        if triple in seen:
-            judged.skipped_edges.append({**skipped, "reason": "DUPLICATE_EDGE"})
-            return
-        seen.add(triple)
-        judged.edges.append(edge)
-
     def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
         return HistoryEvent(
             event_id=f"evt_{int(time.time() * 1000):012x}{secrets.token_hex(8)}",
@@ -446,7 +237,7 @@ class _Pass:
         )
 
     def _write_set(
-        self, entry: Entry, judged: _Judged, sha: str, record: IngestRecord, at: str
+        self, entry: Entry, judged: Judged, sha: str, record: IngestRecord, at: str
     ) -> WriteSet:
         document = f"sha256:{sha}"
         events: list[HistoryEvent] = []
@@ -511,7 +302,7 @@ class _Pass:
         self,
         entry: Entry,
         document: ParsedDocument,
-        judged: _Judged,
+        judged: Judged,
         sha: str,
         source_path: str,
         timings: dict[str, float],
@@ -548,7 +339,7 @@ class _Pass:
         self,
         entry: Entry,
         document: ParsedDocument,
-        judged: _Judged,
+        judged: Judged,
         sha: str,
         source_path: str,
         record: IngestRecord,

@@ -1,0 +1,173 @@
+"""From parsed candidates to typed nodes and governance decisions (the pure part of a file).
+
+Each candidate becomes a :class:`~memvault.model.node.MemoryNode` with a
+derived id (orchestrator, content hash, chunk id) and ``CITED_SOURCE``
+provenance, or a schema refusal; each node then gets exactly one decision
+from the gate. Edges are built only between accepted memories.
+
+>>> from memvault.ingest.parsers import parse_text
+>>> from memvault.model.decision import Decision
+>>> from memvault.model.enums import StopReason
+>>> judge = DocumentJudge("acme", lambda: "2026-01-01T00:00:00.000000Z",
+...                       lambda node: Decision(StopReason.SUCCESS_STORED))
+>>> judged = judge.judge(parse_text("Hello.", name="a.txt"), "ab" * 32, "/h/a.txt")
+>>> [n.source.source_ref for _, n, _ in judged.accepted]
+['doc:sha256:abababababababababababababababababababababababababababababababab#chunk:p0001']
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.errors import ValidationFailed
+from memvault.ingest.model import Candidate, EdgeSpec, ParsedDocument
+from memvault.ingest.parsers import MEMORY_FIELDS
+from memvault.model.decision import Decision
+from memvault.model.enums import CapturedBy, SourceKind, SourceType
+from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.validation import to_validation_failed
+
+__all__ = ["DocumentJudge", "Judge", "Judged", "derived_id", "summarise"]
+
+#: The governance seam as ingestion sees it: one node in, one decision out.
+Judge = Callable[[MemoryNode], Decision]
+
+
+def derived_id(prefix: str, *parts: str) -> str:
+    """A stable id from its parts: the same file and chunk always get the same id.
+
+    >>> a = derived_id("mem", "acme", "ab" * 32, "p0001")
+    >>> a == derived_id("mem", "acme", "ab" * 32, "p0001"), len(a)
+    (True, 32)
+    """
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+    return f"{prefix}_{digest[:28]}"
+
+
+def summarise(content: str, limit: int = 160) -> str:
+    """One line of at most ``limit`` characters, cut at a word."""
+    text = " ".join(content.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 3].rsplit(" ", 1)[0]
+    return (cut or text[: limit - 3]) + "…"
+
+
+@dataclass
+class Judged:
+    """Candidates turned into nodes and decisions (the pure part of a file)."""
+
+    accepted: list[tuple[Candidate, MemoryNode, Decision]] = field(default_factory=list)
+    refused: list[tuple[Candidate, Decision, tuple[str, ...]]] = field(default_factory=list)
+    edges: list[MemoryEdge] = field(default_factory=list)
+    skipped_edges: list[dict[str, Any]] = field(default_factory=list)
+
+
+class DocumentJudge:
+    """Builds and judges the nodes and edges of one orchestrator's documents."""
+
+    def __init__(self, orchestrator: str, now: Callable[[], str], judge: Judge) -> None:
+        self.orchestrator = orchestrator
+        self.now = now
+        self.gate = judge
+
+    def node(self, candidate: Candidate, sha: str, source: Source) -> MemoryNode:
+        data = dict(candidate.fields)
+        unknown = sorted(set(data) - MEMORY_FIELDS)
+        if unknown:
+            raise ValidationFailed(
+                f"unknown field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not a field a file may set") for f in unknown),
+            )
+        content = data.get("content")
+        if isinstance(content, str):
+            data["content"] = content = content.strip()
+            data.setdefault("summary", summarise(content)[:SUMMARY_MAX])
+            if not data.get("value"):
+                data["value"] = summarise(content, 1024)
+        data.setdefault("ttl_class", "LONG")
+        now = self.now()
+        try:
+            return MemoryNode(
+                memory_id=derived_id("mem", self.orchestrator, sha, candidate.chunk_id),
+                orchestrator_id=self.orchestrator,
+                source=source,
+                created_at=now,
+                updated_at=now,
+                **data,
+            )
+        except ValidationError as exc:
+            failed = to_validation_failed(exc)
+            assert isinstance(failed, ValidationFailed)
+            raise failed from None
+
+    def judge(self, document: ParsedDocument, sha: str, source_path: str) -> Judged:
+        judged = Judged()
+        by_ref: dict[str, MemoryNode] = {}
+        for candidate in document.candidates:
+            source = Source(
+                source_type=SourceType.INGEST_FILE,
+                captured_by=CapturedBy.EXTRACTOR,
+                source_kind=SourceKind.CITED_SOURCE,
+                source_path=source_path,
+                source_ref=f"doc:sha256:{sha}#chunk:{candidate.chunk_id}",
+            )
+            try:
+                node = self.node(candidate, sha, source)
+            except ValidationFailed as exc:
+                decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
+                fields = tuple(sorted({f for f, _ in exc.errors}))
+                judged.refused.append((candidate, decision, fields))
+                continue
+            decision = self.gate(node)
+            if decision.allowed:
+                judged.accepted.append((candidate, node, decision))
+                if candidate.ref is not None:
+                    by_ref[candidate.ref] = node
+            else:
+                judged.refused.append((candidate, decision, ()))
+        seen: set[tuple[str, str, str]] = set()
+        for spec in document.edges:
+            self.edge(spec, sha, by_ref, seen, judged)
+        return judged
+
+    def edge(
+        self,
+        spec: EdgeSpec,
+        sha: str,
+        by_ref: dict[str, MemoryNode],
+        seen: set[tuple[str, str, str]],
+        judged: Judged,
+    ) -> None:
+        skipped = {"index": spec.index, "from": spec.from_ref, "to": spec.to_ref}
+        a, b = by_ref.get(spec.from_ref), by_ref.get(spec.to_ref)
+        if a is None or b is None:
+            judged.skipped_edges.append({**skipped, "reason": "ENDPOINT_REFUSED"})
+            return
+        try:
+            edge = MemoryEdge(
+                edge_id=derived_id("edge", self.orchestrator, sha, f"edges.{spec.index}"),
+                orchestrator_id=self.orchestrator,
+                from_memory_id=a.memory_id,
+                to_memory_id=b.memory_id,
+                edge_type=spec.edge_type,  # type: ignore[arg-type]  # validated by pydantic
+                weight=spec.weight,
+                reason=spec.reason,
+                created_at=self.now(),
+            )
+        except ValidationError as exc:
+            failed = to_validation_failed(exc)
+            assert isinstance(failed, ValidationFailed)
+            judged.skipped_edges.append({**skipped, "reason": failed.stop_reason.value})
+            return
+        triple = (edge.from_memory_id, edge.to_memory_id, edge.edge_type.value)
+        if triple in seen:
+            judged.skipped_edges.append({**skipped, "reason": "DUPLICATE_EDGE"})
+            return
+        seen.add(triple)
+        judged.edges.append(edge)
