@@ -81,7 +81,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         except ValueError:
             output.error(f"--k must be comma-separated integers, got {k!r}")
             raise typer.Exit(2) from None
-        methods = _methods(preset, ("default", "fts", "text", "vector", "spec", "minmax"))
+        methods = _methods(preset, ("default", "fts", "text", "vector", "spec", "rrf"))
         emb = _embedder(embedder)
         if emb is None:
             methods = tuple(m for m in methods if m != "vector")

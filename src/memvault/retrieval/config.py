@@ -76,14 +76,13 @@ class RetrievalConfig(BaseModel):
 
 
 PRESETS: dict[str, RetrievalConfig] = {
-    # Measured best on the LoCoMo dev conversations (docs/retrieval.md): rank
-    # fusion with a small k and a lighter vector leg, context column at 0.5.
+    # Measured best on the LoCoMo dev conversations (docs/retrieval.md): score
+    # fusion with a lighter vector leg and the context column at 0.5.
     "default": RetrievalConfig(
         name="default",
-        fusion="rrf",
-        rrf_k=10.0,
+        fusion="minmax",
         text_weight=1.0,
-        vector_weight=0.7,
+        vector_weight=0.5,
         column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
     ),
     "spec": RetrievalConfig(
@@ -101,11 +100,12 @@ PRESETS: dict[str, RetrievalConfig] = {
         },
         use_context_vectors=False,
     ),
-    "minmax": RetrievalConfig(
-        name="minmax",
-        fusion="minmax",
+    "rrf": RetrievalConfig(
+        name="rrf",
+        fusion="rrf",
+        rrf_k=10.0,
         text_weight=1.0,
-        vector_weight=0.5,
+        vector_weight=0.7,
         column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
     ),
     "text": RetrievalConfig(
