@@ -370,7 +370,7 @@ def search(
     category: Annotated[list[str] | None, typer.Option("--category")] = None,
     preset: Annotated[
         str | None,
-        typer.Option("--preset", help="Retrieval preset: default, spec, minmax, fts, text, vector."),
+        typer.Option("--preset", help="Retrieval preset: default, spec, rrf, fts, text, vector."),
     ] = None,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show per-leg ranks and modifier contributions.")
