@@ -136,6 +136,16 @@ class PolicySettings(_Section):
     contract: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")] = "19.1.0"
     allowlists: dict[AgentName, tuple[Category, ...]] = Field(default_factory=dict)
 
+    @field_validator("contract")
+    @classmethod
+    def _shipped(cls, value: str) -> str:
+        from memvault.policy.contract import available_contracts
+
+        shipped = available_contracts()
+        if value not in shipped:
+            raise ValueError(f"no contract {value!r} is shipped (available: {', '.join(shipped)})")
+        return value
+
 
 class EmbedderSettings(_Section):
     """``embedder``: which embedding backend the engine uses."""

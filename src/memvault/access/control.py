@@ -28,9 +28,11 @@ from typing import Any
 
 from memvault.access.keys import KeyStore, Principal
 from memvault.config import MemvaultConfig
+from memvault.context.query import expand_categories
 from memvault.engine import MemoryEngine, format_timestamp
 from memvault.errors import AccessDeniedError, StoreUnavailableError
 from memvault.model.node import MemoryNode
+from memvault.policy.write_gate import PolicyGate
 from memvault.runtime import JsonLineLog, RuntimeLayout, default_home
 
 __all__ = ["AccessControl", "EngineOpener"]
@@ -52,9 +54,18 @@ class AccessControl:
         self.home = (Path(home).expanduser() if home is not None else default_home()).resolve()
         self.config = config
         self.keys = keys or KeyStore.for_home(self.home)
-        self._opener: EngineOpener = opener or (lambda h, o: MemoryEngine.open(h, o))
+        self._opener: EngineOpener = opener or self._open_governed
         self._engines: dict[str, MemoryEngine] = {}
+        self._views: dict[tuple[str, str], MemoryEngine] = {}
         self._lock = threading.Lock()
+
+    def _open_governed(self, home: Path, orchestrator: str) -> MemoryEngine:
+        # Trigger: a network interface opening an orchestrator's engine.
+        # Why: every write from a key must pass the governance gate of the configured
+        #      contract, whatever the library default is.
+        # Outcome: the engine is opened with a PolicyGate for policy.contract.
+        gate = PolicyGate(self.config.policy.contract)
+        return MemoryEngine.open(home, orchestrator, gate=gate)
 
     # -- who -----------------------------------------------------------------
 
@@ -108,10 +119,16 @@ class AccessControl:
         # Trigger: one engine per orchestrator, many agents per orchestrator.
         # Why: history rows and the gate must see the acting agent, yet every agent
         #      of a tenant must share one store (one writer, one cache).
-        # Outcome: a shallow view of the engine with only agent_id changed.
-        view = copy.copy(base)
-        view.agent_id = principal.agent
-        return view
+        # Outcome: a shallow view of the engine with only agent_id changed, kept per
+        #          agent so its own lazily built parts (capture, bulletin keeper) last.
+        key = (principal.orchestrator, principal.agent)
+        with self._lock:
+            view = self._views.get(key)
+            if view is None or view.store is not base.store:
+                view = copy.copy(base)
+                view.agent_id = principal.agent
+                self._views[key] = view
+            return view
 
     def opened(self) -> dict[str, MemoryEngine]:
         with self._lock:
@@ -120,29 +137,35 @@ class AccessControl:
     def close(self) -> None:
         with self._lock:
             engines, self._engines = list(self._engines.values()), {}
+            self._views = {}
         for engine in engines:
             engine.close()
 
     # -- what ----------------------------------------------------------------
 
     def _deny(
-        self, principal: Principal, reason: str, route: str, categories: Iterable[str] = ()
+        self,
+        principal: Principal,
+        reason: str,
+        route: str,
+        categories: Iterable[str] = (),
+        *,
+        detail: str = "",
     ) -> AccessDeniedError:
         cats = sorted(set(categories))
-        detail: dict[str, Any] = {"reason": reason, "categories": cats}
-        self.keys.record_access("access_denied", principal=principal, route=route, detail=detail)
-        self._log(principal, "access_denied", route=route, **detail)
-        return AccessDeniedError(
-            principal.agent,
-            reason,
-            categories=cats,
-            detail=(
-                f"agent {principal.agent!r} may not use categor{'y' if len(cats) == 1 else 'ies'} "
-                f"{', '.join(cats)}"
-                if reason == "category_not_allowed"
-                else f"the key of agent {principal.agent!r} is read-only"
-            ),
-        )
+        audit: dict[str, Any] = {"reason": reason, "categories": cats}
+        self.keys.record_access("access_denied", principal=principal, route=route, detail=audit)
+        self._log(principal, "access_denied", route=route, **audit)
+        plural = "y" if len(cats) == 1 else "ies"
+        limited = ", ".join(sorted(principal.categories or ()))
+        messages = {
+            "category_not_allowed": f"agent {principal.agent!r} may not use "
+            f"categor{plural} {', '.join(cats)}",
+            "read_only": f"the key of agent {principal.agent!r} is read-only",
+            "category_allowlist": f"{detail or 'this call'} spans every category; the key of "
+            f"agent {principal.agent!r} is limited to {limited}",
+        }
+        return AccessDeniedError(principal.agent, reason, categories=cats, detail=messages[reason])
 
     def _log(self, principal: Principal, event: str, **fields: Any) -> None:
         engine = self.opened().get(principal.orchestrator)
@@ -163,6 +186,15 @@ class AccessControl:
         """Raise :class:`AccessDeniedError` (logged) when the key is read-only."""
         if principal.read_only:
             raise self._deny(principal, "read_only", route)
+
+    def require_unrestricted(self, principal: Principal, route: str, what: str) -> None:
+        """Raise :class:`AccessDeniedError` (logged) when the key has a category allowlist.
+
+        For calls that span categories the caller cannot name up front (bulletin,
+        capture, ingest, proposals): a restricted agent is refused, fail closed.
+        """
+        if principal.categories is not None:
+            raise self._deny(principal, "category_allowlist", route, detail=what)
 
     def check_categories(self, principal: Principal, categories: Iterable[str], route: str) -> None:
         """Raise :class:`AccessDeniedError` (logged) unless every category is allowed."""
@@ -185,6 +217,18 @@ class AccessControl:
         if principal.categories is None:
             return None
         return tuple(sorted(principal.categories))
+
+    def query_categories(
+        self, principal: Principal, requested: Iterable[str] | None, route: str
+    ) -> list[str] | None:
+        """Categories for memory.query: the request's (aliases expanded, checked) or the grant's."""
+        asked = [c for c in (requested or ()) if c]
+        if principal.categories is None:
+            return asked or None
+        if asked:
+            self.check_categories(principal, expand_categories(asked), route)
+            return asked
+        return sorted(principal.categories)
 
     def scope_miss(self, principal: Principal, route: str, memory_id: str) -> None:
         """Audit an id that is not in the principal's orchestrator (404 to the caller)."""

@@ -22,6 +22,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.access import AccessControl, Principal
+from memvault.api.more_routes import router as more_router
 from memvault.api.problems import ApiProblem, problem_response
 from memvault.api.routes import router
 from memvault.errors import (
@@ -186,6 +187,7 @@ def create_app(control: AccessControl, *, mcp: McpMount | None = None) -> FastAP
     )
     app.state.control = control
     app.include_router(router)
+    app.include_router(more_router)
     if mcp is not None:
         app.router.routes.append(Route(mcp.path, endpoint=mcp.app, include_in_schema=False))
     _install_handlers(app)

@@ -50,6 +50,8 @@ from langgraph.store.base import (
 
 from memvault.engine import MemoryEngine
 from memvault.model.node import MemoryNode
+from memvault.policy.contract import DEFAULT_CONTRACT_VERSION
+from memvault.policy.write_gate import PolicyGate
 from memvault.runtime import default_home
 
 __all__ = ["GLOBAL_TIER", "MemvaultStore"]
@@ -71,7 +73,9 @@ class MemvaultStore(BaseStore):
     """LangGraph's store interface on memvault (sync ``batch``; ``abatch`` in a thread).
 
     ``orchestrators`` limits which orchestrators a namespace may name (``None``:
-    any under ``home``); ``agent`` is recorded as the actor of every write.
+    any under ``home``); ``agent`` is recorded as the actor of every write;
+    every put is judged by a :class:`~memvault.policy.write_gate.PolicyGate` for
+    ``contract``.
     """
 
     supports_ttl = False
@@ -82,10 +86,12 @@ class MemvaultStore(BaseStore):
         *,
         agent: str = "langgraph",
         orchestrators: Iterable[str] | None = None,
+        contract: str = DEFAULT_CONTRACT_VERSION,
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.agent = agent
         self.allowed = frozenset(orchestrators) if orchestrators is not None else None
+        self.contract = contract
         self._engines: dict[str, MemoryEngine] = {}
         self._lock = threading.Lock()
 
@@ -97,7 +103,9 @@ class MemvaultStore(BaseStore):
         with self._lock:
             engine = self._engines.get(orchestrator)
             if engine is None:
-                engine = MemoryEngine.open(self.home, orchestrator, agent_id=self.agent)
+                engine = MemoryEngine.open(
+                    self.home, orchestrator, agent_id=self.agent, gate=PolicyGate(self.contract)
+                )
                 self._engines[orchestrator] = engine
             return engine
 

@@ -5,7 +5,8 @@ Tools (spec §6: ``memory_query`` is the primary one):
 ================  =========================================  ==========================
 tool              engine call                                annotations
 ================  =========================================  ==========================
-memory_query      ``engine.search`` (bullets or full)        read-only
+memory_query      ``engine.memory_query`` (spec §6)          read-only
+memory_bulletin   ``engine.bulletin`` / ``for_message``      read-only
 memory_store      ``engine.add`` (through the write gate)    not destructive
 memory_forget     ``engine.delete`` (soft delete)            destructive, idempotent
 ================  =========================================  ==========================
@@ -37,7 +38,7 @@ from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import MemoryEngine
-from memvault.errors import AccessDeniedError, MemoryNotFoundError, MemvaultError
+from memvault.errors import MemoryNotFoundError, MemvaultError
 from memvault.results import WriteResult
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
@@ -57,20 +58,6 @@ INSTRUCTIONS = (
 
 def _alias(*names: str, **kwargs: Any) -> Any:
     return Field(validation_alias=AliasChoices(*names), **kwargs)
-
-
-def _bullets(hits: list[dict[str, Any]], budget_tokens: int | None) -> list[dict[str, Any]]:
-    """``[{"id", "category", "text": "[category] summary"}]`` within a ~4 chars/token budget."""
-    out: list[dict[str, Any]] = []
-    used = 0
-    for hit in hits:
-        text = f"[{hit['category'].lower()}] {hit['content']}"
-        cost = max(1, len(text) // 4)
-        if budget_tokens is not None and used + cost > budget_tokens and out:
-            break
-        used += cost
-        out.append({"id": hit["memory_id"], "category": hit["category"], "text": text})
-    return out
 
 
 def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServer[Any]:
@@ -102,9 +89,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     def memory_query(
         ctx: Context,
         query: Annotated[
-            str, _alias("query", "q", "text", "question", "search", min_length=1, max_length=2000)
+            str, _alias("query", "q", "text", "question", "search", min_length=1, max_length=4000)
         ],
-        top_k: Annotated[int, _alias("top_k", "k", "limit", "topK", "n", ge=1, le=100)] = 5,
+        top_k: Annotated[int, _alias("top_k", "k", "limit", "topK", "n", ge=1, le=100)] = 3,
         categories: Annotated[
             list[str] | str | None, _alias("categories", "category", "cats")
         ] = None,
@@ -112,32 +99,67 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         return_format: Annotated[
             Literal["bullets", "full"], _alias("return", "return_format", "format", "mode")
         ] = "bullets",
-        threshold: Annotated[float | None, _alias("threshold", "min_score")] = None,
+        threshold: Annotated[float | None, _alias("threshold", "min_score", ge=0, le=1)] = None,
         budget_tokens: Annotated[
-            int | None, _alias("budget_tokens", "max_tokens", "budget", ge=1, le=100_000)
-        ] = None,
+            int, _alias("budget_tokens", "max_tokens", "budget", ge=1, le=100_000)
+        ] = 512,
     ) -> dict[str, Any]:
-        """Recall memories relevant to a query (the primary memory tool).
+        """memory.query — recall what helps with a query (the primary memory tool).
 
-        Returns ``bullets`` (``[{"id", "category", "text"}]``) or ``full`` results with
-        provenance. ``categories`` must lie within the agent's allowlist.
+        Returns cited ``results`` (``bullets``: ``{"id", "category", "text"}``; ``full``:
+        with type, score and provenance) within ``budget_tokens``. ``categories`` (contract
+        names or aliases such as ``tasks``) must lie within the agent's allowlist;
+        ``filters`` take user_id, agent_id, run_id, actor_id, role, pinned,
+        importance_min/max, updated_after/before.
         """
         principal, engine, route = caller(ctx, "memory_query")
+        wanted = [categories] if isinstance(categories, str) else categories
+        if wanted is not None and len(wanted) > 32:
+            raise ToolError("at most 32 categories")
         try:
-            wanted = [categories] if isinstance(categories, str) else categories
-            if wanted is not None and len(wanted) > 32:
-                raise ToolError("at most 32 categories")
-            chosen = control.category_filter(principal, wanted, route)
-            where = dict(filters or {})
-            if chosen is not None:
-                where["category"] = chosen
-            results = engine.search(query, filters=where, top_k=top_k).to_json()
-        except (AccessDeniedError, MemvaultError) as exc:
+            request: dict[str, Any] = {
+                "agent": principal.agent,
+                "query": query,
+                "categories": control.query_categories(principal, wanted, route),
+                "filters": filters or {},
+                "top_k": top_k,
+                "threshold": threshold,
+                "return": return_format,
+                "budget_tokens": budget_tokens,
+            }
+            result = engine.memory_query({k: v for k, v in request.items() if v is not None})
+        except MemvaultError as exc:
             raise fail(exc, principal, route) from None
-        hits = [h for h in results["results"] if threshold is None or h["score"] >= threshold]
-        if return_format == "full":
-            return {"query": query, "legs": results["legs"], "results": hits}
-        return {"query": query, "legs": results["legs"], "bullets": _bullets(hits, budget_tokens)}
+        if result.refused:
+            stop = result.stop_reason.value if result.stop_reason else "refused"
+            raise ToolError(f"refused: {stop}: {result.reason}")
+        return result.to_json()
+
+    @server.tool(
+        name="memory_bulletin",
+        title="Memory bulletin",
+        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+    )
+    def memory_bulletin(
+        ctx: Context,
+        query: Annotated[str | None, _alias("query", "q", "topic", max_length=2000)] = None,
+        thread_id: Annotated[
+            str | None, _alias("thread_id", "thread", "conversation_id", max_length=128)
+        ] = None,
+    ) -> dict[str, Any]:
+        """The memory bulletin: goals, todos, decisions, preferences, conflicts — each cited.
+
+        With ``thread_id``, also the delta header (what changed since that thread last
+        looked). Needs a key without a category allowlist (the bulletin spans them all).
+        """
+        principal, engine, route = caller(ctx, "memory_bulletin")
+        try:
+            control.require_unrestricted(principal, route, "the bulletin")
+            if thread_id is not None:
+                return engine.for_message(thread_id, query=query).to_json()
+            return engine.bulletin(query=query).to_json()
+        except MemvaultError as exc:
+            raise fail(exc, principal, route) from None
 
     @server.tool(
         name="memory_store",

@@ -226,3 +226,11 @@ def test_input_limits(live: Live) -> None:
         assert invalid["stop_reason"] == "SCHEMA_INVALID"
         _problem(client.get("/v1/nothing-here"), 404)
         _problem(client.put("/v1/search", json={}), 405)
+
+
+def test_writes_pass_the_governance_gate(live: Live) -> None:
+    passport = {**PREFERENCE, "content": "Passport number: X4829175", "key": "id", "value": "x"}
+    with live.client("writer") as client:
+        body = _problem(client.post("/v1/memories", json=passport), 422)
+    assert body["stop_reason"] == "FORBIDDEN_CATEGORY" and body["memory_id"] is None
+    assert "X4829175" not in json.dumps(body)

@@ -43,9 +43,9 @@ async def _run(url: str, key: str) -> dict[str, Any]:
 
 def test_mcp_tools_act_for_the_key(live: Live) -> None:
     seen = anyio.run(_run, live.url, live.keys["writer"])
-    assert seen["tools"] == ["memory_forget", "memory_query", "memory_store"]
+    assert seen["tools"] == ["memory_bulletin", "memory_forget", "memory_query", "memory_store"]
     memory_id = seen["stored"]["memory_id"]
-    assert [b["id"] for b in seen["query"]["bullets"]][:1] == [memory_id]
+    assert [b["id"] for b in seen["query"]["results"]][:1] == [memory_id]
     with live.client("writer") as client:
         node = client.get(f"/v1/memories/{memory_id}").json()
     assert node["agent_id"] == "writer" and node["orchestrator_id"] == "acme"

@@ -62,6 +62,7 @@ async def _session_run(home: Path) -> dict[str, Any]:
         seen["refused"] = await session.call_tool(
             "memory_store", {"content": "x", "category": "PREFERENCE", "type": "Fakt"}
         )
+        seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {}))
         memory_id = seen["stored"]["memory_id"]
         seen["forgot"] = _data(await session.call_tool("memory_forget", {"id": memory_id}))
         seen["forgot_again"] = await session.call_tool("memory_forget", {"memory_id": memory_id})
@@ -72,20 +73,22 @@ async def _session_run(home: Path) -> dict[str, Any]:
 def test_tools_over_stdio(tmp_path: Path) -> None:
     seen = anyio.run(_session_run, tmp_path)
     tools = seen["tools"]
-    assert {"memory_query", "memory_store", "memory_forget"} <= set(tools)
+    assert {"memory_query", "memory_store", "memory_forget", "memory_bulletin"} <= set(tools)
+    assert tools["memory_bulletin"].annotations.read_only_hint is True
     assert tools["memory_query"].annotations.read_only_hint is True
     assert tools["memory_forget"].annotations.destructive_hint is True
     assert tools["memory_store"].annotations.destructive_hint is False
     assert "query" in tools["memory_query"].input_schema["properties"]
     assert seen["stored"]["stop_reason"] == "SUCCESS_STORED"
-    bullet = seen["bullets"]["bullets"][0]
-    assert bullet["id"] == seen["stored"]["memory_id"]
-    assert bullet["text"].startswith("[preference] Dana prefers tea")
+    bullet = seen["bullets"]["results"][0]
+    assert bullet["id"] == seen["stored"]["memory_id"] and seen["bullets"]["agent"] == "assistant"
+    assert bullet["text"].startswith("[PREFERENCE]") and "tea" in bullet["text"]
     assert seen["full"]["results"][0]["source"]["sourceKind"] == "USER_EXPLICIT"
+    assert "revision" in seen["bulletin"]
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
     assert seen["forgot"]["stop_reason"] == "SUCCESS_DELETED"
     assert seen["forgot_again"].is_error and "no memory" in _text(seen["forgot_again"])
-    assert seen["after"]["bullets"] == []
+    assert seen["after"]["results"] == []
     rows = KeyStore.for_home(tmp_path).access_events("acme")
     assert [r["event"] for r in rows] == ["scope_miss"]
 
@@ -107,6 +110,7 @@ async def _restricted_run(home: Path) -> dict[str, Any]:
         seen["allowed"] = _data(
             await session.call_tool("memory_query", {"query": "tests", "categories": "TODO"})
         )
+        seen["bulletin"] = await session.call_tool("memory_bulletin", {})
     return seen
 
 
@@ -114,4 +118,5 @@ def test_allowlist_and_read_only_over_stdio(tmp_path: Path) -> None:
     seen = anyio.run(_restricted_run, tmp_path)
     assert seen["denied_query"].is_error and "PREFERENCE" in _text(seen["denied_query"])
     assert seen["denied_store"].is_error and "read-only" in _text(seen["denied_store"])
-    assert seen["allowed"]["bullets"] == []
+    assert seen["allowed"]["results"] == []
+    assert seen["bulletin"].is_error and "spans every category" in _text(seen["bulletin"])

@@ -79,6 +79,7 @@ def test_postgres_keys_from_the_environment() -> None:
         ("[memory.ingest]\nmax_file_size_mb = -1\n", "memory.ingest.max_file_size_mb:"),
         ("[memory.scope]\ncross_orchestrator = true\n", "memory.scope.cross_orchestrator:"),
         ("[policy]\ncontract = 'latest'\n", "policy.contract:"),
+        ("[policy]\ncontract = '99.0.0'\n", "policy.contract: no contract '99.0.0' is shipped"),
         ("[policy.allowlists]\nplanner = ['ok', 'no spaces']\n", "policy.allowlists.planner.1:"),
         ("[embedder]\nname = 'word2vec'\n", "embedder.name:"),
         ("[server]\nport = 70000\n", "server.port:"),

@@ -1,0 +1,208 @@
+"""``/v1`` routes over the engine's context, capture, ingest and consent calls.
+
+These calls span categories the caller does not choose up front (a bulletin
+summarises every category; capture and ingest extract their own categories; a
+proposal carries its own), so a key restricted by a category allowlist gets 403
+on them — fail closed — except ``/v1/query``, whose categories are checked.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from memvault.api.problems import PROBLEM_RESPONSES, ApiProblem, write_problem
+from memvault.api.routes import Caller, CallerDep
+from memvault.lifecycle.proposals import proposal_json
+from memvault.lifecycle.service import ProposalError
+from memvault.model.enums import StopReason
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1")
+_DOCS: dict[int | str, dict[str, Any]] = dict(PROBLEM_RESPONSES)
+Ident = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class QueryIn(_Body):
+    """``POST /v1/query``: memory.query (spec §6); the agent comes from the key."""
+
+    query: Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+    agent: Name | None = None
+    categories: list[Name] | None = Field(default=None, max_length=32)
+    filters: dict[str, Any] | None = None
+    top_k: Annotated[int, Field(ge=1, le=100)] = 3
+    threshold: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
+    return_mode: Literal["bullets", "full"] = Field(default="bullets", alias="return")
+    budget_tokens: Annotated[int, Field(ge=1, le=100_000)] = 512
+
+
+class MessageIn(_Body):
+    """``POST /v1/capture/message``: one transcript turn (only user turns write)."""
+
+    text: Annotated[str, StringConstraints(max_length=16_000)]
+    user_id: Ident | None = None
+    role: Name = "user"
+    speaker: Name | None = None
+    conversation_id: Ident | None = None
+    channel: Ident | None = None
+    at: Name | None = None
+    project_id: Ident | None = None
+    thread_id: Ident = "default"
+
+
+class WorkflowIn(_Body):
+    """``POST /v1/capture/workflow``: a workflow step's output (decisions, todos, goals)."""
+
+    run_id: Ident
+    step_id: Ident
+    output: Annotated[str, StringConstraints(max_length=64_000)] | dict[str, Any]
+    user_id: Ident | None = None
+    project_id: Ident | None = None
+    thread_id: Ident = "default"
+
+
+class DiagnosticsIn(_Body):
+    """``POST /v1/capture/diagnostics``: one diagnostics finding."""
+
+    finding: dict[str, Any] | Annotated[str, StringConstraints(max_length=16_000)]
+    user_id: Ident | None = None
+    project_id: Ident | None = None
+    thread_id: Ident = "default"
+
+
+def _unrestricted(c: Caller, what: str) -> None:
+    c.control.require_unrestricted(c.principal, c.route, what)
+
+
+def _writer(c: Caller, what: str) -> None:
+    c.control.require_write(c.principal, c.route)
+    _unrestricted(c, what)
+
+
+@router.post("/query", responses=_DOCS)
+def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
+    """memory.query: allowlist-checked, filtered, budgeted recall (bullets or full)."""
+    if body.agent not in (None, c.principal.agent):
+        raise ApiProblem(422, "agent-mismatch", "agent comes from the API key")
+    categories = c.control.query_categories(c.principal, body.categories, c.route)
+    request = body.model_dump(by_alias=True, exclude_none=True)
+    request.update(agent=c.principal.agent, categories=categories)
+    result = c.engine.memory_query(request)
+    data = result.to_json()
+    if result.refused:
+        status = 403 if result.stop_reason is StopReason.FORBIDDEN_CATEGORY else 422
+        raise ApiProblem(status, "query-refused", result.reason or "refused", **data)
+    return JSONResponse(data)
+
+
+@router.get("/bulletin", responses=_DOCS)
+def bulletin(
+    c: CallerDep,
+    query: Annotated[str | None, Query(max_length=2000)] = None,
+    thread_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
+) -> dict[str, Any]:
+    """The memory bulletin; with ``thread_id``, the delta header for that thread too."""
+    _unrestricted(c, "bulletin")
+    if thread_id is not None:
+        return c.engine.for_message(thread_id, query=query).to_json()
+    return c.engine.bulletin(query=query).to_json()
+
+
+@router.post("/capture/message", responses=_DOCS)
+def capture_message(body: MessageIn, c: CallerDep) -> dict[str, Any]:
+    """Capture one transcript turn: 0–5 candidates, each gated, resolved and committed."""
+    _writer(c, "capture")
+    message = body.model_dump(exclude={"project_id", "thread_id"}, exclude_none=True)
+    result = c.engine.capture_message(message, project_id=body.project_id, thread_id=body.thread_id)
+    return result.to_json()
+
+
+@router.post("/capture/workflow", responses=_DOCS)
+def capture_workflow(body: WorkflowIn, c: CallerDep) -> dict[str, Any]:
+    """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
+    _writer(c, "capture")
+    result = c.engine.capture_workflow_output(
+        body.run_id,
+        body.step_id,
+        body.output,
+        user_id=body.user_id,
+        project_id=body.project_id,
+        thread_id=body.thread_id,
+    )
+    return result.to_json()
+
+
+@router.post("/capture/diagnostics", responses=_DOCS)
+def capture_diagnostics(body: DiagnosticsIn, c: CallerDep) -> dict[str, Any]:
+    """Observation memories from one diagnostics finding."""
+    _writer(c, "capture")
+    result = c.engine.capture_diagnostics(
+        body.finding, user_id=body.user_id, project_id=body.project_id, thread_id=body.thread_id
+    )
+    return result.to_json()
+
+
+@router.post("/ingest", responses=_DOCS)
+def ingest(c: CallerDep) -> dict[str, Any]:
+    """One pass over the orchestrator's drop folder (``memory.ingest.*`` from the config)."""
+    _writer(c, "ingest")
+    settings = c.control.config.memory.ingest
+    report = c.engine.ingest_pending(
+        enabled=settings.enabled, max_file_size_mb=settings.max_file_size_mb
+    )
+    return report.to_json()
+
+
+@router.get("/proposals", responses=_DOCS)
+def proposals(
+    c: CallerDep,
+    status: Annotated[str | None, Query(max_length=32)] = None,
+    user_id: Annotated[str | None, Query(max_length=128)] = None,
+) -> dict[str, Any]:
+    """Consent proposals (inferred memories waiting for the user), oldest first."""
+    _unrestricted(c, "proposals")
+    try:
+        found = c.engine.proposals(status=status, user_id=user_id)
+    except ValueError as exc:
+        raise ApiProblem(422, "invalid-request", str(exc)) from None
+    return {"proposals": [proposal_json(p) for p in found]}
+
+
+ProposalId = Annotated[str, Path(min_length=1, max_length=128)]
+
+
+def _proposal_problem(exc: ProposalError) -> ApiProblem:
+    missing = "does not exist" in exc.problem
+    return ApiProblem(404 if missing else 409, "proposal", str(exc), proposal_id=exc.proposal_id)
+
+
+@router.post("/proposals/{proposal_id}/confirm", responses=_DOCS)
+def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
+    """The user consents: the proposal is stored as USER_EXPLICIT (the gate may refuse)."""
+    _writer(c, "proposals")
+    try:
+        result = c.engine.confirm_proposal(proposal_id)
+    except ProposalError as exc:
+        raise _proposal_problem(exc) from None
+    if not result.ok:
+        raise write_problem(result)
+    return JSONResponse(result.to_json())
+
+
+@router.post("/proposals/{proposal_id}/reject", responses=_DOCS)
+def reject_proposal(proposal_id: ProposalId, c: CallerDep) -> dict[str, Any]:
+    """The user declines: nothing is stored."""
+    _writer(c, "proposals")
+    try:
+        return proposal_json(c.engine.reject_proposal(proposal_id))
+    except ProposalError as exc:
+        raise _proposal_problem(exc) from None
