@@ -207,18 +207,20 @@ def bench_context(
         return
     output.print_table(
         "bench context (ms; SQLite file, text recall leg)",
-        ["memories", "bulletin p50", "p95", "unchanged p50", "bulletin+query p50",
-         "query bullets p50", "p95", "query full p50", "seed s"],
+        ["memories", "bulletin p50", "p95", "cpu p50", "unchanged p50", "bulletin+query p50",
+         "query bullets p50", "p95", "cpu p50", "query full p50", "seed s"],
         [
             (
                 r["memories"], r["bulletin"]["p50"], r["bulletin"]["p95"],
-                r["bulletin_same_revision"]["p50"], r["bulletin_with_query"]["p50"],
-                r["query_bullets"]["p50"], r["query_bullets"]["p95"], r["query_full"]["p50"],
-                r["seed_seconds"],
+                r["bulletin"]["cpu_p50"], r["bulletin_same_revision"]["p50"],
+                r["bulletin_with_query"]["p50"], r["query_bullets"]["p50"],
+                r["query_bullets"]["p95"], r["query_bullets"]["cpu_p50"],
+                r["query_full"]["p50"], r["seed_seconds"],
             )
             for r in result["results"]
         ],
-        caption=f"{result['cpus']} CPUs, {repeats} calls per figure; written to {out}",
+        caption=f"{result['cpus']} CPUs, load average {result['load_average']}, "
+        f"{repeats} calls per figure; written to {out}",
     )  # fmt: skip
 
 
@@ -259,21 +261,17 @@ def run_context_bench(
                     {
                         "memories": size,
                         "seed_seconds": seed_seconds,
-                        "bulletin": bench.percentiles(
-                            bench.time_calls(lambda _i: engine.bulletin(reuse=False), repeats)
+                        "bulletin": bench.time_calls(
+                            lambda _i: engine.bulletin(reuse=False), repeats
                         ),
-                        "bulletin_same_revision": bench.percentiles(
-                            bench.time_calls(lambda _i: engine.bulletin(), repeats)
+                        "bulletin_same_revision": bench.time_calls(
+                            lambda _i: engine.bulletin(), repeats
                         ),
-                        "bulletin_with_query": bench.percentiles(
-                            bench.time_calls(
-                                lambda i: engine.bulletin(query=queries[i % len(queries)]), repeats
-                            )
+                        "bulletin_with_query": bench.time_calls(
+                            lambda i: engine.bulletin(query=queries[i % len(queries)]), repeats
                         ),
-                        "query_bullets": bench.percentiles(bench.time_calls(ask, repeats)),
-                        "query_full": bench.percentiles(
-                            bench.time_calls(lambda i: ask(i, "full"), repeats)
-                        ),
+                        "query_bullets": bench.time_calls(ask, repeats),
+                        "query_full": bench.time_calls(lambda i: ask(i, "full"), repeats),
                     }
                 )
     finally:
@@ -284,6 +282,7 @@ def run_context_bench(
         "recall_legs": "text only (no embedder)" if options else "engine default",
         "repeats": repeats,
         "cpus": os.cpu_count(),
+        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
         "notes": "memories seeded straight through Store.apply; each query call also records "
         "its operational event (one small write transaction)",
         "results": rows,

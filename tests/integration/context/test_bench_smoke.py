@@ -23,6 +23,7 @@ def test_bench_context_smoke(tmp_path: Path) -> None:
     for row in data["results"]:
         for figure in ("bulletin", "bulletin_same_revision", "query_bullets", "query_full"):
             assert row[figure]["p50"] >= 0 and row[figure]["p95"] >= row[figure]["p50"] - 1e-9
+            assert row[figure]["cpu_p50"] >= 0
 
 
 def test_seed_is_bulk_and_deterministic() -> None:
