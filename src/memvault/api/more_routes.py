@@ -73,7 +73,11 @@ class WorkflowIn(_Body):
 class DiagnosticsIn(_Body):
     """``POST /v1/capture/diagnostics``: one diagnostics finding."""
 
-    finding: dict[str, Any] | Annotated[str, StringConstraints(max_length=16_000)]
+    finding: (
+        dict[str, Any]
+        | Annotated[list[dict[str, Any]], Field(max_length=100)]
+        | Annotated[str, StringConstraints(max_length=16_000)]
+    )
     user_id: Ident | None = None
     project_id: Ident | None = None
     thread_id: Ident = "default"

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from memvault.access import AccessControl
+from memvault.api import create_app
+from memvault.config import load_config
 from memvault.runtime import RuntimeLayout
-from tests.integration.api.conftest import PREFERENCE, TODO, Live
+from tests.integration.api.conftest import PREFERENCE, TODO, Live, serve_in_thread
 
 PROBLEM = "application/problem+json"
 
@@ -234,3 +238,20 @@ def test_writes_pass_the_governance_gate(live: Live) -> None:
         body = _problem(client.post("/v1/memories", json=passport), 422)
     assert body["stop_reason"] == "FORBIDDEN_CATEGORY" and body["memory_id"] is None
     assert "X4829175" not in json.dumps(body)
+
+
+def test_memory_disabled_is_503_and_reported_by_health(tmp_path: Path) -> None:
+    config = load_config(tmp_path, overrides={"memory": {"enabled": False}}, environ={})
+    control = AccessControl(tmp_path, config)
+    server, thread, sock, url = serve_in_thread(create_app(control))
+    try:
+        token, _ = control.keys.create("acme", "writer")
+        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}) as client:
+            health = client.get("/v1/health").json()
+            assert health["memory_available"] is False and health["status"] == "degraded"
+            body = _problem(client.post("/v1/search", json={"query": "tea"}), 503)
+            assert body["memory_available"] is False
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
