@@ -17,6 +17,7 @@ from memvault.extract.base import Candidate, ChangeCue, Extraction, Extractor, M
 from memvault.extract.constraints import check_statement, normalise_statement, third_person
 from memvault.extract.dates import resolve_relative_dates
 from memvault.extract.diagnostics import parse_findings
+from memvault.extract.llm import LLMConfig, LLMExtractor
 from memvault.extract.rules import RuleExtractor, extract_procedure
 from memvault.extract.workflow import parse_workflow_output
 
@@ -25,6 +26,8 @@ __all__ = [
     "ChangeCue",
     "Extraction",
     "Extractor",
+    "LLMConfig",
+    "LLMExtractor",
     "Message",
     "Role",
     "RuleExtractor",
