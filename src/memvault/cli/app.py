@@ -507,6 +507,7 @@ EXTENSIONS: tuple[tuple[str, str], ...] = (
     ("serve_cmd", "app"),
     ("context_cmd", "plain"),
     ("retrieval_cmd", "bench"),
+    ("agent_cmd", "plain"),
 )
 
 

@@ -1,0 +1,295 @@
+"""The orchestrator flow (spec 001): channel → queue → orchestrator selection → workflow.
+
+Envelopes arrive on named channels and wait in one in-process queue; each is
+handed to the agent of its orchestrator. Every orchestrator has its own
+memory (its own controller and engine under one home) and its own compiled
+graph, so nothing one orchestrator stores can be recalled by another.
+
+>>> from memvault.controller import InMemoryController
+>>> rt = AgentRuntime(InMemoryController)
+>>> cli, http = rt.channel("cli"), rt.channel("http")
+>>> cli.post(Envelope("cli", "acme", "dana", "I prefer green tea"))
+>>> http.post(Envelope("http", "acme", "dana", "Which tea should I order?"))
+>>> for turn in rt.drain():
+...     print(turn.response)
+No stored context.
+From memory: [Preference] Dana prefers green tea. [mem_1] (source: channel_transcript)
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from memvault.agent.graph import AgentState, TurnKind, build_graph, node_functions
+from memvault.agent.model import ModelBoundary, OfflineResponder
+from memvault.controller import (
+    DisabledMemoryController,
+    EngineMemoryController,
+    GuardedController,
+    MemoryController,
+)
+from memvault.errors import ValidationFailed
+
+__all__ = [
+    "AgentRuntime",
+    "Channel",
+    "Envelope",
+    "MemoryMode",
+    "TurnResult",
+    "controller_factory",
+    "parse_script",
+]
+
+MemoryMode = Literal["on", "off", "broken"]
+ControllerFactory = Callable[[str], MemoryController]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.:@\-]")
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One inbound item: a user message, a workflow step output, or a diagnostics line."""
+
+    channel: str
+    orchestrator: str
+    user: str
+    text: str = ""
+    at: str | None = None
+    kind: TurnKind = "message"
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def conversation_id(self) -> str:
+        """The thread of this (orchestrator, channel, user): checkpoint and delta-header key."""
+        raw = f"{self.orchestrator}:{self.channel}:{self.user}"
+        return _UNSAFE.sub("_", raw)[:128]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    """What one turn did: nodes in order, routing decisions, memory's part, the reply."""
+
+    envelope: Envelope
+    nodes: tuple[str, ...]
+    routes: tuple[str, ...]
+    memory_available: bool
+    response: str
+    memory_write_status: str | None = None
+    memory_ids: tuple[str, ...] = ()
+    context: str = ""
+
+    def trace(self) -> dict[str, Any]:
+        """The stable trace entry: ``{"nodes", "routes", "memory_available", "response"}``."""
+        return {
+            "nodes": list(self.nodes),
+            "routes": list(self.routes),
+            "memory_available": self.memory_available,
+            "response": self.response,
+        }
+
+
+def parse_script(lines: Iterable[str]) -> list[Envelope]:
+    """Envelopes from a JSON Lines script (see ``docs/agent.md``).
+
+    A message line is ``{"channel", "orchestrator", "user", "text", "at"?}``;
+    ``{"workflow_output": {...}}`` and ``{"diagnostics": "..."}`` lines take the
+    channel, orchestrator and user of the line before unless they name their own.
+
+    >>> [e.kind for e in parse_script(['{"channel": "cli", "orchestrator": "acme",'
+    ...     ' "user": "dana", "text": "hi"}', '{"workflow_output": {"decisions": ["x"]}}'])]
+    ['message', 'workflow_output']
+    """
+    out: list[Envelope] = []
+    last = {"channel": "cli", "orchestrator": "default", "user": "user"}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValidationFailed(
+                f"script line {number} is not JSON: {exc}", errors=((f"line {number}", "json"),)
+            ) from None
+        if not isinstance(item, dict):
+            raise ValidationFailed(
+                f"script line {number} is not an object", errors=((f"line {number}", "object"),)
+            )
+        last = {k: str(item.get(k) or last[k]) for k in ("channel", "orchestrator", "user")}
+        channel, orch, user = last["channel"], last["orchestrator"], last["user"]
+        at = str(item["at"]) if item.get("at") else None
+        if "workflow_output" in item:
+            payload = {
+                "output": item["workflow_output"],
+                "run_id": str(item.get("run_id") or "run-1"),
+                "step_id": str(item.get("step_id") or f"step-{number}"),
+                "user": user,
+            }
+            out.append(
+                Envelope(channel, orch, user, at=at, kind="workflow_output", payload=payload)
+            )
+        elif "diagnostics" in item:
+            diag = item["diagnostics"]
+            text = diag if isinstance(diag, str) else json.dumps(diag)
+            out.append(Envelope(channel, orch, user, text, at, kind="diagnostics"))
+        elif "text" in item:
+            out.append(Envelope(channel, orch, user, str(item["text"]), at))
+        else:
+            raise ValidationFailed(
+                f"script line {number} has no text, workflow_output or diagnostics",
+                errors=((f"line {number}", "missing text"),),
+            )
+    return out
+
+
+class Channel:
+    """A named inbound channel posting onto the runtime's shared queue."""
+
+    def __init__(self, name: str, inbox: queue.Queue[Envelope]) -> None:
+        self.name = name
+        self._inbox = inbox
+
+    def post(self, envelope: Envelope) -> None:
+        self._inbox.put(envelope)
+
+
+class AgentRuntime:
+    """Orchestrator selection over per-orchestrator agents, fed by one queue.
+
+    ``controllers`` makes the controller of an orchestrator (see
+    :func:`controller_factory`); ``checkpointer`` is a LangGraph checkpointer
+    shared by the graphs (each conversation is one checkpoint thread).
+    """
+
+    def __init__(
+        self,
+        controllers: ControllerFactory,
+        model: ModelBoundary | None = None,
+        *,
+        checkpointer: Any = None,
+        agent: str = "assistant",
+    ) -> None:
+        self._controllers = controllers
+        self.model = model or OfflineResponder()
+        self.checkpointer = checkpointer
+        self.agent = agent
+        self.inbox: queue.Queue[Envelope] = queue.Queue()
+        self._agents: dict[str, tuple[MemoryController, Any]] = {}
+
+    def channel(self, name: str) -> Channel:
+        return Channel(name, self.inbox)
+
+    def controller(self, orchestrator: str) -> MemoryController:
+        return self._agent(orchestrator)[0]
+
+    def _agent(self, orchestrator: str) -> tuple[MemoryController, Any]:
+        if orchestrator not in self._agents:
+            controller = self._controllers(orchestrator)
+            graph = build_graph(
+                node_functions(controller, self.model, agent=self.agent),
+                checkpointer=self.checkpointer,
+            )
+            self._agents[orchestrator] = (controller, graph)
+        return self._agents[orchestrator]
+
+    def handle(self, envelope: Envelope) -> TurnResult:
+        """Run one envelope through its orchestrator's graph."""
+        _, graph = self._agent(envelope.orchestrator)
+        state: AgentState = {
+            "conversation_id": envelope.conversation_id,
+            "orchestrator": envelope.orchestrator,
+            "channel": envelope.channel,
+            "user": envelope.user,
+            "kind": envelope.kind,
+            "text": envelope.text,
+            "payload": dict(envelope.payload),
+            "at": envelope.at,
+            "phase": "plan",
+            "routes": [],
+            "memory_available": False,
+            "memory_read_authorized": False,
+            "memory_write_authorized": False,
+            "memory_read_result": None,
+            "memory_write_status": None,
+        }
+        config = {"configurable": {"thread_id": envelope.conversation_id}}
+        nodes: list[str] = []
+        final: Mapping[str, Any] = {}
+        for mode, chunk in graph.stream(state, config, stream_mode=["updates", "values"]):
+            if mode == "updates":
+                nodes.extend(chunk)
+            else:
+                final = chunk
+        read = final.get("memory_read_result") or {}
+        return TurnResult(
+            envelope,
+            tuple(nodes),
+            tuple(final.get("routes", [])),
+            bool(final.get("memory_available")),
+            str(final.get("response", "")),
+            final.get("memory_write_status"),
+            tuple(read.get("memory_ids", [])),
+            str(read.get("context", "")),
+        )
+
+    def drain(self) -> Iterator[TurnResult]:
+        """Handle everything queued, in arrival order."""
+        while True:
+            try:
+                envelope = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            yield self.handle(envelope)
+
+    def run(self, envelopes: Iterable[Envelope]) -> list[TurnResult]:
+        """Post each envelope on its channel, then drain the queue."""
+        for envelope in envelopes:
+            self.channel(envelope.channel).post(envelope)
+        return list(self.drain())
+
+    def close(self) -> None:
+        for controller, _ in self._agents.values():
+            if isinstance(controller, GuardedController):
+                controller.close()
+        self._agents.clear()
+
+
+def controller_factory(
+    mode: MemoryMode,
+    home: str | Path | None = None,
+    *,
+    embedder: Any = "default",
+    deadline_s: float = 5.0,
+) -> tuple[ControllerFactory, Callable[[], None]]:
+    """The controller maker for ``--memory on|off|broken`` and its cleanup.
+
+    ``broken`` points every orchestrator at a corrupt database in a fresh
+    temporary home (never at ``home``: a real store is never damaged).
+    """
+    if mode == "off":
+        return DisabledMemoryController, lambda: None
+    if mode == "on":
+        return (
+            lambda o: EngineMemoryController.for_home(
+                home, o, embedder=embedder, deadline_s=deadline_s
+            ),
+            lambda: None,
+        )
+    broken_home = Path(tempfile.mkdtemp(prefix="memvault-broken-"))
+
+    def broken(orchestrator: str) -> MemoryController:
+        db = broken_home / orchestrator / "memory" / "memory.db"
+        db.parent.mkdir(parents=True, exist_ok=True)
+        db.write_bytes(b"this is not a SQLite database\x00" * 64)
+        return EngineMemoryController.for_home(
+            broken_home, orchestrator, embedder=embedder, deadline_s=deadline_s
+        )
+
+    return broken, lambda: shutil.rmtree(broken_home, ignore_errors=True)

@@ -1,0 +1,209 @@
+"""The real controller: memory reads and writes through one orchestrator's engine.
+
+The engine is opened lazily, on the first authorised request, so an agent
+starts even when its store is corrupt, missing, locked or on a failing disk;
+that request (and every later one) answers ``unavailable``. Each engine call
+runs under a deadline on the controller's own worker thread: a locked database
+makes SQLite wait (``busy_timeout``), and memory must never block the agent
+(INV Rule 6).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any, TypeVar
+
+from memvault.context import quote
+from memvault.controller.base import GuardedController
+from memvault.controller.types import (
+    ControllerStatus,
+    MemoryReadRequest,
+    MemoryReadResponse,
+    MemoryWriteRequest,
+    MemoryWriteResponse,
+    RecallItem,
+)
+from memvault.engine import MemoryEngine
+from memvault.errors import StoreUnavailableError
+from memvault.model.enums import MemoryType
+from memvault.write import CaptureResult
+
+__all__ = ["EngineMemoryController"]
+
+T = TypeVar("T")
+Opener = Callable[[], MemoryEngine]
+
+#: How long one memory call may take before the agent goes on without memory.
+DEFAULT_DEADLINE_S = 5.0
+
+
+class EngineMemoryController(GuardedController):
+    """Memory for one orchestrator, backed by :class:`~memvault.engine.MemoryEngine`.
+
+    >>> import tempfile
+    >>> from memvault.embed import HashingEmbedder
+    >>> from memvault.controller import MemoryWriteRequest
+    >>> c = EngineMemoryController.for_home(tempfile.mkdtemp(), "acme",
+    ...                                     embedder=HashingEmbedder())
+    >>> c.write(MemoryWriteRequest(authorized=True, reason="transcript", orchestrator="acme",
+    ...         agent="assistant", kind="message",
+    ...         payload={"text": "I prefer tea", "user": "dana"})).status.value
+    'ok'
+    >>> c.close()
+    """
+
+    def __init__(
+        self,
+        orchestrator: str,
+        opener: Opener,
+        *,
+        deadline_s: float = DEFAULT_DEADLINE_S,
+        on_event: Callable[..., None] | None = None,
+    ) -> None:
+        super().__init__(orchestrator, on_event=on_event)
+        self._opener = opener
+        self._deadline_s = deadline_s
+        self._engine: MemoryEngine | None = None
+        self._broken: str | None = None
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"memory-{orchestrator}")
+
+    @classmethod
+    def for_home(
+        cls, home: str | Path | None, orchestrator: str, **options: Any
+    ) -> EngineMemoryController:
+        """A controller over ``<home>/<orchestrator>``; engine options pass through."""
+        deadline = float(options.pop("deadline_s", DEFAULT_DEADLINE_S))
+        return cls(
+            orchestrator,
+            lambda: MemoryEngine.open(home, orchestrator, agent_id="agent", **options),
+            deadline_s=deadline,
+        )
+
+    @property
+    def available(self) -> bool:
+        """False once the store has proved unusable (no retry: INV Rule 6)."""
+        return self._broken is None
+
+    # -- plumbing ----------------------------------------------------------------
+
+    def _call(self, fn: Callable[[MemoryEngine], T]) -> T:
+        """Run ``fn(engine)`` on the worker thread within the deadline.
+
+        Trigger: the store may be locked, slow, or fail on open.
+        Why: memory never blocks the agent and is never retried within a run.
+        Outcome: a timeout or store error marks the controller unavailable.
+        """
+        if self._broken is not None:
+            raise StoreUnavailableError(self._broken)
+
+        def job() -> T:
+            with self._lock:
+                if self._engine is None:
+                    self._engine = self._opener()
+                    self._engine.store.revision(self.orchestrator)  # health probe
+                return fn(self._engine)
+
+        future: Future[T] = self._pool.submit(job)
+        try:
+            return future.result(timeout=self._deadline_s)
+        except FutureTimeout:
+            self._broken = f"memory call exceeded {self._deadline_s:g}s (store locked or slow)"
+            raise TimeoutError(self._broken) from None
+        except StoreUnavailableError as exc:
+            self._broken = str(exc)
+            raise
+        except OSError as exc:
+            self._broken = f"{type(exc).__name__}: {exc}"
+            raise
+
+    def close(self) -> None:
+        """Close the engine (if opened) and stop the worker thread."""
+
+        def shut() -> None:
+            with self._lock:
+                if self._engine is not None:
+                    self._engine.close()
+                    self._engine = None
+
+        if self._broken is None:
+            try:
+                self._pool.submit(shut).result(timeout=self._deadline_s)
+            except Exception:
+                self._log(logging.WARNING, "memory_close_failed")
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- reads -------------------------------------------------------------------
+
+    def _read(self, request: MemoryReadRequest) -> MemoryReadResponse:
+        def run(engine: MemoryEngine) -> MemoryReadResponse:
+            filters: dict[str, Any] = {}
+            if request.purpose == "diagnostics":  # evidence: diagnostics observations
+                filters["type"] = (MemoryType.OBSERVATION,)
+            hits = engine.search(request.query or "memory", filters=filters, top_k=request.top_k)
+            recall = tuple(
+                RecallItem(
+                    h.node.memory_id,
+                    h.node.type.value,
+                    quote(h.node.content),
+                    h.score,
+                    h.node.source.model_dump(by_alias=True, exclude_none=True, mode="json"),
+                )
+                for h in hits.hits
+            )
+            message = engine.for_message(request.thread_id, query=request.query or None)
+            parts = [message.text]
+            if recall:
+                heading = "Evidence" if request.purpose == "diagnostics" else "Relevant memories"
+                parts.append(
+                    f"{heading} for this request:\n" + "\n".join(r.render() for r in recall)
+                )
+            ids = sorted({*message.bulletin.memory_ids, *(r.memory_id for r in recall)})
+            return MemoryReadResponse(
+                ControllerStatus.OK,
+                context="\n\n".join(parts),
+                recall=recall,
+                memory_ids=tuple(ids),
+            )
+
+        return self._call(run)
+
+    # -- writes ------------------------------------------------------------------
+
+    def _write(self, request: MemoryWriteRequest) -> MemoryWriteResponse:
+        p = request.payload
+
+        def run(engine: MemoryEngine) -> CaptureResult:
+            if request.kind == "message":
+                message: dict[str, Any] = {"text": str(p["text"]), "user_id": p.get("user")}
+                for key in ("channel", "at", "conversation_id"):
+                    if p.get(key):
+                        message[key] = p[key]
+                return engine.capture_message(message, thread_id=request.thread_id)
+            if request.kind == "workflow_output":
+                return engine.capture_workflow_output(
+                    str(p.get("run_id") or "run"),
+                    str(p.get("step_id") or "step"),
+                    p["output"],
+                    user_id=p.get("user"),
+                    thread_id=request.thread_id,
+                )
+            return engine.capture_diagnostics(
+                p["finding"], user_id=p.get("user"), thread_id=request.thread_id
+            )
+
+        result = self._call(run)
+        ids = tuple(dict.fromkeys(i for c in result.candidates for i in c.memory_ids))
+        first = result.candidates[0].stop_reason.value if result.candidates else None
+        return MemoryWriteResponse(
+            ControllerStatus.OK,
+            detail="; ".join(result.errors) or result.skipped,
+            stop_reason=first,
+            memory_ids=ids,
+            outcomes=tuple(c.outcome.value for c in result.candidates),
+        )
