@@ -105,8 +105,12 @@ class EngineMemoryController(GuardedController):
         def job() -> T:
             with self._lock:
                 if self._engine is None:
-                    self._engine = self._opener()
-                    self._engine.store.revision(self.orchestrator)  # health probe
+                    try:
+                        engine = self._opener()
+                        engine.store.revision(self.orchestrator)  # health probe
+                    except Exception as exc:  # any failure to open = no store
+                        raise StoreUnavailableError(f"{type(exc).__name__}: {exc}") from exc
+                    self._engine = engine
                 return fn(self._engine)
 
         future: Future[T] = self._pool.submit(job)
