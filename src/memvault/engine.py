@@ -34,6 +34,7 @@ from memvault.extract.base import Extractor, Message
 from memvault.ingest import IngestReport
 from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport
 from memvault.lifecycle.consolidate import ConsolidationReport
+from memvault.lifecycle.events import with_op_events
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
 from memvault.model.decision import Decision
@@ -302,6 +303,7 @@ class MemoryEngine:
         return self._refuse(op, decision, memory_id=memory_id, errors=exc.errors)
 
     def _commit(self, write: WriteSet, result: WriteResult) -> WriteResult:
+        write = with_op_events(write, "hotpath")  # operational events (spec §14)
         try:
             revision = self.store.apply(write)
         except DuplicateEdgeError as exc:

@@ -271,9 +271,11 @@ class LifecycleService:
         )
         return report
 
-    def _propose_rewrite(self, older: MemoryNode, newer: MemoryNode) -> ProposalResult:
+    def _propose_rewrite(
+        self, older: MemoryNode, newer: MemoryNode
+    ) -> tuple[ProposalResult, WriteSet | None]:
         """A newer statement rewrites a user's fact: ask the user (DESIGN §2.4)."""
-        return self.propose(
+        return self.plan_proposal(
             newer.content,
             kind="consolidation",
             user_id=newer.user_id,
@@ -467,6 +469,20 @@ class LifecycleService:
         fields: Mapping[str, Any],
     ) -> ProposalResult:
         """Queue an inferred memory for the user's consent (never stored directly)."""
+        result, write = self.plan_proposal(content, kind=kind, user_id=user_id, fields=fields)
+        if write is not None:
+            self._store.apply(write)
+        return result
+
+    def plan_proposal(
+        self,
+        content: str,
+        *,
+        kind: str,
+        user_id: str | None,
+        fields: Mapping[str, Any],
+    ) -> tuple[ProposalResult, WriteSet | None]:
+        """What :meth:`propose` would write, without writing it (the worker batches it)."""
         if kind not in PROPOSAL_KINDS:
             raise ValidationFailed(
                 f"unknown proposal kind {kind!r}",
@@ -479,17 +495,18 @@ class LifecycleService:
         try:
             node = self.hooks.build_node(content, consent_fields(candidate))
         except ValidationFailed as exc:
-            return ProposalResult(exc.stop_reason, reason=exc.message, detector="schema")
+            return ProposalResult(exc.stop_reason, reason=exc.message, detector="schema"), None
         # Trigger: a candidate the gate would refuse even with the user's consent.
         # Why: forbidden content must not be kept anywhere, not even as a proposal.
         # Outcome: refused now (audited without content); nothing is queued.
         decision = self.hooks.gate(MemoryOp.STORE, node)
         if not decision.allowed and decision.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT:
-            self._store.apply(
-                WriteSet(self._orch, at, events=(self._refusal(at, None, decision, op="PROPOSE"),))
-            )
-            return ProposalResult(
-                decision.stop_reason, reason=decision.reason, detector=decision.detector
+            refusal = self._refusal(at, None, decision, op="PROPOSE")
+            return (
+                ProposalResult(
+                    decision.stop_reason, reason=decision.reason, detector=decision.detector
+                ),
+                WriteSet(self._orch, at, events=(refusal,)),
             )
         proposal = Proposal(
             proposal_id=self.hooks.new_id("prop"),
@@ -501,20 +518,21 @@ class LifecycleService:
             expires_at=self.hooks.stamp(now + self.policy.proposal_ttl),
             user_id=user_id,
         )
-        self._store.apply(
-            WriteSet(
-                self._orch,
-                at,
-                events=(self._consent_event(at, proposal, "proposed"),),
-                proposals=(proposal,),
-                op_events=(OpEvent(at, "worker", "propose", "ok", category=node.category),),
-            )
+        write = WriteSet(
+            self._orch,
+            at,
+            events=(self._consent_event(at, proposal, "proposed"),),
+            proposals=(proposal,),
+            op_events=(OpEvent(at, "worker", "propose", "ok", category=node.category),),
         )
-        return ProposalResult(
-            StopReason.MISSING_EXPLICIT_CONSENT,
-            proposal_id=proposal.proposal_id,
-            reason=f"awaiting the user's consent until {proposal.expires_at}",
-            detector="consent",
+        return (
+            ProposalResult(
+                StopReason.MISSING_EXPLICIT_CONSENT,
+                proposal_id=proposal.proposal_id,
+                reason=f"awaiting the user's consent until {proposal.expires_at}",
+                detector="consent",
+            ),
+            write,
         )
 
     def _expire_proposals(self, now: datetime, at: str) -> list[str]:

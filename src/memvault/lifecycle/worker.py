@@ -43,8 +43,42 @@ from memvault.write.similarity import LexicalSimilarity, Similarity
 __all__ = ["Consolidator", "RecallFn"]
 
 RecallFn = Callable[[str, NodeFilter, int], list[MemoryNode]]
-ProposeFn = Callable[[MemoryNode, MemoryNode], ProposalResult]
+ProposeFn = Callable[[MemoryNode, MemoryNode], tuple[ProposalResult, WriteSet | None]]
 PAIR_OP = "pair_checked"
+#: Decisions written per transaction (one fsync per batch, not per pair).
+BATCH = 200
+
+
+class _Batch:
+    """Write sets of one run, merged and applied ``BATCH`` at a time."""
+
+    def __init__(self, store: Store, orchestrator: str, at: str, thread_id: str) -> None:
+        self.store, self.orch, self.at, self.thread_id = store, orchestrator, at, thread_id
+        self.parts: list[WriteSet] = []
+
+    def add(self, write: WriteSet) -> None:
+        self.parts.append(write)
+        if len(self.parts) >= BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        parts, self.parts = self.parts, []
+        self.store.apply(
+            WriteSet(
+                self.orch,
+                self.at,
+                nodes=tuple(n for w in parts for n in w.nodes),
+                edges=tuple(e for w in parts for e in w.edges),
+                extra_sources=tuple(s for w in parts for s in w.extra_sources),
+                events=tuple(e for w in parts for e in w.events),
+                changes=tuple(c for w in parts for c in w.changes),
+                op_events=tuple(o for w in parts for o in w.op_events),
+                proposals=tuple(p for w in parts for p in w.proposals),
+                thread_id=self.thread_id,
+            )
+        )
 
 
 class Consolidator:
@@ -144,6 +178,7 @@ class Consolidator:
         proposed: list[tuple[str, str, str]] = []
         checked = skipped = 0
         truncated = False
+        self.batch = _Batch(self.store, self.orch, at, thread_id)
         for candidate in pool:
             if time.monotonic() - started > budget:
                 # Trigger: the run's wall-time budget is spent. Why: spec §4 —
@@ -229,10 +264,13 @@ class Consolidator:
                     target.append((newer.memory_id, older.memory_id, round(score, 4)))
                     continue
                 elif decision == "propose":
-                    result = self.propose(older, newer)
+                    result, write = self.propose(older, newer)
+                    if write is not None:
+                        self.batch.add(write)
                     if result.proposal_id is not None:
                         proposed.append((result.proposal_id, older.memory_id, newer.memory_id))
-                self.store.apply(WriteSet(self.orch, at, op_events=(mark,)))
+                self.batch.add(WriteSet(self.orch, at, op_events=(mark,)))
+        self.batch.flush()
         return ConsolidationReport(
             now=at,
             candidates=len(pool),
@@ -277,7 +315,7 @@ class Consolidator:
             self.gate_allows(MemoryOp.UPDATE, kept)
             and self.gate_allows(MemoryOp.UPDATE, superseded)
         ):
-            self.store.apply(WriteSet(self.orch, at, op_events=(replace(mark, status="skipped"),)))
+            self.batch.add(WriteSet(self.orch, at, op_events=(replace(mark, status="skipped"),)))
             return None
         weight = round(max(0.0, min(1.0, score)), 4)
         edge = MemoryEdge(
@@ -297,7 +335,7 @@ class Consolidator:
         edges = (
             () if (edge.from_memory_id, edge.to_memory_id, edge.edge_type) in existing else (edge,)
         )
-        self.store.apply(
+        self.batch.add(
             WriteSet(
                 self.orch,
                 at,
@@ -350,7 +388,7 @@ class Consolidator:
             created_at=at,
         )
         op = "link" if edge_type is EdgeType.RELATED_TO else "contradict"
-        self.store.apply(
+        self.batch.add(
             WriteSet(
                 self.orch,
                 at,

@@ -41,7 +41,11 @@ def test_lifecycle_run_with_now_prints_what_changed(tmp_path: Path) -> None:
     code, out, _ = cli(tmp_path, "stats", "--json")
     stats = json.loads(out)
     assert stats["memories"]["total"] == 1 and stats["memories"]["active"] == 1
-    assert stats["operations"]["by_node_op"] == {"worker/purge": 1, "worker/ttl": 1}
+    assert stats["operations"]["by_node_op"] == {
+        "hotpath/create": 2,
+        "worker/purge": 1,
+        "worker/ttl": 1,
+    }
     code, _, err = cli(tmp_path, "lifecycle", "run", "--now", "yesterday")
     assert code == 2 and "ISO-8601" in err
 
