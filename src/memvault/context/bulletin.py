@@ -340,6 +340,7 @@ def render_bulletin(
     True
     """
     ordered = [ln for s in KEEP_ORDER for ln in lines.get(s, ())]
+    rendered = [ln.render() for ln in ordered]
 
     def fits(text: str) -> bool:
         return len(text) <= cfg.max_chars and estimate_tokens(text) <= cfg.max_tokens
@@ -347,19 +348,33 @@ def render_bulletin(
     text = _compose(revision, ordered, None)
     keep = len(ordered)
     if not fits(text):
+        # Sizes are computed arithmetically (one pass); only the winner is composed.
+        frame = len(_compose(revision, [], None)) + 1  # + the newline before the footer
+        limit = min(cfg.max_chars, cfg.max_tokens * 4)
+        line_chars = [len(r) + 1 for r in rendered]
+        kept_chars = sum(line_chars)
+        omitted: dict[str, int] = {}
+        dropped_chars = 0
+        sections_kept = {s: 0 for s in SECTIONS}
+        for ln in ordered:
+            sections_kept[ln.section] += 1
         keep = 0
         for k in range(len(ordered) - 1, -1, -1):
-            dropped = ordered[k:]
-            omitted: dict[str, int] = {}
-            for ln in dropped:
-                omitted[ln.section] = omitted.get(ln.section, 0) + 1
-            chars = sum(len(ln.render()) + 1 for ln in dropped)
-            candidate = _compose(revision, ordered[:k], _footer(omitted, chars))
-            if fits(candidate):
-                keep, text = k, candidate
+            ln = ordered[k]
+            kept_chars -= line_chars[k]
+            dropped_chars += line_chars[k]
+            omitted[ln.section] = omitted.get(ln.section, 0) + 1
+            sections_kept[ln.section] -= 1
+            headers = sum(len(f"## {s}") + 1 for s in SECTIONS if sections_kept[s])
+            size = frame + headers + kept_chars + len(_footer(omitted, dropped_chars))
+            if size <= limit:
+                keep = k
                 break
-        else:  # pragma: no cover - the config bounds make an empty frame always fit
-            text = _compose(revision, [], None)
+        dropped = ordered[keep:]
+        counts: dict[str, int] = {}
+        for ln in dropped:
+            counts[ln.section] = counts.get(ln.section, 0) + 1
+        text = _compose(revision, ordered[:keep], _footer(counts, sum(line_chars[keep:])))
     kept, dropped = ordered[:keep], ordered[keep:]
     by_section: dict[str, int] = {}
     for ln in dropped:

@@ -41,6 +41,7 @@ class BulletinKeeper:
         self.keep_files = keep_files
         self._last: Bulletin | None = None
         self._cache: tuple[tuple[object, int], Bulletin] | None = None
+        self._written: str | None = None  # digest of what latest.json holds
         self._lock = threading.Lock()
 
     def build(
@@ -108,7 +109,10 @@ class BulletinKeeper:
             return
         self.directory.mkdir(parents=True, exist_ok=True)
         payload = bulletin.dumps() + "\n"
-        name = f"{bulletin.revision:012d}-{bulletin.digest[:16]}.json"
+        digest = bulletin.digest
+        if digest == self._written:
+            return  # the same bytes are already latest.json (a rebuild of an unchanged state)
+        name = f"{bulletin.revision:012d}-{digest[:16]}.json"
         target = self.directory / name
         if not target.exists():
             _atomic_write(target, payload)
@@ -116,6 +120,7 @@ class BulletinKeeper:
         kept = sorted(p for p in self.directory.glob("*-*.json") if p.name != LATEST)
         for old in kept[: max(len(kept) - self.keep_files, 0)]:
             old.unlink(missing_ok=True)
+        self._written = digest
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -31,7 +31,7 @@ def group(lines: list[BulletinLine]) -> dict[str, list[BulletinLine]]:
     return out
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     st.lists(line, max_size=60),
     st.integers(min_value=512, max_value=6000),
