@@ -32,6 +32,7 @@ from memvault.agent.runtime import (
     TurnResult,
     controller_factory,
     parse_script,
+    sqlite_checkpointer,
 )
 
 __all__ = [
@@ -55,4 +56,5 @@ __all__ = [
     "controller_factory",
     "node_functions",
     "parse_script",
+    "sqlite_checkpointer",
 ]

@@ -98,6 +98,7 @@ class AgentState(TypedDict, total=False):
     model_output: str
     result: str
     response: str
+    turns: int
 
 
 # -- decision logic -------------------------------------------------------------
@@ -306,8 +307,12 @@ def result_handling_node(state: AgentState) -> dict[str, Any]:
 
 
 def format_response_node(state: AgentState) -> dict[str, Any]:
-    """The reply sent back on the turn's channel."""
-    return {"response": state.get("result", "")}
+    """The reply sent back on the turn's channel; counts the thread's turns.
+
+    ``turns`` is never part of a turn's input, so with a checkpointer it
+    carries over from the thread's last checkpoint (and across restarts).
+    """
+    return {"response": state.get("result", ""), "turns": state.get("turns", 0) + 1}
 
 
 # -- wiring -----------------------------------------------------------------------

@@ -19,9 +19,11 @@ From memory: [Preference] Dana prefers green tea. [mem_1] (source: channel_trans
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import re
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -46,6 +48,7 @@ __all__ = [
     "TurnResult",
     "controller_factory",
     "parse_script",
+    "sqlite_checkpointer",
 ]
 
 MemoryMode = Literal["on", "off", "broken"]
@@ -85,6 +88,8 @@ class TurnResult:
     memory_write_status: str | None = None
     memory_ids: tuple[str, ...] = ()
     context: str = ""
+    #: How many turns this conversation's thread has had (survives restarts when checkpointed).
+    thread_turn: int = 1
 
     def trace(self) -> dict[str, Any]:
         """The stable trace entry: ``{"nodes", "routes", "memory_available", "response"}``."""
@@ -237,6 +242,7 @@ class AgentRuntime:
             final.get("memory_write_status"),
             tuple(read.get("memory_ids", [])),
             str(read.get("context", "")),
+            int(final.get("turns", 1)),
         )
 
     def drain(self) -> Iterator[TurnResult]:
@@ -258,7 +264,29 @@ class AgentRuntime:
         for controller, _ in self._agents.values():
             if isinstance(controller, GuardedController):
                 controller.close()
-        self._agents.clear()
+        self._agents.clear()  # the checkpointer belongs to the caller, who closes it
+
+
+def sqlite_checkpointer(path: str | Path) -> Any:
+    """LangGraph's SQLite checkpointer on ``path`` (the agent's default).
+
+    Trigger: ``langgraph-checkpoint-sqlite`` is an optional package.
+    Why: a missing extra must not stop the agent (checkpoints are short-term state).
+    Outcome: without it, an in-process saver is used and a warning logged.
+    """
+    try:
+        from langgraph.checkpoint.sqlite import SqliteSaver
+    except ImportError:
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        logging.getLogger("memvault.agent").warning(
+            "langgraph-checkpoint-sqlite is not installed; threads will not survive a restart "
+            '(pip install "memvault[langgraph]")'
+        )
+        return InMemorySaver()
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return SqliteSaver(sqlite3.connect(target, check_same_thread=False))
 
 
 def controller_factory(

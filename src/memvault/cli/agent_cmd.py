@@ -16,6 +16,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_USAGE, _fail, app
+from memvault.runtime import default_home
 
 __all__ = ["agent_app", "register"]
 
@@ -42,8 +43,23 @@ ModelUrlOpt = Annotated[
 ModelNameOpt = Annotated[str, typer.Option("--model", help="Model name for --model-url.")]
 
 
+CheckpointOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--checkpoint",
+        help="SQLite file of the agent's thread checkpoints (default: "
+        "<home>/agent/checkpoints.db; 'none' to keep threads in memory only).",
+    ),
+]
+
+
 def _runtime(
-    home: Path | None, memory: str, embedder: str, model_url: str | None, model: str
+    home: Path | None,
+    memory: str,
+    embedder: str,
+    model_url: str | None,
+    model: str,
+    checkpoint: str | None = None,
 ) -> tuple[Any, Any]:
     try:
         from memvault.agent import (
@@ -51,6 +67,7 @@ def _runtime(
             OfflineResponder,
             OpenAICompatibleModel,
             controller_factory,
+            sqlite_checkpointer,
         )
     except ImportError as exc:  # pragma: no cover - langgraph is an extra
         _fail(f"the agent needs langgraph: {exc}", EXIT_USAGE, 'pip install "memvault[langgraph]"')
@@ -58,7 +75,22 @@ def _runtime(
         _fail(f"--memory must be on, off or broken (got {memory!r})", EXIT_USAGE)
     factory, cleanup = controller_factory(memory, home, embedder=embedder)  # type: ignore[arg-type]
     boundary = OpenAICompatibleModel(model_url, model=model) if model_url else OfflineResponder()
-    return AgentRuntime(factory, boundary), cleanup
+    saver: Any = None
+    if checkpoint != "none":
+        path = (
+            Path(checkpoint)
+            if checkpoint
+            else (home or default_home()) / "agent" / "checkpoints.db"
+        )
+        saver = sqlite_checkpointer(path.expanduser())
+
+    def close_all() -> None:
+        cleanup()
+        conn = getattr(saver, "conn", None)
+        if conn is not None:
+            conn.close()
+
+    return AgentRuntime(factory, boundary, checkpointer=saver), close_all
 
 
 @agent_app.command("run")
@@ -75,6 +107,7 @@ def agent_run(
     embedder: EmbedderOpt = "default",
     model_url: ModelUrlOpt = None,
     model: ModelNameOpt = "default",
+    checkpoint: CheckpointOpt = None,
 ) -> None:
     """Run a scripted conversation through the agent graph and write its trace."""
     from memvault.agent import parse_script
@@ -87,7 +120,7 @@ def agent_run(
     except ValidationFailed as exc:
         _fail(str(exc), EXIT_USAGE)
     runtime, cleanup = _runtime(
-        home or getattr(ctx.obj, "home", None), memory, embedder, model_url, model
+        home or getattr(ctx.obj, "home", None), memory, embedder, model_url, model, checkpoint
     )
     try:
         turns = runtime.run(envelopes)
@@ -119,12 +152,15 @@ def agent_chat(
     embedder: EmbedderOpt = "default",
     model_url: ModelUrlOpt = None,
     model: ModelNameOpt = "default",
+    checkpoint: CheckpointOpt = None,
 ) -> None:
     """Chat with the agent: one message per stdin line (Ctrl-D or /quit ends)."""
     from memvault.agent import Envelope
 
     orch = orchestrator or getattr(ctx.obj, "orchestrator", None) or "default"
-    runtime, cleanup = _runtime(getattr(ctx.obj, "home", None), memory, embedder, model_url, model)
+    runtime, cleanup = _runtime(
+        getattr(ctx.obj, "home", None), memory, embedder, model_url, model, checkpoint
+    )
     interactive = sys.stdin.isatty()
     try:
         while True:
