@@ -108,6 +108,8 @@ class EngineMemoryController(GuardedController):
                     try:
                         engine = self._opener()
                         engine.store.revision(self.orchestrator)  # health probe
+                    except StoreUnavailableError:
+                        raise
                     except Exception as exc:  # any failure to open = no store
                         raise StoreUnavailableError(f"{type(exc).__name__}: {exc}") from exc
                     self._engine = engine

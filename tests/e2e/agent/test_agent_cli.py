@@ -59,7 +59,8 @@ def test_traces_match_on_off_broken(tmp_path: Path) -> None:
     assert "green tea" not in str(traces["off"][1]["response"])
     assert [t["memory_available"] for t in traces["broken"]] == [False] * 4
     assert traces["on"][1]["memory_available"] is True
-    assert not (tmp_path / "home-broken").exists()  # broken never touches --home
+    assert not (tmp_path / "home-broken" / "acme").exists()  # broken never touches --home memory
+    assert (tmp_path / "home-on" / "agent" / "checkpoints.db").is_file()
 
 
 def test_bad_script_is_a_usage_error(tmp_path: Path) -> None:
