@@ -70,7 +70,7 @@ class GuardedController(ABC):
         logger.log(level, "%s %s", event, " ".join(f"{k}={v}" for k, v in fields.items()))
         if self._on_event is not None:
             try:
-                self._on_event(event, **fields)
+                self._on_event(event, level=logging.getLevelName(level).lower(), **fields)
             except Exception:  # the audit hook is best effort, like the log
                 logger.exception("controller event hook failed")
 

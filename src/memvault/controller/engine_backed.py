@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,9 +29,10 @@ from memvault.controller.types import (
     MemoryWriteResponse,
     RecallItem,
 )
-from memvault.engine import MemoryEngine
+from memvault.engine import MemoryEngine, format_timestamp
 from memvault.errors import StoreUnavailableError
 from memvault.model.enums import MemoryType
+from memvault.runtime import JsonLineLog, RuntimeLayout
 from memvault.write import CaptureResult
 
 __all__ = ["EngineMemoryController"]
@@ -83,6 +85,7 @@ class EngineMemoryController(GuardedController):
             orchestrator,
             lambda: MemoryEngine.open(home, orchestrator, agent_id="agent", **options),
             deadline_s=deadline,
+            on_event=_audit_log(home, orchestrator),
         )
 
     @property
@@ -213,3 +216,24 @@ class EngineMemoryController(GuardedController):
             memory_ids=ids,
             outcomes=tuple(c.outcome.value for c in result.candidates),
         )
+
+
+def _audit_log(home: str | Path | None, orchestrator: str) -> Callable[..., None] | None:
+    """Controller events (denials, failures, reads, writes) in the orchestrator's own log.
+
+    Trigger: a denial must be explainable later (STYLE principle 10).
+    Why: the log file needs no database, so it works when the store is broken.
+    Outcome: one JSON line per event in ``<home>/<orchestrator>/logs``; never raises.
+    """
+    try:
+        layout = RuntimeLayout.for_orchestrator(home, orchestrator)
+    except Exception:
+        return None
+    log = JsonLineLog(layout.log_path, layout.orchestrator)
+
+    def write(event: str, **fields: Any) -> None:
+        level = str(fields.pop("level", "info"))
+        fields.pop("orchestrator", None)
+        log.write(format_timestamp(datetime.now(UTC)), level, event, source="controller", **fields)
+
+    return write

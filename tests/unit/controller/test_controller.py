@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -21,6 +22,7 @@ from memvault.controller import (
 )
 from memvault.embed import HashingEmbedder
 from memvault.engine import MemoryEngine
+from memvault.runtime import RuntimeLayout
 
 
 def read(orchestrator: str = "acme", *, authorized: bool = True, **kw: object) -> MemoryReadRequest:
@@ -109,7 +111,7 @@ def test_authorized_write_then_read_round_trips(
 
 
 def test_cross_orchestrator_request_is_denied_and_logged(
-    engine_controller: EngineMemoryController, caplog: pytest.LogCaptureFixture
+    engine_controller: EngineMemoryController, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     engine_controller.write(write())
     with caplog.at_level(logging.WARNING, "memvault.controller"):
@@ -119,6 +121,12 @@ def test_cross_orchestrator_request_is_denied_and_logged(
     assert not r.recall and "cross-orchestrator" in r.detail
     assert "cross-orchestrator read denied" in caplog.text
     assert "asked_by=beta" in caplog.text
+    audit = RuntimeLayout.for_orchestrator(tmp_path, "acme").log_path.read_text("utf-8")
+    denials = [json.loads(ln) for ln in audit.splitlines() if "_denied" in ln]
+    assert [(d["event"], d["asked_by"], d["level"]) for d in denials] == [
+        ("memory_read_denied", "beta", "warning"),
+        ("memory_write_denied", "beta", "warning"),
+    ]
 
 
 def test_disabled_controller_answers_unavailable() -> None:
