@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
@@ -25,6 +25,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memvault import context as ctx
+from memvault.embed.base import Embedder
 from memvault.errors import (
     DuplicateEdgeError,
     MemoryNotFoundError,
@@ -54,9 +55,19 @@ from memvault.model.enums import (
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.validation import canonical_source_path, to_validation_failed
 from memvault.results import EngineStats, MemoryView, SearchHit, SearchResults, WriteResult
-from memvault.retrieval.text import query_terms
+from memvault.retrieval.config import RetrievalConfig, preset
+from memvault.retrieval.hybrid import hybrid_search
+from memvault.retrieval.indexing import backfill, embedding_rows
 from memvault.runtime import JsonLineLog, RuntimeLayout
-from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.store.base import (
+    ChangeEntry,
+    EmbeddingRow,
+    HistoryEvent,
+    IndexText,
+    NodeFilter,
+    Store,
+    WriteSet,
+)
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.store.sqlite import SQLiteStore
 from memvault.write import CaptureConfig, CapturePipeline, CaptureResult
@@ -194,11 +205,13 @@ class MemoryEngine:
         clock: Clock | None = None,
         agent_id: str | None = None,
         workspace_roots: Iterable[str | Path] = (),
+        embedder: Embedder | str | None = "default",
+        retrieval: RetrievalConfig | str = "default",
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
         self.layout = layout
-        self.gate: WriteGate = gate or OpenGate()
+        self.gate: WriteGate = gate or self._default_gate()
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.agent_id = agent_id
         roots = [Path(r) for r in workspace_roots]
@@ -206,6 +219,73 @@ class MemoryEngine:
             roots.insert(0, layout.root)
         self.workspace_roots = tuple(roots)
         self.log = JsonLineLog(layout.log_path, orchestrator) if layout else None
+        self.retrieval = preset(retrieval) if isinstance(retrieval, str) else retrieval
+        self._embedder_spec = embedder
+        self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
+        self._embedder_error: str | None = None
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder, created on first use; ``None`` when none is available.
+
+        Trigger: the default local model may be missing or broken.
+        Why: memory is advisory — recall degrades to full text, it never fails.
+        Outcome: the error is logged once and the vector leg is skipped.
+        """
+        if (
+            self._embedder is None
+            and isinstance(self._embedder_spec, str)
+            and self._embedder_error is None
+        ):
+            try:
+                from memvault.embed import make_embedder
+
+                name = None if self._embedder_spec == "default" else self._embedder_spec
+                self._embedder = make_embedder(name) if name else make_embedder()
+            except Exception as exc:
+                self._embedder_error = f"{type(exc).__name__}: {exc}"
+                self._log("warning", "embedder_unavailable", error=self._embedder_error)
+        return self._embedder
+
+    def _embed(
+        self, nodes: tuple[MemoryNode, ...], extras: Mapping[str, IndexText] | None = None
+    ) -> tuple[EmbeddingRow, ...]:
+        """Vectors for nodes about to be written; empty (and queued) on failure."""
+        embedder = self.embedder
+        if embedder is None or not nodes:
+            return ()
+        try:
+            return tuple(
+                embedding_rows(
+                    self.store,
+                    embedder,
+                    nodes,
+                    extras,
+                    with_context=self.retrieval.use_context_vectors,
+                )
+            )
+        except Exception as exc:
+            self._log("warning", "embedding_failed", error=f"{type(exc).__name__}: {exc}")
+            return ()
+
+    def _default_gate(self) -> WriteGate:
+        """The governance gate (contract 19.1.0), counting this user's writes today."""
+        from memvault.policy.candidate import Usage
+        from memvault.policy.write_gate import PolicyGate
+
+        def usage(node: MemoryNode) -> Usage:
+            if node.user_id is None:
+                return Usage()
+            day = self._now()[:10] + "T00:00:00.000000Z"
+            statuses = tuple(MemoryStatus)
+            written = self.store.list_nodes(
+                self.orchestrator,
+                NodeFilter(user_id=node.user_id, updated_after=day, status=statuses),
+                limit=10_000,
+            )
+            return Usage(user_today=len(written))
+
+        return PolicyGate(usage=usage)
 
     @classmethod
     def open(
@@ -342,7 +422,14 @@ class MemoryEngine:
 
     # -- writes --------------------------------------------------------------
 
-    def add(self, content: str, *, thread_id: str = "default", **fields: Any) -> WriteResult:
+    def add(
+        self,
+        content: str,
+        *,
+        thread_id: str = "default",
+        index_text: IndexText | None = None,
+        **fields: Any,
+    ) -> WriteResult:
         """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
 
         >>> import tempfile
@@ -359,7 +446,7 @@ class MemoryEngine:
             node = self._build_node(spec)
         except ValidationFailed as exc:
             return self._invalid(MemoryOp.STORE, exc, None)
-        return self._store_new(node, thread_id)
+        return self._store_new(node, thread_id, index_text)
 
     def _build_node(self, spec: NewMemory) -> MemoryNode:
         now = self._now()
@@ -405,7 +492,9 @@ class MemoryEngine:
         except ValidationError as exc:
             raise to_validation_failed(exc) from None
 
-    def _store_new(self, node: MemoryNode, thread_id: str) -> WriteResult:
+    def _store_new(
+        self, node: MemoryNode, thread_id: str, index_text: IndexText | None = None
+    ) -> WriteResult:
         decision = self._gate(MemoryOp.STORE, node)
         if not decision.allowed:
             return self._refuse(MemoryOp.STORE, decision)
@@ -424,6 +513,8 @@ class MemoryEngine:
             events=(event,),
             changes=(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary),),
             thread_id=thread_id,
+            embeddings=self._embed((node,), {node.memory_id: index_text} if index_text else None),
+            index_texts=((node.memory_id, index_text),) if index_text else (),
         )
         return self._commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
 
@@ -470,6 +561,7 @@ class MemoryEngine:
             events=(event,),
             changes=(ChangeEntry(memory_id, ChangeKind.UPDATED, node.summary),),
             thread_id=thread_id,
+            embeddings=self._embed((node,)) if node.content != old.content else (),
         )
         return self._commit(write, WriteResult(decision.stop_reason, memory_id=memory_id))
 
@@ -609,25 +701,137 @@ class MemoryEngine:
         *,
         filters: NodeFilter | Mapping[str, Any] | None = None,
         top_k: int = 10,
+        config: RetrievalConfig | str | None = None,
+        explain: bool = False,
     ) -> SearchResults:
-        """Full-text recall over active memories, best first, filters applied in the store."""
+        """Hybrid recall over active memories, best first, filters applied in the store.
+
+        ``config`` is a :class:`RetrievalConfig` or a preset name (``default``,
+        ``spec``, ``rrf``, ``fts``, ``text``, ``vector``); ``explain`` adds each hit's
+        per-leg ranks and modifier contributions. ``legs`` says which legs ran.
+        """
         if not 1 <= top_k <= 1000:
             raise ValidationFailed(
                 "top_k must be between 1 and 1000",
                 stop_reason=StopReason.BOUNDS_EXCEEDED,
                 errors=(("top_k", "out of range"),),
             )
+        if isinstance(query, str) and len(query) > 10_000:
+            raise ValidationFailed(
+                "query is longer than 10000 characters",
+                stop_reason=StopReason.BOUNDS_EXCEEDED,
+                errors=(("query", "too long"),),
+            )
+        try:
+            cfg = preset(config) if isinstance(config, str) else (config or self.retrieval)
+        except KeyError as exc:
+            raise ValidationFailed(
+                str(exc.args[0]), errors=(("config", "unknown preset"),)
+            ) from None
         f = self._filters(filters)
-        hits = self.store.search_text(self.orchestrator, query_terms(query), f, limit=top_k)
-        nodes = {
-            n.memory_id: n
-            for n in self.store.get_nodes(self.orchestrator, [h.memory_id for h in hits])
-        }
-        ranked = tuple(
-            SearchHit(nodes[h.memory_id], h.score, rank)
-            for rank, h in enumerate((h for h in hits if h.memory_id in nodes), start=1)
+        outcome = hybrid_search(
+            self.store,
+            self.orchestrator,
+            query,
+            f,
+            cfg,
+            embedder=self.embedder if cfg.uses_vector else None,
+            now=self.clock(),
+            top_n=top_k,
         )
-        return SearchResults(query, ranked, legs=("text",))
+        if outcome.degraded:
+            self._log("warning", "search_degraded", reason=outcome.degraded)
+        hits = tuple(
+            SearchHit(r.node, r.score, rank, r.explain if explain else {})
+            for rank, r in enumerate(outcome.ranked, start=1)
+        )
+        return SearchResults(query, hits, legs=outcome.legs, edges=outcome.edges)
+
+    def backfill_embeddings(self, *, limit: int = 100_000) -> int:
+        """Embed memories stored without a vector (after an embedder failure)."""
+        embedder = self.embedder
+        if embedder is None:
+            return 0
+        try:
+            return backfill(self.store, embedder, self.orchestrator, self._now(), limit=limit)
+        except Exception as exc:  # retried on the next call
+            self._log("warning", "backfill_failed", error=f"{type(exc).__name__}: {exc}")
+            return 0
+
+    def add_many(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        index_texts: Sequence[IndexText | None] | None = None,
+        thread_id: str = "default",
+    ) -> list[WriteResult]:
+        """Store many memories in ONE transaction (bulk loads, benchmarks, ingestion).
+
+        Each item holds ``add``'s fields including ``content``. Items refused by
+        validation or the gate are reported and skipped; the rest commit
+        together, embedded in batches.
+        """
+        extras_in = list(index_texts) if index_texts is not None else [None] * len(items)
+        if len(extras_in) != len(items):
+            raise ValidationFailed(
+                "index_texts must match items", errors=(("index_texts", "length"),)
+            )
+        results: list[WriteResult | None] = [None] * len(items)
+        nodes: list[MemoryNode] = []
+        events: list[HistoryEvent] = []
+        extras: dict[str, IndexText] = {}
+        positions: list[int] = []
+        for i, item in enumerate(items):
+            try:
+                try:
+                    spec = NewMemory(**dict(item))
+                except ValidationError as exc:
+                    raise to_validation_failed(exc) from None
+                node = self._build_node(spec)
+            except ValidationFailed as exc:
+                results[i] = self._invalid(MemoryOp.STORE, exc, None)
+                continue
+            decision = self._gate(MemoryOp.STORE, node)
+            if not decision.allowed:
+                results[i] = self._refuse(MemoryOp.STORE, decision)
+                continue
+            nodes.append(node)
+            positions.append(i)
+            if extras_in[i] is not None:
+                extras[node.memory_id] = extras_in[i]  # type: ignore[assignment]
+            events.append(
+                self._event(
+                    HistoryOp.CREATE,
+                    node.created_at,
+                    memory_id=node.memory_id,
+                    stop_reason=decision.stop_reason,
+                    detector=decision.detector,
+                    detail={"type": node.type.value, "category": node.category},
+                )
+            )
+        if nodes:
+            at = self._now()
+            write = WriteSet(
+                self.orchestrator,
+                at,
+                nodes=tuple(nodes),
+                events=tuple(events),
+                changes=tuple(
+                    ChangeEntry(n.memory_id, ChangeKind.CREATED, n.summary) for n in nodes
+                ),
+                thread_id=thread_id,
+                embeddings=self._embed(tuple(nodes), extras),
+                index_texts=tuple(extras.items()),
+            )
+            committed = self._commit(write, WriteResult(StopReason.SUCCESS_STORED))
+            for i, node in zip(positions, nodes, strict=True):
+                results[i] = WriteResult(
+                    committed.stop_reason,
+                    memory_id=node.memory_id if committed.ok else None,
+                    reason=committed.reason,
+                    revision=committed.revision,
+                )
+        return [r for r in results if r is not None]
 
     def list_memories(
         self,
@@ -658,134 +862,6 @@ class MemoryEngine:
             edges_by_type=counts.edges_by_type,
             history_events=counts.history_events,
             operations=self.lifecycle.operations(),
-        )
-
-    # -- ingest ---
-    # The drop folder (spec "Ingestion"). Thin: the logic is in memvault.ingest.
-
-    def ingest_pending(
-        self,
-        *,
-        enabled: bool = True,
-        max_file_size_mb: float = 10.0,
-        settle_seconds: float = 0.2,
-        progress: Callable[[int, int, str], None] | None = None,
-    ) -> IngestReport:
-        """Ingest every file waiting in ``<home>/<orchestrator>/memory/ingest/`` once.
-
-        Every candidate passes this engine's gate; each file commits in one
-        transaction. ``enabled``/``max_file_size_mb`` are ``memory.ingest.*``.
-        """
-        from memvault.errors import ConfigError
-        from memvault.ingest import IngestContext, run_pass
-
-        if self.layout is None:
-            raise ConfigError("ingestion needs an engine opened on a runtime home")
-        context = IngestContext(
-            store=self.store,
-            orchestrator=self.orchestrator,
-            layout=self.layout,
-            judge=lambda node: self._gate(MemoryOp.STORE, node),
-            now=self._now,
-            log=self._log,
-            workspace_roots=self.workspace_roots,
-            actor=self.agent_id,
-        )
-        return run_pass(
-            context,
-            enabled=enabled,
-            max_file_size_mb=max_file_size_mb,
-            settle_seconds=settle_seconds,
-            progress=progress,
-        )
-
-    # -- capture ---
-    # Write-back triggers (issue 5): transcript turns, workflow outputs, diagnostics.
-    # Thin: extraction is in memvault.extract; resolve and commit in memvault.write.
-
-    #: Caps, bands and knobs of capture (assign a new frozen config to change them).
-    capture_config: CaptureConfig = CaptureConfig()
-    #: The transcript extractor; ``None`` is the deterministic rule extractor.
-    capture_extractor: Extractor | None = None
-    _capture: CapturePipeline | None = None
-
-    @property
-    def capture(self) -> CapturePipeline:
-        """The capture pipeline bound to this engine (store, gate, clock, recall)."""
-        current = self._capture
-        if (
-            current is None
-            or current.config is not self.capture_config
-            or current.extractor is not (self.capture_extractor or current.extractor)
-        ):
-            embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
-            current = self._capture = CapturePipeline(
-                store=self.store,
-                orchestrator=self.orchestrator,
-                gate=self._gate,
-                clock=self.clock,
-                recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
-                extractor=self.capture_extractor,
-                similarity=EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity(),
-                config=self.capture_config,
-                actor=self.agent_id,
-                log=self._log,
-                embed=getattr(self, "_embed", None),
-            )
-        return current
-
-    def capture_message(
-        self,
-        message: Message | Mapping[str, Any],
-        *,
-        project_id: str | None = None,
-        thread_id: str = "default",
-    ) -> CaptureResult:
-        """Capture one transcript turn: 0–5 candidates, gated, resolved, committed.
-
-        Only the user's own turns are write triggers; ``message`` is a
-        :class:`~memvault.extract.Message` or a mapping of its fields.
-
-        >>> import tempfile
-        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
-        ...     r = e.capture_message({"text": "I prefer tabs over spaces", "user_id": "dana"})
-        ...     [(c.type, c.outcome.value) for c in r.candidates]
-        [('Preference', 'stored')]
-        """
-        try:
-            msg = message if isinstance(message, Message) else Message.model_validate(message)
-        except ValidationError as exc:
-            raise to_validation_failed(exc, prefix="message.") from None
-        return self.capture.capture_message(
-            msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
-        )
-
-    def capture_workflow_output(
-        self,
-        run_id: str,
-        step_id: str,
-        output: str | Mapping[str, Any],
-        *,
-        user_id: str | None = None,
-        project_id: str | None = None,
-        thread_id: str = "default",
-    ) -> CaptureResult:
-        """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
-        return self.capture.capture_workflow_output(
-            run_id, step_id, output, user_id=user_id, project_id=project_id, thread_id=thread_id
-        )
-
-    def capture_diagnostics(
-        self,
-        finding: Any,
-        *,
-        user_id: str | None = None,
-        project_id: str | None = None,
-        thread_id: str = "default",
-    ) -> CaptureResult:
-        """Observation memories from diagnostics findings, with bounded evidence."""
-        return self.capture.capture_diagnostics(
-            finding, user_id=user_id, project_id=project_id, thread_id=thread_id
         )
 
     # -- context ---
@@ -882,6 +958,45 @@ class MemoryEngine:
         """Task, project and global tiers over this engine (keep one per process)."""
         return ctx.ContextAssembler(self, max_project_items=max_project_items)
 
+    # -- ingest ---
+    # The drop folder (spec "Ingestion"). Thin: the logic is in memvault.ingest.
+
+    def ingest_pending(
+        self,
+        *,
+        enabled: bool = True,
+        max_file_size_mb: float = 10.0,
+        settle_seconds: float = 0.2,
+        progress: Callable[[int, int, str], None] | None = None,
+    ) -> IngestReport:
+        """Ingest every file waiting in ``<home>/<orchestrator>/memory/ingest/`` once.
+
+        Every candidate passes this engine's gate; each file commits in one
+        transaction. ``enabled``/``max_file_size_mb`` are ``memory.ingest.*``.
+        """
+        from memvault.errors import ConfigError
+        from memvault.ingest import IngestContext, run_pass
+
+        if self.layout is None:
+            raise ConfigError("ingestion needs an engine opened on a runtime home")
+        context = IngestContext(
+            store=self.store,
+            orchestrator=self.orchestrator,
+            layout=self.layout,
+            judge=lambda node: self._gate(MemoryOp.STORE, node),
+            now=self._now,
+            log=self._log,
+            workspace_roots=self.workspace_roots,
+            actor=self.agent_id,
+        )
+        return run_pass(
+            context,
+            enabled=enabled,
+            max_file_size_mb=max_file_size_mb,
+            settle_seconds=settle_seconds,
+            progress=progress,
+        )
+
     # -- lifecycle ---
     # TTL and purge, consent proposals, audit, export and forget (DESIGN §7).
     # Thin: the logic is in memvault.lifecycle.
@@ -929,7 +1044,23 @@ class MemoryEngine:
 
         ``now`` defaults to the engine's clock (pass a moment to time-travel).
         """
-        return self.lifecycle.run(now, thread_id=thread_id)
+        report = self.lifecycle.run(now, thread_id=thread_id)
+        if report.purged:
+            self._drop_materialised()
+        return report
+
+    def _drop_materialised(self) -> None:
+        """Purged text must not live on in materialised bulletins (right to erasure).
+
+        Trigger: a purge. Why: ``bulletins/*.json`` quote memory text and serve
+        as the last-good fallback. Outcome: they are deleted; the next bulletin
+        is built from the store as it now is.
+        """
+        self._bulletin_keeper = None
+        where = self.layout.bulletins_dir if self.layout else None
+        if where is not None and where.is_dir():
+            for path in where.glob("*.json"):
+                path.unlink(missing_ok=True)
 
     def consolidate(
         self, *, now: datetime | None = None, thread_id: str = "default"
@@ -947,7 +1078,10 @@ class MemoryEngine:
 
     def forget_user(self, user_id: str, *, thread_id: str = "default") -> ForgetReport:
         """Right to erasure: purge every memory and proposal of ``user_id``; prove it."""
-        return self.lifecycle.forget_user(user_id, thread_id=thread_id)
+        report = self.lifecycle.forget_user(user_id, thread_id=thread_id)
+        if report.memories_purged:
+            self._drop_materialised()
+        return report
 
     def propose(
         self, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any
@@ -973,6 +1107,95 @@ class MemoryEngine:
     def record_event(self, node: str, op: str, status: str = "ok", **fields: Any) -> None:
         """Record an operational event (spec §14); best effort, never raises."""
         self.lifecycle.record(node, op, status, **fields)
+
+    # -- capture ---
+    # Write-back triggers (issue 5): transcript turns, workflow outputs, diagnostics.
+    # Thin: extraction is in memvault.extract; resolve and commit in memvault.write.
+
+    #: Caps, bands and knobs of capture (assign a new frozen config to change them).
+    capture_config: CaptureConfig = CaptureConfig()
+    #: The transcript extractor; ``None`` is the deterministic rule extractor.
+    capture_extractor: Extractor | None = None
+    _capture: CapturePipeline | None = None
+
+    @property
+    def capture(self) -> CapturePipeline:
+        """The capture pipeline bound to this engine (store, gate, clock, recall)."""
+        current = self._capture
+        if (
+            current is None
+            or current.config is not self.capture_config
+            or current.extractor is not (self.capture_extractor or current.extractor)
+        ):
+            embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
+            current = self._capture = CapturePipeline(
+                store=self.store,
+                orchestrator=self.orchestrator,
+                gate=self._gate,
+                clock=self.clock,
+                recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
+                extractor=self.capture_extractor,
+                similarity=EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity(),
+                config=self.capture_config,
+                actor=self.agent_id,
+                log=self._log,
+                embed=getattr(self, "_embed", None),
+            )
+        return current
+
+    def capture_message(
+        self,
+        message: Message | Mapping[str, Any],
+        *,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Capture one transcript turn: 0–5 candidates, gated, resolved, committed.
+
+        Only the user's own turns are write triggers; ``message`` is a
+        :class:`~memvault.extract.Message` or a mapping of its fields.
+
+        >>> import tempfile
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     r = e.capture_message({"text": "I prefer tabs over spaces", "user_id": "dana"})
+        ...     [(c.type, c.outcome.value) for c in r.candidates]
+        [('Preference', 'stored')]
+        """
+        try:
+            msg = message if isinstance(message, Message) else Message.model_validate(message)
+        except ValidationError as exc:
+            raise to_validation_failed(exc, prefix="message.") from None
+        return self.capture.capture_message(
+            msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
+        )
+
+    def capture_workflow_output(
+        self,
+        run_id: str,
+        step_id: str,
+        output: str | Mapping[str, Any],
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
+        return self.capture.capture_workflow_output(
+            run_id, step_id, output, user_id=user_id, project_id=project_id, thread_id=thread_id
+        )
+
+    def capture_diagnostics(
+        self,
+        finding: Any,
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Observation memories from diagnostics findings, with bounded evidence."""
+        return self.capture.capture_diagnostics(
+            finding, user_id=user_id, project_id=project_id, thread_id=thread_id
+        )
 
     list = list_memories
 
