@@ -294,7 +294,7 @@ def controller_factory(
     home: str | Path | None = None,
     *,
     embedder: Any = "default",
-    deadline_s: float = 5.0,
+    deadline_s: float = 30.0,
 ) -> tuple[ControllerFactory, Callable[[], None]]:
     """The controller maker for ``--memory on|off|broken`` and its cleanup.
 

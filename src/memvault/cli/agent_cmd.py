@@ -60,6 +60,7 @@ def _runtime(
     model_url: str | None,
     model: str,
     checkpoint: str | None = None,
+    deadline_s: float = 30.0,
 ) -> tuple[Any, Any]:
     try:
         from memvault.agent import (
@@ -73,7 +74,12 @@ def _runtime(
         _fail(f"the agent needs langgraph: {exc}", EXIT_USAGE, 'pip install "memvault[langgraph]"')
     if memory not in ("on", "off", "broken"):
         _fail(f"--memory must be on, off or broken (got {memory!r})", EXIT_USAGE)
-    factory, cleanup = controller_factory(memory, home, embedder=embedder)  # type: ignore[arg-type]
+    factory, cleanup = controller_factory(
+        memory,  # type: ignore[arg-type]
+        home,
+        embedder=embedder,
+        deadline_s=deadline_s,
+    )
     boundary = OpenAICompatibleModel(model_url, model=model) if model_url else OfflineResponder()
     saver: Any = None
     if checkpoint != "none":
@@ -108,6 +114,12 @@ def agent_run(
     model_url: ModelUrlOpt = None,
     model: ModelNameOpt = "default",
     checkpoint: CheckpointOpt = None,
+    deadline: Annotated[
+        float,
+        typer.Option(
+            "--memory-deadline", help="Seconds one memory call may take before memory is off."
+        ),
+    ] = 30.0,
 ) -> None:
     """Run a scripted conversation through the agent graph and write its trace."""
     from memvault.agent import parse_script
@@ -120,7 +132,13 @@ def agent_run(
     except ValidationFailed as exc:
         _fail(str(exc), EXIT_USAGE)
     runtime, cleanup = _runtime(
-        home or getattr(ctx.obj, "home", None), memory, embedder, model_url, model, checkpoint
+        home or getattr(ctx.obj, "home", None),
+        memory,
+        embedder,
+        model_url,
+        model,
+        checkpoint,
+        deadline,
     )
     try:
         turns = runtime.run(envelopes)

@@ -41,7 +41,11 @@ T = TypeVar("T")
 Opener = Callable[[], MemoryEngine]
 
 #: How long one memory call may take before the agent goes on without memory.
-DEFAULT_DEADLINE_S = 5.0
+#: Trigger: a first write loads the embedding model and resolves against recall,
+#: which takes seconds on a loaded machine; a locked store waits ``busy_timeout``.
+#: Why: long enough for real work, short enough that a dead store costs one wait.
+#: Outcome: past it, the call (and the rest of the run) answers ``unavailable``.
+DEFAULT_DEADLINE_S = 30.0
 
 
 class EngineMemoryController(GuardedController):
