@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from memvault.context import quote
+from memvault.context import AgentAllowlist, quote
 from memvault.controller.base import GuardedController
 from memvault.controller.types import (
     ControllerStatus,
@@ -70,8 +70,11 @@ class EngineMemoryController(GuardedController):
         *,
         deadline_s: float = DEFAULT_DEADLINE_S,
         on_event: Callable[..., None] | None = None,
+        allowlist: AgentAllowlist | None = None,
     ) -> None:
         super().__init__(orchestrator, on_event=on_event)
+        #: Per-agent category allowlist (spec §5); ``None``: no agent limits.
+        self.allowlist = allowlist
         self._opener = opener
         self._deadline_s = deadline_s
         self._engine: MemoryEngine | None = None
@@ -85,11 +88,13 @@ class EngineMemoryController(GuardedController):
     ) -> EngineMemoryController:
         """A controller over ``<home>/<orchestrator>``; engine options pass through."""
         deadline = float(options.pop("deadline_s", DEFAULT_DEADLINE_S))
+        allowlist = options.pop("allowlist", None)
         return cls(
             orchestrator,
             lambda: MemoryEngine.open(home, orchestrator, agent_id="agent", **options),
             deadline_s=deadline,
             on_event=_audit_log(home, orchestrator),
+            allowlist=allowlist,
         )
 
     @property
@@ -154,7 +159,57 @@ class EngineMemoryController(GuardedController):
     # -- reads -------------------------------------------------------------------
 
     def _read(self, request: MemoryReadRequest) -> MemoryReadResponse:
+        def governed(engine: MemoryEngine) -> MemoryReadResponse:
+            """memory.query under the agent's allowlist: recall only, no bulletin.
+
+            Trigger: an allowlist is configured, or the request names categories.
+            Why: the bulletin spans every category; an agent limited to some
+            must not see the others (DESIGN §3, spec §5).
+            Outcome: a refusal is ``unauthorized`` with the policy stop reason.
+            """
+            result = engine.memory_query(
+                {
+                    "agent": request.agent,
+                    "query": request.query or "memory",
+                    "categories": request.categories,
+                    "top_k": min(request.top_k, 100),
+                    "return": "full",
+                }
+            )
+            if result.refused:
+                stop = result.stop_reason.value if result.stop_reason else None
+                self._log(
+                    logging.WARNING,
+                    "memory_read_refused",
+                    agent=request.agent,
+                    stop_reason=stop,
+                    why=result.reason,
+                )
+                return MemoryReadResponse(
+                    ControllerStatus.UNAUTHORIZED, result.reason, stop_reason=stop
+                )
+            recall = tuple(
+                RecallItem(
+                    i.node.memory_id,
+                    i.node.type.value,
+                    quote(i.node.content),
+                    i.score,
+                    i.node.source.model_dump(by_alias=True, exclude_none=True, mode="json"),
+                )
+                for i in result.items
+            )
+            context = "\n".join(r.render() for r in recall)
+            return MemoryReadResponse(
+                ControllerStatus.OK,
+                context=f"Relevant memories for this request:\n{context}" if recall else "",
+                recall=recall,
+                memory_ids=tuple(r.memory_id for r in recall),
+            )
+
         def run(engine: MemoryEngine) -> MemoryReadResponse:
+            if self.allowlist is not None or request.categories is not None:
+                engine.allowlist = self.allowlist
+                return governed(engine)
             filters: dict[str, Any] = {}
             if request.purpose == "diagnostics":  # evidence: diagnostics observations
                 filters["type"] = (MemoryType.OBSERVATION,)

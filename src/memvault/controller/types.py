@@ -58,6 +58,9 @@ class MemoryReadRequest:
     thread_id: str = "default"
     purpose: ReadPurpose = "message"
     top_k: int = 5
+    #: Categories asked for (``None``: all the agent may read). Checked against the
+    #: engine's per-agent allowlist when one is set.
+    categories: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

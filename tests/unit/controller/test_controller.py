@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from memvault.context import AgentAllowlist
 from memvault.controller import (
     ControllerStatus,
     DisabledMemoryController,
@@ -205,4 +206,32 @@ def test_disk_error_is_unavailable(tmp_path: Path, caplog: pytest.LogCaptureFixt
     with caplog.at_level(logging.ERROR, "memvault.controller"):
         assert c.read(read()).status is ControllerStatus.UNAVAILABLE
     assert "disk I/O error" in caplog.text
+    c.close()
+
+
+def test_agent_allowlist_is_enforced_by_the_controller(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    allow = AgentAllowlist.from_mapping(
+        {"planner": ["TODO", "DECISION"], "assistant": ["PREFERENCE"]}
+    )
+    c = EngineMemoryController.for_home(
+        tmp_path, "acme", embedder=HashingEmbedder(), allowlist=allow
+    )
+    assert c.write(write()).status is ControllerStatus.OK
+    ok = c.read(read())
+    assert ok.status is ControllerStatus.OK and "Dana prefers green tea" in ok.context
+    assert "<memory-bulletin" not in ok.context  # limited agents get recall, not the bulletin
+    planner = MemoryReadRequest(
+        authorized=True,
+        reason="plan",
+        orchestrator="acme",
+        agent="planner",
+        query="tea",
+        categories=("PREFERENCE",),
+    )
+    with caplog.at_level(logging.WARNING, "memvault.controller"):
+        refused = c.read(planner)
+    assert refused.status is ControllerStatus.UNAUTHORIZED and refused.stop_reason
+    assert not refused.recall and "memory_read_refused" in caplog.text
     c.close()
