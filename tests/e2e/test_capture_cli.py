@@ -33,6 +33,7 @@ def cli(home: Path, *args: str) -> Any:
 
 
 def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) -> None:
+    # The first call is the real console script; the rest run in process (faster).
     r = run(tmp_path, "capture", "message", "I live in Lisbon", "--user", "dana", "--json")
     assert r.returncode == 0, r.stderr
     first = json.loads(r.stdout)["candidates"]
@@ -40,7 +41,7 @@ def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) 
     assert set(first[0]) >= {"content", "type", "stop_reason", "outcome", "memory_ids", "edges"}
     lisbon = first[0]["memory_ids"][0]
 
-    r = run(
+    moved = cli(
         tmp_path,
         "capture",
         "message",
@@ -57,13 +58,12 @@ def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) 
         "2026-01-15T09:00:00Z",
         "--json",
     )
-    assert r.returncode == 0, r.stderr
-    (cand,) = json.loads(r.stdout)["candidates"]
+    (cand,) = moved["candidates"]
     assert cand["outcome"] == "updated" and cand["content"].startswith("Dana now lives in Porto")
     porto = cand["memory_ids"][0]
     assert cand["edges"] == [{"type": "Updates", "from": porto, "to": lisbon}]
 
-    old = json.loads(run(tmp_path, "get", lisbon, "--json").stdout)
+    old = cli(tmp_path, "get", lisbon, "--json")
     assert old["status"] == "superseded"
     assert [(e["edge_type"], e["from_memory_id"]) for e in old["edges"]] == [("Updates", porto)]
 
