@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from memvault.model import ChangeKind
 from tests.conftest import StepClock
 from tests.integration.lifecycle.conftest import DAY, open_engine, remember
@@ -48,7 +50,7 @@ def test_purged_canary_leaves_no_bytes_behind(home: Path, clock: StepClock) -> N
     engine = open_engine(home, clock)
     db = engine.layout.db_path if engine.layout else Path()
     try:
-        for i in range(300):
+        for i in range(120):
             remember(engine, f"Ordinary preference number {i} about tea and coffee", importance=90)
         canary = remember(
             engine,
@@ -90,3 +92,20 @@ def test_purged_canary_leaves_no_bytes_behind(home: Path, clock: StepClock) -> N
             assert count == 0, table
     finally:
         conn.close()
+
+
+def test_purge_drops_materialised_bulletins(home: Path, clock: StepClock) -> None:
+    engine = open_engine(home, clock)
+    try:
+        if not hasattr(engine, "bulletin") or engine.layout is None:
+            pytest.skip("no materialised bulletins in this build")
+        canary = remember(engine, f"Prefers the {CANARY} editor theme", importance=95)
+        remember(engine, "Prefers green tea", importance=90, user_id="u2")
+        assert CANARY in engine.bulletin().text
+        bulletins = engine.layout.bulletins_dir
+        assert any(CANARY in p.read_text() for p in bulletins.glob("*.json"))
+        assert engine.forget_user("u1").purged_ids == (canary,)
+        assert not any(CANARY in p.read_text() for p in bulletins.glob("*.json"))
+        assert CANARY not in engine.bulletin().text
+    finally:
+        engine.close()
