@@ -250,9 +250,7 @@ class SQLiteStore:
                 matrix.marker = after[model_id]
 
     @staticmethod
-    def _insert_embedding(
-        conn: sqlite3.Connection, orch: str, row: EmbeddingRow, at: str
-    ) -> None:
+    def _insert_embedding(conn: sqlite3.Connection, orch: str, row: EmbeddingRow, at: str) -> None:
         owner = conn.execute(
             "SELECT orchestrator_id FROM memories WHERE memory_id = ?", (row.memory_id,)
         ).fetchone()
