@@ -15,8 +15,6 @@ through an engine can see another tenant's rows.
 from __future__ import annotations
 
 import asyncio
-import secrets
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -38,6 +36,8 @@ from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.events import with_op_events
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
+from memvault.model.clock import format_timestamp, new_id
+from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
 from memvault.model.enums import (
     CapturedBy,
@@ -106,26 +106,6 @@ UPDATABLE_FIELDS = frozenset(
         "ttl_class",
     }
 )
-
-
-def format_timestamp(moment: datetime) -> str:
-    """ISO-8601 UTC with microseconds and ``Z`` (sortable as text)."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def new_id(prefix: str) -> str:
-    """A time-ordered unique id: ``<prefix>_<12 hex ms><16 hex random>``."""
-    return f"{prefix}_{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
-
-
-def _summarise(content: str) -> str:
-    text = " ".join(content.split())
-    if len(text) <= 160:
-        return text
-    cut = text[:157].rsplit(" ", 1)[0]
-    return (cut or text[:157]) + "…"
 
 
 def _derive_key(content: str) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from memvault.embed.base import Embedder
+from memvault.model.clock import parse_timestamp
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.config import Modifiers, RetrievalConfig
@@ -45,10 +46,6 @@ class HybridOutcome:
     degraded: str | None = None
 
 
-def _ts_to_datetime(ts: str) -> datetime:
-    return datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 def apply_modifiers(
     fused: Sequence[tuple[str, float]],
     nodes: Mapping[str, MemoryNode],
@@ -75,7 +72,7 @@ def apply_modifiers(
         if edge.from_memory_id in candidate_ids and edge.to_memory_id in candidate_ids:
             for end in ends:
                 links[end] = links.get(end, 0) + 1
-    naive_now = now.replace(tzinfo=None)
+    aware_now = now if now.tzinfo is not None else now.replace(tzinfo=UTC)
     out: list[tuple[str, float, dict[str, float]]] = []
     for memory_id, score in fused:
         node = nodes.get(memory_id)
@@ -86,7 +83,7 @@ def apply_modifiers(
         factor = 1.0 + modifiers.importance_boost * (node.importance / 100.0 - 0.5) * 2
         parts["importance"] = factor
         if modifiers.recency_half_life_days:
-            age = (naive_now - _ts_to_datetime(node.updated_at)).total_seconds() / 86400
+            age = (aware_now - parse_timestamp(node.updated_at)).total_seconds() / 86400
             decay = math.pow(0.5, max(age, 0.0) / modifiers.recency_half_life_days)
             parts["recency"] = 1.0 - modifiers.recency_weight * (1.0 - decay)
         parts["confidence"] = 1.0 - modifiers.confidence_weight * (1.0 - node.confidence)

@@ -15,7 +15,10 @@ turn's other candidates are still written.
 >>> import tempfile, pathlib
 >>> from datetime import UTC, datetime
 >>> from memvault.store import SQLiteStore
->>> from memvault.model.decision import Decision
+>>> from memvault.model.clock import format_timestamp as _timestamp
+from memvault.model.clock import new_id as _new_id
+from memvault.model.clock import summarise as _summary
+from memvault.model.decision import Decision
 >>> from memvault.model.enums import StopReason
 >>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
 >>> p = CapturePipeline(store=store, orchestrator="acme",
@@ -32,8 +35,6 @@ turn's other candidates are still written.
 from __future__ import annotations
 
 import re
-import secrets
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -46,6 +47,9 @@ from memvault.extract.base import Candidate, Extraction, Extractor, Message
 from memvault.extract.diagnostics import parse_findings
 from memvault.extract.rules import RuleExtractor
 from memvault.extract.workflow import parse_workflow_output
+from memvault.model.clock import format_timestamp as _timestamp
+from memvault.model.clock import new_id as _new_id
+from memvault.model.clock import summarise as _summary
 from memvault.model.decision import Decision
 from memvault.model.enums import (
     ChangeKind,
@@ -84,25 +88,6 @@ EmbedFn = Callable[[tuple[MemoryNode, ...]], tuple[Any, ...]]
 
 _ALL_STATUSES = tuple(MemoryStatus)
 _CONTENT_REFUSALS = frozenset({StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED})
-
-
-def _timestamp(moment: datetime) -> str:
-    # Same format as memvault.engine.format_timestamp (write/ sits below the engine).
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _new_id(prefix: str) -> str:
-    return f"{prefix}_{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
-
-
-def _summary(content: str) -> str:
-    text = " ".join(content.split())
-    if len(text) <= 160:
-        return text
-    cut = text[:157].rsplit(" ", 1)[0]
-    return (cut or text[:157]) + "…"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,49 @@
+"""Timestamps, ids and summaries: one definition for every layer.
+
+Stored timestamps are ISO-8601 UTC with microseconds and ``Z``, so they sort
+as text; ids are time-ordered and reveal nothing about the tenant.
+
+>>> from datetime import datetime, UTC
+>>> format_timestamp(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC))
+'2026-01-02T03:04:05.000000Z'
+>>> parse_timestamp("2026-01-02T03:04:05.000000Z").year
+2026
+>>> summarise("word " * 50).endswith("…")
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from datetime import UTC, datetime
+
+__all__ = ["TIMESTAMP_FORMAT", "format_timestamp", "new_id", "parse_timestamp", "summarise"]
+
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
+def format_timestamp(moment: datetime) -> str:
+    """ISO-8601 UTC with microseconds and ``Z`` (naive datetimes are taken as UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
+
+
+def parse_timestamp(stamp: str) -> datetime:
+    """The aware UTC datetime of a stored timestamp."""
+    return datetime.strptime(stamp, TIMESTAMP_FORMAT).replace(tzinfo=UTC)
+
+
+def new_id(prefix: str) -> str:
+    """A time-ordered unique id: ``<prefix>_<12 hex ms><16 hex random>``."""
+    return f"{prefix}_{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
+
+
+def summarise(content: str, limit: int = 160) -> str:
+    """Whitespace-collapsed text cut at a word boundary to ``limit`` chars."""
+    text = " ".join(content.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 3].rsplit(" ", 1)[0]
+    return (cut or text[: limit - 3]) + "…"
