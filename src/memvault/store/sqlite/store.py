@@ -48,6 +48,7 @@ from memvault.store.base import (
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
+from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
 from memvault.store.sqlite.schema import MIGRATIONS
 from memvault.store.sqlite.vectors import VectorMatrix, decode_vector, encode_vector
 
@@ -82,10 +83,17 @@ class SQLiteStore:
     >>> store.revision("acme")
     0
     >>> store.close()
+
+    ``ann_min_rows``: from this many candidate vectors on, vector search uses
+    an approximate (faiss IVF) index when the ``ann`` extra is installed;
+    ``None`` or 0 keeps it exact. It may be changed on a live store.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self, path: str | Path, *, ann_min_rows: int | None = DEFAULT_ANN_MIN_ROWS
+    ) -> None:
         self.path = Path(path)
+        self.ann_min_rows = ann_min_rows
         self._write_lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
@@ -537,7 +545,7 @@ class SQLiteStore:
                 sql, params = q.filter_ids_query(orchestrator_id, filters)
                 allowed = [r[0] for r in self._reader().execute(sql, params)]
                 rows = matrix.rows_of(allowed)
-            hits = matrix.search(query, limit, rows)
+            hits = matrix.search(query, limit, rows, ann_min_rows=self.ann_min_rows)
         except sqlite3.DatabaseError as exc:
             raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
         return [VectorHit(m, s) for m, s in hits]

@@ -1,0 +1,103 @@
+"""The SQLite store's ANN path on real files: same answers as exact search on
+clustered vectors, filters from SQL inside the scan, writes followed, another
+process's writes seen, and the threshold switchable on a live store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memvault.embed.base import l2_normalise
+from memvault.model import MemoryStatus
+from memvault.store import NodeFilter, SQLiteStore
+from memvault.store.base import EmbeddingRow, WriteSet
+from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, load_faiss
+from tests.helpers import make_node, ts
+
+pytestmark = pytest.mark.skipif(
+    load_faiss() is None, reason="the ann extra (faiss-cpu) is not installed"
+)
+
+MODEL = "test-model"
+DIM = 24
+
+
+def _vectors(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centres = np.random.default_rng(99).standard_normal((30, DIM))
+    picks = rng.integers(0, 30, size=n)
+    return l2_normalise((centres[picks] + 0.5 * rng.standard_normal((n, DIM))).astype(np.float32))
+
+
+def _seed(store: SQLiteStore, orch: str, n: int, seed: int) -> list[str]:
+    vectors = _vectors(n, seed)
+    nodes = [
+        make_node(orch, user_id="u1" if i % 2 else "u2", importance=30 + i % 40) for i in range(n)
+    ]
+    rows = tuple(
+        EmbeddingRow(node.memory_id, MODEL, vectors[i], f"sha-{node.memory_id}")
+        for i, node in enumerate(nodes)
+    )
+    store.apply(WriteSet(orch, ts(1), nodes=tuple(nodes), embeddings=rows))
+    return [node.memory_id for node in nodes]
+
+
+def _ids(store: SQLiteStore, q: np.ndarray, f: NodeFilter | None = None, k: int = 10) -> list[str]:
+    hits = store.search_vectors("acme", MODEL, q, f or NodeFilter(), limit=k)
+    return [h.memory_id for h in hits]
+
+
+def test_default_threshold_and_switching_on_a_live_store(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
+    assert SQLiteStore(tmp_path / "other.db").ann_min_rows == DEFAULT_ANN_MIN_ROWS
+    _seed(store, "acme", 1500, seed=1)
+    queries = _vectors(20, seed=2)
+    exact = [_ids(store, q) for q in queries]
+    store.ann_min_rows = 200
+    approx = [_ids(store, q) for q in queries]
+    overlap = np.mean([len(set(a) & set(e)) / 10 for a, e in zip(approx, exact, strict=True)])
+    assert overlap >= 0.9
+    store.close()
+
+
+def test_filters_and_scope_hold_on_the_ann_path(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    ids = _seed(store, "acme", 1200, seed=3)
+    other = _seed(store, "tenant-b", 600, seed=3)  # same vectors, other scope
+    by_id = {m: i for i, m in enumerate(ids)}
+    q = _vectors(1, seed=4)[0]
+    only_u1 = _ids(store, q, NodeFilter(user_id="u1"), k=20)
+    assert len(only_u1) == 20 and all(by_id[m] % 2 == 1 for m in only_u1)
+    assert not set(_ids(store, q, k=50)) & set(other)
+    # 30 allowed rows (importance 30): below the threshold, exact over all of them
+    few = _ids(store, q, NodeFilter(importance_max=30), k=50)
+    assert sorted(few) == sorted(m for m in ids if by_id[m] % 40 == 0)
+    store.close()
+
+
+def test_ann_follows_this_and_another_process_writes(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    _seed(store, "acme", 800, seed=5)
+    q = _vectors(1, seed=6)[0]
+    top = _ids(store, q)
+    # this process: a new memory equal to the query comes first …
+    fresh = make_node("acme")
+    row = EmbeddingRow(fresh.memory_id, MODEL, q, "sha-fresh")
+    store.apply(WriteSet("acme", ts(2), nodes=(fresh,), embeddings=(row,)))
+    assert _ids(store, q)[0] == fresh.memory_id
+    # … and a soft-deleted one disappears
+    gone = store.get_nodes("acme", [top[0]])[0].model_copy(
+        update={"status": MemoryStatus.SOFT_DELETED}
+    )
+    store.apply(WriteSet("acme", ts(3), nodes=(gone,)))
+    assert top[0] not in _ids(store, q, k=50)
+    # another process (a second store on the file) writes: seen on the next search
+    second = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    theirs = make_node("acme")
+    row = EmbeddingRow(theirs.memory_id, MODEL, -q, "sha-theirs")
+    second.apply(WriteSet("acme", ts(4), nodes=(theirs,), embeddings=(row,)))
+    assert _ids(store, -q)[0] == theirs.memory_id
+    second.close()
+    store.close()
