@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import queue
 import re
 import shutil
@@ -38,7 +39,7 @@ from memvault.controller import (
     GuardedController,
     MemoryController,
 )
-from memvault.errors import ValidationFailed
+from memvault.errors import ConfigError, ValidationFailed
 
 __all__ = [
     "AgentRuntime",
@@ -46,6 +47,7 @@ __all__ = [
     "Envelope",
     "MemoryMode",
     "TurnResult",
+    "configured_checkpointer",
     "controller_factory",
     "parse_script",
     "sqlite_checkpointer",
@@ -287,6 +289,56 @@ def sqlite_checkpointer(path: str | Path) -> Any:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     return SqliteSaver(sqlite3.connect(target, check_same_thread=False))
+
+
+# -- checkpointer beside the configured store (issue 11) ------------------------
+
+
+def configured_checkpointer(path: str | Path, env: Mapping[str, str] | None = None) -> Any:
+    """The agent's checkpointer beside the configured memory store.
+
+    SQLite store (the default): :func:`sqlite_checkpointer` on ``path``.
+    PostgreSQL store (``MEMVAULT__STORE__BACKEND=postgres``): LangGraph's
+    PostgreSQL checkpointer in the store's database and schema (from
+    ``MEMVAULT__STORE__POSTGRES__DSN``; ``path`` is not used), so a thread
+    survives a restart of the agent and of the server. Close either with
+    ``saver.conn.close()``.
+
+    >>> import tempfile, pathlib
+    >>> saver = configured_checkpointer(pathlib.Path(tempfile.mkdtemp()) / "c.db", env={})
+    >>> type(saver).__name__
+    'SqliteSaver'
+    >>> saver.conn.close()
+    """
+    from memvault.store.factory import ENV_DSN, store_backend
+
+    # Trigger: the memory store is PostgreSQL.
+    # Why: spec §15 — checkpoints belong in the same (replicated, backed-up)
+    # database as the memories, not in a local file beside one agent process.
+    # Outcome: the PostgreSQL saver; without its package an in-process saver
+    # and a warning, like the SQLite one.
+    if store_backend(env) != "postgres":
+        return sqlite_checkpointer(path)
+    values = os.environ if env is None else env
+    dsn = values.get(ENV_DSN, "").strip()
+    if not dsn:
+        raise ConfigError(
+            "the postgres store backend needs a DSN",
+            hint=f"set {ENV_DSN}=postgresql://user@host/db",
+        )
+    from memvault.store.postgres.checkpoint import INSTALL_HINT, postgres_checkpointer
+
+    saver = postgres_checkpointer(dsn)
+    if saver is None:
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        logging.getLogger("memvault.agent").warning(
+            "langgraph-checkpoint-postgres is not installed; threads will not survive a "
+            "restart (%s)",
+            INSTALL_HINT,
+        )
+        return InMemorySaver()
+    return saver
 
 
 def controller_factory(

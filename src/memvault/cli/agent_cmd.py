@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from memvault.cli import output
-from memvault.cli.app import EXIT_USAGE, _fail, app
+from memvault.cli.app import EXIT_UNAVAILABLE, EXIT_USAGE, _fail, app
 from memvault.runtime import default_home
 
 __all__ = ["agent_app", "register"]
@@ -48,7 +48,8 @@ CheckpointOpt = Annotated[
     typer.Option(
         "--checkpoint",
         help="SQLite file of the agent's thread checkpoints (default: "
-        "<home>/agent/checkpoints.db; 'none' to keep threads in memory only).",
+        "<home>/agent/checkpoints.db, or the PostgreSQL store's database when "
+        "MEMVAULT__STORE__BACKEND=postgres; 'none' to keep threads in memory only).",
     ),
 ]
 
@@ -82,13 +83,21 @@ def _runtime(
     )
     boundary = OpenAICompatibleModel(model_url, model=model) if model_url else OfflineResponder()
     saver: Any = None
-    if checkpoint != "none":
-        path = (
-            Path(checkpoint)
-            if checkpoint
-            else (home or default_home()) / "agent" / "checkpoints.db"
-        )
-        saver = sqlite_checkpointer(path.expanduser())
+    if checkpoint and checkpoint != "none":
+        saver = sqlite_checkpointer(Path(checkpoint).expanduser())
+    elif not checkpoint:
+        # The configured store's database when it is PostgreSQL (issue 11), else SQLite.
+        from memvault.agent.runtime import configured_checkpointer
+        from memvault.errors import ConfigError, MemvaultError
+
+        try:
+            saver = configured_checkpointer(
+                ((home or default_home()) / "agent" / "checkpoints.db").expanduser()
+            )
+        except MemvaultError as exc:
+            cleanup()
+            code = EXIT_USAGE if isinstance(exc, ConfigError) else EXIT_UNAVAILABLE
+            _fail(str(exc), code, exc.hint)
 
     def close_all() -> None:
         cleanup()
