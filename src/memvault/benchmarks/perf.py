@@ -3,50 +3,90 @@
 For each size N: single ``add`` latency with and without the embedder (a
 sample of writes, each its own transaction with fsync), then the store is
 bulk-seeded to N memories, then ``search`` latency is measured per preset —
-including the query embedding. Seeded vectors are real embeddings of seed
-sentences mixed with noise (embedding 1M texts would measure the model, not
-the store); their texts come from the same vocabulary so full text has work.
+including the query embedding — with the vector leg exact and through the
+ANN index, and split into its parts (query embedding, text leg, vector leg,
+fusion + hydration), each timed alone on the same queries.
+
+The corpus (:mod:`.perf_corpus`) is memory-like sentences with a realistic
+vocabulary and user-like questions. Vectors: the first ``real_vectors``
+seeded texts are embedded for real; every further row gets a SYNTHETIC
+vector — a real one plus a share of another and Gaussian noise (cosine ~0.85
+to its source), so the store has the clustered shape of real embeddings
+without running the model on a million texts. The JSON says how many of
+each a run used.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from memvault.benchmarks.common import percentile, progress, render_table, write_json
-from memvault.embed.base import Embedder, l2_normalise
+from memvault.benchmarks.perf_corpus import PerfCorpus, find_data_dir, load_corpus
+from memvault.embed.base import Embedder, FloatMatrix, l2_normalise
 from memvault.engine import MemoryEngine, OpenGate, format_timestamp, new_id
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType
 from memvault.model.node import MemoryNode, Source
-from memvault.store.base import EmbeddingRow, WriteSet
+from memvault.retrieval.config import preset
+from memvault.retrieval.fusion import minmax_fuse
+from memvault.retrieval.text import query_terms
+from memvault.runtime import RuntimeLayout
+from memvault.store.base import EmbeddingRow, NodeFilter, WriteSet
+from memvault.store.sqlite import SQLiteStore
+from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, load_faiss
 
 __all__ = ["report", "run_perf"]
 
-WORDS = (
-    "deploy pipeline invoice database staging release coffee meeting budget roadmap "
-    "customer migration latency report design review holiday travel python postgres "
-    "kubernetes backup security password rotation dashboard metrics alert oncall "
-    "schedule friday monday weekly quarterly goal todo decision preference team"
-).split()
+BATCH = 5000
+SYNTHETIC_NOTE = (
+    "rows beyond vectors_real carry SYNTHETIC vectors: normalise(real_i + 0.3*real_j + noise), "
+    "noise norm 0.4 (cosine ~0.85 to real_i); their texts are generated sentences"
+)
 
 
-def _sentence(rng: random.Random) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 14)))
+def _load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
 
 
-def _seed(engine: MemoryEngine, embedder: Embedder | None, n: int, rng: random.Random) -> None:
-    have = engine.stats().to_json()["memories"]["total"]
-    base_vectors = None
-    if embedder is not None:
-        base_vectors = embedder.embed_documents([_sentence(rng) for _ in range(256)])
+def _rss_mb() -> float:
+    """Current resident set size (MB) from /proc; the peak where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _synthetic(base: FloatMatrix, count: int, rng: np.random.Generator) -> FloatMatrix:
+    """``count`` vectors near the real ones in ``base`` (see the module docstring)."""
+    dim = base.shape[1]
+    a = base[rng.integers(0, len(base), size=count)]
+    b = base[rng.integers(0, len(base), size=count)]
+    noise = rng.standard_normal((count, dim)).astype(np.float32) * np.float32(0.4 / np.sqrt(dim))
+    return l2_normalise(a + np.float32(0.3) * b + noise)
+
+
+def _seed(
+    engine: MemoryEngine,
+    embedder: Embedder | None,
+    n: int,
+    texts: Callable[[int], list[str]],
+    base: FloatMatrix | None,
+    base_texts: list[str],
+) -> None:
+    """Bulk-write memories up to ``n``: first the really embedded texts, then synthetic rows."""
+    have = int(engine.stats().to_json()["memories"]["total"])
     src = Source(
         source_type=SourceType.MANUAL,
         captured_by=CapturedBy.SYSTEM,
@@ -54,7 +94,9 @@ def _seed(engine: MemoryEngine, embedder: Embedder | None, n: int, rng: random.R
     )
     nprng = np.random.default_rng(7)
     while have < n:
-        count = min(5000, n - have)
+        count = min(BATCH, n - have)
+        real = max(0, min(count, len(base_texts) - have))
+        batch_texts = base_texts[have : have + real] + texts(count - real)
         at = format_timestamp(engine.clock())
         nodes = [
             MemoryNode(
@@ -62,37 +104,205 @@ def _seed(engine: MemoryEngine, embedder: Embedder | None, n: int, rng: random.R
                 orchestrator_id=engine.orchestrator,
                 type=MemoryType.FACT,
                 category="PROJECT_CONFIG",
-                content=_sentence(rng),
+                content=text,
                 source=src,
                 created_at=at,
                 updated_at=at,
             )
-            for _ in range(count)
+            for text in batch_texts
         ]
         rows: tuple[EmbeddingRow, ...] = ()
-        if base_vectors is not None and embedder is not None:
-            picks = nprng.integers(0, len(base_vectors), size=count)
-            mixed = base_vectors[picks] + 0.35 * nprng.standard_normal(
-                (count, base_vectors.shape[1])
-            ).astype(np.float32)
-            vectors = l2_normalise(mixed)
+        if base is not None and embedder is not None:
+            vectors = np.concatenate(
+                [base[have : have + real], _synthetic(base, count - real, nprng)]
+            )
             rows = tuple(
-                EmbeddingRow(
-                    node.memory_id, embedder.model_id, vectors[i], f"seed-{node.memory_id}"
-                )
+                EmbeddingRow(node.memory_id, embedder.model_id, vectors[i], f"seed-{i + have}")
                 for i, node in enumerate(nodes)
             )
         engine.store.apply(WriteSet(engine.orchestrator, at, nodes=tuple(nodes), embeddings=rows))
         have += count
 
 
-def _time(fn: Any, repeats: int) -> list[float]:
+def _time(fn: Callable[[], object], repeats: int) -> list[float]:
     out = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         fn()
         out.append((time.perf_counter() - t0) * 1000)
     return out
+
+
+def _each(fn: Callable[[Any], object], items: Sequence[Any]) -> list[float]:
+    out = []
+    for item in items:
+        t0 = time.perf_counter()
+        fn(item)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def _ms(fn: Callable[..., object], *args: Any, **kwargs: Any) -> float:
+    t0 = time.perf_counter()
+    fn(*args, **kwargs)
+    return (time.perf_counter() - t0) * 1000
+
+
+def _measure_size(
+    n: int,
+    embedder: Embedder | None,
+    corpus: PerfCorpus,
+    rng: random.Random,
+    base: FloatMatrix | None,
+    base_texts: list[str],
+    qs: list[str],
+    presets: Sequence[str],
+    adds: int,
+) -> dict[str, Any]:
+    """Writes, seeding and search figures of one store size, in a fresh directory."""
+    fact: dict[str, Any] = {
+        "type": "Fact",
+        "category": "PROJECT_CONFIG",
+        "source_kind": "SYSTEM_KNOWN",
+    }
+    home = Path(tempfile.mkdtemp(prefix="memvault-perf-"))
+    row: dict[str, Any] = {"n": n}
+    try:
+        layout = RuntimeLayout.for_orchestrator(home, "perf").ensure()
+        store = SQLiteStore(layout.db_path)
+        plain = MemoryEngine(store, "perf", layout=layout, gate=OpenGate(), embedder=None)
+        lat = _time(lambda: plain.add(corpus.sentence(rng), **fact), adds)
+        row["add_p50_ms_no_embedding"] = percentile(lat, 50)
+        row["adds_per_s_no_embedding"] = 1000 / max(row["add_p50_ms_no_embedding"], 1e-9)
+        engine = MemoryEngine(store, "perf", layout=layout, gate=OpenGate(), embedder=embedder)
+        try:
+            if embedder is not None:
+                engine.search("warm up the model")
+                lat = _time(lambda: engine.add(corpus.sentence(rng), **fact), adds)
+                row["add_p50_ms_with_embedding"] = percentile(lat, 50)
+                row["adds_per_s_with_embedding"] = 1000 / max(
+                    row["add_p50_ms_with_embedding"], 1e-9
+                )
+            t0 = time.perf_counter()
+            texts = lambda k: [corpus.sentence(rng) for _ in range(k)]  # noqa: E731
+            _seed(engine, embedder, n, texts, base, base_texts)
+            row["seed_s"] = time.perf_counter() - t0
+            row["vectors_real"] = min(n, len(base_texts)) if base is not None else 0
+            row["vectors_synthetic"] = (n - row["vectors_real"]) if base is not None else 0
+            _search_figures(engine, store, embedder, qs, presets, row)
+            row["rss_mb"] = _rss_mb()
+            row["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            row["load_average"] = _load_average()
+        finally:
+            engine.close()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return row
+
+
+def _p(row: dict[str, Any], key: str, values: list[float]) -> None:
+    row[f"{key}_p50_ms"] = percentile(values, 50)
+    row[f"{key}_p95_ms"] = percentile(values, 95)
+
+
+def _search_figures(
+    engine: MemoryEngine,
+    store: SQLiteStore,
+    embedder: Embedder | None,
+    qs: list[str],
+    presets: Sequence[str],
+    row: dict[str, Any],
+) -> None:
+    """Search latency per preset (as shipped), exact vs ANN, and the split of ``default``."""
+    shipped = store.ann_min_rows
+    for name in presets:
+        engine.search(qs[0], config=name)  # load the vector matrix (and ANN if due)
+        lat = [_ms(engine.search, q, top_k=10, config=name) for q in qs]
+        _p(row, f"search_{name}", lat)
+    if embedder is None:
+        return
+    orch = engine.orchestrator
+    cfg = preset("default")
+    vectors = [embedder.embed_query(q) for q in qs]
+    modes: dict[str, int | None] = {"exact": None}
+    if load_faiss() is not None:
+        modes["ann"] = 1  # any size: the ANN path whenever faiss is installed
+    tops: dict[str, list[list[str]]] = {}
+    for mode, threshold in modes.items():
+        store.ann_min_rows = threshold
+        t0 = time.perf_counter()
+        store.search_vectors(orch, embedder.model_id, vectors[0], NodeFilter(), limit=10)
+        if mode == "ann":
+            row["ann_build_s"] = time.perf_counter() - t0
+        _p(row, f"search_default_{mode}", _each(lambda q: engine.search(q, top_k=10), qs))
+        _p(
+            row,
+            f"vector_leg_{mode}",
+            _each(
+                lambda v: store.search_vectors(
+                    orch, embedder.model_id, v, NodeFilter(), limit=cfg.top_k_vector
+                ),
+                vectors,
+            ),
+        )
+        tops[mode] = [
+            [
+                h.memory_id
+                for h in store.search_vectors(orch, embedder.model_id, v, NodeFilter(), limit=10)
+            ]
+            for v in vectors
+        ]
+    store.ann_min_rows = shipped
+    if "ann" in tops:
+        overlaps = [
+            len(set(a) & set(e)) / max(1, len(e))
+            for a, e in zip(tops["ann"], tops["exact"], strict=True)
+        ]
+        row["ann_recall@10"] = float(np.mean(overlaps))
+    # the split: each part of the default search, timed alone on the same queries
+    _p(row, "embed_query", _each(embedder.embed_query, qs))
+    text_hits = [
+        store.search_text(
+            orch,
+            query_terms(q),
+            NodeFilter(),
+            limit=cfg.top_k_text,
+            column_weights=cfg.column_weights,
+        )
+        for q in qs
+    ]
+    _p(
+        row,
+        "text_leg",
+        _each(
+            lambda q: store.search_text(
+                orch,
+                query_terms(q),
+                NodeFilter(),
+                limit=cfg.top_k_text,
+                column_weights=cfg.column_weights,
+            ),
+            qs,
+        ),
+    )
+    vector_hits = [
+        store.search_vectors(orch, embedder.model_id, v, NodeFilter(), limit=cfg.top_k_vector)
+        for v in vectors
+    ]
+
+    def fuse_hydrate(i: int) -> None:
+        fused = minmax_fuse(
+            [
+                [(h.memory_id, h.score) for h in text_hits[i]],
+                [(h.memory_id, h.similarity) for h in vector_hits[i]],
+            ],
+            weights=[cfg.text_weight, cfg.vector_weight],
+        )
+        ids = [m for m, _ in fused[:30]]
+        store.get_nodes(orch, ids)
+        store.edges_of(orch, ids)
+
+    _p(row, "fuse_hydrate", _each(fuse_hydrate, range(len(qs))))
 
 
 def run_perf(
@@ -102,67 +312,69 @@ def run_perf(
     queries: int = 100,
     adds: int = 100,
     presets: Sequence[str] = ("default", "text", "vector"),
+    real_vectors: int = 4096,
+    data_dir: Path | str | None = "auto",
 ) -> dict[str, Any]:
+    """Run the benchmark; ``data_dir="auto"`` looks for the LoCoMo/LongMemEval files.
+
+    >>> from memvault.embed import HashingEmbedder
+    >>> out = run_perf([300], embedder=HashingEmbedder(dimension=32), queries=3, adds=3,
+    ...                real_vectors=100, data_dir=None)
+    >>> out["results"]["300"]["search_default_p50_ms"] > 0
+    True
+    """
     rng = random.Random(42)
+    corpus = load_corpus(
+        find_data_dir() if data_dir == "auto" else Path(data_dir) if data_dir else None
+    )
+    base_texts = [corpus.sentence(rng) for _ in range(min(real_vectors, max(sizes, default=0)))]
+    qs = corpus.queries(queries, rng)
     results: dict[str, Any] = {}
-    fact: dict[str, Any] = {
-        "type": "Fact",
-        "category": "PROJECT_CONFIG",
-        "source_kind": "SYSTEM_KNOWN",
-    }
+    load_before = _load_average()
+    base: FloatMatrix | None = None
     with progress() as bar:
         task = bar.add_task("perf", total=len(sizes))
+        if embedder is not None and base_texts:
+            bar.update(task, description=f"embedding {len(base_texts)} seed texts")
+            base = embedder.embed_documents(base_texts)
         for n in sorted(sizes):
-            home = Path(tempfile.mkdtemp(prefix="memvault-perf-"))
-            try:
-                row: dict[str, Any] = {"n": n}
-                bar.update(task, description=f"n={n}: writes")
-                with MemoryEngine.open(home, "perf", gate=OpenGate(), embedder=None) as plain:
-                    lat = _time(lambda: plain.add(_sentence(rng), **fact), adds)
-                row["add_p50_ms_no_embedding"] = percentile(lat, 50)
-                with MemoryEngine.open(home, "perf", gate=OpenGate(), embedder=embedder) as engine:
-                    if embedder is not None:
-                        engine.search("warm up the model")
-                        lat = _time(lambda: engine.add(_sentence(rng), **fact), adds)
-                        row["add_p50_ms_with_embedding"] = percentile(lat, 50)
-                        row["adds_per_s_with_embedding"] = 1000 / max(
-                            row["add_p50_ms_with_embedding"], 1e-9
-                        )
-                    row["adds_per_s_no_embedding"] = 1000 / max(
-                        row["add_p50_ms_no_embedding"], 1e-9
-                    )
-                    bar.update(task, description=f"n={n}: seeding")
-                    t0 = time.perf_counter()
-                    _seed(engine, embedder, n, rng)
-                    row["seed_s"] = time.perf_counter() - t0
-                    bar.update(task, description=f"n={n}: searching")
-                    qs = [_sentence(rng)[:60] for _ in range(queries)]
-                    for name in presets:
-                        engine.search(qs[0], config=name)  # load the vector matrix
-                        lat = []
-                        for q in qs:
-                            t0 = time.perf_counter()
-                            engine.search(q, top_k=10, config=name)
-                            lat.append((time.perf_counter() - t0) * 1000)
-                        row[f"search_{name}_p50_ms"] = percentile(lat, 50)
-                        row[f"search_{name}_p95_ms"] = percentile(lat, 95)
-                    row["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                results[str(n)] = row
-            finally:
-                shutil.rmtree(home, ignore_errors=True)
+            bar.update(task, description=f"n={n}")
+            results[str(n)] = _measure_size(
+                n, embedder, corpus, rng, base, base_texts, qs, presets, adds
+            )
             bar.advance(task)
+    faiss = load_faiss()
     return {
         "benchmark": "perf",
         "embedder": embedder.model_id if embedder else None,
-        "note": "search latency includes the query embedding; medians over repeated runs",
+        "corpus": corpus.source,
+        "vocabulary_size": corpus.vocabulary_size,
+        "queries": len(qs),
+        "vectors": SYNTHETIC_NOTE,
+        "ann": {
+            "library": f"faiss {faiss.__version__}" if faiss is not None else None,
+            "index": "IVF-Flat, inner product, nlist ~ sqrt(n)",
+            "shipped_min_rows": DEFAULT_ANN_MIN_ROWS,
+        },
+        "threads": {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")},
+        "load_average_before": load_before,
+        "note": (
+            "search_<preset> = engine.search as shipped (ANN from shipped_min_rows on when "
+            "faiss is installed), including the query embedding; search_default_exact / _ann "
+            "force each vector path; embed_query, text_leg, vector_leg_*, fuse_hydrate are the "
+            "parts of the default search timed alone; ann_recall@10 = overlap of the ANN and "
+            "exact vector top 10; max_rss_mb is the process peak so far (sizes run ascending)"
+        ),
         "results": results,
     }
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
     rows = result["results"]
-    columns = sorted({k for r in rows.values() for k in r if k != "n"})
-    render_table("memvault perf (ms unless noted)", rows, columns)
+    columns = sorted({k for r in rows.values() for k in r if k not in ("n", "load_average")})
+    # one line per figure, one column per size: the split reads top to bottom
+    by_metric = {c: {n: r.get(c, "") for n, r in rows.items()} for c in columns}
+    render_table(f"memvault perf (ms unless noted) — {result['corpus']}", by_metric, list(rows))
     write_json(json_out, result)
     if plot:
         try:
