@@ -63,9 +63,12 @@ def _matches(content: str, type_: str, expected: dict[str, Any]) -> bool:
     return type_ == expected["type"] and all(k in text for k in expected["keywords"])
 
 
-def _pass(turns: list[dict[str, Any]], similarity: Similarity) -> tuple[list[Any], list[float]]:
+def _pass(
+    turns: list[dict[str, Any]], similarity: Similarity
+) -> tuple[list[Any], list[float], list[float]]:
     results: list[CaptureResult] = []
     latencies: list[float] = []
+    cpu: list[float] = []
     with tempfile.TemporaryDirectory(prefix="memvault-bench-extraction-") as home:
         engine = MemoryEngine.open(home, "bench")
         try:
@@ -77,13 +80,14 @@ def _pass(turns: list[dict[str, Any]], similarity: Similarity) -> tuple[list[Any
                     speaker=turn["speaker"],
                     at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
                 )
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 results.append(engine.capture_message(message))
                 latencies.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
             gate = type(engine.gate).__name__
         finally:
             engine.close()
-    return [gate, results], latencies
+    return [gate, results], latencies, cpu
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -99,9 +103,14 @@ def run(
     sim = _similarity(similarity)
     # The first pass is the one scored; with repeat > 1 it is also the warm-up,
     # and latency comes from the later passes only.
-    (gate, results), latencies = _pass(turns, sim)
-    timed = [latencies] if repeat <= 1 else [_pass(turns, sim)[1] for _ in range(repeat - 1)]
+    load_before = os.getloadavg()[0]
+    (gate, results), latencies, cpu = _pass(turns, sim)
+    passes = (
+        [(latencies, cpu)] if repeat <= 1 else [_pass(turns, sim)[1:] for _ in range(repeat - 1)]
+    )
+    timed = [wall for wall, _ in passes]
     all_latencies = [lat for one in timed for lat in one]
+    all_cpu = [c for _, one in passes for c in one]
     busy = [lat for one in timed for lat, r in zip(one, results, strict=True) if r.candidates]
 
     produced = matched_candidates = expected_total = matched_expected = 0
@@ -170,6 +179,11 @@ def run(
         "latency_p95_ms": round(_pct(all_latencies, 0.95), 2),
         "latency_p50_ms_turns_with_candidates": round(_pct(busy or [0.0], 0.5), 2),
         "latency_p95_ms_turns_with_candidates": round(_pct(busy or [0.0], 0.95), 2),
+        # CPU time of this process per turn: less disturbed than wall time when
+        # other jobs share the cores (the load average says how much they did).
+        "cpu_p50_ms": round(_pct(all_cpu, 0.5), 2),
+        "cpu_p95_ms": round(_pct(all_cpu, 0.95), 2),
+        "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
     return {
         "benchmark": "extraction",

@@ -23,7 +23,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from memvault import context as ctx
-from memvault.embed.base import Embedder
+from memvault.embed.base import Embedder, FloatVector
 from memvault.errors import (
     DuplicateEdgeError,
     MemoryNotFoundError,
@@ -228,9 +228,16 @@ class MemoryEngine:
         return self._embedder
 
     def _embed(
-        self, nodes: tuple[MemoryNode, ...], extras: Mapping[str, IndexText] | None = None
+        self,
+        nodes: tuple[MemoryNode, ...],
+        extras: Mapping[str, IndexText] | None = None,
+        *,
+        known: Mapping[str, FloatVector] | None = None,
     ) -> tuple[EmbeddingRow, ...]:
-        """Vectors for nodes about to be written; empty (and queued) on failure."""
+        """Vectors for nodes about to be written; empty (and queued) on failure.
+
+        ``known``: document vectors of this embedder the caller already has, by text.
+        """
         embedder = self.embedder
         if embedder is None or not nodes:
             return ()
@@ -242,6 +249,7 @@ class MemoryEngine:
                     nodes,
                     extras,
                     with_context=self.retrieval.use_context_vectors,
+                    known=known,
                 )
             )
         except Exception as exc:
@@ -683,12 +691,15 @@ class MemoryEngine:
         top_k: int = 10,
         config: RetrievalConfig | str | None = None,
         explain: bool = False,
+        query_vector: FloatVector | None = None,
     ) -> SearchResults:
         """Hybrid recall over active memories, best first, filters applied in the store.
 
         ``config`` is a :class:`RetrievalConfig` or a preset name (``default``,
         ``spec``, ``rrf``, ``fts``, ``text``, ``vector``); ``explain`` adds each hit's
         per-leg ranks and modifier contributions. ``legs`` says which legs ran.
+        ``query_vector``: the query's vector from :attr:`embedder`, if the caller
+        already has it (capture does); otherwise the query is embedded here.
         """
         if not 1 <= top_k <= 1000:
             raise ValidationFailed(
@@ -718,6 +729,7 @@ class MemoryEngine:
             embedder=self.embedder if cfg.uses_vector else None,
             now=self.clock(),
             top_n=top_k,
+            query_vector=query_vector,
         )
         if outcome.degraded:
             self._log("warning", "search_degraded", reason=outcome.degraded)
@@ -1113,13 +1125,16 @@ class MemoryEngine:
                 orchestrator=self.orchestrator,
                 gate=self._gate,
                 clock=self.clock,
-                recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
+                recall=lambda q, f, k, v=None: [
+                    h.node for h in self.search(q, filters=f, top_k=k, query_vector=v).hits
+                ],
                 extractor=self.capture_extractor,
                 similarity=EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity(),
                 config=self.capture_config,
                 actor=self.agent_id,
                 log=self._log,
                 embed=getattr(self, "_embed", None),
+                embedder=embedder,
             )
         return current
 

@@ -26,7 +26,14 @@ import numpy.typing as npt
 
 from memvault.errors import EmbedderError
 
-__all__ = ["Embedder", "EmbedderError", "FloatMatrix", "FloatVector", "l2_normalise"]
+__all__ = [
+    "Embedder",
+    "EmbedderError",
+    "FloatMatrix",
+    "FloatVector",
+    "is_symmetric",
+    "l2_normalise",
+]
 
 FloatMatrix = npt.NDArray[np.float32]
 """Shape ``(n, dimension)``, dtype float32, each row of unit length."""
@@ -60,6 +67,20 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> FloatVector:
         """Embed one search query; returns ``(dimension,)`` float32, L2-normalised."""
         ...
+
+
+def is_symmetric(embedder: object) -> bool:
+    """True when ``embedder`` declares ``symmetric = True``: its query vector of a
+    text is its document vector of that text, so one vector can serve both.
+
+    Opt-in: an embedder that says nothing (or an asymmetric one such as e5) is
+    never assumed symmetric.
+
+    >>> from memvault.embed import HashingEmbedder
+    >>> is_symmetric(HashingEmbedder(dimension=8)), is_symmetric(object())
+    (True, False)
+    """
+    return getattr(embedder, "symmetric", False) is True
 
 
 def l2_normalise(matrix: npt.NDArray[np.floating]) -> FloatMatrix:

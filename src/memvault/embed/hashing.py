@@ -53,6 +53,9 @@ class HashingEmbedder:
             stand in for it in store tests).
     """
 
+    #: Queries and documents are embedded alike (``embed.base.is_symmetric``).
+    symmetric = True
+
     def __init__(self, dimension: int = 384) -> None:
         if dimension < 2:
             raise EmbedderError(

@@ -475,6 +475,9 @@ class MiniLMEmbedder:
             threads); default 1: everything runs in the caller.
     """
 
+    #: Queries and documents are embedded alike (``embed.base.is_symmetric``).
+    symmetric = True
+
     def __init__(
         self,
         model_dir: str | Path | None = None,

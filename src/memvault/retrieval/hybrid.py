@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from memvault.embed.base import Embedder
+from memvault.embed.base import Embedder, FloatVector
 from memvault.model.clock import parse_timestamp
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
@@ -110,8 +110,13 @@ def hybrid_search(
     embedder: Embedder | None,
     now: datetime,
     top_n: int | None = None,
+    query_vector: FloatVector | None = None,
 ) -> HybridOutcome:
-    """Run the legs the config asks for and return the selected memories."""
+    """Run the legs the config asks for and return the selected memories.
+
+    ``query_vector``: the query's vector when the caller already has it (from
+    ``embedder``'s model), so the vector leg does not embed the query again.
+    """
     legs: list[str] = []
     rankings: list[Ranking] = []
     weights: list[float] = []
@@ -137,7 +142,7 @@ def hybrid_search(
             degraded = "no embedder configured: full-text only"
         else:
             try:
-                vector = embedder.embed_query(query)
+                vector = embedder.embed_query(query) if query_vector is None else query_vector
                 spaces = [embedder.model_id]
                 if config.use_context_vectors:
                     spaces.append(embedder.model_id + CONTEXT_SPACE_SUFFIX)

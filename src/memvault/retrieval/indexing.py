@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from memvault.embed.base import Embedder
+from memvault.embed.base import Embedder, FloatVector
 from memvault.model.node import MemoryNode
 from memvault.retrieval.hybrid import CONTEXT_SPACE_SUFFIX
 from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
@@ -50,8 +50,14 @@ def embedding_rows(
     extras: Mapping[str, IndexText] | None = None,
     *,
     with_context: bool = True,
+    known: Mapping[str, FloatVector] | None = None,
 ) -> list[EmbeddingRow]:
-    """Vectors for ``nodes``, reusing the store's cache; raises if the embedder fails."""
+    """Vectors for ``nodes``, reusing the store's cache; raises if the embedder fails.
+
+    ``known`` maps texts to vectors the caller already got from
+    ``embedder.embed_documents`` for exactly those texts; a text found there
+    is not embedded again (a vector is a function of the text alone).
+    """
     wanted: list[tuple[str, str, str, str]] = []  # memory_id, model_id, text, sha
     for node in nodes:
         extra = (extras or {}).get(node.memory_id)
@@ -65,6 +71,9 @@ def embedding_rows(
         by_space.setdefault(model_id, []).append((memory_id, text, sha))
     for model_id, items in by_space.items():
         cached = store.cached_embeddings(model_id, [sha for _, _, sha in items])
+        for _, text, sha in items:
+            if sha not in cached and known is not None and text in known:
+                cached[sha] = np.asarray(known[text], dtype=np.float32)
         todo = sorted({(sha, text) for _, text, sha in items if sha not in cached})
         if todo:
             vectors = embedder.embed_documents([text for _, text in todo])

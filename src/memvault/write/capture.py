@@ -38,10 +38,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from memvault.embed.base import FloatVector
 from memvault.errors import DuplicateEdgeError
 from memvault.extract.base import Candidate, Extraction, Extractor, Message
 from memvault.extract.diagnostics import parse_findings
@@ -60,12 +61,19 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.retrieval.indexing import text_sha256
 from memvault.retrieval.text import query_terms
 from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.write.config import CaptureConfig, bands_for
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
 from memvault.write.result import CandidateReport, CaptureResult, EdgeRef
-from memvault.write.similarity import LexicalSimilarity, Similarity
+from memvault.write.similarity import (
+    EmbeddingSimilarity,
+    LexicalSimilarity,
+    Similarity,
+    TextEmbedder,
+)
+from memvault.write.vectors import TurnVectors
 
 __all__ = [
     "CapturePipeline",
@@ -78,13 +86,31 @@ __all__ = [
 GateFn = Callable[[MemoryOp, MemoryNode], Decision]
 """The engine's gate seam: pure, returns one stop reason (may raise; caught here)."""
 
-RecallFn = Callable[[str, NodeFilter, int], Sequence[MemoryNode]]
-"""Neighbour recall: ``(query, filters, top_k) → active nodes`` (the engine's search)."""
+
+class RecallFn(Protocol):
+    """Neighbour recall: ``(query, filters, top_k[, vector]) → nodes`` (the engine's search).
+
+    ``vector`` (the query's vector, passed only when the pipeline has one) is
+    optional: a three-argument recall is never handed one.
+    """
+
+    def __call__(
+        self, query: str, filters: NodeFilter, top_k: int, vector: FloatVector = ..., /
+    ) -> Sequence[MemoryNode]: ...
+
+
+class EmbedFn(Protocol):
+    """Optional: embedding rows for nodes about to be written (the engine's ``_embed``).
+
+    ``known`` holds document vectors the pipeline already computed, by text.
+    """
+
+    def __call__(
+        self, nodes: tuple[MemoryNode, ...], /, *, known: Mapping[str, FloatVector] = ...
+    ) -> tuple[Any, ...]: ...
+
 
 LogFn = Callable[..., None]
-
-EmbedFn = Callable[[tuple[MemoryNode, ...]], tuple[Any, ...]]
-"""Optional: embedding rows for nodes about to be written (the engine's ``_embed``)."""
 
 _ALL_STATUSES = tuple(MemoryStatus)
 _CONTENT_REFUSALS = frozenset({StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED})
@@ -120,6 +146,12 @@ class CapturePipeline:
     own (hybrid) search. ``similarity`` defaults to :class:`LexicalSimilarity`;
     pass :class:`~memvault.write.similarity.EmbeddingSimilarity` to use an
     embedder — the bands follow its ``model_id``.
+
+    ``embedder`` (the engine's, the one ``embed`` stores vectors of): when set,
+    each call's candidate texts are embedded once, in one batch
+    (:class:`~memvault.write.vectors.TurnVectors`), and that vector serves the
+    neighbour search (symmetric embedders only), the similarity bands (same
+    ``model_id`` only) and the stored embedding.
     """
 
     def __init__(
@@ -136,6 +168,7 @@ class CapturePipeline:
         actor: str | None = None,
         log: LogFn | None = None,
         embed: EmbedFn | None = None,
+        embedder: TextEmbedder | None = None,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
@@ -150,6 +183,7 @@ class CapturePipeline:
         self.actor = actor
         self.log = log
         self.embed = embed
+        self.embedder = embedder
 
     def use_similarity(self, similarity: Similarity) -> None:
         """Switch the similarity model (and the bands calibrated for it)."""
@@ -256,6 +290,18 @@ class CapturePipeline:
     ) -> CaptureResult:
         """Gate, resolve, cap and commit ``candidates``; one transaction per candidate."""
         budget = _Budget(per_call=max_writes)
+        candidates = list(candidates)
+        vectors = (
+            TurnVectors(
+                self.embedder,
+                (c.content for c in candidates),
+                on_error=lambda e: self._log(
+                    "warning", "embedding_failed", error=f"{type(e).__name__}: {e}"
+                ),
+            )
+            if self.embedder is not None
+            else None
+        )
         reports: list[CandidateReport] = []
         if extraction is not None:
             for content, problems in extraction.dropped:
@@ -271,7 +317,7 @@ class CapturePipeline:
                 )
         for candidate in candidates:
             try:
-                reports.append(self._one(candidate, provenance, budget, thread_id))
+                reports.append(self._one(candidate, provenance, budget, thread_id, vectors))
             except Exception as exc:
                 # Trigger: a bug or fault anywhere in this candidate's path.
                 # Why: fail closed for this candidate only; its WriteSet was never
@@ -303,7 +349,10 @@ class CapturePipeline:
         if self.log is not None:
             self.log(level, event, **fields)
 
-    def _text_recall(self, query: str, filters: NodeFilter, top_k: int) -> list[MemoryNode]:
+    def _text_recall(
+        self, query: str, filters: NodeFilter, top_k: int, vector: FloatVector | None = None
+    ) -> list[MemoryNode]:
+        # ``vector`` is unused: full text needs none (RecallFn's optional argument).
         hits = self.store.search_text(self.orchestrator, query_terms(query), filters, limit=top_k)
         return self.store.get_nodes(self.orchestrator, [h.memory_id for h in hits])
 
@@ -425,13 +474,22 @@ class CapturePipeline:
         return NodeFilter(user_id=prov.user_id, project_id=prov.project_id)
 
     def _neighbours(
-        self, candidate: Candidate, node: MemoryNode, prov: Provenance
+        self,
+        candidate: Candidate,
+        node: MemoryNode,
+        prov: Provenance,
+        vectors: TurnVectors | None = None,
     ) -> list[NeighbourView]:
         scope = self._scope(prov)
         found: dict[str, MemoryNode] = {}
         # Meaning: the engine's recall (hybrid when an embedder is configured).
         # Slot: a cheap full-text query on the key words and value, no embedding.
-        hits = list(self.recall(candidate.content, scope, self.config.neighbours))
+        query_vector = vectors.query(candidate.content) if vectors is not None else None
+        hits = list(
+            self.recall(candidate.content, scope, self.config.neighbours)
+            if query_vector is None
+            else self.recall(candidate.content, scope, self.config.neighbours, query_vector)
+        )
         if candidate.key:
             key_query = " ".join(re.split(r"[._]+", candidate.key)) + " " + candidate.value
             hits += self._text_recall(key_query, scope, self.config.neighbours)
@@ -441,12 +499,42 @@ class CapturePipeline:
         if not found:
             return []
         nodes = list(found.values())
+        self._prime_similarity(node.content, [n.content for n in nodes], vectors)
         ignore = (candidate.subject,) if candidate.subject else ()
         scores = self.similarity.scores(node.content, [n.content for n in nodes], ignore=ignore)
         return [
             NeighbourView(n.memory_id, n.content, n.key, n.value, n.type.value, s)
             for n, s in zip(nodes, scores, strict=True)
         ]
+
+    def _prime_similarity(
+        self, text: str, others: Sequence[str], vectors: TurnVectors | None
+    ) -> None:
+        """Hand the similarity model the vectors that already exist for these texts.
+
+        Trigger: embedding similarity in the same vector space as the call's
+        vectors and the store's embedding cache.
+        Why: the candidate was embedded once for the whole call, and a stored
+        neighbour's text was embedded when it was written; embedding either
+        again is the dominant cost of capture.
+        Outcome: the candidate's vector comes from the call's batch, the
+        neighbours' from the store cache (by ``sha256(text)``); only texts found
+        in neither are embedded by the similarity model.
+        """
+        sim = self.similarity
+        if not isinstance(sim, EmbeddingSimilarity):
+            return
+        known: dict[str, FloatVector] = {}
+        if vectors is not None and vectors.model_id == sim.model_id:
+            vector = vectors.document(text)
+            if vector is not None:
+                known[text] = vector
+        missing = [t for t in sim.missing(others) if t not in known]
+        if missing:
+            by_sha = {text_sha256(t): t for t in missing}
+            for sha, vector in self.store.cached_embeddings(sim.model_id, list(by_sha)).items():
+                known[by_sha[sha]] = vector
+        sim.remember(known)
 
     def _written_today(self, user_id: str, now: datetime) -> int:
         midnight = _timestamp(
@@ -480,7 +568,12 @@ class CapturePipeline:
         return None
 
     def _one(
-        self, candidate: Candidate, prov: Provenance, budget: _Budget, thread_id: str
+        self,
+        candidate: Candidate,
+        prov: Provenance,
+        budget: _Budget,
+        thread_id: str,
+        vectors: TurnVectors | None = None,
     ) -> CandidateReport:
         now = self.clock()
         at = _timestamp(now)
@@ -499,7 +592,7 @@ class CapturePipeline:
         decision = self._judge(candidate, node)
         resolution = resolve(
             candidate,
-            self._neighbours(candidate, node, prov) if decision.allowed else [],
+            self._neighbours(candidate, node, prov, vectors) if decision.allowed else [],
             self.bands,
             related_top_k=self.config.related_top_k,
         )
@@ -512,7 +605,7 @@ class CapturePipeline:
         if resolution.outcome is Outcome.MERGED:
             return self._merge(candidate, node, resolution, at, thread_id)
         write, report = self._new_node(candidate, node, resolution, decision, at, thread_id)
-        rows = self.embed((node,)) if self.embed is not None else ()
+        rows = self._rows(node, vectors)
         if rows:
             # Same transaction as the node (DESIGN §4); without rows the vector
             # leg's backfill queue picks the node up later.
@@ -526,6 +619,15 @@ class CapturePipeline:
         if budget.today is not None:
             budget.today += 1
         return report
+
+    def _rows(self, node: MemoryNode, vectors: TurnVectors | None) -> tuple[Any, ...]:
+        """The new node's embedding rows, reusing the call's vector of its content."""
+        if self.embed is None:
+            return ()
+        vector = vectors.document(node.content) if vectors is not None else None
+        if vector is None:
+            return self.embed((node,))
+        return self.embed((node,), known={node.content: vector})
 
     def _event(self, op: HistoryOp, at: str, memory_id: str, **fields: Any) -> HistoryEvent:
         return HistoryEvent(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -113,6 +113,23 @@ class EmbeddingSimilarity:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return [self._cache[t] for t in texts]
+
+    def missing(self, texts: Sequence[str]) -> list[str]:
+        """The texts among ``texts`` that have no cached vector yet (each once)."""
+        return [t for t in dict.fromkeys(texts) if t not in self._cache]
+
+    def remember(self, vectors: Mapping[str, npt.NDArray[np.float32]]) -> None:
+        """Cache vectors the caller already has, by text.
+
+        Each must be this embedder's ``embed_documents`` vector of exactly that
+        text (the capture call's batch, or the store's embedding cache), so
+        scores are the same as if they had been embedded here.
+        """
+        for text, vector in vectors.items():
+            self._cache[text] = np.asarray(vector, dtype=np.float32)
+            self._cache.move_to_end(text)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
 
     def scores(
         self, text: str, others: Sequence[str], *, ignore: Sequence[str] = ()
