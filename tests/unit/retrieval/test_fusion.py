@@ -114,3 +114,27 @@ def test_presets_are_valid_and_spec_matches_the_spec() -> None:
         preset("nope")
     with pytest.raises(ValueError):
         RetrievalConfig(column_weights={"content": -1.0})
+
+
+def test_actor_match_boost_lifts_the_named_actor_only() -> None:
+    ts = "2026-01-02T00:00:00.000000Z"
+    said = make_node(memory_id="said", actor_id="Caroline", updated_at=ts)
+    other = make_node(memory_id="other", actor_id="Melanie", updated_at=ts)
+    opaque = make_node(memory_id="opaque", actor_id="u_123", updated_at=ts)
+    nodes = {n.memory_id: n for n in (said, other, opaque)}
+    fused = [("other", 1.0), ("opaque", 1.0), ("said", 0.8)]
+    boosted = Modifiers(actor_match_boost=0.5)
+    out = apply_modifiers(fused, nodes, [], boosted, NOW, "What did Caroline paint in 123?")
+    assert [m for m, _, _ in out] == ["said", "opaque", "other"]
+    assert out[0][2]["actor"] == 1.5 and "actor" not in out[1][2]
+    # Off by default, and a query naming nobody changes nothing.
+    plain = apply_modifiers(fused, nodes, [], Modifiers(), NOW, "What did Caroline paint?")
+    assert [m for m, _, _ in plain][-1] == "said"
+    nobody = apply_modifiers(fused, nodes, [], boosted, NOW, "what was painted?")
+    assert [m for m, _, _ in nobody][-1] == "said"
+
+
+def test_default_preset_boosts_actors_and_baselines_do_not() -> None:
+    assert preset("default").modifiers.actor_match_boost > 0
+    assert preset("spec").modifiers.actor_match_boost == 0
+    assert preset("text").modifiers.actor_match_boost == 0
