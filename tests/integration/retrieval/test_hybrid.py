@@ -3,7 +3,7 @@ the vector index following writes, and degradation to full text."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +14,8 @@ from memvault import MemoryEngine, StopReason
 from memvault.embed import HashingEmbedder
 from memvault.embed.base import FloatMatrix, FloatVector
 from memvault.engine import OpenGate
-from memvault.store import InMemoryStore, NodeFilter, SQLiteStore, Store
-from tests.conftest import StepClock
+from memvault.store import NodeFilter, SQLiteStore, Store
+from tests.conftest import STORE_FACTORIES, StepClock
 
 FACT: dict[str, Any] = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
 
@@ -50,9 +50,12 @@ def _engine(store: Store, orch: str, embedder: Any, tmp_path: Path) -> MemoryEng
     return MemoryEngine(store, orch, embedder=embedder, clock=StepClock(), gate=OpenGate())
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    return InMemoryStore() if request.param == "memory" else SQLiteStore(tmp_path / "m.db")
+@pytest.fixture(params=sorted(STORE_FACTORIES))
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Every store of the conformance suite: in-memory, SQLite, PostgreSQL (issue 11)."""
+    store = STORE_FACTORIES[request.param](tmp_path)
+    yield store
+    store.close()
 
 
 def test_both_legs_run_and_explain(backend: Store, tmp_path: Path) -> None:
