@@ -980,6 +980,10 @@ class MemoryEngine:
             log=self._log,
             workspace_roots=self.workspace_roots,
             actor=self.agent_id,
+            embedder=self.embedder,  # vectors in each file's transaction (issue 8)
+            embedder_error=self._embedder_error,
+            bands=self.capture_config.bands,  # merges mean what they mean in capture
+            merge_nudge=self.capture_config.confidence_nudge,
         )
         return run_pass(
             context,

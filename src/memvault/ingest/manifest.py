@@ -21,15 +21,21 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memvault.ingest.commit import FilePlan
+    from memvault.ingest.judge import Judged
 
 __all__ = [
     "MANIFEST_SUFFIX",
     "MANIFEST_VERSION",
+    "candidate_entries",
     "clean_temporaries",
     "free_destination",
     "manifest_path",
     "move",
+    "refusal_entries",
     "write_manifest",
 ]
 
@@ -104,3 +110,52 @@ def clean_temporaries(directories: Iterable[Path]) -> int:
                 except FileNotFoundError:
                     pass
     return removed
+
+
+def refusal_entries(judged: Judged) -> tuple[dict[str, Any], ...]:
+    """The manifest's ``refused`` list: where, why and which fields — never the text."""
+    return tuple(
+        {
+            "chunk_id": c.chunk_id,
+            "line": c.line,
+            "ref": c.ref,
+            "stop_reason": d.stop_reason.value,
+            "detector": d.detector,
+            "fields": list(fields),
+        }
+        for c, d, fields in judged.refused
+    )
+
+
+def candidate_entries(plan: FilePlan) -> list[dict[str, Any]]:
+    """The manifest's accepted ``candidates``: stored as a new memory, or merged."""
+    stored = [
+        {
+            "chunk_id": c.chunk_id,
+            "line": c.line,
+            "ref": c.ref,
+            "memory_id": n.memory_id,
+            "outcome": "stored",
+            "type": n.type.value,
+            "category": n.category,
+            "stop_reason": d.stop_reason.value,
+            "detector": d.detector,
+        }
+        for c, n, d in plan.created
+    ]
+    merged = [
+        {
+            "chunk_id": c.chunk_id,
+            "line": c.line,
+            "ref": c.ref,
+            "memory_id": target,
+            "outcome": "merged",
+            "merge_reason": why,
+            "type": n.type.value,
+            "category": n.category,
+            "stop_reason": "SUCCESS_UPDATED",
+            "detector": "resolve",
+        }
+        for c, n, _, target, why in plan.merged
+    ]
+    return stored + merged

@@ -4,9 +4,18 @@ For each file (spec "Ingestion", steps 1–6)::
 
     discover → safety checks (lstat) → read (stable?) → decode → parse
       → build typed nodes (validation) → governance gate, per candidate
-      → ONE WriteSet: accepted nodes, edges, history, change log and the
-        ``ingest_files`` record (keyed by content hash)
+      → vectors (batched over a window of files, on worker threads)
+      → resolve against stored memories (the write path's: merge or create)
+      → ONE WriteSet: new nodes with their vectors, merge touches, edges,
+        history, change log and the ``ingest_files`` record (by content hash)
       → manifest → move to processed/ or rejected/
+
+Files are read and gated on the calling thread, a *window* of files at a
+time; the window's accepted nodes are embedded on worker threads (numpy
+releases the GIL) while the next window is read and gated; the window is then
+resolved and committed file by file, in discovery order. So the second core
+embeds while the first gates, and a file's transaction still holds its nodes
+*and* their vectors.
 
 Idempotency and crash safety rest on two facts:
 
@@ -26,7 +35,7 @@ same way.
 >>> import tempfile, pathlib
 >>> from memvault.engine import MemoryEngine
 >>> home = pathlib.Path(tempfile.mkdtemp())
->>> with MemoryEngine.open(home, "acme") as engine:
+>>> with MemoryEngine.open(home, "acme", embedder="hashing") as engine:
 ...     _ = (engine.layout.ingest_dir / "notes.txt").write_text("Deploys run on Fridays.")
 ...     report = engine.ingest_pending(settle_seconds=0)
 >>> [p.name for p in report.processed], report.processed[0].memory_count
@@ -38,35 +47,40 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memvault.errors import (
-    ConfigError,
-    StoreError,
-    StoreUnavailableError,
-    UnsafePathError,
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+from memvault.errors import ConfigError, StoreError, StoreUnavailableError, UnsafePathError
+from memvault.ingest.commit import (
+    Embedded,
+    FilePlan,
+    embed_nodes,
+    merge_embedded,
+    plan_file,
+    shares,
+    write_set,
 )
+from memvault.ingest.context import IngestContext, IngestDisabledError, Progress
+from memvault.ingest.dedup import Deduper
 from memvault.ingest.judge import DocumentJudge, Judge, Judged
 from memvault.ingest.manifest import (
     MANIFEST_SUFFIX,
     MANIFEST_VERSION,
+    candidate_entries,
     clean_temporaries,
     free_destination,
     manifest_path,
     move,
+    refusal_entries,
     write_manifest,
 )
-from memvault.ingest.model import (
-    ParsedDocument,
-    ParseFailure,
-    Rejection,
-    RejectReason,
-)
+from memvault.ingest.model import ParsedDocument, ParseFailure, Rejection, RejectReason
 from memvault.ingest.parsers import PARSERS, decode
 from memvault.ingest.report import (
     DUPLICATE,
@@ -77,14 +91,8 @@ from memvault.ingest.report import (
     IngestReport,
 )
 from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
-from memvault.model.enums import (
-    ChangeKind,
-    HistoryOp,
-    StopReason,
-)
 from memvault.model.validation import canonical_source_path
-from memvault.runtime import RuntimeLayout
-from memvault.store.base import ChangeEntry, HistoryEvent, IngestRecord, Store, WriteSet
+from memvault.store.base import IngestRecord
 
 __all__ = [
     "FileOutcome",
@@ -96,39 +104,30 @@ __all__ = [
     "run_pass",
 ]
 
-#: ``(files done, files total, name of the file just finished)``.
-Progress = Callable[[int, int, str], None]
-#: ``log(level, event, **fields)`` — a JSON line in ``logs/memory.log``.
-LogFn = Callable[..., None]
-
-THREAD = "ingest"
+#: A window closes at this many accepted candidates or files, whichever first.
+WINDOW_MEMORIES = 96
+WINDOW_FILES = 32
 
 
-class IngestDisabledError(ConfigError):
-    """``memory.ingest.enabled`` is false: the drop folder is not read."""
+@dataclass
+class _Prepared:
+    """A file read, parsed and gated, waiting for its window's vectors."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "ingestion is disabled (memory.ingest.enabled = false); nothing was read",
-            hint="set memory.ingest.enabled = true to process the drop folder",
-        )
-
-
-@dataclass(frozen=True)
-class IngestContext:
-    """What a pass needs from the engine: store, scope, gate, clock and log."""
-
-    store: Store
-    orchestrator: str
-    layout: RuntimeLayout
-    judge: Judge
-    now: Callable[[], str]
-    log: LogFn | None = None
-    workspace_roots: tuple[Path, ...] = ()
-    actor: str | None = None
+    index: int
+    entry: Entry
+    document: ParsedDocument
+    judged: Judged
+    sha: str
+    source_path: str
+    timings: dict[str, float]
+    started: float
 
 
-# -- helpers -------------------------------------------------------------------
+@dataclass
+class _Window:
+    files: list[_Prepared] = field(default_factory=list)
+    memories: int = 0
+    futures: list[Future[Embedded]] = field(default_factory=list)
 
 
 @contextlib.contextmanager
@@ -148,7 +147,8 @@ def _pass_lock(path: Path) -> Iterator[None]:
         os.close(fd)
 
 
-# -- the pass --------------------------------------------------------------------
+def _ms(since: float) -> float:
+    return (time.perf_counter() - since) * 1000
 
 
 class _Pass:
@@ -156,14 +156,22 @@ class _Pass:
         self.ctx = ctx
         self.max_bytes = max_bytes
         self.layout = ctx.layout
+        model = ctx.embedder.model_id if ctx.embedder is not None else None
+        self.deduper = Deduper(ctx.store, ctx.orchestrator, model_id=model, overrides=ctx.bands)
+        self.totals: dict[str, float] = {}
 
     def _log(self, level: str, event: str, **fields: Any) -> None:
         if self.ctx.log is not None:
             self.ctx.log(level, event, **fields)
 
-    # -- per file ------------------------------------------------------------
+    def _count(self, timings: Mapping[str, float]) -> None:
+        for name, ms in timings.items():
+            if name != "total_ms":
+                self.totals[name] = self.totals.get(name, 0.0) + ms / 1000
 
-    def process(self, entry: Entry) -> FileOutcome:
+    # -- stage 1: read, parse, gate (calling thread) -------------------------
+
+    def prepare(self, index: int, entry: Entry) -> FileOutcome | _Prepared:
         started = time.perf_counter()
         timings: dict[str, float] = {}
         rejection = precheck(entry, self.max_bytes)
@@ -195,25 +203,119 @@ class _Pass:
         except UnsafePathError as exc:
             unsafe = Rejection(RejectReason.UNSAFE_PATH, exc.reason, detail={"kind": "outside"})
             return self._reject(entry, [unsafe], sha, timings, started)
-        record = self.ctx.store.ingest_record(self.ctx.orchestrator, sha)
-        if record is not None and record.manifest_path is not None:
-            destination = self._recorded(record)[1]
-            if os.path.lexists(destination):
-                return self._duplicate(entry, sha, record, started)
+        duplicate = self._duplicate_of(entry, sha, started)
+        if duplicate is not None:  # known content: not gated again
+            return duplicate
         gate_started = time.perf_counter()
         judged = DocumentJudge(self.ctx.orchestrator, self.ctx.now, self.ctx.judge).judge(
             document, sha, source_path
         )
         timings["gate_ms"] = _ms(gate_started)
+        return _Prepared(index, entry, document, judged, sha, source_path, timings, started)
+
+    def _duplicate_of(self, entry: Entry, sha: str, started: float) -> FileOutcome | None:
+        record = self.ctx.store.ingest_record(self.ctx.orchestrator, sha)
+        if (
+            record is not None
+            and record.manifest_path is not None
+            and os.path.lexists(self._recorded(record)[1])
+        ):
+            return self._duplicate(entry, sha, record, started)
+        return None
+
+    # -- stage 2: vectors (worker threads) -----------------------------------
+
+    def submit(self, pool: ThreadPoolExecutor | None, window: _Window, threads: int) -> None:
+        """Start embedding the window's accepted nodes: one share per worker thread."""
+        embedder = self.ctx.embedder
+        nodes = [n for p in window.files for _, n, _ in p.judged.accepted]
+        if embedder is None or not nodes or pool is None:
+            return
+        for share in shares(nodes, threads):
+            window.futures.append(pool.submit(embed_nodes, self.ctx.store, embedder, share))
+
+    # -- stage 3: resolve, commit, place (calling thread, discovery order) ----
+
+    def complete(self, window: _Window) -> list[tuple[int, FileOutcome]]:
+        why_none = self.ctx.embedder_error or "no embedder configured"
+        embedded = merge_embedded([f.result() for f in window.futures], why_none)
+        batch_ms = embedded.seconds * 1000
+        out: list[tuple[int, FileOutcome]] = []
+        for p in window.files:
+            p.timings["embed_batch_ms"] = batch_ms
+            try:
+                out.append((p.index, self._complete_file(p, embedded)))
+            except FileNotFoundError:
+                out.append((p.index, FileOutcome(p.entry.name, PENDING)))  # vanished mid-pass
+        self.totals["embed_ms"] = self.totals.get("embed_ms", 0.0) + embedded.seconds
+        return out
+
+    def _complete_file(self, p: _Prepared, embedded: Embedded) -> FileOutcome:
+        entry = p.entry
+        if not still(entry):
+            return FileOutcome(entry.name, PENDING)  # changed while its window was embedded
+        # Trigger: the same content may have been committed since this file was
+        # read (an identical file earlier in the window). Outcome: checked again.
+        record = self.ctx.store.ingest_record(self.ctx.orchestrator, p.sha)
         if record is not None and record.manifest_path is not None:
+            if os.path.lexists(self._recorded(record)[1]):
+                return self._duplicate(entry, p.sha, record, p.started)
             # Trigger: the content is recorded but its file was never moved.
             # Why: a crash after the commit and before the move; the memories
             #      exist (same derived ids) and must not be written twice.
             # Outcome: finish exactly as the interrupted pass would have.
-            return self._finish(
-                entry, document, judged, sha, source_path, record, timings, started, recovered=True
-            )
-        return self._commit(entry, document, judged, sha, source_path, timings, started)
+            plan = self._plan(p, embedded, recovered=True)
+            return self._finish(p, plan, embedded, record, recovered=True)
+        plan = self._plan(p, embedded)
+        status = PROCESSED if p.judged.accepted else REJECTED
+        directory = self.layout.processed_dir if status == PROCESSED else self.layout.rejected_dir
+        destination = free_destination(directory, entry.name)
+        at = self.ctx.now()
+        record = IngestRecord(
+            content_sha256=p.sha,
+            original_name=entry.name,
+            size_bytes=entry.st.st_size,
+            status=status,
+            manifest_path=str(manifest_path(destination).relative_to(self.layout.ingest_dir)),
+            received_at=at,
+            processed_at=at,
+        )
+        commit_started = time.perf_counter()
+        write = write_set(
+            self.ctx.orchestrator,
+            self.ctx.actor,
+            p.judged,
+            plan,
+            embedded,
+            record,
+            sha=p.sha,
+            at=at,
+        )
+        try:
+            self.ctx.store.apply(write)
+        except StoreUnavailableError:
+            raise
+        except StoreError as exc:
+            # Trigger: the store refused the file's write set (nothing was written).
+            # Why: one transaction per file — a file is all in or all out.
+            # Outcome: the file is rejected with STORE_FAILED and its manifest.
+            failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
+            return self._reject(entry, [failed], p.sha, p.timings, p.started)
+        p.timings["commit_ms"] = _ms(commit_started)
+        return self._finish(p, plan, embedded, record)
+
+    def _plan(self, p: _Prepared, embedded: Embedded, *, recovered: bool = False) -> FilePlan:
+        plan = plan_file(
+            p.judged,
+            embedded,
+            self.deduper,
+            sha=p.sha,
+            at=self.ctx.now(),
+            nudge=self.ctx.merge_nudge,
+            recovered=recovered,
+        )
+        p.timings["resolve_ms"] = plan.resolve_seconds * 1000
+        return plan
 
     def _recorded(self, record: IngestRecord) -> tuple[Path, Path]:
         """(manifest, destination) a record names, relative to the drop folder.
@@ -226,140 +328,18 @@ class _Pass:
         manifest = self.layout.ingest_dir / record.manifest_path
         return manifest, manifest.with_name(manifest.name[: -len(MANIFEST_SUFFIX)])
 
-    def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
-        return HistoryEvent(
-            event_id=f"evt_{int(time.time() * 1000):012x}{secrets.token_hex(8)}",
-            orchestrator_id=self.ctx.orchestrator,
-            op=op,
-            at=at,
-            actor=self.ctx.actor,
-            **fields,
-        )
-
-    def _write_set(
-        self, entry: Entry, judged: Judged, sha: str, record: IngestRecord, at: str
-    ) -> WriteSet:
-        document = f"sha256:{sha}"
-        events: list[HistoryEvent] = []
-        changes: list[ChangeEntry] = []
-        for candidate, node, decision in judged.accepted:
-            events.append(
-                self._event(
-                    HistoryOp.CREATE,
-                    at,
-                    memory_id=node.memory_id,
-                    stop_reason=decision.stop_reason,
-                    detector=decision.detector,
-                    detail={
-                        "type": node.type.value,
-                        "category": node.category,
-                        "ingest": {"document": document, "chunk": candidate.chunk_id},
-                    },
-                )
-            )
-            changes.append(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary))
-        for edge in judged.edges:
-            events.append(
-                self._event(
-                    HistoryOp.LINK,
-                    at,
-                    memory_id=edge.from_memory_id,
-                    stop_reason=StopReason.SUCCESS_STORED,
-                    detail={
-                        "edge_id": edge.edge_id,
-                        "edge_type": edge.edge_type.value,
-                        "to": edge.to_memory_id,
-                    },
-                )
-            )
-        for candidate, decision, fields in judged.refused:
-            # A refusal records stop reason, detector and field names — never content.
-            events.append(
-                self._event(
-                    HistoryOp.REFUSE,
-                    at,
-                    stop_reason=decision.stop_reason,
-                    detector=decision.detector,
-                    detail={
-                        "op": "STORE",
-                        "fields": list(fields),
-                        "ingest": {"document": document, "chunk": candidate.chunk_id},
-                    },
-                )
-            )
-        return WriteSet(
-            self.ctx.orchestrator,
-            at,
-            nodes=tuple(node for _, node, _ in judged.accepted),
-            edges=tuple(judged.edges),
-            ingest_records=(record,),
-            events=tuple(events),
-            changes=tuple(changes),
-            thread_id=THREAD,
-        )
-
-    def _commit(
-        self,
-        entry: Entry,
-        document: ParsedDocument,
-        judged: Judged,
-        sha: str,
-        source_path: str,
-        timings: dict[str, float],
-        started: float,
-    ) -> FileOutcome:
-        status = PROCESSED if judged.accepted else REJECTED
-        directory = self.layout.processed_dir if status == PROCESSED else self.layout.rejected_dir
-        destination = free_destination(directory, entry.name)
-        at = self.ctx.now()
-        record = IngestRecord(
-            content_sha256=sha,
-            original_name=entry.name,
-            size_bytes=entry.st.st_size,
-            status=status,
-            manifest_path=str(manifest_path(destination).relative_to(self.layout.ingest_dir)),
-            received_at=at,
-            processed_at=at,
-        )
-        commit_started = time.perf_counter()
-        try:
-            self.ctx.store.apply(self._write_set(entry, judged, sha, record, at))
-        except StoreUnavailableError:
-            raise
-        except StoreError as exc:
-            # Trigger: the store refused the file's write set (nothing was written).
-            # Why: one transaction per file — a file is all in or all out.
-            # Outcome: the file is rejected with STORE_FAILED and its manifest.
-            failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
-            return self._reject(entry, [failed], sha, timings, started)
-        timings["commit_ms"] = _ms(commit_started)
-        return self._finish(entry, document, judged, sha, source_path, record, timings, started)
-
     def _finish(
         self,
-        entry: Entry,
-        document: ParsedDocument,
-        judged: Judged,
-        sha: str,
-        source_path: str,
+        p: _Prepared,
+        plan: FilePlan,
+        embedded: Embedded,
         record: IngestRecord,
-        timings: dict[str, float],
-        started: float,
         *,
         recovered: bool = False,
     ) -> FileOutcome:
+        judged = p.judged
         manifest, destination = self._recorded(record)
-        refused = tuple(
-            {
-                "chunk_id": c.chunk_id,
-                "line": c.line,
-                "ref": c.ref,
-                "stop_reason": d.stop_reason.value,
-                "detector": d.detector,
-                "fields": list(fields),
-            }
-            for c, d, fields in judged.refused
-        )
+        refused = refusal_entries(judged)
         reasons: list[Rejection] = []
         if record.status == REJECTED:
             stops = sorted({d.stop_reason.value for _, d, _ in judged.refused})
@@ -370,52 +350,46 @@ class _Pass:
                     detail={"stop_reasons": stops},
                 )
             )
-        candidates = [
-            {
-                "chunk_id": c.chunk_id,
-                "line": c.line,
-                "ref": c.ref,
-                "memory_id": n.memory_id,
-                "type": n.type.value,
-                "category": n.category,
-                "stop_reason": d.stop_reason.value,
-                "detector": d.detector,
-            }
-            for c, n, d in judged.accepted
-        ]
-        timings["total_ms"] = _ms(started)
-        data = self._manifest_base(entry, sha, source_path, destination, record.status)
+        created_ids = [n.memory_id for _, n, _ in plan.created]
+        candidates = candidate_entries(plan)
+        merged_ids = tuple(t for *_, t, _ in plan.merged if t is not None)
+        p.timings["total_ms"] = _ms(p.started)
+        self._count(p.timings)
+        data = self._manifest_base(p.entry, p.sha, p.source_path, destination, record.status)
         data.update(
             {
-                "document_id": f"sha256:{sha}",
-                "format": document.format,
+                "document_id": f"sha256:{p.sha}",
+                "format": p.document.format,
                 "reasons": [r.code.value for r in reasons],
                 "reason_details": [r.to_json() for r in reasons],
                 "candidates": candidates + [dict(r, memory_id=None) for r in refused],
                 "refused": list(refused),
-                "edges": [e.to_json() for e in judged.edges],
-                "skipped_edges": judged.skipped_edges,
+                "edges": [e.to_json() for e in plan.edges],
+                "skipped_edges": plan.skipped_edges,
                 "counts": {
                     "candidates": len(judged.accepted) + len(judged.refused),
-                    "stored": len(judged.accepted),
+                    "stored": len(plan.created),
+                    "merged": len(plan.merged),
                     "refused": len(judged.refused),
-                    "edges": len(judged.edges),
+                    "edges": len(plan.edges),
                 },
-                "notes": dict(document.notes),
+                "embeddings": embedded.summary(created_ids),
+                "notes": dict(p.document.notes),
                 "recovered": recovered,
-                "timings_ms": {k: round(v, 3) for k, v in timings.items()},
+                "timings_ms": {k: round(v, 3) for k, v in p.timings.items()},
             }
         )
-        self._place(entry, manifest, destination, data)
+        self._place(p.entry, manifest, destination, data)
         outcome = FileOutcome(
-            entry.name,
+            p.entry.name,
             PROCESSED if record.status == PROCESSED else REJECTED,
             reasons=tuple(reasons),
-            memory_ids=tuple(n.memory_id for _, n, _ in judged.accepted),
+            memory_ids=tuple(created_ids),
+            merged_ids=merged_ids,
             refused=refused,
-            edge_ids=tuple(e.edge_id for e in judged.edges),
+            edge_ids=tuple(e.edge_id for e in plan.edges),
             manifest=str(manifest),
-            sha256=sha,
+            sha256=p.sha,
             recovered=recovered,
         )
         self._log_outcome(outcome)
@@ -454,6 +428,7 @@ class _Pass:
         destination = free_destination(self.layout.rejected_dir, entry.name)
         manifest = manifest_path(destination)
         timings["total_ms"] = _ms(started)
+        self._count(timings)
         data = self._manifest_base(entry, sha, None, destination, REJECTED)
         data.update(
             {
@@ -514,15 +489,12 @@ class _Pass:
             status=outcome.status,
             sha256=outcome.sha256,
             memories=outcome.memory_count,
+            merged=len(outcome.merged_ids),
             refused=len(outcome.refused),
             reasons=[r.code.value for r in outcome.reasons],
             recovered=outcome.recovered,
             manifest=outcome.manifest,
         )
-
-
-def _ms(since: float) -> float:
-    return (time.perf_counter() - since) * 1000
 
 
 def run_pass(
@@ -532,12 +504,15 @@ def run_pass(
     max_file_size_mb: float = 10.0,
     settle_seconds: float = 0.2,
     progress: Progress | None = None,
+    embed_threads: int = 2,
 ) -> IngestReport:
     """Process everything pending in the drop folder once.
 
     ``settle_seconds`` is the pause between the discovery ``lstat`` and the
     second check that tells a finished file from one still being written.
-    Raises :class:`IngestDisabledError` when ``enabled`` is false.
+    ``embed_threads`` workers embed a window of files while the calling thread
+    reads and gates the next. Raises :class:`IngestDisabledError` when
+    ``enabled`` is false.
     """
     if not enabled:
         raise IngestDisabledError()
@@ -545,23 +520,65 @@ def run_pass(
         raise ConfigError(
             f"memory.ingest.max_file_size_mb must be positive, got {max_file_size_mb}"
         )
+    if embed_threads < 1:
+        raise ConfigError(f"embed_threads must be at least 1, got {embed_threads}")
     started = time.perf_counter()
     layout = ctx.layout.ensure()
     work = _Pass(ctx, int(max_file_size_mb * 1024 * 1024))
-    outcomes: list[FileOutcome] = []
+    results: list[FileOutcome | None] = []
     with _pass_lock(layout.ingest_dir / ".lock"):
         clean_temporaries((layout.processed_dir, layout.rejected_dir))
         entries = discover(layout.ingest_dir)
         if entries and settle_seconds > 0:
             time.sleep(settle_seconds)
-        for done, entry in enumerate(entries, start=1):
-            try:
-                outcomes.append(work.process(entry))
-            except FileNotFoundError:
-                outcomes.append(FileOutcome(entry.name, PENDING))  # vanished mid-pass
-            if progress is not None:
-                progress(done, len(entries), entry.name)
-    report = IngestReport(tuple(outcomes), time.perf_counter() - started)
+        results = [None] * len(entries)
+        done = 0
+
+        def place(pairs: Sequence[tuple[int, FileOutcome]]) -> None:
+            nonlocal done
+            for index, outcome in pairs:
+                results[index] = outcome
+                done += 1
+                if progress is not None:
+                    progress(done, len(entries), outcome.name)
+
+        with contextlib.ExitStack() as resources:
+            pool: ThreadPoolExecutor | None = None
+            if ctx.embedder is not None:
+                # Trigger: embedding workers run numpy matmuls in parallel. Why:
+                # OpenBLAS's own threads on top of them oversubscribe the cores
+                # (spinning; on the shared 2-core box a 16-text batch took 1.1 s
+                # instead of 0.18 s). Outcome: one BLAS thread each during the
+                # pass, restored after it (process-wide while the pass runs).
+                resources.enter_context(threadpool_limits(limits=1, user_api="blas"))
+                pool = resources.enter_context(ThreadPoolExecutor(embed_threads, "ingest-embed"))
+            waiting: _Window | None = None  # embedding on the workers
+            window = _Window()
+            for index, entry in enumerate(entries):
+                try:
+                    prepared = work.prepare(index, entry)
+                except FileNotFoundError:
+                    prepared = FileOutcome(entry.name, PENDING)  # vanished mid-pass
+                if isinstance(prepared, FileOutcome):
+                    place([(index, prepared)])
+                    continue
+                window.files.append(prepared)
+                window.memories += len(prepared.judged.accepted)
+                if window.memories >= WINDOW_MEMORIES or len(window.files) >= WINDOW_FILES:
+                    work.submit(pool, window, embed_threads)
+                    if waiting is not None:
+                        place(work.complete(waiting))
+                    waiting, window = window, _Window()
+            work.submit(pool, window, embed_threads)
+            for last in (waiting, window):
+                if last is not None and last.files:
+                    place(work.complete(last))
+    outcomes = tuple(o for o in results if o is not None)
+    report = IngestReport(
+        outcomes,
+        time.perf_counter() - started,
+        timings={k: round(v, 3) for k, v in sorted(work.totals.items())},
+    )
     if outcomes:
         work._log(
             "info",
@@ -571,6 +588,7 @@ def run_pass(
             duplicates=len(report.duplicates),
             pending=len(report.pending),
             memories=report.memories,
+            merged=report.merged,
             seconds=round(report.seconds, 3),
         )
     return report

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.ingest.model import Rejection
@@ -28,6 +28,8 @@ class FileOutcome:
     status: str
     reasons: tuple[Rejection, ...] = ()
     memory_ids: tuple[str, ...] = ()
+    #: stored memories this file's candidates merged into (no new node)
+    merged_ids: tuple[str, ...] = ()
     refused: tuple[dict[str, Any], ...] = ()
     edge_ids: tuple[str, ...] = ()
     manifest: str | None = None
@@ -49,6 +51,7 @@ class FileOutcome:
                 data["stop_reasons"] = stops
         elif self.status == PROCESSED:
             data["memories"] = list(self.memory_ids)
+            data["merged_into"] = list(self.merged_ids)
             data["edges"] = list(self.edge_ids)
             data["refused"] = list(self.refused)
             if self.recovered:
@@ -65,6 +68,9 @@ class IngestReport:
 
     outcomes: tuple[FileOutcome, ...]
     seconds: float
+    #: seconds summed over files per stage (``read_ms``, ``parse_ms``, ``gate_ms``,
+    #: ``resolve_ms``, ``commit_ms``; ``embed_ms`` is worker time, overlapping the rest)
+    timings: dict[str, float] = field(default_factory=dict)
 
     def _with(self, status: str) -> list[FileOutcome]:
         return [o for o in self.outcomes if o.status == status]
@@ -89,6 +95,11 @@ class IngestReport:
     def memories(self) -> int:
         return sum(o.memory_count for o in self.outcomes)
 
+    @property
+    def merged(self) -> int:
+        """Candidates that merged into a stored memory instead of creating one."""
+        return sum(len(o.merged_ids) for o in self.outcomes)
+
     def to_json(self) -> dict[str, Any]:
         """``{"processed": [...], "rejected": [{"file", "reasons"}], "duplicates": [...]}``."""
         return {
@@ -97,5 +108,6 @@ class IngestReport:
             "duplicates": [o.to_json() for o in self.duplicates],
             "pending": [o.name for o in self.pending],
             "memories": self.memories,
+            "merged": self.merged,
             "seconds": round(self.seconds, 3),
         }

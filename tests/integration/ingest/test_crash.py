@@ -93,6 +93,11 @@ def _state(home: Path) -> dict[str, Any]:
         ops = Counter(r[0] for r in conn.execute("SELECT op FROM history"))
         records = conn.execute("SELECT count(*) FROM ingest_files").fetchone()[0]
         edges = conn.execute("SELECT count(*) FROM memory_edges").fetchone()[0]
+        # every memory has its vector (written in the same transaction as the memory)
+        unembedded = conn.execute(
+            "SELECT count(*) FROM memories m WHERE NOT EXISTS "
+            "(SELECT 1 FROM memory_embeddings e WHERE e.memory_id = m.memory_id)"
+        ).fetchone()[0]
     finally:
         conn.close()
     placed: dict[str, list[str]] = {}
@@ -111,6 +116,7 @@ def _state(home: Path) -> dict[str, Any]:
         "ops": dict(ops),
         "records": records,
         "edges": edges,
+        "unembedded": unembedded,
         "placed": placed,
         "left": sorted(set(left) - {"processed", "rejected"}),
     }
@@ -147,7 +153,9 @@ import typer.main
 from memvault.cli import app
 from memvault.engine import MemoryEngine
 cli = typer.main.get_command(app)  # what `memvault` builds on every start
-with MemoryEngine.open(tempfile.mkdtemp(), "warm") as engine:  # warm caches (gate, contract)
+with MemoryEngine.open(tempfile.mkdtemp(), "warm") as engine:  # warm caches (gate, contract,
+    assert engine.layout is not None                             # the verified MiniLM weights)
+    (engine.layout.ingest_dir / "warm.md").write_text("# Warm\n\nThe build runs nightly.\n")
     engine.ingest_pending(settle_seconds=0)
 print("ready", flush=True)
 for line in sys.stdin:
@@ -214,11 +222,13 @@ def _interrupted(ingest: Path) -> bool:
     return bool(moved) and len(waiting) > 2
 
 
-def _first_move(ingest: Path, timeout: float = 30.0) -> float:
-    """Wait until the pass has placed its first file; return when (monotonic)."""
+def _first_move(
+    ingest: Path, timeout: float = 30.0, folders: tuple[str, ...] = ("processed", "rejected")
+) -> float:
+    """Wait until the pass has placed its first file (in ``folders``); return when."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if any(os.listdir(ingest / d) for d in ("processed", "rejected")):
+        if any(os.listdir(ingest / d) for d in folders):
             return time.monotonic()
         time.sleep(0.001)
     raise AssertionError("the ingest run never placed a file")
@@ -249,8 +259,10 @@ def test_sigkill_forked_runs_at_random_points(tmp_path: Path) -> None:
         started = time.monotonic()
         pid = zygote.run(timing)
         first = _first_move(ingest)
+        committed = _first_move(ingest, folders=("processed",))
         assert zygote.wait(pid) is False  # exited normally
-        whole, span = time.monotonic() - started, time.monotonic() - first
+        ended = time.monotonic()
+        whole, span, burst = ended - started, ended - first, ended - committed
         assert _state(timing) == expected
         interrupted = recovered = 0
         for i in range(FORKED_RUNS):
@@ -259,15 +271,20 @@ def test_sigkill_forked_runs_at_random_points(tmp_path: Path) -> None:
             MemoryEngine.open(home, "acme").close()
             _drop(ingest, staging)
             pid = zygote.run(home)
-            # Trigger: most of a run is start-up (engine, store, gate). Why: kills
-            # must land inside the pass — mid-transaction, after a commit and
-            # before a move. Outcome: one kill in five anywhere in the run, the
-            # rest at a random point after the pass placed its first file.
-            if rng.random() < 0.2:
+            # Trigger: most of a run is start-up (engine, store, gate), and a
+            # window's commits come in one burst after its vectors. Why: kills must
+            # land inside the pass — mid-transaction, after a commit and before a
+            # move. Outcome: one kill in five anywhere in the run, two in five after
+            # the pass placed its first file, two in five inside the commit burst.
+            roll = rng.random()
+            if roll < 0.2:
                 time.sleep(rng.uniform(0.0, whole))
-            else:
+            elif roll < 0.6:
                 _first_move(ingest)
                 time.sleep(rng.uniform(0.0, span))
+            else:
+                _first_move(ingest, folders=("processed",))
+                time.sleep(rng.uniform(0.0, burst))
             os.kill(pid, signal.SIGKILL)
             signalled = zygote.wait(pid)
             interrupted += signalled == signal.SIGKILL and _interrupted(ingest)

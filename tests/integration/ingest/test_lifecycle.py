@@ -50,7 +50,7 @@ def test_txt_paragraphs_become_cited_knowledge(engine: MemoryEngine) -> None:
     assert not (engine.layout.ingest_dir / "notes.txt").exists()
     data = manifest(engine, "processed", "notes.txt")
     assert data["status"] == "processed" and data["duplicate"] is False
-    assert data["counts"] == {"candidates": 2, "stored": 2, "refused": 0, "edges": 0}
+    assert data["counts"] == {"candidates": 2, "stored": 2, "merged": 0, "refused": 0, "edges": 0}
     assert [c["chunk_id"] for c in data["candidates"]] == ["p0001", "p0002"]
     nodes = engine.list_memories()
     assert sorted(n.content for n in nodes) == [
@@ -269,7 +269,13 @@ def test_partly_refused_file_is_processed_with_refusals_listed(engine: MemoryEng
         "SCHEMA_INVALID",
     ]
     data = manifest(engine, "processed", "mixed.json")
-    assert data["counts"] == {"candidates": 3, "stored": 1, "refused": 2, "edges": 0}
+    assert data["counts"] == {
+        "candidates": 3,
+        "stored": 1,
+        "merged": 0,
+        "refused": 2,
+        "edges": 0,
+    }
     assert data["skipped_edges"] == [
         {"index": 0, "from": "ok", "to": "bad", "reason": "ENDPOINT_REFUSED"}
     ]
