@@ -12,6 +12,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from re import _casefix as _sre_casefix  # type: ignore[attr-defined]
+from re import _constants as _sre_constants  # type: ignore[attr-defined]
+from re import _parser as _sre_parse  # type: ignore[attr-defined]
+from typing import Any
 
 from memvault.policy.normalize import NormalizedText, View
 
@@ -22,6 +26,8 @@ __all__ = [
     "clause_of",
     "may_match",
     "needles_of",
+    "needs_digit",
+    "required_literals",
     "run_rules",
 ]
 
@@ -250,10 +256,179 @@ def _needle_regex(pattern: str) -> re.Pattern[str] | None:
     return re.compile(_trie_pattern(minimal))
 
 
+# ------------------------------------------------- required literals (anywhere)
+
+_P = _sre_constants
+_REPEATS = (_P.MAX_REPEAT, _P.MIN_REPEAT, _P.POSSESSIVE_REPEAT)
+
+#: ``re``'s extra case-insensitive equivalences (``i``/``ı``, ``s``/``ſ``, ``σ``/``ς``,
+#: ``в``/``ᲀ`` …): lower-case code point → the others it matches.
+_FOLDS: dict[int, tuple[int, ...]] = dict(_sre_casefix._EXTRA_CASES)
+
+
+def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    """The more selective of two literal sets: longest shortest needle, then fewest."""
+    if a is None or b is None:
+        return a if b is None else b
+    key_a = (min(map(len, a)), -len(a))
+    key_b = (min(map(len, b)), -len(b))
+    return a if key_a >= key_b else b
+
+
+def _required_in(items: Any) -> frozenset[str] | None:
+    """Lower-cased literals one of which every match of a parsed sequence contains."""
+    best: frozenset[str] | None = None
+    run: list[str] = []
+
+    def flush() -> None:
+        nonlocal best
+        if run:
+            best = _better(best, frozenset({"".join(run)}))
+            run.clear()
+
+    for op, av in items:
+        if op is _P.LITERAL and len(chr(av).lower()) == 1:
+            run.append(chr(av).lower())
+        elif op is _P.AT:
+            continue  # zero-width (\b, ^, $): the literals around it stay adjacent
+        elif op is _P.SUBPATTERN:
+            flush()
+            best = _better(best, _required_in(av[-1]))
+        elif op is _P.ATOMIC_GROUP:
+            flush()
+            best = _better(best, _required_in(av))
+        elif op is _P.BRANCH:
+            flush()
+            branches = [_required_in(b) for b in av[1]]
+            if all(b is not None for b in branches):
+                best = _better(best, frozenset().union(*(b for b in branches if b)))
+        elif op in _REPEATS:
+            flush()
+            low, _high, sub = av
+            if low >= 1:
+                best = _better(best, _required_in(sub))
+        else:
+            flush()  # a class, a wildcard, a lookaround, "İ": no certain literal
+    flush()
+    return best
+
+
+def _is_digit_item(op: Any, av: Any) -> bool:
+    r"""A single-character item that only matches decimal digits (``\d``, ``[0-9]``, ``7``)."""
+    if op is _P.LITERAL:
+        return isinstance(av, int) and 48 <= av <= 57
+    if op is _P.IN:
+        return bool(av) and all(
+            (o is _P.CATEGORY and a is _P.CATEGORY_DIGIT)
+            or (o is _P.LITERAL and 48 <= a <= 57)
+            or (o is _P.RANGE and 48 <= a[0] <= a[1] <= 57)
+            for o, a in av
+        )
+    return False
+
+
+def _needs_digit(items: Any) -> bool:
+    """True when every match of a parsed sequence holds a decimal digit."""
+    for op, av in items:
+        if _is_digit_item(op, av):
+            return True
+        if op is _P.SUBPATTERN and _needs_digit(av[-1]):
+            return True
+        if op is _P.ATOMIC_GROUP and _needs_digit(av):
+            return True
+        if op is _P.BRANCH and all(_needs_digit(b) for b in av[1]):
+            return True
+        if op in _REPEATS and av[0] >= 1 and _needs_digit(av[2]):
+            return True
+    return False
+
+
+@cache
+def needs_digit(pattern: str, flags: int = 0) -> bool:
+    r"""True when every match of ``pattern`` contains a decimal digit (``\d``).
+
+    >>> needs_digit(r"\b\d{3}-\d{2}-\d{4}\b"), needs_digit(r"\b(?:ssn|\d{9})\b")
+    (True, False)
+    """
+    try:
+        return _needs_digit(_sre_parse.parse(pattern, flags))
+    except Exception:
+        return False
+
+
+_DIGIT = re.compile(r"\d")
+
+
+@cache
+def required_literals(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    r"""Lower-cased strings one of which every match of ``pattern`` contains, or None.
+
+    Unlike :func:`needles_of` (literals a match must *start* with), these may sit
+    anywhere in the match, so patterns that open with a class or an optional
+    group get a prefilter too. None: no literal of two or more characters is
+    certain.
+
+    >>> sorted(required_literals(r"\b(?:half[- ])?(?:american|german)s?\b"))
+    ['american', 'german']
+    >>> sorted(required_literals(r"\w{3,}(?:ectomy|itis)\b"))
+    ['ectomy', 'itis']
+    >>> required_literals(r"\d{3}-\d{4}") is None
+    True
+    """
+    try:
+        found = _required_in(_sre_parse.parse(pattern, flags))
+    except Exception:
+        return None  # an unusual construct: no prefilter, the pattern always runs
+    if found is None or min(map(len, found)) < 2:
+        return None
+    return found
+
+
+@cache
+def _required_regex(pattern: str, flags: int) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
+    """The needle search for :func:`required_literals`, and the characters that void it.
+
+    Trigger: ``re`` matches a literal case-insensitively by its simple lower
+    case plus a few extra folds, ``str.lower`` by the full mapping.
+    Why: where they differ (``ſ`` matches ``s``; ``"İ".lower()`` is ``i`` + U+0307;
+    a final ``Σ`` lowers to ``ς``), a match could hide from the needle search.
+    Outcome: a text holding such a character for one of the needles' letters is
+    never skipped (a test checks this against ``re`` over every code point).
+    """
+    found = required_literals(pattern, flags)
+    if found is None:
+        return None
+    minimal = frozenset(n for n in found if not any(o != n and o in n for o in found))
+    letters = {ord(ch) for needle in minimal for ch in needle}
+    risky = {chr(f) for code in letters for f in _FOLDS.get(code, ())}
+    if ord("i") in letters:
+        risky.add("\u0307")
+    risky_rx = re.compile(
+        "[" + "".join(re.escape(c) for c in sorted(risky)) + "]" if risky else "(?!)"
+    )
+    return re.compile(_trie_pattern(minimal)), risky_rx
+
+
 def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
-    """False only when ``pattern`` certainly cannot match (none of its needles occur)."""
+    """False only when ``pattern`` certainly cannot match ``lower_text`` (lower-cased).
+
+    First the literals every match starts with (:func:`needles_of`); for a
+    pattern without such a start, the literals every match contains
+    (:func:`required_literals`) — skipped on the rare text holding a character
+    ``re`` case-folds onto a needle's letter that ``str.lower`` does not; for a
+    pattern with neither, a digit when every match needs one (:func:`needs_digit`).
+    """
     rx = _needle_regex(pattern.pattern)
-    return rx is None or rx.search(lower_text) is not None
+    if rx is not None:
+        return rx.search(lower_text) is not None
+    required = _required_regex(pattern.pattern, pattern.flags)
+    if required is None:
+        # Numbers (IDs, cards, coordinates): no digit in the text, no match.
+        return not needs_digit(pattern.pattern, pattern.flags) or bool(_DIGIT.search(lower_text))
+    needles, risky = required
+    if not lower_text.isascii() and risky.search(lower_text):
+        return True
+    return needles.search(lower_text) is not None
 
 
 def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = True) -> list[Hit]:
