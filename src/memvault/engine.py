@@ -960,11 +960,13 @@ class MemoryEngine:
         max_file_size_mb: float = 10.0,
         settle_seconds: float = 0.2,
         progress: Callable[[int, int, str], None] | None = None,
+        embed_threads: int = 2,
     ) -> IngestReport:
         """Ingest every file waiting in ``<home>/<orchestrator>/memory/ingest/`` once.
 
         Every candidate passes this engine's gate; each file commits in one
-        transaction. ``enabled``/``max_file_size_mb`` are ``memory.ingest.*``.
+        transaction with its vectors. ``enabled``/``max_file_size_mb`` are
+        ``memory.ingest.*``; ``embed_threads`` embed while the next files are gated.
         """
         from memvault.errors import ConfigError
         from memvault.ingest import IngestContext, run_pass
@@ -991,6 +993,7 @@ class MemoryEngine:
             max_file_size_mb=max_file_size_mb,
             settle_seconds=settle_seconds,
             progress=progress,
+            embed_threads=embed_threads,
         )
 
     # -- lifecycle ---

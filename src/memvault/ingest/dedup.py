@@ -48,7 +48,10 @@ from memvault.write import (
     resolve,
 )
 
-__all__ = ["Deduper", "merged_into", "semantic_key"]
+__all__ = ["MERGE_MARGIN", "Deduper", "merged_into", "semantic_key"]
+
+#: Vector neighbours this far below the duplicate band are never loaded (see resolve).
+MERGE_MARGIN = 0.1
 
 #: Outcomes that store a new node (see the module docstring).
 _CREATES = frozenset({Outcome.STORED, Outcome.RELATED, Outcome.CONTRADICTION, Outcome.UPDATED})
@@ -109,8 +112,16 @@ class Deduper:
             key=key,
             value=node.value if key else "",
         )
-        views = self._neighbours(node, vector, exclude)
         bands = self.bands if vector is not None else bands_for("lexical", self.overrides)
+        # Trigger: a chunk without a key of its own (almost every document chunk).
+        # Why: only "merged" is acted on, and without a key a neighbour can only be
+        # the same statement by similarity ≥ the duplicate band (or equal text,
+        # whose cosine is ~1). Loading and comparing the rest cost ~5 ms a chunk.
+        # Outcome: vector neighbours below the band minus a margin are not loaded.
+        floor = 0.0 if key else max(0.0, bands.duplicate - MERGE_MARGIN)
+        views = self._neighbours(node, vector, exclude, floor)
+        if not views:
+            return Resolution(Outcome.STORED)
         return resolve(proposal, views, bands, related_top_k=0)
 
     def _neighbours(
@@ -118,6 +129,7 @@ class Deduper:
         node: MemoryNode,
         vector: npt.NDArray[np.float32] | None,
         exclude: frozenset[str],
+        floor: float,
     ) -> list[NeighbourView]:
         # Trigger: a scoped chunk (user or project). Why: a memory of another
         # scope is never "the same statement" for this one. Outcome: the scope
@@ -128,7 +140,8 @@ class Deduper:
             for hit in self.store.search_vectors(
                 self.orchestrator, self.model_id, vector, scope, limit=self.neighbours
             ):
-                similarity[hit.memory_id] = max(0.0, min(1.0, hit.similarity))
+                if hit.similarity >= floor:
+                    similarity[hit.memory_id] = max(0.0, min(1.0, hit.similarity))
             texts: Sequence[str] = ()
         else:
             hits = self.store.search_text(
@@ -136,6 +149,8 @@ class Deduper:
             )
             texts = [h.memory_id for h in hits]
         ids = [m for m in (*similarity, *texts) if m not in exclude]
+        if not ids:
+            return []
         found = [
             n
             for n in self.store.get_nodes(self.orchestrator, ids)

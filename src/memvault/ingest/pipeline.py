@@ -165,9 +165,11 @@ class _Pass:
             self.ctx.log(level, event, **fields)
 
     def _count(self, timings: Mapping[str, float]) -> None:
+        """Add a file's stage times (ms) to the pass totals (seconds, by stage)."""
         for name, ms in timings.items():
-            if name != "total_ms":
-                self.totals[name] = self.totals.get(name, 0.0) + ms / 1000
+            if name not in {"total_ms", "embed_batch_ms"}:  # a window's, not a file's
+                stage = name.removesuffix("_ms")
+                self.totals[stage] = self.totals.get(stage, 0.0) + ms / 1000
 
     # -- stage 1: read, parse, gate (calling thread) -------------------------
 
@@ -247,7 +249,7 @@ class _Pass:
                 out.append((p.index, self._complete_file(p, embedded)))
             except FileNotFoundError:
                 out.append((p.index, FileOutcome(p.entry.name, PENDING)))  # vanished mid-pass
-        self.totals["embed_ms"] = self.totals.get("embed_ms", 0.0) + embedded.seconds
+        self.totals["embed"] = self.totals.get("embed", 0.0) + embedded.seconds
         return out
 
     def _complete_file(self, p: _Prepared, embedded: Embedded) -> FileOutcome:

@@ -68,8 +68,8 @@ class IngestReport:
 
     outcomes: tuple[FileOutcome, ...]
     seconds: float
-    #: seconds summed over files per stage (``read_ms``, ``parse_ms``, ``gate_ms``,
-    #: ``resolve_ms``, ``commit_ms``; ``embed_ms`` is worker time, overlapping the rest)
+    #: seconds per stage summed over files (``read``, ``parse``, ``gate``, ``resolve``,
+    #: ``commit``; ``embed`` is worker-thread time, overlapping the others)
     timings: dict[str, float] = field(default_factory=dict)
 
     def _with(self, status: str) -> list[FileOutcome]:
@@ -110,4 +110,5 @@ class IngestReport:
             "memories": self.memories,
             "merged": self.merged,
             "seconds": round(self.seconds, 3),
+            "timings_s": dict(self.timings),
         }

@@ -71,3 +71,19 @@ def test_watch_prints_json_lines_and_disabled_stops_clearly(tmp_path: Path) -> N
     assert off.returncode == 2
     assert "ingestion is disabled" in off.stderr and off.stdout == ""
     assert (ingest / "b.txt").exists()
+
+
+def test_bench_ingest_reports_embedder_throughput_and_time_split(tmp_path: Path) -> None:
+    out = tmp_path / "bench" / "results" / "ingest.json"
+    result = memvault(
+        tmp_path, "bench", "ingest", "--files", "12", "--embedder", "hashing", "--out", str(out)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "embedder: memvault/hashing" in result.stdout
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    assert data["embedder"].startswith("memvault/hashing")
+    assert data["memories"] > 0 and data["memories_without_vector"] == 0
+    assert data["memories_per_s"] > 0 and data["files_per_s"] > 0
+    assert {"read", "parse", "gate", "embed", "resolve", "commit"} <= set(data["timings_s"])
+    assert set(data["load_average_1m"]) == {"before", "after"}
+    assert data["processed"] + data["rejected"] + data["duplicates"] == 12
