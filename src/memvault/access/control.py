@@ -63,9 +63,10 @@ class AccessControl:
         # Trigger: a network interface opening an orchestrator's engine.
         # Why: every write from a key must pass the governance gate of the configured
         #      contract, whatever the library default is.
-        # Outcome: the engine is opened with a PolicyGate for policy.contract.
+        # Outcome: the engine is opened with a PolicyGate for policy.contract, and the
+        #          configured embedder and retrieval preset.
         gate = PolicyGate(self.config.policy.contract)
-        return MemoryEngine.open(home, orchestrator, gate=gate)
+        return MemoryEngine.open(home, orchestrator, gate=gate, config=self.config)
 
     # -- who -----------------------------------------------------------------
 

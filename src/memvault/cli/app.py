@@ -30,6 +30,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from memvault.cli import output
+from memvault.config import load_config
 from memvault.engine import MemoryEngine
 from memvault.errors import (
     ConfigError,
@@ -88,7 +89,9 @@ def _errors() -> Iterator[None]:
 def _engine(ctx: typer.Context) -> Iterator[MemoryEngine]:
     settings: Settings = ctx.obj
     with _errors():
-        engine = MemoryEngine.open(settings.home, settings.orchestrator)
+        # The embedder and retrieval preset come from memvault.toml / MEMVAULT__… .
+        config = load_config(settings.home)
+        engine = MemoryEngine.open(settings.home, settings.orchestrator, config=config)
         try:
             yield engine
         finally:
