@@ -42,10 +42,31 @@ DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
 _TRACKED = ("updated", "contradiction", "merged", "related")
 
 
+_FIELDS = ("id", "user", "speaker", "text", "at", "expect", "outcome")
+
+
 def load(path: Path | None = None) -> list[dict[str, Any]]:
-    """The labelled turns, in order."""
-    with (path or DATA).open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+    """The labelled turns, in order; ``ValueError`` names the first bad line."""
+    source = path or DATA
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read {source}: {exc.strerror or exc}") from None
+    turns: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            turn = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{source}:{number}: not JSON ({exc.msg})") from None
+        missing = [f for f in _FIELDS if not isinstance(turn, dict) or f not in turn]
+        if missing:
+            raise ValueError(f"{source}:{number}: missing {', '.join(missing)}")
+        turns.append(turn)
+    if not turns:
+        raise ValueError(f"{source}: no labelled turns")
+    return turns
 
 
 def _similarity(name: str) -> Similarity:

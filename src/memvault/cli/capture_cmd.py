@@ -168,7 +168,10 @@ def bench_extraction(
 ) -> None:
     """Candidate precision/recall, update/contradiction accuracy, capture latency."""
     module = _bench_module()
-    report = module.run(data_path=data, similarity=similarity, repeat=repeat)
+    try:
+        report = module.run(data_path=data, similarity=similarity, repeat=repeat)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if as_json:

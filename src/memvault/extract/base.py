@@ -109,7 +109,9 @@ class Candidate:
     coffee"). ``rule`` names the rule (or extractor) that produced it.
     ``said`` is the clause as the user said it: the gate judges it too (a
     third-person rewrite must not hide "I'm allergic to …" from a detector),
-    and it is never stored.
+    and it is never stored. ``sensitive`` names the forbidden family when the
+    slot itself is one ("my religion is …", :mod:`memvault.extract.sensitive`):
+    capture refuses such a candidate whatever its value.
     """
 
     content: str
@@ -130,6 +132,7 @@ class Candidate:
     captured_by: CapturedBy = CapturedBy.EXTRACTOR
     rule: str = ""
     said: str = ""
+    sensitive: str = ""
 
 
 @dataclass(frozen=True, slots=True)

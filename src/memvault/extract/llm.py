@@ -37,6 +37,7 @@ from memvault.extract.base import Candidate, Extraction, Message, Role
 from memvault.extract.constraints import check_statement, normalise_statement
 from memvault.extract.dates import resolve_relative_dates
 from memvault.extract.rules import MAX_CANDIDATES, RuleExtractor
+from memvault.extract.sensitive import sensitive_slot
 from memvault.extract.text import has_negation, slug
 from memvault.model.enums import MemoryType, TTLClass
 
@@ -268,6 +269,7 @@ class LLMExtractor:
                     else TTLClass.LONG,
                     rule="llm",
                     said=message.text[:4000],
+                    sensitive=sensitive_slot(str(item.get("key") or "")) or "",
                 )
             )
         return Extraction(tuple(candidates), extractor=self.name, dropped=tuple(dropped))

@@ -36,6 +36,7 @@ from datetime import date, datetime
 from memvault.extract.base import Candidate, ChangeCue, Extraction, Message, Role
 from memvault.extract.constraints import check_statement, normalise_statement, third_person
 from memvault.extract.dates import has_date_expression, resolve_relative_dates
+from memvault.extract.sensitive import sensitive_slot
 from memvault.extract.text import head_phrase, object_slug, slug, split_clauses
 from memvault.model.enums import MemoryType, TTLClass
 
@@ -528,6 +529,7 @@ def _numeric(m: re.Match[str], c: Clause) -> Candidate:
         c.value(f"{m['n']} {m['unit']}".strip()),
         exclusive=True,
         cue=_cue(m["now"], m["now0"]),
+        sensitive=sensitive_slot(m["thing"]) or "",
     )
 
 
@@ -554,6 +556,7 @@ def _my_x_is(m: re.Match[str], c: Clause) -> Candidate | None:
         exclusive=True,
         negated=bool(m["neg"]),
         cue=_cue(m["now"], m["neg"]),
+        sensitive=sensitive_slot(thing) or "",
     )
 
 

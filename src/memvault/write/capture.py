@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -130,6 +130,15 @@ class Provenance:
     step_id: str | None = None
     source_path: str | None = None
     source_ref: str | None = None
+
+
+@dataclass
+class _Probes:
+    """The words one capture call's candidates came from, and the gate's verdicts on
+    texts already judged in this call (a text is judged once, whatever the candidate)."""
+
+    source: str = ""
+    seen: dict[str, Decision] = field(default_factory=dict)
 
 
 @dataclass
@@ -230,6 +239,7 @@ class CapturePipeline:
             max_writes=self.config.max_writes_per_turn,
             thread_id=thread_id,
             extraction=extraction,
+            source_text=message.text,
         )
 
     def capture_workflow_output(
@@ -287,9 +297,16 @@ class CapturePipeline:
         max_writes: int,
         thread_id: str = "default",
         extraction: Extraction | None = None,
+        source_text: str | None = None,
     ) -> CaptureResult:
-        """Gate, resolve, cap and commit ``candidates``; one transaction per candidate."""
+        """Gate, resolve, cap and commit ``candidates``; one transaction per candidate.
+
+        ``source_text``: the words every candidate was extracted from (a user's
+        turn). The gate judges them too, once per call: forbidden content
+        anywhere in them refuses every candidate (see :meth:`_judge`).
+        """
         budget = _Budget(per_call=max_writes)
+        probes = _Probes(source=" ".join((source_text or "").split())[:4000])
         candidates = list(candidates)
         vectors = (
             TurnVectors(
@@ -317,7 +334,7 @@ class CapturePipeline:
                 )
         for candidate in candidates:
             try:
-                reports.append(self._one(candidate, provenance, budget, thread_id, vectors))
+                reports.append(self._one(candidate, provenance, budget, thread_id, vectors, probes))
             except Exception as exc:
                 # Trigger: a bug or fault anywhere in this candidate's path.
                 # Why: fail closed for this candidate only; its WriteSet was never
@@ -422,25 +439,44 @@ class CapturePipeline:
                 StopReason.INTERNAL_INCONSISTENCY, detector="gate", reason="gate raised"
             )
 
-    def _judge(self, candidate: Candidate, node: MemoryNode) -> Decision:
-        """The gate's decision on the node, and on the words the user actually said.
+    def _judge(
+        self, candidate: Candidate, node: MemoryNode, probes: _Probes | None = None
+    ) -> Decision:
+        """The gate's decision on the node, on the clause the user said, and on the turn.
 
         Trigger: detectors read attribution ("I'm allergic to …"), which the
-        third-person rewrite removes.
-        Why: a rewrite must never launder forbidden content past the gate.
-        Outcome: the stricter of the two decisions; only content refusals
-        (forbidden category, injection) are taken from the probe, which is
-        judged and discarded, never stored.
+        third-person rewrite removes; and the clause split can cut a candidate
+        off from the forbidden words beside it ("I'm gay and my partner is
+        Tom" → "Ravi's partner is Tom").
+        Why: a rewrite or a split must never launder forbidden content past the
+        gate; the contract forbids storing what is *derived* from it too.
+        Outcome: the strictest decision; only content refusals (forbidden
+        category, injection) are taken from the probes, which are judged once
+        per text per call and discarded, never stored. A slot the extractor
+        found forbidden ("my religion is …") is refused the same way.
         """
+        probes = probes if probes is not None else _Probes()
         decision = self._gate(MemoryOp.STORE, node)
+        candidates = [decision]
+        if candidate.sensitive:
+            candidates.append(
+                Decision(
+                    StopReason.FORBIDDEN_CATEGORY,
+                    detector="extract.sensitive_slot",
+                    reason=f"{candidate.sensitive}: the statement fills a forbidden slot",
+                )
+            )
         said = " ".join(candidate.said.split())[:4000]
-        if not said or said == node.content:
-            return decision
-        probe = self._gate(MemoryOp.STORE, node.model_copy(update={"content": said}))
-        content_refusal = probe.stop_reason in _CONTENT_REFUSALS
-        if content_refusal and probe.stop_reason.priority < decision.stop_reason.priority:
-            return probe
-        return decision
+        for text in dict.fromkeys((said, probes.source)):
+            if not text or text == node.content:
+                continue
+            probe = probes.seen.get(text)
+            if probe is None:
+                probe = self._gate(MemoryOp.STORE, node.model_copy(update={"content": text}))
+                probes.seen[text] = probe
+            if probe.stop_reason in _CONTENT_REFUSALS:
+                candidates.append(probe)
+        return min(candidates, key=lambda d: d.stop_reason.priority)
 
     def _refuse(self, candidate: Candidate, decision: Decision, at: str) -> CandidateReport:
         event = HistoryEvent(
@@ -574,6 +610,7 @@ class CapturePipeline:
         budget: _Budget,
         thread_id: str,
         vectors: TurnVectors | None = None,
+        probes: _Probes | None = None,
     ) -> CandidateReport:
         now = self.clock()
         at = _timestamp(now)
@@ -589,7 +626,7 @@ class CapturePipeline:
                 ),
                 at,
             )
-        decision = self._judge(candidate, node)
+        decision = self._judge(candidate, node, probes)
         resolution = resolve(
             candidate,
             self._neighbours(candidate, node, prov, vectors) if decision.allowed else [],

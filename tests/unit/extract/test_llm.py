@@ -158,3 +158,28 @@ def test_short_turns_and_other_roles_never_call_the_model(server: Server) -> Non
     tool = Message(text=TURN, role="tool")
     assert llm.extract(tool, now=NOW).skipped
     assert server.requests == []
+
+
+def test_a_forbidden_slot_from_the_model_is_marked(server: Server) -> None:
+    server.script = [
+        server.answer(
+            [
+                {
+                    "content": "Dana's religion is Buddhism.",
+                    "type": "Fact",
+                    "category": "KNOWLEDGE",
+                    "key": "religion",
+                    "value": "Buddhism",
+                },
+                {
+                    "content": "Dana lives in Porto.",
+                    "type": "Fact",
+                    "category": "KNOWLEDGE",
+                    "key": "home_city",
+                    "value": "Porto",
+                },
+            ]
+        )
+    ]
+    x = extractor(server).extract(msg(), now=NOW)
+    assert [c.sensitive for c in x.candidates] == ["identity_trait", ""]

@@ -1,0 +1,70 @@
+"""Slots that are forbidden whatever their value (memory contract §4).
+
+"My religion is Buddhism", "my blood type is O+", "my PIN is 4412": the
+extractor knows which *slot* a statement fills, and some slots name a
+forbidden category outright — the value does not matter. The policy gate
+judges the words; this judges the structure the extractor found, so a
+statement whose wording the gate's detectors do not recognise is still never
+turned into an innocent-looking candidate. The capture pipeline refuses a
+candidate marked here with FORBIDDEN_CATEGORY (detector
+``extract.sensitive_slot``), like a gate refusal.
+
+Only the slot noun phrase is read (the ``X`` of "my X is …"), never free text,
+so "my favourite editor" or "my email address" stay ordinary slots.
+
+>>> sensitive_slot("religion"), sensitive_slot("password for the VPN")
+('identity_trait', 'credentials')
+>>> sensitive_slot("favourite editor") is None, sensitive_slot("email address") is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["SENSITIVE_SLOTS", "sensitive_slot"]
+
+#: Forbidden family → slot nouns (whole words, case-insensitive), from contract §4.
+SENSITIVE_SLOTS: dict[str, str] = {
+    "identity_trait": (
+        r"religion|religious \w+|faith|denomination|church|mosque|synagogue|caste|ethnicity"
+        r"|ethnic \w+|racial \w+|national origin|sexual orientation|sexuality|gender identity"
+        r"|gender|political \w+|politics|party affiliation|voting \w+"
+        r"|union membership|trade union"
+    ),
+    "health": (
+        r"diagnosis|diagnoses|illness|disease|disorder|medical \w+|health \w+|medications?|meds"
+        r"|prescriptions?|dosage|dose|treatment|therapy|therapist|psychiatrist|blood type"
+        r"|blood group|blood pressure|blood sugar|allerg(?:y|ies)|disability|disabilities"
+        r"|symptoms?|pregnancy|insulin|cholesterol|bmi|mental health"
+    ),
+    "criminal": r"criminal \w+|conviction|convictions|arrest record|parole|probation",
+    "credentials": (
+        r"password|passphrase|passcode|pin|pin code|security question|security answer"
+        r"|api key|secret key|secret|access token|token|private key|login|credentials"
+    ),
+    "gov_id": (
+        r"ssn|social security(?: number)?|passport(?: number)?|driver'?s? licen[cs]e(?: number)?"
+        r"|national id(?: number)?|id number|tax id|tax number|national insurance(?: number)?"
+    ),
+    "financial": (
+        r"(?:credit|debit|bank) card(?: number)?|card number|account number|bank account"
+        r"|iban|routing number|sort code|cvv|cvc"
+    ),
+    "biometric": r"fingerprints?|face id|voiceprint|retina scan|iris scan",
+    "location": r"(?<!email )(?<!e-mail )(?<!ip )(?<!web )address|home address|gps \w+",
+}
+
+_PATTERNS = tuple(
+    (family, re.compile(rf"\b(?:{words})\b", re.IGNORECASE))
+    for family, words in SENSITIVE_SLOTS.items()
+)
+
+
+def sensitive_slot(slot: str) -> str | None:
+    """The forbidden family a slot noun phrase names, or None for an ordinary slot."""
+    phrase = " ".join(slot.replace("_", " ").replace(".", " ").split())
+    for family, pattern in _PATTERNS:
+        if pattern.search(phrase):
+            return family
+    return None

@@ -1,0 +1,39 @@
+"""``memvault bench extraction --data FILE`` on a labelled file of one's own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from memvault.cli import app
+
+HELDOUT = Path(__file__).resolve().parents[3] / "bench" / "data" / "extraction_heldout.jsonl"
+
+
+def test_bench_extraction_runs_on_a_given_file(tmp_path: Path) -> None:
+    lines = HELDOUT.read_text(encoding="utf-8").splitlines()
+    assert len(lines) >= 60
+    data = tmp_path / "turns.jsonl"
+    data.write_text("\n".join(lines[:6]) + "\n", encoding="utf-8")  # Aiko's six turns
+    out = tmp_path / "result.json"
+    args = ["bench", "extraction", "--data", str(data), "--similarity", "lexical"]
+    args += ["--repeat", "1", "--out", str(out), "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["turns"] == 6 and len(report["turns_detail"]) == 6
+    summary = report["summary"]
+    assert summary["sensitive_refusal"] == 1.0  # "My blood type is AB negative."
+    assert summary["chitchat_silence"] == 1.0
+    assert summary["cpu_p50_ms"] > 0 and len(summary["load_average_1m"]) == 2
+
+
+def test_bad_data_files_are_one_line_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x1", "text": "hi"}\n', encoding="utf-8")
+    for path, message in ((tmp_path / "nope.jsonl", "cannot read"), (bad, "bad.jsonl:1: missing")):
+        result = CliRunner().invoke(app, ["bench", "extraction", "--data", str(path)])
+        assert result.exit_code == 2
+        assert message in result.stderr and "Traceback" not in result.stderr + result.stdout

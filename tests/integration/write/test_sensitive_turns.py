@@ -1,0 +1,84 @@
+"""Sensitive turns: neither a clause split nor a slot the detectors miss lets content through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memvault.extract import Message
+from memvault.model.decision import Decision
+from memvault.model.enums import HistoryOp, MemoryOp, MemoryStatus, StopReason
+from memvault.model.node import MemoryNode
+from memvault.store import NodeFilter, SQLiteStore
+from memvault.store.base import Store
+from memvault.write import CapturePipeline, Outcome
+from tests.conftest import StepClock
+from tests.integration.write.conftest import policy_gate
+
+
+def say(p: CapturePipeline, text: str) -> Any:
+    return p.capture_message(Message(text=text, user_id="ravi", speaker="Ravi"))
+
+
+def stored(store: Store) -> list[str]:
+    rows = store.list_nodes("acme", NodeFilter(status=tuple(MemoryStatus)), limit=100)
+    return [n.content for n in rows]
+
+
+def test_a_split_clause_is_refused_with_the_forbidden_words_beside_it(
+    pipeline: CapturePipeline,
+) -> None:
+    # The clause "my partner is Tom" alone passes the gate; the turn it came from does not.
+    (cand,) = say(pipeline, "I'm gay and my partner is Tom.").candidates
+    assert "partner is Tom" in cand.content
+    assert cand.outcome is Outcome.REJECTED
+    assert cand.stop_reason is StopReason.FORBIDDEN_CATEGORY
+    assert cand.detector is not None and cand.detector.startswith("detector.identity")
+    assert stored(pipeline.store) == []
+    (event,) = pipeline.store.history("acme")
+    assert event.op is HistoryOp.REFUSE and "Tom" not in event.canonical()
+
+
+def test_every_candidate_of_a_turn_with_forbidden_content_is_refused(
+    pipeline: CapturePipeline,
+) -> None:
+    result = say(pipeline, "I'm allergic to peanuts and I love Thai curry.")
+    assert len(result.candidates) == 2
+    assert {c.stop_reason for c in result.candidates} == {StopReason.FORBIDDEN_CATEGORY}
+    assert stored(pipeline.store) == []
+
+
+def test_a_clean_turn_is_untouched(pipeline: CapturePipeline) -> None:
+    result = say(pipeline, "I love jazz and my partner is Tom.")
+    assert [c.outcome for c in result.candidates] == [Outcome.STORED, Outcome.STORED]
+
+
+def test_a_forbidden_slot_is_refused_whatever_its_value(pipeline: CapturePipeline) -> None:
+    for text in ("My religion is Buddhism.", "My blood type is AB negative."):
+        (cand,) = say(pipeline, text).candidates
+        assert cand.stop_reason is StopReason.FORBIDDEN_CATEGORY, text
+        assert cand.detector == "extract.sensitive_slot", text
+    assert stored(pipeline.store) == []
+    events = pipeline.store.history("acme")
+    assert [e.detector for e in events] == ["extract.sensitive_slot"] * 2
+    assert all("Buddhism" not in e.canonical() for e in events)
+
+
+def test_ordinary_slots_are_stored(pipeline: CapturePipeline) -> None:
+    for text in ("My favourite editor is Vim.", "My email address is ravi@example.com."):
+        (cand,) = say(pipeline, text).candidates
+        assert cand.outcome is Outcome.STORED, text
+
+
+def test_each_text_is_judged_once_per_turn(sqlite: SQLiteStore) -> None:
+    judged: list[str] = []
+
+    def counting_gate(op: MemoryOp, node: MemoryNode) -> Decision:
+        judged.append(node.content)
+        return policy_gate(op, node)
+
+    p = CapturePipeline(store=sqlite, orchestrator="acme", gate=counting_gate, clock=StepClock())
+    turn = "I love jazz and I drink green tea."
+    result = p.capture_message(Message(text=turn, user_id="ravi", speaker="Ravi"))
+    assert [c.outcome for c in result.candidates] == [Outcome.STORED, Outcome.STORED]
+    assert judged.count(turn) == 1  # the turn: once, not once per candidate
+    assert len(judged) == len(set(judged)) == 5  # two nodes, two clauses, the turn
