@@ -1,0 +1,118 @@
+"""What every extraction rule works with: the clause it reads, the rule itself,
+and the one helper that turns a rule's findings into a :class:`Candidate`.
+
+>>> from datetime import date
+>>> c = Clause("I love coffee", "Dana", date(2026, 1, 15))
+>>> c.statement()
+'Dana loves coffee.'
+>>> cand = candidate(c, "likes", c.statement(), MemoryType.PREFERENCE, "PREFERENCE",
+...                  "likes.coffee", c.value("coffee"))
+>>> cand.key, cand.importance, cand.said
+('likes.coffee', 60, 'I love coffee')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from memvault.extract.base import Candidate, ChangeCue
+from memvault.extract.constraints import normalise_statement, third_person
+from memvault.extract.dates import resolve_relative_dates
+from memvault.model.enums import MemoryType, TTLClass
+
+__all__ = ["IMPORTANCE", "VALUE_MAX", "Build", "Clause", "Rule", "candidate", "change_cue", "rx"]
+
+VALUE_MAX = 200
+
+IMPORTANCE = {
+    "CONSTRAINT": 80,
+    "WORKFLOW_DEFAULT": 70,
+    "DECISION": 70,
+    "PROCEDURE": 70,
+    "GOAL": 65,
+    "PREFERENCE": 60,
+    "TODO": 60,
+    "REMINDER": 60,
+    "PROJECT_CONFIG": 60,
+    "KNOWLEDGE": 55,
+    "EVENT": 45,
+}
+_TTL = {"TODO": TTLClass.MEDIUM, "REMINDER": TTLClass.MEDIUM, "EVENT": TTLClass.MEDIUM}
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One first-person clause of a user's turn, with what a rule needs to write it."""
+
+    text: str
+    subject: str
+    today: date
+    explicit: bool = False
+    said: str = ""
+
+    def statement(self, text: str | None = None) -> str:
+        """``text`` (default: the clause) in the third person, dates resolved, normalised."""
+        raw = self.text if text is None else text
+        return normalise_statement(
+            resolve_relative_dates(third_person(raw, self.subject), self.today)
+        )
+
+    def value(self, text: str) -> str:
+        return resolve_relative_dates(third_person(text.strip(" .,!"), self.subject), self.today)[
+            :VALUE_MAX
+        ]
+
+
+Build = Callable[[re.Match[str], Clause], Candidate | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A named pattern and the function that turns its match into a candidate."""
+
+    name: str
+    pattern: re.Pattern[str]
+    build: Build
+
+
+def candidate(
+    clause: Clause,
+    rule: str,
+    content: str,
+    type_: MemoryType,
+    category: str,
+    key: str,
+    value: str,
+    **extra: object,
+) -> Candidate:
+    """The candidate a rule proposes, with the importance, confidence, TTL and
+    provenance every rule shares (explicit "remember …" requests rank higher)."""
+    importance = IMPORTANCE.get(category, 50) + (10 if clause.explicit else 0)
+    fields: dict[str, object] = {
+        "content": content,
+        "type": type_,
+        "category": category,
+        "key": key[:128],
+        "value": value[:VALUE_MAX] or content[:VALUE_MAX],
+        "subject": clause.subject,
+        "importance": min(100, importance),
+        "confidence": 1.0 if clause.explicit else 0.9,
+        "ttl_class": _TTL.get(category, TTLClass.LONG),
+        "rule": rule,
+        "said": clause.said or clause.text,
+    }
+    fields.update(extra)
+    return Candidate(**fields)  # type: ignore[arg-type]
+
+
+def change_cue(*flags: object) -> ChangeCue:
+    """UPDATE when any change marker ("now", "no longer", …) was seen, else ASSERT."""
+    return ChangeCue.UPDATE if any(flags) else ChangeCue.ASSERT
+
+
+def rx(pattern: str) -> re.Pattern[str]:
+    """A rule pattern: compiled case-insensitively."""
+    return re.compile(pattern, re.I)

@@ -1,0 +1,230 @@
+"""Rules about the person and their work: where they live and moved, employer,
+occupation, what they work on or learn, numbers and "my X is Y" facts.
+
+Each rule is a named pattern matched against one cleaned clause and a builder
+that turns the match into a candidate; :mod:`memvault.extract.rules` runs them
+in its priority order (the first that builds a candidate wins the clause).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.extract.base import Candidate, ChangeCue
+from memvault.extract.clause import Clause, Rule
+from memvault.extract.clause import candidate as _cand
+from memvault.extract.clause import change_cue as _cue
+from memvault.extract.clause import rx as _r
+from memvault.extract.constraints import normalise_statement
+from memvault.extract.sensitive import sensitive_slot
+from memvault.extract.text import head_phrase, slug
+from memvault.model.enums import MemoryType
+
+__all__ = ["RULES"]
+
+
+def _moved(m: re.Match[str], c: Clause) -> Candidate:
+    new, old = c.value(m["new"]), c.value(m["old"] or "")
+    text = f"{c.subject} now lives in {new}" + (f", having moved from {old}" if old else "")
+    return _cand(
+        c,
+        "moved",
+        normalise_statement(text),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "home_city",
+        new,
+        exclusive=True,
+        cue=ChangeCue.UPDATE,
+        previous_value=old,
+    )
+
+
+def _lives(m: re.Match[str], c: Clause) -> Candidate:
+    value = c.value(head_phrase(m["v"]) if " now" not in m["v"] else m["v"])
+    negated = bool(m["neg"])
+    verb = "no longer lives" if m["neg"] and "longer" in m["neg"] else "lives"
+    if negated and verb == "lives":
+        verb = "does not live"
+    return _cand(
+        c,
+        "lives_in",
+        normalise_statement(f"{c.subject} {verb} in {value}"),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "home_city",
+        value,
+        exclusive=True,
+        negated=negated,
+        cue=_cue(m["now"], m["neg"] and "longer" in m["neg"], m["any"]),
+    )
+
+
+def _employer(m: re.Match[str], c: Clause) -> Candidate:
+    value = c.value(m["v"])
+    return _cand(
+        c,
+        "employer",
+        c.statement(),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "employer",
+        value,
+        exclusive=True,
+        cue=_cue(m["now"]),
+    )
+
+
+def _occupation(m: re.Match[str], c: Clause) -> Candidate:
+    return _cand(
+        c,
+        "occupation",
+        c.statement(),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "occupation",
+        c.value(m["v"]),
+        exclusive=True,
+        cue=_cue(m["now"]),
+    )
+
+
+def _working_on(m: re.Match[str], c: Clause) -> Candidate:
+    return _cand(
+        c,
+        "working_on",
+        c.statement(),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "works_on." + slug(m["v"], max_words=4),
+        c.value(m["v"]),
+    )
+
+
+def _learning(m: re.Match[str], c: Clause) -> Candidate:
+    return _cand(
+        c,
+        "learning",
+        c.statement(),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        "learning." + slug(head_phrase(m["v"]), max_words=4),
+        c.value(m["v"]),
+    )
+
+
+def _numeric(m: re.Match[str], c: Clause) -> Candidate:
+    return _cand(
+        c,
+        "numeric",
+        c.statement(),
+        MemoryType.FACT,
+        "KNOWLEDGE",
+        slug(m["thing"], max_words=4),
+        c.value(f"{m['n']} {m['unit']}".strip()),
+        exclusive=True,
+        cue=_cue(m["now"], m["now0"]),
+        sensitive=sensitive_slot(m["thing"]) or "",
+    )
+
+
+_PREFERENCE_NOUNS = re.compile(
+    r"\b(?:favou?rite|preferred|name|nickname|pronouns|editor|ide|shell|timezone|time zone"
+    r"|language|stack|os|browser|theme)\b",
+    re.I,
+)
+
+
+def _my_x_is(m: re.Match[str], c: Clause) -> Candidate | None:
+    thing = m["thing"].strip()
+    if thing.lower() in {"point", "question", "bad", "guess", "god", "pleasure", "day"}:
+        return None
+    preference = _PREFERENCE_NOUNS.search(thing) is not None
+    return _cand(
+        c,
+        "my_x_is",
+        c.statement(),
+        MemoryType.PREFERENCE if preference else MemoryType.FACT,
+        "PREFERENCE" if preference else "KNOWLEDGE",
+        slug(thing, max_words=4),
+        c.value(m["v"]),
+        exclusive=True,
+        negated=bool(m["neg"]),
+        cue=_cue(m["now"], m["neg"]),
+        sensitive=sensitive_slot(thing) or "",
+    )
+
+
+_RULES: tuple[Rule, ...] = (
+    Rule(
+        "moved",
+        _r(
+            r"^(?:i|we)(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)"
+            r"\s+(?:from\s+(?P<old>.+?)\s+)?to\s+(?P<new>.+)$"
+        ),
+        _moved,
+    ),
+    Rule(
+        "lives_in",
+        _r(
+            r"^i\s+(?:(?P<now>now|currently)\s+)?(?P<neg>no longer|don't|do not)?\s*"
+            r"(?:live|am living|'m living|reside)\s+in\s+(?P<v>.+?)(?P<any>\s+any\s?more)?$"
+        ),
+        _lives,
+    ),
+    Rule(
+        "based_in",
+        _r(r"^i(?:'m| am)\s+(?:(?P<now>now)\s+)?based\s+in\s+(?P<v>.+?)(?P<neg>)(?P<any>)$"),
+        _lives,
+    ),
+    Rule(
+        "employer",
+        _r(
+            r"^i(?:'ve| have)?\s+(?:(?P<now>now|just|recently)\s+)?(?:work|am working|'m working"
+            r"|joined|started (?:at|working at|working for))\s+(?:at\s+|for\s+)?(?P<v>[A-Z0-9].+)$"
+        ),
+        _employer,
+    ),
+    Rule(
+        "occupation",
+        _r(
+            r"^i(?:'m| am| work as)\s+(?:(?P<now>now)\s+)?(?:a|an|the)\s+(?P<v>(?:[\w-]+\s+){0,3}"
+            r"(?:engineer|developer|designer|manager|scientist|analyst|researcher|teacher|writer"
+            r"|consultant|architect|student|founder|lead|director|nurse|lawyer|accountant"
+            r"|product owner|administrator|admin|intern|freelancer|editor|marketer)s?\b.*)$"
+        ),
+        _occupation,
+    ),
+    Rule(
+        "working_on",
+        _r(
+            r"^(?:i|we)(?:'m| am|'re| are)\s+(?:currently\s+|now\s+)?(?:working on|building"
+            r"|leading|maintaining|developing)\s+(?P<v>.+)$"
+        ),
+        _working_on,
+    ),
+    Rule(
+        "learning",
+        _r(r"^i(?:'m| am)\s+(?:currently\s+|now\s+)?(?:learning|studying|taking)\s+(?P<v>.+)$"),
+        _learning,
+    ),
+    Rule(
+        "numeric",
+        _r(
+            r"^(?:my|our)\s+(?P<thing>[\w\s'-]{2,40}?)\s+(?:(?P<now0>now)\s+)?(?:has|have|is"
+            r"|are|costs|takes)\s+(?:(?P<now>now)\s+)?(?:about\s+|around\s+)?(?P<n>\d[\d,.]*k?)\s*(?P<unit>[\w\s]*)$"
+        ),
+        _numeric,
+    ),
+    Rule(
+        "my_x_is",
+        _r(
+            r"^(?:my|our)\s+(?P<thing>[\w\s'-]{2,40}?)\s+(?:(?:is|are)\s+(?:(?P<now>now)\s+)?"
+            r"(?P<neg>no longer\s+)?|(?P<changed>changed to|has changed to)\s+)(?P<v>.+)$"
+        ),
+        _my_x_is,
+    ),
+)
+
+#: This module's rules, by name (the priority order is kept in ``rules.py``).
+RULES: dict[str, Rule] = {rule.name: rule for rule in _RULES}
