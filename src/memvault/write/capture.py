@@ -472,7 +472,12 @@ class CapturePipeline:
                 continue
             probe = probes.seen.get(text)
             if probe is None:
-                probe = self._gate(MemoryOp.STORE, node.model_copy(update={"content": text}))
+                # Trigger: a probe only asks "may these words be written at all?".
+                # Why: judged as an UPDATE, the same content checks run without the
+                #      per-user usage lookup a STORE needs for its caps (a probe is
+                #      never written; caps are the node's own check above).
+                # Outcome: the same content refusals, one store query fewer per probe.
+                probe = self._gate(MemoryOp.UPDATE, node.model_copy(update={"content": text}))
                 probes.seen[text] = probe
             if probe.stop_reason in _CONTENT_REFUSALS:
                 candidates.append(probe)
