@@ -99,14 +99,17 @@ def test_allowed_rows_are_respected_and_small_sets_fall_back_to_exact() -> None:
 
 @needs_faiss
 def test_too_few_survivors_fall_back_to_exact() -> None:
-    vectors = _clustered(3000)
+    vectors = _clustered(20000, dim=8)
     m = _matrix(vectors)
-    q = _clustered(1, seed=8)[0]
-    # 600 allowed rows scattered everywhere, but ask for all of them: the probed
-    # lists hold only part of them, so the ANN answer is short and exact is used
-    allowed = np.arange(0, 3000, 5, dtype=np.intp)
-    got = m.search(q, 600, allowed, ann_min_rows=100)
-    assert got == m.search_exact(q, 600, allowed)
+    q = _clustered(1, dim=8, seed=8)[0]
+    # 4000 allowed rows scattered everywhere, and all of them asked for: the
+    # probed lists hold only part of them, so the ANN answer is short → exact
+    allowed = np.arange(0, 20000, 5, dtype=np.intp)
+    assert m.ensure_ann() is not None and m.ann is not None
+    labels, _ = m.ann.search(q, 4000, np.isin(np.arange(20000), allowed))
+    assert 0 < labels.size < 4000
+    got = m.search(q, 4000, allowed, ann_min_rows=100)
+    assert got == m.search_exact(q, 4000, allowed)
 
 
 def test_without_faiss_the_matrix_answers_exactly(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -494,8 +494,17 @@ class SQLiteStore:
     ) -> list[TextHit]:
         if not any(t.strip() for t in terms):
             return []
-        sql, params = q.search_text_query(orchestrator_id, terms, filters, limit, column_weights)
-        return [TextHit(r[0], float(r[1])) for r in self._read(sql, params)]
+        sql, params = q.search_text_query(
+            orchestrator_id, terms, filters, limit, column_weights, prefetch=max(200, 4 * limit)
+        )
+        rows = self._read(sql, params)
+        if len(rows) < limit or float(rows[-1][1]) <= float(rows[-1][2]):
+            # too few survivors, or a tie at the prefix's edge: rank every match
+            sql, params = q.search_text_query(
+                orchestrator_id, terms, filters, limit, column_weights
+            )
+            rows = self._read(sql, params)
+        return [TextHit(r[0], float(r[1])) for r in rows]
 
     def _matrix(self, orchestrator_id: str, model_id: str, dim: int) -> VectorMatrix:
         """The up-to-date vector matrix of (orchestrator, model), loading it if needed."""

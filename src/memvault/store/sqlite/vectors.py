@@ -141,14 +141,12 @@ class VectorMatrix:
             rows = np.flatnonzero(self._active[:n])
         if rows.size == 0:
             return []
-        if rows.size * 4 >= n:
-            # Trigger: most rows are candidates (the unfiltered search).
-            # Why: ``matrix[rows]`` copies the rows first (150 MB at 100k × 384)
-            # and costs more than the product itself.
-            # Outcome: score every row in place, then pick the candidates' scores.
-            scores = (self._matrix[:n] @ q)[rows]
-        else:
-            scores = self._matrix[rows] @ q
+        # Trigger: most rows are candidates (the unfiltered search).
+        # Why: ``matrix[rows]`` copies the rows first (150 MB at 100k × 384)
+        # and costs more than the product itself.
+        # Outcome: score every row in place, then pick the candidates' scores.
+        in_place = rows.size * 4 >= n
+        scores = (self._matrix[:n] @ q)[rows] if in_place else self._matrix[rows] @ q
         k = min(limit, scores.size)
         top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
         chosen = sorted(top.tolist(), key=lambda i: (-float(scores[i]), self.ids[rows[i]]))
