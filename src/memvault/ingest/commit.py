@@ -50,6 +50,9 @@ __all__ = [
 
 THREAD = "ingest"
 
+#: Characters of text per ``embed_documents`` call (~1,000 MiniLM tokens).
+CALL_CHARS = 4000
+
 
 @dataclass(frozen=True)
 class Embedded:
@@ -73,7 +76,7 @@ class Embedded:
 def embed_nodes(
     store: Any, embedder: Embedder | None, nodes: Sequence[MemoryNode], *, why_none: str = ""
 ) -> Embedded:
-    """One ``embedding_rows`` call for ``nodes`` (identical texts embedded once).
+    """``embedding_rows`` for ``nodes`` (identical texts embedded once), length-sorted.
 
     Never raises: an embedder failure is returned as ``error``.
     """
@@ -81,10 +84,27 @@ def embed_nodes(
         return Embedded(None, {}, why_none or "no embedder configured")
     started = time.perf_counter()
     first: dict[str, MemoryNode] = {}
-    for node in nodes:
+    for node in sorted(nodes, key=lambda n: len(n.content)):
         first.setdefault(node.content, node)
+    # Trigger: a share of many texts. Why: measured on the bench's chunks, calls of
+    # ~1,000 tokens cost 18-20 ms CPU a text against 21-24 ms for 4,096-token
+    # batches (cache) and 27-30 ms for one small batch per file (padding).
+    # Outcome: length-sorted calls of at most CALL_CHARS characters.
+    calls: list[list[MemoryNode]] = [[]]
+    size = 0
+    for node in first.values():
+        if calls[-1] and size + len(node.content) > CALL_CHARS:
+            calls.append([])
+            size = 0
+        calls[-1].append(node)
+        size += len(node.content)
     try:
-        rows = embedding_rows(store, embedder, list(first.values()), with_context=False)
+        rows = [
+            row
+            for call in calls
+            if call
+            for row in embedding_rows(store, embedder, call, with_context=False)
+        ]
     except Exception as exc:
         # Trigger: the embedder (or the cache read) failed for this batch.
         # Why: memory is advisory; a file is never lost to the vector leg.

@@ -89,7 +89,10 @@ class DocumentJudge:
             data["content"] = content = content.strip()
             data.setdefault("summary", summarise(content)[:SUMMARY_MAX])
             if not data.get("value"):
-                data["value"] = summarise(content, 1024)
+                # Trigger: no value of its own. Why: the gate judges a value that
+                # differs from the content as a second text (~5 ms); a whitespace-
+                # collapsed copy would be judged twice. Outcome: the content itself.
+                data["value"] = content if len(content) <= 1024 else summarise(content, 1024)
         data.setdefault("ttl_class", "LONG")
         now = self.now()
         try:
