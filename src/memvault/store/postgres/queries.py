@@ -73,11 +73,18 @@ SELECT_NODE = (
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:
     """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``.
 
+    One status (the usual "active") is an equality, not ``= ANY(array)``:
+    then ``(orchestrator_id, status, updated_at DESC, memory_id)`` is an index
+    whose order serves "newest first" and a ``LIMIT`` stops early (measured:
+    a bulletin section at 10k memories 14–24 ms → ~1 ms).
+
     >>> filter_clause("acme", NodeFilter(user_id="u1"))
-    ('m.orchestrator_id = %s AND m.status = ANY(%s) AND m.user_id = %s', ['acme', ['active'], 'u1'])
+    ('m.orchestrator_id = %s AND m.status = %s AND m.user_id = %s', ['acme', 'active', 'u1'])
     """
-    params: list[Any] = [orchestrator_id, [s.value for s in f.status]]
-    parts = [f"{alias}.orchestrator_id = %s", f"{alias}.status = ANY(%s)"]
+    statuses = [s.value for s in f.status]
+    params: list[Any] = [orchestrator_id, statuses[0] if len(statuses) == 1 else statuses]
+    status = "= %s" if len(statuses) == 1 else "= ANY(%s)"
+    parts = [f"{alias}.orchestrator_id = %s", f"{alias}.status {status}"]
     for name in _SCALAR_FILTERS:
         value = getattr(f, name)
         if value is not None:
@@ -202,7 +209,7 @@ def search_text_query(
 
     >>> sql, params = search_text_query("acme", ["tea"], NodeFilter(), 5)
     >>> params
-    ['tea', 'acme', ['active'], 5]
+    ['tea', 'acme', 'active', 5]
     """
     tsquery, term_params = tsquery_expression(terms)
     where, params = filter_clause(orchestrator_id, f)
@@ -224,7 +231,7 @@ def filter_ids_query(orchestrator_id: str, f: NodeFilter) -> Query:
     """Ids of the nodes matching ``f``.
 
     >>> filter_ids_query("acme", NodeFilter())[0]
-    'SELECT m.memory_id FROM memories m WHERE m.orchestrator_id = %s AND m.status = ANY(%s)'
+    'SELECT m.memory_id FROM memories m WHERE m.orchestrator_id = %s AND m.status = %s'
     """
     where, params = filter_clause(orchestrator_id, f)
     return f"SELECT m.memory_id FROM memories m WHERE {where}", params

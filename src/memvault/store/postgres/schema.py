@@ -363,5 +363,16 @@ CREATE INDEX change_log_memory ON change_log (orchestrator_id, memory_id);
 CREATE INDEX events_node ON events (orchestrator_id, node, op, at);
 """
 
+# Migration 2 (issue 11): the bulletin asks for pinned memories first, newest
+# first. Without an index that query scans every memory of the orchestrator
+# when few (or none) are pinned: ~40 ms per bulletin at 100k memories.
+_V2 = """
+CREATE INDEX IF NOT EXISTS memories_pinned
+    ON memories (orchestrator_id, updated_at DESC, memory_id) WHERE pinned;
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
-MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial schema", _V1),)
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "initial schema", _V1),
+    (2, "partial index of pinned memories", _V2),
+)
