@@ -20,6 +20,7 @@ from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
+from memvault.retrieval.overlap import start_query_embedding
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, Store
 from memvault.store.filtering import tokenize
@@ -148,6 +149,14 @@ def hybrid_search(
     per_leg: dict[str, dict[str, int]] = {}
     degraded: str | None = None
 
+    # Trigger: both legs run and the query still has to be embedded.
+    # Why: embedding (numpy) and the FTS5 query (sqlite3) both release the GIL.
+    # Outcome: the embedding runs on a worker thread during the text leg; its
+    #   error, if any, is raised by ``result()`` inside the vector leg's handler.
+    pending = None
+    if config.uses_text and config.uses_vector and embedder is not None and query_vector is None:
+        pending = start_query_embedding(embedder, query)
+
     if config.uses_text:
         terms = query_terms(query)
         hits = store.search_text(
@@ -167,7 +176,10 @@ def hybrid_search(
             degraded = "no embedder configured: full-text only"
         else:
             try:
-                vector = embedder.embed_query(query) if query_vector is None else query_vector
+                if query_vector is not None:
+                    vector = query_vector
+                else:
+                    vector = pending.result() if pending else embedder.embed_query(query)
                 spaces = [embedder.model_id]
                 if config.use_context_vectors:
                     spaces.append(embedder.model_id + CONTEXT_SPACE_SUFFIX)

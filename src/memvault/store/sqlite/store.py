@@ -494,8 +494,10 @@ class SQLiteStore:
     ) -> list[TextHit]:
         if not any(t.strip() for t in terms):
             return []
+        # a margin over ``limit`` for rows the filters drop (deleted, other scope)
+        prefetch = limit + max(50, limit // 4)
         sql, params = q.search_text_query(
-            orchestrator_id, terms, filters, limit, column_weights, prefetch=max(200, 4 * limit)
+            orchestrator_id, terms, filters, limit, column_weights, prefetch=prefetch
         )
         rows = self._read(sql, params)
         if len(rows) < limit or float(rows[-1][1]) <= float(rows[-1][2]):
