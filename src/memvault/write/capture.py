@@ -15,10 +15,7 @@ turn's other candidates are still written.
 >>> import tempfile, pathlib
 >>> from datetime import UTC, datetime
 >>> from memvault.store import SQLiteStore
->>> from memvault.model.clock import format_timestamp as _timestamp
-from memvault.model.clock import new_id as _new_id
-from memvault.model.clock import summarise as _summary
-from memvault.model.decision import Decision
+>>> from memvault.model.decision import Decision
 >>> from memvault.model.enums import StopReason
 >>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
 >>> p = CapturePipeline(store=store, orchestrator="acme",
@@ -36,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -53,18 +50,16 @@ from memvault.model.clock import new_id as _new_id
 from memvault.model.clock import summarise as _summary
 from memvault.model.decision import Decision
 from memvault.model.enums import (
-    ChangeKind,
-    EdgeType,
-    HistoryOp,
-    MemoryOp,
     MemoryStatus,
     StopReason,
 )
-from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
 from memvault.retrieval.indexing import text_sha256
 from memvault.retrieval.text import query_terms
-from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.store.base import NodeFilter, Store, WriteSet
+from memvault.write.commit import WriteBuilder
 from memvault.write.config import CaptureConfig, bands_for
+from memvault.write.judge import CallJudge, GateFn
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
 from memvault.write.result import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.similarity import (
@@ -82,9 +77,6 @@ __all__ = [
     "Provenance",
     "RecallFn",
 ]
-
-GateFn = Callable[[MemoryOp, MemoryNode], Decision]
-"""The engine's gate seam: pure, returns one stop reason (may raise; caught here)."""
 
 
 class RecallFn(Protocol):
@@ -113,7 +105,6 @@ class EmbedFn(Protocol):
 LogFn = Callable[..., None]
 
 _ALL_STATUSES = tuple(MemoryStatus)
-_CONTENT_REFUSALS = frozenset({StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,15 +121,6 @@ class Provenance:
     step_id: str | None = None
     source_path: str | None = None
     source_ref: str | None = None
-
-
-@dataclass
-class _Probes:
-    """The words one capture call's candidates came from, and the gate's verdicts on
-    texts already judged in this call (a text is judged once, whatever the candidate)."""
-
-    source: str = ""
-    seen: dict[str, Decision] = field(default_factory=dict)
 
 
 @dataclass
@@ -303,10 +285,10 @@ class CapturePipeline:
 
         ``source_text``: the words every candidate was extracted from (a user's
         turn). The gate judges them too, once per call: forbidden content
-        anywhere in them refuses every candidate (see :meth:`_judge`).
+        anywhere in them refuses every candidate (see :class:`~memvault.write.judge.CallJudge`).
         """
         budget = _Budget(per_call=max_writes)
-        probes = _Probes(source=" ".join((source_text or "").split())[:4000])
+        judge = CallJudge(self.gate, source=source_text, log=self.log)
         candidates = list(candidates)
         vectors = (
             TurnVectors(
@@ -334,7 +316,7 @@ class CapturePipeline:
                 )
         for candidate in candidates:
             try:
-                reports.append(self._one(candidate, provenance, budget, thread_id, vectors, probes))
+                reports.append(self._one(candidate, provenance, budget, thread_id, vectors, judge))
             except Exception as exc:
                 # Trigger: a bug or fault anywhere in this candidate's path.
                 # Why: fail closed for this candidate only; its WriteSet was never
@@ -430,78 +412,10 @@ class CapturePipeline:
             updated_at=at,
         )
 
-    def _gate(self, op: MemoryOp, node: MemoryNode) -> Decision:
-        try:
-            return self.gate(op, node)
-        except Exception as exc:
-            self._log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            return Decision(
-                StopReason.INTERNAL_INCONSISTENCY, detector="gate", reason="gate raised"
-            )
-
-    def _judge(
-        self, candidate: Candidate, node: MemoryNode, probes: _Probes | None = None
-    ) -> Decision:
-        """The gate's decision on the node, on the clause the user said, and on the turn.
-
-        Trigger: detectors read attribution ("I'm allergic to …"), which the
-        third-person rewrite removes; and the clause split can cut a candidate
-        off from the forbidden words beside it ("I'm gay and my partner is
-        Tom" → "Ravi's partner is Tom").
-        Why: a rewrite or a split must never launder forbidden content past the
-        gate; the contract forbids storing what is *derived* from it too.
-        Outcome: the strictest decision; only content refusals (forbidden
-        category, injection) are taken from the probes, which are judged once
-        per text per call and discarded, never stored. A slot the extractor
-        found forbidden ("my religion is …") is refused the same way.
-        """
-        probes = probes if probes is not None else _Probes()
-        decision = self._gate(MemoryOp.STORE, node)
-        candidates = [decision]
-        if candidate.sensitive:
-            candidates.append(
-                Decision(
-                    StopReason.FORBIDDEN_CATEGORY,
-                    detector="extract.sensitive_slot",
-                    reason=f"{candidate.sensitive}: the statement fills a forbidden slot",
-                )
-            )
-        said = " ".join(candidate.said.split())[:4000]
-        for text in dict.fromkeys((said, probes.source)):
-            if not text or text == node.content:
-                continue
-            probe = probes.seen.get(text)
-            if probe is None:
-                # Trigger: a probe only asks "may these words be written at all?".
-                # Why: judged as an UPDATE, the same content checks run without the
-                #      per-user usage lookup a STORE needs for its caps (a probe is
-                #      never written; caps are the node's own check above).
-                # Outcome: the same content refusals, one store query fewer per probe.
-                probe = self._gate(MemoryOp.UPDATE, node.model_copy(update={"content": text}))
-                probes.seen[text] = probe
-            if probe.stop_reason in _CONTENT_REFUSALS:
-                candidates.append(probe)
-        return min(candidates, key=lambda d: d.stop_reason.priority)
-
     def _refuse(self, candidate: Candidate, decision: Decision, at: str) -> CandidateReport:
-        event = HistoryEvent(
-            event_id=_new_id("evt"),
-            orchestrator_id=self.orchestrator,
-            op=HistoryOp.REFUSE,
-            at=at,
-            stop_reason=decision.stop_reason,
-            actor=self.actor,
-            detector=decision.detector,
-            # Never the refused content: only what kind of candidate it was.
-            detail={
-                "op": MemoryOp.STORE.value,
-                "trigger": "capture",
-                "rule": candidate.rule,
-                "category": candidate.category,
-            },
-        )
+        write = WriteBuilder(self.orchestrator, self.actor, at).refusal(candidate, decision)
         try:
-            self.store.apply(WriteSet(self.orchestrator, at, events=(event,)))
+            self.store.apply(write)
         except Exception as exc:  # the refusal stands even if it cannot be recorded
             self._log("error", "refusal_not_recorded", error=str(exc))
         return self._report(
@@ -615,7 +529,7 @@ class CapturePipeline:
         budget: _Budget,
         thread_id: str,
         vectors: TurnVectors | None = None,
-        probes: _Probes | None = None,
+        judge: CallJudge | None = None,
     ) -> CandidateReport:
         now = self.clock()
         at = _timestamp(now)
@@ -631,7 +545,8 @@ class CapturePipeline:
                 ),
                 at,
             )
-        decision = self._judge(candidate, node, probes)
+        judge = judge if judge is not None else CallJudge(self.gate, log=self.log)
+        decision = judge.judge(candidate, node)
         resolution = resolve(
             candidate,
             self._neighbours(candidate, node, prov, vectors) if decision.allowed else [],
@@ -671,17 +586,6 @@ class CapturePipeline:
             return self.embed((node,))
         return self.embed((node,), known={node.content: vector})
 
-    def _event(self, op: HistoryOp, at: str, memory_id: str, **fields: Any) -> HistoryEvent:
-        return HistoryEvent(
-            event_id=_new_id("evt"),
-            orchestrator_id=self.orchestrator,
-            op=op,
-            at=at,
-            memory_id=memory_id,
-            actor=self.actor,
-            **fields,
-        )
-
     def _merge(
         self,
         candidate: Candidate,
@@ -697,30 +601,14 @@ class CapturePipeline:
                 candidate, StopReason.INTERNAL_INCONSISTENCY, reason="merge target vanished"
             )
         old = existing[0]
-        touched = old.model_copy(
-            update={
-                "last_accessed_at": at,
-                "access_count": old.access_count + 1,
-                "confidence": round(min(1.0, old.confidence + self.config.confidence_nudge), 4),
-            }
-        )
-        event = self._event(
-            HistoryOp.MERGE,
-            at,
-            old.memory_id,
-            stop_reason=StopReason.SUCCESS_UPDATED,
-            detector="resolve",
-            detail={"trigger": "capture", "rule": candidate.rule, "reason": resolution.reason},
-        )
+        builder = WriteBuilder(self.orchestrator, self.actor, at, thread_id)
         self.store.apply(
-            WriteSet(
-                self.orchestrator,
-                at,
-                nodes=(touched,),
-                extra_sources=((old.memory_id, node.source),),
-                events=(event,),
-                changes=(ChangeEntry(old.memory_id, ChangeKind.MERGED, old.summary),),
-                thread_id=thread_id,
+            builder.merge(
+                candidate,
+                old,
+                node.source,
+                resolution,
+                confidence_nudge=self.config.confidence_nudge,
             )
         )
         return self._report(
@@ -740,84 +628,9 @@ class CapturePipeline:
         at: str,
         thread_id: str,
     ) -> tuple[WriteSet, CandidateReport]:
-        nodes: list[MemoryNode] = [node]
-        edges: list[MemoryEdge] = []
-        events: list[HistoryEvent] = [
-            self._event(
-                HistoryOp.CREATE,
-                at,
-                node.memory_id,
-                stop_reason=decision.stop_reason,
-                detector=decision.detector,
-                detail={
-                    "type": node.type.value,
-                    "category": node.category,
-                    "trigger": "capture",
-                    "rule": candidate.rule,
-                    "outcome": resolution.outcome.value,
-                },
-            )
-        ]
         superseded = self.store.get_nodes(self.orchestrator, list(resolution.supersedes))
-        for old in superseded:
-            if old.status is not MemoryStatus.ACTIVE:
-                continue
-            nodes.append(
-                old.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": at})
-            )
-            events.append(
-                self._event(
-                    HistoryOp.SUPERSEDE,
-                    at,
-                    old.memory_id,
-                    stop_reason=StopReason.SUCCESS_UPDATED,
-                    detector="resolve",
-                    detail={"by": node.memory_id, "status": MemoryStatus.SUPERSEDED.value},
-                )
-            )
-        links = [
-            *((EdgeType.UPDATES, o.memory_id, 1.0) for o in superseded),
-            *((EdgeType.CONTRADICTS, m, 1.0) for m in resolution.contradicts),
-            *((EdgeType.RELATED_TO, m, s) for m, s in resolution.related),
-        ]
-        for edge_type, to_id, weight in links:
-            edge = MemoryEdge(
-                edge_id=_new_id("edge"),
-                orchestrator_id=self.orchestrator,
-                from_memory_id=node.memory_id,
-                to_memory_id=to_id,
-                edge_type=edge_type,
-                weight=weight,
-                reason=(resolution.reason or None)
-                if edge_type is not EdgeType.RELATED_TO
-                else None,
-                created_at=at,
-            )
-            edges.append(edge)
-            events.append(
-                self._event(
-                    HistoryOp.LINK,
-                    at,
-                    node.memory_id,
-                    stop_reason=StopReason.SUCCESS_STORED,
-                    detector="resolve",
-                    detail={"edge_id": edge.edge_id, "edge_type": edge_type.value, "to": to_id},
-                )
-            )
-        kind = ChangeKind.UPDATED if resolution.outcome is Outcome.UPDATED else ChangeKind.CREATED
-        write = WriteSet(
-            self.orchestrator,
-            at,
-            nodes=tuple(nodes),
-            edges=tuple(edges),
-            events=tuple(events),
-            changes=(ChangeEntry(node.memory_id, kind, node.summary),),
-            thread_id=thread_id,
-        )
-        ids = (node.memory_id, *(o.memory_id for o in superseded), *resolution.contradicts)
-        refs = tuple(
-            EdgeRef(e.edge_type.value, e.from_memory_id, e.to_memory_id, e.weight) for e in edges
-        )
+        builder = WriteBuilder(self.orchestrator, self.actor, at, thread_id)
+        write, ids, refs = builder.new_node(candidate, node, resolution, decision, superseded)
         stop = (
             StopReason.SUCCESS_UPDATED
             if resolution.outcome is Outcome.UPDATED
