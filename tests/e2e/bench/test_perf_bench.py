@@ -96,6 +96,7 @@ def test_run_reports_the_split_exact_and_ann_and_labels(tmp_path: Path) -> None:
     assert row["max_rss_mb"] > 0 and len(row["load_average"]) == 3
     if load_faiss() is not None:
         assert 0.0 <= row["ann_recall@10"] <= 1.0 and row["ann_build_s"] >= 0
+        assert 0.0 < row["ann_similarity_ratio@10"] <= 1.0 + 1e-6
         assert row["vector_leg_ann_p50_ms"] > 0 and row["search_default_ann_p50_ms"] > 0
     out = tmp_path / "perf.json"
     report(result, out, plot=False)
