@@ -4,15 +4,18 @@
 and probes the words it came from — the clause as the user said it and the
 whole user turn — keeping the strictest decision. Probes are judged once per
 text per call (a turn with three candidates is judged once), never stored, and
-only their content refusals count. A candidate whose slot the extractor found
-forbidden ("my religion is …") is refused the same way.
+only their content refusals count; from the turn, only those of the word
+detectors (a category rule about the candidate does not judge other
+sentences). A candidate whose slot the extractor found forbidden ("my
+religion is …") is refused the same way.
 
 >>> from memvault.model.enums import StopReason
 >>> seen = []
 >>> def gate(op, node):
 ...     seen.append(node.content)
-...     bad = "gay" in node.content
-...     return Decision(StopReason.FORBIDDEN_CATEGORY if bad else StopReason.SUCCESS_STORED)
+...     if "gay" in node.content:
+...         return Decision(StopReason.FORBIDDEN_CATEGORY, "detector.identity.orientation")
+...     return Decision(StopReason.SUCCESS_STORED)
 >>> judge = CallJudge(gate, source="I'm gay and my partner is Tom.")
 >>> from memvault.model import CapturedBy, MemoryNode, Source, SourceKind, SourceType
 >>> node = MemoryNode(memory_id="m1", orchestrator_id="acme", type="Fact",
@@ -49,6 +52,10 @@ GateFn = Callable[[MemoryOp, MemoryNode], Decision]
 CONTENT_REFUSALS = frozenset({StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED})
 
 _PROBE_MAX = 4000
+
+#: Detectors that judge the words themselves (forbidden families, injection, a
+#: classifier), as opposed to checks on the candidate's category or provenance.
+_WORD_DETECTORS = ("detector.", "classifier_hook")
 
 
 class CallJudge:
@@ -108,8 +115,16 @@ class CallJudge:
             if probe is None:
                 probe = self._probe(node, text)
                 self.seen[text] = probe
-            if probe.stop_reason in CONTENT_REFUSALS:
-                verdicts.append(probe)
+            if probe.stop_reason not in CONTENT_REFUSALS:
+                continue
+            if text != said and not (probe.detector or "").startswith(_WORD_DETECTORS):
+                # Trigger: the turn holds more than this candidate's clause.
+                # Why: rules about the candidate's own shape (a TODO may not be
+                #      location-based) must not judge the other sentences of the
+                #      turn ("I need to send the invoice. When I get home I cook").
+                # Outcome: from the turn, only what the words themselves say counts.
+                continue
+            verdicts.append(probe)
         return min(verdicts, key=lambda d: d.stop_reason.priority)
 
     def _probe(self, node: MemoryNode, text: str) -> Decision:

@@ -82,3 +82,16 @@ def test_each_text_is_judged_once_per_turn(sqlite: SQLiteStore) -> None:
     assert [c.outcome for c in result.candidates] == [Outcome.STORED, Outcome.STORED]
     assert judged.count(turn) == 1  # the turn: once, not once per candidate
     assert len(judged) == len(set(judged)) == 5  # two nodes, two clauses, the turn
+
+
+def test_rules_about_a_candidate_do_not_judge_the_other_sentences(
+    pipeline: CapturePipeline,
+) -> None:
+    # A todo may not be location-based; a location phrase in another sentence is no reason.
+    (todo,) = say(
+        pipeline, "I need to send the invoice to Acme. When I get home I cook."
+    ).candidates
+    assert todo.outcome is Outcome.STORED
+    (located,) = say(pipeline, "Remind me to buy milk when I get home.").candidates
+    assert located.stop_reason is StopReason.FORBIDDEN_CATEGORY
+    assert located.detector == "category_rules.location_reminder"
