@@ -242,9 +242,11 @@ def _redirect_edges(
         plan.edges = list(judged.edges)
         return
     ids = sorted({effective[m] for m in ends if m in effective})
+    own = {e.edge_id for e in judged.edges}  # a recovered file's edges are stored already
     stored = {
         (e.from_memory_id, e.to_memory_id, e.edge_type.value)
         for e in deduper.store.edges_of(deduper.orchestrator, ids)
+        if e.edge_id not in own
     }
     for edge in judged.edges:
         a = effective.get(edge.from_memory_id, "")

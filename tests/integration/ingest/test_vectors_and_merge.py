@@ -219,3 +219,30 @@ def test_real_default_embedder_finds_an_ingested_paraphrase(tmp_path: Path) -> N
         assert "vector" in results.legs
         assert hit.explain["ranks"]["vector"] == 1
         assert hit.explain["ranks"].get("text") is None  # no word in common
+
+
+def test_recovered_file_lists_its_redirected_edges_again(engine: MemoryEngine) -> None:
+    assert engine.layout is not None
+    memories = [
+        {"ref": "a", "content": "We chose SQLite", "type": "Decision"},
+        {"ref": "b", "content": "WAL mode is enabled", "type": "Fact"},
+    ]
+    drop(engine, "one.json", json.dumps({"memories": memories}))
+    (one,) = run(engine).processed
+    edges = [{"from": "b", "to": "a", "type": "RelatedTo"}]
+    drop(engine, "two.json", json.dumps({"memories": memories, "edges": edges}))
+    (two,) = run(engine).processed
+    assert sorted(two.merged_ids) == sorted(one.memory_ids) and two.memory_count == 0
+    clean = manifest(engine, "two.json")
+    (edge,) = clean["edges"]  # redirected onto the stored memories and written
+    assert {edge["from_memory_id"], edge["to_memory_id"]} == set(one.memory_ids)
+    (engine.layout.processed_dir / "two.json").rename(engine.layout.ingest_dir / "two.json")
+    (engine.layout.processed_dir / "two.json.manifest.json").unlink()
+    (again,) = run(engine).processed
+    assert again.recovered
+
+    def ends(e: dict[str, Any]) -> tuple[str, str, str]:
+        return e["edge_id"], e["from_memory_id"], e["to_memory_id"]
+
+    assert [ends(e) for e in manifest(engine, "two.json")["edges"]] == [ends(edge)]
+    assert len(engine.get(one.memory_ids[0]).edges) == 1  # written once
