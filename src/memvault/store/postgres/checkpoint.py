@@ -64,11 +64,12 @@ def postgres_checkpointer(
     except ImportError:
         return None
     name = validate_schema_name(schema)
-    # Trigger: PostgresSaver's documented connection requirements.
+    # Trigger: PostgresSaver's connection requirements (as its from_conn_string).
     # Why: ``setup()`` runs DDL outside a transaction and the saver reads rows
-    # by column name; prepared statements break behind PgBouncer-style poolers.
-    # Outcome: autocommit, dict rows, no server-side prepares; ``check`` makes
-    # the pool replace a connection the server closed (a restarted server).
+    # by column name; its few statements run many times with the same shape.
+    # Outcome: autocommit, dict rows, ``prepare_threshold=0`` (prepared on first
+    # use); ``check`` makes the pool replace a connection the server closed
+    # (a restarted server).
     pool: ConnectionPool[Any] = ConnectionPool(
         dsn,
         min_size=1,
