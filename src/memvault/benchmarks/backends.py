@@ -458,7 +458,7 @@ def _plot(result: dict[str, Any], path: Path) -> bool:
             values = [result["results"][name][n][metric] for n in sizes]
             ax.bar([i + k * width for i in range(len(sizes))], values, width, label=name)
         ax.set_xticks([i + width * (len(backends) - 1) / 2 for i in range(len(sizes))], sizes)
-        ax.set_title(f"{metric} (ms)")
+        ax.set_title(metric)
         ax.set_xlabel("memories")
         ax.grid(alpha=0.3, axis="y")
         ax.legend()
