@@ -272,12 +272,11 @@ class MemoryEngine:
                 return Usage()
             day = self._now()[:10] + "T00:00:00.000000Z"
             statuses = tuple(MemoryStatus)
-            written = self.store.list_nodes(
+            written = self.store.count_nodes(
                 self.orchestrator,
                 NodeFilter(user_id=node.user_id, updated_after=day, status=statuses),
-                limit=10_000,
             )
-            return Usage(user_today=len(written))
+            return Usage(user_today=written)
 
         return PolicyGate(usage=usage)
 

@@ -324,6 +324,10 @@ class Store(Protocol):
         """Filtered nodes, newest ``updated_at`` first, ties by ``memory_id``."""
         ...
 
+    def count_nodes(self, orchestrator_id: str, filters: NodeFilter) -> int:
+        """How many nodes ``list_nodes`` would list without a limit (no rows are read)."""
+        ...
+
     def search_text(
         self,
         orchestrator_id: str,

@@ -199,6 +199,11 @@ class InMemoryStore:
         nodes.sort(key=lambda n: n.updated_at, reverse=True)
         return nodes[offset : offset + limit]
 
+    def count_nodes(self, orchestrator_id: str, filters: NodeFilter) -> int:
+        with self._lock:
+            nodes = self._tenant(orchestrator_id).nodes.values()
+            return sum(1 for n in nodes if matches(n, filters))
+
     def search_text(
         self,
         orchestrator_id: str,

@@ -253,6 +253,7 @@ def test_filters(store: Store, flt: NodeFilter, expected: set[str]) -> None:
     write(store, nodes[4], orch="other")
     listed = {n.memory_id for n in store.list_nodes("acme", flt, limit=100)}
     assert listed == expected
+    assert store.count_nodes("acme", flt) == len(expected)
     searched = {h.memory_id for h in store.search_text("acme", ["shared"], flt, limit=100)}
     assert searched == expected
 
@@ -266,6 +267,8 @@ def test_list_order_limit_offset(store: Store) -> None:
     assert listed == [n.memory_id for n in expected]
     page = store.list_nodes("acme", NodeFilter(), limit=3, offset=2)
     assert [n.memory_id for n in page] == listed[2:5]
+    assert store.count_nodes("acme", NodeFilter()) == 7
+    assert store.count_nodes("nobody", NodeFilter()) == 0
 
 
 def test_search_text_semantics(store: Store) -> None:

@@ -122,6 +122,16 @@ def list_nodes_query(orchestrator_id: str, f: NodeFilter, limit: int, offset: in
     return sql, [*params, limit, offset]
 
 
+def count_nodes_query(orchestrator_id: str, f: NodeFilter) -> Query:
+    """How many nodes match ``f`` in the orchestrator.
+
+    >>> count_nodes_query("acme", NodeFilter())[0].startswith("SELECT COUNT(*)")
+    True
+    """
+    where, params = filter_clause(orchestrator_id, f)
+    return f"SELECT COUNT(*) AS n FROM memories m WHERE {where}", params
+
+
 def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     """Nodes by id inside one orchestrator, in id order (one array parameter).
 

@@ -435,6 +435,10 @@ class PostgresStore:
         sql, params = q.list_nodes_query(orchestrator_id, filters, limit, offset)
         return [self._node(r) for r in self._read(sql, params)]
 
+    def count_nodes(self, orchestrator_id: str, filters: NodeFilter) -> int:
+        sql, params = q.count_nodes_query(orchestrator_id, filters)
+        return int(self._read(sql, params)[0]["n"])
+
     def search_text(
         self,
         orchestrator_id: str,

@@ -129,6 +129,12 @@ def list_nodes_query(orchestrator_id: str, f: NodeFilter, limit: int, offset: in
     return sql, [*params, limit, offset]
 
 
+def count_nodes_query(orchestrator_id: str, f: NodeFilter) -> Query:
+    """How many nodes match ``f`` in the orchestrator."""
+    where, params = filter_clause(orchestrator_id, f)
+    return f"SELECT COUNT(*) FROM memories m WHERE {where}", params
+
+
 def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     params: list[Any] = [orchestrator_id]
     cond = _in("m.memory_id", list(memory_ids), params)
