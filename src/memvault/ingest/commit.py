@@ -37,6 +37,7 @@ from memvault.model.enums import ChangeKind, HistoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.indexing import embedding_rows
 from memvault.store.base import ChangeEntry, EmbeddingRow, HistoryEvent, IngestRecord, WriteSet
+from memvault.write.commit import touched
 
 __all__ = [
     "Embedded",
@@ -216,13 +217,7 @@ def plan_file(
             effective[node.memory_id] = node.memory_id
             continue
         if old is not None:
-            plan.touched[old.memory_id] = old.model_copy(
-                update={
-                    "last_accessed_at": at,
-                    "access_count": old.access_count + 1,
-                    "confidence": round(min(1.0, old.confidence + nudge), 4),
-                }
-            )
+            plan.touched[old.memory_id] = touched(old, at, nudge)
             effective[node.memory_id] = old.memory_id
         plan.merged.append(
             (candidate, node, decision, old.memory_id if old else None, resolution.reason)

@@ -40,7 +40,21 @@ from memvault.store.base import ChangeEntry, HistoryEvent, WriteSet
 from memvault.write.resolve import Outcome, Resolution
 from memvault.write.result import EdgeRef
 
-__all__ = ["WriteBuilder"]
+__all__ = ["WriteBuilder", "touched"]
+
+
+def touched(old: MemoryNode, at: str, confidence_nudge: float) -> MemoryNode:
+    """``old`` met again at ``at``: accessed once more, confidence nudged up (capped at 1).
+
+    The one definition of a merge's touch, for capture and ingest alike.
+    """
+    return old.model_copy(
+        update={
+            "last_accessed_at": at,
+            "access_count": old.access_count + 1,
+            "confidence": round(min(1.0, old.confidence + confidence_nudge), 4),
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +104,7 @@ class WriteBuilder:
         confidence_nudge: float,
     ) -> WriteSet:
         """The same statement again: touch ``old``, nudge its confidence, add the source."""
-        touched = old.model_copy(
-            update={
-                "last_accessed_at": self.at,
-                "access_count": old.access_count + 1,
-                "confidence": round(min(1.0, old.confidence + confidence_nudge), 4),
-            }
-        )
+        node = touched(old, self.at, confidence_nudge)
         event = self.event(
             HistoryOp.MERGE,
             old.memory_id,
@@ -107,7 +115,7 @@ class WriteBuilder:
         return WriteSet(
             self.orchestrator,
             self.at,
-            nodes=(touched,),
+            nodes=(node,),
             extra_sources=((old.memory_id, source),),
             events=(event,),
             changes=(ChangeEntry(old.memory_id, ChangeKind.MERGED, old.summary),),
