@@ -80,6 +80,7 @@ class AnnIndex:
     >>> if faiss is not None:
     ...     rng = np.random.default_rng(0)
     ...     rows = rng.standard_normal((500, 8)).astype(np.float32)
+    ...     rows /= np.linalg.norm(rows, axis=1, keepdims=True)  # unit vectors, as stored
     ...     index = AnnIndex.build(faiss, rows)
     ...     labels, scores = index.search(rows[3], 5)
     ...     assert labels[0] == 3
