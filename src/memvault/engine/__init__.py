@@ -1,0 +1,31 @@
+"""The façade: :class:`MemoryEngine` (sync) and :class:`AsyncMemoryEngine`.
+
+Interfaces (CLI, HTTP, MCP, agent) call only this module. The engine is bound
+to one orchestrator; every store call carries that orchestrator, so no call
+through an engine can see another tenant's rows.
+
+>>> import tempfile
+>>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as engine:
+...     r = engine.add("Prefers concise answers", type="Preference", category="PREFERENCE",
+...                    source_kind="USER_EXPLICIT", user_id="u1")
+...     [h.node.memory_id == r.memory_id for h in engine.search("concise").hits]
+[True]
+"""
+
+from __future__ import annotations
+
+from memvault.engine._aio import AsyncMemoryEngine
+from memvault.engine._sync import MemoryEngine
+from memvault.engine._types import Clock, NewMemory, OpenGate, WriteGate
+from memvault.model.clock import format_timestamp, new_id
+
+__all__ = [
+    "AsyncMemoryEngine",
+    "Clock",
+    "MemoryEngine",
+    "NewMemory",
+    "OpenGate",
+    "WriteGate",
+    "format_timestamp",
+    "new_id",
+]

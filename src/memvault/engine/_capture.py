@@ -1,0 +1,112 @@
+"""Capture: transcript turns, workflow outputs and diagnostics into memories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from memvault.extract.base import Extractor, Message
+from memvault.model.validation import to_validation_failed
+from memvault.write import CapturePipeline, CaptureResult
+from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
+
+if TYPE_CHECKING:
+    pass
+from memvault.engine._lifecycle import EngineLifecycle
+
+
+class EngineCapture(EngineLifecycle):
+    """The capture operations of :class:`~memvault.engine.MemoryEngine`."""
+
+    # -- capture ---
+    # Write-back triggers (issue 5): transcript turns, workflow outputs, diagnostics.
+    # Thin: extraction is in memvault.extract; resolve and commit in memvault.write.
+
+    #: The transcript extractor; ``None`` is the deterministic rule extractor.
+    capture_extractor: Extractor | None = None
+    _capture: CapturePipeline | None = None
+
+    @property
+    def capture(self) -> CapturePipeline:
+        """The capture pipeline bound to this engine (store, gate, clock, recall)."""
+        current = self._capture
+        if (
+            current is None
+            or current.config is not self.capture_config
+            or current.extractor is not (self.capture_extractor or current.extractor)
+        ):
+            embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
+            current = self._capture = CapturePipeline(
+                store=self.store,
+                orchestrator=self.orchestrator,
+                gate=self._gate,
+                clock=self.clock,
+                recall=lambda q, f, k, v=None: [
+                    h.node for h in self.search(q, filters=f, top_k=k, query_vector=v).hits
+                ],
+                extractor=self.capture_extractor,
+                similarity=EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity(),
+                config=self.capture_config,
+                actor=self.agent_id,
+                log=self._log,
+                embed=getattr(self, "_embed", None),
+                embedder=embedder,
+            )
+        return current
+
+    def capture_message(
+        self,
+        message: Message | Mapping[str, Any],
+        *,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Capture one transcript turn: 0–5 candidates, gated, resolved, committed.
+
+        Only the user's own turns are write triggers; ``message`` is a
+        :class:`~memvault.extract.Message` or a mapping of its fields.
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     r = e.capture_message({"text": "I prefer tabs over spaces", "user_id": "dana"})
+        ...     [(c.type, c.outcome.value) for c in r.candidates]
+        [('Preference', 'stored')]
+        """
+        try:
+            msg = message if isinstance(message, Message) else Message.model_validate(message)
+        except ValidationError as exc:
+            raise to_validation_failed(exc, prefix="message.") from None
+        return self.capture.capture_message(
+            msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
+        )
+
+    def capture_workflow_output(
+        self,
+        run_id: str,
+        step_id: str,
+        output: str | Mapping[str, Any],
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
+        return self.capture.capture_workflow_output(
+            run_id, step_id, output, user_id=user_id, project_id=project_id, thread_id=thread_id
+        )
+
+    def capture_diagnostics(
+        self,
+        finding: Any,
+        *,
+        user_id: str | None = None,
+        project_id: str | None = None,
+        thread_id: str = "default",
+    ) -> CaptureResult:
+        """Observation memories from diagnostics findings, with bounded evidence."""
+        return self.capture.capture_diagnostics(
+            finding, user_id=user_id, project_id=project_id, thread_id=thread_id
+        )
