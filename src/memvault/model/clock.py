@@ -31,7 +31,17 @@ def format_timestamp(moment: datetime) -> str:
 
 
 def parse_timestamp(stamp: str) -> datetime:
-    """The aware UTC datetime of a stored timestamp."""
+    """The aware UTC datetime of a stored timestamp.
+
+    >>> parse_timestamp("2026-01-02T03:04:05.000006Z").isoformat()
+    '2026-01-02T03:04:05.000006+00:00'
+    """
+    # Trigger: every search parses the timestamps of its whole candidate pool.
+    # Why: strptime costs ~16 µs a call (~1.5 ms a search); fromisoformat ~0.3 µs.
+    # Outcome: the stored shape (27 chars, Z) takes the fast path, anything else
+    #          the strict format (which raises on what is not a stored timestamp).
+    if len(stamp) == 27 and stamp[10] == "T" and stamp[-1] == "Z":
+        return datetime.fromisoformat(stamp)
     return datetime.strptime(stamp, TIMESTAMP_FORMAT).replace(tzinfo=UTC)
 
 
