@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import threading
+from collections.abc import Sequence
 from typing import Any
 
+from memvault.embed import HashingEmbedder
+from memvault.embed.base import FloatMatrix, FloatVector
 from memvault.model import (
     CapturedBy,
     MemoryEdge,
@@ -55,3 +59,34 @@ def make_edge(a: MemoryNode, b: MemoryNode, **overrides: Any) -> MemoryEdge:
     }
     data.update(overrides)
     return MemoryEdge(**data)
+
+
+class FlakyEmbedder:
+    """A real (hashing) embedder that can be switched to fail — the network-free fault.
+
+    It notes which thread embedded each query (``query_threads``).
+    """
+
+    def __init__(self, dimension: int = 64) -> None:
+        self.inner = HashingEmbedder(dimension=dimension)
+        self.broken = False
+        self.query_threads: list[str] = []
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
+        if self.broken:
+            raise RuntimeError("embedding backend down")
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> FloatVector:
+        self.query_threads.append(threading.current_thread().name)
+        if self.broken:
+            raise RuntimeError("embedding backend down")
+        return self.inner.embed_query(text)

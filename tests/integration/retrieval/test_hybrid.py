@@ -3,7 +3,7 @@ the vector index following writes, and degradation to full text."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,38 +12,12 @@ import pytest
 
 from memvault import MemoryEngine, StopReason
 from memvault.embed import HashingEmbedder
-from memvault.embed.base import FloatMatrix, FloatVector
 from memvault.engine import OpenGate
 from memvault.store import NodeFilter, SQLiteStore, Store
 from tests.conftest import STORE_FACTORIES, StepClock
+from tests.helpers import FlakyEmbedder
 
 FACT: dict[str, Any] = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
-
-
-class FlakyEmbedder:
-    """A real embedder that can be switched to fail (the network-free fault)."""
-
-    def __init__(self) -> None:
-        self.inner = HashingEmbedder(dimension=64)
-        self.broken = False
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
-        if self.broken:
-            raise RuntimeError("embedding backend down")
-        return self.inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> FloatVector:
-        if self.broken:
-            raise RuntimeError("embedding backend down")
-        return self.inner.embed_query(text)
 
 
 def _engine(store: Store, orch: str, embedder: Any, tmp_path: Path) -> MemoryEngine:

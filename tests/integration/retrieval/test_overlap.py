@@ -3,51 +3,24 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from memvault.embed import HashingEmbedder
-from memvault.embed.base import FloatMatrix, FloatVector
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.store import SQLiteStore
 from tests.conftest import StepClock
+from tests.helpers import FlakyEmbedder
 
-FACT = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
-
-
-class RecordingEmbedder:
-    """A real (hashing) embedder that notes which thread embedded each query."""
-
-    def __init__(self, fail: bool = False) -> None:
-        self.inner = HashingEmbedder(dimension=32)
-        self.fail = fail
-        self.query_threads: list[str] = []
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
-        return self.inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> FloatVector:
-        self.query_threads.append(threading.current_thread().name)
-        if self.fail:
-            raise RuntimeError("embedding backend down")
-        return self.inner.embed_query(text)
+FACT: dict[str, Any] = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
 
 
-def _engine(tmp_path: Path, embedder: RecordingEmbedder) -> MemoryEngine:
+def _engine(tmp_path: Path, embedder: FlakyEmbedder) -> MemoryEngine:
     store = SQLiteStore(tmp_path / "m.db")
     return MemoryEngine(store, "acme", embedder=embedder, clock=StepClock(), gate=OpenGate())
 
 
 def test_hybrid_search_embeds_on_a_worker_thread(tmp_path: Path) -> None:
-    emb = RecordingEmbedder()
+    emb = FlakyEmbedder()
     engine = _engine(tmp_path, emb)
     mid = engine.add("the mascot is a purple otter", **FACT).memory_id
     result = engine.search("purple otter", config="default")
@@ -58,10 +31,10 @@ def test_hybrid_search_embeds_on_a_worker_thread(tmp_path: Path) -> None:
 
 
 def test_a_failing_background_embedding_degrades_to_full_text(tmp_path: Path) -> None:
-    emb = RecordingEmbedder()
+    emb = FlakyEmbedder()
     engine = _engine(tmp_path, emb)
     mid = engine.add("the mascot is a purple otter", **FACT).memory_id
-    emb.fail = True
+    emb.broken = True
     result = engine.search("purple otter", config="default")
     assert result.legs == ("text",) and result.hits[0].node.memory_id == mid
     assert emb.query_threads[-1].startswith("memvault-embed")
