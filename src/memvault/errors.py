@@ -13,6 +13,9 @@ carries the data a caller needs plus a ``hint`` saying what to do about it::
     ├── AccessDeniedError           a key's agent may not touch this category, or may not write
     ├── StoreError                  the store could not do what was asked
     │   ├── StoreUnavailableError   database missing, corrupt, locked or unreadable
+    │   │   ├── StoreMissingError   no store for this orchestrator (and none was to be created)
+    │   │   └── StoreIdentityError  the database is not the store its anchor file describes
+    │   ├── AnchorError             the anchor file beside the database is unreadable or unwritable
     │   ├── ScopeViolationError     a write set mixing orchestrators (fails closed)
     │   └── MigrationError          schema newer than this code, or a migration failed
     └── EmbedderError               an embedding backend could not embed
@@ -29,6 +32,7 @@ from memvault.model.enums import StopReason
 
 __all__ = [
     "AccessDeniedError",
+    "AnchorError",
     "ConfigError",
     "DuplicateEdgeError",
     "EmbedderError",
@@ -37,6 +41,8 @@ __all__ = [
     "MigrationError",
     "ScopeViolationError",
     "StoreError",
+    "StoreIdentityError",
+    "StoreMissingError",
     "StoreUnavailableError",
     "UnsafePathError",
     "ValidationFailed",
@@ -160,6 +166,35 @@ class StoreUnavailableError(StoreError):
     """The database is missing, corrupt, locked or unreadable."""
 
     hint = "check the file and its permissions; the agent keeps running without memory"
+
+
+class StoreMissingError(StoreUnavailableError):
+    """No memory store exists for this orchestrator, and the caller did not ask to create one.
+
+    ``known`` lists the orchestrators that do exist under the same home, so a
+    mistyped name is answered with the right one instead of an empty store.
+    """
+
+    def __init__(self, orchestrator: str, where: str, known: Sequence[str] = ()) -> None:
+        existing = ", ".join(known) if known else "none"
+        super().__init__(
+            f"no memory store for orchestrator {orchestrator!r} at {where} "
+            f"(existing orchestrators: {existing})",
+            hint="check -o/--orchestrator, or create it with `memvault init`",
+        )
+        self.orchestrator = orchestrator
+        self.where = where
+        self.known = tuple(known)
+
+
+class StoreIdentityError(StoreUnavailableError):
+    """The database is missing, empty or another store's, according to its anchor file."""
+
+
+class AnchorError(StoreError):
+    """The store's anchor file could not be read, parsed or written."""
+
+    hint = "check the permissions of <home>/<orchestrator>/memory/memory.anchor.json"
 
 
 class ScopeViolationError(StoreError):

@@ -1,0 +1,286 @@
+"""The store's identity and audit anchor, kept in a small file beside the database.
+
+``<home>/<orchestrator>/memory/memory.anchor.json`` holds::
+
+    {"orchestrator_id": "acme", "store_uuid": "3f0c…", "created_at": "2026-…Z",
+     "revision": 42, "history_count": 97, "last_hash": "9b1e…"}
+
+Trigger: a database file that is deleted, emptied, swapped for another
+store's copy or restored from an old backup still opens as a valid SQLite
+database (SQLite re-creates a missing file without a word).
+Why: memory that silently starts over looks healthy — ``audit verify`` says
+"holds: 0 events" and every later answer is wrong.
+Outcome: the identity (``orchestrator_id`` + ``store_uuid`` + ``created_at``)
+lives both in the database and in this file, and the store rewrites the file
+after every committed write with the audit head (``history_count``,
+``last_hash``) and the ``revision``. Opening a store whose database does not
+match its anchor is an error, never a fresh start; an anchor that is *ahead*
+of its database reveals a rollback.
+
+The file is written atomically (temporary file, ``fsync``, ``rename``,
+``fsync`` of the directory), so a crash leaves the old anchor or the new one,
+never half of one. :func:`advance_anchor` only ever moves it forward, so two
+processes committing at once cannot leave the older state on disk.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / ANCHOR_NAME
+>>> read_anchor(path) is None
+True
+>>> anchor = new_anchor("acme", "2026-01-01T00:00:00.000000Z")
+>>> write_anchor(path, anchor)
+>>> read_anchor(path) == anchor
+True
+>>> advance_anchor(path, anchor.advanced(revision=3, history_count=5, last_hash="a" * 64)).revision
+3
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from memvault.errors import AnchorError, StoreIdentityError
+
+__all__ = [
+    "ANCHOR_NAME",
+    "GENESIS_HASH",
+    "StoreAnchor",
+    "advance_anchor",
+    "anchor_path",
+    "check_identity",
+    "new_anchor",
+    "read_anchor",
+    "write_anchor",
+]
+
+ANCHOR_NAME = "memory.anchor.json"
+GENESIS_HASH = "0" * 64
+_HASH = re.compile(r"^[0-9a-f]{64}$")
+_FIELDS = ("orchestrator_id", "store_uuid", "created_at", "revision", "history_count", "last_hash")
+# One lock per anchor path inside this process; flock orders processes.
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class StoreAnchor:
+    """One store's identity and the audit head of its last committed write.
+
+    >>> a = new_anchor("acme", "2026-01-01T00:00:00.000000Z")
+    >>> (a.revision, a.history_count, a.last_hash == GENESIS_HASH)
+    (0, 0, True)
+    """
+
+    orchestrator_id: str
+    store_uuid: str
+    created_at: str
+    revision: int = 0
+    history_count: int = 0
+    last_hash: str = GENESIS_HASH
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not isinstance(self.orchestrator_id, str) or not self.orchestrator_id:
+            problems.append("orchestrator_id must be a non-empty string")
+        if not isinstance(self.store_uuid, str) or not self.store_uuid:
+            problems.append("store_uuid must be a non-empty string")
+        if not isinstance(self.created_at, str) or not self.created_at:
+            problems.append("created_at must be a non-empty string")
+        for name in ("revision", "history_count"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                problems.append(f"{name} must be an integer >= 0")
+        if not isinstance(self.last_hash, str) or not _HASH.match(self.last_hash):
+            problems.append("last_hash must be 64 lowercase hex characters")
+        if problems:
+            raise AnchorError("invalid store anchor: " + "; ".join(problems))
+
+    def advanced(self, *, revision: int, history_count: int, last_hash: str) -> StoreAnchor:
+        """The same identity at a later audit head.
+
+        >>> a = new_anchor("acme", "2026-01-01T00:00:00.000000Z")
+        >>> a.advanced(revision=1, history_count=2, last_hash="b" * 64).history_count
+        2
+        """
+        return replace(self, revision=revision, history_count=history_count, last_hash=last_hash)
+
+    def is_behind(self, other: StoreAnchor) -> bool:
+        """True when ``other`` (same identity) records more history or a later revision.
+
+        A live store whose audit head is behind its anchor file was rolled back.
+
+        >>> a = new_anchor("acme", "2026-01-01T00:00:00.000000Z")
+        >>> a.is_behind(a.advanced(revision=1, history_count=1, last_hash="c" * 64))
+        True
+        """
+        return self.history_count < other.history_count or self.revision < other.revision
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def new_anchor(orchestrator_id: str, created_at: str, store_uuid: str | None = None) -> StoreAnchor:
+    """A fresh identity (a random ``store_uuid``) at the genesis of the audit chain.
+
+    >>> len(new_anchor("acme", "2026-01-01T00:00:00.000000Z").store_uuid)
+    32
+    """
+    return StoreAnchor(orchestrator_id, store_uuid or uuid.uuid4().hex, created_at)
+
+
+def anchor_path(memory_dir: str | Path) -> Path:
+    """Where the anchor of the store in ``memory_dir`` lives.
+
+    >>> anchor_path("/home/acme/memory").name
+    'memory.anchor.json'
+    """
+    return Path(memory_dir) / ANCHOR_NAME
+
+
+def read_anchor(path: str | Path) -> StoreAnchor | None:
+    """The anchor at ``path``; ``None`` when there is no file.
+
+    A file that exists but cannot be read or parsed raises :class:`AnchorError`
+    (a damaged anchor is reported, never mistaken for "no anchor").
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise AnchorError(f"cannot read the store anchor {path}: {exc}") from exc
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AnchorError(f"the store anchor {path} is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict) or set(data) != set(_FIELDS):
+        raise AnchorError(
+            f"the store anchor {path} does not have exactly the fields {', '.join(_FIELDS)}"
+        )
+    try:
+        return StoreAnchor(**data)
+    except AnchorError as exc:
+        raise AnchorError(f"{path}: {exc}") from exc
+
+
+def write_anchor(path: str | Path, anchor: StoreAnchor) -> None:
+    """Replace the anchor at ``path`` atomically (tmp + fsync + rename + dir fsync)."""
+    path = Path(path)
+    body = json.dumps(anchor.to_json(), sort_keys=True, indent=1).encode("utf-8") + b"\n"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, body)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise AnchorError(f"cannot write the store anchor {path}: {exc}") from exc
+
+
+def advance_anchor(path: str | Path, anchor: StoreAnchor) -> StoreAnchor:
+    """Write ``anchor`` unless the file already records a later head; return what is on disk.
+
+    Trigger: two processes commit one after the other and write their anchors
+    in the opposite order.
+    Why: the older anchor must not win, or a rollback check would miss the
+    newer write.
+    Outcome: under a lock (threads and processes), the file only moves forward.
+    """
+    path = Path(path)
+    with _locked(path):
+        current = read_anchor(path)
+        if (
+            current is not None
+            and current.store_uuid == anchor.store_uuid
+            and (current.history_count, current.revision) >= (anchor.history_count, anchor.revision)
+        ):
+            return current
+        write_anchor(path, anchor)
+        return anchor
+
+
+def check_identity(anchor: StoreAnchor | None, live: StoreAnchor | None, where: str) -> None:
+    """Raise :class:`StoreIdentityError` unless the database ``live`` matches ``anchor``.
+
+    ``live`` is the identity recorded inside the database (``None``: the
+    database records none — missing, empty or re-created). No anchor means
+    nothing to compare against (a new store, or one from before anchors).
+
+    >>> a = new_anchor("acme", "2026-01-01T00:00:00.000000Z")
+    >>> check_identity(a, a, "memory.db")
+    >>> check_identity(a, new_anchor("acme", "2026-01-02T00:00:00.000000Z"), "memory.db")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.StoreIdentityError: memory.db is not the store its anchor describes ...
+    """
+    if anchor is None:
+        return
+    if live is None:
+        raise StoreIdentityError(
+            f"{where} holds no memory store, but its anchor says store {anchor.store_uuid} of "
+            f"{anchor.orchestrator_id!r} (created {anchor.created_at}) had "
+            f"{anchor.history_count} audit events at revision {anchor.revision}",
+            hint="the database was deleted, emptied or re-created: restore it from a backup "
+            "(the anchor file stays as the record of what was there)",
+        )
+    if (live.orchestrator_id, live.store_uuid) != (anchor.orchestrator_id, anchor.store_uuid):
+        raise StoreIdentityError(
+            f"{where} is not the store its anchor describes (database: store {live.store_uuid} "
+            f"of {live.orchestrator_id!r}; anchor: store {anchor.store_uuid} of "
+            f"{anchor.orchestrator_id!r})",
+            hint="the database file was replaced by another store's copy: put the right file "
+            "back or restore it from a backup",
+        )
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    key = str(path)
+    with _LOCKS_GUARD:
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: the rename is still atomic
+            yield
+            return
+        lock_path = path.with_name(f".{path.name}.lock")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise AnchorError(f"cannot lock the store anchor {path}: {exc}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the flock
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory fds
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some filesystems refuse fsync on directories
+        pass
+    finally:
+        os.close(fd)
