@@ -15,7 +15,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "memvault"
 
 FOUNDATION = {"errors", "model"}
-LOW = FOUNDATION | {"store", "embed", "runtime", "results"}
+LOW = FOUNDATION | {"store", "embed", "layout", "results"}
 DOMAIN = LOW | {"policy", "retrieval", "extract", "write", "context", "lifecycle", "ingest"}
 ENGINE = DOMAIN | {"engine", "config"}
 INTERFACE = ENGINE | {
@@ -36,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "store": FOUNDATION,
     "embed": FOUNDATION,
-    "runtime": FOUNDATION,
+    "layout": FOUNDATION,
     "results": FOUNDATION | {"store"},
     "policy": FOUNDATION,
     "retrieval": LOW,

@@ -341,7 +341,7 @@ def config_file_for(home: Path | None, explicit: Path | None = None) -> Path | N
     if explicit is not None:
         return Path(explicit).expanduser()
     if home is None:
-        from memvault.runtime import default_home
+        from memvault.layout import default_home
 
         home = default_home()
     candidate = Path(home).expanduser() / CONFIG_FILE_NAME

@@ -31,9 +31,9 @@ from memvault.config import MemvaultConfig
 from memvault.context.query import expand_categories
 from memvault.engine import MemoryEngine, format_timestamp
 from memvault.errors import AccessDeniedError, StoreUnavailableError
+from memvault.layout import JsonLineLog, RuntimeLayout, default_home
 from memvault.model.node import MemoryNode
 from memvault.policy.write_gate import PolicyGate
-from memvault.runtime import JsonLineLog, RuntimeLayout, default_home
 
 __all__ = ["AccessControl", "EngineOpener"]
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.errors import ConfigError, StoreUnavailableError
-from memvault.runtime import validate_orchestrator
+from memvault.layout import validate_orchestrator
 
 __all__ = ["KEY_FILE_NAME", "ApiKey", "KeyStore", "Principal", "normalise_categories"]
 

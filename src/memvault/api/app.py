@@ -22,7 +22,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.access import AccessControl, Principal
-from memvault.api.more_routes import router as more_router
+from memvault.api.context_routes import router as more_router
 from memvault.api.problems import ApiProblem, problem_response
 from memvault.api.routes import router
 from memvault.errors import (

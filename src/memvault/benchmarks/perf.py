@@ -34,12 +34,12 @@ from memvault.benchmarks.common import percentile, progress, render_table, write
 from memvault.benchmarks.perf_corpus import PerfCorpus, find_data_dir, load_corpus
 from memvault.embed.base import Embedder, FloatMatrix, l2_normalise
 from memvault.engine import MemoryEngine, OpenGate, format_timestamp, new_id
+from memvault.layout import RuntimeLayout
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType
 from memvault.model.node import MemoryNode, Source
 from memvault.retrieval.config import preset
 from memvault.retrieval.fusion import minmax_fuse
 from memvault.retrieval.text import query_terms
-from memvault.runtime import RuntimeLayout
 from memvault.store.base import EmbeddingRow, NodeFilter, VectorHit, WriteSet
 from memvault.store.sqlite import SQLiteStore
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, load_faiss

@@ -16,7 +16,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_UNAVAILABLE, EXIT_USAGE, _fail, app
-from memvault.runtime import default_home
+from memvault.layout import default_home
 
 __all__ = ["agent_app", "register"]
 

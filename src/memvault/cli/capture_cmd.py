@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -139,18 +138,8 @@ def capture_diagnostics(
 
 
 def _bench_module() -> Any:
-    """``bench/extraction.py`` from the source checkout (benchmarks are not packaged)."""
-    root = Path(__file__).resolve().parents[3]
-    if (root / "bench" / "extraction.py").is_file() and str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    try:
-        return importlib.import_module("bench.extraction")
-    except ImportError as exc:
-        _fail(
-            f"the extraction benchmark is not available: {exc}",
-            EXIT_USAGE,
-            "run it from a source checkout (pip install -e .)",
-        )
+    """The extraction benchmark (:mod:`memvault.benchmarks.extraction`), imported on use."""
+    return importlib.import_module("memvault.benchmarks.extraction")
 
 
 def bench_extraction(

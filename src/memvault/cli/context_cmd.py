@@ -22,12 +22,13 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
+from memvault.benchmarks import context as bench
 from memvault.cli import output
 from memvault.cli.app import EXIT_REFUSED, EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
-from memvault.context import AgentAllowlist, ContextRequest, TaskRef, bench
+from memvault.context import AgentAllowlist, ContextRequest, TaskRef
 from memvault.engine import MemoryEngine
+from memvault.layout import RuntimeLayout
 from memvault.model.validation import to_validation_failed
-from memvault.runtime import RuntimeLayout
 from memvault.store.sqlite import SQLiteStore
 
 __all__ = ["register", "register_bench"]

@@ -26,11 +26,11 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from memvault.benchmarks.ingest import bench_result, generate_folder
 from memvault.cli import output
 from memvault.cli.app import JsonFlag, _engine, _errors, app, bench_app
 from memvault.engine import MemoryEngine
 from memvault.ingest import IngestDisabledError, IngestReport, watch
-from memvault.ingest.bench import bench_result, generate_folder
 
 __all__ = ["register", "register_bench"]
 

@@ -186,7 +186,7 @@ def bench_governance(file: Path, json_out: Path | None) -> dict[str, Any]:
     """Run the governance benchmark on ``file``, print the tables, write JSON to ``json_out``."""
     from rich.console import Console
 
-    from memvault.policy.bench import render, run_benchmark
+    from memvault.benchmarks.governance import render, run_benchmark
 
     if not file.is_file():
         _fail(f"no such file: {file}")

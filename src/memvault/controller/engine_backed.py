@@ -31,8 +31,8 @@ from memvault.controller.types import (
 )
 from memvault.engine import MemoryEngine, format_timestamp
 from memvault.errors import StoreUnavailableError
+from memvault.layout import JsonLineLog, RuntimeLayout
 from memvault.model.enums import MemoryType
-from memvault.runtime import JsonLineLog, RuntimeLayout
 from memvault.write import CaptureResult
 
 __all__ = ["EngineMemoryController"]

@@ -15,6 +15,7 @@ from memvault.errors import (
     MemoryNotFoundError,
     ValidationFailed,
 )
+from memvault.layout import JsonLineLog, RuntimeLayout
 from memvault.lifecycle.events import with_op_events
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.clock import summarise as _summarise
@@ -32,7 +33,6 @@ from memvault.model.validation import canonical_source_path, to_validation_faile
 from memvault.results import WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
-from memvault.runtime import JsonLineLog, RuntimeLayout
 from memvault.store.base import (
     ChangeEntry,
     EmbeddingRow,

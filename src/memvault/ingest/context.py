@@ -13,7 +13,7 @@ from pathlib import Path
 from memvault.embed.base import Embedder
 from memvault.errors import ConfigError
 from memvault.ingest.judge import Judge
-from memvault.runtime import RuntimeLayout
+from memvault.layout import RuntimeLayout
 from memvault.store.base import Store
 from memvault.write import SimilarityBands
 

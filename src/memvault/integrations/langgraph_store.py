@@ -49,10 +49,10 @@ from langgraph.store.base import (
 )
 
 from memvault.engine import MemoryEngine
+from memvault.layout import default_home
 from memvault.model.node import MemoryNode
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION
 from memvault.policy.write_gate import PolicyGate
-from memvault.runtime import default_home
 
 __all__ = ["GLOBAL_TIER", "MemvaultStore"]
 

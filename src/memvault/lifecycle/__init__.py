@@ -6,9 +6,9 @@ a time, so every transition has its audit event and delta-header entry.
 """
 
 from memvault.lifecycle.audit import AuditReport, BrokenRow, verify_chain
-from memvault.lifecycle.policy import DEFAULT_CLASS_LIFETIMES, LifecyclePolicy
 from memvault.lifecycle.proposals import PROPOSAL_KINDS, ProposalResult
 from memvault.lifecycle.reports import ForgetReport, LifecycleReport, Transition
+from memvault.lifecycle.settings import DEFAULT_CLASS_LIFETIMES, LifecyclePolicy
 from memvault.lifecycle.ttl import Expiry, plan_expiry, purge_due
 
 __all__ = [

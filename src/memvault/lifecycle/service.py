@@ -23,7 +23,6 @@ from typing import Any
 from memvault.errors import MemvaultError, ValidationFailed
 from memvault.lifecycle.audit import AuditReport, BrokenRow, verify_chain
 from memvault.lifecycle.consolidate import ConsolidationReport
-from memvault.lifecycle.policy import LifecyclePolicy
 from memvault.lifecycle.proposals import (
     PROPOSAL_KINDS,
     ProposalResult,
@@ -33,6 +32,7 @@ from memvault.lifecycle.proposals import (
     proposal_json,
 )
 from memvault.lifecycle.reports import ForgetReport, LifecycleReport, Transition
+from memvault.lifecycle.settings import LifecyclePolicy
 from memvault.lifecycle.ttl import plan_expiry, purge_due
 from memvault.lifecycle.worker import Consolidator, RecallFn
 from memvault.model.decision import Decision

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from memvault.lifecycle.policy import LifecyclePolicy
+from memvault.lifecycle.settings import LifecyclePolicy
 from memvault.model.enums import MemoryStatus
 from memvault.model.node import MemoryNode
 

@@ -30,8 +30,8 @@ from memvault.lifecycle.consolidate import (
     pair_key,
     top_decile_access,
 )
-from memvault.lifecycle.policy import LifecyclePolicy
 from memvault.lifecycle.proposals import ProposalResult
+from memvault.lifecycle.settings import LifecyclePolicy
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.text import query_terms

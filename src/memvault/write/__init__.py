@@ -9,8 +9,8 @@ ingester reuses :meth:`CapturePipeline.capture_candidates` and the pure
 
 from memvault.write.capture import CapturePipeline, GateFn, Provenance, RecallFn
 from memvault.write.config import DEFAULT_BANDS, CaptureConfig, SimilarityBands, bands_for
+from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
-from memvault.write.result import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity, Similarity
 
 __all__ = [

@@ -60,8 +60,8 @@ from memvault.store.base import NodeFilter, Store, WriteSet
 from memvault.write.commit import WriteBuilder
 from memvault.write.config import CaptureConfig, bands_for
 from memvault.write.judge import CallJudge, GateFn
+from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
-from memvault.write.result import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.similarity import (
     EmbeddingSimilarity,
     LexicalSimilarity,

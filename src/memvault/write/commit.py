@@ -37,8 +37,8 @@ from memvault.model.enums import (
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.base import ChangeEntry, HistoryEvent, WriteSet
+from memvault.write.report import EdgeRef
 from memvault.write.resolve import Outcome, Resolution
-from memvault.write.result import EdgeRef
 
 __all__ = ["WriteBuilder", "touched"]
 

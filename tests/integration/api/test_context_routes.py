@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memvault.access import Principal
-from memvault.runtime import RuntimeLayout
+from memvault.layout import RuntimeLayout
 from tests.integration.api.conftest import PREFERENCE, TODO, Live
 
 

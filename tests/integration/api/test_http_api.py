@@ -11,7 +11,7 @@ import httpx
 from memvault.access import AccessControl
 from memvault.api import create_app
 from memvault.config import load_config
-from memvault.runtime import RuntimeLayout
+from memvault.layout import RuntimeLayout
 from tests.integration.api.conftest import PREFERENCE, TODO, Live, serve_in_thread
 
 PROBLEM = "application/problem+json"

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from memvault.engine import MemoryEngine, format_timestamp
+from memvault.layout import RuntimeLayout
 from memvault.model import CapturedBy, ChangeKind, MemoryNode, Source, SourceKind, SourceType
-from memvault.runtime import RuntimeLayout
 from memvault.store import ChangeEntry, InMemoryStore, SQLiteStore, Store, WriteSet
 from tests.conftest import StepClock
 

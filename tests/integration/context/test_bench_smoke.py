@@ -7,8 +7,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from memvault.benchmarks.context import percentiles, seed_store
 from memvault.cli import app
-from memvault.context.bench import percentiles, seed_store
 from memvault.store import InMemoryStore, NodeFilter
 
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from memvault.engine import MemoryEngine
 from memvault.lifecycle import LifecyclePolicy
-from memvault.lifecycle.policy import ConsolidationPolicy
+from memvault.lifecycle.settings import ConsolidationPolicy
 from memvault.model import ChangeKind, EdgeType, HistoryOp, MemoryStatus
 from memvault.store.records import ProposalStatus
 from tests.conftest import StepClock

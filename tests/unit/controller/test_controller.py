@@ -23,7 +23,7 @@ from memvault.controller import (
 )
 from memvault.embed import HashingEmbedder
 from memvault.engine import MemoryEngine
-from memvault.runtime import RuntimeLayout
+from memvault.layout import RuntimeLayout
 
 
 def read(orchestrator: str = "acme", *, authorized: bool = True, **kw: object) -> MemoryReadRequest:

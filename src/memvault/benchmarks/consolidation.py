@@ -9,8 +9,8 @@ them, then runs ``engine.consolidate()`` once and reports wall time and what
 was merged, linked, contradicted and proposed. A second run shows the pair
 fingerprints at work.
 
-    python bench/consolidation.py --memories 10000 --embedder none
-    python bench/consolidation.py --memories 10000 --embedder hashing
+    python -m memvault.benchmarks.consolidation --memories 10000 --embedder none
+    python -m memvault.benchmarks.consolidation --memories 10000 --embedder hashing
 
 Writes ``bench/results/consolidation-<embedder>.json``.
 """
@@ -152,7 +152,12 @@ def main() -> None:
             "proposed": first["proposed"][:3],
         },
     }
-    out = Path(__file__).parent / "results" / f"consolidation-{args.embedder}.json"
+    out = (
+        Path(__file__).resolve().parents[3]
+        / "bench"
+        / "results"
+        / f"consolidation-{args.embedder}.json"
+    )
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps({k: v for k, v in result.items() if k != "examples"}, indent=2))
