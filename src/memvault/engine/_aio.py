@@ -76,6 +76,12 @@ class AsyncMemoryEngine:
     async def list_memories(self, filters: Any = None, **options: Any) -> list[MemoryNode]:
         return await self._run(self.sync.list_memories, filters, **options)
 
+    async def count_memories(self, filters: Any = None) -> int:
+        return await self._run(self.sync.count_memories, filters)
+
+    async def audit_events(self, **options: Any) -> list[HistoryEvent]:
+        return await self._run(self.sync.audit_events, **options)
+
     async def stats(self) -> EngineStats:
         return await self._run(self.sync.stats)
 

@@ -52,6 +52,48 @@ class EngineReads(EngineBase):
         self._load(memory_id, "history", include_deleted=True)
         return self.store.history(self.orchestrator, memory_id)
 
+    def audit_events(
+        self,
+        *,
+        memory_id: str | None = None,
+        ops: Sequence[HistoryOp] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[HistoryEvent]:
+        """A page of the orchestrator's audit events, newest first (bounded).
+
+        ``ops`` keeps only those operations (``[HistoryOp.REFUSE]``: the refusals,
+        which record stop reason and detector, never content).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     _ = e.add("Dana likes tea.", type="Preference", category="PREFERENCE",
+        ...               source_kind="USER_EXPLICIT")
+        ...     [ev.op.value for ev in e.audit_events(limit=5)]
+        ['CREATE']
+        """
+        if not (1 <= limit <= 10_000 and 0 <= offset <= 10_000_000):
+            raise ValidationFailed(
+                "limit must be 1..10000 and offset 0..10000000",
+                stop_reason=StopReason.BOUNDS_EXCEEDED,
+                errors=(("limit", "out of range"),),
+            )
+        return self.store.history(
+            self.orchestrator, memory_id, limit=limit, ops=ops, newest_first=True, offset=offset
+        )
+
+    def count_memories(self, filters: NodeFilter | Mapping[str, Any] | None = None) -> int:
+        """How many memories :meth:`list_memories` would list without a limit.
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
+        ...     e.count_memories({"user_id": "dana"})
+        0
+        """
+        return self.store.count_nodes(self.orchestrator, self._filters(filters))
+
     @staticmethod
     def _filters(filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
         if filters is None:

@@ -368,9 +368,20 @@ class Store(Protocol):
         ...
 
     def history(
-        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+        self,
+        orchestrator_id: str,
+        memory_id: str | None = None,
+        *,
+        limit: int = 1000,
+        ops: Sequence[HistoryOp] | None = None,
+        newest_first: bool = False,
+        offset: int = 0,
     ) -> list[HistoryEvent]:
-        """Audit events in write order (all of the orchestrator's when no id)."""
+        """Audit events in write order (all of the orchestrator's when no id).
+
+        ``ops`` keeps only those operations; ``newest_first`` reverses the order
+        and ``offset`` skips that many events of it (a page of a timeline).
+        """
         ...
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.errors import DuplicateEdgeError, StoreError
+from memvault.model.enums import HistoryOp
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.base import (
     GENESIS_HASH,
@@ -297,12 +298,27 @@ class InMemoryStore:
             }
 
     def history(
-        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+        self,
+        orchestrator_id: str,
+        memory_id: str | None = None,
+        *,
+        limit: int = 1000,
+        ops: Sequence[HistoryOp] | None = None,
+        newest_first: bool = False,
+        offset: int = 0,
     ) -> list[HistoryEvent]:
+        wanted = None if ops is None else set(ops)
         with self._lock:
             events = self._tenant(orchestrator_id).history
-            chosen = [e for e in events if memory_id is None or e.memory_id == memory_id]
-        return chosen[:limit]
+            chosen = [
+                e
+                for e in events
+                if (memory_id is None or e.memory_id == memory_id)
+                and (wanted is None or e.op in wanted)
+            ]
+        if newest_first:
+            chosen.reverse()
+        return chosen[offset : offset + limit]
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
         with self._lock:

@@ -6,6 +6,8 @@ fixture is parametrised in tests/conftest.py); PostgreSQL joins it later.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -188,6 +190,20 @@ def test_history_is_hash_chained_per_orchestrator(store: Store) -> None:
     assert store.history("acme", b.memory_id) == []
     assert [e.memory_id for e in store.history("other")] == [b.memory_id]
     assert history[0].detail == {"k": "v"}
+
+
+def test_history_pages_newest_first_and_by_op(store: Store) -> None:
+    a = make_node()
+    ops = [HistoryOp.CREATE, HistoryOp.UPDATE, HistoryOp.REFUSE, HistoryOp.UPDATE]
+    events = [replace(event(a.memory_id, op), event_id=f"evt_page_{i}") for i, op in enumerate(ops)]
+    write(store, a, events=events)
+    oldest_first = store.history("acme")
+    newest = store.history("acme", newest_first=True)
+    assert newest == list(reversed(oldest_first))
+    assert store.history("acme", newest_first=True, limit=2, offset=1) == newest[1:3]
+    assert [e.op for e in store.history("acme", ops=[HistoryOp.UPDATE])] == [HistoryOp.UPDATE] * 2
+    assert store.history("acme", ops=[]) == []
+    assert store.history("other", ops=[HistoryOp.UPDATE]) == []
 
 
 @pytest.mark.parametrize(

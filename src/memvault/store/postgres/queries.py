@@ -262,11 +262,21 @@ def missing_embeddings_query(orchestrator_id: str, model_id: str, limit: int) ->
     return sql, [orchestrator_id, model_id, limit]
 
 
-def history_query(orchestrator_id: str, memory_id: str | None, limit: int) -> Query:
-    """Audit events in write order.
+def history_query(
+    orchestrator_id: str,
+    memory_id: str | None,
+    limit: int,
+    *,
+    ops: Sequence[str] | None = None,
+    newest_first: bool = False,
+    offset: int = 0,
+) -> Query:
+    """Audit events in write order (or newest first), optionally only some ops.
 
     >>> history_query("acme", None, 10)[1]
-    ['acme', 10]
+    ['acme', 10, 0]
+    >>> history_query("acme", None, 5, ops=["REFUSE"], newest_first=True, offset=5)[0][-49:]
+    'op = ANY(%s) ORDER BY seq DESC LIMIT %s OFFSET %s'
     """
     sql = (
         "SELECT event_id, orchestrator_id, op, at, memory_id, stop_reason, actor, detector,"
@@ -276,7 +286,11 @@ def history_query(orchestrator_id: str, memory_id: str | None, limit: int) -> Qu
     if memory_id is not None:
         sql += " AND memory_id = %s"
         params.append(memory_id)
-    return sql + " ORDER BY seq LIMIT %s", [*params, limit]
+    if ops is not None:
+        sql += " AND op = ANY(%s)"
+        params.append(list(ops))
+    order = "DESC" if newest_first else "ASC"
+    return sql + f" ORDER BY seq {order} LIMIT %s OFFSET %s", [*params, limit, offset]
 
 
 def lock_and_bump_query(orchestrator_id: str, bump: bool) -> Query:

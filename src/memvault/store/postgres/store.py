@@ -511,9 +511,23 @@ class PostgresStore:
         return lc.event_counts_from_rows(self._read_tuples(sql, params))
 
     def history(
-        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+        self,
+        orchestrator_id: str,
+        memory_id: str | None = None,
+        *,
+        limit: int = 1000,
+        ops: Sequence[HistoryOp] | None = None,
+        newest_first: bool = False,
+        offset: int = 0,
     ) -> list[HistoryEvent]:
-        sql, params = q.history_query(orchestrator_id, memory_id, limit)
+        sql, params = q.history_query(
+            orchestrator_id,
+            memory_id,
+            limit,
+            ops=[op.value for op in ops] if ops is not None else None,
+            newest_first=newest_first,
+            offset=offset,
+        )
         return [
             HistoryEvent(
                 event_id=r["event_id"],

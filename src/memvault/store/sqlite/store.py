@@ -593,14 +593,25 @@ class SQLiteStore:
         return found
 
     def history(
-        self, orchestrator_id: str, memory_id: str | None = None, *, limit: int = 1000
+        self,
+        orchestrator_id: str,
+        memory_id: str | None = None,
+        *,
+        limit: int = 1000,
+        ops: Sequence[HistoryOp] | None = None,
+        newest_first: bool = False,
+        offset: int = 0,
     ) -> list[HistoryEvent]:
         sql = "SELECT * FROM history WHERE orchestrator_id = ?"
         params: list[Any] = [orchestrator_id]
         if memory_id is not None:
             sql += " AND memory_id = ?"
             params.append(memory_id)
-        rows = self._read(sql + " ORDER BY seq LIMIT ?", [*params, limit])
+        if ops is not None:
+            sql += f" AND op IN ({', '.join('?' for _ in ops) or 'NULL'})"
+            params.extend(op.value for op in ops)
+        order = "DESC" if newest_first else "ASC"
+        rows = self._read(sql + f" ORDER BY seq {order} LIMIT ? OFFSET ?", [*params, limit, offset])
         return [
             HistoryEvent(
                 event_id=r["event_id"],
