@@ -55,7 +55,7 @@ def minmax_fuse(
     of its candidates.
 
     >>> minmax_fuse([[("a", 10.0), ("b", 5.0)], [("b", 0.8), ("c", 0.4)]])
-    [('b', 1.0), ('a', 1.0), ('c', 0.0)]
+    [('a', 1.0), ('b', 1.0), ('c', 0.0)]
     """
     w = list(weights) if weights is not None else [1.0] * len(rankings)
     if len(w) != len(rankings):

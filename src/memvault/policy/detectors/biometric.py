@@ -4,6 +4,7 @@ A biometric word alone is a topic ("I use Face ID"); it becomes a finding with
 data (a template, hash, embedding, scan, sample, measurements with units) or
 when the stored item is meant to identify, verify or match someone.
 
+>>> from memvault.policy.normalize import normalize
 >>> [h.label for h in detect(normalize("Voiceprint enrollment for phone banking: ID VP-88213."))]
 ['biometric_data']
 >>> detect(normalize("I use Face ID to unlock my phone."))

@@ -5,9 +5,10 @@ connection string that carries a password, or an assignment such as
 ``password: …`` / ``PIN is 4829`` whose value is not a placeholder. Mentions of
 secrets without a value ("rotate the API key monthly") are not findings.
 
+>>> from memvault.policy.normalize import normalize
 >>> hits = detect(normalize("GitHub token: ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"))
->>> [h.detector for h in hits]
-['credentials.github_token']
+>>> hits[0].detector
+'credentials.github_token'
 >>> detect(normalize("Rotate the API key for the billing service monthly."))
 []
 """

@@ -5,6 +5,7 @@ home address, I work at …) or carries a private unit with no business marker;
 public business addresses (vendors, clients, service centres) are not.
 Coarse places (a city, a country, a conference venue) are never findings.
 
+>>> from memvault.policy.normalize import normalize
 >>> [h.label for h in detect(normalize("Home coordinates: 52.52034, 13.40495"))]
 ['coordinates']
 >>> detect(normalize("Vendor invoices go to Northwind, 500 Commerce Blvd, Suite 200, Denver"))

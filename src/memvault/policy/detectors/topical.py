@@ -16,6 +16,7 @@ is a finding when, in the same clause,
 Self-attributing constructions (``my therapist``, ``identifies as``, ``mood
 tracker:``) need no separate subject.
 
+>>> from memvault.policy.normalize import normalize
 >>> [h.family for h in detect(normalize("I take 50 mg of sertraline every morning."))]
 ['health']
 >>> detect(normalize("User is writing a report on the history of vaccine development."))
