@@ -15,7 +15,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "memvault"
 
 FOUNDATION = {"errors", "model"}
-LOW = FOUNDATION | {"store", "embed", "layout", "results"}
+LOW = FOUNDATION | {"store", "embed", "learn", "layout", "results"}
 DOMAIN = LOW | {"policy", "retrieval", "extract", "write", "context", "lifecycle", "ingest"}
 ENGINE = DOMAIN | {"engine", "config"}
 INTERFACE = ENGINE | {
@@ -36,9 +36,10 @@ ALLOWED: dict[str, set[str]] = {
     "model": {"errors"},
     "store": FOUNDATION,
     "embed": FOUNDATION,
+    "learn": FOUNDATION | {"embed"},
     "layout": FOUNDATION,
     "results": FOUNDATION | {"store"},
-    "policy": FOUNDATION,
+    "policy": FOUNDATION | {"learn"},
     "retrieval": LOW,
     "extract": LOW | {"policy"},
     "write": LOW | {"policy", "retrieval", "extract"},

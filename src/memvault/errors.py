@@ -18,7 +18,8 @@ carries the data a caller needs plus a ``hint`` saying what to do about it::
     │   ├── AnchorError             the anchor file beside the database is unreadable or unwritable
     │   ├── ScopeViolationError     a write set mixing orchestrators (fails closed)
     │   └── MigrationError          schema newer than this code, or a migration failed
-    └── EmbedderError               an embedding backend could not embed
+    ├── EmbedderError               an embedding backend could not embed
+    └── WeightsError                learned-layer weights missing, broken or not the recorded ones
 
 Library code never raises bare ``ValueError``/``RuntimeError`` for these cases.
 """
@@ -46,6 +47,7 @@ __all__ = [
     "StoreUnavailableError",
     "UnsafePathError",
     "ValidationFailed",
+    "WeightsError",
     "WriteRefusedError",
 ]
 
@@ -212,3 +214,12 @@ class MigrationError(StoreError):
 
 class EmbedderError(MemvaultError):
     """An embedding backend failed (missing model, bad weights, remote error)."""
+
+
+class WeightsError(MemvaultError):
+    """A learned layer's weight file is missing, unreadable or not the recorded one."""
+
+    hint = (
+        "reinstall memvault, or rebuild the weights with `memvault policy train` "
+        "and record the new sha256"
+    )

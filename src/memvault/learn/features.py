@@ -1,0 +1,177 @@
+"""Features for the small learned layer: hashed character n-grams and a sentence vector.
+
+Two kinds of evidence, concatenated by the heads (``memvault.learn.model``):
+
+``char_ngrams``
+    language-agnostic and dependency-free: the text is NFKC-folded, lower-cased
+    and its whitespace collapsed; every character n-gram (sizes 2–5, with a space
+    at each end so word starts and ends count) and every word and word pair is
+    hashed (CRC-32, stable across runs, platforms and Python versions — never
+    Python's salted ``hash``) into ``dim`` buckets; counts become ``1 + log(count)``
+    and the row is scaled to unit length. This is what keeps the layer working
+    where the sentence encoder cannot load.
+``a sentence vector``
+    the unit vector an :class:`~memvault.embed.base.Embedder` gives the text
+    (``memvault.learn.encoder`` chooses and loads it). A caller that already has
+    the vector — the write path embeds every candidate once — passes it in.
+
+Sparse rows are kept as CSR arrays (:class:`SparseRows`) in plain numpy, so
+neither training nor inference needs SciPy.
+
+>>> row = char_ngrams("Ship it")
+>>> row.indices.dtype, row.values.dtype, round(float((row.values ** 2).sum()), 5)
+(dtype('int32'), dtype('float32'), 1.0)
+>>> bool((char_ngrams("SHIP  it").indices == row.indices).all())
+True
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "NGRAM_DIM",
+    "NGRAM_SIZES",
+    "SparseRow",
+    "SparseRows",
+    "char_ngrams",
+    "fold",
+    "ngram_matrix",
+]
+
+#: Hash buckets for n-grams (2**15): small enough to ship a head per family in
+#: well under a megabyte (float16), large enough that collisions rarely matter.
+NGRAM_DIM = 1 << 15
+NGRAM_SIZES = (2, 3, 4, 5)
+_MAX_CHARS = 2000  # longer texts: the first 2000 characters carry the evidence
+
+
+def fold(text: str) -> str:
+    """The form n-grams are read from: NFKC, lower case, one space between words.
+
+    >>> fold("  Ｈｅｌｌｏ\\tWORLD ")
+    'hello world'
+    """
+    return " ".join(unicodedata.normalize("NFKC", text[: _MAX_CHARS * 2]).lower().split())[
+        :_MAX_CHARS
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SparseRow:
+    """One text's n-gram features: sorted unique bucket ``indices`` and their ``values``."""
+
+    indices: npt.NDArray[np.int32]
+    values: npt.NDArray[np.float32]
+
+
+def _bucket(gram: str, dim: int) -> int:
+    return zlib.crc32(gram.encode("utf-8")) % dim
+
+
+def char_ngrams(
+    text: str, *, dim: int = NGRAM_DIM, sizes: Sequence[int] = NGRAM_SIZES
+) -> SparseRow:
+    """Hashed character n-grams plus word unigrams and bigrams of ``text``, L2-normalised.
+
+    Always holds at least one feature (a constant bucket), so an empty text
+    still has a row and the heads still answer.
+    """
+    folded = fold(text)
+    padded = f" {folded} "
+    counts: Counter[int] = Counter()
+    counts[_bucket("\x00bias", dim)] += 1
+    for n in sizes:
+        for i in range(len(padded) - n + 1):
+            counts[_bucket(padded[i : i + n], dim)] += 1
+    words = folded.split()
+    for i, w in enumerate(words):
+        counts[_bucket("\x01" + w, dim)] += 1
+        if i:
+            counts[_bucket("\x02" + words[i - 1] + " " + w, dim)] += 1
+    keys = sorted(counts)
+    vals = np.array([1.0 + math.log(counts[k]) for k in keys], dtype=np.float64)
+    vals /= math.sqrt(float((vals * vals).sum()))
+    return SparseRow(np.array(keys, dtype=np.int32), vals.astype(np.float32))
+
+
+@dataclass(frozen=True, slots=True)
+class SparseRows:
+    """Many sparse rows in CSR form: row ``i`` is ``indices[indptr[i]:indptr[i+1]]``."""
+
+    indptr: npt.NDArray[np.int64]
+    indices: npt.NDArray[np.int32]
+    values: npt.NDArray[np.float32]
+    dim: int
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.indptr.shape[0] - 1)
+
+    @classmethod
+    def stack(cls, rows: Iterable[SparseRow], dim: int = NGRAM_DIM) -> SparseRows:
+        """CSR arrays of ``rows`` in order."""
+        rows = list(rows)
+        lengths = np.array([r.indices.shape[0] for r in rows], dtype=np.int64)
+        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        if rows:
+            indices = np.concatenate([r.indices for r in rows]).astype(np.int32)
+            values = np.concatenate([r.values for r in rows]).astype(np.float32)
+        else:
+            indices = np.zeros(0, dtype=np.int32)
+            values = np.zeros(0, dtype=np.float32)
+        return cls(indptr, indices, values, dim)
+
+    def take(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> SparseRows:
+        """The sub-matrix of ``rows`` (in the order given)."""
+        return SparseRows.stack((self.row(int(i)) for i in rows), self.dim)
+
+    def row(self, i: int) -> SparseRow:
+        a, b = int(self.indptr[i]), int(self.indptr[i + 1])
+        return SparseRow(self.indices[a:b], self.values[a:b])
+
+    def row_ids(self) -> npt.NDArray[np.int64]:
+        """For every stored value, the row it belongs to."""
+        return np.repeat(
+            np.arange(self.n_rows, dtype=np.int64), np.diff(self.indptr).astype(np.int64)
+        )
+
+    def dot(self, weights: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
+        """``self @ weights`` for a dense ``(dim, k)`` matrix: ``(n_rows, k)``."""
+        k = weights.shape[1]
+        out = np.zeros((self.n_rows, k), dtype=np.float64)
+        if self.indices.shape[0] == 0:
+            return out
+        contrib = weights[self.indices].astype(np.float64) * self.values[:, None]
+        lengths = np.diff(self.indptr)
+        full = lengths > 0
+        # reduceat sums each row's run in order (deterministic); an empty row
+        # would wrongly take its neighbour's first value, so those stay zero.
+        sums = np.add.reduceat(contrib, np.minimum(self.indptr[:-1], contrib.shape[0] - 1), axis=0)
+        out[full] = sums[full]
+        return out
+
+    def t_dot(self, grad: npt.NDArray[np.floating]) -> npt.NDArray[np.float64]:
+        """``self.T @ grad`` for a dense ``(n_rows, k)`` matrix: ``(dim, k)``."""
+        rows = self.row_ids()
+        k = grad.shape[1]
+        out = np.empty((self.dim, k), dtype=np.float64)
+        for j in range(k):
+            out[:, j] = np.bincount(
+                self.indices, weights=self.values * grad[rows, j], minlength=self.dim
+            )
+        return out
+
+
+def ngram_matrix(texts: Iterable[str], *, dim: int = NGRAM_DIM) -> SparseRows:
+    """:func:`char_ngrams` of every text, stacked."""
+    return SparseRows.stack((char_ngrams(t, dim=dim) for t in texts), dim)
