@@ -21,6 +21,7 @@ from datetime import date
 from memvault.extract.base import Candidate, ChangeCue
 from memvault.extract.constraints import normalise_statement, third_person
 from memvault.extract.dates import resolve_relative_dates
+from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType, TTLClass
 
 __all__ = ["IMPORTANCE", "VALUE_MAX", "Build", "Clause", "Rule", "candidate", "change_cue", "rx"]
@@ -56,14 +57,14 @@ class Clause:
     def statement(self, text: str | None = None) -> str:
         """``text`` (default: the clause) in the third person, dates resolved, normalised."""
         raw = self.text if text is None else text
-        return normalise_statement(
-            resolve_relative_dates(third_person(raw, self.subject), self.today)
-        )
+        return normalise_statement(protected(self._rewrite, raw))
 
     def value(self, text: str) -> str:
-        return resolve_relative_dates(third_person(text.strip(" .,!"), self.subject), self.today)[
-            :VALUE_MAX
-        ]
+        return protected(self._rewrite, text.strip(" .,!"))[:VALUE_MAX]
+
+    def _rewrite(self, masked: str) -> str:
+        # Runs on the masked text: identifiers, code and quotes are placeholders.
+        return resolve_relative_dates(third_person(masked, self.subject), self.today)
 
 
 Build = Callable[[re.Match[str], Clause], Candidate | None]

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from memvault.extract.verbatim import PLACEHOLDER_START, protect, protected
+
 __all__ = [
     "STATEMENT_MAX",
     "STATEMENT_MAX_SENTENCES",
@@ -34,9 +36,8 @@ STATEMENT_MAX = 280
 STATEMENT_MAX_SENTENCES = 2
 
 _PERSONAL = re.compile(
-    r"\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself)\b"
-    r"|\b(?:i'm|i've|i'll|i'd|we're|we've|you're|you've)\b",
-    re.I,
+    r"(?i:\b(?:i|me|my|mine|myself|we|our|ours|ourselves|you|your|yours|yourself)\b"
+    r"|\b(?:i'm|i've|i'll|i'd|we're|we've|you're|you've)\b)|\b(?:us|Us)\b",
 )
 _ROLE_MARKER = re.compile(r"^\s*(?:user|assistant|system|human|ai)\s*:", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
@@ -71,25 +72,35 @@ _ADVERBS = frozenset(
     definitely absolutely totally actually recently finally currently normally typically
     rarely seldom mainly strongly personally honestly already even only truly much""".split()
 )
+# Possessive and object forms are written as markers first and chosen once the
+# whole clause is rewritten: the first mention of the speaker is their name,
+# later ones "their"/"them" ("Dana needs to renew their passport", not
+# "Dana needs to renew Dana's passport").
+_MY, _ME, _OUR, _US, _SELF, _TEAM = "\ue100", "\ue101", "\ue102", "\ue103", "\ue104", "\ue105"
 _PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bi'm\b", re.I), "{S} is"),
     (re.compile(r"\bi am\b", re.I), "{S} is"),
     (re.compile(r"\bi've\b", re.I), "{S} has"),
     (re.compile(r"\bi'll\b", re.I), "{S} will"),
     (re.compile(r"\bi'd\b", re.I), "{S} would"),
-    (re.compile(r"\bmyself\b", re.I), "{S}"),
-    (re.compile(r"\bmy\b", re.I), "{S}'s"),
-    (re.compile(r"\bmine\b", re.I), "{S}'s"),
-    (re.compile(r"\bme\b", re.I), "{S}"),
+    (re.compile(r"\bmyself\b", re.I), _SELF),
+    (re.compile(r"\bmy\b", re.I), _MY),
+    (re.compile(r"\bmine\b", re.I), _MY),
+    (re.compile(r"\bme\b", re.I), _ME),
     (re.compile(r"\bwe're\b", re.I), "{S}'s team is"),
     (re.compile(r"\bwe've\b", re.I), "{S}'s team has"),
+    (re.compile(r"\bwe'll\b", re.I), "{S}'s team will"),
+    (re.compile(r"\bwe'd\b", re.I), "{S}'s team would"),
     (re.compile(r"\bwe\b", re.I), "{S}'s team"),
-    (re.compile(r"\bour\b", re.I), "{S}'s team's"),
-    (re.compile(r"\bus\b", re.I), "{S}'s team"),
+    (re.compile(r"\bour team\b", re.I), _TEAM),
+    (re.compile(r"\bour(?:s|selves)?\b", re.I), _OUR),
+    # "us" only in lower case (or capitalised first): "the US" is a country.
+    (re.compile(r"\b(?:us|Us)\b"), _US),
     (re.compile(r"\byou're\b", re.I), "the assistant is"),
     (re.compile(r"\byour\b", re.I), "the assistant's"),
     (re.compile(r"\byou\b", re.I), "the assistant"),
 )
+_MARKERS = re.compile(f"[{_MY}{_ME}{_OUR}{_US}{_SELF}{_TEAM}]")
 _ADVERB_RE = "|".join(sorted(_ADVERBS))
 _WE_VERB = re.compile(r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z]+)\b(?!')")
 _I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z']+)")
@@ -118,11 +129,23 @@ def third_person(text: str, subject: str) -> str:
     """Rewrite a first-person clause about ``subject`` in the third person.
 
     Only the forms a user's statement about themself uses are rewritten ("I",
-    "my", "me", "we", "our", "you" → "the assistant"); everything else is kept
-    verbatim. Verb agreement is fixed for the verb right after "I" (skipping
-    adverbs such as "really", "usually").
-    """
+    "my", "me", "we", "our", "you" → "the assistant"), at word boundaries and
+    never inside a protected span (:mod:`memvault.extract.verbatim`: code,
+    quotes, URLs, paths, versions, identifiers such as ``us-west-2``);
+    everything else is kept verbatim. Verb agreement is fixed for the verb right
+    after "I" (skipping adverbs such as "really", "usually"). The first mention
+    of the speaker is their name, later possessives and objects are
+    "their"/"them".
 
+    >>> third_person("our servers are in us-west-2", "Lee")
+    "Lee's team's servers are in us-west-2"
+    >>> third_person("I need to renew my passport", "Dana")
+    'Dana needs to renew their passport'
+    """
+    return protected(lambda masked: _third_person(masked, subject), text)
+
+
+def _third_person(text: str, subject: str) -> str:
     def _agree(match: re.Match[str]) -> str:
         adverbs, verb = match.group(1), match.group(2)
         if verb.lower() in {"do", "don't", "dont"} and verb.lower() != "do":
@@ -144,7 +167,33 @@ def third_person(text: str, subject: str) -> str:
     )
     for pattern, replacement in _PRONOUNS[5:]:
         out = pattern.sub(replacement.replace("{S}", subject), out)
-    return out.replace(f"{subject}'s's", f"{subject}'s")
+    return _mentions(out, subject)
+
+
+def _mentions(text: str, subject: str) -> str:
+    """Markers → the name on first mention of the speaker, "their"/"them" after it."""
+    out: list[str] = []
+    pos = 0
+    for match in _MARKERS.finditer(text):
+        before = text[pos : match.start()]
+        out.append(before)
+        seen = subject in "".join(out)
+        mark = match.group(0)
+        if mark == _MY:
+            out.append("their" if seen else f"{subject}'s")
+        elif mark == _ME:
+            out.append("them" if seen else subject)
+        elif mark == _SELF:
+            out.append("themself" if seen else subject)
+        elif mark == _OUR:
+            out.append("their" if seen else f"{subject}'s team's")
+        elif mark == _TEAM:
+            out.append("their team" if seen else f"{subject}'s team")
+        else:
+            out.append("them" if seen else f"{subject}'s team")
+        pos = match.end()
+    out.append(text[pos:])
+    return "".join(out).replace(f"{subject}'s's", f"{subject}'s")
 
 
 def normalise_statement(text: str) -> str:
@@ -156,7 +205,9 @@ def normalise_statement(text: str) -> str:
     out = " ".join(text.split()).strip(" ,;:-")
     if not out:
         return ""
-    out = out[0].upper() + out[1:]
+    masked = protect(out)[0]
+    if not masked.startswith(PLACEHOLDER_START):  # never "Npm", "Us-west-2", "`Make`"
+        out = out[0].upper() + out[1:]
     if out[-1] not in ".!?" and not out.endswith(_QUOTE_OPENERS):
         out += "."
     return out
@@ -188,7 +239,7 @@ def check_statement(
         problems.append("too_long")
     if _sentences(stripped) > max_sentences:
         problems.append("too_many_sentences")
-    if _PERSONAL.search(stripped):
+    if _PERSONAL.search(protect(stripped)[0]):
         problems.append("first_or_second_person")
     if _ROLE_MARKER.search(stripped):
         problems.append("role_marker")

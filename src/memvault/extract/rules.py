@@ -26,7 +26,7 @@ The rules live by topic in :mod:`~memvault.extract.rules_profile`,
 ...     Message(text="Hi! I moved from Lisbon to Porto and I love coffee.", speaker="Dana"),
 ...     now=datetime(2026, 1, 15, tzinfo=UTC))
 >>> [c.content for c in x.candidates]
-['Dana now lives in Porto, having moved from Lisbon.', 'Dana loves coffee.']
+['Dana moved from Lisbon to Porto.', 'Dana loves coffee.']
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from memvault.extract.constraints import check_statement
 from memvault.extract.dates import has_date_expression
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.text import slug, split_clauses
+from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType
 
 __all__ = [
@@ -125,6 +126,12 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
     )
 )
 
+_TO_SELF = _r(r"^(?:note|reminder|memo)\s+to\s+(?:self|myself)\s*[:,-]?\s+(?P<rest>.+)$")
+_ASK = _r(
+    r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)"
+    r"(?=(?:remind|remember|note|keep in mind|make a note|save|store|add)\b)"
+)
+_NOT_A_VERB = _r(r"^(?:the|a|an|my|our|this|that|these|those|it|i|we|\w+'s)\b")
 _REMEMBER = _r(
     r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|make a note|"
     r"save|store)(?:\s+that)?\s*[:,]?\s+(?P<rest>.+)$"
@@ -137,6 +144,11 @@ _INTRO = re.compile(
 
 
 def _clean(clause: str) -> str:
+    """The clause without fillers and intros; quotes, code and identifiers untouched."""
+    return protected(_clean_masked, clause)
+
+
+def _clean_masked(clause: str) -> str:
     out = clause.strip()
     for _ in range(3):
         stripped = _FILLER.sub("", out)
@@ -221,7 +233,18 @@ class RuleExtractor:
     def _clause(self, raw: str, subject: str, today: date, errors: list[str]) -> Candidate | None:
         text = _clean(raw)
         explicit = False
-        remembered = _REMEMBER.match(text)
+        asked = _ASK.match(text)
+        if asked:
+            # "Can you remind me to …?" is a request, not a question.
+            text = text[asked.end() :].rstrip(" ?")
+        to_self = _TO_SELF.match(text)
+        if to_self:
+            # "Note to self: renew the passport" → a todo; "…: the VPN is flaky" → a note.
+            explicit = True
+            text = _clean(to_self["rest"])
+            if _NOT_A_VERB.match(text) is None and not _is_chitchat("I " + text):
+                text = "I need to " + text
+        remembered = None if to_self else _REMEMBER.match(text)
         if remembered:
             explicit = True
             text = _clean(remembered["rest"])

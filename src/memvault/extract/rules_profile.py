@@ -24,12 +24,13 @@ __all__ = ["RULES"]
 
 
 def _moved(m: re.Match[str], c: Clause) -> Candidate:
-    new, old = c.value(m["new"]), c.value(m["old"] or "")
-    text = f"{c.subject} now lives in {new}" + (f", having moved from {old}" if old else "")
+    # The user's own words ("Dana moved to Lisbon in October 2026"), never a
+    # paraphrase; the slot (home_city) and the previous value carry the update.
+    new, old = c.value(head_phrase(m["new"])), c.value(m["old"] or "")
     return _cand(
         c,
         "moved",
-        normalise_statement(text),
+        c.statement(),
         MemoryType.FACT,
         "KNOWLEDGE",
         "home_city",

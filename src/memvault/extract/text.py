@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from memvault.extract.verbatim import protect, restore
+
 __all__ = [
     "NEGATION",
     "content_tokens",
@@ -118,10 +120,11 @@ def split_clauses(text: str) -> list[str]:
     >>> split_clauses("I love tea and I moved to Porto. Thanks!")
     ['I love tea', 'I moved to Porto.', 'Thanks!']
     """
+    masked, spans = protect(text)  # never split inside a quote, a path or code
     out: list[str] = []
-    for sentence in _CLAUSE_SPLIT.split(text):
+    for sentence in _CLAUSE_SPLIT.split(masked):
         for part in _CONJ_SPLIT.split(sentence):
             part = part.strip(" ,")
             if part:
-                out.append(part)
+                out.append(restore(part, spans))
     return out

@@ -61,13 +61,13 @@ class CandidateReport:
             "outcome": self.outcome.value,
             "memory_ids": list(self.memory_ids),
             "edges": [e.to_json() for e in self.edges],
+            # always present (null when no detector decided): a stable shape for callers
+            "detector": self.detector or None,
         }
         if self.reason:
             data["reason"] = self.reason
         if self.rule:
             data["rule"] = self.rule
-        if self.detector:
-            data["detector"] = self.detector
         return data
 
 

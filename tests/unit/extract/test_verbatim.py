@@ -1,0 +1,129 @@
+"""Faithful wording: identifiers, code, paths, versions, URLs, hashtags and quotes come out
+byte-identical; pronouns are rewritten only at word boundaries of prose."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memvault.extract import Message, RuleExtractor, check_statement, third_person
+from memvault.extract.verbatim import identifiers, protect, restore
+
+NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+X = RuleExtractor()
+
+# Tokens a user writes for machines: each must survive capture byte for byte.
+TOKENS = [
+    "us-west-2",
+    "eu-central-1",
+    "v2.14.3",
+    "3.11.9",
+    "python3.12",
+    "--no-cache-dir",
+    "-Xmx4g",
+    "PR #4821",
+    "#4821",
+    "GH-311",
+    "psycopg[binary,pool]",
+    "numpy>=2.1,<3",
+    "ruff==0.6.9",
+    "@types/node",
+    "/etc/nginx/conf.d/api.conf",
+    "~/work/infra/main.tf",
+    "./scripts/release.sh",
+    "C:\\Users\\me\\repo",
+    "https://ci.example.org/runs/7?tab=logs",
+    "git@github.com:acme/api.git",
+    "#infra-oncall",
+    "@dana-ops",
+    "`make deploy ENV=prod`",
+    "`we ship it`",
+    '"we never merge on Fridays"',
+    "'my code, my rules'",
+    "snake_case_name",
+    "feature/my-branch",
+    "10.0.12.7:5432",
+    "2026-12-01",
+    "k8s",
+    "S3",
+]
+
+
+def statements(text: str, speaker: str = "Lee") -> list[str]:
+    msg = Message(text=text, user_id="lee", speaker=speaker, at=NOW)
+    return [c.content for c in X.extract(msg, now=NOW).candidates]
+
+
+@pytest.mark.parametrize("token", TOKENS)
+def test_a_token_in_a_statement_comes_out_byte_identical(token: str) -> None:
+    for template in (
+        "Our setup uses {t} for everything.",
+        "I always use {t} in my projects.",
+        "We decided to use {t} for the release.",
+        "i need to update {t} before my next deploy",
+    ):
+        text = template.format(t=token)
+        got = statements(text)
+        assert got, text
+        assert any(token in s for s in got), (text, got)
+        assert all(check_statement(s) == () for s in got), got
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Our servers are in us-west-2.", "Lee's team's servers are in us-west-2."),
+        ("I moved to Lisbon last month", "Lee moved to Lisbon in October 2026."),
+        ("I need to renew my passport", "Lee needs to renew their passport."),
+        ("Note to self: renew the TLS cert on api.example.com", None),
+        ("our team is in the US", "Lee's team is in the US."),
+    ],
+)
+def test_statements_keep_the_users_own_words(said: str, stored: str | None) -> None:
+    got = statements(said)
+    assert got, said
+    if stored is not None:
+        assert got[0] == stored
+    assert "to self" not in got[0] and "Lee's team-" not in got[0]
+
+
+def test_note_to_self_is_a_todo_in_the_users_words() -> None:
+    msg = Message(text="Note to self: renew the TLS cert on api.example.com", speaker="Tom", at=NOW)
+    (c,) = X.extract(msg, now=NOW).candidates
+    assert c.type.value == "Todo"
+    assert c.content == "Tom needs to renew the TLS cert on api.example.com."
+
+
+def test_a_reminder_request_phrased_as_a_question_is_kept() -> None:
+    msg = Message(text="Can you remind me to rotate the keys on Friday?", speaker="Tom", at=NOW)
+    (c,) = X.extract(msg, now=NOW).candidates
+    assert c.type.value == "Todo" and "rotate the keys" in c.content
+    assert "2026-11-27" in c.content  # NOW is a Friday: "on Friday" is the next one
+
+
+def test_quoted_first_person_is_not_rewritten_and_not_refused() -> None:
+    got = statements('Our motto is "we ship small and often".')
+    assert got == ["Lee's team's motto is \"we ship small and often\""]
+
+
+def test_lower_case_identifier_at_the_start_is_not_capitalised() -> None:
+    assert third_person("my box is us-east-1", "Lee") == "Lee's box is us-east-1"
+    masked, spans = protect("npm is slow, pnpm@9.1.0 is not")
+    assert spans == ("pnpm@9.1.0",) and restore(masked, spans) == "npm is slow, pnpm@9.1.0 is not"
+
+
+def test_the_mask_is_not_applied_twice() -> None:
+    masked, spans = protect("ship v1.2 to eu-west-1")
+    assert protect(masked) == (masked, ())
+    assert restore(masked, spans) == "ship v1.2 to eu-west-1"
+
+
+@given(st.lists(st.sampled_from([*TOKENS, "I", "my", "we", "our", "us", "me", "and", "use"])))
+def test_protect_then_restore_is_the_identity(words: list[str]) -> None:
+    text = " ".join(words)
+    masked, spans = protect(text)
+    assert restore(masked, spans) == text
+    assert set(identifiers(text)) == set(spans)
