@@ -27,6 +27,7 @@ INTERFACE = ENGINE | {
     "integrations",
     "cli",
     "ui",
+    "inspector",
     "benchmarks",
 }
 
@@ -51,12 +52,13 @@ ALLOWED: dict[str, set[str]] = {
     "controller": ENGINE,
     "access": ENGINE,
     "agent": ENGINE | {"controller"},
-    "api": ENGINE | {"controller", "ui", "access"},
+    "api": ENGINE | {"controller", "ui", "access", "inspector"},
     "mcp": ENGINE | {"controller", "access"},
     "integrations": ENGINE | {"controller", "access"},
     "cli": INTERFACE,
     "benchmarks": ENGINE,
     "ui": ENGINE,
+    "inspector": ENGINE | {"access"},
     "__main__": {"cli"},
     "__init__": INTERFACE,
 }

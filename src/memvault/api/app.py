@@ -33,6 +33,7 @@ from memvault.errors import (
     StoreUnavailableError,
     ValidationFailed,
 )
+from memvault.inspector import mount as mount_inspector
 
 __all__ = ["McpMount", "create_app"]
 
@@ -190,6 +191,7 @@ def create_app(control: AccessControl, *, mcp: McpMount | None = None) -> FastAP
     app.include_router(more_router)
     if mcp is not None:
         app.router.routes.append(Route(mcp.path, endpoint=mcp.app, include_in_schema=False))
+    mount_inspector(app, control)  # the web inspector at / (same keys, session cookie)
     _install_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=control.config.server.max_body_bytes)
     return app

@@ -17,6 +17,7 @@ import typer
 
 from memvault.access import AccessControl, Principal, normalise_categories
 from memvault.cli.config_cmd import ConfigOpt, load
+from memvault.engine import MemoryEngine
 
 __all__ = ["register"]
 
@@ -37,6 +38,25 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.bind(address)
     sock.set_inheritable(True)
     return sock
+
+
+def _demo_governance(engine: MemoryEngine) -> None:
+    """What the demo's inspector shows besides memories: a consent proposal and a refusal."""
+    engine.propose(
+        "Dana prefers code reviews in the morning.",
+        user_id="dana",
+        type="Preference",
+        category="PREFERENCE",
+        importance=40,
+    )
+    # Refused by the gate (a credential): only its stop reason and detector are kept.
+    engine.add(
+        "Remember my deploy password is hunter2-Secret!",
+        type="Preference",
+        category="PREFERENCE",
+        source_kind="USER_EXPLICIT",
+        user_id="dana",
+    )
 
 
 def serve(
@@ -69,6 +89,7 @@ def serve(
                 engine = control.engine(Principal(orchestrator, "demo", "demo"))
                 if engine.stats().to_json()["memories"]["total"] == 0:
                     load_demo(engine)
+                    _demo_governance(engine)
             endpoint = http_endpoint(control, bind_host) if config.server.mcp else None
             mount = McpMount("/mcp", endpoint.app, endpoint.lifespan) if endpoint else None
             app = create_app(control, mcp=mount)
@@ -87,6 +108,7 @@ def serve(
         shown = f"[{bind_host}]" if ":" in bind_host else bind_host
         url = f"http://{shown}:{actual_port}"
         lines = [f"memvault serving {url}  (home: {control.home})"]
+        lines.append(f"  Inspector: {url}/   (sign in with an API key)")
         lines.append(f"  API:     {url}/v1   docs: {url}/docs   OpenAPI: {url}/openapi.json")
         if endpoint is not None:
             lines.append(f"  MCP:     {url}/mcp  (streamable HTTP, same API keys)")
