@@ -174,6 +174,7 @@ def _graph_target(ctx: Ctx) -> tuple[str | None, str | None]:
 def graph(ctx: Ctx) -> Response:
     memory_id, user = _graph_target(ctx)
     data = None
+    ctx.source.open()
     if memory_id is not None or user is not None:
         data = ctx.source.graph(memory_id=memory_id, user_id=user).to_json()
     return ctx.render("graph.html", nav="graph", memory=memory_id, user=user, data=data)

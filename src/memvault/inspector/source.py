@@ -160,6 +160,10 @@ class MemorySource:
 
     # -- checks ----------------------------------------------------------------
 
+    def open(self) -> None:
+        """Open the orchestrator's engine now: an unavailable store fails here, clearly."""
+        _ = self.engine
+
     def require_write(self) -> None:
         self.control.require_write(self.principal, self.route)
 

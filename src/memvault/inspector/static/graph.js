@@ -17,7 +17,8 @@
       var cy = cytoscape({
         container: box,
         elements: elements,
-        wheelSensitivity: 0.3,
+        minZoom: 0.2,
+        maxZoom: 1.5,
         style: [
           { selector: "node", style: { "label": "data(label)", "font-size": 10, "text-wrap": "wrap", "text-max-width": 140, "background-color": "#2454c5", "color": "#1d2430", "width": 18, "height": 18 } },
           { selector: "node.center", style: { "background-color": "#14213d", "width": 26, "height": 26, "font-weight": "bold" } },
