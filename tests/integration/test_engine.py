@@ -182,6 +182,7 @@ def test_source_paths_are_canonical_and_confined(engine: MemoryEngine, tmp_path:
             category="PROJECT_CONFIG",
             source_kind="CITED_SOURCE",
             source_path=bad,
+            source_ref="doc:abc#chunk:2",
         )
         assert refused.stop_reason is StopReason.SCHEMA_INVALID, bad
     assert len(engine.list_memories()) == 1

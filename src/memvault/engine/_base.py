@@ -7,54 +7,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from pydantic import ValidationError
-
 from memvault.embed.base import Embedder, FloatVector
-from memvault.errors import (
-    DuplicateEdgeError,
-    MemoryNotFoundError,
-    ValidationFailed,
-)
+from memvault.errors import MemoryNotFoundError
 from memvault.layout import JsonLineLog, RuntimeLayout
-from memvault.lifecycle.events import with_op_events
-from memvault.model.clock import format_timestamp, new_id
-from memvault.model.clock import summarise as _summarise
+from memvault.model.clock import format_timestamp
 from memvault.model.decision import Decision
-from memvault.model.enums import (
-    ChangeKind,
-    EdgeType,
-    HistoryOp,
-    MemoryOp,
-    MemoryStatus,
-    StopReason,
-)
-from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
-from memvault.model.validation import canonical_source_path, to_validation_failed
+from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus
+from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
-from memvault.store.base import (
-    ChangeEntry,
-    EmbeddingRow,
-    HistoryEvent,
-    IndexText,
-    NodeFilter,
-    Store,
-    WriteSet,
-)
+from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store, WriteSet
 from memvault.store.factory import open_store  # issue 11: backend chosen by config
+from memvault.write import CaptureConfig
+from memvault.write.pipeline import Relations, Validator, WritePipeline
+from memvault.write.spec import Clock, WriteGate
 
 if TYPE_CHECKING:
     from memvault.config import MemvaultConfig
-from memvault.engine._types import (
-    PURGE_AFTER,
-    UPDATABLE_FIELDS,
-    Clock,
-    NewMemory,
-    WriteGate,
-    _derive_key,
-)
-from memvault.write import CaptureConfig
 
 
 class EngineBase:
@@ -63,6 +33,10 @@ class EngineBase:
     #: Caps, bands and knobs of capture and ingest merges (assign a new frozen config
     #: to change them).
     capture_config: CaptureConfig = CaptureConfig()
+    #: Extra validator steps every write kind runs (ranked with the gate's findings).
+    write_validators: tuple[Validator, ...] = ()
+    #: Extra relations steps: edges every new node gets in its own transaction.
+    write_relations: tuple[Relations, ...] = ()
 
     def __init__(
         self,
@@ -199,14 +173,25 @@ class EngineBase:
         if self.log is not None:
             self.log.write(self._now(), level, event, agent=self.agent_id, **fields)
 
-    def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
-        return HistoryEvent(
-            event_id=new_id("evt"),
-            orchestrator_id=self.orchestrator,
-            op=op,
-            at=at,
-            actor=self.agent_id,
-            **fields,
+    @property
+    def writes(self) -> WritePipeline:
+        """The one write pipeline, bound to this engine's store, gate, clock and agent.
+
+        Built per use (cheap), so a changed ``gate``, ``clock`` or ``agent_id``
+        takes effect at once. ``write_validators`` and ``write_relations`` plug
+        steps into every write kind.
+        """
+        return WritePipeline(
+            store=self.store,
+            orchestrator=self.orchestrator,
+            gate=self.gate,
+            clock=self.clock,
+            agent_id=self.agent_id,
+            log=self._log,
+            embed=self._embed,
+            workspace_roots=self.workspace_roots,
+            validators=self.write_validators,
+            relations=self.write_relations,
         )
 
     def _load(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
@@ -220,88 +205,14 @@ class EngineBase:
         self._log("warning", "scope_miss", operation=operation, memory_id=memory_id[:128])
         raise MemoryNotFoundError(memory_id, self.orchestrator)
 
-    def _refuse(
-        self,
-        op: MemoryOp,
-        decision: Decision,
-        *,
-        memory_id: str | None = None,
-        errors: tuple[tuple[str, str], ...] = (),
-    ) -> WriteResult:
-        """Record a refusal (stop reason, detector, field names — never content)."""
-        at = self._now()
-        detail = {"op": op.value, "fields": sorted({f for f, _ in errors})}
-        try:
-            event = self._event(
-                HistoryOp.REFUSE,
-                at,
-                memory_id=memory_id,
-                stop_reason=decision.stop_reason,
-                detector=decision.detector,
-                detail=detail,
-            )
-            self.store.apply(WriteSet(self.orchestrator, at, events=(event,)))
-        except Exception as exc:  # the refusal stands even if it cannot be recorded
-            self._log("error", "refusal_not_recorded", error=str(exc))
-        self._log(
-            "info",
-            "write_refused",
-            operation=op.value,
-            stop_reason=decision.stop_reason.value,
-            detector=decision.detector,
-            memory_id=memory_id,
-        )
-        return WriteResult(
-            decision.stop_reason,
-            memory_id=None if op is MemoryOp.STORE else memory_id,
-            reason=decision.reason,
-            detector=decision.detector,
-            errors=errors,
-        )
-
-    def _invalid(self, op: MemoryOp, exc: ValidationFailed, memory_id: str | None) -> WriteResult:
-        decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
-        return self._refuse(op, decision, memory_id=memory_id, errors=exc.errors)
-
     def _commit(self, write: WriteSet, result: WriteResult) -> WriteResult:
-        write = with_op_events(write, "hotpath")  # operational events (spec §14)
-        try:
-            revision = self.store.apply(write)
-        except DuplicateEdgeError as exc:
-            return WriteResult(
-                StopReason.SCHEMA_INVALID,
-                reason=str(exc),
-                errors=(("edge", "an edge with this (from, to, type) already exists"),),
-            )
-        except Exception as exc:
-            # Trigger: anything unexpected while writing (I/O, corrupt file, bug).
-            # Why: contract INV-8 — fail closed, never leave partial state.
-            # Outcome: the store rolled back; the caller gets INTERNAL_INCONSISTENCY.
-            self._log("error", "write_failed", error=f"{type(exc).__name__}: {exc}")
-            return WriteResult(
-                StopReason.INTERNAL_INCONSISTENCY,
-                memory_id=result.memory_id,
-                reason=f"write failed and was rolled back: {type(exc).__name__}",
-            )
-        return WriteResult(
-            result.stop_reason,
-            memory_id=result.memory_id,
-            reason=result.reason,
-            detector=result.detector,
-            revision=revision,
-            edge_id=result.edge_id,
-        )
+        return self.writes.commit(write, result)
 
     def _gate(self, op: MemoryOp, node: MemoryNode) -> Decision:
-        try:
-            return self.gate.check(op, node, agent_id=self.agent_id)
-        except Exception as exc:
-            self._log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            return Decision(
-                StopReason.INTERNAL_INCONSISTENCY, detector="gate", reason="gate raised"
-            )
+        return self.writes.check(op, node)
 
     # -- writes --------------------------------------------------------------
+    # Thin: every write goes through memvault.write.pipeline.WritePipeline.
 
     def add(
         self,
@@ -309,9 +220,13 @@ class EngineBase:
         *,
         thread_id: str = "default",
         index_text: IndexText | None = None,
+        vector: FloatVector | None = None,
         **fields: Any,
     ) -> WriteResult:
         """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
+
+        ``vector``: the content's document vector, when the caller already has
+        one (the gate and the stored embedding reuse it).
 
         >>> import tempfile
         >>> from memvault.engine import MemoryEngine
@@ -320,85 +235,12 @@ class EngineBase:
         <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
         >>> e.close()
         """
-        try:
-            try:
-                spec = NewMemory(content=content, **fields)
-            except ValidationError as exc:
-                raise to_validation_failed(exc) from None
-            node = self._build_node(spec)
-        except ValidationFailed as exc:
-            return self._invalid(MemoryOp.STORE, exc, None)
-        return self._store_new(node, thread_id, index_text)
-
-    def _build_node(self, spec: NewMemory) -> MemoryNode:
-        now = self._now()
-        path = spec.source_path
-        if path is not None:
-            path = canonical_source_path(path, self.workspace_roots)
-        try:
-            source = Source(
-                source_type=spec.source_type,
-                captured_by=spec.captured_by,
-                source_kind=spec.source_kind,
-                source_path=path,
-                conversation_id=spec.conversation_id,
-                workflow_run_id=spec.workflow_run_id,
-                step_id=spec.step_id,
-                source_ref=spec.source_ref,
-            )
-            content = spec.content.strip()
-            return MemoryNode(
-                memory_id=new_id("mem"),
-                orchestrator_id=self.orchestrator,
-                project_id=spec.project_id,
-                type=spec.type,
-                category=spec.category,
-                key=spec.key or _derive_key(content),
-                value=spec.value,
-                content=content,
-                summary=spec.summary or _summarise(content)[:SUMMARY_MAX],
-                importance=spec.importance,
-                confidence=spec.confidence,
-                pinned=spec.pinned,
-                source=source,
-                ttl_class=spec.ttl_class,
-                user_id=spec.user_id,
-                agent_id=spec.agent_id,
-                run_id=spec.run_id,
-                actor_id=spec.actor_id,
-                role=spec.role,
-                conversation_id=spec.conversation_id,
-                created_at=now,
-                updated_at=now,
-            )
-        except ValidationError as exc:
-            raise to_validation_failed(exc) from None
-
-    def _store_new(
-        self, node: MemoryNode, thread_id: str, index_text: IndexText | None = None
-    ) -> WriteResult:
-        decision = self._gate(MemoryOp.STORE, node)
-        if not decision.allowed:
-            return self._refuse(MemoryOp.STORE, decision)
-        event = self._event(
-            HistoryOp.CREATE,
-            node.created_at,
-            memory_id=node.memory_id,
-            stop_reason=decision.stop_reason,
-            detector=decision.detector,
-            detail={"type": node.type.value, "category": node.category},
-        )
-        write = WriteSet(
-            self.orchestrator,
-            node.created_at,
-            nodes=(node,),
-            events=(event,),
-            changes=(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary),),
+        return self.writes.add(
+            {"content": content, **fields},
             thread_id=thread_id,
-            embeddings=self._embed((node,), {node.memory_id: index_text} if index_text else None),
-            index_texts=((node.memory_id, index_text),) if index_text else (),
+            index_text=index_text,
+            vector=vector,
         )
-        return self._commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
 
     def update(self, memory_id: str, *, thread_id: str = "default", **changes: Any) -> WriteResult:
         """Change fields of an active memory; unknown fields are SCHEMA_INVALID.
@@ -406,109 +248,17 @@ class EngineBase:
         Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
         """
         old = self._load(memory_id, "update")
-        unknown = sorted(set(changes) - UPDATABLE_FIELDS)
-        if unknown:
-            exc = ValidationFailed(
-                f"cannot update field(s): {', '.join(unknown)}",
-                errors=tuple((f, "not an updatable field") for f in unknown),
-            )
-            return self._invalid(MemoryOp.UPDATE, exc, memory_id)
-        now = self._now()
-        data = old.model_dump()
-        data.update(changes)
-        data["updated_at"] = now
-        if "content" in changes and "summary" not in changes:
-            data["summary"] = _summarise(str(changes["content"]))[:SUMMARY_MAX]
-        try:
-            node = MemoryNode.model_validate(data)
-        except ValidationError as exc:
-            failed = to_validation_failed(exc)
-            assert isinstance(failed, ValidationFailed)
-            return self._invalid(MemoryOp.UPDATE, failed, memory_id)
-        decision = self._gate(MemoryOp.UPDATE, node)
-        if not decision.allowed:
-            return self._refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
-        event = self._event(
-            HistoryOp.UPDATE,
-            now,
-            memory_id=memory_id,
-            stop_reason=decision.stop_reason,
-            detector=decision.detector,
-            detail={"fields": sorted(changes)},
-        )
-        write = WriteSet(
-            self.orchestrator,
-            now,
-            nodes=(node,),
-            events=(event,),
-            changes=(ChangeEntry(memory_id, ChangeKind.UPDATED, node.summary),),
-            thread_id=thread_id,
-            embeddings=self._embed((node,)) if node.content != old.content else (),
-        )
-        return self._commit(write, WriteResult(decision.stop_reason, memory_id=memory_id))
-
-    def _transition(
-        self,
-        node: MemoryNode,
-        op: MemoryOp,
-        history_op: HistoryOp,
-        kind: ChangeKind,
-        thread_id: str,
-        **changes: Any,
-    ) -> WriteResult:
-        now = self._now()
-        new = node.model_copy(update={**changes, "updated_at": now})
-        decision = self._gate(op, new)
-        if not decision.allowed:
-            return self._refuse(op, decision, memory_id=node.memory_id)
-        event = self._event(
-            history_op,
-            now,
-            memory_id=node.memory_id,
-            stop_reason=decision.stop_reason,
-            detector=decision.detector,
-            detail={"status": new.status.value, "purge_at": new.purge_at},
-        )
-        write = WriteSet(
-            self.orchestrator,
-            now,
-            nodes=(new,),
-            events=(event,),
-            changes=(ChangeEntry(node.memory_id, kind, node.summary),),
-            thread_id=thread_id,
-        )
-        return self._commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
+        return self.writes.update(old, changes, thread_id=thread_id)
 
     def delete(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
         """Soft-delete: hidden from every read path, restorable until ``purge_at``."""
         node = self._load(memory_id, "delete")
-        purge_at = format_timestamp(self.clock() + PURGE_AFTER)
-        return self._transition(
-            node,
-            MemoryOp.DELETE,
-            HistoryOp.DELETE,
-            ChangeKind.SOFT_DELETED,
-            thread_id,
-            status=MemoryStatus.SOFT_DELETED,
-            purge_at=purge_at,
-        )
+        return self.writes.delete(node, thread_id=thread_id)
 
     def restore(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
         """Bring a soft-deleted memory back to ``active`` (a no-op if it is not deleted)."""
         node = self._load(memory_id, "restore", include_deleted=True)
-        if node.status is not MemoryStatus.SOFT_DELETED:
-            return WriteResult(
-                StopReason.SUCCESS_UPDATED, memory_id=memory_id, reason="memory is not deleted"
-            )
-        return self._transition(
-            node,
-            MemoryOp.UPDATE,
-            HistoryOp.RESTORE,
-            ChangeKind.RESTORED,
-            thread_id,
-            status=MemoryStatus.ACTIVE,
-            purge_at=None,
-        )
+        return self.writes.restore(node, thread_id=thread_id)
 
     def link(
         self,
@@ -523,33 +273,6 @@ class EngineBase:
         """Add a typed edge between two active memories of this orchestrator."""
         self._load(from_id, "link")
         self._load(to_id, "link")
-        now = self._now()
-        try:
-            edge = MemoryEdge(
-                edge_id=new_id("edge"),
-                orchestrator_id=self.orchestrator,
-                from_memory_id=from_id,
-                to_memory_id=to_id,
-                edge_type=edge_type,  # type: ignore[arg-type]  # validated by pydantic
-                weight=weight,
-                reason=reason,
-                created_at=now,
-            )
-        except ValidationError as exc:
-            failed = to_validation_failed(exc)
-            assert isinstance(failed, ValidationFailed)
-            return self._invalid(MemoryOp.STORE, failed, from_id)
-        event = self._event(
-            HistoryOp.LINK,
-            now,
-            memory_id=from_id,
-            stop_reason=StopReason.SUCCESS_STORED,
-            detail={"edge_id": edge.edge_id, "edge_type": edge.edge_type.value, "to": to_id},
-        )
-        write = WriteSet(
-            self.orchestrator, now, edges=(edge,), events=(event,), thread_id=thread_id
-        )
-        return self._commit(
-            write,
-            WriteResult(StopReason.SUCCESS_STORED, memory_id=from_id, edge_id=edge.edge_id),
+        return self.writes.link(
+            from_id, to_id, edge_type, weight=weight, reason=reason, thread_id=thread_id
         )

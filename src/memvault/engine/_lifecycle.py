@@ -6,8 +6,6 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from memvault.ingest import IngestReport
 from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport
 from memvault.lifecycle.consolidate import ConsolidationReport
@@ -18,7 +16,6 @@ from memvault.model.enums import (
     MemoryOp,
 )
 from memvault.model.node import MemoryNode
-from memvault.model.validation import to_validation_failed
 from memvault.results import WriteResult
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -26,7 +23,6 @@ from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 if TYPE_CHECKING:
     pass
 from memvault.engine._context import EngineContext
-from memvault.engine._types import NewMemory
 from memvault.results import EngineStats
 
 
@@ -113,11 +109,7 @@ class EngineLifecycle(EngineContext):
         return EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity()
 
     def _node_from_fields(self, content: str, fields: Mapping[str, Any]) -> MemoryNode:
-        try:
-            spec = NewMemory(content=content, **fields)
-        except ValidationError as exc:
-            raise to_validation_failed(exc) from None
-        return self._build_node(spec)
+        return self.writes.build_fields({**fields, "content": content})
 
     def run_lifecycle(
         self, *, now: datetime | None = None, thread_id: str = "default"

@@ -8,33 +8,19 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from memvault.embed.base import FloatVector
-from memvault.errors import (
-    ValidationFailed,
-)
-from memvault.model.enums import (
-    ChangeKind,
-    HistoryOp,
-    MemoryOp,
-    StopReason,
-)
+from memvault.errors import ValidationFailed
+from memvault.model.enums import HistoryOp, StopReason
 from memvault.model.node import MemoryNode
 from memvault.model.validation import to_validation_failed
 from memvault.results import MemoryView, SearchHit, SearchResults, WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.hybrid import hybrid_search
 from memvault.retrieval.indexing import backfill
-from memvault.store.base import (
-    ChangeEntry,
-    HistoryEvent,
-    IndexText,
-    NodeFilter,
-    WriteSet,
-)
+from memvault.store.base import HistoryEvent, IndexText, NodeFilter
 
 if TYPE_CHECKING:
     pass
 from memvault.engine._base import EngineBase
-from memvault.engine._types import NewMemory
 
 
 class EngineReads(EngineBase):
@@ -190,62 +176,7 @@ class EngineReads(EngineBase):
             raise ValidationFailed(
                 "index_texts must match items", errors=(("index_texts", "length"),)
             )
-        results: list[WriteResult | None] = [None] * len(items)
-        nodes: list[MemoryNode] = []
-        events: list[HistoryEvent] = []
-        extras: dict[str, IndexText] = {}
-        positions: list[int] = []
-        for i, item in enumerate(items):
-            try:
-                try:
-                    spec = NewMemory(**dict(item))
-                except ValidationError as exc:
-                    raise to_validation_failed(exc) from None
-                node = self._build_node(spec)
-            except ValidationFailed as exc:
-                results[i] = self._invalid(MemoryOp.STORE, exc, None)
-                continue
-            decision = self._gate(MemoryOp.STORE, node)
-            if not decision.allowed:
-                results[i] = self._refuse(MemoryOp.STORE, decision)
-                continue
-            nodes.append(node)
-            positions.append(i)
-            if extras_in[i] is not None:
-                extras[node.memory_id] = extras_in[i]  # type: ignore[assignment]
-            events.append(
-                self._event(
-                    HistoryOp.CREATE,
-                    node.created_at,
-                    memory_id=node.memory_id,
-                    stop_reason=decision.stop_reason,
-                    detector=decision.detector,
-                    detail={"type": node.type.value, "category": node.category},
-                )
-            )
-        if nodes:
-            at = self._now()
-            write = WriteSet(
-                self.orchestrator,
-                at,
-                nodes=tuple(nodes),
-                events=tuple(events),
-                changes=tuple(
-                    ChangeEntry(n.memory_id, ChangeKind.CREATED, n.summary) for n in nodes
-                ),
-                thread_id=thread_id,
-                embeddings=self._embed(tuple(nodes), extras),
-                index_texts=tuple(extras.items()),
-            )
-            committed = self._commit(write, WriteResult(StopReason.SUCCESS_STORED))
-            for i, node in zip(positions, nodes, strict=True):
-                results[i] = WriteResult(
-                    committed.stop_reason,
-                    memory_id=node.memory_id if committed.ok else None,
-                    reason=committed.reason,
-                    revision=committed.revision,
-                )
-        return [r for r in results if r is not None]
+        return self.writes.add_many(list(zip(items, extras_in, strict=True)), thread_id=thread_id)
 
     def list_memories(
         self,

@@ -21,7 +21,7 @@ what it needs from the store first and applies the result; building is pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from memvault.extract.base import Candidate
@@ -36,11 +36,49 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source
-from memvault.store.base import ChangeEntry, HistoryEvent, WriteSet
+from memvault.store.base import ChangeEntry, EmbeddingRow, HistoryEvent, IndexText, WriteSet
+from memvault.store.records import OpEvent
 from memvault.write.report import EdgeRef
 from memvault.write.resolve import Outcome, Resolution
 
-__all__ = ["WriteBuilder", "touched"]
+__all__ = ["WriteBuilder", "touched", "with_op_events"]
+
+#: The operational verb of each audited write (spec §14).
+OP_OF_HISTORY: dict[HistoryOp, str] = {
+    HistoryOp.CREATE: "create",
+    HistoryOp.UPDATE: "update",
+    HistoryOp.DELETE: "delete",
+    HistoryOp.RESTORE: "restore",
+    HistoryOp.LINK: "link",
+    HistoryOp.MERGE: "merge",
+    HistoryOp.SUPERSEDE: "supersede",
+}
+
+
+def with_op_events(write: WriteSet, node: str) -> WriteSet:
+    """``write`` plus one operational event per audited write it carries.
+
+    A write that already brings its own operational events is returned as is.
+
+    >>> with_op_events(WriteSet("acme", "2026-01-01T00:00:00.000000Z"), "hotpath").op_events
+    ()
+    """
+    if write.op_events or not write.events:
+        return write
+    categories = {n.memory_id: n.category for n in write.nodes}
+    ops = tuple(
+        OpEvent(
+            at=e.at,
+            node=node,
+            op=OP_OF_HISTORY[e.op],
+            status="ok",
+            memory_id=e.memory_id,
+            category=categories.get(e.memory_id or ""),
+        )
+        for e in write.events
+        if e.op in OP_OF_HISTORY
+    )
+    return replace(write, op_events=ops) if ops else write
 
 
 def touched(old: MemoryNode, at: str, confidence_nudge: float) -> MemoryNode:
@@ -78,21 +116,146 @@ class WriteBuilder:
             **fields,
         )
 
-    def refusal(self, candidate: Candidate, decision: Decision) -> WriteSet:
-        """The audit row of a refused candidate: what kind it was, never its content."""
-        event = self.event(
+    def refusal_event(
+        self,
+        op: MemoryOp | str,
+        decision: Decision,
+        memory_id: str | None = None,
+        **detail: Any,
+    ) -> HistoryEvent:
+        """The audit row of a refusal: stop reason, detector, what kind — never content."""
+        return self.event(
             HistoryOp.REFUSE,
-            None,
+            memory_id,
             stop_reason=decision.stop_reason,
             detector=decision.detector,
+            detail={"op": op.value if isinstance(op, MemoryOp) else op, **detail},
+        )
+
+    def refusal(self, candidate: Candidate, decision: Decision) -> WriteSet:
+        """The audit row of a refused candidate: what kind it was, never its content."""
+        event = self.refusal_event(
+            MemoryOp.STORE,
+            decision,
+            trigger="capture",
+            rule=candidate.rule,
+            category=candidate.category,
+        )
+        return self.events_only(event)
+
+    def events_only(self, *events: HistoryEvent) -> WriteSet:
+        """An audit-only write (it does not move the revision)."""
+        return WriteSet(self.orchestrator, self.at, events=events)
+
+    def created(
+        self,
+        nodes: Sequence[MemoryNode],
+        decisions: Sequence[Decision],
+        *,
+        edges: Sequence[MemoryEdge] = (),
+        embeddings: Sequence[EmbeddingRow] = (),
+        index_texts: Sequence[tuple[str, IndexText]] = (),
+        **detail: Any,
+    ) -> WriteSet:
+        """New nodes (``add``, ``add_many``): CREATE events, change rows, vectors."""
+        events = [
+            self.event(
+                HistoryOp.CREATE,
+                n.memory_id,
+                stop_reason=d.stop_reason,
+                detector=d.detector,
+                detail={"type": n.type.value, "category": n.category, **detail},
+            )
+            for n, d in zip(nodes, decisions, strict=True)
+        ]
+        events += [self._link_event(e) for e in edges]
+        return WriteSet(
+            self.orchestrator,
+            self.at,
+            nodes=tuple(nodes),
+            edges=tuple(edges),
+            events=tuple(events),
+            changes=tuple(ChangeEntry(n.memory_id, ChangeKind.CREATED, n.summary) for n in nodes),
+            thread_id=self.thread_id,
+            embeddings=tuple(embeddings),
+            index_texts=tuple(index_texts),
+        )
+
+    def updated(
+        self,
+        node: MemoryNode,
+        decision: Decision,
+        fields: Sequence[str],
+        embeddings: Sequence[EmbeddingRow] = (),
+    ) -> WriteSet:
+        """Changed fields of one node (``update``)."""
+        event = self.event(
+            HistoryOp.UPDATE,
+            node.memory_id,
+            stop_reason=decision.stop_reason,
+            detector=decision.detector,
+            detail={"fields": sorted(fields)},
+        )
+        return WriteSet(
+            self.orchestrator,
+            self.at,
+            nodes=(node,),
+            events=(event,),
+            changes=(ChangeEntry(node.memory_id, ChangeKind.UPDATED, node.summary),),
+            thread_id=self.thread_id,
+            embeddings=tuple(embeddings),
+        )
+
+    def transitioned(
+        self,
+        before: MemoryNode,
+        after: MemoryNode,
+        decision: Decision,
+        op: HistoryOp,
+        kind: ChangeKind,
+    ) -> WriteSet:
+        """A status change of one node (delete, restore)."""
+        event = self.event(
+            op,
+            after.memory_id,
+            stop_reason=decision.stop_reason,
+            detector=decision.detector,
+            detail={"status": after.status.value, "purge_at": after.purge_at},
+        )
+        return WriteSet(
+            self.orchestrator,
+            self.at,
+            nodes=(after,),
+            events=(event,),
+            changes=(ChangeEntry(before.memory_id, kind, before.summary),),
+            thread_id=self.thread_id,
+        )
+
+    def linked(self, edge: MemoryEdge, **detail: Any) -> WriteSet:
+        """One new edge (``link``) with its LINK event."""
+        return WriteSet(
+            self.orchestrator,
+            self.at,
+            edges=(edge,),
+            events=(self._link_event(edge, detector=None, **detail),),
+            thread_id=self.thread_id,
+        )
+
+    def _link_event(
+        self, edge: MemoryEdge, detector: str | None = "resolve", **detail: Any
+    ) -> HistoryEvent:
+        return self.event(
+            HistoryOp.LINK,
+            edge.from_memory_id,
+            stop_reason=StopReason.SUCCESS_STORED,
+            detector=detector,
             detail={
-                "op": MemoryOp.STORE.value,
-                "trigger": "capture",
-                "rule": candidate.rule,
-                "category": candidate.category,
+                "edge_id": edge.edge_id,
+                "edge_type": edge.edge_type.value,
+                "to": edge.to_memory_id,
+                **detail,
             },
         )
-        return WriteSet(self.orchestrator, self.at, events=(event,))
 
     def merge(
         self,
@@ -185,15 +348,7 @@ class WriteBuilder:
                 created_at=self.at,
             )
             edges.append(edge)
-            events.append(
-                self.event(
-                    HistoryOp.LINK,
-                    node.memory_id,
-                    stop_reason=StopReason.SUCCESS_STORED,
-                    detector="resolve",
-                    detail={"edge_id": edge.edge_id, "edge_type": edge_type.value, "to": to_id},
-                )
-            )
+            events.append(self._link_event(edge))
         kind = ChangeKind.UPDATED if resolution.outcome is Outcome.UPDATED else ChangeKind.CREATED
         write = WriteSet(
             self.orchestrator,

@@ -1,0 +1,654 @@
+"""The one write pipeline: build → validate → gate → (resolve) → WriteSet → apply (DESIGN §4).
+
+Every write kind reaches the store through :class:`WritePipeline`:
+
+==========  ===============================================================
+step        what it does
+==========  ===============================================================
+clean       the text cleaner at the edge (``clean``; strips by default)
+build       a :class:`~memvault.model.node.MemoryNode` from a
+            :class:`~memvault.write.spec.NewMemory` (or raw fields), with a
+            canonical ``sourcePath``
+validate    every ``validators`` step (``(op, node) -> Decision | None``)
+gate        the ``WriteGate`` seam; a schema problem is a *finding* ranked
+            with the gate's (contract §7), never an early exit
+resolve     capture and ingest: dedup / update / contradiction
+            (:mod:`memvault.write.resolve`)
+relations   every ``relations`` step adds edges to a new node
+write set   one :class:`~memvault.store.base.WriteSet`, built by
+            :class:`~memvault.write.commit.WriteBuilder` (pure)
+apply       ``store.apply`` — one transaction
+failures    one mapping to stop reasons (:meth:`WritePipeline.commit`)
+refusal     one record: a ``REFUSE`` history row and a ``write_refused`` log
+            line (:meth:`WritePipeline.record_refusal`)
+==========  ===============================================================
+
+A :class:`Draft` may carry a precomputed vector of its content: the gate
+reads it (when it declares ``reads_vectors``) and the stored embedding
+reuses it.
+
+>>> import tempfile, pathlib
+>>> from datetime import UTC, datetime
+>>> from memvault.store import SQLiteStore
+>>> from memvault.write.spec import OpenGate
+>>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
+>>> p = WritePipeline(store=store, orchestrator="acme", gate=OpenGate(),
+...                   clock=lambda: datetime(2026, 1, 15, tzinfo=UTC))
+>>> r = p.add({"content": "Prefers tea", "type": "Preference", "category": "PREFERENCE",
+...            "source_kind": "USER_EXPLICIT"})
+>>> r.stop_reason.value, p.add({"content": "x", "type": "nope"}).stop_reason.value
+('SUCCESS_STORED', 'SCHEMA_INVALID')
+>>> [e.op.value for e in store.history("acme", limit=5)]
+['CREATE', 'REFUSE']
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from memvault.embed.base import FloatVector
+from memvault.errors import DuplicateEdgeError, ValidationFailed
+from memvault.model.clock import format_timestamp, new_id
+from memvault.model.clock import summarise as _summarise
+from memvault.model.decision import Decision
+from memvault.model.enums import (
+    ChangeKind,
+    EdgeType,
+    HistoryOp,
+    MemoryOp,
+    MemoryStatus,
+    StopReason,
+)
+from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.validation import canonical_source_path, to_validation_failed
+from memvault.results import WriteResult
+from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
+from memvault.write.commit import WriteBuilder, with_op_events
+from memvault.write.spec import (
+    PURGE_AFTER,
+    UPDATABLE_FIELDS,
+    Clock,
+    FieldGate,
+    MemoryPatch,
+    NewMemory,
+    WriteGate,
+    derive_key,
+)
+
+__all__ = [
+    "Draft",
+    "EmbedRows",
+    "LogFn",
+    "Relations",
+    "Validator",
+    "WritePipeline",
+    "fail_closed",
+    "strongest",
+]
+
+LogFn = Callable[..., None]
+"""``log(level, event, **fields)`` — the runtime's structured log (``logs/memory.log``)."""
+
+Validator = Callable[[MemoryOp, MemoryNode], Decision | None]
+"""A validator step: ``None`` when the node passes, else a refusal ranked with the gate's."""
+
+Relations = Callable[[MemoryNode], Sequence[MemoryEdge]]
+"""A relations step: edges a new node gets in its own transaction."""
+
+Cleaner = Callable[[str], str]
+
+
+class EmbedRows(Protocol):
+    """Embedding rows for nodes about to be written (the engine's embedder, cache first).
+
+    ``known`` holds document vectors the caller already has, by text.
+    """
+
+    def __call__(
+        self,
+        nodes: tuple[MemoryNode, ...],
+        extras: Mapping[str, IndexText] | None = ...,
+        /,
+        *,
+        known: Mapping[str, FloatVector] | None = ...,
+    ) -> tuple[EmbeddingRow, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """One candidate write: the node, its precomputed vector, extra index text."""
+
+    node: MemoryNode
+    vector: FloatVector | None = None
+    index_text: IndexText | None = None
+
+
+def strongest(decisions: Iterable[Decision]) -> Decision:
+    """The decision that wins under contract §7 (first one on a tie).
+
+    >>> a = Decision(StopReason.SCHEMA_INVALID, "schema")
+    >>> b = Decision(StopReason.INJECTION_DETECTED, "detector.injection")
+    >>> strongest([a, b]).stop_reason.value
+    'INJECTION_DETECTED'
+    """
+    return min(decisions, key=lambda d: d.stop_reason.priority)
+
+
+def fail_closed(where: str) -> Decision:
+    """What any exception inside a step becomes (INV-8)."""
+    return Decision(StopReason.INTERNAL_INCONSISTENCY, detector=where, reason=f"{where} raised")
+
+
+def _clean(text: str) -> str:
+    return text.strip()
+
+
+class WritePipeline:
+    """The write path of one orchestrator: the only code that builds a write or a refusal.
+
+    Cheap to construct (the engine builds one per call, so a changed gate,
+    clock or agent takes effect at once). ``embed`` turns nodes into
+    embedding rows; without it nodes are stored without vectors (the backfill
+    queue picks them up).
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        orchestrator: str,
+        gate: WriteGate,
+        clock: Clock,
+        agent_id: str | None = None,
+        log: LogFn | None = None,
+        embed: EmbedRows | None = None,
+        workspace_roots: Sequence[Path] = (),
+        validators: Sequence[Validator] = (),
+        relations: Sequence[Relations] = (),
+        clean: Cleaner = _clean,
+    ) -> None:
+        self.store = store
+        self.orchestrator = orchestrator
+        self.gate = gate
+        self.clock = clock
+        self.agent_id = agent_id
+        self.log_fn = log
+        self.embed = embed
+        self.workspace_roots = tuple(workspace_roots)
+        self.validators = tuple(validators)
+        self.relations = tuple(relations)
+        self.clean = clean
+
+    # -- plumbing ------------------------------------------------------------
+
+    def now(self) -> str:
+        """The clock, as a stored timestamp."""
+        return format_timestamp(self.clock())
+
+    def log(self, level: str, event: str, **fields: Any) -> None:
+        if self.log_fn is not None:
+            self.log_fn(level, event, **fields)
+
+    def builder(self, at: str | None = None, thread_id: str = "default") -> WriteBuilder:
+        """The pure builder of this pipeline's write sets (one moment, one thread)."""
+        return WriteBuilder(self.orchestrator, self.agent_id, at or self.now(), thread_id)
+
+    # -- build ---------------------------------------------------------------
+
+    def build(self, spec: NewMemory, *, memory_id: str | None = None) -> MemoryNode:
+        """A node from ``spec``; raises :class:`ValidationFailed` (or ``UnsafePathError``)."""
+        now = self.now()
+        path = spec.source_path
+        if path is not None:
+            path = canonical_source_path(path, self.workspace_roots)
+        try:
+            source = Source(
+                source_type=spec.source_type,
+                captured_by=spec.captured_by,
+                source_kind=spec.source_kind,
+                source_path=path,
+                conversation_id=spec.conversation_id,
+                workflow_run_id=spec.workflow_run_id,
+                step_id=spec.step_id,
+                source_ref=spec.source_ref,
+            )
+            content = self.clean(spec.content)
+            return MemoryNode(
+                memory_id=memory_id or new_id("mem"),
+                orchestrator_id=self.orchestrator,
+                project_id=spec.project_id,
+                type=spec.type,
+                category=spec.category,
+                key=spec.key or derive_key(content),
+                value=spec.value,
+                content=content,
+                summary=spec.summary or _summarise(content)[:SUMMARY_MAX],
+                importance=spec.importance,
+                confidence=spec.confidence,
+                pinned=spec.pinned,
+                source=source,
+                ttl_class=spec.ttl_class,
+                user_id=spec.user_id,
+                agent_id=spec.agent_id,
+                run_id=spec.run_id,
+                actor_id=spec.actor_id,
+                role=spec.role,
+                conversation_id=spec.conversation_id,
+                created_at=now,
+                updated_at=now,
+            )
+        except ValidationError as exc:
+            raise _failed(exc) from None
+
+    def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
+        """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
+        try:
+            spec = NewMemory(**dict(fields))
+        except ValidationError as exc:
+            raise _failed(exc) from None
+        return self.build(spec)
+
+    # -- validate + gate -----------------------------------------------------
+
+    def judge(
+        self,
+        op: MemoryOp,
+        node: MemoryNode,
+        *,
+        vector: FloatVector | None = None,
+        findings: Sequence[Decision] = (),
+    ) -> Decision:
+        """Every validator and the gate; the §7 winner of their findings.
+
+        Any exception in a step is INTERNAL_INCONSISTENCY (fail closed).
+        """
+        verdicts = list(findings)
+        for validate in self.validators:
+            try:
+                found = validate(op, node)
+            except Exception as exc:
+                self.log("error", "validator_failed", error=f"{type(exc).__name__}: {exc}")
+                found = fail_closed("validator")
+            if found is not None:
+                verdicts.append(found)
+        verdicts.append(self.check(op, node, vector=vector))
+        return strongest(verdicts)
+
+    def check(
+        self, op: MemoryOp, node: MemoryNode, *, vector: FloatVector | None = None
+    ) -> Decision:
+        """The gate alone; an exception is INTERNAL_INCONSISTENCY."""
+        try:
+            if vector is not None and getattr(self.gate, "reads_vectors", False):
+                check: Any = self.gate.check
+                decision: Decision = check(op, node, agent_id=self.agent_id, vector=vector)
+                return decision
+            return self.gate.check(op, node, agent_id=self.agent_id)
+        except Exception as exc:
+            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            return fail_closed("gate")
+
+    def judge_invalid(
+        self, op: MemoryOp, failed: ValidationFailed, fields: Mapping[str, Any]
+    ) -> Decision:
+        """A schema problem as a finding, ranked with what the gate says about the raw fields.
+
+        Trigger: no node could be built (a bad ``type``, an unknown field).
+        Why: contract §7 — "Ignore all previous instructions…" with a bad type
+        is INJECTION_DETECTED, as ``policy check`` answers, not SCHEMA_INVALID.
+        Outcome: the gate (when it can judge raw fields) sees the text; the
+        higher-ranked stop reason wins, the schema finding on a tie.
+        """
+        schema = Decision(failed.stop_reason, detector="schema", reason=failed.message)
+        if not isinstance(self.gate, FieldGate):
+            return schema
+        try:
+            verdict = self.gate.check_fields(op, dict(fields), agent_id=self.agent_id)
+        except Exception as exc:
+            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            verdict = fail_closed("gate")
+        if verdict.allowed:
+            return schema
+        return strongest([schema, verdict])
+
+    # -- refusals and failures ----------------------------------------------
+
+    def record_refusal(
+        self,
+        op: MemoryOp | str,
+        decision: Decision,
+        *,
+        memory_id: str | None = None,
+        **detail: Any,
+    ) -> None:
+        """The one refusal record: a REFUSE history row and a ``write_refused`` log line.
+
+        The row holds the stop reason, detector and field *names* — never content.
+        The refusal stands even when the row cannot be written.
+        """
+        builder = self.builder()
+        try:
+            event = builder.refusal_event(op, decision, memory_id, **detail)
+            self.store.apply(builder.events_only(event))
+        except Exception as exc:
+            self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
+        self.log_refusal(op, decision, memory_id=memory_id)
+
+    def log_refusal(
+        self, op: MemoryOp | str, decision: Decision, *, memory_id: str | None = None
+    ) -> None:
+        """The log line of a refusal (for writes that carry their own REFUSE rows)."""
+        self.log(
+            "info",
+            "write_refused",
+            operation=op.value if isinstance(op, MemoryOp) else op,
+            stop_reason=decision.stop_reason.value,
+            detector=decision.detector,
+            memory_id=memory_id,
+        )
+
+    def refuse(
+        self,
+        op: MemoryOp,
+        decision: Decision,
+        *,
+        memory_id: str | None = None,
+        errors: tuple[tuple[str, str], ...] = (),
+    ) -> WriteResult:
+        """Record a refusal and answer it (a refused STORE carries no memory id)."""
+        self.record_refusal(
+            op, decision, memory_id=memory_id, fields=sorted({f for f, _ in errors})
+        )
+        return WriteResult(
+            decision.stop_reason,
+            memory_id=None if op is MemoryOp.STORE else memory_id,
+            reason=decision.reason,
+            detector=decision.detector,
+            errors=errors,
+        )
+
+    def invalid(
+        self,
+        op: MemoryOp,
+        failed: ValidationFailed,
+        *,
+        memory_id: str | None = None,
+        fields: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
+        """Refuse input no node could be built from (schema ranked with the gate)."""
+        decision = (
+            self.judge_invalid(op, failed, fields)
+            if fields is not None
+            else Decision(failed.stop_reason, detector="schema", reason=failed.message)
+        )
+        errors = failed.errors if decision.detector == "schema" else ()
+        return self.refuse(op, decision, memory_id=memory_id, errors=errors)
+
+    def commit(
+        self,
+        write: WriteSet,
+        result: WriteResult,
+        *,
+        op: MemoryOp = MemoryOp.STORE,
+        node: str = "hotpath",
+    ) -> WriteResult:
+        """Apply ``write`` in one transaction; the one mapping of failures to stop reasons.
+
+        A duplicate edge is a refusal (SCHEMA_INVALID, recorded); anything else
+        is INTERNAL_INCONSISTENCY — the store rolled back, nothing partial is
+        left, and the result names no memory (none was written).
+        """
+        write = with_op_events(write, node)  # operational events (spec §14)
+        try:
+            revision = self.store.apply(write)
+        except DuplicateEdgeError as exc:
+            decision = Decision(StopReason.SCHEMA_INVALID, detector="schema", reason=str(exc))
+            errors = (("edge", "an edge with this (from, to, type) already exists"),)
+            return self.refuse(op, decision, memory_id=result.memory_id, errors=errors)
+        except Exception as exc:
+            # Trigger: anything unexpected while writing (I/O, corrupt file, bug).
+            # Why: contract INV-8 — fail closed, never leave partial state.
+            # Outcome: the store rolled back; the caller gets INTERNAL_INCONSISTENCY
+            #          and no memory id (nothing was written under it).
+            self.log("error", "write_failed", error=f"{type(exc).__name__}: {exc}")
+            return WriteResult(
+                StopReason.INTERNAL_INCONSISTENCY,
+                reason=f"write failed and was rolled back: {type(exc).__name__}",
+            )
+        return replace(result, revision=revision)
+
+    # -- vectors ---------------------------------------------------------------
+
+    def rows(
+        self,
+        drafts: Sequence[Draft],
+    ) -> tuple[EmbeddingRow, ...]:
+        """Embedding rows of new nodes, reusing their precomputed vectors."""
+        if self.embed is None or not drafts:
+            return ()
+        nodes = tuple(d.node for d in drafts)
+        extras = {d.node.memory_id: d.index_text for d in drafts if d.index_text is not None}
+        known = {d.node.content: d.vector for d in drafts if d.vector is not None}
+        if known:
+            return self.embed(nodes, extras or None, known=known)
+        return self.embed(nodes, extras or None)
+
+    def edges_of_new(self, node: MemoryNode) -> tuple[MemoryEdge, ...]:
+        """Every relations step's edges for a new node (a failing step adds none)."""
+        edges: list[MemoryEdge] = []
+        for relate in self.relations:
+            try:
+                edges.extend(relate(node))
+            except Exception as exc:
+                self.log("warning", "relations_failed", error=f"{type(exc).__name__}: {exc}")
+        return tuple(edges)
+
+    # -- the write kinds -----------------------------------------------------
+
+    def add(
+        self,
+        fields: Mapping[str, Any],
+        *,
+        thread_id: str = "default",
+        index_text: IndexText | None = None,
+        vector: FloatVector | None = None,
+    ) -> WriteResult:
+        """Build, validate, gate and store one new memory from raw fields."""
+        try:
+            node = self.build_fields(fields)
+        except ValidationFailed as exc:
+            return self.invalid(MemoryOp.STORE, exc, fields=fields)
+        return self.create([Draft(node, vector, index_text)], thread_id=thread_id)[0]
+
+    def add_many(
+        self,
+        items: Sequence[tuple[Mapping[str, Any], IndexText | None]],
+        *,
+        thread_id: str = "default",
+    ) -> list[WriteResult]:
+        """Many new memories, judged one by one, the accepted ones in ONE transaction."""
+        results: list[WriteResult | None] = [None] * len(items)
+        drafts: list[Draft] = []
+        positions: list[int] = []
+        for i, (fields, index_text) in enumerate(items):
+            try:
+                node = self.build_fields(fields)
+            except ValidationFailed as exc:
+                results[i] = self.invalid(MemoryOp.STORE, exc, fields=fields)
+                continue
+            drafts.append(Draft(node, index_text=index_text))
+            positions.append(i)
+        for i, result in zip(positions, self.create(drafts, thread_id=thread_id), strict=True):
+            results[i] = result
+        return [r for r in results if r is not None]
+
+    def create(self, drafts: Sequence[Draft], *, thread_id: str = "default") -> list[WriteResult]:
+        """Judge each draft; write the accepted ones (and their relations) in one transaction."""
+        out: list[WriteResult | None] = [None] * len(drafts)
+        accepted: list[tuple[int, Draft, Decision]] = []
+        for i, draft in enumerate(drafts):
+            decision = self.judge(MemoryOp.STORE, draft.node, vector=draft.vector)
+            if decision.allowed:
+                accepted.append((i, draft, decision))
+            else:
+                out[i] = self.refuse(MemoryOp.STORE, decision)
+        if accepted:
+            at = accepted[0][1].node.created_at if len(drafts) == 1 else self.now()
+            kept = [d for _, d, _ in accepted]
+            write = self.builder(at, thread_id).created(
+                [d.node for d in kept],
+                [dec for _, _, dec in accepted],
+                edges=[e for d in kept for e in self.edges_of_new(d.node)],
+                embeddings=self.rows(kept),
+                index_texts=[
+                    (d.node.memory_id, d.index_text) for d in kept if d.index_text is not None
+                ],
+            )
+            first = accepted[0]
+            committed = self.commit(
+                write, WriteResult(first[2].stop_reason, memory_id=first[1].node.memory_id)
+            )
+            for i, draft, decision in accepted:
+                out[i] = WriteResult(
+                    committed.stop_reason if not committed.ok else decision.stop_reason,
+                    memory_id=draft.node.memory_id if committed.ok else None,
+                    reason=committed.reason,
+                    detector=committed.detector if not committed.ok else None,
+                    revision=committed.revision,
+                )
+        return [r for r in out if r is not None]
+
+    def update(
+        self,
+        old: MemoryNode,
+        changes: Mapping[str, Any] | MemoryPatch,
+        *,
+        thread_id: str = "default",
+    ) -> WriteResult:
+        """Change fields of ``old``; unknown fields and bad values are refused (recorded)."""
+        memory_id = old.memory_id
+        raw = changes.changes() if isinstance(changes, MemoryPatch) else dict(changes)
+        unknown = sorted(set(raw) - UPDATABLE_FIELDS)
+        if unknown:
+            failed = ValidationFailed(
+                f"cannot update field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not an updatable field") for f in unknown),
+            )
+            return self.invalid(MemoryOp.UPDATE, failed, memory_id=memory_id)
+        now = self.now()
+        data = old.model_dump()
+        data.update(raw)
+        data["updated_at"] = now
+        if "content" in raw:
+            data["content"] = self.clean(str(raw["content"]))
+            if "summary" not in raw:
+                data["summary"] = _summarise(str(raw["content"]))[:SUMMARY_MAX]
+        try:
+            node = MemoryNode.model_validate(data)
+        except ValidationError as exc:
+            return self.invalid(MemoryOp.UPDATE, _failed(exc), memory_id=memory_id)
+        decision = self.judge(MemoryOp.UPDATE, node)
+        if not decision.allowed:
+            return self.refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
+        draft = Draft(node)
+        rows = self.rows([draft]) if node.content != old.content else ()
+        write = self.builder(now, thread_id).updated(node, decision, list(raw), rows)
+        return self.commit(
+            write, WriteResult(decision.stop_reason, memory_id=memory_id), op=MemoryOp.UPDATE
+        )
+
+    def transition(
+        self,
+        node: MemoryNode,
+        op: MemoryOp,
+        history_op: HistoryOp,
+        kind: ChangeKind,
+        *,
+        thread_id: str = "default",
+        **changes: Any,
+    ) -> WriteResult:
+        """A status change (soft delete, restore), gated like any write."""
+        now = self.now()
+        new = node.model_copy(update={**changes, "updated_at": now})
+        decision = self.judge(op, new)
+        if not decision.allowed:
+            return self.refuse(op, decision, memory_id=node.memory_id)
+        write = self.builder(now, thread_id).transitioned(node, new, decision, history_op, kind)
+        return self.commit(
+            write, WriteResult(decision.stop_reason, memory_id=node.memory_id), op=op
+        )
+
+    def delete(self, node: MemoryNode, *, thread_id: str = "default") -> WriteResult:
+        """Soft delete: hidden from every read path, restorable until ``purge_at``."""
+        purge_at = format_timestamp(self.clock() + PURGE_AFTER)
+        return self.transition(
+            node,
+            MemoryOp.DELETE,
+            HistoryOp.DELETE,
+            ChangeKind.SOFT_DELETED,
+            thread_id=thread_id,
+            status=MemoryStatus.SOFT_DELETED,
+            purge_at=purge_at,
+        )
+
+    def restore(self, node: MemoryNode, *, thread_id: str = "default") -> WriteResult:
+        """Back to ``active`` (judged as an UPDATE); a no-op when not deleted."""
+        if node.status is not MemoryStatus.SOFT_DELETED:
+            return WriteResult(
+                StopReason.SUCCESS_UPDATED, memory_id=node.memory_id, reason="memory is not deleted"
+            )
+        return self.transition(
+            node,
+            MemoryOp.UPDATE,
+            HistoryOp.RESTORE,
+            ChangeKind.RESTORED,
+            thread_id=thread_id,
+            status=MemoryStatus.ACTIVE,
+            purge_at=None,
+        )
+
+    def link(
+        self,
+        from_id: str,
+        to_id: str,
+        edge_type: EdgeType | str,
+        *,
+        weight: float = 1.0,
+        reason: str | None = None,
+        thread_id: str = "default",
+    ) -> WriteResult:
+        """A typed edge between two memories the caller has loaded (scope checked there).
+
+        A bad edge and a duplicate (from, to, type) are refusals, recorded.
+        """
+        now = self.now()
+        try:
+            edge = MemoryEdge(
+                edge_id=new_id("edge"),
+                orchestrator_id=self.orchestrator,
+                from_memory_id=from_id,
+                to_memory_id=to_id,
+                edge_type=edge_type,  # type: ignore[arg-type]  # validated by pydantic
+                weight=weight,
+                reason=reason,
+                created_at=now,
+            )
+        except ValidationError as exc:
+            return self.invalid(MemoryOp.STORE, _failed(exc), memory_id=from_id)
+        write = self.builder(now, thread_id).linked(edge)
+        return self.commit(
+            write,
+            WriteResult(StopReason.SUCCESS_STORED, memory_id=from_id, edge_id=edge.edge_id),
+        )
+
+
+def _failed(exc: ValidationError) -> ValidationFailed:
+    failed = to_validation_failed(exc)
+    assert isinstance(failed, ValidationFailed)
+    return failed
