@@ -517,3 +517,12 @@ def test_an_empty_store_renders_every_page(tmp_path: Path) -> None:
             assert "No manifests yet" in client.get("/ingest").text
     finally:
         stop(handle, live.control)
+
+
+def test_readme_shows_two_committed_inspector_screenshots() -> None:
+    root = Path(__file__).resolve().parents[3]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    images = re.findall(r"!\[[^\]]*\]\((docs/img/inspector-[^)]+\.png)\)", readme)
+    assert len(images) == 2
+    for image in images:
+        assert (root / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", image
