@@ -1,16 +1,11 @@
-"""LoCoMo retrieval benchmark: turn-level evidence recall through the real engine.
+"""LoCoMo retrieval benchmark: turn-level evidence recall in three write modes.
 
-Every turn of every conversation is written as a memory through the
-production store, embedder and retrieval — bypassing extraction and the
-governance gate, because benchmark conversations deliberately contain
-sensitive topics (the output says so). Each category 1–4 question is a
-query; metrics follow ``shared/data/README.md``.
-
-Index per conversation: content = the turn's text; index-only enrichment
-(never returned as content): subject = the speaker, date = the session date,
-context = the two previous and two next turns plus the turn's image caption.
-This mirrors what production may index (subjects, dates, related memories);
-in the benchmark a turn's neighbours stand in for its related memories.
+Each conversation is written in each mode of :mod:`memvault.benchmarks.modes`
+(``turns``: raw turns with benchmark-built index text; ``add``: the public
+``add`` as a production caller writes; ``capture``: ``capture_message``) and
+every category 1–4 question is a query; metrics follow
+``shared/data/README.md``. A question's evidence turn counts as recalled when
+one of the top-k memories came from that turn.
 """
 
 from __future__ import annotations
@@ -18,10 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,23 +24,39 @@ from memvault.benchmarks.common import (
     mean,
     percentile,
     progress,
-    recall_at,
     render_table,
+    stderr,
     write_json,
     write_plot,
 )
+from memvault.benchmarks.modes import (
+    DEFAULT_MODE,
+    MODE_NOTES,
+    BenchTurn,
+    build_index,
+    day_after,
+    evidence_without_memory,
+    ranked_turns,
+    safe_search,
+    turns_at,
+)
 from memvault.embed.base import Embedder
-from memvault.engine import MemoryEngine, OpenGate
 from memvault.retrieval.config import PRESETS, RetrievalConfig
-from memvault.store.base import IndexText
 
-__all__ = ["Conversation", "load_conversation", "normalise_evidence", "run_locomo"]
+__all__ = [
+    "Conversation",
+    "bench_turns",
+    "load_conversation",
+    "normalise_evidence",
+    "parse_locomo_date",
+    "run_locomo",
+]
 
-INDEX_VERSION = "4"
 NOTE = (
-    "Turns are written straight into the production store, embedder and retrieval, "
-    "bypassing extraction and the governance gate (LoCoMo deliberately contains "
-    "sensitive topics). End-to-end figures through capture and the gate are separate."
+    "Three write modes (see mode_notes): 'results' is the 'add' mode, what a production "
+    "caller's store holds; 'turns' is a retrieval-machinery figure over raw turns with "
+    "benchmark-built index text and the gate off (LoCoMo deliberately contains sensitive "
+    "topics, so the gate refuses some turns in 'add' and 'capture')."
 )
 _EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*0*(\d+)")
 
@@ -129,81 +140,64 @@ def load_conversation(path: Path) -> Conversation:
     return Conversation(name, hashlib.sha256(raw_bytes).hexdigest(), tuple(turns), tuple(questions))
 
 
-def _items(conv: Conversation) -> tuple[list[dict[str, Any]], list[IndexText]]:
-    items: list[dict[str, Any]] = []
-    extras: list[IndexText] = []
+def parse_locomo_date(text: str) -> datetime | None:
+    """LoCoMo's session time ("1:56 pm on 8 May, 2023") as an aware UTC datetime.
+
+    >>> parse_locomo_date("1:56 pm on 8 May, 2023").isoformat()
+    '2023-05-08T13:56:00+00:00'
+    >>> parse_locomo_date("sometime") is None
+    True
+    """
+    for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%d %B, %Y"):
+        try:
+            return datetime.strptime(text.strip(), fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return None
+
+
+def bench_turns(conv: Conversation) -> list[BenchTurn]:
+    """The conversation's turns as the modes write them (dates parsed, neighbours for ``turns``)."""
+    out: list[BenchTurn] = []
+    fallback = datetime(2023, 1, 1, tzinfo=UTC)
     turns = conv.turns
     for i, t in enumerate(turns):
+        at = parse_locomo_date(t.date) or fallback
+        fallback = at
         neighbours = [
             f"{u.speaker}: {u.text}"
             for u in (*turns[max(0, i - 2) : i], *turns[i + 1 : i + 3])
             if u.session == t.session
         ]
-        caption = f"[image: {t.caption}]" if t.caption else ""
-        content = (t.text or caption or "(empty turn)")[:3900]
-        items.append(
-            {
-                "content": content,
-                "type": "Event",
-                "category": "EVENT",
-                "source_kind": "SYSTEM_KNOWN",
-                "source_type": "channel_transcript",
-                "captured_by": "system",
-                "key": t.dia_id,
-                "conversation_id": re.sub(r"[^A-Za-z0-9_.:\-]", "-", conv.name)[:128] or "conv",
-                "actor_id": re.sub(r"[^A-Za-z0-9_.:\-]", "-", t.speaker)[:128] or None,
-            }
+        out.append(
+            BenchTurn(
+                ref=t.dia_id,
+                speaker=t.speaker,
+                text=t.text,
+                at=at,
+                conversation=conv.name,
+                context=" ".join(neighbours),
+                caption=t.caption,
+            )
         )
-        extras.append(
-            IndexText(subject=t.speaker, context=" ".join([caption, *neighbours]), date=t.date)
-        )
-    return items, extras
+    return out
 
 
-def _open_index(
-    conv: Conversation, cache: Path, embedder: Embedder | None, context_vectors: bool
-) -> tuple[MemoryEngine, dict[str, str]]:
-    """Open (building once, then reusing) the conversation's index."""
-    model = embedder.model_id if embedder else "none"
-    variant = f"{conv.sha256}|{model}|{INDEX_VERSION}|ctx={context_vectors}"
-    tag = hashlib.sha256(variant.encode()).hexdigest()[:20]
-    home = cache / f"locomo-{tag}"
-    marker = home / "complete.json"
-    if marker.exists():
-        engine = MemoryEngine.open(home, "bench", gate=OpenGate(), embedder=embedder)
-        return engine, json.loads(marker.read_text())
-    shutil.rmtree(home, ignore_errors=True)
-    engine = MemoryEngine.open(
-        home,
-        "bench",
-        gate=OpenGate(),
-        embedder=embedder,
-        retrieval=PRESETS["default"].model_copy(update={"use_context_vectors": context_vectors}),
-    )
-    items, extras = _items(conv)
-    mapping: dict[str, str] = {}
-    for start in range(0, len(items), 128):
-        chunk = items[start : start + 128]
-        results = engine.add_many(chunk, index_texts=extras[start : start + 128])
-        for item, result in zip(chunk, results, strict=True):
-            if not result.ok or not result.memory_id:
-                raise RuntimeError(f"could not index {item['key']}: {result.stop_reason}")
-            mapping[result.memory_id] = item["key"]
-    marker.write_text(json.dumps(mapping))
-    return engine, mapping
-
-
-def _score(retrieved: list[str], q: Question, ks: Sequence[int]) -> dict[str, float]:
+def _score(ranked: list[list[str]], q: Question, ks: Sequence[int]) -> dict[str, float]:
     relevant = set(q.evidence)
-    sessions = {int(e.split(":")[0][1:]) for e in relevant}
+    sessions = {_session(e) for e in relevant}
     out: dict[str, float] = {}
     for k in ks:
-        out[f"recall@{k}"] = recall_at(retrieved, relevant, k)
+        out[f"recall@{k}"] = len(turns_at(ranked, k) & relevant) / len(relevant)
     for k in (5, 10):
-        out[f"any@{k}"] = 1.0 if set(retrieved[:k]) & relevant else 0.0
-        top_sessions = {int(r.split(":")[0][1:]) for r in retrieved[:k]}
-        out[f"session_recall@{k}"] = len(sessions & top_sessions) / len(sessions)
+        top = turns_at(ranked, k)
+        out[f"any@{k}"] = 1.0 if top & relevant else 0.0
+        out[f"session_recall@{k}"] = len(sessions & {_session(r) for r in top}) / len(sessions)
     return out
+
+
+def _session(dia_id: str) -> int:
+    return int(dia_id.split(":")[0][1:])
 
 
 def _aggregate(rows: list[dict[str, float]], latencies: list[float]) -> dict[str, Any]:
@@ -219,60 +213,137 @@ def run_locomo(
     data_dir: Path,
     *,
     methods: Sequence[str] = ("default", "text", "vector"),
+    modes: Sequence[str] = (DEFAULT_MODE,),
     ks: Sequence[int] = (1, 5, 10, 20),
     cache: Path,
     embedder: Embedder | None,
     configs: dict[str, RetrievalConfig] | None = None,
-    context_vectors: bool = False,
 ) -> dict[str, Any]:
-    """Run the benchmark over every ``*.json`` conversation in ``data_dir``."""
+    """Run the benchmark over every ``*.json`` conversation in ``data_dir``, per mode.
+
+    A conversation file that cannot be read, a turn that cannot be written
+    and a search that fails are recorded in ``failures`` and the run goes on.
+    """
     files = sorted(data_dir.glob("*.json")) if data_dir.is_dir() else [data_dir]
     if not files:
         raise FileNotFoundError(f"no LoCoMo *.json files in {data_dir}")
     all_configs = {**PRESETS, **(configs or {})}
     ks = sorted(set(ks) | {1, 5, 10, 20})
-    per_method: dict[str, list[dict[str, float]]] = {m: [] for m in methods}
-    per_cat: dict[str, dict[int, list[dict[str, float]]]] = {m: {} for m in methods}
-    latency: dict[str, list[float]] = {m: [] for m in methods}
-    conversations = [load_conversation(f) for f in files]
-    total = sum(len(c.questions) for c in conversations) * len(methods)
+    failures: list[dict[str, str]] = []
+    conversations: list[Conversation] = []
+    for f in files:
+        try:
+            conversations.append(load_conversation(f))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            failures.append({"file": f.name, "detail": f"{type(exc).__name__}: {exc}"[:300]})
+    per_method: dict[str, dict[str, list[dict[str, float]]]] = {
+        mode: {m: [] for m in methods} for mode in modes
+    }
+    per_cat: dict[str, dict[str, dict[int, list[dict[str, float]]]]] = {
+        mode: {m: {} for m in methods} for mode in modes
+    }
+    latency: dict[str, dict[str, list[float]]] = {mode: {m: [] for m in methods} for mode in modes}
+    index_stats: dict[str, dict[str, Any]] = {mode: {} for mode in modes}
+    missing: dict[str, dict[str, str]] = {mode: {} for mode in modes}
+    evidence: list[str] = []
+    total = sum(len(c.questions) for c in conversations) * len(methods) * len(modes)
     with progress() as bar:
         task = bar.add_task("locomo", total=total)
         for conv in conversations:
-            bar.update(task, description=f"indexing {conv.name}")
-            engine, mapping = _open_index(conv, cache, embedder, context_vectors)
-            try:
-                for method in methods:
-                    cfg = all_configs[method]
-                    bar.update(task, description=f"{conv.name} · {method}")
-                    for q in conv.questions:
-                        t0 = time.perf_counter()
-                        hits = engine.search(q.question, top_k=max(ks), config=cfg).hits
-                        latency[method].append((time.perf_counter() - t0) * 1000)
-                        retrieved = [mapping.get(h.node.memory_id, "") for h in hits]
-                        row = _score(retrieved, q, ks)
-                        per_method[method].append(row)
-                        per_cat[method].setdefault(q.category, []).append(row)
-                        bar.advance(task)
-            finally:
-                engine.close()
-    results = {m: _aggregate(per_method[m], latency[m]) for m in methods}
-    by_category = {
-        m: {str(c): _aggregate(rows, []) for c, rows in sorted(per_cat[m].items())} for m in methods
+            turns = bench_turns(conv)
+            evidence.extend(f"{conv.name}/{e}" for q in conv.questions for e in q.evidence)
+            for mode in modes:
+                bar.update(task, description=f"indexing {conv.name} ({mode})")
+                try:
+                    built = build_index(
+                        mode,
+                        turns,
+                        data_hash=conv.sha256,
+                        cache=cache,
+                        embedder=embedder,
+                        prefix="locomo",
+                        search_at=day_after(t.at for t in turns),
+                    )
+                except Exception as exc:  # one conversation never stops the run
+                    failures.append(
+                        {"conversation": conv.name, "mode": mode, "detail": repr(exc)[:300]}
+                    )
+                    bar.advance(task, len(conv.questions) * len(methods))
+                    continue
+                _merge_stats(index_stats[mode], built.stats())
+                failures.extend({"mode": mode, **f} for f in built.failures[:20])
+                missing[mode].update(
+                    {f"{conv.name}/{ref}": why for ref, why in built.without_memory.items()}
+                )
+                engine = built.engine
+                try:
+                    for method in methods:
+                        cfg = all_configs[method]
+                        bar.update(task, description=f"{conv.name} · {mode} · {method}")
+                        for q in conv.questions:
+                            t0 = time.perf_counter()
+                            ids = safe_search(
+                                engine,
+                                q.question,
+                                top_k=max(ks),
+                                config=cfg,
+                                failures=failures,
+                            )
+                            latency[mode][method].append((time.perf_counter() - t0) * 1000)
+                            row = _score(ranked_turns(ids, built.provenance), q, ks)
+                            per_method[mode][method].append(row)
+                            per_cat[mode][method].setdefault(q.category, []).append(row)
+                            bar.advance(task)
+                finally:
+                    engine.close()
+    results = {
+        mode: {m: _aggregate(per_method[mode][m], latency[mode][m]) for m in methods}
+        for mode in modes
     }
-    for cats in by_category.values():
-        for agg in cats.values():
-            agg.pop("p50_ms", None)
-            agg.pop("p95_ms", None)
+    for mode in modes:
+        gaps = evidence_without_memory(evidence, missing[mode])
+        for agg in results[mode].values():
+            if mode == "capture":
+                agg["evidence_without_memory"] = gaps
+    by_category = {
+        mode: {
+            m: {str(c): _aggregate(rows, []) for c, rows in sorted(per_cat[mode][m].items())}
+            for m in methods
+        }
+        for mode in modes
+    }
+    for cats_of in by_category.values():
+        for cats in cats_of.values():
+            for agg in cats.values():
+                agg.pop("p50_ms", None)
+                agg.pop("p95_ms", None)
+    main_mode = DEFAULT_MODE if DEFAULT_MODE in modes else modes[0]
     return {
         "benchmark": "locomo",
+        "default_mode": main_mode,
         "default_method": methods[0],
         "note": NOTE,
+        "mode_notes": {mode: MODE_NOTES[mode] for mode in modes},
         "embedder": embedder.model_id if embedder else None,
         "conversations": [c.name for c in conversations],
-        "results": results,
-        "by_category": by_category,
+        "results": results[main_mode],
+        "by_category": by_category[main_mode],
+        "modes": results,
+        "by_category_modes": by_category,
+        "index": index_stats,
+        "evidence_without_memory_by_mode": {
+            mode: evidence_without_memory(evidence, missing[mode]) for mode in modes
+        },
+        "failures": failures,
     }
+
+
+def _merge_stats(into: dict[str, Any], stats: dict[str, Any]) -> None:
+    into["memories"] = into.get("memories", 0) + stats["memories"]
+    into["failures"] = into.get("failures", 0) + stats["failures"]
+    counts = into.setdefault("turns_without_memory", {})
+    for reason, n in stats["turns_without_memory"].items():
+        counts[reason] = counts.get(reason, 0) + n
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
@@ -288,8 +359,15 @@ def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
         "p50_ms",
         "p95_ms",
     ]
-    render_table("LoCoMo turn-level evidence recall (categories 1–4)", result["results"], columns)
+    rows = {
+        f"{mode} · {method}": metrics
+        for mode, by_method in result["modes"].items()
+        for method, metrics in by_method.items()
+    }
+    render_table("LoCoMo turn-level evidence recall (categories 1–4)", rows, columns)
+    for mode, gaps in result["evidence_without_memory_by_mode"].items():
+        stderr.print(f"{mode}: evidence turns without a memory {gaps}")
     write_json(json_out, result)
     if plot:
         ks = ["recall@1", "recall@5", "recall@10", "recall@20"]
-        write_plot(json_out.with_suffix(".png"), "LoCoMo recall@k", result["results"], ks)
+        write_plot(json_out.with_suffix(".png"), "LoCoMo recall@k", rows, ks)

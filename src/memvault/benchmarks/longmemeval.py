@@ -1,21 +1,21 @@
-"""LongMemEval retrieval benchmark (official retrieval protocol).
+"""LongMemEval retrieval benchmark (official retrieval protocol), in three write modes.
 
 A fresh index per question holding the user turns of its haystack (turn
-granularity); abstention questions (``_abs``) are excluded. Turn evidence is
-the user turns marked ``has_answer``; session evidence is
-``answer_session_ids``. Session rankings are the sessions of the ranked turns
-in order of first appearance. Like LoCoMo, turns are written straight into
-the production store, embedder and retrieval, bypassing extraction and the
-governance gate.
+granularity), written in each mode of :mod:`memvault.benchmarks.modes`;
+abstention questions (``_abs``) are excluded. Turn evidence is the user turns
+marked ``has_answer``; session evidence is ``answer_session_ids``. Session
+rankings are the sessions of the ranked turns in order of first appearance.
+Session ids stay in the benchmark: the store sees neutral conversation ids
+(``s0``, ``s1`` … in haystack order) and engine-derived keys.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,83 +25,102 @@ from memvault.benchmarks.common import (
     percentile,
     progress,
     render_table,
+    stderr,
     write_json,
     write_plot,
 )
+from memvault.benchmarks.modes import (
+    DEFAULT_MODE,
+    MODE_NOTES,
+    BenchTurn,
+    build_index,
+    day_after,
+    evidence_without_memory,
+    flat_turns,
+    ranked_turns,
+    safe_search,
+    turns_at,
+)
 from memvault.embed.base import Embedder
-from memvault.engine import MemoryEngine, OpenGate
 from memvault.retrieval.config import PRESETS
-from memvault.store.base import IndexText
 
-__all__ = ["run_longmemeval"]
+__all__ = ["bench_turns", "parse_lme_date", "run_longmemeval"]
 
-INDEX_VERSION = "2"
 NOTE = (
-    "User turns are written straight into the production store, embedder and retrieval, "
-    "bypassing extraction and the governance gate."
+    "Three write modes (see mode_notes): 'results' is the 'add' mode, what a production "
+    "caller's store holds; 'turns' is a retrieval-machinery figure over raw user turns with "
+    "benchmark-built index text and the gate off."
 )
 
 
-def _index(
-    q: dict[str, Any], cache: Path, embedder: Embedder | None
-) -> tuple[MemoryEngine, dict[str, str]]:
-    model = embedder.model_id if embedder else "none"
-    raw = json.dumps(q["haystack_sessions"], sort_keys=True).encode()
-    tag = hashlib.sha256(raw + f"|{model}|{INDEX_VERSION}".encode()).hexdigest()[:20]
-    home = cache / f"lme-{tag}"
-    marker = home / "complete.json"
-    if marker.exists():
-        engine = MemoryEngine.open(home, "bench", gate=OpenGate(), embedder=embedder)
-        return engine, json.loads(marker.read_text())
-    shutil.rmtree(home, ignore_errors=True)
-    engine = MemoryEngine.open(home, "bench", gate=OpenGate(), embedder=embedder)
-    items: list[dict[str, Any]] = []
-    extras: list[IndexText] = []
-    keys: list[str] = []
-    for sid, date, session in zip(
-        q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=True
+def parse_lme_date(text: str) -> datetime | None:
+    """LongMemEval's "2023/05/20 (Sat) 02:21" as an aware UTC datetime.
+
+    >>> parse_lme_date("2023/05/20 (Sat) 02:21").isoformat()
+    '2023-05-20T02:21:00+00:00'
+    >>> parse_lme_date("") is None
+    True
+    """
+    parts = text.split()
+    try:
+        day = datetime.strptime(parts[0], "%Y/%m/%d")
+        if len(parts) >= 3:
+            hour, minute = (int(x) for x in parts[-1].split(":"))
+            day = day.replace(hour=hour, minute=minute)
+    except (ValueError, IndexError):
+        return None
+    return day.replace(tzinfo=UTC)
+
+
+def bench_turns(q: dict[str, Any]) -> list[BenchTurn]:
+    """The user turns of a question's haystack; ``ref`` is "session id<TAB>turn index"."""
+    out: list[BenchTurn] = []
+    fallback = datetime(2023, 1, 1, tzinfo=UTC)
+    for n, (sid, date, session) in enumerate(
+        zip(q["haystack_session_ids"], q["haystack_dates"], q["haystack_sessions"], strict=True)
     ):
+        at = parse_lme_date(str(date)) or fallback
+        fallback = at
         for i, turn in enumerate(session):
-            if turn.get("role") != "user" or not str(turn.get("content", "")).strip():
+            text = str(turn.get("content", ""))
+            if turn.get("role") != "user" or not text.strip():
                 continue
             around = [
                 str(session[j].get("content", ""))[:300]
                 for j in (i - 1, i + 1)
                 if 0 <= j < len(session)
             ]
-            items.append(
-                {
-                    "content": str(turn["content"])[:3900],
-                    "type": "Event",
-                    "category": "EVENT",
-                    "source_kind": "SYSTEM_KNOWN",
-                    "source_type": "channel_transcript",
-                    "captured_by": "system",
-                    "key": f"{sid}:{i}"[:128],
-                }
+            out.append(
+                BenchTurn(
+                    ref=f"{sid}\t{i}",
+                    speaker="user",
+                    text=text,
+                    at=at + timedelta(seconds=i),
+                    conversation=f"s{n}",
+                    context=" ".join(around),
+                )
             )
-            extras.append(IndexText(subject="user", context=" ".join(around), date=str(date)))
-            keys.append(f"{sid}\t{i}")
-    mapping: dict[str, str] = {}
-    for start in range(0, len(items), 128):
-        results = engine.add_many(
-            items[start : start + 128], index_texts=extras[start : start + 128]
-        )
-        for key, result in zip(keys[start : start + 128], results, strict=True):
-            if not result.ok or not result.memory_id:
-                raise RuntimeError(f"could not index turn {key}: {result.stop_reason}")
-            mapping[result.memory_id] = key
-    marker.write_text(json.dumps(mapping))
-    return engine, mapping
+    return out
 
 
-def _metrics(ranked: list[str], relevant: set[str], prefix: str) -> dict[str, float]:
+def _turn_metrics(ranked: list[list[str]], relevant: set[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     for k in (5, 10):
-        top = set(ranked[:k])
-        out[f"{prefix}_any@{k}"] = 1.0 if top & relevant else 0.0
-        out[f"{prefix}_all@{k}"] = 1.0 if relevant <= top else 0.0
-        out[f"{prefix}_ndcg@{k}"] = dcg_ndcg(ranked, relevant, k)
+        top = turns_at(ranked, k)
+        out[f"turn_any@{k}"] = 1.0 if top & relevant else 0.0
+        out[f"turn_all@{k}"] = 1.0 if relevant <= top else 0.0
+        out[f"turn_ndcg@{k}"] = dcg_ndcg(flat_turns(ranked[:k]), relevant, k)
+    return out
+
+
+def _session_metrics(ranked: list[list[str]], relevant: set[str]) -> dict[str, float]:
+    """Sessions of the ranked memories in order of first appearance, cut at k sessions."""
+    sessions = list(dict.fromkeys(t.split("\t")[0] for t in flat_turns(ranked)))
+    out: dict[str, float] = {}
+    for k in (5, 10):
+        top = set(sessions[:k])
+        out[f"session_any@{k}"] = 1.0 if top & relevant else 0.0
+        out[f"session_all@{k}"] = 1.0 if relevant <= top else 0.0
     return out
 
 
@@ -109,65 +128,132 @@ def run_longmemeval(
     path: Path,
     *,
     methods: Sequence[str] = ("default", "text", "vector"),
+    modes: Sequence[str] = (DEFAULT_MODE,),
     cache: Path,
     embedder: Embedder | None,
     limit: int | None = None,
 ) -> dict[str, Any]:
+    """Run every (non-abstention) question in each mode; a bad question is recorded, not fatal."""
     questions = [
         q for q in json.loads(path.read_text()) if not str(q["question_id"]).endswith("_abs")
     ]
     if limit is not None:
         questions = questions[:limit]
-    rows: dict[str, list[dict[str, float]]] = {m: [] for m in methods}
-    lat: dict[str, list[float]] = {m: [] for m in methods}
+    rows: dict[str, dict[str, list[dict[str, float]]]] = {
+        mode: {m: [] for m in methods} for mode in modes
+    }
+    lat: dict[str, dict[str, list[float]]] = {mode: {m: [] for m in methods} for mode in modes}
+    failures: list[dict[str, str]] = []
+    missing: dict[str, dict[str, str]] = {mode: {} for mode in modes}
+    index_stats: dict[str, dict[str, Any]] = {mode: {} for mode in modes}
+    evidence: list[str] = []
     with progress() as bar:
-        task = bar.add_task("longmemeval", total=len(questions) * len(methods))
+        task = bar.add_task("longmemeval", total=len(questions) * len(methods) * len(modes))
         for q in questions:
-            bar.update(task, description=f"indexing {q['question_id']}")
-            engine, mapping = _index(q, cache, embedder)
-            turn_evidence = {
-                f"{sid}\t{i}"
-                for sid, session in zip(
-                    q["haystack_session_ids"], q["haystack_sessions"], strict=True
-                )
-                for i, turn in enumerate(session)
-                if turn.get("role") == "user" and turn.get("has_answer")
-            }
-            session_evidence = set(q["answer_session_ids"])
+            qid = str(q.get("question_id", "?"))
             try:
-                for method in methods:
-                    t0 = time.perf_counter()
-                    hits = engine.search(q["question"], top_k=100, config=PRESETS[method]).hits
-                    lat[method].append((time.perf_counter() - t0) * 1000)
-                    turns = [mapping[h.node.memory_id] for h in hits]
-                    sessions: list[str] = []
-                    for t in turns:
-                        sid = t.split("\t")[0]
-                        if sid not in sessions:
-                            sessions.append(sid)
-                    row = _metrics(sessions, session_evidence, "session")
-                    if turn_evidence:
-                        row.update(_metrics(turns, turn_evidence, "turn"))
-                    rows[method].append(row)
-                    bar.advance(task)
-            finally:
-                engine.close()
-    results: dict[str, Any] = {}
-    for m in methods:
-        keys = sorted({k for r in rows[m] for k in r})
-        agg: dict[str, Any] = {k: mean(r[k] for r in rows[m] if k in r) for k in keys}
-        agg["n_questions"] = len(rows[m])
-        agg["n_turn_questions"] = sum(1 for r in rows[m] if "turn_any@5" in r)
-        agg["p50_ms"] = percentile(lat[m], 50)
-        agg["p95_ms"] = percentile(lat[m], 95)
-        results[m] = agg
+                turns = bench_turns(q)
+                turn_evidence = {
+                    f"{sid}\t{i}"
+                    for sid, session in zip(
+                        q["haystack_session_ids"], q["haystack_sessions"], strict=True
+                    )
+                    for i, turn in enumerate(session)
+                    if turn.get("role") == "user" and turn.get("has_answer")
+                }
+                session_evidence = {str(s) for s in q["answer_session_ids"]}
+                question = str(q["question"])
+                asked = parse_lme_date(str(q.get("question_date", "")))
+                raw = json.dumps(q["haystack_sessions"], sort_keys=True).encode()
+            except (KeyError, TypeError, ValueError) as exc:
+                failures.append({"question_id": qid, "detail": f"{type(exc).__name__}: {exc}"})
+                bar.advance(task, len(methods) * len(modes))
+                continue
+            evidence.extend(f"{qid}/{t}" for t in turn_evidence)
+            for mode in modes:
+                bar.update(task, description=f"indexing {qid} ({mode})")
+                try:
+                    built = build_index(
+                        mode,
+                        turns,
+                        data_hash=hashlib.sha256(raw).hexdigest(),
+                        cache=cache,
+                        embedder=embedder,
+                        prefix="lme",
+                        search_at=asked or day_after(t.at for t in turns),
+                    )
+                except Exception as exc:  # one question never stops the run
+                    failures.append({"question_id": qid, "mode": mode, "detail": repr(exc)[:300]})
+                    bar.advance(task, len(methods))
+                    continue
+                _merge_stats(index_stats[mode], built.stats())
+                failures.extend({"question_id": qid, "mode": mode, **f} for f in built.failures[:5])
+                missing[mode].update({f"{qid}/{r}": why for r, why in built.without_memory.items()})
+                engine = built.engine
+                try:
+                    for method in methods:
+                        t0 = time.perf_counter()
+                        ids = safe_search(
+                            engine,
+                            question,
+                            top_k=100,
+                            config=PRESETS[method],
+                            failures=failures,
+                        )
+                        lat[mode][method].append((time.perf_counter() - t0) * 1000)
+                        ranked = ranked_turns(ids, built.provenance)
+                        turns_ranked = flat_turns(ranked)
+                        sessions = list(dict.fromkeys(t.split("\t")[0] for t in turns_ranked))
+                        row = _session_metrics(ranked, session_evidence)
+                        if turn_evidence:
+                            row.update(_turn_metrics(ranked, turn_evidence))
+                        row.update(
+                            {
+                                f"session_ndcg@{k}": dcg_ndcg(sessions, session_evidence, k)
+                                for k in (5, 10)
+                            }
+                        )
+                        rows[mode][method].append(row)
+                        bar.advance(task)
+                finally:
+                    engine.close()
+    results: dict[str, dict[str, Any]] = {}
+    for mode in modes:
+        results[mode] = {}
+        for m in methods:
+            keys = sorted({k for r in rows[mode][m] for k in r})
+            agg: dict[str, Any] = {k: mean(r[k] for r in rows[mode][m] if k in r) for k in keys}
+            agg["n_questions"] = len(rows[mode][m])
+            agg["n_turn_questions"] = sum(1 for r in rows[mode][m] if "turn_any@5" in r)
+            agg["p50_ms"] = percentile(lat[mode][m], 50)
+            agg["p95_ms"] = percentile(lat[mode][m], 95)
+            if mode == "capture":
+                agg["evidence_without_memory"] = evidence_without_memory(evidence, missing[mode])
+            results[mode][m] = agg
+    main_mode = DEFAULT_MODE if DEFAULT_MODE in modes else modes[0]
     return {
         "benchmark": "longmemeval",
+        "default_mode": main_mode,
         "default_method": methods[0],
         "note": NOTE,
+        "mode_notes": {mode: MODE_NOTES[mode] for mode in modes},
         "embedder": embedder.model_id if embedder else None,
-        "results": results,
+        "results": results[main_mode],
+        "modes": results,
+        "index": index_stats,
+        "evidence_without_memory_by_mode": {
+            mode: evidence_without_memory(evidence, missing[mode]) for mode in modes
+        },
+        "failures": failures,
     }
+
+
+def _merge_stats(into: dict[str, Any], stats: dict[str, Any]) -> None:
+    into["memories"] = into.get("memories", 0) + stats["memories"]
+    into["failures"] = into.get("failures", 0) + stats["failures"]
+    counts = into.setdefault("turns_without_memory", {})
+    for reason, n in stats["turns_without_memory"].items():
+        counts[reason] = counts.get(reason, 0) + n
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
@@ -184,12 +270,19 @@ def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
         "n_questions",
         "p50_ms",
     ]
-    render_table("LongMemEval retrieval", result["results"], columns)
+    rows = {
+        f"{mode} · {method}": metrics
+        for mode, by_method in result["modes"].items()
+        for method, metrics in by_method.items()
+    }
+    render_table("LongMemEval retrieval", rows, columns)
+    for mode, gaps in result["evidence_without_memory_by_mode"].items():
+        stderr.print(f"{mode}: evidence turns without a memory {gaps}")
     write_json(json_out, result)
     if plot:
         write_plot(
             json_out.with_suffix(".png"),
             "LongMemEval",
-            result["results"],
+            rows,
             ["turn_any@5", "turn_all@10", "session_any@5", "session_all@10"],
         )

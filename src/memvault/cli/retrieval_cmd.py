@@ -26,6 +26,27 @@ EmbedderOpt = Annotated[
 ]
 
 
+ModeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--mode",
+        help="Write modes, comma-separated: turns (raw turns, benchmark-built index text), "
+        "add (the public add, as a production caller), capture (capture_message). "
+        "Default: all three; 'results' in the JSON is the add mode.",
+    ),
+]
+
+
+def _modes(text: str | None) -> tuple[str, ...]:
+    from memvault.benchmarks.modes import parse_modes
+
+    try:
+        return parse_modes(text)
+    except ValueError as exc:
+        output.error(str(exc))
+        raise typer.Exit(2) from None
+
+
 def _cache(path: Path | None) -> Path:
     if path is not None:
         return path
@@ -69,6 +90,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         ] = None,
         cache: CacheOpt = None,
         embedder: EmbedderOpt = "default",
+        mode: ModeOpt = None,
     ) -> None:
         """LoCoMo turn-level evidence recall (categories 1–4) per retrieval method."""
         from memvault.benchmarks.locomo import report, run_locomo
@@ -85,7 +107,10 @@ def register_bench(bench_app: typer.Typer) -> None:
         emb = _embedder(embedder)
         if emb is None:
             methods = tuple(m for m in methods if m != "vector")
-        result = run_locomo(data, methods=methods, ks=ks, cache=_cache(cache), embedder=emb)
+        modes = _modes(mode)
+        result = run_locomo(
+            data, methods=methods, modes=modes, ks=ks, cache=_cache(cache), embedder=emb
+        )
         report(result, json_out)
 
     @bench_app.command("longmemeval")
@@ -98,6 +123,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         preset: Annotated[str | None, typer.Option("--preset")] = None,
         cache: CacheOpt = None,
         embedder: EmbedderOpt = "default",
+        mode: ModeOpt = None,
     ) -> None:
         """LongMemEval retrieval: turn and session any@k, all@k, ndcg@k."""
         from memvault.benchmarks.longmemeval import report, run_longmemeval
@@ -109,8 +135,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         emb = _embedder(embedder)
         if emb is None:
             methods = tuple(m for m in methods if m != "vector")
+        modes = _modes(mode)
         result = run_longmemeval(
-            data, methods=methods, cache=_cache(cache), embedder=emb, limit=limit
+            data, methods=methods, modes=modes, cache=_cache(cache), embedder=emb, limit=limit
         )
         report(result, json_out)
 
