@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from memvault.extract.base import Extractor, Message
+from memvault.extract.base import MESSAGE_MAX, Extractor, Message
+from memvault.ingest.parsers import split_long
+from memvault.model.text import clean_text
 from memvault.model.validation import to_validation_failed
 from memvault.write import CapturePipeline, CaptureResult
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -75,12 +77,41 @@ class EngineCapture(EngineLifecycle):
         ...     [(c.type, c.outcome.value) for c in r.candidates]
         [('Preference', 'stored')]
         """
-        try:
-            msg = message if isinstance(message, Message) else Message.model_validate(message)
-        except ValidationError as exc:
-            raise to_validation_failed(exc, prefix="message.") from None
-        return self.capture.capture_message(
-            msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
+        # Trigger: control characters in the turn, or a turn longer than one message.
+        # Why: real users paste terminal output and long documents; refusing the
+        #      turn (or cutting it) would silently lose what they said (issue 17).
+        # Outcome: control characters other than tabs and line breaks are removed
+        #   (the count is logged); a long turn is captured as consecutive parts,
+        #   each extracted on its own, and the results are concatenated.
+        fields = dict(message.model_dump() if isinstance(message, Message) else message)
+        text = fields.get("text")
+        removed = 0
+        if isinstance(text, str):
+            cleaned = clean_text(text)
+            text, removed = cleaned.text, cleaned.removed
+        parts = split_long(text, MESSAGE_MAX) if isinstance(text, str) and text.strip() else [text]
+        messages: list[Message] = []
+        for part in parts or [text]:
+            try:
+                messages.append(Message.model_validate({**fields, "text": part}))
+            except ValidationError as exc:
+                raise to_validation_failed(exc, prefix="message.") from None
+        if removed:
+            self._log("info", "control_chars_removed", trigger="message", removed=removed)
+        results = [
+            self.capture.capture_message(
+                msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
+            )
+            for msg in messages
+        ]
+        if len(results) == 1:
+            return results[0]
+        return CaptureResult(
+            results[0].trigger,
+            tuple(c for r in results for c in r.candidates),
+            extractor=results[0].extractor,
+            errors=tuple(e for r in results for e in r.errors),
+            skipped=next((r.skipped for r in results if r.skipped), ""),
         )
 
     def capture_workflow_output(

@@ -20,7 +20,7 @@ what it needs from the store first and applies the result; building is pure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -155,16 +155,25 @@ class WriteBuilder:
         edges: Sequence[MemoryEdge] = (),
         embeddings: Sequence[EmbeddingRow] = (),
         index_texts: Sequence[tuple[str, IndexText]] = (),
+        node_detail: Mapping[str, Mapping[str, Any]] | None = None,
         **detail: Any,
     ) -> WriteSet:
-        """New nodes (``add``, ``add_many``): CREATE events, change rows, vectors."""
+        """New nodes (``add``, ``add_many``): CREATE events, change rows, vectors.
+
+        ``node_detail``: extra event detail of single nodes, by memory id.
+        """
         events = [
             self.event(
                 HistoryOp.CREATE,
                 n.memory_id,
                 stop_reason=d.stop_reason,
                 detector=d.detector,
-                detail={"type": n.type.value, "category": n.category, **detail},
+                detail={
+                    "type": n.type.value,
+                    "category": n.category,
+                    **detail,
+                    **(node_detail or {}).get(n.memory_id, {}),
+                },
             )
             for n, d in zip(nodes, decisions, strict=True)
         ]

@@ -66,6 +66,7 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path, to_validation_failed
 from memvault.results import WriteResult
 from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
@@ -127,6 +128,8 @@ class Draft:
     node: MemoryNode
     vector: FloatVector | None = None
     index_text: IndexText | None = None
+    #: control characters removed from the caller's text (recorded in the CREATE event)
+    cleaned: int = 0
 
 
 def strongest(decisions: Iterable[Decision]) -> Decision:
@@ -460,11 +463,26 @@ class WritePipeline:
         vector: FloatVector | None = None,
     ) -> WriteResult:
         """Build, validate, gate and store one new memory from raw fields."""
+        fields, removed = self.strip_controls(fields)
         try:
             node = self.build_fields(fields)
         except ValidationFailed as exc:
             return self.invalid(MemoryOp.STORE, exc, fields=fields)
-        return self.create([Draft(node, vector, index_text)], thread_id=thread_id)[0]
+        return self.create([Draft(node, vector, index_text, removed)], thread_id=thread_id)[0]
+
+    def strip_controls(self, fields: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+        """The cleaning step: control characters other than tab and line breaks removed.
+
+        Trigger: such characters in a caller's text (a pasted terminal table, a PDF).
+        Why: the node cannot hold them, and refusing would lose what the user
+          said (issue 17); tabs and line breaks are content and stay.
+        Outcome: removed before validation; the count goes to the log here and
+          into the CREATE event's detail (``control_chars_removed``).
+        """
+        cleaned, removed = clean_fields(fields)
+        if removed:
+            self.log("info", "control_chars_removed", removed=removed)
+        return cleaned, removed
 
     def add_many(
         self,
@@ -476,13 +494,14 @@ class WritePipeline:
         results: list[WriteResult | None] = [None] * len(items)
         drafts: list[Draft] = []
         positions: list[int] = []
-        for i, (fields, index_text) in enumerate(items):
+        for i, (raw, index_text) in enumerate(items):
+            fields, removed = self.strip_controls(raw)
             try:
                 node = self.build_fields(fields)
             except ValidationFailed as exc:
                 results[i] = self.invalid(MemoryOp.STORE, exc, fields=fields)
                 continue
-            drafts.append(Draft(node, index_text=index_text))
+            drafts.append(Draft(node, index_text=index_text, cleaned=removed))
             positions.append(i)
         for i, result in zip(positions, self.create(drafts, thread_id=thread_id), strict=True):
             results[i] = result
@@ -509,6 +528,11 @@ class WritePipeline:
                 index_texts=[
                     (d.node.memory_id, d.index_text) for d in kept if d.index_text is not None
                 ],
+                node_detail={
+                    d.node.memory_id: {"control_chars_removed": d.cleaned}
+                    for d in kept
+                    if d.cleaned
+                },
             )
             first = accepted[0]
             committed = self.commit(
@@ -534,6 +558,7 @@ class WritePipeline:
         """Change fields of ``old``; unknown fields and bad values are refused (recorded)."""
         memory_id = old.memory_id
         raw = changes.changes() if isinstance(changes, MemoryPatch) else dict(changes)
+        raw, _removed = self.strip_controls(raw)
         unknown = sorted(set(raw) - UPDATABLE_FIELDS)
         if unknown:
             failed = ValidationFailed(

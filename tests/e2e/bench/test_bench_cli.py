@@ -107,7 +107,13 @@ def test_bench_locomo_writes_the_documented_shape(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     assert report["benchmark"] == "locomo" and report["default_method"] == "default"
+    assert report["default_mode"] == "add" and set(report["modes"]) == {"turns", "add", "capture"}
+    assert report["results"] == report["modes"]["add"]
     assert {"default", "text", "vector", "fts"} <= set(report["results"])
+    for method, metrics in report["modes"]["capture"].items():
+        gaps = metrics["evidence_without_memory"]
+        assert gaps["evidence_turns"] == 4, method
+        assert set(report["modes"]["turns"][method]) >= LOCOMO_KEYS
     for metrics in report["results"].values():
         assert set(metrics) >= LOCOMO_KEYS
         assert metrics["n_questions"] == 3
@@ -115,9 +121,15 @@ def test_bench_locomo_writes_the_documented_shape(tmp_path: Path) -> None:
             0.0 <= metrics[k] <= 1.0 for k in LOCOMO_KEYS - {"n_questions", "p50_ms", "p95_ms"}
         )
     assert set(report["by_category"]["default"]) == {"1", "2", "4"}
-    assert "bypassing extraction and the governance gate" in report["note"]
-    # the kitten question is answered by full text at rank 1
-    assert report["by_category"]["text"]["4"]["recall@1"] == 1.0
+    assert "production" in report["mode_notes"]["add"]
+    # the kitten question is answered by full text at rank 1 over raw turns,
+    # and within the top 5 through add; capture's rule extractor writes nothing
+    # for "I adopted a grey kitten named Pixel.", and the report says so
+    assert report["by_category_modes"]["turns"]["text"]["4"]["recall@1"] == 1.0
+    assert report["by_category_modes"]["add"]["text"]["4"]["recall@5"] == 1.0
+    gaps = report["evidence_without_memory_by_mode"]["capture"]
+    assert gaps["not_extracted"] >= 1 and gaps["evidence_turns"] == 4
+    assert report["evidence_without_memory_by_mode"]["turns"] == {"evidence_turns": 4}
     # a second run reuses the cached index
     again = runner.invoke(
         app,
@@ -137,6 +149,27 @@ def test_bench_locomo_writes_the_documented_shape(tmp_path: Path) -> None:
     )
     assert again.exit_code == 0, again.output
     assert json.loads(out.read_text())["default_method"] == "spec"
+    only = runner.invoke(
+        app,
+        [
+            "bench",
+            "locomo",
+            str(data),
+            "--json",
+            str(out),
+            "--cache",
+            str(tmp_path / "cache"),
+            "--embedder",
+            "hashing",
+            "--mode",
+            "turns",
+        ],
+    )
+    assert only.exit_code == 0, only.output
+    report = json.loads(out.read_text())
+    assert set(report["modes"]) == {"turns"} and report["default_mode"] == "turns"
+    bad = runner.invoke(app, ["bench", "locomo", str(data), "--json", str(out), "--mode", "raw"])
+    assert bad.exit_code == 2 and "unknown mode" in bad.output
 
 
 def test_bench_longmemeval_writes_the_documented_shape(tmp_path: Path) -> None:
@@ -155,14 +188,18 @@ def test_bench_longmemeval_writes_the_documented_shape(tmp_path: Path) -> None:
                 {"role": "assistant", "content": "Sure."},
             ],
             [
+                # a pasted table: tabs stay content, the bell and NUL are removed
+                {"role": "user", "content": "breed\tname\x07\nbeagle\tRex\x00"},
+                {"role": "assistant", "content": "Noted."},
                 {"role": "user", "content": "My dog is a beagle named Rex.", "has_answer": True},
                 {"role": "assistant", "content": "Cute!"},
             ],
         ],
     }
     abstain = dict(question, question_id="q2_abs")
+    broken = dict(question, question_id="q3", haystack_sessions=None)
     path = tmp_path / "lme.json"
-    path.write_text(json.dumps([question, abstain]))
+    path.write_text(json.dumps([question, abstain, broken]))
     out = tmp_path / "lme-out.json"
     result = runner.invoke(
         app,
@@ -193,10 +230,18 @@ def test_bench_longmemeval_writes_the_documented_shape(tmp_path: Path) -> None:
         "n_questions",
         "p50_ms",
     }
-    assert report["benchmark"] == "longmemeval"
-    for metrics in report["results"].values():
-        assert keys <= set(metrics) and metrics["n_questions"] == 1
-    assert report["results"]["text"]["turn_any@5"] == 1.0
+    assert report["benchmark"] == "longmemeval" and report["default_mode"] == "add"
+    for mode, by_method in report["modes"].items():
+        for metrics in by_method.values():
+            assert keys <= set(metrics) and metrics["n_questions"] == 1, mode
+        assert by_method["text"]["turn_any@5"] == 1.0, mode
+    assert "evidence_without_memory" in report["modes"]["capture"]["default"]
+    assert report["results"] == report["modes"]["add"]
+    # the broken question is recorded, the run went on
+    assert [f["question_id"] for f in report["failures"]] == ["q3"]
+    # nothing failed to be written: the control characters did not refuse the table
+    assert report["index"]["add"]["turns_without_memory"] == {}
+    assert report["index"]["turns"]["turns_without_memory"] == {}
 
 
 def test_bench_errors_are_one_line(tmp_path: Path) -> None:
@@ -230,3 +275,27 @@ def test_bench_perf_small(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     row = json.loads(out.read_text())["results"]["200"]
     assert row["search_default_p50_ms"] > 0 and row["adds_per_s_no_embedding"] > 0
+
+
+def test_gold_ids_never_reach_the_store(tmp_path: Path) -> None:
+    """Session ids (LongMemEval's answer_… ids) stay in the benchmark."""
+    from memvault.benchmarks.longmemeval import run_longmemeval
+
+    question = {
+        "question_id": "q1",
+        "question": "What is my dog called?",
+        "question_date": "2023/05/01 (Mon) 10:00",
+        "answer_session_ids": ["answer_a1"],
+        "haystack_session_ids": ["noise_n1", "answer_a1"],
+        "haystack_dates": ["2023/04/01 (Sat) 10:00", "2023/04/02 (Sun) 10:00"],
+        "haystack_sessions": [
+            [{"role": "user", "content": "I like hiking."}],
+            [{"role": "user", "content": "My dog is called Rex.", "has_answer": True}],
+        ],
+    }
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps([question]))
+    cache = tmp_path / "c"
+    run_longmemeval(path, methods=("text",), modes=("turns", "add"), cache=cache, embedder=None)
+    for db in cache.rglob("*.db*"):
+        assert b"answer_a1" not in db.read_bytes() and b"noise_n1" not in db.read_bytes()
