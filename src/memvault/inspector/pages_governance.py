@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from memvault.inspector import params as p
 from memvault.inspector.source import PAGE_MAX
-from memvault.inspector.web import Ctx, PageError, page, redirect
+from memvault.inspector.web import WRITE, Ctx, PageError, page, redirect
 from memvault.model.enums import HistoryOp
 from memvault.store.records import ProposalStatus
 
@@ -130,10 +130,13 @@ def audit(ctx: Ctx) -> Response:
     return ctx.render("audit.html", nav="audit", events=events, head=head, report=report)
 
 
-def _user(ctx: Ctx) -> str:
+def _user(ctx: Ctx, *, confirmed: str = "") -> str:
+    """The form's user id; with ``confirmed``, it must have been typed again."""
     user = p.text(ctx.form, "user")
     if user is None:
         raise PageError(422, "Bad parameter", "give the user id")
+    if confirmed and ctx.form.get("confirm") != user:
+        raise PageError(422, "Not confirmed", f"type the user id again to confirm the {confirmed}")
     return user
 
 
@@ -143,9 +146,7 @@ def export_confirm(ctx: Ctx) -> Response:
 
 
 def export_run(ctx: Ctx) -> Response:
-    user = _user(ctx)
-    if ctx.form.get("confirm") != user:
-        raise PageError(422, "Not confirmed", "type the user id again to confirm the export")
+    user = _user(ctx, confirmed="export")
     records = ctx.source.export(user)
 
     def lines() -> Iterator[bytes]:
@@ -161,14 +162,12 @@ def export_run(ctx: Ctx) -> Response:
 
 
 def forget_confirm(ctx: Ctx) -> Response:
-    ctx.source.require_write()
+    """Step one of an erasure (read-only keys never get here: the route writes)."""
     return ctx.render("confirm.html", nav="audit", action="forget", user=_user(ctx))
 
 
 def forget_run(ctx: Ctx) -> Response:
-    user = _user(ctx)
-    if ctx.form.get("confirm") != user:
-        raise PageError(422, "Not confirmed", "type the user id again to confirm the erasure")
+    user = _user(ctx, confirmed="erasure")
     report = ctx.source.forget(user)
     events, head = ctx.source.audit_head()
     return ctx.render(
@@ -181,13 +180,13 @@ def routes() -> list[Route]:
         page("/timeline", timeline),
         page("/refusals", refusals),
         page("/consent", consent),
-        page("/consent/{proposal_id}/confirm", confirm, methods=("POST",), write=True),
-        page("/consent/{proposal_id}/reject", reject, methods=("POST",), write=True),
+        page("/consent/{proposal_id}/confirm", confirm, **WRITE),
+        page("/consent/{proposal_id}/reject", reject, **WRITE),
         page("/bulletin", bulletin),
         page("/ingest", ingest),
         page("/audit", audit),
         page("/audit/export", export_confirm, methods=("POST",)),
         page("/audit/export/run", export_run, methods=("POST",)),
-        page("/audit/forget", forget_confirm, methods=("POST",), write=True),
-        page("/audit/forget/run", forget_run, methods=("POST",), write=True),
+        page("/audit/forget", forget_confirm, **WRITE),
+        page("/audit/forget/run", forget_run, **WRITE),
     ]

@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from memvault.inspector import params as p
 from memvault.inspector.source import PAGE_MAX
-from memvault.inspector.web import Ctx, PageError, page, redirect
+from memvault.inspector.web import WRITE, Ctx, Handler, PageError, page, redirect
 from memvault.model.enums import MemoryStatus, MemoryType
 from memvault.results import WriteResult
 
@@ -116,20 +116,18 @@ def _refused(ctx: Ctx, memory_id: str, what: str, result: WriteResult) -> Respon
     return _memory_page(ctx, memory_id, code=422, refused={"what": what, **result.to_json()})
 
 
-def delete(ctx: Ctx) -> Response:
-    memory_id = _memory_id(ctx)
-    result = ctx.source.delete(memory_id)
-    if not result.ok:
-        return _refused(ctx, memory_id, "delete", result)
-    return redirect(f"/memory/{memory_id}?done=deleted")
+def _lifecycle(what: str, done: str) -> Handler:
+    """A soft delete or a restore: one gated write, then back to the memory."""
 
+    def handler(ctx: Ctx) -> Response:
+        memory_id = _memory_id(ctx)
+        act = ctx.source.delete if what == "delete" else ctx.source.restore
+        result = act(memory_id)
+        if not result.ok:
+            return _refused(ctx, memory_id, what, result)
+        return redirect(f"/memory/{memory_id}?done={done}")
 
-def restore(ctx: Ctx) -> Response:
-    memory_id = _memory_id(ctx)
-    result = ctx.source.restore(memory_id)
-    if not result.ok:
-        return _refused(ctx, memory_id, "restore", result)
-    return redirect(f"/memory/{memory_id}?done=restored")
+    return handler
 
 
 def edit(ctx: Ctx) -> Response:
@@ -191,9 +189,9 @@ def routes() -> list[Route]:
     return [
         page("/", memories),
         page("/memory/{memory_id}", memory),
-        page("/memory/{memory_id}/delete", delete, methods=("POST",), write=True),
-        page("/memory/{memory_id}/restore", restore, methods=("POST",), write=True),
-        page("/memory/{memory_id}/edit", edit, methods=("POST",), write=True),
+        page("/memory/{memory_id}/delete", _lifecycle("delete", "deleted"), **WRITE),
+        page("/memory/{memory_id}/restore", _lifecycle("restore", "restored"), **WRITE),
+        page("/memory/{memory_id}/edit", edit, **WRITE),
         page("/graph", graph),
         page("/graph/data", graph_data),
     ]

@@ -35,7 +35,7 @@ from memvault.inspector.sessions import COOKIE, Session, SessionStore, cookie_he
 from memvault.inspector.source import MemorySource
 from memvault.lifecycle.service import ProposalError
 
-__all__ = ["Ctx", "Inspector", "PageError", "page", "render"]
+__all__ = ["WRITE", "Ctx", "Handler", "Inspector", "PageError", "page", "render"]
 
 _log = logging.getLogger("memvault.inspector")
 
@@ -232,6 +232,9 @@ def _resolve(request: Request, form: dict[str, str], *, write: bool) -> Ctx:
 
 
 Handler = Callable[[Ctx], Response]
+
+#: ``page(..., **WRITE)``: a form that writes (POST, refused to read-only keys).
+WRITE: dict[str, Any] = {"methods": ("POST",), "write": True}
 
 
 def page(
