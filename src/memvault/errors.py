@@ -14,8 +14,8 @@ carries the data a caller needs plus a ``hint`` saying what to do about it::
     ├── StoreError                  the store could not do what was asked
     │   ├── StoreUnavailableError   database missing, corrupt, locked or unreadable
     │   │   ├── StoreMissingError   no store for this orchestrator (and none was to be created)
-    │   │   └── StoreIdentityError  the database is not the store its anchor file describes
-    │   ├── AnchorError             the anchor file beside the database is unreadable or unwritable
+    │   │   ├── StoreIdentityError  the database is not the store its anchor file describes
+    │   │   └── AnchorError         the anchor file beside the database is unreadable or unwritable
     │   ├── ScopeViolationError     a write set mixing orchestrators (fails closed)
     │   └── MigrationError          schema newer than this code, or a migration failed
     ├── EmbedderError               an embedding backend could not embed
@@ -177,13 +177,16 @@ class StoreMissingError(StoreUnavailableError):
     mistyped name is answered with the right one instead of an empty store.
     """
 
-    def __init__(self, orchestrator: str, where: str, known: Sequence[str] = ()) -> None:
+    def __init__(self, orchestrator: str | None, where: str, known: Sequence[str] = ()) -> None:
         existing = ", ".join(known) if known else "none"
-        super().__init__(
-            f"no memory store for orchestrator {orchestrator!r} at {where} "
-            f"(existing orchestrators: {existing})",
-            hint="check -o/--orchestrator, or create it with `memvault init`",
-        )
+        if orchestrator is None:
+            message = f"no memory store at {where}"
+        else:
+            message = (
+                f"no memory store for orchestrator {orchestrator!r} at {where} "
+                f"(existing orchestrators: {existing})"
+            )
+        super().__init__(message, hint="check -o/--orchestrator, or create it with `memvault init`")
         self.orchestrator = orchestrator
         self.where = where
         self.known = tuple(known)
@@ -193,7 +196,7 @@ class StoreIdentityError(StoreUnavailableError):
     """The database is missing, empty or another store's, according to its anchor file."""
 
 
-class AnchorError(StoreError):
+class AnchorError(StoreUnavailableError):
     """The store's anchor file could not be read, parsed or written."""
 
     hint = "check the permissions of <home>/<orchestrator>/memory/memory.anchor.json"

@@ -78,6 +78,32 @@ class RuntimeLayout:
         return self.memory_dir / "memory.db"
 
     @property
+    def anchor_path(self) -> Path:
+        """The store's identity and audit anchor (:mod:`memvault.store.anchor`)."""
+        return self.memory_dir / "memory.anchor.json"
+
+    def exists(self) -> bool:
+        """True when this orchestrator has (or had) a store here: a database or an anchor."""
+        return self.db_path.is_file() or self.anchor_path.is_file()
+
+    def known_orchestrators(self) -> list[str]:
+        """The orchestrators under the same home that have (or had) a store, sorted.
+
+        >>> import tempfile
+        >>> RuntimeLayout.for_orchestrator(tempfile.mkdtemp(), "acme").known_orchestrators()
+        []
+        """
+        try:
+            children = sorted(p.name for p in self.home.iterdir() if p.is_dir())
+        except OSError:
+            return []
+        found = []
+        for name in children:
+            if _ORCHESTRATOR.match(name) and RuntimeLayout(self.home, name).exists():
+                found.append(name)
+        return found
+
+    @property
     def ingest_dir(self) -> Path:
         return self.memory_dir / "ingest"
 

@@ -57,6 +57,9 @@ class AccessControl:
         self._opener: EngineOpener = opener or self._open_governed
         self._engines: dict[str, MemoryEngine] = {}
         self._views: dict[tuple[str, str], MemoryEngine] = {}
+        # Orchestrators whose store could not be opened, and why (health reports them;
+        # the next request tries again, so a repaired store recovers by itself).
+        self._failed: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def _open_governed(self, home: Path, orchestrator: str) -> MemoryEngine:
@@ -104,7 +107,12 @@ class AccessControl:
         with self._lock:
             engine = self._engines.get(orchestrator)
             if engine is None:
-                engine = self._opener(self.home, orchestrator)
+                try:
+                    engine = self._opener(self.home, orchestrator)
+                except StoreUnavailableError as exc:
+                    self._failed[orchestrator] = str(exc)
+                    raise
+                self._failed.pop(orchestrator, None)
                 self._engines[orchestrator] = engine
             return engine
 
@@ -247,6 +255,10 @@ class AccessControl:
                 engine.stats()
             except Exception as exc:  # health must answer, whatever broke
                 degraded.append({"component": f"orchestrator:{name}", "reason": str(exc)[:200]})
+        with self._lock:
+            failed = sorted(self._failed.items())
+        for name, reason in failed:
+            degraded.append({"component": f"orchestrator:{name}", "reason": reason[:200]})
         try:
             self.keys.list_keys()
         except Exception as exc:

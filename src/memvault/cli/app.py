@@ -39,6 +39,7 @@ from memvault.errors import (
     StoreUnavailableError,
     ValidationFailed,
 )
+from memvault.layout import RuntimeLayout
 from memvault.results import WriteResult, history_json
 
 __all__ = ["app", "bench_app", "load_demo", "main"]
@@ -86,12 +87,22 @@ def _errors() -> Iterator[None]:
 
 
 @contextmanager
-def _engine(ctx: typer.Context) -> Iterator[MemoryEngine]:
+def _engine(ctx: typer.Context, *, create: bool = False) -> Iterator[MemoryEngine]:
     settings: Settings = ctx.obj
     with _errors():
         # The embedder and retrieval preset come from memvault.toml / MEMVAULT__… .
         config = load_config(settings.home)
-        engine = MemoryEngine.open(settings.home, settings.orchestrator, config=config)
+        # Trigger: any command but `init` on an orchestrator that has no store,
+        #          in a home where other orchestrators do have one.
+        # Why: a mistyped `-o acem` must not silently start an empty memory, and
+        #      a deleted database must not come back empty (issue 20); in a home
+        #      with no store at all there is nothing to mistype, so first use creates.
+        # Outcome: exit 4 naming the orchestrators that exist; `init` creates.
+        layout = RuntimeLayout.for_orchestrator(settings.home, settings.orchestrator)
+        first_use = not layout.known_orchestrators()
+        engine = MemoryEngine.open(
+            settings.home, settings.orchestrator, config=config, create=create or first_use
+        )
         try:
             yield engine
         finally:
@@ -134,7 +145,7 @@ def _print_write(result: WriteResult, as_json: bool, verb: str) -> None:
 @app.command()
 def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Create the orchestrator's runtime folders and database."""
-    with _engine(ctx) as engine:
+    with _engine(ctx, create=True) as engine:
         layout = engine.layout
         assert layout is not None
         data = {

@@ -168,13 +168,19 @@ class Bulletin:
         return tuple(sorted({i for s in self.sections.values() for ln in s for i in ln.memory_ids}))
 
     def to_json(self) -> dict[str, Any]:
-        """The stable interface: ``{"revision", "sections", "truncated", "text"}``."""
-        return {
+        """The stable interface: ``{"revision", "sections", "truncated", "text"}``.
+
+        A fallback (last good) bulletin also carries ``"stale": true``.
+        """
+        data: dict[str, Any] = {
             "revision": self.revision,
             "sections": {s: [ln.to_json() for ln in self.sections.get(s, ())] for s in SECTIONS},
             "truncated": self.truncated.to_json(),
             "text": self.text,
         }
+        if self.status == "last_good":
+            data["stale"] = True
+        return data
 
     def dumps(self) -> str:
         """Canonical JSON bytes (what ``bulletins/`` stores and ``--json`` prints)."""

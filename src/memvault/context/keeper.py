@@ -25,12 +25,23 @@ from typing import Any
 
 from memvault.context.bulletin import Bulletin, BulletinConfig, empty_bulletin
 
-__all__ = ["BulletinKeeper", "Warn"]
+__all__ = ["BulletinKeeper", "Warn", "stale_notice"]
 
 #: ``warn(level, event, **fields)`` — the engine's structured log.
 Warn = Callable[..., None]
 
 LATEST = "latest.json"
+
+
+def stale_notice(revision: int) -> str:
+    """The first line of a bulletin served from the last good one.
+
+    >>> stale_notice(7)
+    '[stale: memory is unavailable; this is the last good bulletin, from revision 7]'
+    """
+    return (
+        f"[stale: memory is unavailable; this is the last good bulletin, from revision {revision}]"
+    )
 
 
 class BulletinKeeper:
@@ -94,15 +105,20 @@ class BulletinKeeper:
         """The last successful bulletin of this process, else the one on disk."""
         with self._lock:
             last = self._last
-        if last is not None:
-            return Bulletin(last.revision, last.sections, last.truncated, last.text, "last_good")
-        if self.directory is None:
-            return None
-        try:
-            data: Any = json.loads((self.directory / LATEST).read_text(encoding="utf-8"))
-            return Bulletin.from_json(data, "last_good")
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
+        if last is None:
+            if self.directory is None:
+                return None
+            try:
+                data: Any = json.loads((self.directory / LATEST).read_text(encoding="utf-8"))
+                last = Bulletin.from_json(data, "last_good")
+            except (OSError, ValueError, KeyError, TypeError):
+                return None
+        # Trigger: the bulletin could not be built now (store unavailable, damaged…).
+        # Why: an old bulletin served as if current misleads the model (issue 20).
+        # Outcome: its text opens with a line saying it is stale and from which revision.
+        notice = stale_notice(last.revision)
+        text = last.text if last.text.startswith(notice) else f"{notice}\n{last.text}"
+        return Bulletin(last.revision, last.sections, last.truncated, text, "last_good")
 
     def _write(self, bulletin: Bulletin) -> None:
         if self.directory is None:

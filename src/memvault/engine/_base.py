@@ -18,7 +18,7 @@ from memvault.results import WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
 from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store, WriteSet
-from memvault.store.factory import open_store  # issue 11: backend chosen by config
+from memvault.store.factory import open_bound_store  # issue 11: backend chosen by config
 from memvault.write import CaptureConfig
 from memvault.write.pipeline import Relations, Validator, WritePipeline
 from memvault.write.spec import Clock, WriteGate
@@ -147,21 +147,41 @@ class EngineBase:
         orchestrator: str = "default",
         *,
         config: MemvaultConfig | None = None,
+        create: bool = True,
         **options: Any,
     ) -> Self:
-        """Open (creating if needed) the orchestrator's runtime under ``home``.
+        """Open the orchestrator's runtime under ``home``; ``create`` a new one if none exists.
 
         ``config`` (from :func:`memvault.config.load_config`) supplies the
         embedder (``embedder.*``) and retrieval (``memory.retrieval.*``) unless
         ``options`` name them; without it the library defaults apply.
+
+        The store's identity is checked against its anchor file
+        (``memory/memory.anchor.json``): a store that existed and whose
+        database is now missing, empty or another store's is never re-created
+        — :class:`~memvault.errors.StoreIdentityError`, whatever ``create``
+        says. With ``create=False`` an orchestrator that has no store raises
+        :class:`~memvault.errors.StoreMissingError` naming those that exist.
         """
         if config is not None:
             name, embedder_options = config.embedder.to_options()
             options.setdefault("embedder", name)
             options.setdefault("embedder_options", embedder_options)
             options.setdefault("retrieval", config.memory.retrieval.to_config())
-        layout = RuntimeLayout.for_orchestrator(home, orchestrator).ensure()
-        store = open_store(layout.db_path)  # SQLite file, or PostgreSQL (issue 11)
+        layout = RuntimeLayout.for_orchestrator(home, orchestrator)
+        store = open_bound_store(
+            layout.orchestrator,
+            layout.db_path,
+            layout.anchor_path,
+            create=create,
+            at=format_timestamp(datetime.now(UTC)),
+            known=layout.known_orchestrators,
+        )
+        try:
+            layout.ensure()
+        except BaseException:
+            store.close()
+            raise
         return cls(store, layout.orchestrator, layout=layout, **options)
 
     # -- helpers -------------------------------------------------------------

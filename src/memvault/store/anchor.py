@@ -45,16 +45,21 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memvault.errors import AnchorError, StoreIdentityError
+from memvault.errors import AnchorError, StoreIdentityError, StoreMissingError
+
+if TYPE_CHECKING:
+    from memvault.store.base import Store
 
 __all__ = [
     "ANCHOR_NAME",
     "GENESIS_HASH",
+    "AnchorKeeper",
     "StoreAnchor",
     "advance_anchor",
     "anchor_path",
+    "bind_identity",
     "check_identity",
     "new_anchor",
     "read_anchor",
@@ -247,6 +252,117 @@ def check_identity(anchor: StoreAnchor | None, live: StoreAnchor | None, where: 
             hint="the database file was replaced by another store's copy: put the right file "
             "back or restore it from a backup",
         )
+
+
+def bind_identity(
+    store: Store,
+    orchestrator_id: str,
+    path: str | Path,
+    *,
+    create: bool,
+    at: str,
+    recorded: StoreAnchor | None = None,
+    where: str = "the database",
+) -> StoreAnchor:
+    """Match the store's identity for ``orchestrator_id`` with its anchor file, then keep it.
+
+    ``recorded`` is the anchor already read from ``path`` (read here when
+    ``None``). The outcomes:
+
+    - database and anchor agree → the store is used, the anchor kept up to date;
+    - the anchor records a store the database does not hold (deleted, emptied,
+      re-created or swapped) → :class:`StoreIdentityError`, whatever ``create`` says;
+    - neither records anything → a new store when ``create``, else
+      :class:`StoreMissingError`;
+    - the database holds data but no identity (a store from before anchors) →
+      the identity is recorded now and the anchor written.
+
+    >>> import tempfile, pathlib
+    >>> from memvault.store.memory import InMemoryStore
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / ANCHOR_NAME
+    >>> store = InMemoryStore()
+    >>> bind_identity(store, "acme", path, create=True, at="2026-01-01T00:00:00.000000Z").revision
+    0
+    >>> bind_identity(InMemoryStore(), "acme", path, create=True, at="2026-01-01T00:00:00.000000Z",
+    ...               where="memory.db")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.StoreIdentityError: memory.db holds no memory store, but its anchor says ...
+    """
+    path = Path(path)
+    if recorded is None:
+        recorded = read_anchor(path)
+    if recorded is not None and recorded.orchestrator_id != orchestrator_id:
+        raise StoreIdentityError(
+            f"the anchor {path} belongs to orchestrator {recorded.orchestrator_id!r}, "
+            f"not {orchestrator_id!r}",
+            hint="the memory folder was copied from another orchestrator: put it back",
+        )
+    live = store.identity(orchestrator_id)
+    if live is None:
+        check_identity(recorded, None, where)  # an anchor without its store: damage
+        holds_data = (
+            store.revision(orchestrator_id) > 0 or store.audit_head(orchestrator_id).events > 0
+        )
+        if not create and not holds_data:
+            raise StoreMissingError(orchestrator_id, where)
+        live = store.claim_identity(new_anchor(orchestrator_id, at))
+    else:
+        check_identity(recorded, live, where)
+    store.keep_anchor(orchestrator_id, path)
+    return live
+
+
+class AnchorKeeper:
+    """The anchor files one store object keeps up to date, by orchestrator.
+
+    A backend calls :meth:`committed` after each committed write; the keeper
+    advances that orchestrator's file if one was registered with :meth:`keep`.
+    An anchor that cannot be written never undoes or fails the write that was
+    already committed: the error is kept in :attr:`last_error` (health reports it).
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / ANCHOR_NAME
+    >>> keeper = AnchorKeeper()
+    >>> keeper.keep(new_anchor("acme", "2026-01-01T00:00:00.000000Z"), path)
+    >>> keeper.committed("acme", revision=1, history_count=2, last_hash="9" * 64)
+    >>> read_anchor(path).history_count
+    2
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[Path, StoreAnchor]] = {}
+        self._lock = threading.Lock()
+        self.last_error: str | None = None
+
+    def keep(self, identity: StoreAnchor, path: str | Path) -> None:
+        """Keep ``path`` in step with ``identity``'s orchestrator; write it now."""
+        path = Path(path)
+        with self._lock:
+            self._kept[identity.orchestrator_id] = (path, identity)
+        self._write(path, identity)
+
+    def wants(self, orchestrator_id: str) -> bool:
+        return orchestrator_id in self._kept
+
+    def committed(
+        self, orchestrator_id: str, *, revision: int, history_count: int, last_hash: str
+    ) -> None:
+        kept = self._kept.get(orchestrator_id)
+        if kept is None:
+            return
+        path, identity = kept
+        self._write(
+            path,
+            identity.advanced(revision=revision, history_count=history_count, last_hash=last_hash),
+        )
+
+    def _write(self, path: Path, anchor: StoreAnchor) -> None:
+        try:
+            advance_anchor(path, anchor)
+            self.last_error = None
+        except AnchorError as exc:
+            self.last_error = str(exc)
 
 
 @contextlib.contextmanager

@@ -15,6 +15,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -29,6 +30,7 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source, Timestamp
+from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
@@ -445,6 +447,31 @@ class Store(Protocol):
         """Operational events in write order, optionally one ``op`` and from ``since`` on."""
         ...
 
+    # -- identity ---
+
+    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
+        """The identity recorded in the database with its live audit head; ``None`` if none.
+
+        ``None`` means the database does not (or no longer) hold this
+        orchestrator's store: new, emptied, re-created or another store's file.
+        """
+        ...
+
+    def claim_identity(self, anchor: StoreAnchor) -> StoreAnchor:
+        """Record ``anchor``'s identity unless one is recorded; return the recorded one."""
+        ...
+
+    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
+        """Write the anchor file at ``path`` now and after every committed write of the tenant.
+
+        The orchestrator must have an identity (:meth:`claim_identity`).
+        """
+        ...
+
     def close(self) -> None:
-        """Release connections. Idempotent."""
+        """Release connections. Idempotent.
+
+        Calls running in other threads finish first; calls made after (or
+        waiting at) close fail with :class:`~memvault.errors.StoreUnavailableError`.
+        """
         ...

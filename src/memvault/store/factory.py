@@ -17,13 +17,21 @@ orchestrator in one schema, partitioned by ``orchestrator_id``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from memvault.errors import ConfigError
+from memvault.errors import ConfigError, StoreMissingError
+from memvault.store.anchor import bind_identity, check_identity, read_anchor
 from memvault.store.base import Store
 
-__all__ = ["BACKENDS", "ENV_BACKEND", "ENV_DSN", "open_store", "store_backend"]
+__all__ = [
+    "BACKENDS",
+    "ENV_BACKEND",
+    "ENV_DSN",
+    "open_bound_store",
+    "open_store",
+    "store_backend",
+]
 
 ENV_BACKEND = "MEMVAULT__STORE__BACKEND"
 ENV_DSN = "MEMVAULT__STORE__POSTGRES__DSN"
@@ -49,8 +57,13 @@ def store_backend(env: Mapping[str, str] | None = None) -> str:
     return name
 
 
-def open_store(db_path: str | Path, env: Mapping[str, str] | None = None) -> Store:
+def open_store(
+    db_path: str | Path, env: Mapping[str, str] | None = None, *, create: bool = True
+) -> Store:
     """Open the configured store: SQLite at ``db_path``, or PostgreSQL from the DSN.
+
+    ``create=False``: a missing or 0-byte SQLite file raises
+    :class:`~memvault.errors.StoreMissingError` instead of becoming a new database.
 
     >>> import tempfile, pathlib
     >>> store = open_store(pathlib.Path(tempfile.mkdtemp()) / "memory.db", env={})
@@ -73,4 +86,55 @@ def open_store(db_path: str | Path, env: Mapping[str, str] | None = None) -> Sto
         return PostgresStore.connect(dsn)
     from memvault.store.sqlite import SQLiteStore
 
-    return SQLiteStore(db_path)
+    return SQLiteStore(db_path, create=create)
+
+
+def open_bound_store(
+    orchestrator: str,
+    db_path: Path,
+    anchor_path: Path,
+    *,
+    create: bool,
+    at: str,
+    known: Callable[[], Sequence[str]] = list,
+    env: Mapping[str, str] | None = None,
+) -> Store:
+    """Open the orchestrator's store and bind it to its identity and anchor file.
+
+    See :func:`memvault.store.anchor.bind_identity` for what is refused. A
+    store that does not exist (and is not to be created) raises
+    :class:`StoreMissingError` naming the orchestrators ``known()`` lists.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> at = "2026-01-01T00:00:00.000000Z"
+    >>> open_bound_store("acme", d / "memory.db", d / "a.json", create=False, at=at, env={})
+    Traceback (most recent call last):
+    ...
+    memvault.errors.StoreMissingError: no memory store for orchestrator 'acme' at ...
+    >>> store = open_bound_store("acme", d / "memory.db", d / "a.json", create=True, at=at, env={})
+    >>> (d / "a.json").is_file()
+    True
+    >>> store.close()
+    """
+    orch = orchestrator
+    values = os.environ if env is None else env
+    where = str(db_path) if store_backend(values) == "sqlite" else "the PostgreSQL store"
+    recorded = read_anchor(anchor_path)
+    try:
+        # A store that existed (it has an anchor) is never created anew.
+        store = open_store(db_path, values, create=create and recorded is None)
+    except StoreMissingError:
+        check_identity(recorded, None, where)
+        raise StoreMissingError(orch, where, known()) from None
+    try:
+        bind_identity(
+            store, orch, anchor_path, create=create, at=at, recorded=recorded, where=where
+        )
+    except StoreMissingError:
+        store.close()
+        raise StoreMissingError(orch, where, known()) from None
+    except BaseException:
+        store.close()
+        raise
+    return store

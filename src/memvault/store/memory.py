@@ -12,13 +12,15 @@ import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from memvault.errors import DuplicateEdgeError, StoreError
+from memvault.errors import DuplicateEdgeError, StoreError, StoreUnavailableError
 from memvault.model.enums import HistoryOp
 from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
     TEXT_COLUMNS,
@@ -87,10 +89,12 @@ class InMemoryStore:
         self._lock = threading.RLock()
         self._closed = False
         self._seen: dict[tuple[str, str], int] = {}  # (orchestrator, thread) -> revision
+        self._identities: dict[str, StoreAnchor] = {}
+        self._anchors = AnchorKeeper()
 
     def _tenant(self, orchestrator_id: str) -> _Tenant:
         if self._closed:
-            raise StoreError("store is closed")
+            raise StoreUnavailableError("the in-memory store is closed")
         return self._tenants.get(orchestrator_id) or _Tenant()
 
     def apply(self, write: WriteSet) -> int:
@@ -149,6 +153,12 @@ class InMemoryStore:
             self._tenants[write.orchestrator_id] = state
             for key, vector in cache_rows:
                 self._cache.setdefault(key, vector)
+            self._anchors.committed(
+                write.orchestrator_id,
+                revision=state.revision,
+                history_count=state.head.events,
+                last_hash=state.head.hash,
+            )
             return state.revision
 
     @staticmethod
@@ -406,5 +416,34 @@ class InMemoryStore:
         ]
         return chosen[:limit]
 
+    # -- identity ---
+
+    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
+        with self._lock:
+            found = self._identities.get(orchestrator_id)
+            if found is None:
+                return None
+            state = self._tenant(orchestrator_id)
+            return found.advanced(
+                revision=state.revision,
+                history_count=state.head.events,
+                last_hash=state.head.hash,
+            )
+
+    def claim_identity(self, anchor: StoreAnchor) -> StoreAnchor:
+        with self._lock:
+            self._tenant(anchor.orchestrator_id)  # refuses when closed
+            self._identities.setdefault(anchor.orchestrator_id, anchor)
+        recorded = self.identity(anchor.orchestrator_id)
+        assert recorded is not None
+        return recorded
+
+    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
+        identity = self.identity(orchestrator_id)
+        if identity is None:
+            raise StoreError(f"orchestrator {orchestrator_id!r} has no store identity to anchor")
+        self._anchors.keep(identity, path)
+
     def close(self) -> None:
-        self._closed = True
+        with self._lock:
+            self._closed = True

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from memvault.context.bulletin import CLOSE, SECTIONS, BulletinConfig
+from memvault.context.keeper import stale_notice
 from memvault.engine import MemoryEngine
 from memvault.model import MemoryEdge, MemoryStatus
 from memvault.store import WriteSet
@@ -142,7 +143,10 @@ def test_materialised_and_fallback_to_last_good(tmp_path: Path) -> None:
     assert json.loads((layout.bulletins_dir / "latest.json").read_text()) == good.to_json()
     engine.store.close()  # the store is now unusable: every read fails
     fallback = engine.bulletin()
-    assert fallback.status == "last_good" and fallback.text == good.text
+    assert fallback.status == "last_good"
+    # the fallback says it is stale, and from which revision (issue 20)
+    assert fallback.text == f"{stale_notice(good.revision)}\n{good.text}"
+    assert fallback.to_json()["stale"] is True and "stale" not in good.to_json()
     warnings = (
         [r for r in engine.log.read() if r["event"] == "bulletin_failed"] if engine.log else []
     )
@@ -151,7 +155,12 @@ def test_materialised_and_fallback_to_last_good(tmp_path: Path) -> None:
     other = open_engine(tmp_path / "h")
     other.store.close()
     from_disk = other.bulletin()
-    assert from_disk.status == "last_good" and from_disk.to_json() == good.to_json()
+    assert from_disk.status == "last_good"
+    assert from_disk.to_json() == {
+        **good.to_json(),
+        "text": fallback.text,
+        "stale": True,
+    }
 
 
 def test_failure_with_no_history_gives_an_empty_bulletin(tmp_path: Path) -> None:

@@ -24,6 +24,8 @@ from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, Pro
 __all__ = [
     "ADVANCE_AUDIT_HEAD",
     "AUDIT_HEAD",
+    "CLAIM_IDENTITY",
+    "IDENTITY",
     "INGEST_RECORD",
     "INSERT_OP_EVENT",
     "MARK_THREAD_SEEN",
@@ -58,6 +60,20 @@ ADVANCE_AUDIT_HEAD = (
     "head_hash = excluded.head_hash"
 )
 AUDIT_HEAD = "SELECT events, head_hash FROM audit_head WHERE orchestrator_id = %s"
+
+# -- store identity (issue 20) ----------------------------------------------------
+
+IDENTITY = (
+    "SELECT i.store_uuid, i.created_at, coalesce(h.events, 0), h.head_hash, "
+    "coalesce(r.revision, 0) FROM store_identity i "
+    "LEFT JOIN audit_head h ON h.orchestrator_id = i.orchestrator_id "
+    "LEFT JOIN thread_revision r ON r.orchestrator_id = i.orchestrator_id "
+    "AND r.thread_id = '*' WHERE i.orchestrator_id = %s"
+)
+CLAIM_IDENTITY = (
+    "INSERT INTO store_identity (orchestrator_id, store_uuid, created_at) VALUES (%s, %s, %s) "
+    "ON CONFLICT (orchestrator_id) DO NOTHING"
+)
 
 
 def audit_head_from_row(row: tuple[Any, ...] | None) -> AuditHead:

@@ -371,8 +371,19 @@ CREATE INDEX IF NOT EXISTS memories_pinned
     ON memories (orchestrator_id, updated_at DESC, memory_id) WHERE pinned;
 """
 
+# The store identity of each orchestrator (issue 20), matched against the
+# orchestrator's memory.anchor.json on open.
+_V3 = f"""
+CREATE TABLE IF NOT EXISTS store_identity (
+    orchestrator_id  {_ID} NOT NULL PRIMARY KEY,
+    store_uuid       text NOT NULL,
+    created_at       text NOT NULL
+);
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
     (2, "partial index of pinned memories", _V2),
+    (3, "store identity (matched against memory.anchor.json)", _V3),
 )

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ from memvault.errors import (
 )
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
 from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
     ChangeRecord,
@@ -68,7 +70,7 @@ try:
     import psycopg
     from psycopg import errors as pg_errors
     from psycopg.rows import dict_row
-    from psycopg_pool import ConnectionPool, PoolTimeout
+    from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ConfigError(
         "the PostgreSQL backend needs psycopg 3 and psycopg-pool",
@@ -107,6 +109,7 @@ class PostgresStore:
         if pool_size < 1:
             raise ConfigError(f"pool_size must be >= 1, got {pool_size}")
         self._closed = False
+        self._anchors = AnchorKeeper()
         self._indexed_dims: set[int] = set()
         self._rows_since_analyze = 0
         self._analyze_at = ANALYZE_AFTER_ROWS
@@ -169,10 +172,12 @@ class PostgresStore:
     @contextmanager
     def _conn(self) -> Iterator[psycopg.Connection[Any]]:
         if self._closed:
-            raise StoreError("store is closed")
+            raise StoreUnavailableError("the PostgreSQL store is closed")
         try:
             with self._pool.connection() as conn:
                 yield conn
+        except PoolClosed as exc:
+            raise StoreUnavailableError("the PostgreSQL store is closed") from exc
         except PoolTimeout as exc:
             raise StoreUnavailableError(f"no PostgreSQL connection available: {exc}") from exc
         except pg_errors.IntegrityError as exc:
@@ -235,8 +240,18 @@ class PostgresStore:
         if write.embeddings:
             self._ensure_vector_indexes({v.vector_dim(r.vector) for r in write.embeddings})
         try:
-            with self._conn() as conn, conn.transaction(), conn.pipeline():
-                revision = self._apply(conn, write)
+            with self._conn() as conn:
+                with conn.transaction(), conn.pipeline():
+                    revision = self._apply(conn, write)
+                if self._anchors.wants(write.orchestrator_id):
+                    row = conn.execute(lc.AUDIT_HEAD, [write.orchestrator_id]).fetchone()
+                    head = lc.audit_head_from_row(row)
+                    self._anchors.committed(
+                        write.orchestrator_id,
+                        revision=revision,
+                        history_count=head.events,
+                        last_hash=head.hash,
+                    )
         except StoreError as exc:
             cause = exc.__cause__
             if (
@@ -578,11 +593,46 @@ class PostgresStore:
         sql, params = lc.op_events_query(orchestrator_id, op, since, limit)
         return [lc.op_event_from_row(r) for r in self._read_tuples(sql, params)]
 
+    # -- identity ---
+
+    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
+        rows = self._read_tuples(lc.IDENTITY, [orchestrator_id])
+        if not rows:
+            return None
+        uuid, created, events, head, revision = rows[0]
+        return StoreAnchor(
+            orchestrator_id, uuid, created, int(revision), int(events), head or GENESIS_HASH
+        )
+
+    def claim_identity(self, anchor: StoreAnchor) -> StoreAnchor:
+        with self._conn() as conn:
+            conn.execute(
+                lc.CLAIM_IDENTITY, [anchor.orchestrator_id, anchor.store_uuid, anchor.created_at]
+            )
+        recorded = self.identity(anchor.orchestrator_id)
+        assert recorded is not None
+        return recorded
+
+    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
+        identity = self.identity(orchestrator_id)
+        if identity is None:
+            raise StoreError(f"orchestrator {orchestrator_id!r} has no store identity to anchor")
+        self._anchors.keep(identity, path)
+
+    @property
+    def anchor_error(self) -> str | None:
+        """Why the last anchor file update failed (``None``: it is up to date)."""
+        return self._anchors.last_error
+
     def close(self) -> None:
+        """Close the pool: calls holding a connection finish first (up to 30 s).
+
+        Later calls fail with :class:`StoreUnavailableError`.
+        """
         if self._closed:
             return
         self._closed = True
-        self._pool.close()
+        self._pool.close(timeout=30.0)
 
 
 _UNREACHABLE = "check the DSN, that the server runs, and that it accepts connections"

@@ -222,9 +222,20 @@ CREATE INDEX change_log_memory ON change_log (memory_id);
 CREATE INDEX events_node ON events (orchestrator_id, node, op, at);
 """
 
+# The store's identity (issue 20): also written to memory.anchor.json beside the
+# file, so a deleted, emptied or swapped database is detected on open.
+_V4 = """
+CREATE TABLE store_identity (
+    orchestrator_id  TEXT PRIMARY KEY,
+    store_uuid       TEXT NOT NULL,
+    created_at       TEXT NOT NULL
+);
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
     (2, "full-text enrichment columns; embedding lookup index", _V2),
     (3, "lifecycle: audit head, proposal outcomes, purge and stats lookups", _V3),
+    (4, "store identity (matched against memory.anchor.json)", _V4),
 )
