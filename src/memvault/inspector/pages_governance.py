@@ -63,6 +63,7 @@ def consent(ctx: Ctx) -> Response:
         "consent.html",
         nav="consent",
         found=found,
+        evidence=ctx.source.evidence(found.rows),
         status=status,
         statuses=PROPOSAL_STATUSES,
         user=user or "",

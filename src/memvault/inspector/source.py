@@ -337,6 +337,15 @@ class MemorySource:
         start = (page - 1) * PAGE_SIZE
         return Page(found[start : start + PAGE_SIZE], page, len(found))
 
+    def evidence(self, proposals: Sequence[Proposal]) -> dict[str, MemoryNode]:
+        """The memories proposals point at (what a merge would replace), visible ones only."""
+        ids: set[str] = set()
+        for proposal in proposals:
+            replaces = proposal.candidate.get("replaces")
+            if isinstance(replaces, list | tuple):
+                ids.update(str(i) for i in replaces)
+        return {n.memory_id: n for n in self._nodes(sorted(ids)[:GRAPH_MAX])}
+
     def confirm(self, proposal_id: str) -> WriteResult:
         self.require_write()
         self._unrestricted("proposals")

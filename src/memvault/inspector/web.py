@@ -28,7 +28,7 @@ from memvault.errors import (
     ConfigError,
     MemoryNotFoundError,
     MemvaultError,
-    StoreUnavailableError,
+    StoreError,
     ValidationFailed,
 )
 from memvault.inspector.sessions import COOKIE, Session, SessionStore, cookie_header
@@ -184,7 +184,7 @@ def _as_page_error(request: Request, exc: Exception, ctx: Ctx | None) -> PageErr
             f"Invalid input ({exc.stop_reason.value})",
             exc.message + (f" — {fields}" if fields and fields not in exc.message else ""),
         )
-    if isinstance(exc, StoreUnavailableError):
+    if isinstance(exc, StoreError):  # missing, corrupt, locked, not the store it claims
         return PageError(503, "Memory is unavailable", exc.message, hint=exc.hint or "")
     if isinstance(exc, ProposalError):
         missing = "does not exist" in exc.problem

@@ -490,8 +490,13 @@ def test_another_orchestrators_key_sees_nothing_of_this_one(site: Site) -> None:
         assert other.post(f"/consent/{proposal}/confirm", data={"csrf": token}).status_code == 404
 
 
-def test_unavailable_memory_says_so_on_every_page(tmp_path: Path) -> None:
-    live, handle = serve(tmp_path, memory={"enabled": False})
+@pytest.mark.parametrize("how", ["disabled", "corrupt"])
+def test_unavailable_memory_says_so_on_every_page(tmp_path: Path, how: str) -> None:
+    if how == "corrupt":
+        db = tmp_path / "acme" / "memory" / "memory.db"
+        db.parent.mkdir(parents=True)
+        db.write_bytes(b"this is not a database" * 100)
+    live, handle = serve(tmp_path, **({"memory": {"enabled": False}} if how == "disabled" else {}))
     try:
         live.keys["dev"], _ = live.control.keys.create("acme", "dev")
         with live.sign_in("dev") as client:
@@ -526,3 +531,22 @@ def test_readme_shows_two_committed_inspector_screenshots() -> None:
     assert len(images) == 2
     for image in images:
         assert (root / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", image
+
+
+def test_consent_shows_what_a_merge_proposal_would_replace(
+    site: Site, writer: httpx.Client
+) -> None:
+    older = _add(site, "Gina runs every Monday morning.", user_id="gina")
+    newer = _add(site, "Gina runs on Monday mornings before work.", user_id="gina")
+    made = site.engine().propose(
+        "Gina runs on Monday mornings before work.",
+        kind="consolidation",
+        user_id="gina",
+        type="Preference",
+        category="PREFERENCE",
+        replaces=[older, newer],
+    )
+    assert made.proposal_id is not None, made
+    page = writer.get("/consent", params={"user": "gina"}).text
+    assert f'href="/memory/{older}">Gina runs every Monday morning.' in page
+    assert f'href="/memory/{newer}"' in page
