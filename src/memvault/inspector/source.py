@@ -126,6 +126,7 @@ class RefusalStats:
     by_reason: Mapping[str, int]
     by_detector: Mapping[str, int]
     by_day: Mapping[str, Mapping[str, int]]
+    by_day_detector: Mapping[str, Mapping[str, int]]
     capped: bool
     contract: str
 
@@ -318,13 +319,16 @@ class MemorySource:
         since = (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%d")
         recent = [e for e in events if e.at[:10] >= since]
         by_day: dict[str, Counter[str]] = {}
+        by_day_detector: dict[str, Counter[str]] = {}
         for e in recent:
             by_day.setdefault(e.at[:10], Counter())[_reason(e)] += 1
+            by_day_detector.setdefault(e.at[:10], Counter())[e.detector or "—"] += 1
         return RefusalStats(
             total=len(recent),
             by_reason=dict(Counter(_reason(e) for e in recent).most_common()),
             by_detector=dict(Counter(e.detector or "—" for e in recent).most_common()),
-            by_day={d: dict(c) for d, c in sorted(by_day.items(), reverse=True)},
+            by_day={d: dict(c.most_common()) for d, c in sorted(by_day.items(), reverse=True)},
+            by_day_detector={d: dict(c.most_common()) for d, c in by_day_detector.items()},
             capped=len(events) == REFUSALS_MAX,
             contract=self.control.config.policy.contract,
         )

@@ -292,6 +292,7 @@ def test_refusals_are_counted_never_shown(site: Site, writer: httpx.Client) -> N
     page = writer.get("/refusals").text
     assert total() == before + 1
     assert result.stop_reason.value in page and "contract 19.1.0" in page
+    assert result.detector is not None and page.count(result.detector) >= 2  # total and per day
     assert "sk-live" not in page
     assert "REFUSE" in writer.get("/timeline", params={"op": "REFUSE"}).text
 
