@@ -32,9 +32,11 @@ def timeline(ctx: Ctx) -> Response:
     for event in found.rows:
         day = by_day.setdefault(event.at[:10], {})
         day[event.op.value] = day.get(event.op.value, 0) + 1
+    ids = sorted({e.memory_id for e in found.rows if e.memory_id})
     return ctx.render(
         "timeline.html",
         nav="timeline",
+        peers={n.memory_id: n for n in ctx.source.nodes(ids)},
         user=user or "",
         op=op or "",
         ops=OPS,

@@ -213,13 +213,14 @@ class MemorySource:
         edges = list(view.edges[:GRAPH_MAX])
         ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
         others = ends - {memory_id}
-        peers = {n.memory_id: n for n in self._nodes(sorted(others))}
+        peers = {n.memory_id: n for n in self.nodes(sorted(others))}
         return view.node, edges, peers
 
     def history(self, memory_id: str) -> list[HistoryEvent]:
         return self.engine.audit_events(memory_id=memory_id, limit=PAGE_MAX)[::-1]
 
-    def _nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
+    def nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
+        """The memories with these ids that this key may see (any status)."""
         engine = self.engine
         found = engine.store.get_nodes(engine.orchestrator, list(ids))
         return [n for n in found if self.principal.allows(n.category)]
@@ -277,7 +278,7 @@ class MemorySource:
                             continue
                         seen.add(end)
                         frontier.append(end)
-        nodes = self._nodes(sorted(seen))
+        nodes = self.nodes(sorted(seen))
         return Graph(nodes, list(edges.values()), memory_id, truncated)
 
     # -- timeline and refusals -------------------------------------------------
@@ -348,7 +349,7 @@ class MemorySource:
             replaces = proposal.candidate.get("replaces")
             if isinstance(replaces, list | tuple):
                 ids.update(str(i) for i in replaces)
-        return {n.memory_id: n for n in self._nodes(sorted(ids)[:GRAPH_MAX])}
+        return {n.memory_id: n for n in self.nodes(sorted(ids)[:GRAPH_MAX])}
 
     def confirm(self, proposal_id: str) -> WriteResult:
         self.require_write()
