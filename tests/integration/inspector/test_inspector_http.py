@@ -551,3 +551,11 @@ def test_consent_shows_what_a_merge_proposal_would_replace(
     page = writer.get("/consent", params={"user": "gina"}).text
     assert f'href="/memory/{older}">Gina runs every Monday morning.' in page
     assert f'href="/memory/{newer}"' in page
+
+
+def test_no_page_loads_anything_from_another_site() -> None:
+    package = Path(pages_memories.__file__).parent
+    for path in [*package.glob("templates/*.html"), *package.glob("static/*.*")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"""(?:src|href|url)\s*[=(]\s*["']?(?:https?:)?//""", text), path
+        assert 'fetch("http' not in text and "@import" not in text, path
