@@ -120,3 +120,16 @@ def test_bad_at_is_a_usage_error(tmp_path: Path) -> None:
         ["--home", str(tmp_path), "capture", "message", "I love tea", "--user", "u", "--at", "x"],
     )
     assert result.exit_code == 2
+
+
+def test_capture_train_rebuilds_the_reader_from_a_corpus(tmp_path: Path) -> None:
+    from memvault.extract.training.train import load_rows
+
+    rows = load_rows()
+    small = tmp_path / "corpus.jsonl"
+    picked = [r for i, r in enumerate(rows) if i % 40 == 0]
+    small.write_text("".join(json.dumps(r) + "\n" for r in picked), encoding="utf-8")
+    out = tmp_path / "weights"
+    got = cli(tmp_path, "capture", "train", "--out", str(out), "--corpus", str(small), "--json")
+    assert got["corpus"]["items"] == len(picked) and (out / "clause_reader.npz").is_file()
+    assert got["sha256"] == json.loads((out / "clause_reader.json").read_text())["sha256"]

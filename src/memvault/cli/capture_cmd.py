@@ -1,5 +1,5 @@
-"""CLI skins for the write-back triggers: ``capture message|workflow|diagnostics``
-and ``bench extraction``.
+"""CLI skins for the write-back triggers: ``capture message|workflow|diagnostics``,
+``capture train`` (the clause reader) and ``bench extraction``.
 
 Each command parses, makes one engine call and prints the ``CaptureResult``
 (``--json``: ``{"candidates": [{"content", "type", "stop_reason", "outcome",
@@ -135,6 +135,42 @@ def capture_diagnostics(
     with _engine(ctx) as engine:
         result = engine.capture_diagnostics(text, user_id=user, project_id=project_id)
     _print(result, as_json)
+
+
+@capture_app.command("train")
+def capture_train(
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for the weights (default: the shipped location)."),
+    ] = None,
+    corpus: Annotated[
+        Path | None, typer.Option("--corpus", help="Clause corpus (default: the shipped one).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Retrain the clause reader from its corpus (deterministic: same corpus, same bytes)."""
+    from memvault.extract.training.generate import CORPUS_PATH
+    from memvault.extract.training.train import train_reader
+
+    try:
+        manifest = train_reader(out, corpus=corpus or CORPUS_PATH)
+    except (OSError, ValueError, KeyError) as exc:
+        _fail(f"cannot train the clause reader: {exc}", EXIT_USAGE)
+    if as_json:
+        output.emit_json(manifest)
+        return
+    validation = manifest["validation"]
+    output.print_table(
+        f"clause reader — {manifest['corpus']['items']} clauses, sha256 {manifest['sha256'][:12]}…",
+        ["metric", "value"],
+        [
+            ("validation items (unseen templates)", validation.get("items")),
+            ("validation accuracy", validation.get("accuracy")),
+            ("silent read as durable", validation.get("silent_read_as_durable")),
+            ("durable read as silent", validation.get("durable_read_as_silent")),
+        ],
+        caption=f"written to {(out or Path('src/memvault/extract/weights'))}/clause_reader.npz",
+    )
 
 
 def _bench_module() -> Any:

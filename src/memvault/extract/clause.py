@@ -24,7 +24,17 @@ from memvault.extract.dates import resolve_relative_dates
 from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType, TTLClass
 
-__all__ = ["IMPORTANCE", "VALUE_MAX", "Build", "Clause", "Rule", "candidate", "change_cue", "rx"]
+__all__ = [
+    "IMPORTANCE",
+    "TTL_BY_CATEGORY",
+    "VALUE_MAX",
+    "Build",
+    "Clause",
+    "Rule",
+    "candidate",
+    "change_cue",
+    "rx",
+]
 
 VALUE_MAX = 200
 
@@ -41,7 +51,12 @@ IMPORTANCE = {
     "KNOWLEDGE": 55,
     "EVENT": 45,
 }
-_TTL = {"TODO": TTLClass.MEDIUM, "REMINDER": TTLClass.MEDIUM, "EVENT": TTLClass.MEDIUM}
+#: Categories that expire sooner than the default (long) TTL.
+TTL_BY_CATEGORY = {
+    "TODO": TTLClass.MEDIUM,
+    "REMINDER": TTLClass.MEDIUM,
+    "EVENT": TTLClass.MEDIUM,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +116,7 @@ def candidate(
         "subject": clause.subject,
         "importance": min(100, importance),
         "confidence": 1.0 if clause.explicit else 0.9,
-        "ttl_class": _TTL.get(category, TTLClass.LONG),
+        "ttl_class": TTL_BY_CATEGORY.get(category, TTLClass.LONG),
         "rule": rule,
         "said": clause.said or clause.text,
     }

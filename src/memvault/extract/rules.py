@@ -35,7 +35,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime
+from pathlib import Path
 
+from memvault.errors import WeightsError
 from memvault.extract import rules_plans, rules_preferences, rules_profile
 from memvault.extract.base import Candidate, Extraction, Message, Role
 from memvault.extract.clause import Clause, Rule
@@ -44,7 +46,15 @@ from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.dates import has_date_expression
 from memvault.extract.procedure import extract_procedure
-from memvault.extract.text import slug, split_clauses
+from memvault.extract.reader import ClauseReader, Reading, default_reader
+from memvault.extract.reading import (
+    overrules_rules,
+    reading_label,
+    retype,
+    silent,
+    statement_candidate,
+)
+from memvault.extract.text import slug, split_sentences
 from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType
 
@@ -143,6 +153,9 @@ _INTRO = re.compile(
 )
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|we're|my|our)\b", re.I)
+
+
 def _clean(clause: str) -> str:
     """The clause without fillers and intros; quotes, code and identifiers untouched."""
     return protected(_clean_masked, clause)
@@ -153,7 +166,11 @@ def _clean_masked(clause: str) -> str:
     for _ in range(3):
         stripped = _FILLER.sub("", out)
         intro = _INTRO.match(stripped)
-        if intro and not has_date_expression(intro["intro"]):
+        if (
+            intro
+            and not has_date_expression(intro["intro"])
+            and not _FIRST_PERSON.search(intro["intro"])
+        ):
             # "Just to be clear, I prefer tabs" → "I prefer tabs"
             stripped = stripped[intro.end() :]
         if stripped == out:
@@ -183,20 +200,57 @@ def _is_chitchat(clause: str) -> bool:
     )
 
 
+def _prepare(raw: str) -> tuple[str, bool]:
+    """The clause the rules and the reader read, and whether it was an explicit request."""
+    text = _clean(raw)
+    explicit = False
+    asked = _ASK.match(text)
+    if asked:
+        # "Can you remind me to …?" is a request, not a question.
+        text = text[asked.end() :].rstrip(" ?")
+    to_self = _TO_SELF.match(text)
+    if to_self:
+        # "Note to self: renew the passport" → a todo; "…: the VPN is flaky" → a note.
+        explicit = True
+        text = _clean(to_self["rest"])
+        if _NOT_A_VERB.match(text) is None and not _is_chitchat("I " + text):
+            text = "I need to " + text
+    remembered = None if to_self else _REMEMBER.match(text)
+    if remembered:
+        explicit = True
+        text = _clean(remembered["rest"])
+        if text.lower().startswith("to "):
+            text = "I need " + text
+    return text, explicit
+
+
 class RuleExtractor:
-    """Deterministic, rule-based extractor (the default; no LLM, no network).
+    """Deterministic extractor (the default; no LLM, no network): the clause
+    reader decides what each clause is, the rules fill its slot.
 
     ``rules`` replaces the rule table (tests use this to inject a failing
-    rule); ``max_candidates`` bounds the output per turn.
+    rule); ``max_candidates`` bounds the output per turn. ``reader`` /
+    ``reader_manifest`` choose the clause reader (default: the shipped one);
+    when its weights are broken the rules alone decide and every extraction
+    says so in ``errors``. ``use_reader=False`` is the rules-only extractor.
     """
 
     name = "rules"
 
     def __init__(
-        self, rules: Sequence[Rule] = DEFAULT_RULES, *, max_candidates: int = MAX_CANDIDATES
+        self,
+        rules: Sequence[Rule] = DEFAULT_RULES,
+        *,
+        max_candidates: int = MAX_CANDIDATES,
+        reader: ClauseReader | None = None,
+        reader_manifest: Path | None = None,
+        use_reader: bool = True,
     ) -> None:
         self.rules = tuple(rules)
         self.max_candidates = max_candidates
+        self.reader = reader
+        self.reader_manifest = reader_manifest
+        self.use_reader = use_reader
 
     def extract(self, message: Message, *, now: datetime) -> Extraction:
         """Candidates from one user turn (other roles are never write triggers)."""
@@ -209,11 +263,33 @@ class RuleExtractor:
         dropped: list[tuple[str, str]] = []
 
         procedure = extract_procedure(message.text, subject)
-        clauses = [] if procedure else split_clauses(message.text)
+        sentences = [] if procedure else split_sentences(message.text)
         if procedure is not None:
             candidates.append(procedure)
-        for raw in clauses:
-            cand = self._clause(raw, subject, moment.date(), errors)
+        prepared = [
+            (s_index, raw, *_prepare(raw))
+            for s_index, (_, clauses) in enumerate(sentences)
+            for raw in clauses
+        ]
+        reader, reader_error = self._reader()
+        if reader_error:
+            errors.append(reader_error)
+        readings: list[Reading | None] = [None] * (len(sentences) + len(prepared))
+        if reader is not None and prepared:
+            texts = [s for s, _ in sentences] + [text for _, _, text, _ in prepared]
+            readings = list(reader.read(texts))
+        for i, (s_index, raw, text, explicit) in enumerate(prepared):
+            many = sum(1 for p in prepared if p[0] == s_index) > 1
+            cand = self._clause(
+                raw,
+                text,
+                explicit,
+                subject,
+                moment.date(),
+                errors,
+                readings[len(sentences) + i],
+                readings[s_index] if many else None,
+            )
             if cand is None:
                 continue
             limit = 1000 if cand.type.value == "Procedure" else 280
@@ -230,28 +306,40 @@ class RuleExtractor:
             dropped=tuple(dropped),
         )
 
-    def _clause(self, raw: str, subject: str, today: date, errors: list[str]) -> Candidate | None:
-        text = _clean(raw)
-        explicit = False
-        asked = _ASK.match(text)
-        if asked:
-            # "Can you remind me to …?" is a request, not a question.
-            text = text[asked.end() :].rstrip(" ?")
-        to_self = _TO_SELF.match(text)
-        if to_self:
-            # "Note to self: renew the passport" → a todo; "…: the VPN is flaky" → a note.
-            explicit = True
-            text = _clean(to_self["rest"])
-            if _NOT_A_VERB.match(text) is None and not _is_chitchat("I " + text):
-                text = "I need to " + text
-        remembered = None if to_self else _REMEMBER.match(text)
-        if remembered:
-            explicit = True
-            text = _clean(remembered["rest"])
-            if text.lower().startswith("to "):
-                text = "I need " + text
-        if not explicit and _is_chitchat(text):
+    def _reader(self) -> tuple[ClauseReader | None, str]:
+        if not self.use_reader:
+            return None, ""
+        if self.reader is not None:
+            return self.reader, ""
+        try:
+            self.reader = (
+                default_reader()
+                if self.reader_manifest is None
+                else ClauseReader(self.reader_manifest)
+            )
+            return self.reader, ""
+        except WeightsError as exc:
+            # Trigger: the shipped reader weights are missing or altered.
+            # Why: capture must keep working (memory is advisory), but never silently.
+            # Outcome: the rules alone decide, and every extraction reports why.
+            return None, f"clause reader unavailable, rules only: {exc}"[:300]
+
+    def _clause(
+        self,
+        raw: str,
+        text: str,
+        explicit: bool,
+        subject: str,
+        today: date,
+        errors: list[str],
+        reading: Reading | None = None,
+        sentence: Reading | None = None,
+    ) -> Candidate | None:
+        quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
+        if reading is None and not explicit and _is_chitchat(text):
             return None
+        if quiet and (quiet != reading_label(reading) or overrules_rules(reading)):
+            return None  # a question, a one-off sentence, or a confident silent reading
         clause = Clause(text, subject, today, explicit, said=raw.strip())
         for rule in self.rules:
             try:
@@ -266,7 +354,16 @@ class RuleExtractor:
                 errors.append(f"rule {rule.name}: {type(exc).__name__}: {exc}"[:200])
                 continue
             if cand is not None:
-                return cand
+                if quiet:
+                    # Trigger: a rule knows the phrasing, the reader weakly calls it silent.
+                    # Why: the rule's structure ("I'm a data scientist") is stronger evidence.
+                    # Outcome: kept with the rule's type.
+                    return cand
+                return cand if reading is None else retype(cand, reading)
+        if quiet:
+            return None
+        if reading is not None and reading.durable and not text.rstrip().endswith("?"):
+            return statement_candidate(clause, reading)
         if explicit and not text.rstrip().endswith("?"):
             return replace(
                 _cand(

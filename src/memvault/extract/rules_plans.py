@@ -128,7 +128,8 @@ _RULES: tuple[Rule, ...] = (
     Rule(
         "goal",
         _r(
-            r"^(?:my\s+(?:main\s+|big\s+|long[- ]term\s+|\w+\s+)?goal\s+(?:is|for .+? is)\s+to"
+            r"^(?:my\s+(?:main\s+|big\s+|long[- ]term\s+|\w+\s+)?goal\s+(?:is|(?:for|this|next)"
+            r" .+? is)\s+to"
             r"|i\s+(?:want|plan|hope|aim|intend|am planning|am aiming|am hoping|would like"
             r"|am going|will try)\s+to|i'(?:m|d)\s+(?:planning|aiming|hoping|going|like|love)"
             r"\s+to)"

@@ -14,6 +14,7 @@ __all__ = [
     "object_slug",
     "slug",
     "split_clauses",
+    "split_sentences",
 ]
 
 _STOP = frozenset(
@@ -114,17 +115,26 @@ def object_slug(action: str) -> str:
     return slug(_VERB_LEMMA.get(action.strip().lower(), action))
 
 
+def split_sentences(text: str) -> list[tuple[str, list[str]]]:
+    """Sentences with their first-person clauses (the reader reads both).
+
+    >>> split_sentences("dentist tomorrow, so I can't join. Thanks!")[0]
+    ("dentist tomorrow, so I can't join.", ['dentist tomorrow', "I can't join."])
+    """
+    masked, spans = protect(text)  # never split inside a quote, a path or code
+    out: list[tuple[str, list[str]]] = []
+    for sentence in _CLAUSE_SPLIT.split(masked):
+        parts = [p.strip(" ,") for p in _CONJ_SPLIT.split(sentence)]
+        clauses = [restore(p, spans) for p in parts if p]
+        if clauses:
+            out.append((restore(sentence.strip(), spans), clauses))
+    return out
+
+
 def split_clauses(text: str) -> list[str]:
     """Sentences, then first-person clauses joined by "and"/"but" (never mid-phrase).
 
     >>> split_clauses("I love tea and I moved to Porto. Thanks!")
     ['I love tea', 'I moved to Porto.', 'Thanks!']
     """
-    masked, spans = protect(text)  # never split inside a quote, a path or code
-    out: list[str] = []
-    for sentence in _CLAUSE_SPLIT.split(masked):
-        for part in _CONJ_SPLIT.split(sentence):
-            part = part.strip(" ,")
-            if part:
-                out.append(restore(part, spans))
-    return out
+    return [clause for _, clauses in split_sentences(text) for clause in clauses]

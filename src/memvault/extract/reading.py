@@ -1,0 +1,193 @@
+"""What the clause reader's verdict does to a clause: drop it, type it, or word it.
+
+The rules fill slots and resolve dates; the reader (:mod:`memvault.extract.reader`)
+decides what is kept and as which type:
+
+- :func:`silent` — the clause is a question, chit-chat or a one-off (or its
+  whole sentence is a one-off: "dentist appointment tomorrow, so I can't join
+  the standup" is about tomorrow, not a standing constraint): nothing is kept;
+- :func:`retype` — a rule built a candidate and the reader is confident it is
+  another type ("I use helix every day" read as a fact about the stack, not a
+  like): the rule's wording and slot stay, the type and category change;
+- :func:`statement_candidate` — no rule knows the phrasing ("the api is
+  written in go", "gotta fix the flaky test before friday", "ping me tomorrow
+  about the invoice"): the user's own words, in the third person, become the
+  statement, typed by the reader.
+
+>>> from datetime import date
+>>> from memvault.extract.clause import Clause
+>>> from memvault.extract.reader import Reading
+>>> r = Reading("todo", 0.9, (("todo", 0.9),))
+>>> c = statement_candidate(Clause("gotta fix the flaky test before friday", "Tom",
+...                                date(2026, 11, 23)), r)
+>>> c.type.value, c.content
+('Todo', 'Tom needs to fix the flaky test before 2026-11-27.')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from memvault.extract.base import Candidate, ChangeCue
+from memvault.extract.clause import IMPORTANCE, TTL_BY_CATEGORY, Clause, candidate
+from memvault.extract.reader import SILENT, TYPES, Reading
+from memvault.extract.text import object_slug, slug
+from memvault.model.enums import MemoryType
+
+__all__ = [
+    "RETYPE_MIN",
+    "SILENT_OVER_RULE",
+    "UPDATE_CUE",
+    "overrules_rules",
+    "reading_label",
+    "retype",
+    "silent",
+    "statement_candidate",
+]
+
+#: The reader overrides a rule's type only at or above this probability.
+RETYPE_MIN = 0.6
+#: A clause a rule understood is dropped as silent only at or above this probability.
+SILENT_OVER_RULE = 0.7
+#: A sentence read as a one-off silences its clauses at or above this probability.
+SENTENCE_SILENT_MIN = 0.5
+
+UPDATE_CUE = re.compile(
+    r"\b(?:now|switched (?:to|from|over)|no longer|these days|nowadays|any ?more|scratch that"
+    r"|used to|instead of|changed (?:to|from)|moved (?:to|from|over)|from now on|actually)\b",
+    re.I,
+)
+# Rules whose type is structural (a todo reported done closes the todo; a
+# procedure is numbered steps): the reader never retypes them.
+# Standing instructions, diets and named slots ("my timezone is …") are typed by
+# their rule too: the slot says more than the wording.
+_KEEP_RULE_TYPE = frozenset(
+    {
+        "todo_done",
+        "procedure",
+        "preferred_name",
+        "reply_in",
+        "instruction",
+        "want_you",
+        "by_default",
+        "constraint",
+        "unavailable",
+        "diet",
+        "favourite",
+        "prefer",
+        "prefer_over",
+        "goal",
+        "todo",
+        "decision",
+        "remember",
+    }
+)
+
+_NEED = re.compile(
+    r"^(?:i\s+)?(?:still\s+)?(?:need to|needs to|gotta|got to|have to|has to|'ve got to"
+    r"|must|should|ought to)\s+(?P<x>.+)$"
+    r"|^(?:to do|todo|to-do|on my list|action item(?: for me)?)\s*[:-]\s*(?P<y>.+)$",
+    re.I,
+)
+_REMIND = re.compile(
+    r"^(?:(?:please\s+)?(?:remind|nudge|ping)\s+me\s+(?P<when>.*?)\s*(?P<to>to|about)\s+(?P<x>.+)"
+    r"|reminder\s*[:-]\s*(?P<y>.+)|set a reminder (?:to|for)\s+(?P<z>.+)"
+    r"|make sure i\s+(?P<w>.+))$",
+    re.I,
+)
+
+
+def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:
+    """Why nothing is kept of this clause ("" = keep it)."""
+    if explicit:
+        return ""
+    if text.rstrip().endswith("?"):
+        return "question mark"
+    if (
+        sentence is not None
+        and sentence.label == "oneoff"
+        and sentence.score >= SENTENCE_SILENT_MIN
+    ):
+        return "one-off sentence"
+    if clause.label in SILENT:
+        return clause.label  # the only reason a rule's reading can outweigh
+    return ""
+
+
+def reading_label(reading: Reading | None) -> str:
+    """The reader's label ("" without a reading)."""
+    return "" if reading is None else reading.label
+
+
+def overrules_rules(reading: Reading | None) -> bool:
+    """A silent reading confident enough to drop a clause a rule would have kept."""
+    return reading is not None and reading.label in SILENT and reading.score >= SILENT_OVER_RULE
+
+
+def retype(cand: Candidate, reading: Reading) -> Candidate:
+    """The rule's candidate with the reader's type when it is confident and it differs."""
+    if cand.rule in _KEEP_RULE_TYPE or reading.label not in TYPES:
+        return cand
+    if cand.rule == "my_x_is" and cand.type is MemoryType.PREFERENCE:
+        return cand  # "my timezone is …": the slot noun made it a preference
+    type_, category = TYPES[reading.label]
+    if cand.type is type_ and (reading.label != "reminder" or cand.category == "REMINDER"):
+        return cand
+    if reading.score < RETYPE_MIN:
+        return cand
+    if cand.type is type_:  # same type, more specific category (a reminder)
+        return replace(cand, category=category)
+    return replace(
+        cand,
+        type=type_,
+        category=category,
+        importance=max(cand.importance, IMPORTANCE.get(category, 50)),
+        ttl_class=TTL_BY_CATEGORY.get(category, cand.ttl_class),
+        exclusive=cand.exclusive and type_ in (MemoryType.FACT, MemoryType.PREFERENCE),
+    )
+
+
+def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
+    """A candidate in the user's own words, typed by the reader (no rule knew the phrasing)."""
+    if reading.label not in TYPES or reading.label == "procedure":
+        # Steps are kept only as a whole (numbered, or on "remember these steps"):
+        # describing what one usually does is not a procedure to store (spec §12).
+        return None
+    type_, category = TYPES[reading.label]
+    text = clause.text.strip()
+    key_text = text
+    if reading.label in {"todo", "reminder"}:
+        remind = _REMIND.match(text)
+        need = _NEED.match(text)
+        if remind:
+            action = remind["x"] or remind["y"] or remind["z"] or remind["w"] or ""
+            when = (remind["when"] or "").strip()
+            phrase = f"{action} {when}".strip() if when else action
+            link = "about" if remind["to"] == "about" else "to"
+            content = clause.statement(f"{clause.subject} wants a reminder {link} {phrase}")
+            key_text = action
+            category = "REMINDER"
+        elif need:
+            action = need["x"] or need["y"] or ""
+            content = clause.statement(f"{clause.subject} needs to {action}")
+            key_text = action
+        else:
+            content = clause.statement()
+        key = "todo." + object_slug(key_text)
+    else:
+        content = clause.statement()
+        key = f"{reading.label}.{slug(text)}"
+    if not re.search(r"[A-Za-z]", content) or len(text.split()) < 2:
+        return None
+    return candidate(
+        clause,
+        f"reader.{reading.label}",
+        content,
+        type_,
+        category,
+        key,
+        clause.value(key_text),
+        cue=ChangeCue.UPDATE if UPDATE_CUE.search(text) else ChangeCue.ASSERT,
+        confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
+    )

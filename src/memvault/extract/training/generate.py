@@ -1,0 +1,123 @@
+"""Generate the clause reader's corpus (``clauses.jsonl``) from the hand-written fragments.
+
+Deterministic: one ``random.Random(seed)``, templates and slots in file order,
+so the same fragments give the same file byte for byte. Each row is
+``{"text", "label", "template"}``; ``template`` (a CRC-32 of the template) lets
+the trainer keep every variant of one template on the same side of the
+train/validation split, so validation measures new wordings, not new slot values.
+
+Surface variation mimics chat: a filler in front ("btw", "oh and"), lower case,
+no final full stop, "!" — and, for a quarter of the items, a second sentence
+of another label is *not* added: the reader reads one clause at a time, and
+the extractor splits turns into clauses before asking it.
+
+>>> rows = generate(per_label=3, seed=1)
+>>> sorted({r["label"] for r in rows}) == sorted(LABELS)
+True
+>>> generate(per_label=3, seed=1) == rows
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import zlib
+from pathlib import Path
+from typing import Any
+
+from memvault.extract.training.fragments import LABELS, PREFIXES, SLOTS, TEMPLATES
+
+__all__ = ["CORPUS_PATH", "PER_LABEL", "SEED", "generate", "write_corpus"]
+
+CORPUS_PATH = Path(__file__).with_name("clauses.jsonl")
+SEED = 16
+#: Items per label (fewer when a label's templates cannot give that many distinct texts).
+PER_LABEL: dict[str, int] = {
+    "fact": 650,
+    "preference": 450,
+    "decision": 300,
+    "goal": 250,
+    "todo": 350,
+    "reminder": 250,
+    "event": 300,
+    "procedure": 160,
+    "question": 330,
+    "chitchat": 220,
+    "oneoff": 480,
+}
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def _fill(template: str, rng: random.Random, depth: int = 0) -> str:
+    def one(match: re.Match[str]) -> str:
+        values = SLOTS.get(match.group(1))
+        if not values:
+            return match.group(0)
+        value = rng.choice(values)
+        return _fill(value, rng, depth + 1) if depth < 3 and "{" in value else value
+
+    return _SLOT.sub(one, template)
+
+
+def _surface(text: str, label: str, rng: random.Random) -> str:
+    prefix = rng.choice(PREFIXES) if label not in {"chitchat"} else ""
+    out = prefix + text
+    roll = rng.random()
+    if roll < 0.45:
+        out = out.lower()
+    elif roll < 0.8:
+        out = out[:1].upper() + out[1:]
+    if out.endswith("?"):
+        if rng.random() < 0.25:
+            out = out[:-1]
+        return out
+    end = rng.random()
+    if label == "question":
+        return out + ("?" if end < 0.6 else "")
+    if end < 0.45:
+        out += "."
+    elif end < 0.55:
+        out += "!"
+    return out
+
+
+def generate(*, per_label: int | None = None, seed: int = SEED) -> list[dict[str, Any]]:
+    """The labelled clauses (``per_label`` overrides :data:`PER_LABEL`, for tests)."""
+    rng = random.Random(seed)
+    rows: list[dict[str, Any]] = []
+    for label in LABELS:
+        templates = TEMPLATES[label]
+        want = per_label if per_label is not None else PER_LABEL[label]
+        seen: set[str] = set()
+        attempts = 0
+        while len(seen) < want and attempts < want * 20:
+            attempts += 1
+            template = templates[attempts % len(templates)]
+            text = _surface(_fill(template, rng), label, rng).strip()
+            if not text or text in seen:
+                continue
+            seen.add(text)
+            rows.append(
+                {
+                    "text": text,
+                    "label": label,
+                    "template": zlib.crc32(template.encode("utf-8")),
+                }
+            )
+    return rows
+
+
+def write_corpus(path: Path = CORPUS_PATH, *, seed: int = SEED) -> int:
+    """Write the corpus as JSON Lines; return the number of rows."""
+    rows = generate(seed=seed)
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    return len(rows)
+
+
+if __name__ == "__main__":  # pragma: no cover - `python -m memvault.extract.training.generate`
+    print(write_corpus())

@@ -1,0 +1,147 @@
+"""``memvault capture train``: rebuild the clause reader from its corpus, bit for bit.
+
+Steps (all deterministic): read ``clauses.jsonl``; hold out every variant of
+15% of the templates (by a CRC-32 of the template) as validation — so the
+figure measures wordings the heads never saw, not new slot values; featurise
+(hashed n-grams, :mod:`memvault.learn.features`); train one sigmoid head per
+label on the training split (:func:`memvault.learn.train_heads`, fixed seed)
+and score the validation split (accuracy, per-label recall, and how often a
+silent label — question, chit-chat, one-off — is read as durable); then train
+the shipped heads on **all** rows with the same config and write
+``clause_reader.npz`` + ``clause_reader.json`` (sha256, corpus hash, config,
+validation figures) with :func:`memvault.learn.write_weights`.
+
+>>> rows = [{"text": "we use go", "label": "fact", "template": 1},
+...         {"text": "thanks!", "label": "chitchat", "template": 2}]
+>>> targets(rows)[:, [0, 9]].tolist()
+[[1.0, 0.0], [0.0, 1.0]]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.extract.reader import LABELS, READER_MANIFEST, SILENT
+from memvault.extract.training.generate import CORPUS_PATH
+from memvault.learn import Heads, TrainConfig, ngram_matrix, train_heads, write_weights
+
+__all__ = [
+    "CONFIG",
+    "NGRAM_DIM",
+    "TRAIN_COMMAND",
+    "is_validation",
+    "load_rows",
+    "targets",
+    "train_reader",
+]
+
+#: 2**14 buckets: the shipped file stays under a megabyte (11 heads, float32).
+NGRAM_DIM = 1 << 14
+CONFIG = TrainConfig(seed=20261126, epochs=20, batch=64, learning_rate=0.02, l2=1e-6)
+VALIDATION_PERCENT = 15
+TRAIN_COMMAND = "memvault capture train"
+
+
+def load_rows(path: Path = CORPUS_PATH) -> list[dict[str, Any]]:
+    """The corpus rows (JSON Lines)."""
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def is_validation(row: dict[str, Any]) -> bool:
+    """Held out when its template's CRC falls in the validation share."""
+    return int(row["template"]) % 100 < VALIDATION_PERCENT
+
+
+def targets(rows: Sequence[dict[str, Any]]) -> npt.NDArray[np.float64]:
+    """One-hot ``(n, len(LABELS))`` targets."""
+    y = np.zeros((len(rows), len(LABELS)), dtype=np.float64)
+    for i, row in enumerate(rows):
+        y[i, LABELS.index(row["label"])] = 1.0
+    return y
+
+
+def _fit(rows: Sequence[dict[str, Any]], config: TrainConfig) -> Heads:
+    x = ngram_matrix((r["text"] for r in rows), dim=NGRAM_DIM)
+    return train_heads(None, x, targets(rows), LABELS, config)
+
+
+def _evaluate(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    if not rows:
+        return {"items": 0}
+    probs = heads.scores(None, ngram_matrix((r["text"] for r in rows), dim=NGRAM_DIM))
+    predicted = [LABELS[int(i)] for i in probs.argmax(axis=1)]
+    gold = [r["label"] for r in rows]
+    per_label: dict[str, float] = {}
+    for label in LABELS:
+        idx = [i for i, g in enumerate(gold) if g == label]
+        if idx:
+            per_label[label] = round(sum(predicted[i] == label for i in idx) / len(idx), 3)
+    silent = [i for i, g in enumerate(gold) if g in SILENT]
+    durable = [i for i, g in enumerate(gold) if g not in SILENT]
+    confusions = Counter(f"{g}->{p}" for g, p in zip(gold, predicted, strict=True) if g != p)
+    return {
+        "items": len(rows),
+        "accuracy": round(sum(g == p for g, p in zip(gold, predicted, strict=True)) / len(rows), 3),
+        "recall_per_label": per_label,
+        "silent_read_as_durable": round(
+            sum(predicted[i] not in SILENT for i in silent) / max(1, len(silent)), 3
+        ),
+        "durable_read_as_silent": round(
+            sum(predicted[i] in SILENT for i in durable) / max(1, len(durable)), 3
+        ),
+        "top_confusions": dict(confusions.most_common(8)),
+    }
+
+
+def train_reader(
+    out_dir: Path | None = None,
+    *,
+    corpus: Path = CORPUS_PATH,
+    limit: int | None = None,
+    config: TrainConfig = CONFIG,
+) -> dict[str, Any]:
+    """Train, validate and write the reader; return its manifest.
+
+    ``limit`` trains on the first ``limit`` rows of every label (the tests'
+    quick slice); the shipped weights use the whole corpus.
+    """
+    folder = out_dir or READER_MANIFEST.parent
+    raw = corpus.read_bytes()
+    rows = load_rows(corpus)
+    if limit is not None:
+        kept: Counter[str] = Counter()
+        sliced = []
+        for r in rows:
+            if kept[r["label"]] < limit:
+                kept[r["label"]] += 1
+                sliced.append(r)
+        rows = sliced
+    train = [r for r in rows if not is_validation(r)]
+    held = [r for r in rows if is_validation(r)]
+    validation = _evaluate(_fit(train, config), held)
+    heads = _fit(rows, config)
+    manifest = {
+        "command": TRAIN_COMMAND,
+        "corpus": {
+            "path": "src/memvault/extract/training/clauses.jsonl",
+            "sha256": hashlib.sha256(raw).hexdigest(),
+            "items": len(rows),
+            "per_label": dict(Counter(r["label"] for r in rows)),
+        },
+        "config": asdict(config),
+        "encoder": None,
+        "labels": list(LABELS),
+        "ngram_dim": NGRAM_DIM,
+        "validation": {"held_out": "templates with crc32 % 100 < 15", **validation},
+    }
+    return write_weights(folder, "clause_reader", heads.arrays("reader"), manifest)

@@ -1,0 +1,103 @@
+"""The clause reader: shipped weights are the recorded ones, retraining is bit for bit,
+a broken file fails clearly, and the reader decides what a turn keeps."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memvault.errors import WeightsError
+from memvault.extract import Message, RuleExtractor
+from memvault.extract.reader import LABELS, READER_MANIFEST, ClauseReader, default_reader
+from memvault.extract.training.generate import CORPUS_PATH, generate
+from memvault.extract.training.train import load_rows, train_reader
+
+NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
+
+
+def kept(text: str, speaker: str = "Tom") -> list[tuple[str, str]]:
+    msg = Message(text=text, user_id="tom", speaker=speaker, at=NOW)
+    return [(c.type.value, c.content) for c in RuleExtractor().extract(msg, now=NOW).candidates]
+
+
+def test_the_shipped_weights_are_the_recorded_ones_with_a_card() -> None:
+    manifest = json.loads(READER_MANIFEST.read_text(encoding="utf-8"))
+    weights = READER_MANIFEST.with_name(manifest["weights"])
+    assert hashlib.sha256(weights.read_bytes()).hexdigest() == manifest["sha256"]
+    assert READER_MANIFEST.with_suffix(".md").is_file()
+    # the corpus they were trained on is the committed one
+    assert hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest() == manifest["corpus"]["sha256"]
+    assert manifest["labels"] == list(LABELS) and manifest["command"] == "memvault capture train"
+    assert default_reader().heads.labels == LABELS
+
+
+def test_the_corpus_is_large_labelled_and_regenerated_exactly() -> None:
+    rows = load_rows()
+    assert len(rows) >= 3000
+    assert {r["label"] for r in rows} == set(LABELS)
+    assert generate() == rows  # the committed file is the generator's output
+
+
+def test_retraining_a_slice_is_bit_for_bit(tmp_path: Path) -> None:
+    a = train_reader(tmp_path / "a", limit=25)
+    b = train_reader(tmp_path / "b", limit=25)
+    assert a["sha256"] == b["sha256"]
+    assert (tmp_path / "a" / "clause_reader.npz").read_bytes() == (
+        tmp_path / "b" / "clause_reader.npz"
+    ).read_bytes()
+    assert a["corpus"]["items"] == 25 * len(LABELS)
+
+
+def test_a_broken_weights_file_fails_clearly_and_capture_says_so(tmp_path: Path) -> None:
+    for name in ("clause_reader.json", "clause_reader.npz"):
+        shutil.copy(READER_MANIFEST.with_name(name), tmp_path / name)
+    weights = tmp_path / "clause_reader.npz"
+    weights.write_bytes(weights.read_bytes()[:-10] + b"0123456789")
+    with pytest.raises(WeightsError, match="sha256"):
+        ClauseReader(tmp_path / "clause_reader.json")
+    x = RuleExtractor(reader_manifest=tmp_path / "clause_reader.json").extract(
+        Message(text="I love green tea", speaker="Tom", at=NOW), now=NOW
+    )
+    assert x.errors and x.errors[0].startswith("clause reader unavailable, rules only")
+    assert [c.content for c in x.candidates] == ["Tom loves green tea."]  # the rules still work
+    (tmp_path / "clause_reader.json").unlink()
+    with pytest.raises(WeightsError, match="manifest"):
+        ClauseReader(tmp_path / "clause_reader.json")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dentist appointment tomorrow, so I can't join the standup",
+        "running 15 minutes late, sorry",
+        "what's the difference between a mutex and a semaphore?",
+        "haha nice, thanks a lot",
+        "ugh I'm so sleepy today",
+    ],
+)
+def test_one_offs_questions_and_chit_chat_keep_nothing(text: str) -> None:
+    assert kept(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "words"),
+    [
+        ("The team decided to use Kafka for the audit log.", "Decision", "decided to use kafka"),
+        ("My goal this year is to get the AWS security cert.", "Goal", "aws security cert"),
+        ("can you remind me to renew the domain on friday?", "Todo", "renew the domain"),
+        ("gotta rotate the grafana tokens by thursday", "Todo", "rotate the grafana tokens"),
+        ("the payments api is written in kotlin", "Fact", "kotlin"),
+        ("we deploy everything with argo cd", "Fact", "argo cd"),
+        ("we shipped v4.0.2 last friday", "Event", "v4.0.2"),
+    ],
+)
+def test_the_reader_keeps_and_types_what_rules_alone_missed(
+    text: str, type_: str, words: str
+) -> None:
+    got = kept(text)
+    assert any(t == type_ and words in c.lower() for t, c in got), got
