@@ -521,6 +521,7 @@ EXTENSIONS: tuple[tuple[str, str], ...] = (
     ("serve_cmd", "app"),
     ("context_cmd", "plain"),
     ("retrieval_cmd", "bench"),
+    ("peers_cmd", "bench"),
     ("agent_cmd", "plain"),
 )
 

@@ -1,0 +1,316 @@
+"""A fast forward pass for ONE short search query: the MiniLM network in onnxruntime.
+
+The numpy forward pass (:mod:`memvault.embed.minilm`) is built for batches;
+for a single 10-token query it costs 12–19 ms on a loaded 2-core box, more
+than the whole search. This module builds an ONNX graph of the very same
+network **from the verified weights in memory** (nothing is exported, written
+or downloaded: the weights are the ones the package ships and the sha256
+check already passed) and runs it with onnxruntime, optionally with the
+weight matrices quantised to int8 (dynamic quantisation: activations stay
+float, scaled per row at run time).
+
+Trigger: onnxruntime and onnx are optional (extra ``fast``).
+Why: the default install must stay small and work where no wheel exists.
+Outcome: :func:`build_query_session` returns ``None`` when either is missing,
+and :class:`~memvault.embed.minilm.MiniLMEmbedder` keeps the numpy pass.
+
+The float32 graph gives the numpy pass's vectors to ~1e-6; the int8 graph
+moves a query vector by a cosine of ~0.99 (docs/retrieval.md, "Query
+embedding", gives recall measured with each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import logging
+import os
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from memvault.embed.minilm import _Network
+
+from memvault.errors import EmbedderError
+
+__all__ = [
+    "QUERY_BACKENDS",
+    "QuerySession",
+    "build_query_session",
+    "load_query_session",
+    "onnx_available",
+]
+
+QueryBackend = Literal["auto", "numpy", "onnx", "onnx-int8"]
+QUERY_BACKENDS: tuple[str, ...] = ("auto", "numpy", "onnx", "onnx-int8")
+
+_HEADS = 12
+_HEAD_DIM = 32
+_WIDTH = 384
+
+
+def _modules() -> tuple[Any, Any] | None:
+    try:
+        onnx = importlib.import_module("onnx")
+        ort = importlib.import_module("onnxruntime")
+    except ImportError:
+        return None
+    return onnx, ort
+
+
+def onnx_available() -> bool:
+    """Whether onnx and onnxruntime are installed (extra ``fast``).
+
+    >>> isinstance(onnx_available(), bool)
+    True
+    """
+    return _modules() is not None
+
+
+def _graph(onnx: Any, net: _Network) -> Any:
+    """The BERT encoder + mean pooling for one unpadded sequence, as an ONNX model."""
+    helper, tp = onnx.helper, onnx.TensorProto
+    inits: list[Any] = []
+    nodes: list[Any] = []
+    counter = [0]
+
+    def const(name: str, array: npt.NDArray[Any]) -> str:
+        inits.append(onnx.numpy_helper.from_array(np.require(array, requirements="C"), name))
+        return name
+
+    def op(kind: str, inputs: list[str], **attrs: Any) -> str:
+        counter[0] += 1
+        out = f"{kind.lower()}_{counter[0]}"
+        nodes.append(helper.make_node(kind, inputs, [out], **attrs))
+        return out
+
+    def layer_norm(x: str, w: npt.NDArray[Any], b: npt.NDArray[Any], name: str) -> str:
+        return op(
+            "LayerNormalization",
+            [x, const(name + ".w", w), const(name + ".b", b)],
+            axis=-1,
+            epsilon=1e-12,
+        )
+
+    # Trigger: the word-embedding table is 30522 x 384 float32 (47 MB), 80% of the model.
+    # Why: a lookup of ~10 rows is cheaper in numpy than a 47 MB graph to load and cache.
+    # Outcome: the graph starts from the summed input embeddings (see QuerySession.pooled).
+    x = x_in = "embeddings"  # (1, seq, 384) float32
+    x = layer_norm(x, net.ln_w, net.ln_b, "emb_ln")
+    split_shape = const("split_shape", np.array([0, -1, 3, _HEADS, _HEAD_DIM], dtype=np.int64))
+    merge_shape = const("merge_shape", np.array([0, -1, _WIDTH], dtype=np.int64))
+    scale = const("scale", np.array(1.0 / np.sqrt(_HEAD_DIM), dtype=np.float32))
+    half = const("half", np.array(0.5, dtype=np.float32))
+    one = const("one", np.array(1.0, dtype=np.float32))
+    inv_sqrt2 = const("inv_sqrt2", np.array(1.0 / np.sqrt(2.0), dtype=np.float32))
+    picks = [const(f"pick{i}", np.array(i, dtype=np.int64)) for i in range(3)]
+    for i, layer in enumerate(net.layers):
+        p = f"l{i}."
+        qkv = op(
+            "Add",
+            [op("MatMul", [x, const(p + "qkv_w", layer.qkv_w)]), const(p + "qkv_b", layer.qkv_b)],
+        )
+        heads = op("Reshape", [qkv, split_shape])  # (1, seq, 3, heads, dim)
+        q = op("Transpose", [op("Gather", [heads, picks[0]], axis=2)], perm=[0, 2, 1, 3])
+        k = op("Transpose", [op("Gather", [heads, picks[1]], axis=2)], perm=[0, 2, 3, 1])
+        v = op("Transpose", [op("Gather", [heads, picks[2]], axis=2)], perm=[0, 2, 1, 3])
+        scores = op("Mul", [op("MatMul", [q, k]), scale])
+        weights = op("Softmax", [scores], axis=-1)
+        context = op("Transpose", [op("MatMul", [weights, v])], perm=[0, 2, 1, 3])
+        context = op("Reshape", [context, merge_shape])
+        attended = op("MatMul", [context, const(p + "out_w", np.ascontiguousarray(layer.out_w))])
+        attended = op("Add", [op("Add", [attended, const(p + "out_b", layer.out_b)]), x])
+        x = layer_norm(attended, layer.ln1_w, layer.ln1_b, p + "ln1")
+        hidden = op("MatMul", [x, const(p + "ff1_w", np.ascontiguousarray(layer.ff1_w))])
+        hidden = op("Add", [hidden, const(p + "ff1_b", layer.ff1_b)])
+        # exact (erf) GELU: x * 0.5 * (1 + erf(x / sqrt 2)); onnxruntime fuses it into one op
+        erf = op("Erf", [op("Mul", [hidden, inv_sqrt2])])
+        hidden = op("Mul", [op("Mul", [hidden, half]), op("Add", [erf, one])])
+        out = op("MatMul", [hidden, const(p + "ff2_w", np.ascontiguousarray(layer.ff2_w))])
+        out = op("Add", [op("Add", [out, const(p + "ff2_b", layer.ff2_b)]), x])
+        x = layer_norm(out, layer.ln2_w, layer.ln2_b, p + "ln2")
+    pooled = op("ReduceMean", [x, const("pool_axes", np.array([1], dtype=np.int64))], keepdims=0)
+    nodes[-1].output[0] = "pooled"
+    del pooled
+    graph = helper.make_graph(
+        nodes,
+        "minilm_query",
+        [helper.make_tensor_value_info(x_in, tp.FLOAT, [1, "seq", _WIDTH])],
+        [helper.make_tensor_value_info("pooled", tp.FLOAT, [1, _WIDTH])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    return model
+
+
+class QuerySession:
+    """One onnxruntime session: token ids of one query in, its mean-pooled vector out."""
+
+    def __init__(
+        self, session: Any, quantized: bool, payload: bytes = b"", net: _Network | None = None
+    ) -> None:
+        self._session = session
+        self._net = net
+        self.quantized = quantized
+        #: the serialized model the session was made from (what the disk cache keeps)
+        self.payload = payload
+
+    @property
+    def name(self) -> str:
+        return "onnx-int8" if self.quantized else "onnx"
+
+    def pooled(self, token_ids: list[int]) -> npt.NDArray[np.float32]:
+        """The mean-pooled (not yet normalised) output for one unpadded sequence."""
+        if self._net is None:
+            raise ValueError("this session was made without its network's embedding tables")
+        net = self._net
+        embeddings = net.word[np.asarray(token_ids, dtype=np.int64)]
+        embeddings = embeddings + net.position[: len(token_ids)] + net.token_type0
+        feed = {"embeddings": embeddings[None, :, :].astype(np.float32, copy=False)}
+        (out,) = self._session.run(["pooled"], feed)
+        result: npt.NDArray[np.float32] = np.asarray(out[0], dtype=np.float32)
+        return result
+
+
+def build_query_session(net: _Network, *, quantize: bool, threads: int = 1) -> QuerySession | None:
+    """An onnxruntime session of ``net`` (``None`` when onnx/onnxruntime are missing).
+
+    ``threads``: intra-op threads; one short query gains nothing from a second
+    thread on a busy 2-core box (measured: docs/retrieval.md).
+    """
+    mods = _modules()
+    if mods is None:
+        return None
+    onnx, ort = mods
+    model = _graph(onnx, net)
+    if quantize:
+        quantization = importlib.import_module("onnxruntime.quantization")
+        # Trigger: weights are ~90% of the bytes a short query reads.
+        # Why: int8 matrices are 4x smaller; dynamic quantisation needs no calibration data.
+        # Outcome: MatMul weights per-channel int8, everything else float32.
+        with tempfile.TemporaryDirectory(prefix="memvault-onnx-") as tmp:
+            src, dst = Path(tmp) / "f32.onnx", Path(tmp) / "int8.onnx"
+            onnx.save_model(model, str(src))
+            # the quantiser logs a "consider pre-processing" warning on the root logger
+            logging.disable(logging.WARNING)
+            try:
+                quantization.quantize_dynamic(
+                    str(src),
+                    str(dst),
+                    weight_type=quantization.QuantType.QInt8,
+                    per_channel=True,
+                    op_types_to_quantize=["MatMul"],
+                )
+            finally:
+                logging.disable(logging.NOTSET)
+            payload = dst.read_bytes()
+    else:
+        payload = model.SerializeToString()
+    return _session(ort, payload, quantize, threads, net)
+
+
+def _session(
+    ort: Any, payload: bytes, quantized: bool, threads: int, net: _Network
+) -> QuerySession:
+    """An inference session over ``payload`` (a serialized ONNX model)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = max(1, threads)
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    session = ort.InferenceSession(payload, options, providers=["CPUExecutionProvider"])
+    return QuerySession(session, quantized, payload, net)
+
+
+def cache_dir() -> Path:
+    """Where built query graphs are kept between processes (derived data, safe to delete)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("memvault", appauthor=False)) / "onnx"
+
+
+_BUILD_LOCK = threading.Lock()
+
+
+def load_query_session(
+    net: _Network,
+    *,
+    weights_sha256: str,
+    quantize: bool,
+    required: bool,
+    threads: int = 1,
+    directory: Path | None = None,
+) -> QuerySession | None:
+    """The query session of ``net``, from the on-disk cache or built (then cached).
+
+    Trigger: building and quantising the graph costs seconds (~6–9 s loaded);
+      reading a built one costs a fraction of a second.
+    Why: every process would otherwise pay it at its first search.
+    Outcome: the built model is kept under :func:`cache_dir`, named by the
+      verified weights' sha256, the variant and the onnxruntime version, with
+      its own sha256 beside it; a file that does not match is rebuilt.
+
+    ``required``: raise :class:`EmbedderError` when onnxruntime is missing or
+    the build fails, instead of returning ``None`` (the numpy pass then answers).
+    """
+    mods = _modules()
+    if mods is None:
+        if required:
+            raise EmbedderError(
+                "the fast query backend needs onnxruntime and onnx",
+                hint='run `pip install "memvault[fast]"`, or use query_backend="numpy"',
+            )
+        return None
+    _, ort = mods
+    variant = "int8" if quantize else "f32"
+    folder = directory or cache_dir()
+    path = folder / f"minilm-{weights_sha256[:16]}-{variant}-v2-ort{ort.__version__}.onnx"
+    digest = path.with_suffix(".sha256")
+    try:
+        with _BUILD_LOCK:
+            payload = _read_cached(path, digest)
+            if payload is None:
+                built = build_query_session(net, quantize=quantize, threads=threads)
+                assert built is not None  # the modules are there
+                payload = built.payload
+                _write_cached(folder, path, digest, payload)
+                return built
+        return _session(ort, payload, quantize, threads, net)
+    except Exception as exc:
+        if required:
+            raise EmbedderError(
+                f"could not build the {variant} query graph: {type(exc).__name__}: {exc}",
+                hint='use query_backend="numpy"',
+            ) from exc
+        return None
+
+
+def _read_cached(path: Path, digest: Path) -> bytes | None:
+    try:
+        payload = path.read_bytes()
+        expected = digest.read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+    return payload if hashlib.sha256(payload).hexdigest() == expected else None
+
+
+def _write_cached(folder: Path, path: Path, digest: Path, payload: bytes) -> None:
+    """Atomic writes (a concurrent reader sees the old file or the new one); best effort."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for target, data in (
+            (path, payload),
+            (digest, hashlib.sha256(payload).hexdigest().encode()),
+        ):
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, target)
+    except OSError:
+        pass
