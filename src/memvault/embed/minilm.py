@@ -501,7 +501,7 @@ class MiniLMEmbedder:
                 f"unknown query_backend {query_backend!r}",
                 hint=f"use one of: {', '.join(QUERY_BACKENDS)}",
             )
-        self._query_backend = query_backend
+        self._query_path = query_backend
         self._query_session: QuerySession | None = None
         self._query_cache_size = max(0, query_cache)
         self._query_cache: OrderedDict[str, FloatVector] = OrderedDict()
@@ -589,7 +589,7 @@ class MiniLMEmbedder:
         return session.name if session is not None else "numpy"
 
     def _session(self) -> QuerySession | None:
-        if self._query_backend == "numpy":
+        if self._query_path == "numpy":
             return None
         if self._query_session is None:
             model = self._loaded()
@@ -598,8 +598,8 @@ class MiniLMEmbedder:
                     self._query_session = load_query_session(
                         model.network,
                         weights_sha256=WEIGHTS_SHA256,
-                        quantize=self._query_backend != "onnx",
-                        required=self._query_backend != "auto",
+                        quantize=self._query_path != "onnx",
+                        required=self._query_path != "auto",
                     )
         return self._query_session
 
