@@ -12,11 +12,17 @@ home, users in file order (a user's turns build on each other). Labels:
   ``updated``, ``contradiction``, ``related``, ``rejected`` (sensitive: the
   gate must refuse it and nothing may be stored) or ``none`` (chit-chat).
 
+Optional fields (``bench/data/extraction_fresh.jsonl`` has them): ``sensitive``
+(words that must never appear in a memory stored from the turn), ``verbatim``
+(tokens that must appear byte-identical in one of them) and ``kind`` (what the
+turn is; questions, chit-chat and one-offs must leave no candidate).
+
 Metrics: candidate precision (extracted candidates matching an expected
 memory, refused ones included), written precision (the same over what was
 actually written) and recall (expected memories matched), outcome accuracy per label,
 update/contradiction detection accuracy and their false-positive counts,
-sensitive refusal rate, and capture latency p50/p95 over ``repeat`` full
+sensitive refusal rate, sensitive words leaked into stored memories,
+identifier fidelity, silence per kind, and capture latency p50/p95 over ``repeat`` full
 passes (each in a fresh home; the first pass also warms the model up).
 """
 
@@ -41,6 +47,8 @@ __all__ = ["DATA", "load", "run"]
 #: the bundled labelled sets live in the source checkout's ``bench/data/``.
 DATA = Path(__file__).resolve().parents[3] / "bench" / "data" / "extraction.jsonl"
 _TRACKED = ("updated", "contradiction", "merged", "related")
+#: Turn kinds (optional ``kind`` field) that must leave nothing behind.
+_SILENT_KINDS = frozenset({"question", "chitchat", "one_off"})
 
 
 _FIELDS = ("id", "user", "speaker", "text", "at", "expect", "outcome")
@@ -140,6 +148,10 @@ def run(
     outcome_hits: Counter[str] = Counter()
     outcome_total: Counter[str] = Counter()
     false_positive: Counter[str] = Counter()
+    sensitive_words = sensitive_leaks = verbatim_total = verbatim_kept = 0
+    leaked_turns: set[str] = set()
+    silent_total: Counter[str] = Counter()
+    silent_hits: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
     for turn, result in zip(turns, results, strict=True):
         cands = [c for c in result.candidates if c.type]  # dropped ones have no type
@@ -167,6 +179,19 @@ def run(
         else:
             ok = label in outcomes
         outcome_hits[label] += ok
+        stored_text = [c.content for c in cands if c.outcome.value != "rejected"]
+        for word in turn.get("sensitive") or ():
+            sensitive_words += 1
+            leaked = [t for t in stored_text if word.lower() in t.lower()]
+            sensitive_leaks += bool(leaked)
+            if leaked:
+                leaked_turns.add(turn["id"])
+        for token in turn.get("verbatim") or ():
+            verbatim_total += 1
+            verbatim_kept += any(token in t for t in stored_text)
+        if turn.get("kind") in _SILENT_KINDS:
+            silent_total[turn["kind"]] += 1
+            silent_hits[turn["kind"]] += not result.candidates
         for tracked in _TRACKED:
             if tracked in outcomes and label != tracked:
                 false_positive[tracked] += 1
@@ -195,6 +220,18 @@ def run(
         "related_accuracy": rate(outcome_hits["related"], outcome_total["related"]),
         "chitchat_silence": rate(outcome_hits["none"], outcome_total["none"]),
         "sensitive_refusal": rate(outcome_hits["rejected"], outcome_total["rejected"]),
+        # Optional per-turn fields (bench/data/FRESH.md): `sensitive` words must never
+        # reach a stored memory; `verbatim` tokens must appear byte-identical in one.
+        "sensitive_words": sensitive_words,
+        "sensitive_leaks": sensitive_leaks,
+        "sensitive_leak_turns": len(leaked_turns),
+        "identifier_tokens": verbatim_total,
+        "identifier_fidelity": rate(verbatim_kept, verbatim_total),
+        "silence_by_kind": {k: rate(silent_hits[k], silent_total[k]) for k in sorted(silent_total)},
+        "question_chitchat_silence": rate(
+            silent_hits["question"] + silent_hits["chitchat"],
+            silent_total["question"] + silent_total["chitchat"],
+        ),
         "false_updates": false_positive["updated"],
         "false_contradictions": false_positive["contradiction"],
         "latency_p50_ms": round(_pct(all_latencies, 0.5), 2),
