@@ -29,6 +29,9 @@ class WriteResult:
     errors: tuple[tuple[str, str], ...] = ()
     revision: int | None = None
     edge_id: str | None = None
+    #: The write failed because the store is unavailable (read-only, full, locked,
+    #: damaged): exit 4 / HTTP 503 rather than a refusal; retrying later may work.
+    store_unavailable: bool = False
 
     @property
     def ok(self) -> bool:
@@ -55,6 +58,8 @@ class WriteResult:
             data["revision"] = self.revision
         if self.edge_id is not None:
             data["edge_id"] = self.edge_id
+        if self.store_unavailable:
+            data["memory_available"] = False
         return data
 
 

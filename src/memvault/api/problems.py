@@ -128,7 +128,7 @@ def write_problem(result: WriteResult) -> ApiProblem:
     data = result.to_json()
     slug = result.stop_reason.value.lower().replace("_", "-")
     return ApiProblem(
-        status_for(result.stop_reason),
+        503 if result.store_unavailable else status_for(result.stop_reason),
         slug,
         result.reason or result.stop_reason.value,
         **data,

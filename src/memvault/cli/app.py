@@ -139,7 +139,8 @@ def _print_write(result: WriteResult, as_json: bool, verb: str) -> None:
     else:
         output.error(f"{result.stop_reason.value}: {result.reason}")
     if not result.ok:
-        raise typer.Exit(EXIT_REFUSED)
+        # A store that could not take the write is "unavailable" (4), not a refusal (1).
+        raise typer.Exit(EXIT_UNAVAILABLE if result.store_unavailable else EXIT_REFUSED)
 
 
 @app.command()

@@ -53,7 +53,7 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from memvault.embed.base import FloatVector
-from memvault.errors import DuplicateEdgeError, ValidationFailed
+from memvault.errors import DuplicateEdgeError, StoreUnavailableError, ValidationFailed
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
@@ -423,6 +423,8 @@ class WritePipeline:
             return WriteResult(
                 StopReason.INTERNAL_INCONSISTENCY,
                 reason=f"write failed and was rolled back: {type(exc).__name__}",
+                # a read-only, full, locked or damaged store: exit 4 / 503, not a refusal
+                store_unavailable=isinstance(exc, StoreUnavailableError),
             )
         return replace(result, revision=revision)
 
@@ -545,6 +547,7 @@ class WritePipeline:
                     reason=committed.reason,
                     detector=committed.detector if not committed.ok else None,
                     revision=committed.revision,
+                    store_unavailable=committed.store_unavailable,
                 )
         return [r for r in out if r is not None]
 
