@@ -1,26 +1,54 @@
 """A LangGraph ``BaseStore`` over the memvault engine (``pip install "memvault[langgraph]"``).
 
-Namespaces map to memvault scopes::
+One store is one memvault orchestrator (``orchestrator=``, default
+``"langgraph"``; optionally one ``project`` and ``user`` scope for every
+item). A LangGraph namespace — any depth, any labels LangGraph accepts
+(``("a%b",)``, ``("star*",)``, ``("users", "alice\\n")`` …) — is kept literally
+on each memory, so ``get``/``search``/``list_namespaces`` give back exactly
+the namespace that was put. An item is one memory: its ``key`` is the
+memory's ``key``, its ``value`` (a JSON object) is kept verbatim.
 
-    (orchestrator,)                      the orchestrator's global tier
-    (orchestrator, project)              a project ("global" names the global tier)
-    (orchestrator, project, user)        one user's memories in that project or tier
+What is indexed. Without ``index`` the memory's text is ``value["content"]``
+(or ``"text"``/``"memory"``), else the value's JSON, and a query is embedded
+with memvault's own model. With ``index={"embed": …, "dims": …, "fields": […]}``
+(LangGraph's ``IndexConfig``; SQLite's ``text_fields`` is accepted too) the
+caller's embeddings are used and the memory's text is the text at those
+fields (``put(..., index=[...])`` overrides them per item); ``index=False``
+stores an item that a query never scores (it can still fill a page, with
+``score=None``, as in LangGraph's in-memory store). ``score`` is the cosine
+similarity of the query and the item's vector — not a per-query normalised
+rank.
 
-An item's ``key`` is the memory's ``key``; its ``value`` (a JSON object) is kept
-verbatim in the memory's ``value``. The memory's text is ``value["content"]``
-(or ``"text"``/``"memory"``), else the JSON itself; ``type``, ``category``,
-``source_kind``, ``importance``, ``pinned`` and ``ttl_class`` in the value set
-those fields (defaults: ``Fact``, ``KNOWLEDGE``, ``SYSTEM_KNOWN``). Every put
-goes through ``engine.add``/``engine.update`` and so through the write gate: a
-refused put raises :class:`~memvault.errors.WriteRefusedError` with its stop reason.
-A delete is memvault's soft delete. ``search`` with a query is memvault recall.
+``type``, ``category``, ``source_kind``, ``importance``, ``pinned`` and
+``ttl_class`` in a value set those memvault fields when they hold valid
+memvault values (defaults: ``Fact``, ``KNOWLEDGE``, ``SYSTEM_KNOWN``); any
+other use of those keys is just the application's data.
+
+Filters: equality on a top-level or dotted key (``"user.level"``), lists and
+objects compared whole, and the operators ``$eq $ne $gt $gte $lt $lte``; an
+unknown operator or a malformed key raises ``ValueError`` — never an empty
+result.
+
+Where memvault deliberately differs from LangGraph's own stores
+(docs/langgraph.md lists the affected LangGraph tests):
+
+- every put goes through the write gate: forbidden content (credentials,
+  health data, injections …) is refused with
+  :class:`~memvault.errors.WriteRefusedError` carrying the stop reason;
+- a delete is memvault's soft delete (restorable until purge);
+- one vector per item: the indexed fields are embedded as one text, not one
+  vector per field with max-pooling;
+- a value's JSON is at most 1024 characters, its text at most 4000;
+- no TTL (``supports_ttl = False``): memvault's TTL classes govern lifetime.
 
 >>> import tempfile
 >>> store = MemvaultStore(tempfile.mkdtemp())
->>> store.put(("acme", "billing", "dana"), "drink", {"content": "Dana prefers tea",
+>>> store.put(("dana", "prefs"), "drink", {"content": "Dana prefers tea",
 ...           "type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"})
->>> store.get(("acme", "billing", "dana"), "drink").value["content"]
+>>> store.get(("dana", "prefs"), "drink").value["content"]
 'Dana prefers tea'
+>>> [item.key for item in store.search(())]
+['drink']
 >>> store.close()
 """
 
@@ -28,16 +56,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
+import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langgraph.store.base import (
     BaseStore,
     GetOp,
-    InvalidNamespaceError,
+    IndexConfig,
     Item,
     ListNamespacesOp,
     MatchCondition,
@@ -46,36 +78,110 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    ensure_embeddings,
+    get_text_at_path,
+    tokenize_path,
+    validate_op_namespace,
 )
 
 from memvault.engine import MemoryEngine
 from memvault.layout import default_home
+from memvault.model.enums import MemoryType, SourceKind, TTLClass
 from memvault.model.node import MemoryNode
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION
 from memvault.policy.write_gate import PolicyGate
+from memvault.retrieval.config import RetrievalConfig
 
-__all__ = ["GLOBAL_TIER", "MemvaultStore"]
+__all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 
-#: The project segment that names an orchestrator's global tier.
-GLOBAL_TIER = "global"
 _TEXT_KEYS = ("content", "text", "memory")
-_FIELDS = ("type", "category", "source_kind", "importance", "pinned", "ttl_class")
-_DEFAULTS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
-#: How many memories of one scope are scanned to find a key (the store has no key index).
+_DEFAULTS: dict[str, Any] = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
+#: How many memories of the store are scanned per batch (the store has no namespace index).
 SCAN_LIMIT = 10_000
+#: The filter operators a search understands.
+FILTER_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
+_FILTER_KEY = re.compile(r"^[\w\-]+(\.[\w\-]+)*$")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: A query's candidates: the vector leg alone, as deep as memvault allows.
+_SIMILARITY = RetrievalConfig(name="langgraph", text_weight=0.0, top_k_text=0, top_k_vector=1000)
 
 
 def _when(stamp: str) -> datetime:
     return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
-class MemvaultStore(BaseStore):
-    """LangGraph's store interface on memvault (sync ``batch``; ``abatch`` in a thread).
+def _valid(name: str, value: Any) -> bool:
+    """Whether ``value`` is a value memvault accepts for the node field ``name``."""
+    if name == "type":
+        return isinstance(value, str) and value in {t.value for t in MemoryType}
+    if name == "source_kind":
+        return isinstance(value, str) and value in {k.value for k in SourceKind}
+    if name == "ttl_class":
+        return isinstance(value, str) and value in {t.value for t in TTLClass}
+    if name == "category":
+        return isinstance(value, str) and re.fullmatch(r"[A-Z_]{1,32}", value) is not None
+    if name == "importance":
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
+    if name == "pinned":
+        return isinstance(value, bool)
+    return False
 
-    ``orchestrators`` limits which orchestrators a namespace may name (``None``:
-    any under ``home``); ``agent`` is recorded as the actor of every write;
-    every put is judged by a :class:`~memvault.policy.write_gate.PolicyGate` for
-    ``contract``.
+
+class _LangChainEmbedder:
+    """The caller's LangChain ``Embeddings`` as a memvault embedder (unit float32 rows)."""
+
+    def __init__(self, embed: Any, dims: int) -> None:
+        self.embeddings = ensure_embeddings(embed)
+        self.dims = int(dims)
+        name = getattr(self.embeddings, "model", None) or type(self.embeddings).__qualname__
+        self.model_id = f"langgraph:{name}:{self.dims}"
+
+    @property
+    def dimension(self) -> int:
+        return self.dims
+
+    @staticmethod
+    def _unit(rows: Sequence[Sequence[float]]) -> np.ndarray[Any, np.dtype[np.float32]]:
+        matrix = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return np.asarray(matrix / np.where(norms == 0, 1.0, norms), dtype=np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
+        return self._unit(self.embeddings.embed_documents(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
+        vector: np.ndarray[Any, np.dtype[np.float32]] = self._unit(
+            [self.embeddings.embed_query(text)]
+        )[0]
+        return vector
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """One item as memvault holds it."""
+
+    node: MemoryNode
+    namespace: tuple[str, ...]
+    value: dict[str, Any]
+    indexed: bool
+
+    def item(self, score: float | None = None, *, search: bool = False) -> Item:
+        fields: dict[str, Any] = {
+            "namespace": self.namespace,
+            "key": self.node.key,
+            "value": self.value,
+            "created_at": _when(self.node.created_at),
+            "updated_at": _when(self.node.updated_at),
+        }
+        return SearchItem(**fields, score=score) if search else Item(**fields)
+
+
+class MemvaultStore(BaseStore):
+    """LangGraph's store interface on one memvault orchestrator (``abatch`` runs in a thread).
+
+    ``agent`` is recorded as the actor of every write; every put is judged by a
+    :class:`~memvault.policy.write_gate.PolicyGate` for ``contract``; ``index``
+    is LangGraph's ``IndexConfig`` (see the module docstring).
     """
 
     supports_ttl = False
@@ -84,209 +190,322 @@ class MemvaultStore(BaseStore):
         self,
         home: str | Path | None = None,
         *,
+        orchestrator: str = "langgraph",
+        project: str | None = None,
+        user: str | None = None,
         agent: str = "langgraph",
-        orchestrators: Iterable[str] | None = None,
         contract: str = DEFAULT_CONTRACT_VERSION,
+        index: IndexConfig | Mapping[str, Any] | None = None,
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
+        self.orchestrator = orchestrator
+        self.project = project
+        self.user = user
         self.agent = agent
-        self.allowed = frozenset(orchestrators) if orchestrators is not None else None
         self.contract = contract
-        self._engines: dict[str, MemoryEngine] = {}
+        self.index_config: dict[str, Any] | None = dict(index) if index else None
+        self.embeddings: Any = None
+        self._embedder: _LangChainEmbedder | None = None
+        self._fields: tuple[str, ...] = ("$",)
+        if self.index_config is not None:
+            if "embed" not in self.index_config or "dims" not in self.index_config:
+                raise ValueError("index needs 'embed' and 'dims' (LangGraph's IndexConfig)")
+            self._embedder = _LangChainEmbedder(
+                self.index_config["embed"], self.index_config["dims"]
+            )
+            self.embeddings = self._embedder.embeddings
+            fields = self.index_config.get("fields") or self.index_config.get("text_fields")
+            self._fields = tuple(fields) if fields else ("$",)
+        self._engine_obj: MemoryEngine | None = None
         self._lock = threading.Lock()
+        # Held by every batch and by close: a batch still running in a worker
+        # thread (a cancelled ``abatch``) finishes before the engine closes.
+        self._busy = threading.RLock()
 
     # -- plumbing --------------------------------------------------------------
 
-    def _engine(self, orchestrator: str) -> MemoryEngine:
-        if self.allowed is not None and orchestrator not in self.allowed:
-            raise InvalidNamespaceError(f"orchestrator {orchestrator!r} is not open to this store")
+    @property
+    def _engine(self) -> MemoryEngine:
         with self._lock:
-            engine = self._engines.get(orchestrator)
-            if engine is None:
-                engine = MemoryEngine.open(
-                    self.home, orchestrator, agent_id=self.agent, gate=PolicyGate(self.contract)
+            if self._engine_obj is None:
+                options: dict[str, Any] = {}
+                if self._embedder is not None:
+                    options["embedder"] = self._embedder
+                self._engine_obj = MemoryEngine.open(
+                    self.home,
+                    self.orchestrator,
+                    agent_id=self.agent,
+                    gate=PolicyGate(self.contract),
+                    **options,
                 )
-                self._engines[orchestrator] = engine
-            return engine
+            return self._engine_obj
+
+    def setup(self) -> None:
+        """Open (creating if needed) the orchestrator's store; optional, the first call does it."""
+        _ = self._engine
 
     def close(self) -> None:
-        """Close every engine this store opened."""
-        with self._lock:
-            engines, self._engines = list(self._engines.values()), {}
-        for engine in engines:
-            engine.close()
+        """Close the engine this store opened (after any batch still running)."""
+        with self._busy, self._lock:
+            engine, self._engine_obj = self._engine_obj, None
+            if engine is not None:
+                engine.close()
 
-    @staticmethod
-    def _scope(namespace: tuple[str, ...]) -> tuple[str, str | None, str | None, bool]:
-        """``(orchestrator, project_id, user_id, global tier?)`` of a namespace."""
-        if not 1 <= len(namespace) <= 3 or not all(namespace):
-            raise InvalidNamespaceError(
-                f"namespace {namespace!r}: use (orchestrator[, project|'global'[, user]])"
-            )
-        project = namespace[1] if len(namespace) > 1 else GLOBAL_TIER
-        user = namespace[2] if len(namespace) > 2 else None
-        is_global = project == GLOBAL_TIER
-        return namespace[0], None if is_global else project, user, is_global
+    def __enter__(self) -> MemvaultStore:
+        return self
 
-    @staticmethod
-    def _namespace(node: MemoryNode) -> tuple[str, ...]:
-        base = (node.orchestrator_id, node.project_id or GLOBAL_TIER)
-        return (*base, node.user_id) if node.user_id else base
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
-    @staticmethod
-    def _value(node: MemoryNode) -> dict[str, Any]:
+    def _scope(self) -> dict[str, str]:
+        return {k: v for k, v in {"project_id": self.project, "user_id": self.user}.items() if v}
+
+    def _decode(self, node: MemoryNode) -> _Stored:
         try:
-            value = json.loads(node.value) if node.value else None
+            raw = json.loads(node.value) if node.value else None
         except ValueError:
-            value = None
-        if isinstance(value, dict):
-            return value
-        return {"content": node.content, "type": node.type.value, "category": node.category}
+            raw = None
+        if isinstance(raw, dict) and isinstance(raw.get("namespace"), list) and "value" in raw:
+            value = raw["value"] if isinstance(raw["value"], dict) else {}
+            return _Stored(node, tuple(raw["namespace"]), value, bool(raw.get("indexed", True)))
+        # A memory this adapter did not write (or wrote before namespaces were kept):
+        # shown under its memvault scope, as the adapter's first version named it.
+        scope = (node.orchestrator_id, node.project_id or "global")
+        namespace = (*scope, node.user_id) if node.user_id else scope
+        if not isinstance(raw, dict):
+            raw = {"content": node.content, "type": node.type.value, "category": node.category}
+        return _Stored(node, namespace, raw, True)
 
-    def _in_scope(
-        self, namespace: tuple[str, ...], *, exact: bool
-    ) -> tuple[MemoryEngine, list[MemoryNode]]:
-        """Memories whose namespace is ``namespace`` (exact) or starts with it (prefix).
+    def _all(self) -> list[_Stored]:
+        nodes = self._engine.list_memories(self._scope(), limit=SCAN_LIMIT)
+        return [self._decode(n) for n in nodes]
 
-        Project and user are filtered inside the store; the global tier (project
-        IS NULL) and the exact match are checked here on the scoped rows.
-        """
-        orchestrator, project, user, _ = self._scope(namespace)
-        engine = self._engine(orchestrator)
-        filters = {k: v for k, v in {"project_id": project, "user_id": user}.items() if v}
-        nodes = engine.list_memories(filters, limit=SCAN_LIMIT)
-        if exact:
-            wanted = namespace if len(namespace) > 1 else (namespace[0], GLOBAL_TIER)
-            return engine, [n for n in nodes if self._namespace(n) == wanted]
-        return engine, [n for n in nodes if self._namespace(n)[: len(namespace)] == namespace]
+    def _texts(self, value: Mapping[str, Any], index: Any) -> list[str]:
+        """The texts of ``value`` to embed; empty when the item is not to be indexed."""
+        if index is False:
+            return []
+        if self._embedder is None:
+            text = next((str(value[k]) for k in _TEXT_KEYS if value.get(k)), None)
+            return [text or json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)]
+        paths = tuple(index) if index is not None else self._fields
+        texts: list[str] = []
+        for path in paths:
+            if path == "$":
+                texts.append(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
+            else:
+                texts.extend(t for t in get_text_at_path(value, tokenize_path(path)) if t)
+        return texts
 
     # -- operations -----------------------------------------------------------
 
-    def _get(self, op: GetOp) -> Item | None:
-        _, nodes = self._in_scope(op.namespace, exact=True)
-        for node in nodes:
-            if node.key == op.key:
-                return Item(
-                    value=self._value(node),
-                    key=node.key,
-                    namespace=self._namespace(node),
-                    created_at=_when(node.created_at),
-                    updated_at=_when(node.updated_at),
-                )
-        return None
-
-    def _put(self, op: PutOp) -> None:
-        engine, nodes = self._in_scope(op.namespace, exact=True)
-        existing = next((n for n in nodes if n.key == op.key), None)
+    def _put(self, op: PutOp, items: dict[tuple[tuple[str, ...], str], _Stored]) -> None:
+        engine = self._engine
+        existing = items.get((op.namespace, op.key))
         if op.value is None:
             if existing is not None:
-                engine.delete(existing.memory_id).raise_for_status()
+                engine.delete(existing.node.memory_id).raise_for_status()
+                del items[(op.namespace, op.key)]
             return
         value = dict(op.value)
-        text = next((str(value[k]) for k in _TEXT_KEYS if value.get(k)), None)
-        fields = {k: value[k] for k in _FIELDS if k in value}
-        content = text or json.dumps(value, sort_keys=True, ensure_ascii=False)
-        encoded = json.dumps(value, ensure_ascii=False, default=str)
+        texts = self._texts(value, op.index)
+        whole = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        content = _CONTROL.sub(" ", "\n".join(texts) if texts else whole).strip() or whole
+        envelope = json.dumps(
+            {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
+            ensure_ascii=False,
+            default=str,
+        )
+        names = (*_DEFAULTS, "importance", "pinned", "ttl_class")
+        fields = {k: value[k] for k in names if k in value and _valid(k, value[k])}
         if existing is not None:
             # Provenance (source_kind) is fixed at creation; the rest may change.
             changes = {k: v for k, v in fields.items() if k != "source_kind"}
             engine.update(
-                existing.memory_id, content=content, value=encoded, **changes
+                existing.node.memory_id, content=content, value=envelope, **changes
             ).raise_for_status()
-            return
-        _, project, user, _ = self._scope(op.namespace)
-        engine.add(
-            content,
-            key=op.key,
-            value=encoded,
-            project_id=project,
-            user_id=user,
-            agent_id=self.agent,
-            **{**_DEFAULTS, **fields},
-        ).raise_for_status()
-
-    def _search(self, op: SearchOp) -> list[SearchItem]:
-        prefix = op.namespace_prefix
-        if not prefix:
-            raise InvalidNamespaceError("search needs at least the orchestrator in the prefix")
-        wanted = op.limit + op.offset
-        if op.query:
-            orchestrator, project, user, _ = self._scope(prefix)
-            filters = {k: v for k, v in {"project_id": project, "user_id": user}.items() if v}
-            hits = self._engine(orchestrator).search(op.query, filters=filters, top_k=100).hits
-            scored: list[tuple[MemoryNode, float | None]] = [
-                (h.node, h.score) for h in hits if self._namespace(h.node)[: len(prefix)] == prefix
-            ]
+            memory_id = existing.node.memory_id
         else:
-            _, nodes = self._in_scope(prefix, exact=False)
-            scored = [(n, None) for n in nodes]
-        items: list[SearchItem] = []
-        for node, score in scored:
-            value = self._value(node)
-            if op.filter and any(value.get(k) != v for k, v in op.filter.items()):
-                continue
-            items.append(
-                SearchItem(
-                    namespace=self._namespace(node),
-                    key=node.key,
-                    value=value,
-                    created_at=_when(node.created_at),
-                    updated_at=_when(node.updated_at),
-                    score=score,
-                )
+            result = engine.add(
+                content,
+                key=op.key,
+                value=envelope,
+                project_id=self.project,
+                user_id=self.user,
+                agent_id=self.agent,
+                **{**_DEFAULTS, **fields},
             )
-            if len(items) >= wanted:
-                break
-        return items[op.offset :]
+            result.raise_for_status()
+            memory_id = str(result.memory_id)
+        node = engine.get(memory_id).node
+        items[(op.namespace, op.key)] = _Stored(node, op.namespace, value, bool(texts))
 
-    def _orchestrators(self) -> list[str]:
-        if self.allowed is not None:
-            return sorted(self.allowed)
-        if not self.home.is_dir():
-            return []
-        return sorted(p.name for p in self.home.iterdir() if (p / "memory" / "memory.db").is_file())
+    def _search(
+        self, op: SearchOp, items: dict[tuple[tuple[str, ...], str], _Stored]
+    ) -> list[Item]:
+        prefix = tuple(op.namespace_prefix)
+        check = _compile_filter(op.filter or {})
+        candidates = [
+            s for s in items.values() if s.namespace[: len(prefix)] == prefix and check(s.value)
+        ]
+        if op.query:
+            by_id = {s.node.memory_id: s for s in candidates}
+            scored: list[tuple[float, _Stored]] = []
+            if candidates:
+                results = self._engine.search(
+                    op.query, filters=self._scope(), top_k=1000, config=_SIMILARITY, explain=True
+                )
+                for hit in results.hits:
+                    stored = by_id.get(hit.node.memory_id)
+                    similarity = hit.explain.get("similarity")
+                    if stored is not None and stored.indexed and similarity is not None:
+                        scored.append((float(similarity), stored))
+            scored.sort(key=lambda pair: -pair[0])
+            seen = {s.node.memory_id for _, s in scored}
+            rest = [s for s in candidates if s.node.memory_id not in seen]
+            page: list[tuple[float | None, _Stored]] = [*scored, *((None, s) for s in rest)]
+        else:
+            page = [(None, s) for s in candidates]
+        window = page[op.offset : op.offset + op.limit]
+        return [stored.item(score, search=True) for score, stored in window]
 
     @staticmethod
     def _matches(namespace: tuple[str, ...], condition: MatchCondition) -> bool:
         path = tuple(condition.path)
         if len(path) > len(namespace):
             return False
-        size = len(path)
-        part = namespace[:size] if condition.match_type == "prefix" else namespace[-size:]
+        if condition.match_type == "prefix":
+            part = namespace[: len(path)]
+        elif condition.match_type == "suffix":
+            part = namespace[len(namespace) - len(path) :]
+        else:
+            raise ValueError(f"unsupported match type {condition.match_type!r}")
         return all(p == "*" or p == n for p, n in zip(path, part, strict=True))
 
-    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        found: set[tuple[str, ...]] = set()
-        for orchestrator in self._orchestrators():
-            for node in self._engine(orchestrator).list_memories(limit=SCAN_LIMIT):
-                namespace = self._namespace(node)
-                if op.max_depth is not None:
-                    namespace = namespace[: op.max_depth]
-                found.add(namespace)
-        matched = [
-            ns
-            for ns in sorted(found)
-            if all(self._matches(ns, c) for c in op.match_conditions or ())
-        ]
-        return matched[op.offset : op.offset + op.limit]
+    def _list_namespaces(
+        self, op: ListNamespacesOp, items: dict[tuple[tuple[str, ...], str], _Stored]
+    ) -> list[tuple[str, ...]]:
+        conditions = op.match_conditions or ()
+        found = {
+            s.namespace
+            for s in items.values()
+            if all(self._matches(s.namespace, c) for c in conditions)
+        }
+        if op.max_depth is not None:
+            found = {ns[: op.max_depth] for ns in found}
+        return sorted(found)[op.offset : op.offset + op.limit]
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run LangGraph store operations in order, each through the engine."""
+        """Run LangGraph store operations in order, each through the engine.
+
+        Every op's namespace is checked first, so an invalid label rejects the
+        whole batch before anything is written.
+        """
+        ops = list(ops)
+        for op in ops:
+            if not isinstance(op, GetOp | PutOp | SearchOp | ListNamespacesOp):
+                raise TypeError(f"unsupported store operation {type(op).__name__}")
+            validate_op_namespace(op)
+            if isinstance(op, SearchOp):
+                _compile_filter(op.filter or {})
+        with self._busy:
+            return self._run(ops)
+
+    def _run(self, ops: list[Op]) -> list[Result]:
+        items = {(s.namespace, s.node.key): s for s in reversed(self._all())} if ops else {}
         results: list[Result] = []
         for op in ops:
             if isinstance(op, GetOp):
-                results.append(self._get(op))
+                stored = items.get((tuple(op.namespace), op.key))
+                results.append(stored.item() if stored is not None else None)
             elif isinstance(op, PutOp):
-                self._put(op)
+                self._put(op, items)
                 results.append(None)
             elif isinstance(op, SearchOp):
-                results.append(self._search(op))
-            elif isinstance(op, ListNamespacesOp):
-                results.append(self._list_namespaces(op))
-            else:  # pragma: no cover - LangGraph defines only these four
-                raise TypeError(f"unsupported store operation {type(op).__name__}")
+                results.append(self._search(op, items))
+            else:
+                results.append(self._list_namespaces(op, items))
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """``batch`` in a worker thread (one copy of the logic)."""
         return await asyncio.to_thread(self.batch, list(ops))
+
+
+# -- filters ---------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _lookup(value: Mapping[str, Any], key: str) -> Any:
+    """``value[key]``, else the dotted path ``a.b.c`` walked through nested objects."""
+    if key in value:
+        return value[key]
+    current: Any = value
+    for part in key.split("."):
+        if not isinstance(current, Mapping) or part not in current:
+            return _MISSING
+        current = current[part]
+    return current
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _compare(actual: Any, operator: str, expected: Any) -> bool:
+    if operator == "$eq":
+        return actual is not _MISSING and _equal(actual, expected)
+    if operator == "$ne":
+        return actual is _MISSING or not _equal(actual, expected)
+    left, right = _number(actual), _number(expected)
+    if left is None or right is None:
+        if isinstance(actual, str) and isinstance(expected, str):
+            left_s, right_s = actual, expected
+            return {
+                "$gt": left_s > right_s,
+                "$gte": left_s >= right_s,
+                "$lt": left_s < right_s,
+                "$lte": left_s <= right_s,
+            }[operator]
+        return False
+    if math.isnan(left) or math.isnan(right):
+        return False
+    return {"$gt": left > right, "$gte": left >= right, "$lt": left < right, "$lte": left <= right}[
+        operator
+    ]
+
+
+def _equal(actual: Any, expected: Any) -> bool:
+    if isinstance(expected, float) and math.isnan(expected):
+        return False
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and actual is expected
+    return bool(actual == expected)
+
+
+def _compile_filter(spec: Mapping[str, Any]) -> Any:
+    """A predicate over item values; raises ``ValueError`` for a key or operator it cannot apply."""
+    checks: list[tuple[str, str, Any]] = []
+    for key, wanted in spec.items():
+        if not isinstance(key, str) or not _FILTER_KEY.match(key):
+            raise ValueError(
+                f"Invalid filter key {key!r}: use letters, digits, '_' and '-', "
+                "with '.' between the keys of nested objects"
+            )
+        if isinstance(wanted, Mapping) and any(str(k).startswith("$") for k in wanted):
+            for operator, operand in wanted.items():
+                if operator not in FILTER_OPERATORS:
+                    raise ValueError(
+                        f"Unsupported filter operator {operator!r} on {key!r}; "
+                        f"use one of {', '.join(FILTER_OPERATORS)}"
+                    )
+                checks.append((key, operator, operand))
+        else:
+            checks.append((key, "$eq", wanted))
+
+    def predicate(value: Mapping[str, Any]) -> bool:
+        return all(_compare(_lookup(value, key), op, operand) for key, op, operand in checks)
+
+    return predicate

@@ -153,6 +153,7 @@ def hybrid_search(
     # Why: embedding (numpy) and the FTS5 query (sqlite3) both release the GIL.
     # Outcome: the embedding runs on a worker thread during the text leg; its
     #   error, if any, is raised by ``result()`` inside the vector leg's handler.
+    similarity: dict[str, float] = {}  # raw cosine of the vector leg, for explain
     pending = None
     if config.uses_text and config.uses_vector and embedder is not None and query_vector is None:
         pending = start_query_embedding(embedder, query)
@@ -191,6 +192,7 @@ def hybrid_search(
                         best[v.memory_id] = max(v.similarity, best.get(v.memory_id, -1.0))
                 ranking = sorted(best.items(), key=lambda item: (-item[1], item[0]))
                 ranking = ranking[: config.top_k_vector]
+                similarity = dict(ranking)
                 rankings.append(ranking)
                 weights.append(config.vector_weight)
                 per_leg["vector"] = {m: i for i, (m, _) in enumerate(ranking, start=1)}
@@ -224,6 +226,7 @@ def hybrid_search(
             {
                 "ranks": {leg: per_leg[leg].get(memory_id) for leg in per_leg},
                 "modifiers": parts,
+                "similarity": similarity.get(memory_id),
             },
         )
         for memory_id, score, parts in modified

@@ -1,20 +1,25 @@
-"""The LangGraph adapter through LangGraph's own store API (and inside a compiled graph)."""
+"""The LangGraph adapter through LangGraph's own store API (and inside a compiled graph).
+
+Each test states one behaviour LangGraph users rely on; memvault's deliberate
+differences (the write gate, soft deletes) are tested as such.
+"""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, TypedDict
 
 import anyio
 import pytest
+from langchain_core.embeddings import Embeddings
 from langgraph.graph import END, START, StateGraph
-from langgraph.store.base import BaseStore, InvalidNamespaceError
+from langgraph.store.base import BaseStore, InvalidNamespaceError, PutOp, SearchOp
 
 from memvault.engine import MemoryEngine
 from memvault.errors import WriteRefusedError
 from memvault.integrations.langgraph_store import MemvaultStore
 
-NS = ("acme", "billing", "dana")
 TEA = {
     "content": "Dana prefers tea over coffee",
     "type": "Preference",
@@ -23,73 +28,203 @@ TEA = {
 }
 
 
+class LetterCounts(Embeddings):
+    """A caller's own embedder: counts of a..z (deterministic, no model)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def _one(self, text: str) -> list[float]:
+        self.calls += 1
+        return [float(text.lower().count(chr(ord("a") + i))) for i in range(26)]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._one(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._one(text)
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    return dot / (math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b)))
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Any:
-    s = MemvaultStore(tmp_path, orchestrators=["acme", "globex"])
+    s = MemvaultStore(tmp_path, orchestrator="acme")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def indexed(tmp_path: Path) -> Any:
+    embed = LetterCounts()
+    s = MemvaultStore(tmp_path, index={"dims": 26, "embed": embed, "fields": ["title", "body"]})
     yield s
     s.close()
 
 
 def test_put_get_update_delete(store: MemvaultStore, tmp_path: Path) -> None:
+    ns = ("billing", "dana")
     assert isinstance(store, BaseStore)
-    store.put(NS, "drink", TEA)
-    item = store.get(NS, "drink")
-    assert item is not None and item.value == TEA and item.namespace == NS
-    store.put(NS, "drink", {**TEA, "content": "Dana prefers green tea"})
-    updated = store.get(NS, "drink")
+    store.put(ns, "drink", TEA)
+    item = store.get(ns, "drink")
+    assert item is not None and item.value == TEA and item.namespace == ns
+    store.put(ns, "drink", {**TEA, "content": "Dana prefers green tea"})
+    updated = store.get(ns, "drink")
     assert updated is not None and updated.value["content"] == "Dana prefers green tea"
-    assert updated.updated_at >= item.updated_at
-    assert store.get(("acme", "billing", "someone-else"), "drink") is None
-    assert store.get(("globex", "billing", "dana"), "drink") is None
-    store.delete(NS, "drink")
-    assert store.get(NS, "drink") is None
+    assert updated.updated_at >= item.updated_at and updated.created_at == item.created_at
+    assert store.get(("billing", "someone-else"), "drink") is None
+    store.delete(ns, "drink")
+    assert store.get(ns, "drink") is None
     with MemoryEngine.open(tmp_path, "acme") as engine:
         nodes = engine.list_memories({"status": ["soft_deleted"]})
-    assert [(n.key, n.user_id, n.project_id, n.agent_id) for n in nodes] == [
-        ("drink", "dana", "billing", "langgraph")
+    # memvault's delete is a soft delete: the memory is still there, restorable.
+    assert [(n.key, n.type.value, n.category, n.agent_id) for n in nodes] == [
+        ("drink", "Preference", "PREFERENCE", "langgraph")
     ]
 
 
-def test_global_tier_and_defaults(store: MemvaultStore) -> None:
-    store.put(("acme",), "fiscal_year", {"text": "The fiscal year starts in April"})
-    item = store.get(("acme", "global"), "fiscal_year")
-    assert item is not None and item.namespace == ("acme", "global")
-    assert store.get(("acme", "billing"), "fiscal_year") is None
+@pytest.mark.parametrize(
+    "namespace",
+    [("solo",), ("a%b",), ("star*",), ("user_1",), ("users", "alice\n"), tuple("abcdefg")],
+)
+def test_any_namespace_round_trips_literally(store: MemvaultStore, namespace: Any) -> None:
+    store.put(namespace, "k", {"v": 1})
+    item = store.get(namespace, "k")
+    assert item is not None and item.namespace == namespace
+    assert [i.namespace for i in store.search(namespace)] == [namespace]
+    assert store.list_namespaces(prefix=namespace) == [namespace]
+
+
+def test_labels_are_literal_not_patterns(store: MemvaultStore) -> None:
+    for namespace in [("a%b",), ("axxb",), ("star*",), ("starX",), ("foo",), ("foobar",)]:
+        store.put(namespace, "k", {"v": 1})
+    assert {i.namespace for i in store.search(("a%b",))} == {("a%b",)}
+    assert {i.namespace for i in store.search(("star*",))} == {("star*",)}
+    assert {i.namespace for i in store.search(("foo",))} == {("foo",)}
+    assert store.search(("fo",)) == []
+
+
+def test_empty_prefix_searches_everything(store: MemvaultStore) -> None:
+    for namespace in [("a",), ("b", "c"), ("d", "e", "f", "g")]:
+        store.put(namespace, "k", {"v": 1})
+    assert {i.namespace for i in store.search(())} == {("a",), ("b", "c"), ("d", "e", "f", "g")}
+    found = store.batch([SearchOp(())])[0]
+    assert isinstance(found, list) and len(found) == 3
+
+
+def test_list_namespaces_wildcards_depth_and_pages(store: MemvaultStore) -> None:
+    for namespace in [("uid", "users", "alice"), ("uid", "users", "malice"), ("uid", "a", "b")]:
+        store.put(namespace, "k", {"v": 1})
+    assert store.list_namespaces(suffix=("alice",)) == [("uid", "users", "alice")]
+    assert store.list_namespaces(prefix=("uid", "*", "alice")) == [("uid", "users", "alice")]
+    assert store.list_namespaces(max_depth=2) == [("uid", "a"), ("uid", "users")]
+    assert store.list_namespaces(limit=1, offset=1) == [("uid", "users", "alice")]
+
+
+def test_every_filter_operator(store: MemvaultStore) -> None:
+    for i, price in enumerate([5, 10, 20]):
+        store.put(("items",), f"i{i}", {"price": price, "meta": {"level-1": "x" if i else "y"}})
+
+    def keys(spec: dict[str, Any]) -> set[str]:
+        return {i.key for i in store.search(("items",), filter=spec)}
+
+    assert keys({"price": 10}) == {"i1"}
+    assert keys({"price": {"$eq": 10}}) == {"i1"}
+    assert keys({"price": {"$ne": 10}}) == {"i0", "i2"}
+    assert keys({"price": {"$gt": 10}}) == {"i2"}
+    assert keys({"price": {"$gte": 10}}) == {"i1", "i2"}
+    assert keys({"price": {"$lt": 10}}) == {"i0"}
+    assert keys({"price": {"$lte": 10}}) == {"i0", "i1"}
+    assert keys({"price": {"$gt": 4, "$lt": 20}}) == {"i0", "i1"}
+    assert keys({"meta.level-1": "y"}) == {"i0"}
+    assert keys({"price": {"$lt": float("inf")}}) == {"i0", "i1", "i2"}
+    assert keys({"price": {"$eq": float("nan")}}) == set()
+
+
+def test_unknown_operator_or_bad_key_is_an_error(store: MemvaultStore) -> None:
+    store.put(("items",), "i", {"price": 5})
+    with pytest.raises(ValueError, match=r"\$regex"):
+        store.search(("items",), filter={"price": {"$regex": "5"}})
+    with pytest.raises(ValueError, match="Invalid filter key"):
+        store.search(("items",), filter={"price') OR 1=1 --": 5})
+
+
+def test_invalid_label_rejects_the_whole_batch(store: MemvaultStore) -> None:
+    with pytest.raises(InvalidNamespaceError):
+        store.batch([PutOp(("valid",), "k", {"v": 1}), PutOp(("foo.bar",), "k", {"v": 2})])
+    assert store.get(("valid",), "k") is None
+
+
+def test_the_callers_embedder_and_fields_are_used(indexed: MemvaultStore) -> None:
+    embed = indexed.embeddings
+    assert isinstance(embed, LetterCounts)
+    indexed.put(("docs",), "zebra", {"title": "zany zebra", "body": "", "tag": "qqqq"})
+    indexed.put(("docs",), "dogs", {"title": "something about dogs", "tag": "zzzz"})
+    before = embed.calls
+    hits = indexed.search(("docs",), query="zany zebra")
+    assert embed.calls > before  # the query went through the caller's embedder
+    assert [h.key for h in hits] == ["zebra", "dogs"]
+    # The score is the cosine similarity of the query and the indexed fields.
+    assert hits[0].score == pytest.approx(1.0, abs=1e-4)
+    expected = _cosine(embed._one("zany zebra"), embed._one("something about dogs"))
+    assert hits[1].score == pytest.approx(expected, abs=1e-4)
+
+
+def test_scores_are_similarities_not_per_query_ranks(indexed: MemvaultStore) -> None:
+    indexed.put(("docs",), "a", {"title": "aaaa"})
+    unrelated = indexed.search(("docs",), query="zzzz")
+    # An unrelated query's best (only) hit is not scored 1.0.
+    assert len(unrelated) == 1 and unrelated[0].score == pytest.approx(0.0, abs=1e-6)
+
+
+def test_per_item_index_fields_and_index_false(indexed: MemvaultStore) -> None:
+    indexed.put(("docs",), "tagged", {"title": "bbbb", "tag": "cccc"}, index=["tag"])
+    indexed.put(("docs",), "hidden", {"title": "cccc"}, index=False)
+    hits = indexed.search(("docs",), query="cccc")
+    assert [(h.key, h.score is not None) for h in hits] == [("tagged", True), ("hidden", False)]
+    assert hits[0].score == pytest.approx(1.0, abs=1e-4)
+    assert [h.key for h in indexed.search(("docs",), query="cccc", limit=1)] == ["tagged"]
 
 
 def test_puts_pass_the_write_gate(store: MemvaultStore) -> None:
     with pytest.raises(WriteRefusedError) as info:
-        store.put(NS, "bad", {**TEA, "type": "Fakt"})
-    assert info.value.stop_reason.value == "SCHEMA_INVALID"
-    assert store.get(NS, "bad") is None
+        store.put(("ops",), "key", {"content": "The deploy key is AKIAIOSFODNN7EXAMPLE"})
+    assert info.value.stop_reason.value == "FORBIDDEN_CATEGORY"
+    assert store.get(("ops",), "key") is None
 
 
-def test_search_and_list_namespaces(store: MemvaultStore) -> None:
-    store.put(NS, "drink", TEA)
-    store.put(("acme", "billing"), "deploy", {"content": "Deploys happen on Tuesdays"})
-    store.put(("acme", "search"), "owner", {"content": "The search team owns indexing"})
-    hits = store.search(("acme",), query="what does Dana drink", limit=5)
-    assert hits and hits[0].key == "drink" and hits[0].score is not None
-    billing = store.search(("acme", "billing"), limit=10)
-    assert {h.key for h in billing} == {"drink", "deploy"}
-    assert [h.key for h in store.search(("acme",), filter={"type": "Preference"})] == ["drink"]
-    assert store.list_namespaces(prefix=("acme",)) == [
-        ("acme", "billing"),
-        ("acme", "billing", "dana"),
-        ("acme", "search"),
-    ]
-    assert store.list_namespaces(max_depth=2) == [("acme", "billing"), ("acme", "search")]
-    assert store.list_namespaces(suffix=("dana",)) == [("acme", "billing", "dana")]
-    with pytest.raises(InvalidNamespaceError):
-        store.put(("initech", "x"), "k", {"content": "no"})
-    with pytest.raises(InvalidNamespaceError):
-        store.put(("acme", "a", "b", "c"), "k", {"content": "too deep"})
+def test_memvault_fields_only_when_valid(store: MemvaultStore, tmp_path: Path) -> None:
+    store.put(("n",), "note", {"content": "Standup is at nine", "type": "note", "importance": 90})
+    item = store.get(("n",), "note")
+    assert item is not None and item.value["type"] == "note"  # the application's own data
+    with MemoryEngine.open(tmp_path, "acme") as engine:
+        (node,) = engine.list_memories()
+    assert (node.type.value, node.importance) == ("Fact", 90)
+
+
+def test_memories_not_written_by_the_adapter_are_visible(
+    store: MemvaultStore, tmp_path: Path
+) -> None:
+    with MemoryEngine.open(tmp_path, "acme") as engine:
+        engine.add(
+            "The fiscal year starts in April",
+            type="Fact",
+            category="KNOWLEDGE",
+            source_kind="SYSTEM_KNOWN",
+            project_id="finance",
+        ).raise_for_status()
+    (item,) = store.search(())
+    assert item.namespace == ("acme", "finance")
+    assert item.value["content"] == "The fiscal year starts in April"
 
 
 def test_async_api(store: MemvaultStore) -> None:
     async def run() -> Any:
-        await store.aput(NS, "drink", TEA)
-        return await store.aget(NS, "drink")
+        await store.aput(("billing", "dana"), "drink", TEA)
+        return await store.aget(("billing", "dana"), "drink")
 
     item = anyio.run(run)
     assert item is not None and item.value["content"] == TEA["content"]
@@ -103,7 +238,7 @@ class State(TypedDict):
 def test_inside_a_compiled_graph(store: MemvaultStore) -> None:
     def remember(state: State, *, store: BaseStore) -> dict[str, Any]:
         store.put(
-            ("acme", "global", state["user"]),
+            (state["user"], "preferences"),
             "tone",
             {
                 "content": f"{state['user']} prefers concise answers",
@@ -115,7 +250,7 @@ def test_inside_a_compiled_graph(store: MemvaultStore) -> None:
         return {}
 
     def recall(state: State, *, store: BaseStore) -> dict[str, Any]:
-        hits = store.search(("acme", "global", state["user"]), query="concise answers")
+        hits = store.search((state["user"],), query="concise answers")
         return {"answer": hits[0].value["content"] if hits else ""}
 
     builder = StateGraph(State)
