@@ -55,7 +55,7 @@ SENTENCE_SILENT_MIN = 0.5
 
 UPDATE_CUE = re.compile(
     r"\b(?:now|switched (?:to|from|over)|no longer|these days|nowadays|any ?more|scratch that"
-    r"|used to|instead of|changed (?:to|from)|moved (?:to|from|over)|from now on|actually)\b",
+    r"|used to|instead of|changed (?:to|from)|moved (?:to|from|over)|from now on)\b",
     re.I,
 )
 # Rules whose type is structural (a todo reported done closes the todo; a

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from memvault.errors import WeightsError
 from memvault.extract import rules_plans, rules_preferences, rules_profile
-from memvault.extract.base import Candidate, Extraction, Message, Role
+from memvault.extract.base import Candidate, ChangeCue, Extraction, Message, Role
 from memvault.extract.clause import Clause, Rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
@@ -48,6 +48,7 @@ from memvault.extract.dates import has_date_expression
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
+    UPDATE_CUE,
     overrules_rules,
     reading_label,
     retype,
@@ -354,6 +355,8 @@ class RuleExtractor:
                 errors.append(f"rule {rule.name}: {type(exc).__name__}: {exc}"[:200])
                 continue
             if cand is not None:
+                if cand.cue is ChangeCue.ASSERT and UPDATE_CUE.search(text):
+                    cand = replace(cand, cue=ChangeCue.UPDATE)  # "these days", "switched to"
                 if quiet:
                     # Trigger: a rule knows the phrasing, the reader weakly calls it silent.
                     # Why: the rule's structure ("I'm a data scientist") is stronger evidence.

@@ -76,6 +76,8 @@ __all__ = [
     "GateFn",
     "Provenance",
     "RecallFn",
+    "candidate_priority",
+    "rank_candidates",
 ]
 
 
@@ -121,6 +123,36 @@ class Provenance:
     step_id: str | None = None
     source_path: str | None = None
     source_ref: str | None = None
+
+
+_DEFER_MAX = 10
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def candidate_priority(candidate: Candidate) -> int:
+    """How much a candidate matters when a turn has more than the cap allows.
+
+    Dated todos and decisions first, then by the extractor's importance.
+
+    >>> from memvault.model.enums import MemoryType
+    >>> todo = Candidate("Dana needs to pay rent by 2026-01-31.", MemoryType.TODO, "TODO",
+    ...                  "todo.rent", "pay rent", importance=60)
+    >>> pref = Candidate("Dana's favourite editor is Helix.", MemoryType.PREFERENCE,
+    ...                  "PREFERENCE", "favourite.editor", "Helix", importance=60)
+    >>> candidate_priority(todo) > candidate_priority(pref)
+    True
+    """
+    bonus = 0
+    if candidate.type.value == "Todo" and _ISO_DATE.search(candidate.content):
+        bonus = 20
+    elif candidate.type.value == "Decision":
+        bonus = 10
+    return candidate.importance + bonus
+
+
+def rank_candidates(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """``candidates`` by :func:`candidate_priority`, highest first (stable among equals)."""
+    return sorted(candidates, key=candidate_priority, reverse=True)
 
 
 @dataclass
@@ -175,6 +207,9 @@ class CapturePipeline:
         self.log = log
         self.embed = embed
         self.embedder = embedder
+        # Candidates the per-turn cap deferred, by (user, conversation): written
+        # first on that conversation's next turn (in memory, bounded).
+        self._deferred: dict[tuple[str, str], list[Candidate]] = {}
 
     def use_similarity(self, similarity: Similarity) -> None:
         """Switch the similarity model (and the bands calibrated for it)."""
@@ -214,8 +249,18 @@ class CapturePipeline:
             role=message.role.value,
             source_ref=f"channel:{message.channel}" if message.channel else None,
         )
-        return self.capture_candidates(
-            extraction.candidates,
+        # Trigger: more candidates than the per-turn cap allows.
+        # Why: the cap must keep what matters (a dated todo before a favourite
+        #      editor) and lose nothing: what does not fit waits for the next turn.
+        # Outcome: candidates ranked by importance, earlier deferred ones first among
+        #          equals; those the cap refuses are deferred (reported, not dropped).
+        waiting_key = (message.user_id or "", message.conversation_id or "")
+        waiting = self._deferred.pop(waiting_key, [])
+        ranked = [*waiting, *extraction.candidates]
+        if len(ranked) > self.config.max_writes_per_turn:
+            ranked = rank_candidates(ranked)  # sentence order otherwise
+        result = self.capture_candidates(
+            ranked,
             provenance,
             trigger="message",
             max_writes=self.config.max_writes_per_turn,
@@ -223,6 +268,23 @@ class CapturePipeline:
             extraction=extraction,
             source_text=message.text,
         )
+        deferred = [
+            c
+            for c, r in zip(ranked, result.candidates[len(extraction.dropped) :], strict=False)
+            if r.detector == "cap.per_turn"
+        ]
+        if deferred:
+            self._deferred[waiting_key] = deferred[:_DEFER_MAX]
+            result = replace(
+                result,
+                candidates=tuple(
+                    replace(r, reason="deferred to the next turn (per-turn cap)")
+                    if r.detector == "cap.per_turn"
+                    else r
+                    for r in result.candidates
+                ),
+            )
+        return result
 
     def capture_workflow_output(
         self,

@@ -11,6 +11,8 @@ merged          same statement: equal normalised content; or same key,
                 same polarity and no conflicting value → touch the old node
 updated         same key with a new value (or flipped polarity) *and* an
                 explicit change cue ("moved to", "now prefers", "no longer");
+                or a change cue and the closest memory of the same type on
+                the same topic (similarity plus slot family or shared words);
                 a todo reported done → new node, ``Updates`` edge, old node
                 superseded
 contradiction   same key, opposite polarity or a different value of an
@@ -40,7 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memvault.extract.base import Candidate, ChangeCue
-from memvault.extract.text import has_negation
+from memvault.extract.text import content_tokens, has_negation
 from memvault.write.config import SimilarityBands, bands_for
 
 __all__ = ["NeighbourView", "Outcome", "Resolution", "bands_for", "resolve"]
@@ -89,6 +91,38 @@ def _norm(text: str) -> str:
 
 def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in _NUMBER.findall(text)}
+
+
+#: Types an update cue may supersede by meaning (todos and events close by key only).
+_UPDATABLE = frozenset({"Fact", "Preference", "Decision", "Goal"})
+
+
+_PREFERENCE_SLOTS = frozenset({"likes", "prefers", "favourite", "preference"})
+
+
+def _family(key: str) -> str:
+    """The slot family of a key ("prefers.editor" → "preference"; "" without one)."""
+    if "." not in key:
+        return ""
+    head = key.split(".", 1)[0]
+    return "preference" if head in _PREFERENCE_SLOTS else head
+
+
+def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) -> bool:
+    """Vector similarity plus slot match: same type, close in meaning, and the same
+    slot family or at least one shared content word besides the speaker."""
+    if n.type != candidate.type.value or n.type not in _UPDATABLE:
+        return False
+    if n.similarity >= bands.contradiction:
+        return True
+    if n.similarity < bands.related:
+        return False
+    family = _family(candidate.key)
+    if family and _family(n.key) == family:
+        return True
+    ignore = {w.lower() for w in candidate.subject.split()} | {"team"}
+    shared = (content_tokens(candidate.content) & content_tokens(n.content)) - ignore
+    return len(shared) >= 2
 
 
 def resolve(
@@ -168,6 +202,15 @@ def resolve(
             else:
                 contradicts.append(n.memory_id)
                 reasons.append("negation" if not same_polarity else "numeric conflict")
+        elif changed and not supersedes and _same_topic(candidate, n, bands):
+            # Trigger: "now", "switched to", "these days", "scratch that" … and the
+            #          closest earlier memory of the same type on the same topic,
+            #          worded differently (no shared key).
+            # Why: an update must replace what it changes even when the words differ
+            #      ("now prefers light themes" vs "likes dark mode").
+            # Outcome: Updates edge, the old memory superseded (only the closest one).
+            supersedes.append(n.memory_id)
+            reasons.append("changed (same topic)")
         elif n.similarity >= bands.related:
             related.append((n.memory_id, round(n.similarity, 4)))
 

@@ -1,0 +1,65 @@
+"""Updates by meaning and a per-turn cap that ranks and defers instead of dropping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memvault.extract import Message
+from memvault.model.enums import MemoryStatus
+from memvault.store import NodeFilter, SQLiteStore
+from memvault.write import CaptureConfig, CapturePipeline, Outcome
+from tests.integration.write.conftest import make_pipeline
+
+
+def say(p: CapturePipeline, text: str, conversation: str = "c1") -> Any:
+    return p.capture_message(
+        Message(text=text, user_id="dana", speaker="Dana", conversation_id=conversation)
+    )
+
+
+def active(store: SQLiteStore) -> list[str]:
+    found = store.list_nodes("acme", NodeFilter(user_id="dana"), limit=100)
+    return sorted(n.content for n in found if n.status is MemoryStatus.ACTIVE)
+
+
+def test_an_update_worded_differently_supersedes_the_closest_memory(
+    pipeline: CapturePipeline,
+) -> None:
+    first = say(pipeline, "I prefer dark themes in every editor.")
+    old = first.candidates[0].memory_ids[0]
+    result = say(pipeline, "These days I prefer light themes in every editor.")
+    (cand,) = result.candidates
+    assert cand.outcome is Outcome.UPDATED, cand
+    assert [(e.type, e.to_id) for e in cand.edges] == [("Updates", old)]
+    assert pipeline.store.get_nodes("acme", [old])[0].status is MemoryStatus.SUPERSEDED
+
+
+def test_without_a_change_cue_a_close_memory_is_not_superseded(
+    pipeline: CapturePipeline,
+) -> None:
+    say(pipeline, "I prefer dark themes in every editor.")
+    result = say(pipeline, "I prefer light themes in the terminal.")
+    assert result.candidates[0].outcome is not Outcome.UPDATED
+    assert len(active(pipeline.store)) == 2
+
+
+def test_the_cap_keeps_the_dated_todo_and_defers_the_rest_to_the_next_turn(
+    sqlite: SQLiteStore,
+) -> None:
+    p = make_pipeline(sqlite, config=CaptureConfig(max_writes_per_turn=2))
+    turn = (
+        "My favourite editor is Helix. I love green tea. "
+        "I need to send the invoice to Acme by Friday. We decided to freeze deploys on Fridays."
+    )
+    result = say(p, turn)
+    written = [c.content for c in result.candidates if c.outcome is not Outcome.REJECTED]
+    deferred = [c for c in result.candidates if "deferred" in c.reason]
+    assert any("invoice" in c for c in written) and any("freeze deploys" in c for c in written)
+    assert len(deferred) == 2 and all(c.memory_ids == () for c in deferred)
+    later = say(p, "thanks!")
+    assert sorted(c.content for c in later.candidates if c.memory_ids) == [
+        "Dana loves green tea.",
+        "Dana's favourite editor is Helix.",
+    ]
+    assert len(active(sqlite)) == 4
+    assert say(p, "ok").candidates == ()  # nothing waits any more
