@@ -30,9 +30,10 @@ from memvault.access.keys import KeyStore, Principal
 from memvault.config import MemvaultConfig
 from memvault.context.query import expand_categories
 from memvault.engine import MemoryEngine, format_timestamp
-from memvault.errors import AccessDeniedError, StoreUnavailableError
+from memvault.errors import AccessDeniedError, StoreUnavailableError, ValidationFailed
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
 from memvault.model.node import MemoryNode
+from memvault.policy.contract import load_contract
 from memvault.policy.write_gate import PolicyGate
 
 __all__ = ["AccessControl", "EngineOpener"]
@@ -215,11 +216,32 @@ class AccessControl:
         """The allowlist applied to one stored memory."""
         self.check_categories(principal, [node.category], route)
 
+    def check_known(self, categories: Iterable[str], field: str = "categories") -> None:
+        """Raise :class:`ValidationFailed` for a category the contract does not name.
+
+        Trigger: a read asks for a category no memory can have (a typo, a made-up name).
+        Why: an empty success would read as "nothing stored" — the caller must learn
+             that the name is wrong.
+        Outcome: SCHEMA_INVALID naming the unknown categories and the known ones.
+        """
+        known = frozenset(load_contract(self.config.policy.contract).categories)
+        unknown = sorted({c for c in categories if not expand_categories([c]) <= known})
+        if unknown:
+            raise ValidationFailed(
+                f"unknown category: {', '.join(unknown)}",
+                errors=tuple((field, f"unknown category {c!r}") for c in unknown),
+                hint=f"use one of {', '.join(sorted(known))} (or an alias such as 'tasks')",
+            )
+
     def category_filter(
         self, principal: Principal, requested: Iterable[str] | None, route: str
     ) -> tuple[str, ...] | None:
-        """The category filter a read must use: the request's (checked) or the allowlist."""
+        """The category filter a read must use: the request's (checked) or the allowlist.
+
+        An unknown category is an error (:meth:`check_known`), never an empty result.
+        """
         asked = [c for c in (requested or ()) if c]
+        self.check_known(asked, "category")
         if asked:
             self.check_categories(principal, asked, route)
             return tuple(asked)
@@ -232,6 +254,7 @@ class AccessControl:
     ) -> list[str] | None:
         """Categories for memory.query: the request's (aliases expanded, checked) or the grant's."""
         asked = [c for c in (requested or ()) if c]
+        self.check_known(asked)
         if principal.categories is None:
             return asked or None
         if asked:

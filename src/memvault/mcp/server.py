@@ -12,7 +12,10 @@ memory_forget     ``engine.delete`` (soft delete)            destructive, idempo
 ================  =========================================  ==========================
 
 Input schemas accept common aliases (``q``/``text`` for ``query``, ``k``/``limit``
-for ``top_k``, ``text``/``memory`` for ``content``, ``id`` for ``memory_id`` …).
+for ``top_k``, ``text``/``memory`` for ``content``, ``id`` for ``memory_id`` …), and
+advertise them: each alias is a property of the tool's input schema, and a required
+argument is required as "one of its names" (``anyOf``), so a schema-validating client
+accepts exactly what the tool accepts.
 The caller's orchestrator and agent are fixed per transport: on stdio by the
 command line (the local user is trusted, as with the CLI); over HTTP by the API
 key of each request. The agent's category allowlist applies to every tool.
@@ -28,17 +31,21 @@ key of each request. The agent's category allowlist applies to every tool.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import MemoryEngine
 from memvault.errors import MemoryNotFoundError, MemvaultError
+from memvault.model.enums import MemoryStatus, StopReason
+from memvault.policy.contract import load_contract
 from memvault.results import WriteResult
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
@@ -60,11 +67,59 @@ def _alias(*names: str, **kwargs: Any) -> Any:
     return Field(validation_alias=AliasChoices(*names), **kwargs)
 
 
+def advertise_aliases(tool: Tool) -> Tool:
+    """``tool`` with every accepted alias in its input schema.
+
+    Each alias becomes a property with its argument's schema; a required argument
+    becomes "one of these names is required" (``anyOf`` of ``required``).
+
+    >>> def f(query: Annotated[str, _alias("query", "q")]) -> str:
+    ...     return query
+    >>> schema = advertise_aliases(Tool.from_function(f)).parameters
+    >>> sorted(schema["properties"]), schema["anyOf"]
+    (['q', 'query'], [{'required': ['query']}, {'required': ['q']}])
+    """
+    schema = copy.deepcopy(tool.parameters)
+    properties: dict[str, Any] = schema.setdefault("properties", {})
+    required: list[str] = list(schema.get("required", []))
+    one_of_names: list[list[dict[str, list[str]]]] = []
+    for name, field in tool.fn_metadata.arg_model.model_fields.items():
+        choices = field.validation_alias
+        if not isinstance(choices, AliasChoices):
+            continue
+        names = [c for c in choices.choices if isinstance(c, str)]
+        key = names[0] if names and names[0] in properties else field.alias or name
+        aliases = [n for n in names if n != key]
+        for alias in aliases:
+            properties[alias] = {**properties[key], "description": f"alias of {key}"}
+        if key in required and aliases:
+            required.remove(key)
+            one_of_names.append([{"required": [n]} for n in (key, *aliases)])
+    if required:
+        schema["required"] = required
+    else:
+        schema.pop("required", None)
+    if len(one_of_names) == 1:
+        schema["anyOf"] = one_of_names[0]
+    elif one_of_names:
+        schema["allOf"] = [{"anyOf": alternatives} for alternatives in one_of_names]
+    return tool.model_copy(update={"parameters": schema})
+
+
 def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServer[Any]:
     """An :class:`MCPServer` whose tools act for the principal ``resolve`` returns."""
-    server: MCPServer[Any] = MCPServer(
-        name="memvault", instructions=INSTRUCTIONS, version="0.1.0", log_level="WARNING"
-    )
+    contract = load_contract(control.config.policy.contract)
+    tools: list[Tool] = []
+
+    def tool(
+        name: str, title: str, annotations: ToolAnnotations
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            found = Tool.from_function(fn, name=name, title=title, annotations=annotations)
+            tools.append(advertise_aliases(found))
+            return fn
+
+        return register
 
     def caller(ctx: Context, tool: str) -> tuple[Principal, MemoryEngine, str]:
         principal = resolve(ctx)
@@ -81,7 +136,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             raise ToolError(f"refused: {result.stop_reason.value}: {result.reason}".rstrip(": "))
         return result.to_json()
 
-    @server.tool(
+    @tool(
         name="memory_query",
         title="Query memory",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -135,7 +190,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             raise ToolError(f"refused: {stop}: {result.reason}")
         return result.to_json()
 
-    @server.tool(
+    @tool(
         name="memory_bulletin",
         title="Memory bulletin",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
@@ -161,7 +216,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         except MemvaultError as exc:
             raise fail(exc, principal, route) from None
 
-    @server.tool(
+    @tool(
         name="memory_store",
         title="Store a memory",
         annotations=ToolAnnotations(
@@ -190,17 +245,26 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             str | None, _alias("conversation_id", "conversationId", "thread", max_length=128)
         ] = None,
         pinned: bool = False,
+        ttl_class: Annotated[
+            Literal["SHORT", "MEDIUM", "LONG"] | None, _alias("ttl_class", "ttl", "ttlClass")
+        ] = None,
     ) -> dict[str, Any]:
         """Store one durable memory; returns its ``stop_reason`` and ``memory_id``.
 
-        Every write passes the governance gate; a refusal is an error naming its stop reason.
+        ``ttl_class`` defaults to the longest TTL class the contract allows for the
+        category (TODO and REMINDER are not LONG-lived). Every write passes the
+        governance gate; a refusal is an error naming its stop reason.
         """
         principal, engine, route = caller(ctx, "memory_store")
         try:
             control.require_write(principal, route)
             control.check_categories(principal, [category], route)
+            rule = contract.categories.get(category)
+            ttl = ttl_class or (rule.default_ttl.value if rule is not None else None)
+            extra: dict[str, Any] = {"ttl_class": ttl} if ttl else {}
             result = engine.add(
                 content,
+                **extra,
                 type=type,
                 category=category,
                 source_kind=source_kind,
@@ -215,7 +279,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             raise fail(exc, principal, route) from None
         return written(result)
 
-    @server.tool(
+    @tool(
         name="memory_forget",
         title="Forget a memory",
         annotations=ToolAnnotations(
@@ -231,14 +295,29 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)
         ],
     ) -> dict[str, Any]:
-        """Soft-delete one memory (restorable until it is purged)."""
+        """Soft-delete one memory (restorable until it is purged); idempotent.
+
+        Forgetting a memory that is already soft-deleted succeeds again without a write.
+        """
         principal, engine, route = caller(ctx, "memory_forget")
         try:
             control.require_write(principal, route)
-            control.check_memory(principal, engine.get(memory_id).node, route)
-            result = engine.delete(memory_id)
+            node = engine.get(memory_id, include_deleted=True).node
+            control.check_memory(principal, node, route)
+            if node.status is MemoryStatus.SOFT_DELETED:
+                result = WriteResult(
+                    StopReason.SUCCESS_DELETED, memory_id=memory_id, reason="already deleted"
+                )
+            else:
+                result = engine.delete(memory_id)
         except MemvaultError as exc:
             raise fail(exc, principal, route) from None
         return written(result)
 
-    return server
+    return MCPServer(
+        name="memvault",
+        instructions=INSTRUCTIONS,
+        version="0.1.0",
+        log_level="WARNING",
+        tools=tools,
+    )

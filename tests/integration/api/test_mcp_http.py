@@ -62,3 +62,52 @@ def test_mcp_endpoint_requires_a_key(live: Live) -> None:
         assert response.headers["www-authenticate"] == "Bearer"
         bad = {**accept, "Authorization": "Bearer mvk_000000000000_" + "y" * 43}
         assert client.post("/mcp", json=body, headers=bad).status_code == 401
+
+
+def _initialize(client: httpx.Client, key: str) -> str:
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {key}"}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    response = client.post("/mcp", json=body, headers=headers)
+    assert response.status_code == 200, response.text
+    return response.headers["mcp-session-id"]
+
+
+def test_a_session_is_bound_to_the_key_that_opened_it(live: Live) -> None:
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    accept = {"Accept": "application/json, text/event-stream"}
+    with httpx.Client(base_url=live.url, timeout=30) as client:
+        session = _initialize(client, live.keys["writer"])
+
+        def call(key: str, sid: str = session) -> httpx.Response:
+            headers = {**accept, "Authorization": f"Bearer {key}", "mcp-session-id": sid}
+            return client.post("/mcp", json=listing, headers=headers)
+
+        assert call(live.keys["writer"]).status_code == 200
+        # Another tenant's key, and another agent of the same tenant: not their session.
+        for other in ("other", "reader"):
+            stolen = call(live.keys[other])
+            assert stolen.status_code == 404, stolen.text
+            assert stolen.json()["detail"] == "no such MCP session"
+        assert call(live.keys["writer"], "0" * 32).status_code == 404
+        assert call(live.keys["writer"]).status_code == 200  # the owner is unaffected
+    rows = live.control.keys.access_events("globex")
+    assert "session_key_mismatch" in [r["event"] for r in rows]
+
+
+def test_unknown_categories_are_errors_on_http_reads(live: Live) -> None:
+    with live.client("writer") as client:
+        listed = client.get("/v1/memories", params={"category": "PREFERENCES_TYPO"})
+        assert listed.status_code == 422, listed.text
+        assert "PREFERENCES_TYPO" in listed.text
+        query = client.post("/v1/query", json={"query": "tea", "categories": ["NOPE"]})
+        assert query.status_code == 422, query.text
+        assert client.get("/v1/memories", params={"category": "TODO"}).status_code == 200

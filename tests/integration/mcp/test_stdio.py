@@ -9,9 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema
+import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from memvault.access import KeyStore
+from memvault.engine import MemoryEngine
+from memvault.policy.contract import load_contract
 
 
 def _params(home: Path, *args: str) -> StdioServerParameters:
@@ -65,7 +69,12 @@ async def _session_run(home: Path) -> dict[str, Any]:
         seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {}))
         memory_id = seen["stored"]["memory_id"]
         seen["forgot"] = _data(await session.call_tool("memory_forget", {"id": memory_id}))
-        seen["forgot_again"] = await session.call_tool("memory_forget", {"memory_id": memory_id})
+        seen["forgot_again"] = _data(
+            await session.call_tool("memory_forget", {"memory_id": memory_id})
+        )
+        seen["forgot_unknown"] = await session.call_tool(
+            "memory_forget", {"memory_id": "mem_000000000000ffffffffffffffff"}
+        )
         seen["after"] = _data(await session.call_tool("memory_query", {"query": "tea"}))
     return seen
 
@@ -87,7 +96,9 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert "revision" in seen["bulletin"]
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
     assert seen["forgot"]["stop_reason"] == "SUCCESS_DELETED"
-    assert seen["forgot_again"].is_error and "no memory" in _text(seen["forgot_again"])
+    # Idempotent: forgetting an already-forgotten memory succeeds again, writing nothing.
+    assert seen["forgot_again"]["stop_reason"] == "SUCCESS_DELETED"
+    assert seen["forgot_unknown"].is_error and "no memory" in _text(seen["forgot_unknown"])
     assert seen["after"]["results"] == []
     rows = KeyStore.for_home(tmp_path).access_events("acme")
     assert [r["event"] for r in rows] == ["scope_miss"]
@@ -120,3 +131,99 @@ def test_allowlist_and_read_only_over_stdio(tmp_path: Path) -> None:
     assert seen["denied_store"].is_error and "read-only" in _text(seen["denied_store"])
     assert seen["allowed"]["results"] == []
     assert seen["bulletin"].is_error and "spans every category" in _text(seen["bulletin"])
+
+
+#: One benign memory per contract 19.1.0 category, with the type it naturally has.
+EVERY_CATEGORY = {
+    "PREFERENCE": ("Preference", "Dana prefers concise answers"),
+    "WORKFLOW_DEFAULT": ("Preference", "Run the linter before every commit"),
+    "PROJECT_CONFIG": ("Fact", "The main branch of the billing repo is called trunk"),
+    "CONSTRAINT": ("Preference", "Keep the monthly cloud budget under 500 euros"),
+    "REMINDER": ("Todo", "Remind me to renew the TLS certificate on Friday"),
+    "KNOWLEDGE": ("Fact", "The billing service is written in Go"),
+    "EVENT": ("Event", "The product launch is scheduled for September 12"),
+    "DECISION": ("Decision", "We decided to move the API from REST to gRPC"),
+    "GOAL": ("Goal", "Reduce the API p95 latency below 200 ms"),
+    "TODO": ("Todo", "Write unit tests for the invoice parser"),
+    "PROCEDURE": ("Procedure", "To release: bump the version, update the changelog, tag"),
+}
+
+
+async def _every_category_run(home: Path) -> dict[str, Any]:
+    seen: dict[str, Any] = {"stored": {}}
+    async with (
+        stdio_client(_params(home, "--agent", "assistant")) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        seen["schemas"] = {t.name: t.input_schema for t in (await session.list_tools()).tools}
+        for category, (kind, content) in EVERY_CATEGORY.items():
+            result = await session.call_tool(
+                "memory_store", {"content": content, "category": category, "type": kind}
+            )
+            seen["stored"][category] = (result.is_error, _text(result))
+        seen["short_todo"] = _data(
+            await session.call_tool(
+                "memory_store",
+                {"text": "Call the bank", "category": "TODO", "type": "Todo", "ttl": "SHORT"},
+            )
+        )
+        seen["long_todo"] = await session.call_tool(
+            "memory_store",
+            {"text": "Call the dentist", "category": "TODO", "type": "Todo", "ttl_class": "LONG"},
+        )
+        seen["unknown_read"] = await session.call_tool(
+            "memory_query", {"q": "tests", "categories": ["TODOS_TYPO"]}
+        )
+        seen["alias_read"] = _data(
+            await session.call_tool("memory_query", {"q": "unit tests", "category": "tasks"})
+        )
+    return seen
+
+
+@pytest.fixture(scope="module")
+def every_category(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    home = tmp_path_factory.mktemp("mcp-every-category")
+    return home, anyio.run(_every_category_run, home)
+
+
+def test_every_category_stores_over_stdio(every_category: tuple[Path, dict[str, Any]]) -> None:
+    tmp_path, seen = every_category
+    refused = {c: text for c, (error, text) in seen["stored"].items() if error}
+    assert refused == {}
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        ttl = {n.category: n.ttl_class.value for n in engine.list_memories(limit=100)}
+    # The TTL class defaults per category from the contract: TODO and REMINDER are
+    # never LONG-lived, the rest get their longest allowed class.
+    contract = load_contract("19.1.0")
+    assert ttl["TODO"] in {"SHORT", "MEDIUM"} and ttl["REMINDER"] in {"SHORT", "MEDIUM"}
+    for category in EVERY_CATEGORY:
+        assert category in ttl
+        if category != "TODO":
+            assert ttl[category] == contract.categories[category].default_ttl.value
+    assert seen["short_todo"]["stop_reason"] == "SUCCESS_STORED"
+    assert seen["long_todo"].is_error and "TTL_NOT_ALLOWED" in _text(seen["long_todo"])
+    assert seen["unknown_read"].is_error and "TODOS_TYPO" in _text(seen["unknown_read"])
+    assert [r["category"] for r in seen["alias_read"]["results"]][:1] == ["TODO"]
+
+
+def test_input_schemas_advertise_every_accepted_name(
+    every_category: tuple[Path, dict[str, Any]],
+) -> None:
+    _, seen = every_category
+    query = seen["schemas"]["memory_query"]
+    for name in ("query", "q", "text", "question", "top_k", "k", "limit", "category", "return"):
+        assert name in query["properties"], name
+    # A schema-validating client accepts the aliases and still insists on a query.
+    jsonschema.validate({"q": "tea", "k": 3}, query)
+    jsonschema.validate({"query": "tea"}, query)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"k": 3}, query)
+    store = seen["schemas"]["memory_store"]
+    assert {"ttl_class", "ttl", "text", "memory_type"} <= set(store["properties"])
+    assert store["properties"]["ttl_class"]["anyOf"][0]["enum"] == ["SHORT", "MEDIUM", "LONG"]
+    jsonschema.validate({"text": "x", "category": "TODO"}, store)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"text": "x"}, store)
+    forget = seen["schemas"]["memory_forget"]
+    jsonschema.validate({"id": "mem_1"}, forget)
