@@ -1,8 +1,9 @@
 """``memvault serve`` (HTTP API + MCP over HTTP) and ``memvault mcp`` (MCP on stdio).
 
-``serve`` needs no config file: on the embedded default it binds 127.0.0.1:8765,
-prints the URL and a development key valid for this process only (loopback
-binds only), and serves until it is terminated. ``GET /v1/health`` answers 200
+``serve`` (HTTP API, web inspector at ``/``, MCP) needs no config file: on the
+embedded default it binds 127.0.0.1:8765, prints the URL and a development key
+valid for this process only (loopback binds only), and serves until it is
+terminated. ``GET /v1/health`` answers 200
 once it is ready.
 """
 
@@ -71,7 +72,7 @@ def serve(
         bool | None, typer.Option("--mcp/--no-mcp", help="Mount MCP at /mcp (server.mcp).")
     ] = None,
 ) -> None:
-    """Serve the HTTP API (and MCP at /mcp) until terminated."""
+    """Serve the HTTP API, the web inspector at / and MCP at /mcp until terminated."""
     import uvicorn
 
     from memvault.api import McpMount, create_app
