@@ -104,3 +104,49 @@ def test_no_backend_checks_outside_store() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert "isinstance(self.store" not in text and "backend ==" not in text, path
+
+
+#: Who may construct what a write is made of (DESIGN §4: one write pipeline).
+#: ``store`` reads rows back into these types; ``model`` defines them;
+#: ``benchmarks`` seed ungated corpora through ``write.commit.seeded_write`` (DESIGN §9).
+_BUILDERS: dict[str, set[str]] = {
+    "WriteSet": {"write", "store"},
+    "HistoryEvent": {"write", "store"},
+    "MemoryNode": {"write", "store", "model", "benchmarks"},
+}
+
+
+def _constructions(path: Path) -> set[str]:
+    """Names of ``_BUILDERS`` called (``X(...)`` or ``X.model_validate(...)``) in a module."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in _BUILDERS:
+            found.add(func.id)
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("model_validate", "model_construct")
+            and isinstance(func.value, ast.Name)
+            and func.value.id in _BUILDERS
+        ):
+            found.add(func.value.id)
+    return found
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_only_the_write_pipeline_builds_writes(path: Path) -> None:
+    """No module outside ``write/`` builds a WriteSet, a node to write or an audit event.
+
+    Refusal records are audit events, so they too come from the pipeline only.
+    """
+    layer = _layer(path)
+    illegal = {name for name in _constructions(path) if layer not in _BUILDERS[name]}
+    assert not illegal, f"{path.relative_to(SRC)} ({layer}) constructs {sorted(illegal)}"
+
+
+def test_the_builder_check_sees_a_construction(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text("WriteSet('a', 'b')\nMemoryNode.model_validate({})\nx = HistoryEvent\n")
+    assert _constructions(sample) == {"WriteSet", "MemoryNode"}

@@ -45,8 +45,9 @@ from memvault.engine import MemoryEngine, OpenGate
 from memvault.errors import ConfigError, MemvaultError
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType
 from memvault.model.node import MemoryNode, Source
-from memvault.store.base import EmbeddingRow, Store, WriteSet
+from memvault.store.base import EmbeddingRow, Store
 from memvault.store.factory import BACKENDS, ENV_DSN
+from memvault.write.commit import seeded_write
 
 __all__ = ["BackendRun", "main", "parse_backends", "report", "run_backends"]
 
@@ -128,7 +129,7 @@ def _seed(store: Store, embedder: HashingEmbedder, n: int, rng: np.random.Genera
             EmbeddingRow(node.memory_id, embedder.model_id, vectors[k], f"seed-{node.memory_id}")
             for k, node in enumerate(nodes)
         )
-        store.apply(WriteSet(ORCH, at, nodes=tuple(nodes), embeddings=rows))
+        store.apply(seeded_write(ORCH, at, nodes, embeddings=rows))
         done += count
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from memvault.engine import MemoryEngine, format_timestamp, new_id
 from memvault.model import CapturedBy, MemoryNode, MemoryType, Source, SourceKind, SourceType
-from memvault.store import WriteSet
+from memvault.write.commit import seeded_write
 
 PLACES = ["Lisbon", "Porto", "Oslo", "Kyoto", "Lima", "Quito", "Hanoi", "Tallinn", "Accra"]
 DRINKS = ["oolong tea", "espresso", "green tea", "cold brew", "mate", "rooibos"]
@@ -100,9 +100,7 @@ def build(engine: MemoryEngine, memories: int, users: int, seed: int) -> None:
                 )
             )
     for start in range(0, len(nodes), 500):
-        engine.store.apply(
-            WriteSet(engine.orchestrator, now, nodes=tuple(nodes[start : start + 500]))
-        )
+        engine.store.apply(seeded_write(engine.orchestrator, now, nodes[start : start + 500]))
 
 
 def main() -> None:

@@ -25,7 +25,8 @@ from memvault.model.enums import (
     SourceType,
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source
-from memvault.store.base import Store, WriteSet
+from memvault.store.base import Store
+from memvault.write.commit import seeded_write
 
 __all__ = ["percentiles", "query_texts", "seed_store", "time_calls"]
 
@@ -138,7 +139,7 @@ def seed_store(
                     )
                 )
         at = nodes[-1].created_at
-        store.apply(WriteSet(orchestrator, at, nodes=tuple(nodes), edges=tuple(edges)))
+        store.apply(seeded_write(orchestrator, at, nodes, edges=edges))
 
 
 def query_texts(count: int, *, seed: int = 11) -> list[str]:

@@ -40,9 +40,10 @@ from memvault.model.node import MemoryNode, Source
 from memvault.retrieval.config import preset
 from memvault.retrieval.fusion import minmax_fuse
 from memvault.retrieval.text import query_terms
-from memvault.store.base import EmbeddingRow, NodeFilter, VectorHit, WriteSet
+from memvault.store.base import EmbeddingRow, NodeFilter, VectorHit
 from memvault.store.sqlite import SQLiteStore
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, load_faiss
+from memvault.write.commit import seeded_write
 
 __all__ = ["report", "run_perf"]
 
@@ -120,7 +121,7 @@ def _seed(
                 EmbeddingRow(node.memory_id, embedder.model_id, vectors[i], f"seed-{i + have}")
                 for i, node in enumerate(nodes)
             )
-        engine.store.apply(WriteSet(engine.orchestrator, at, nodes=tuple(nodes), embeddings=rows))
+        engine.store.apply(seeded_write(engine.orchestrator, at, nodes, embeddings=rows))
         have += count
 
 

@@ -47,7 +47,7 @@ from memvault.model.enums import MemoryType, StopReason
 from memvault.model.node import MemoryNode
 from memvault.model.validation import to_validation_failed
 from memvault.policy.allowlist import ALIASES, AgentAllowlist
-from memvault.store.base import NodeFilter, Store, WriteSet
+from memvault.store.base import NodeFilter
 from memvault.store.records import OpEvent
 
 __all__ = [
@@ -330,15 +330,14 @@ class EventBuffer:
 
     def __init__(
         self,
-        store: Store,
-        orchestrator: str,
+        write: Callable[[Sequence[OpEvent]], None],
         *,
         max_pending: int = 32,
         max_age: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.store = store
-        self.orchestrator = orchestrator
+        #: Writes a batch in one transaction (the write pipeline's, raises on failure).
+        self.write = write
         self.max_pending = max_pending
         self.max_age = max_age
         self.clock = clock
@@ -364,7 +363,7 @@ class EventBuffer:
         if not pending:
             return
         try:
-            self.store.apply(WriteSet(self.orchestrator, pending[-1].at, op_events=tuple(pending)))
+            self.write(tuple(pending))
         except Exception:
             with self._lock:
                 self._pending[:0] = pending

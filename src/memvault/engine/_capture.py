@@ -55,6 +55,7 @@ class EngineCapture(EngineLifecycle):
                 log=self._log,
                 embed=getattr(self, "_embed", None),
                 embedder=embedder,
+                writes=lambda: self.writes,
             )
         return current
 

@@ -99,7 +99,7 @@ class EngineContext(EngineReads):
 
     def _context_events(self) -> ctx.EventBuffer:
         if self._query_events is None:
-            self._query_events = ctx.EventBuffer(self.store, self.orchestrator)
+            self._query_events = ctx.EventBuffer(self.writes.record_op_events)
         return self._query_events
 
     def flush_context_events(self) -> None:

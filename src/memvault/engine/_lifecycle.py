@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,6 @@ from memvault.model.clock import format_timestamp, new_id
 from memvault.model.enums import (
     MemoryOp,
 )
-from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -52,12 +51,14 @@ class EngineLifecycle(EngineContext):
 
         if self.layout is None:
             raise ConfigError("ingestion needs an engine opened on a runtime home")
+        writes = self.writes
         context = IngestContext(
             store=self.store,
             orchestrator=self.orchestrator,
             layout=self.layout,
-            judge=lambda node: self._gate(MemoryOp.STORE, node),
+            judge=lambda node: writes.judge(MemoryOp.STORE, node),
             now=self._now,
+            writes=writes,
             log=self._log,
             workspace_roots=self.workspace_roots,
             actor=self.agent_id,
@@ -94,9 +95,7 @@ class EngineLifecycle(EngineContext):
                 now=self.clock,
                 stamp=format_timestamp,
                 new_id=new_id,
-                gate=self._gate,
-                build_node=self._node_from_fields,
-                commit=self._commit,
+                writes=lambda: self.writes,
                 log=self._log,
                 recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
                 similarity=self._lifecycle_similarity(),
@@ -107,9 +106,6 @@ class EngineLifecycle(EngineContext):
     def _lifecycle_similarity(self) -> EmbeddingSimilarity | LexicalSimilarity:
         embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
         return EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity()
-
-    def _node_from_fields(self, content: str, fields: Mapping[str, Any]) -> MemoryNode:
-        return self.writes.build_fields({**fields, "content": content})
 
     def run_lifecycle(
         self, *, now: datetime | None = None, thread_id: str = "default"

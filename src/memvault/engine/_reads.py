@@ -15,7 +15,6 @@ from memvault.model.validation import to_validation_failed
 from memvault.results import MemoryView, SearchHit, SearchResults, WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.hybrid import hybrid_search
-from memvault.retrieval.indexing import backfill
 from memvault.store.base import HistoryEvent, IndexText, NodeFilter
 
 if TYPE_CHECKING:
@@ -153,7 +152,7 @@ class EngineReads(EngineBase):
         if embedder is None:
             return 0
         try:
-            return backfill(self.store, embedder, self.orchestrator, self._now(), limit=limit)
+            return self.writes.backfill(embedder, limit=limit)
         except Exception as exc:  # retried on the next call
             self._log("warning", "backfill_failed", error=f"{type(exc).__name__}: {exc}")
             return 0

@@ -22,9 +22,8 @@ Three steps after the gate, all on the engine's shared paths:
 
 from __future__ import annotations
 
-import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,11 +32,11 @@ from memvault.ingest.dedup import Deduper, merged_into
 from memvault.ingest.judge import Judged
 from memvault.ingest.model import Candidate
 from memvault.model.decision import Decision
-from memvault.model.enums import ChangeKind, HistoryOp, MemoryStatus, StopReason
+from memvault.model.enums import MemoryStatus
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.indexing import embedding_rows
-from memvault.store.base import ChangeEntry, EmbeddingRow, HistoryEvent, IngestRecord, WriteSet
-from memvault.write.commit import touched
+from memvault.store.base import EmbeddingRow, IngestRecord, WriteSet
+from memvault.write.commit import WriteBuilder, touched
 
 __all__ = [
     "Embedded",
@@ -258,99 +257,34 @@ def _redirect_edges(
 
 
 def write_set(
-    orchestrator: str,
-    actor: str | None,
+    builder: WriteBuilder,
     judged: Judged,
     plan: FilePlan,
     embedded: Embedded,
     record: IngestRecord,
     *,
     sha: str,
-    at: str,
 ) -> WriteSet:
-    """The file's ONE transaction: everything :func:`plan_file` decided, plus the record."""
+    """The file's ONE transaction: everything :func:`plan_file` decided, plus the record.
+
+    Built by the write pipeline's builder (``builder``: this file's moment,
+    actor and the ``ingest`` thread).
+    """
     document = f"sha256:{sha}"
-    event: Callable[..., HistoryEvent] = lambda op, **fields: HistoryEvent(  # noqa: E731
-        event_id=f"evt_{int(time.time() * 1000):012x}{secrets.token_hex(8)}",
-        orchestrator_id=orchestrator,
-        op=op,
-        at=at,
-        actor=actor,
-        **fields,
-    )
-    events: list[HistoryEvent] = []
-    changes: list[ChangeEntry] = []
-    edges = list(plan.edges)
-    for candidate, node, decision in plan.created:
-        where = {"document": document, "chunk": candidate.chunk_id}
-        events.append(
-            event(
-                HistoryOp.CREATE,
-                memory_id=node.memory_id,
-                stop_reason=decision.stop_reason,
-                detector=decision.detector,
-                detail={"type": node.type.value, "category": node.category, "ingest": where},
-            )
-        )
-        changes.append(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary))
-    merged_sources = []
+
+    def where(candidate: Candidate) -> dict[str, Any]:
+        return {"document": document, "chunk": candidate.chunk_id}
+
+    merged = []
     for candidate, node, _decision, into, reason in plan.merged:
         assert into is not None  # only a recovered plan (never written) lacks a target
-        target = into
-        merged_sources.append((target, node.source))
-        events.append(
-            event(
-                HistoryOp.MERGE,
-                memory_id=target,
-                stop_reason=StopReason.SUCCESS_UPDATED,
-                detector="resolve",
-                detail={
-                    "trigger": "ingest",
-                    "reason": reason,
-                    "ingest": {"document": document, "chunk": candidate.chunk_id},
-                },
-            )
-        )
-        changes.append(ChangeEntry(target, ChangeKind.MERGED, plan.touched[target].summary))
-    for edge in edges:
-        events.append(
-            event(
-                HistoryOp.LINK,
-                memory_id=edge.from_memory_id,
-                stop_reason=StopReason.SUCCESS_STORED,
-                detail={
-                    "edge_id": edge.edge_id,
-                    "edge_type": edge.edge_type.value,
-                    "to": edge.to_memory_id,
-                },
-            )
-        )
-    for candidate, decision, fields in judged.refused:
-        # A refusal records stop reason, detector and field names — never content.
-        events.append(
-            event(
-                HistoryOp.REFUSE,
-                stop_reason=decision.stop_reason,
-                detector=decision.detector,
-                detail={
-                    "op": "STORE",
-                    "fields": list(fields),
-                    "ingest": {"document": document, "chunk": candidate.chunk_id},
-                },
-            )
-        )
+        merged.append((plan.touched[into], node.source, reason, where(candidate)))
     created = [node for _, node, _ in plan.created]
-    return WriteSet(
-        orchestrator,
-        at,
-        nodes=(*created, *plan.touched.values()),
-        edges=tuple(edges),
-        extra_sources=tuple(merged_sources),
-        ingest_records=(record,),
-        events=tuple(events),
-        changes=tuple(changes),
-        thread_id=THREAD,
-        embeddings=tuple(
-            row for n in created if (row := embedded.vectors.get(n.memory_id)) is not None
-        ),
+    return builder.ingested(
+        created=[(node, decision, where(c)) for c, node, decision in plan.created],
+        merged=merged,
+        edges=plan.edges,
+        refused=[(decision, fields, where(c)) for c, decision, fields in judged.refused],
+        records=(record,),
+        embeddings=[row for n in created if (row := embedded.vectors.get(n.memory_id)) is not None],
     )

@@ -16,6 +16,7 @@ from memvault.ingest.judge import Judge
 from memvault.layout import RuntimeLayout
 from memvault.store.base import Store
 from memvault.write import SimilarityBands
+from memvault.write.pipeline import WritePipeline
 
 __all__ = ["IngestContext", "IngestDisabledError", "LogFn", "Progress"]
 
@@ -50,6 +51,8 @@ class IngestContext:
     layout: RuntimeLayout
     judge: Judge
     now: Callable[[], str]
+    #: The write pipeline: builds the nodes and each file's write set.
+    writes: WritePipeline
     log: LogFn | None = None
     workspace_roots: tuple[Path, ...] = ()
     actor: str | None = None

@@ -5,11 +5,16 @@ derived id (orchestrator, content hash, chunk id) and ``CITED_SOURCE``
 provenance, or a schema refusal; each node then gets exactly one decision
 from the gate. Edges are built only between accepted memories.
 
+>>> from datetime import UTC, datetime
 >>> from memvault.ingest.parsers import parse_text
 >>> from memvault.model.decision import Decision
 >>> from memvault.model.enums import StopReason
->>> judge = DocumentJudge("acme", lambda: "2026-01-01T00:00:00.000000Z",
-...                       lambda node: Decision(StopReason.SUCCESS_STORED))
+>>> from memvault.store import InMemoryStore
+>>> from memvault.write.pipeline import WritePipeline
+>>> from memvault.write.spec import OpenGate
+>>> writes = WritePipeline(store=InMemoryStore(), orchestrator="acme", gate=OpenGate(),
+...                        clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+>>> judge = DocumentJudge(writes, lambda node: Decision(StopReason.SUCCESS_STORED))
 >>> judged = judge.judge(parse_text("Hello.", name="a.txt"), "ab" * 32, "/h/a.txt")
 >>> [n.source.source_ref for _, n, _ in judged.accepted]
 ['doc:sha256:abababababababababababababababababababababababababababababababab#chunk:p0001']
@@ -28,9 +33,10 @@ from memvault.errors import ValidationFailed
 from memvault.ingest.model import Candidate, EdgeSpec, ParsedDocument
 from memvault.ingest.parsers import MEMORY_FIELDS
 from memvault.model.decision import Decision
-from memvault.model.enums import CapturedBy, SourceKind, SourceType
+from memvault.model.enums import CapturedBy, MemoryOp, SourceKind, SourceType
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.validation import to_validation_failed
+from memvault.write.pipeline import WritePipeline
 
 __all__ = ["DocumentJudge", "Judge", "Judged", "derived_id", "summarise"]
 
@@ -71,9 +77,10 @@ class Judged:
 class DocumentJudge:
     """Builds and judges the nodes and edges of one orchestrator's documents."""
 
-    def __init__(self, orchestrator: str, now: Callable[[], str], judge: Judge) -> None:
-        self.orchestrator = orchestrator
-        self.now = now
+    def __init__(self, writes: WritePipeline, judge: Judge) -> None:
+        self.writes = writes
+        self.orchestrator = writes.orchestrator
+        self.now = writes.now
         self.gate = judge
 
     def node(self, candidate: Candidate, sha: str, source: Source) -> MemoryNode:
@@ -94,20 +101,9 @@ class DocumentJudge:
                 # collapsed copy would be judged twice. Outcome: the content itself.
                 data["value"] = content if len(content) <= 1024 else summarise(content, 1024)
         data.setdefault("ttl_class", "LONG")
-        now = self.now()
-        try:
-            return MemoryNode(
-                memory_id=derived_id("mem", self.orchestrator, sha, candidate.chunk_id),
-                orchestrator_id=self.orchestrator,
-                source=source,
-                created_at=now,
-                updated_at=now,
-                **data,
-            )
-        except ValidationError as exc:
-            failed = to_validation_failed(exc)
-            assert isinstance(failed, ValidationFailed)
-            raise failed from None
+        return self.writes.node(
+            data, source, memory_id=derived_id("mem", self.orchestrator, sha, candidate.chunk_id)
+        )
 
     def judge(self, document: ParsedDocument, sha: str, source_path: str) -> Judged:
         judged = Judged()
@@ -123,7 +119,12 @@ class DocumentJudge:
             try:
                 node = self.node(candidate, sha, source)
             except ValidationFailed as exc:
-                decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
+                raw = {
+                    **candidate.fields,
+                    "source_kind": source.source_kind.value,
+                    "source_ref": source.source_ref,
+                }
+                decision = self.writes.judge_invalid(MemoryOp.STORE, exc, raw)
                 fields = tuple(sorted({f for f, _ in exc.errors}))
                 judged.refused.append((candidate, decision, fields))
                 continue

@@ -58,6 +58,7 @@ from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from memvault.errors import ConfigError, StoreError, StoreUnavailableError, UnsafePathError
 from memvault.ingest.commit import (
+    THREAD,
     Embedded,
     FilePlan,
     embed_nodes,
@@ -91,6 +92,7 @@ from memvault.ingest.report import (
     IngestReport,
 )
 from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
+from memvault.model.enums import MemoryOp
 from memvault.model.validation import canonical_source_path
 from memvault.store.base import IngestRecord
 
@@ -209,9 +211,7 @@ class _Pass:
         if duplicate is not None:  # known content: not gated again
             return duplicate
         gate_started = time.perf_counter()
-        judged = DocumentJudge(self.ctx.orchestrator, self.ctx.now, self.ctx.judge).judge(
-            document, sha, source_path
-        )
+        judged = DocumentJudge(self.ctx.writes, self.ctx.judge).judge(document, sha, source_path)
         timings["gate_ms"] = _ms(gate_started)
         return _Prepared(index, entry, document, judged, sha, source_path, timings, started)
 
@@ -284,14 +284,7 @@ class _Pass:
         )
         commit_started = time.perf_counter()
         write = write_set(
-            self.ctx.orchestrator,
-            self.ctx.actor,
-            p.judged,
-            plan,
-            embedded,
-            record,
-            sha=p.sha,
-            at=at,
+            self.ctx.writes.builder(at, THREAD), p.judged, plan, embedded, record, sha=p.sha
         )
         try:
             self.ctx.store.apply(write)
@@ -304,6 +297,10 @@ class _Pass:
             failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
             return self._reject(entry, [failed], p.sha, p.timings, p.started)
         p.timings["commit_ms"] = _ms(commit_started)
+        for _candidate, decision, _fields in p.judged.refused:
+            self.ctx.writes.log_refusal(
+                MemoryOp.STORE, decision
+            )  # its REFUSE row is in the file's write
         return self._finish(p, plan, embedded, record)
 
     def _plan(self, p: _Prepared, embedded: Embedded, *, recovered: bool = False) -> FilePlan:

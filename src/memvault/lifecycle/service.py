@@ -1,10 +1,10 @@
 """The lifecycle worker: applies TTL, purge, consent and erasure through the store.
 
 The engine owns one :class:`LifecycleService` and hands it the few engine
-capabilities it needs as :class:`EngineHooks` (the gate, node building, the
-commit that never raises, the clock, the log). Each transition is one atomic
-:class:`~memvault.store.base.WriteSet` with its ``history`` event, its
-delta-header change entry and its operational event.
+capabilities it needs as :class:`EngineHooks` (the write pipeline, the clock,
+the log). Each transition is one atomic write built by the pipeline's
+builder, with its ``history`` event, its delta-header change entry and its
+operational event; gating, refusal records and failures are the pipeline's.
 
 >>> import tempfile
 >>> from memvault.engine import MemoryEngine
@@ -48,6 +48,8 @@ from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import WriteResult, history_json
 from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.write.commit import WriteBuilder
+from memvault.write.pipeline import WritePipeline
 from memvault.write.similarity import Similarity
 
 __all__ = ["EngineHooks", "LifecycleService", "ProposalError"]
@@ -80,9 +82,8 @@ class EngineHooks:
     now: Callable[[], datetime]
     stamp: Callable[[datetime], str]
     new_id: Callable[[str], str]
-    gate: Callable[[MemoryOp, MemoryNode], Decision]
-    build_node: Callable[[str, Mapping[str, Any]], MemoryNode]
-    commit: Callable[[WriteSet, WriteResult], WriteResult]
+    #: The one write pipeline (gate, node building, refusal records, commit).
+    writes: Callable[[], WritePipeline]
     log: Callable[..., None]
     #: Neighbours for consolidation (the engine's search); text search if absent.
     recall: RecallFn | None = None
@@ -107,15 +108,12 @@ class LifecycleService:
     def _orch(self) -> str:
         return self.hooks.orchestrator
 
+    def _builder(self, at: str, thread_id: str = "default") -> WriteBuilder:
+        return self.hooks.writes().builder(at, thread_id)
+
     def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
-        return HistoryEvent(
-            event_id=self.hooks.new_id("evt"),
-            orchestrator_id=self._orch,
-            op=op,
-            at=at,
-            actor=self.hooks.actor,
-            **fields,
-        )
+        memory_id = fields.pop("memory_id", None)
+        return self._builder(at).event(op, memory_id, **fields)
 
     def _nodes(self, flt: NodeFilter) -> list[MemoryNode]:
         """Every node matching ``flt`` (paged through the store's filtered listing)."""
@@ -144,6 +142,7 @@ class LifecycleService:
         refused: list[Transition] = []
         revision: int | None = None
         purge_at = self.hooks.stamp(moment + self.policy.purge_after)
+        writes = self.hooks.writes()
         for batch in self._batches(plan_expiry(candidates, moment, self.policy)):
             nodes, events, changes, ops = [], [], [], []
             for expiry in batch:
@@ -154,9 +153,10 @@ class LifecycleService:
                         "updated_at": at,
                     }
                 )
-                decision = self.hooks.gate(MemoryOp.DELETE, node)
+                decision = writes.judge(MemoryOp.DELETE, node)
                 if not decision.allowed:
                     events.append(self._refusal(at, node.memory_id, decision))
+                    writes.log_refusal(MemoryOp.DELETE, decision, memory_id=node.memory_id)
                     refused.append(Transition(node.memory_id, decision.stop_reason.value))
                     continue
                 nodes.append(node)
@@ -178,14 +178,8 @@ class LifecycleService:
                 ops.append(self._op(at, "worker", "ttl", node))
                 soft.append(Transition(node.memory_id, expiry.reason, purge_at))
             revision = self._store.apply(
-                WriteSet(
-                    self._orch,
-                    at,
-                    nodes=tuple(nodes),
-                    events=tuple(events),
-                    changes=tuple(changes),
-                    op_events=tuple(ops),
-                    thread_id=thread_id,
+                self._builder(at, thread_id).compose(
+                    nodes=nodes, events=events, changes=changes, op_events=ops
                 )
             )
         due = [
@@ -212,9 +206,7 @@ class LifecycleService:
         for batch in self._batches(sorted(nodes, key=lambda n: n.memory_id)):
             ids = tuple(n.memory_id for n in batch)
             revision = self._store.apply(
-                WriteSet(
-                    self._orch,
-                    at,
+                self._builder(at, thread_id).compose(
                     purge_ids=ids,
                     events=tuple(
                         self._event(
@@ -232,7 +224,6 @@ class LifecycleService:
                     # Outcome: an entry without text; older entries are blanked by the store.
                     changes=tuple(ChangeEntry(i, ChangeKind.DELETED, "") for i in ids),
                     op_events=tuple(self._op(at, "worker", "purge", n) for n in batch),
-                    thread_id=thread_id,
                 )
             )
             done.extend(Transition(i, reason) for i in ids)
@@ -253,8 +244,8 @@ class LifecycleService:
             policy=self.policy,
             stamp=self.hooks.stamp,
             new_id=self.hooks.new_id,
-            event=self._event,
-            gate_allows=lambda op, node: self.hooks.gate(op, node).allowed,
+            writes=self.hooks.writes,
+            gate_allows=lambda op, node: self.hooks.writes().judge(op, node).allowed,
             propose=self._propose_rewrite,
             recall=self.hooks.recall,
             similarity=self.hooks.similarity,
@@ -330,7 +321,7 @@ class LifecycleService:
                 category,
                 best_similarity,
             )
-            self._store.apply(WriteSet(self._orch, event.at, op_events=(event,)))
+            self._store.apply(self._builder(event.at).compose(op_events=(event,)))
         except Exception as exc:  # operational tracking must never break a caller
             self.hooks.log("warning", "op_event_not_recorded", error=f"{type(exc).__name__}: {exc}")
 
@@ -420,7 +411,7 @@ class LifecycleService:
         proposals = self._store.proposals(self._orch, user_id=user_id, limit=2**62)
         erased = [_erase(p, at) for p in proposals]
         for batch in self._batches(erased):
-            self._store.apply(WriteSet(self._orch, at, proposals=tuple(batch)))
+            self._store.apply(self._builder(at).compose(proposals=batch))
         remaining = len(self._nodes(NodeFilter(user_id=user_id, status=ALL_STATUSES)))
         remaining += len(self._store.proposals(self._orch, user_id=user_id, limit=2**62))
         return ForgetReport(
@@ -437,28 +428,14 @@ class LifecycleService:
     def _refusal(
         self, at: str, memory_id: str | None, decision: Decision, **detail: Any
     ) -> HistoryEvent:
-        return self._event(
-            HistoryOp.REFUSE,
-            at,
-            memory_id=memory_id,
-            stop_reason=decision.stop_reason,
-            detector=decision.detector,
-            detail=detail,
-        )
+        """A refusal row (TTL, proposals: ``detail`` says what it was)."""
+        return self._builder(at).refusal_event(None, decision, memory_id, **detail)
 
     def _consent_event(self, at: str, proposal: Proposal, decision: str) -> HistoryEvent:
         """Audit of a consent step: a refusal-to-store until the user says yes."""
-        return self._event(
-            HistoryOp.REFUSE,
-            at,
-            stop_reason=StopReason.MISSING_EXPLICIT_CONSENT,
-            detector="consent",
-            detail={
-                "proposal_id": proposal.proposal_id,
-                "kind": proposal.kind,
-                "decision": decision,
-            },
-        )
+        consent = Decision(StopReason.MISSING_EXPLICIT_CONSENT, detector="consent")
+        detail = {"proposal_id": proposal.proposal_id, "kind": proposal.kind, "decision": decision}
+        return self._builder(at).refusal_event(None, consent, None, **detail)
 
     def propose(
         self,
@@ -492,21 +469,23 @@ class LifecycleService:
         candidate.update(content=content, user_id=user_id)
         now = self.hooks.now()
         at = self.hooks.stamp(now)
+        writes = self.hooks.writes()
         try:
-            node = self.hooks.build_node(content, consent_fields(candidate))
+            node = writes.build_fields({**consent_fields(candidate), "content": content})
         except ValidationFailed as exc:
             return ProposalResult(exc.stop_reason, reason=exc.message, detector="schema"), None
         # Trigger: a candidate the gate would refuse even with the user's consent.
         # Why: forbidden content must not be kept anywhere, not even as a proposal.
         # Outcome: refused now (audited without content); nothing is queued.
-        decision = self.hooks.gate(MemoryOp.STORE, node)
+        decision = writes.judge(MemoryOp.STORE, node)
         if not decision.allowed and decision.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT:
             refusal = self._refusal(at, None, decision, op="PROPOSE")
+            writes.log_refusal("PROPOSE", decision)
             return (
                 ProposalResult(
                     decision.stop_reason, reason=decision.reason, detector=decision.detector
                 ),
-                WriteSet(self._orch, at, events=(refusal,)),
+                self._builder(at).events_only(refusal),
             )
         proposal = Proposal(
             proposal_id=self.hooks.new_id("prop"),
@@ -518,9 +497,7 @@ class LifecycleService:
             expires_at=self.hooks.stamp(now + self.policy.proposal_ttl),
             user_id=user_id,
         )
-        write = WriteSet(
-            self._orch,
-            at,
+        write = self._builder(at).compose(
             events=(self._consent_event(at, proposal, "proposed"),),
             proposals=(proposal,),
             op_events=(OpEvent(at, "worker", "propose", "ok", category=node.category),),
@@ -540,11 +517,9 @@ class LifecycleService:
         expired = [decide(p, ProposalStatus.EXPIRED, at) for p in pending if is_expired(p, now)]
         for batch in self._batches(expired):
             self._store.apply(
-                WriteSet(
-                    self._orch,
-                    at,
+                self._builder(at).compose(
                     events=tuple(self._consent_event(at, p, "expired") for p in batch),
-                    proposals=tuple(batch),
+                    proposals=batch,
                     op_events=tuple(OpEvent(at, "worker", "expire", "ok") for _ in batch),
                 )
             )
@@ -576,14 +551,14 @@ class LifecycleService:
         proposal = self._pending(proposal_id)
         at = self.hooks.stamp(self.hooks.now())
         candidate = proposal.candidate
+        writes = self.hooks.writes()
+        fields = {**consent_fields(candidate), "content": str(candidate.get("content", ""))}
         try:
-            node = self.hooks.build_node(
-                str(candidate.get("content", "")), consent_fields(candidate)
-            )
+            node = writes.build_fields(fields)
         except ValidationFailed as exc:
-            decision = Decision(exc.stop_reason, detector="schema", reason=exc.message)
+            decision = writes.judge_invalid(MemoryOp.STORE, exc, fields)
             return self._refuse_confirmed(proposal, decision, at)
-        decision = self.hooks.gate(MemoryOp.STORE, node)
+        decision = writes.judge(MemoryOp.STORE, node)
         if not decision.allowed:
             return self._refuse_confirmed(proposal, decision, at)
         event = self._event(
@@ -606,9 +581,7 @@ class LifecycleService:
             memory_id=node.memory_id,
         )
         replaced, edges, superseding = self._supersede(candidate.get("replaces"), node, at)
-        write = WriteSet(
-            self._orch,
-            at,
+        write = self._builder(at, thread_id).compose(
             nodes=(node, *replaced),
             edges=edges,
             events=(event, *superseding, self._consent_event(at, proposal, "confirmed")),
@@ -618,9 +591,8 @@ class LifecycleService:
             ),
             proposals=(decided,),
             op_events=(self._op(at, "hotpath", "confirm", node),),
-            thread_id=thread_id,
         )
-        return self.hooks.commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
+        return writes.commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
 
     def _supersede(
         self, replaces: Any, node: MemoryNode, at: str
@@ -661,9 +633,7 @@ class LifecycleService:
             proposal, ProposalStatus.REFUSED, at, stop_reason=decision.stop_reason.value
         )
         self._store.apply(
-            WriteSet(
-                self._orch,
-                at,
+            self._builder(at).compose(
                 events=(
                     self._consent_event(at, proposal, "confirmed"),
                     self._refusal(at, None, decision, proposal_id=proposal.proposal_id),
@@ -672,6 +642,7 @@ class LifecycleService:
                 op_events=(OpEvent(at, "hotpath", "confirm", "skipped"),),
             )
         )
+        self.hooks.writes().log_refusal(MemoryOp.STORE, decision)
         self.hooks.log(
             "info",
             "proposal_refused",
@@ -687,9 +658,7 @@ class LifecycleService:
         at = self.hooks.stamp(self.hooks.now())
         decided = decide(proposal, ProposalStatus.REJECTED, at)
         self._store.apply(
-            WriteSet(
-                self._orch,
-                at,
+            self._builder(at).compose(
                 events=(self._consent_event(at, proposal, "rejected"),),
                 proposals=(decided,),
                 op_events=(OpEvent(at, "hotpath", "reject", "ok"),),

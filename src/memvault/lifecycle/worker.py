@@ -35,9 +35,11 @@ from memvault.lifecycle.settings import LifecyclePolicy
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.text import query_terms
-from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
+from memvault.store.base import ChangeEntry, NodeFilter, Store, WriteSet
 from memvault.store.records import OpEvent
+from memvault.write.commit import WriteBuilder
 from memvault.write.config import bands_for
+from memvault.write.pipeline import WritePipeline
 from memvault.write.similarity import LexicalSimilarity, Similarity
 
 __all__ = ["Consolidator", "RecallFn"]
@@ -52,8 +54,8 @@ BATCH = 200
 class _Batch:
     """Write sets of one run, merged and applied ``BATCH`` at a time."""
 
-    def __init__(self, store: Store, orchestrator: str, at: str, thread_id: str) -> None:
-        self.store, self.orch, self.at, self.thread_id = store, orchestrator, at, thread_id
+    def __init__(self, store: Store, builder: WriteBuilder) -> None:
+        self.store, self.builder = store, builder
         self.parts: list[WriteSet] = []
 
     def add(self, write: WriteSet) -> None:
@@ -65,20 +67,7 @@ class _Batch:
         if not self.parts:
             return
         parts, self.parts = self.parts, []
-        self.store.apply(
-            WriteSet(
-                self.orch,
-                self.at,
-                nodes=tuple(n for w in parts for n in w.nodes),
-                edges=tuple(e for w in parts for e in w.edges),
-                extra_sources=tuple(s for w in parts for s in w.extra_sources),
-                events=tuple(e for w in parts for e in w.events),
-                changes=tuple(c for w in parts for c in w.changes),
-                op_events=tuple(o for w in parts for o in w.op_events),
-                proposals=tuple(p for w in parts for p in w.proposals),
-                thread_id=self.thread_id,
-            )
-        )
+        self.store.apply(self.builder.combined(parts))
 
 
 class Consolidator:
@@ -92,7 +81,7 @@ class Consolidator:
         policy: LifecyclePolicy,
         stamp: Callable[[datetime], str],
         new_id: Callable[[str], str],
-        event: Callable[..., HistoryEvent],
+        writes: Callable[[], WritePipeline],
         gate_allows: Callable[[MemoryOp, MemoryNode], bool],
         propose: ProposeFn,
         recall: RecallFn | None = None,
@@ -103,7 +92,7 @@ class Consolidator:
         self.cfg = policy.consolidation
         self.stamp = stamp
         self.new_id = new_id
-        self.event = event
+        self.writes = writes
         self.gate_allows = gate_allows
         self.propose = propose
         self.recall = recall or self._text_recall
@@ -178,7 +167,8 @@ class Consolidator:
         proposed: list[tuple[str, str, str]] = []
         checked = skipped = 0
         truncated = False
-        self.batch = _Batch(self.store, self.orch, at, thread_id)
+        self.builder = self.writes().builder(at, thread_id)
+        self.batch = _Batch(self.store, self.builder)
         for candidate in pool:
             if time.monotonic() - started > budget:
                 # Trigger: the run's wall-time budget is spent. Why: spec §4 —
@@ -269,7 +259,7 @@ class Consolidator:
                         self.batch.add(write)
                     if result.proposal_id is not None:
                         proposed.append((result.proposal_id, older.memory_id, newer.memory_id))
-                self.batch.add(WriteSet(self.orch, at, op_events=(mark,)))
+                self.batch.add(self.builder.compose(op_events=(mark,)))
         self.batch.flush()
         return ConsolidationReport(
             now=at,
@@ -315,7 +305,7 @@ class Consolidator:
             self.gate_allows(MemoryOp.UPDATE, kept)
             and self.gate_allows(MemoryOp.UPDATE, superseded)
         ):
-            self.batch.add(WriteSet(self.orch, at, op_events=(replace(mark, status="skipped"),)))
+            self.batch.add(self.builder.compose(op_events=(replace(mark, status="skipped"),)))
             return None
         weight = round(max(0.0, min(1.0, score)), 4)
         edge = MemoryEdge(
@@ -336,23 +326,19 @@ class Consolidator:
             () if (edge.from_memory_id, edge.to_memory_id, edge.edge_type) in existing else (edge,)
         )
         self.batch.add(
-            WriteSet(
-                self.orch,
-                at,
+            self.builder.compose(
                 nodes=(kept, superseded),
                 edges=edges,
                 extra_sources=((kept.memory_id, drop.source),),
                 events=(
-                    self.event(
+                    self.builder.event(
                         HistoryOp.MERGE,
-                        at,
-                        memory_id=kept.memory_id,
+                        kept.memory_id,
                         detail={"merged": drop.memory_id, "similarity": weight},
                     ),
-                    self.event(
+                    self.builder.event(
                         HistoryOp.SUPERSEDE,
-                        at,
-                        memory_id=drop.memory_id,
+                        drop.memory_id,
                         detail={"by": kept.memory_id, "reason": "consolidation"},
                     ),
                 ),
@@ -361,7 +347,6 @@ class Consolidator:
                     mark,
                     OpEvent(at, "worker", "merge", "ok", kept.memory_id, kept.category, weight),
                 ),
-                thread_id=thread_id,
             )
         )
         return kept
@@ -389,15 +374,12 @@ class Consolidator:
         )
         op = "link" if edge_type is EdgeType.RELATED_TO else "contradict"
         self.batch.add(
-            WriteSet(
-                self.orch,
-                at,
+            self.builder.compose(
                 edges=(edge,),
                 events=(
-                    self.event(
+                    self.builder.event(
                         HistoryOp.LINK,
-                        at,
-                        memory_id=source.memory_id,
+                        source.memory_id,
                         detail={
                             "edge_id": edge.edge_id,
                             "edge_type": edge_type.value,
@@ -410,7 +392,6 @@ class Consolidator:
                     mark,
                     OpEvent(at, "worker", op, "ok", source.memory_id, source.category, weight),
                 ),
-                thread_id=thread_id,
             )
         )
 

@@ -17,9 +17,9 @@ import numpy as np
 from memvault.embed.base import Embedder, FloatVector
 from memvault.model.node import MemoryNode
 from memvault.retrieval.hybrid import CONTEXT_SPACE_SUFFIX
-from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
+from memvault.store.base import EmbeddingRow, IndexText, Store
 
-__all__ = ["backfill", "embedding_rows", "embedding_texts", "text_sha256"]
+__all__ = ["embedding_rows", "embedding_texts", "text_sha256"]
 
 
 def text_sha256(text: str) -> str:
@@ -81,28 +81,3 @@ def embedding_rows(
                 cached[sha] = np.asarray(vector, dtype=np.float32)
         rows.extend(EmbeddingRow(m, model_id, cached[sha], sha) for m, _, sha in items)
     return rows
-
-
-def backfill(
-    store: Store,
-    embedder: Embedder,
-    orchestrator_id: str,
-    at: str,
-    *,
-    batch: int = 256,
-    limit: int = 100_000,
-) -> int:
-    """Embed memories that have no vector yet; returns how many were embedded."""
-    done = 0
-    while done < limit:
-        nodes = store.missing_embeddings(orchestrator_id, embedder.model_id, limit=batch)
-        if not nodes:
-            break
-        rows = [
-            r
-            for r in embedding_rows(store, embedder, nodes, with_context=False)
-            if r.model_id == embedder.model_id
-        ]
-        store.apply(WriteSet(orchestrator_id, at, embeddings=tuple(rows)))
-        done += len(nodes)
-    return done

@@ -37,29 +37,25 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
 from memvault.embed.base import FloatVector
-from memvault.errors import DuplicateEdgeError
+from memvault.errors import ValidationFailed
 from memvault.extract.base import Candidate, Extraction, Extractor, Message
 from memvault.extract.diagnostics import parse_findings
 from memvault.extract.rules import RuleExtractor
 from memvault.extract.workflow import parse_workflow_output
 from memvault.model.clock import format_timestamp as _timestamp
-from memvault.model.clock import new_id as _new_id
 from memvault.model.clock import summarise as _summary
 from memvault.model.decision import Decision
-from memvault.model.enums import (
-    MemoryStatus,
-    StopReason,
-)
-from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
+from memvault.model.enums import MemoryOp, MemoryStatus, StopReason
+from memvault.model.node import SUMMARY_MAX, MemoryNode
+from memvault.results import WriteResult
 from memvault.retrieval.indexing import text_sha256
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, Store, WriteSet
 from memvault.write.commit import WriteBuilder
 from memvault.write.config import CaptureConfig, bands_for
 from memvault.write.judge import CallJudge, GateFn
+from memvault.write.pipeline import Draft, FnGate, WritePipeline
 from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
 from memvault.write.similarity import (
@@ -192,6 +188,7 @@ class CapturePipeline:
         log: LogFn | None = None,
         embed: EmbedFn | None = None,
         embedder: TextEmbedder | None = None,
+        writes: Callable[[], WritePipeline] | None = None,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
@@ -210,6 +207,19 @@ class CapturePipeline:
         # Candidates the per-turn cap deferred, by (user, conversation): written
         # first on that conversation's next turn (in memory, bounded).
         self._deferred: dict[tuple[str, str], list[Candidate]] = {}
+        self._writes = writes or self._own_pipeline
+
+    def _own_pipeline(self) -> WritePipeline:
+        """The write pipeline of a stand-alone capture (the engine hands its own)."""
+        return WritePipeline(
+            store=self.store,
+            orchestrator=self.orchestrator,
+            gate=FnGate(self.gate),
+            clock=self.clock,
+            agent_id=self.actor,
+            log=self.log,
+            embed=self.embed,  # type: ignore[arg-type]  # extras are never passed here
+        )
 
     def use_similarity(self, similarity: Similarity) -> None:
         """Switch the similarity model (and the bands calibrated for it)."""
@@ -350,7 +360,8 @@ class CapturePipeline:
         anywhere in them refuses every candidate (see :class:`~memvault.write.judge.CallJudge`).
         """
         budget = _Budget(per_call=max_writes)
-        judge = CallJudge(self.gate, source=source_text, log=self.log)
+        writes = self._writes()
+        judge = CallJudge(lambda op, node: writes.judge(op, node), source=source_text, log=self.log)
         candidates = list(candidates)
         vectors = (
             TurnVectors(
@@ -378,7 +389,9 @@ class CapturePipeline:
                 )
         for candidate in candidates:
             try:
-                reports.append(self._one(candidate, provenance, budget, thread_id, vectors, judge))
+                reports.append(
+                    self._one(candidate, provenance, budget, thread_id, vectors, judge, writes)
+                )
             except Exception as exc:
                 # Trigger: a bug or fault anywhere in this candidate's path.
                 # Why: fail closed for this candidate only; its WriteSet was never
@@ -440,46 +453,50 @@ class CapturePipeline:
             detector,
         )
 
-    def _build(self, candidate: Candidate, prov: Provenance, at: str) -> MemoryNode:
-        source = Source(
-            source_type=candidate.source_type,
-            captured_by=candidate.captured_by,
-            source_kind=candidate.source_kind,
-            source_path=prov.source_path,
-            conversation_id=prov.conversation_id,
-            workflow_run_id=prov.workflow_run_id,
-            step_id=prov.step_id,
-            source_ref=prov.source_ref,
-        )
-        return MemoryNode(
-            memory_id=_new_id("mem"),
-            orchestrator_id=self.orchestrator,
-            project_id=prov.project_id,
-            type=candidate.type,
-            category=candidate.category,
-            key=candidate.key[:128],
-            value=candidate.value,
-            content=candidate.content,
-            summary=_summary(candidate.content)[:SUMMARY_MAX],
-            importance=candidate.importance,
-            confidence=candidate.confidence,
-            source=source,
-            ttl_class=candidate.ttl_class,
-            user_id=prov.user_id,
-            agent_id=prov.agent_id,
-            run_id=prov.run_id,
-            role=prov.role,
-            conversation_id=prov.conversation_id,
-            created_at=at,
-            updated_at=at,
-        )
+    @staticmethod
+    def _fields(candidate: Candidate, prov: Provenance) -> dict[str, Any]:
+        """The node fields of a candidate (its words kept as extracted)."""
+        return {
+            "project_id": prov.project_id,
+            "type": candidate.type,
+            "category": candidate.category,
+            "key": candidate.key[:128],
+            "value": candidate.value,
+            "content": candidate.content,
+            "summary": _summary(candidate.content)[:SUMMARY_MAX],
+            "importance": candidate.importance,
+            "confidence": candidate.confidence,
+            "ttl_class": candidate.ttl_class,
+            "user_id": prov.user_id,
+            "agent_id": prov.agent_id,
+            "run_id": prov.run_id,
+            "role": prov.role,
+            "conversation_id": prov.conversation_id,
+        }
 
-    def _refuse(self, candidate: Candidate, decision: Decision, at: str) -> CandidateReport:
-        write = WriteBuilder(self.orchestrator, self.actor, at).refusal(candidate, decision)
-        try:
-            self.store.apply(write)
-        except Exception as exc:  # the refusal stands even if it cannot be recorded
-            self._log("error", "refusal_not_recorded", error=str(exc))
+    @staticmethod
+    def _source(candidate: Candidate, prov: Provenance) -> dict[str, Any]:
+        return {
+            "source_type": candidate.source_type,
+            "captured_by": candidate.captured_by,
+            "source_kind": candidate.source_kind,
+            "source_path": prov.source_path,
+            "conversation_id": prov.conversation_id,
+            "workflow_run_id": prov.workflow_run_id,
+            "step_id": prov.step_id,
+            "source_ref": prov.source_ref,
+        }
+
+    def _refuse(
+        self, candidate: Candidate, decision: Decision, writes: WritePipeline
+    ) -> CandidateReport:
+        writes.record_refusal(
+            MemoryOp.STORE,
+            decision,
+            trigger="capture",
+            rule=candidate.rule,
+            category=candidate.category,
+        )
         return self._report(
             candidate,
             decision.stop_reason,
@@ -592,22 +609,18 @@ class CapturePipeline:
         thread_id: str,
         vectors: TurnVectors | None = None,
         judge: CallJudge | None = None,
+        writes: WritePipeline | None = None,
     ) -> CandidateReport:
+        writes = writes or self._writes()
         now = self.clock()
         at = _timestamp(now)
+        fields = self._fields(candidate, prov)
         try:
-            node = self._build(candidate, prov, at)
-        except ValidationError as exc:
-            first = exc.errors()[0] if exc.errors() else {"loc": ("?",), "msg": "invalid"}
-            field = ".".join(str(p) for p in first["loc"])
-            return self._refuse(
-                candidate,
-                Decision(
-                    StopReason.SCHEMA_INVALID, detector="schema", reason=f"{field}: {first['msg']}"
-                ),
-                at,
-            )
-        judge = judge if judge is not None else CallJudge(self.gate, log=self.log)
+            node = writes.node(fields, self._source(candidate, prov), at=at)
+        except ValidationFailed as exc:
+            raw = {**fields, "source_kind": candidate.source_kind.value}
+            return self._refuse(candidate, writes.judge_invalid(MemoryOp.STORE, exc, raw), writes)
+        judge = judge if judge is not None else CallJudge(writes.judge, log=self.log)
         decision = judge.judge(candidate, node)
         resolution = resolve(
             candidate,
@@ -620,33 +633,29 @@ class CapturePipeline:
             if cap is not None and cap.stop_reason.priority < decision.stop_reason.priority:
                 decision = cap
         if not decision.allowed:
-            return self._refuse(candidate, decision, at)
+            return self._refuse(candidate, decision, writes)
         if resolution.outcome is Outcome.MERGED:
-            return self._merge(candidate, node, resolution, at, thread_id)
+            return self._merge(candidate, node, resolution, at, thread_id, writes)
         write, report = self._new_node(candidate, node, resolution, decision, at, thread_id)
-        rows = self._rows(node, vectors)
+        vector = vectors.document(node.content) if vectors is not None else None
+        rows = writes.rows([Draft(node, vector)])
         if rows:
             # Same transaction as the node (DESIGN §4); without rows the vector
             # leg's backfill queue picks the node up later.
             extra: dict[str, Any] = {"embeddings": tuple(rows)}
             write = replace(write, **extra)
-        try:
-            self.store.apply(write)
-        except DuplicateEdgeError as exc:
-            return self._report(candidate, StopReason.SCHEMA_INVALID, reason=str(exc))
+        committed = writes.commit(write, WriteResult(report.stop_reason), node=None)
+        if not committed.ok:
+            return self._report(
+                candidate,
+                committed.stop_reason,
+                reason=committed.reason,
+                detector=committed.detector,
+            )
         budget.used += 1
         if budget.today is not None:
             budget.today += 1
         return report
-
-    def _rows(self, node: MemoryNode, vectors: TurnVectors | None) -> tuple[Any, ...]:
-        """The new node's embedding rows, reusing the call's vector of its content."""
-        if self.embed is None:
-            return ()
-        vector = vectors.document(node.content) if vectors is not None else None
-        if vector is None:
-            return self.embed((node,))
-        return self.embed((node,), known={node.content: vector})
 
     def _merge(
         self,
@@ -655,6 +664,7 @@ class CapturePipeline:
         resolution: Resolution,
         at: str,
         thread_id: str,
+        writes: WritePipeline,
     ) -> CandidateReport:
         target_id = resolution.merge_into or ""
         existing = self.store.get_nodes(self.orchestrator, [target_id])
@@ -663,16 +673,17 @@ class CapturePipeline:
                 candidate, StopReason.INTERNAL_INCONSISTENCY, reason="merge target vanished"
             )
         old = existing[0]
-        builder = WriteBuilder(self.orchestrator, self.actor, at, thread_id)
-        self.store.apply(
-            builder.merge(
-                candidate,
-                old,
-                node.source,
-                resolution,
-                confidence_nudge=self.config.confidence_nudge,
-            )
+        write = writes.builder(at, thread_id).merge(
+            candidate, old, node.source, resolution, confidence_nudge=self.config.confidence_nudge
         )
+        committed = writes.commit(write, WriteResult(StopReason.SUCCESS_UPDATED), node=None)
+        if not committed.ok:
+            return self._report(
+                candidate,
+                committed.stop_reason,
+                reason=committed.reason,
+                detector=committed.detector,
+            )
         return self._report(
             candidate,
             StopReason.SUCCESS_UPDATED,

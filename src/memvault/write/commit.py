@@ -36,12 +36,19 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source
-from memvault.store.base import ChangeEntry, EmbeddingRow, HistoryEvent, IndexText, WriteSet
-from memvault.store.records import OpEvent
+from memvault.store.base import (
+    ChangeEntry,
+    EmbeddingRow,
+    HistoryEvent,
+    IndexText,
+    IngestRecord,
+    WriteSet,
+)
+from memvault.store.records import OpEvent, Proposal
 from memvault.write.report import EdgeRef
 from memvault.write.resolve import Outcome, Resolution
 
-__all__ = ["WriteBuilder", "touched", "with_op_events"]
+__all__ = ["WriteBuilder", "seeded_write", "touched", "with_op_events"]
 
 #: The operational verb of each audited write (spec §14).
 OP_OF_HISTORY: dict[HistoryOp, str] = {
@@ -81,6 +88,29 @@ def with_op_events(write: WriteSet, node: str) -> WriteSet:
     return replace(write, op_events=ops) if ops else write
 
 
+def seeded_write(
+    orchestrator: str,
+    at: str,
+    nodes: Sequence[MemoryNode],
+    *,
+    edges: Sequence[MemoryEdge] = (),
+    embeddings: Sequence[EmbeddingRow] = (),
+) -> WriteSet:
+    """An UNGATED bulk load of prepared nodes, for benchmark corpora only.
+
+    Trigger: benchmark conversations deliberately hold sensitive topics.
+    Why: DESIGN §9 — recall benchmarks write straight into the production
+    store and say so; every product write goes through the pipeline.
+    Outcome: one transaction of nodes, edges and vectors, no audit events.
+
+    >>> seeded_write("acme", "2026-01-01T00:00:00.000000Z", []).nodes
+    ()
+    """
+    return WriteSet(
+        orchestrator, at, nodes=tuple(nodes), edges=tuple(edges), embeddings=tuple(embeddings)
+    )
+
+
 def touched(old: MemoryNode, at: str, confidence_nudge: float) -> MemoryNode:
     """``old`` met again at ``at``: accessed once more, confidence nudged up (capped at 1).
 
@@ -118,18 +148,23 @@ class WriteBuilder:
 
     def refusal_event(
         self,
-        op: MemoryOp | str,
+        op: MemoryOp | str | None,
         decision: Decision,
         memory_id: str | None = None,
+        /,
         **detail: Any,
     ) -> HistoryEvent:
-        """The audit row of a refusal: stop reason, detector, what kind — never content."""
+        """The audit row of a refusal: stop reason, detector, what kind — never content.
+
+        ``op`` goes first in ``detail`` (``None``: the detail says what it was).
+        """
+        head = {} if op is None else {"op": op.value if isinstance(op, MemoryOp) else op}
         return self.event(
             HistoryOp.REFUSE,
             memory_id,
             stop_reason=decision.stop_reason,
             detector=decision.detector,
-            detail={"op": op.value if isinstance(op, MemoryOp) else op, **detail},
+            detail={**head, **detail},
         )
 
     def refusal(self, candidate: Candidate, decision: Decision) -> WriteSet:
@@ -146,6 +181,48 @@ class WriteBuilder:
     def events_only(self, *events: HistoryEvent) -> WriteSet:
         """An audit-only write (it does not move the revision)."""
         return WriteSet(self.orchestrator, self.at, events=events)
+
+    def compose(
+        self,
+        *,
+        nodes: Sequence[MemoryNode] = (),
+        edges: Sequence[MemoryEdge] = (),
+        extra_sources: Sequence[tuple[str, Source]] = (),
+        events: Sequence[HistoryEvent] = (),
+        changes: Sequence[ChangeEntry] = (),
+        op_events: Sequence[OpEvent] = (),
+        proposals: Sequence[Proposal] = (),
+        purge_ids: Sequence[str] = (),
+        embeddings: Sequence[EmbeddingRow] = (),
+    ) -> WriteSet:
+        """A write of parts decided elsewhere (TTL, purge, proposals, consolidation,
+        operational events, an embedding backfill)."""
+        return WriteSet(
+            self.orchestrator,
+            self.at,
+            nodes=tuple(nodes),
+            edges=tuple(edges),
+            extra_sources=tuple(extra_sources),
+            events=tuple(events),
+            changes=tuple(changes),
+            op_events=tuple(op_events),
+            proposals=tuple(proposals),
+            purge_ids=tuple(purge_ids),
+            thread_id=self.thread_id,
+            embeddings=tuple(embeddings),
+        )
+
+    def combined(self, parts: Sequence[WriteSet]) -> WriteSet:
+        """Several writes as ONE transaction (a worker's batch)."""
+        return self.compose(
+            nodes=[n for w in parts for n in w.nodes],
+            edges=[e for w in parts for e in w.edges],
+            extra_sources=[s for w in parts for s in w.extra_sources],
+            events=[e for w in parts for e in w.events],
+            changes=[c for w in parts for c in w.changes],
+            op_events=[o for w in parts for o in w.op_events],
+            proposals=[p for w in parts for p in w.proposals],
+        )
 
     def created(
         self,
@@ -248,6 +325,67 @@ class WriteBuilder:
             edges=(edge,),
             events=(self._link_event(edge, detector=None, **detail),),
             thread_id=self.thread_id,
+        )
+
+    def ingested(
+        self,
+        *,
+        created: Sequence[tuple[MemoryNode, Decision, Mapping[str, Any]]],
+        merged: Sequence[tuple[MemoryNode, Source, str, Mapping[str, Any]]],
+        edges: Sequence[MemoryEdge],
+        refused: Sequence[tuple[Decision, Sequence[str], Mapping[str, Any]]],
+        records: Sequence[IngestRecord],
+        embeddings: Sequence[EmbeddingRow] = (),
+    ) -> WriteSet:
+        """One ingested file's ONE transaction.
+
+        ``created``: (node, decision, where); ``merged``: (touched target,
+        the chunk's source, reason, where) once per merged chunk; ``refused``:
+        (decision, field names, where) — audited without content; ``where``
+        is ``{"document", "chunk"}``.
+        """
+        events: list[HistoryEvent] = []
+        changes: list[ChangeEntry] = []
+        for node, decision, where in created:
+            events.append(
+                self.event(
+                    HistoryOp.CREATE,
+                    node.memory_id,
+                    stop_reason=decision.stop_reason,
+                    detector=decision.detector,
+                    detail={"type": node.type.value, "category": node.category, "ingest": where},
+                )
+            )
+            changes.append(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary))
+        touched: dict[str, MemoryNode] = {}
+        for target, _source, reason, where in merged:
+            touched[target.memory_id] = target
+            events.append(
+                self.event(
+                    HistoryOp.MERGE,
+                    target.memory_id,
+                    stop_reason=StopReason.SUCCESS_UPDATED,
+                    detector="resolve",
+                    detail={"trigger": "ingest", "reason": reason, "ingest": where},
+                )
+            )
+            changes.append(ChangeEntry(target.memory_id, ChangeKind.MERGED, target.summary))
+        events += [self._link_event(e, detector=None) for e in edges]
+        events += [
+            self.refusal_event(MemoryOp.STORE, d, None, fields=list(fields), ingest=where)
+            for d, fields, where in refused
+        ]
+        return WriteSet(
+            self.orchestrator,
+            self.at,
+            nodes=(*(n for n, _, _ in created), *touched.values()),
+            edges=tuple(edges),
+            extra_sources=tuple((t.memory_id, src) for t, src, _, _ in merged),
+            ingest_records=tuple(records),
+            events=tuple(events),
+            changes=tuple(changes),
+            thread_id=self.thread_id,
+            embeddings=tuple(embeddings),
         )
 
     def _link_event(

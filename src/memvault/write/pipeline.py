@@ -52,7 +52,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from memvault.embed.base import FloatVector
+from memvault.embed.base import Embedder, FloatVector
 from memvault.errors import DuplicateEdgeError, StoreUnavailableError, ValidationFailed
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.clock import summarise as _summarise
@@ -69,7 +69,9 @@ from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path, to_validation_failed
 from memvault.results import WriteResult
+from memvault.retrieval.indexing import embedding_rows
 from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
+from memvault.store.records import OpEvent
 from memvault.write.commit import WriteBuilder, with_op_events
 from memvault.write.spec import (
     PURGE_AFTER,
@@ -85,6 +87,7 @@ from memvault.write.spec import (
 __all__ = [
     "Draft",
     "EmbedRows",
+    "FnGate",
     "LogFn",
     "Relations",
     "Validator",
@@ -148,6 +151,16 @@ def fail_closed(where: str) -> Decision:
     return Decision(StopReason.INTERNAL_INCONSISTENCY, detector=where, reason=f"{where} raised")
 
 
+class FnGate:
+    """A ``WriteGate`` over a plain ``(op, node) -> Decision`` function."""
+
+    def __init__(self, gate: Callable[[MemoryOp, MemoryNode], Decision]) -> None:
+        self.gate = gate
+
+    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
+        return self.gate(op, node)
+
+
 def _clean(text: str) -> str:
     return text.strip()
 
@@ -204,50 +217,72 @@ class WritePipeline:
 
     # -- build ---------------------------------------------------------------
 
-    def build(self, spec: NewMemory, *, memory_id: str | None = None) -> MemoryNode:
-        """A node from ``spec``; raises :class:`ValidationFailed` (or ``UnsafePathError``)."""
-        now = self.now()
-        path = spec.source_path
-        if path is not None:
-            path = canonical_source_path(path, self.workspace_roots)
+    def node(
+        self,
+        fields: Mapping[str, Any],
+        source: Source | Mapping[str, Any],
+        *,
+        at: str | None = None,
+        memory_id: str | None = None,
+    ) -> MemoryNode:
+        """The one constructor of a node about to be written: fields as given, this
+        orchestrator, a new id (unless ``memory_id``), created and updated ``at``.
+
+        Raises :class:`ValidationFailed` (a bad enum, a bound) — never pydantic's error.
+        """
+        at = at or self.now()
         try:
-            source = Source(
-                source_type=spec.source_type,
-                captured_by=spec.captured_by,
-                source_kind=spec.source_kind,
-                source_path=path,
-                conversation_id=spec.conversation_id,
-                workflow_run_id=spec.workflow_run_id,
-                step_id=spec.step_id,
-                source_ref=spec.source_ref,
-            )
-            content = self.clean(spec.content)
+            src = source if isinstance(source, Source) else Source(**dict(source))
             return MemoryNode(
+                **dict(fields),
                 memory_id=memory_id or new_id("mem"),
                 orchestrator_id=self.orchestrator,
-                project_id=spec.project_id,
-                type=spec.type,
-                category=spec.category,
-                key=spec.key or derive_key(content),
-                value=spec.value,
-                content=content,
-                summary=spec.summary or _summarise(content)[:SUMMARY_MAX],
-                importance=spec.importance,
-                confidence=spec.confidence,
-                pinned=spec.pinned,
-                source=source,
-                ttl_class=spec.ttl_class,
-                user_id=spec.user_id,
-                agent_id=spec.agent_id,
-                run_id=spec.run_id,
-                actor_id=spec.actor_id,
-                role=spec.role,
-                conversation_id=spec.conversation_id,
-                created_at=now,
-                updated_at=now,
+                source=src,
+                created_at=at,
+                updated_at=at,
             )
         except ValidationError as exc:
             raise _failed(exc) from None
+
+    def build(self, spec: NewMemory, *, memory_id: str | None = None) -> MemoryNode:
+        """A node from ``spec``; raises :class:`ValidationFailed` (or ``UnsafePathError``)."""
+        path = spec.source_path
+        if path is not None:
+            path = canonical_source_path(path, self.workspace_roots)
+        source = {
+            "source_type": spec.source_type,
+            "captured_by": spec.captured_by,
+            "source_kind": spec.source_kind,
+            "source_path": path,
+            "conversation_id": spec.conversation_id,
+            "workflow_run_id": spec.workflow_run_id,
+            "step_id": spec.step_id,
+            "source_ref": spec.source_ref,
+        }
+        content = self.clean(spec.content)
+        return self.node(
+            {
+                "project_id": spec.project_id,
+                "type": spec.type,
+                "category": spec.category,
+                "key": spec.key or derive_key(content),
+                "value": spec.value,
+                "content": content,
+                "summary": spec.summary or _summarise(content)[:SUMMARY_MAX],
+                "importance": spec.importance,
+                "confidence": spec.confidence,
+                "pinned": spec.pinned,
+                "ttl_class": spec.ttl_class,
+                "user_id": spec.user_id,
+                "agent_id": spec.agent_id,
+                "run_id": spec.run_id,
+                "actor_id": spec.actor_id,
+                "role": spec.role,
+                "conversation_id": spec.conversation_id,
+            },
+            source,
+            memory_id=memory_id,
+        )
 
     def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
         """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
@@ -399,15 +434,17 @@ class WritePipeline:
         result: WriteResult,
         *,
         op: MemoryOp = MemoryOp.STORE,
-        node: str = "hotpath",
+        node: str | None = "hotpath",
     ) -> WriteResult:
         """Apply ``write`` in one transaction; the one mapping of failures to stop reasons.
 
         A duplicate edge is a refusal (SCHEMA_INVALID, recorded); anything else
         is INTERNAL_INCONSISTENCY — the store rolled back, nothing partial is
-        left, and the result names no memory (none was written).
+        left, and the result names no memory (none was written). ``node``: the
+        operational-event node of the write's audited events (``None``: none).
         """
-        write = with_op_events(write, node)  # operational events (spec §14)
+        if node is not None:
+            write = with_op_events(write, node)  # operational events (spec §14)
         try:
             revision = self.store.apply(write)
         except DuplicateEdgeError as exc:
@@ -428,6 +465,27 @@ class WritePipeline:
             )
         return replace(result, revision=revision)
 
+    def record_op_events(self, events: Sequence[OpEvent]) -> None:
+        """Operational events on their own, one transaction (raises on failure)."""
+        if events:
+            self.store.apply(self.builder(events[-1].at).compose(op_events=events))
+
+    def backfill(self, embedder: Embedder, *, batch: int = 256, limit: int = 100_000) -> int:
+        """Embed memories stored without a vector; returns how many were embedded."""
+        done = 0
+        while done < limit:
+            nodes = self.store.missing_embeddings(self.orchestrator, embedder.model_id, limit=batch)
+            if not nodes:
+                break
+            rows = [
+                r
+                for r in embedding_rows(self.store, embedder, nodes, with_context=False)
+                if r.model_id == embedder.model_id
+            ]
+            self.store.apply(self.builder().compose(embeddings=rows))
+            done += len(nodes)
+        return done
+
     # -- vectors ---------------------------------------------------------------
 
     def rows(
@@ -440,9 +498,9 @@ class WritePipeline:
         nodes = tuple(d.node for d in drafts)
         extras = {d.node.memory_id: d.index_text for d in drafts if d.index_text is not None}
         known = {d.node.content: d.vector for d in drafts if d.vector is not None}
-        if known:
-            return self.embed(nodes, extras or None, known=known)
-        return self.embed(nodes, extras or None)
+        if extras:
+            return self.embed(nodes, extras, known=known or None)
+        return self.embed(nodes, known=known) if known else self.embed(nodes)
 
     def edges_of_new(self, node: MemoryNode) -> tuple[MemoryEdge, ...]:
         """Every relations step's edges for a new node (a failing step adds none)."""
