@@ -559,3 +559,10 @@ def test_no_page_loads_anything_from_another_site() -> None:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"""(?:src|href|url)\s*[=(]\s*["']?(?:https?:)?//""", text), path
         assert 'fetch("http' not in text and "@import" not in text, path
+
+
+def test_cookies_are_secure_behind_a_local_tls_proxy(site: Site) -> None:
+    with site.client() as client:
+        proxied = client.get("/signin", headers={"X-Forwarded-Proto": "https"})
+        assert proxied.headers["set-cookie"].endswith("; Secure")
+        assert "Secure" not in client.get("/signin").headers["set-cookie"]
