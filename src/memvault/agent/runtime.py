@@ -287,8 +287,32 @@ def sqlite_checkpointer(path: str | Path) -> Any:
         )
         return InMemorySaver()
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteSaver(sqlite3.connect(target, check_same_thread=False))
+    conn: sqlite3.Connection | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(target, check_same_thread=False)
+        # Trigger: a checkpoint file that is corrupt, not a database, or unreadable.
+        # Why: thread checkpoints are short-term state; a broken file must not stop
+        #      the agent (it used to exit 1 with a traceback on the first turn).
+        # Outcome: probe it now; on failure an in-process saver and a warning.
+        found = [r[0] for r in conn.execute("PRAGMA quick_check(1)").fetchall()]
+        if found != ["ok"]:
+            raise sqlite3.DatabaseError("; ".join(str(f) for f in found))
+        saver = SqliteSaver(conn)
+        saver.setup()
+        return saver
+    except (sqlite3.Error, OSError) as exc:
+        if conn is not None:
+            conn.close()
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        logging.getLogger("memvault.agent").warning(
+            "the checkpoint store %s is unusable (%s); threads are kept in memory for this "
+            "run only",
+            target,
+            exc,
+        )
+        return InMemorySaver()
 
 
 # -- checkpointer beside the configured store (issue 11) ------------------------
@@ -328,7 +352,17 @@ def configured_checkpointer(path: str | Path, env: Mapping[str, str] | None = No
         )
     from memvault.store.postgres.checkpoint import INSTALL_HINT, postgres_checkpointer
 
-    saver = postgres_checkpointer(dsn)
+    try:
+        saver = postgres_checkpointer(dsn)
+    except Exception as exc:  # unreachable or broken: checkpoints are short-term state
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        logging.getLogger("memvault.agent").warning(
+            "the PostgreSQL checkpoint store is unusable (%s); threads are kept in memory "
+            "for this run only",
+            _first_line(exc),
+        )
+        return InMemorySaver()
     if saver is None:
         from langgraph.checkpoint.memory import InMemorySaver
 
@@ -339,6 +373,11 @@ def configured_checkpointer(path: str | Path, env: Mapping[str, str] | None = No
         )
         return InMemorySaver()
     return saver
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def controller_factory(

@@ -10,9 +10,12 @@ True
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -84,6 +87,87 @@ class BodyLimit:
             return message
 
         await self.app(scope, limited, send)
+
+
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def lone_surrogate(value: Any, path: str = "body") -> str | None:
+    r"""The path of the first string (or key) in ``value`` holding a lone UTF-16 surrogate.
+
+    >>> lone_surrogate({"a": ["ok", "x\ud800"]})
+    'body.a[1]'
+    >>> lone_surrogate({"a": "\U0001f600"}) is None
+    True
+    """
+    if isinstance(value, str):
+        return path if any("\ud800" <= ch <= "\udfff" for ch in value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = lone_surrogate(str(key), f"{path}.<key>") or lone_surrogate(
+                item, f"{path}.{key}"
+            )
+            if found:
+                return found
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = lone_surrogate(item, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
+class RejectLoneSurrogates:
+    """Refuse JSON bodies whose strings hold lone surrogates (``"\\ud800"``) with 422.
+
+    Trigger: JSON may escape half of a UTF-16 pair; Python decodes it into a
+    ``str`` no encoder can write back.
+    Why: such a string got past validation and failed deep inside (a 500
+    "Exception in ASGI application" while serialising or storing it).
+    Outcome: the body is checked once at the edge, only when its bytes hold such
+    an escape (a cheap scan), and refused with the field's path.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") not in ("POST", "PUT", "PATCH"):
+            await self.app(scope, receive, send)
+            return
+        messages: list[Message] = []
+        body = b""
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            if not message.get("more_body", False):
+                break
+        if _ESCAPED_SURROGATE.search(body):
+            try:
+                where = lone_surrogate(json.loads(body))
+            except ValueError:
+                where = None  # not JSON: the route's own validation answers
+            if where is not None:
+                response = problem_response(
+                    422,
+                    "invalid-request",
+                    "the request is invalid",
+                    errors=[{"field": where, "message": "lone UTF-16 surrogate in a string"}],
+                )
+                await response(scope, receive, send)
+                return
+        replay = iter(messages)
+
+        async def replayed() -> Message:
+            try:
+                return next(replay)
+            except StopIteration:
+                return await receive()
+
+        await self.app(scope, replayed, send)
 
 
 def _principal(request: Request) -> Principal | None:
@@ -193,5 +277,6 @@ def create_app(control: AccessControl, *, mcp: McpMount | None = None) -> FastAP
         app.router.routes.append(Route(mcp.path, endpoint=mcp.app, include_in_schema=False))
     mount_inspector(app, control)  # the web inspector at / (same keys, session cookie)
     _install_handlers(app)
+    app.add_middleware(RejectLoneSurrogates)  # inside BodyLimit: reads at most the limit
     app.add_middleware(BodyLimit, max_bytes=control.config.server.max_body_bytes)
     return app

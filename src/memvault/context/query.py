@@ -44,7 +44,7 @@ from pydantic import (
 
 from memvault.context.render import estimate_tokens, quote
 from memvault.model.enums import MemoryType, StopReason
-from memvault.model.node import MemoryNode
+from memvault.model.node import CheckedTimestamp, MemoryNode
 from memvault.model.validation import to_validation_failed
 from memvault.policy.allowlist import ALIASES, AgentAllowlist
 from memvault.store.base import NodeFilter
@@ -102,8 +102,9 @@ class QueryFilters(BaseModel):
     pinned: bool | None = None
     importance_min: Annotated[int, Field(ge=0, le=100)] | None = None
     importance_max: Annotated[int, Field(ge=0, le=100)] | None = None
-    updated_after: str | None = None
-    updated_before: str | None = None
+    # Checked here, at the edge (issue 20: "nope" was a 500 deep in the store filter).
+    updated_after: CheckedTimestamp | None = None
+    updated_before: CheckedTimestamp | None = None
 
     @field_validator("category", "type", mode="before")
     @classmethod

@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memvault.errors import ValidationFailed
 from memvault.extract.base import Candidate, Extraction
 from memvault.extract.text import slug
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType, TTLClass
@@ -62,10 +63,44 @@ def _evidence(raw: Any, limit: int) -> str:
     return text[: max(0, limit - 1)].rstrip() + "…"
 
 
+_TEXT_FIELDS = ("title", "summary", "message", "finding", "component", "subject", "severity")
+
+
+def _check_shape(index: int, item: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Field paths of a finding whose values are not text (a dict where a title goes)."""
+    bad = []
+    for key in _TEXT_FIELDS:
+        value = item.get(key)
+        if value is not None and not isinstance(value, str | int | float):
+            bad.append((f"finding[{index}].{key}", "must be text"))
+    evidence = item.get("evidence")
+    lines = evidence if isinstance(evidence, list | tuple) else [evidence]
+    if any(x is not None and not isinstance(x, str | int | float) for x in lines):
+        bad.append((f"finding[{index}].evidence", "must be text or a list of text lines"))
+    return bad
+
+
 def parse_findings(finding: Any, *, evidence_max: int = 400) -> Extraction:
-    """Observation candidates (SYSTEM_KNOWN, source_type diagnostics) from findings."""
+    """Observation candidates (SYSTEM_KNOWN, source_type diagnostics) from findings.
+
+    A finding whose text fields hold objects or lists (``{"title": {...}}``) is
+    refused with :class:`~memvault.errors.ValidationFailed`, never stored as
+    the repr of a dict.
+
+    >>> parse_findings({"title": {"a": 1}})
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: diagnostics finding has fields that are not text: ...
+    """
     candidates: list[Candidate] = []
-    for item in _as_findings(finding):
+    items = _as_findings(finding)
+    bad = [problem for i, item in enumerate(items) for problem in _check_shape(i, item)]
+    if bad:
+        raise ValidationFailed(
+            "diagnostics finding has fields that are not text: " + ", ".join(f for f, _ in bad),
+            errors=bad,
+        )
+    for item in items:
         title = next(
             (str(item[k]) for k in ("title", "summary", "message", "finding") if item.get(k)), ""
         )

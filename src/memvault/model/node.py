@@ -20,7 +20,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from memvault.model.enums import (
@@ -37,6 +44,7 @@ __all__ = [
     "CONTENT_MAX",
     "ID_PATTERN",
     "SUMMARY_MAX",
+    "CheckedTimestamp",
     "MemoryEdge",
     "MemoryNode",
     "Source",
@@ -54,6 +62,20 @@ MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern
 ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]
 FilterValue = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 Timestamp = Annotated[str, StringConstraints(pattern=TIMESTAMP_PATTERN)]
+
+
+def _real_instant(value: str) -> str:
+    from memvault.model.clock import parse_timestamp
+
+    parse_timestamp(value)  # ValueError (→ a validation error) for 2026-13-45T99:…
+    return value
+
+
+#: A :data:`Timestamp` that is also a real calendar instant: for values callers
+#: type (filters), where "2026-13-45T99:99:99.000000Z" must be refused, not matched.
+CheckedTimestamp = Annotated[
+    str, StringConstraints(pattern=TIMESTAMP_PATTERN), AfterValidator(_real_instant)
+]
 ShortText = Annotated[str, StringConstraints(max_length=256)]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

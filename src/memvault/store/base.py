@@ -29,7 +29,7 @@ from memvault.model.enums import (
     MemoryType,
     StopReason,
 )
-from memvault.model.node import MemoryEdge, MemoryNode, Source, Timestamp
+from memvault.model.node import CheckedTimestamp, MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
@@ -79,8 +79,8 @@ class NodeFilter(BaseModel):
     pinned: bool | None = None
     importance_min: Annotated[int, Field(ge=0, le=100)] | None = None
     importance_max: Annotated[int, Field(ge=0, le=100)] | None = None
-    updated_after: Timestamp | None = None
-    updated_before: Timestamp | None = None
+    updated_after: CheckedTimestamp | None = None
+    updated_before: CheckedTimestamp | None = None
 
     @field_validator("type", "category", "status", mode="before")
     @classmethod
