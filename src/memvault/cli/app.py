@@ -520,6 +520,7 @@ EXTENSIONS: tuple[tuple[str, str], ...] = (
     ("config_cmd", "app"),
     ("keys_cmd", "app"),
     ("serve_cmd", "app"),
+    ("inspector_cmd", "bench"),
     ("context_cmd", "plain"),
     ("retrieval_cmd", "bench"),
     ("peers_cmd", "bench"),

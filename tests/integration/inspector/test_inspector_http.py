@@ -566,3 +566,12 @@ def test_cookies_are_secure_behind_a_local_tls_proxy(site: Site) -> None:
         proxied = client.get("/signin", headers={"X-Forwarded-Proto": "https"})
         assert proxied.headers["set-cookie"].endswith("; Secure")
         assert "Secure" not in client.get("/signin").headers["set-cookie"]
+
+
+def test_bench_times_every_page_signed_in(tmp_path: Path) -> None:
+    from memvault.inspector.bench import PAGES, run_pages
+
+    result = run_pages(60, repeats=1, home=tmp_path)
+    assert list(result["pages"]) == [name for name, _ in PAGES]
+    assert all(page["median_ms"] > 0 for page in result["pages"].values())
+    assert result["n"] == 60 and len(result["load_average"]) == 3
