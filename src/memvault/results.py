@@ -32,6 +32,8 @@ class WriteResult:
     #: The write failed because the store is unavailable (read-only, full, locked,
     #: damaged): exit 4 / HTTP 503 rather than a refusal; retrying later may work.
     store_unavailable: bool = False
+    #: A consent-gated write queued for the user's confirmation instead of being lost.
+    proposal_id: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -60,6 +62,8 @@ class WriteResult:
             data["edge_id"] = self.edge_id
         if self.store_unavailable:
             data["memory_available"] = False
+        if self.proposal_id is not None:
+            data["proposal_id"] = self.proposal_id
         return data
 
 

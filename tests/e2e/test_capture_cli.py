@@ -34,7 +34,7 @@ def cli(home: Path, *args: str) -> Any:
 
 def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) -> None:
     # The first call is the real console script; the rest run in process (faster).
-    r = run(tmp_path, "capture", "message", "I live in Lisbon", "--user", "dana", "--json")
+    r = run(tmp_path, "capture", "message", "I work at Acme", "--user", "dana", "--json")
     assert r.returncode == 0, r.stderr
     first = json.loads(r.stdout)["candidates"]
     assert [c["outcome"] for c in first] == ["stored"]
@@ -48,13 +48,13 @@ def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) 
         "edges",
         "detector",
     }
-    lisbon = first[0]["memory_ids"][0]
+    acme = first[0]["memory_ids"][0]
 
     moved = cli(
         tmp_path,
         "capture",
         "message",
-        "I moved from Lisbon to Porto",
+        "I now work at Globex",
         "--user",
         "dana",
         "--speaker",
@@ -68,13 +68,64 @@ def test_capture_message_update_then_get_shows_status_and_edges(tmp_path: Path) 
         "--json",
     )
     (cand,) = moved["candidates"]
-    assert cand["outcome"] == "updated" and "Porto" in cand["content"]
-    porto = cand["memory_ids"][0]
-    assert cand["edges"] == [{"type": "Updates", "from": porto, "to": lisbon}]
+    assert cand["outcome"] == "updated" and "Globex" in cand["content"]
+    globex = cand["memory_ids"][0]
+    assert cand["edges"] == [{"type": "Updates", "from": globex, "to": acme}]
 
-    old = cli(tmp_path, "get", lisbon, "--json")
+    old = cli(tmp_path, "get", acme, "--json")
     assert old["status"] == "superseded"
-    assert [(e["edge_type"], e["from_memory_id"]) for e in old["edges"]] == [("Updates", porto)]
+    assert [(e["edge_type"], e["from_memory_id"]) for e in old["edges"]] == [("Updates", globex)]
+
+
+def test_consent_gated_statements_become_proposals_add_and_capture_agree(tmp_path: Path) -> None:
+    def say(text: str) -> dict[str, Any]:
+        (c,) = cli(
+            tmp_path, "capture", "message", text, "--user", "dana", "--speaker", "Dana", "--json"
+        )["candidates"]
+        return dict(c)
+
+    name = say("Please call me Ana.")
+    assert name["outcome"] == "proposed" and name["memory_ids"] == []
+    assert name["stop_reason"] == "MISSING_EXPLICIT_CONSENT" and name["proposal_id"]
+    lisbon = say("I live in Lisbon.")
+    assert lisbon["outcome"] == "proposed"
+    confirmed = cli(tmp_path, "proposals", "confirm", lisbon["proposal_id"], "--json")
+    lisbon_id = confirmed["memory_id"]
+    porto = say("I moved from Lisbon to Porto.")
+    assert porto["outcome"] == "proposed"  # never silently lost, never silently stored
+    porto_id = cli(tmp_path, "proposals", "confirm", porto["proposal_id"], "--json")["memory_id"]
+    old = cli(tmp_path, "get", lisbon_id, "--json")
+    assert old["status"] == "superseded"  # the confirmed move replaces the old city
+    assert [(e["edge_type"], e["from_memory_id"]) for e in old["edges"]] == [("Updates", porto_id)]
+    # add agrees with capture: the same consent-gated key is queued, not lost
+    added = runner.invoke(
+        app,
+        [
+            "--home",
+            str(tmp_path),
+            "--orchestrator",
+            "acme",
+            "add",
+            "Dana lives in Faro.",
+            "--type",
+            "Fact",
+            "--category",
+            "KNOWLEDGE",
+            "--source-kind",
+            "USER_EXPLICIT",
+            "--key",
+            "city",
+            "--value",
+            "Faro",
+            "--user-id",
+            "dana",
+            "--json",
+        ],
+    )
+    out = json.loads(added.stdout)
+    assert out["stop_reason"] == "MISSING_EXPLICIT_CONSENT" and out["proposal_id"]
+    pending = cli(tmp_path, "proposals", "list", "--json")
+    assert out["proposal_id"] in json.dumps(pending) and name["proposal_id"] in json.dumps(pending)
 
 
 def test_capture_contradiction_and_merge_in_process(tmp_path: Path) -> None:

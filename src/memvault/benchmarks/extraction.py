@@ -24,6 +24,8 @@ update/contradiction detection accuracy and their false-positive counts,
 sensitive refusal rate, sensitive words leaked into stored memories,
 identifier fidelity, silence per kind, and capture latency p50/p95 over ``repeat`` full
 passes (each in a fresh home; the first pass also warms the model up).
+Consent proposals a turn creates ("call me Ana", "I live in Porto") are
+confirmed right after it, as the user would, and count as stored memories.
 """
 
 from __future__ import annotations
@@ -34,13 +36,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from memvault.engine import MemoryEngine
 from memvault.extract import Message
-from memvault.write import CaptureResult, EmbeddingSimilarity, LexicalSimilarity, Similarity
+from memvault.write import (
+    CaptureResult,
+    EmbeddingSimilarity,
+    LexicalSimilarity,
+    Outcome,
+    Similarity,
+)
 
 __all__ = ["DATA", "load", "run"]
 
@@ -111,13 +120,44 @@ def _pass(
                     at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
                 )
                 start, start_cpu = time.perf_counter(), time.process_time()
-                results.append(engine.capture_message(message))
+                result = engine.capture_message(message)
                 latencies.append((time.perf_counter() - start) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
+                results.append(_confirm_proposals(engine, result))
             gate = type(engine.gate).__name__
         finally:
             engine.close()
     return [gate, results], latencies, cpu
+
+
+def _confirm_proposals(engine: MemoryEngine, result: CaptureResult) -> CaptureResult:
+    """The user says yes to every consent proposal of the turn (not timed).
+
+    A confirmed proposal counts as a stored memory ("updated" when it
+    supersedes what it changes), as the bundled sets' labels assume the
+    statement is kept once the user agrees.
+    """
+    proposed = [c for c in result.candidates if c.outcome.value == "proposed" and c.proposal_id]
+    if not proposed:
+        return result
+    pending = {p.proposal_id: p for p in engine.proposals(status="pending")}
+    confirmed = {}
+    for c in proposed:
+        proposal = pending.get(c.proposal_id)
+        written = engine.confirm_proposal(c.proposal_id)
+        if written.ok and written.memory_id:
+            replaces = bool(proposal and proposal.candidate.get("replaces"))
+            confirmed[c.proposal_id] = replace(
+                c,
+                outcome=Outcome.UPDATED if replaces else Outcome.STORED,
+                memory_ids=(written.memory_id,),
+            )
+    return replace(
+        result,
+        candidates=tuple(
+            confirmed.get(c.proposal_id, c) if c.proposal_id else c for c in result.candidates
+        ),
+    )
 
 
 def _pct(values: list[float], q: float) -> float:

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from memvault.extract.base import MESSAGE_MAX, Extractor, Message
+from memvault.extract.base import MESSAGE_MAX, Candidate, Extractor, Message
 from memvault.ingest.parsers import split_long
+from memvault.model.decision import Decision
 from memvault.model.text import clean_text
 from memvault.model.validation import to_validation_failed
 from memvault.write import CapturePipeline, CaptureResult
+from memvault.write.capture import Provenance
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
 if TYPE_CHECKING:
@@ -56,8 +58,31 @@ class EngineCapture(EngineLifecycle):
                 embed=getattr(self, "_embed", None),
                 embedder=embedder,
                 writes=lambda: self.writes,
+                propose=self._propose_candidate,
             )
         return current
+
+    def _propose_candidate(
+        self, candidate: Candidate, prov: Provenance, replaces: tuple[str, ...]
+    ) -> str | Decision:
+        """Queue a consent-gated candidate for the user's confirmation (capture's seam)."""
+        extra: dict[str, Any] = {"replaces": list(replaces)} if replaces else {}
+        result = self.propose(
+            candidate.content,
+            kind="profile_field",
+            user_id=prov.user_id,
+            type=candidate.type.value,
+            category=candidate.category,
+            key=candidate.key,
+            value=candidate.value,
+            importance=candidate.importance,
+            project_id=prov.project_id,
+            conversation_id=prov.conversation_id,
+            **extra,
+        )
+        if result.proposal_id is not None:
+            return result.proposal_id
+        return Decision(result.stop_reason, detector=result.detector, reason=result.reason)
 
     def capture_message(
         self,

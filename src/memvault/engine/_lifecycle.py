@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -12,9 +13,7 @@ from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
 from memvault.model.clock import format_timestamp, new_id
-from memvault.model.enums import (
-    MemoryOp,
-)
+from memvault.model.enums import MemoryOp, StopReason
 from memvault.results import WriteResult
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -152,6 +151,42 @@ class EngineLifecycle(EngineContext):
         if report.memories_purged:
             self._drop_materialised()
         return report
+
+    def add(
+        self,
+        content: str,
+        *,
+        thread_id: str = "default",
+        index_text: Any = None,
+        vector: Any = None,
+        **fields: Any,
+    ) -> WriteResult:
+        """Store a new memory; a consent-gated one becomes a proposal (never a silent loss).
+
+        Everything else is :meth:`EngineBase.add <memvault.engine._base.EngineBase.add>`.
+        When the only objection is the user's missing consent (``add --key
+        city``, as capture's "I live in Porto"), the write is queued for the
+        user to confirm and the result carries its ``proposal_id`` (stop reason
+        still ``MISSING_EXPLICIT_CONSENT``: nothing is stored yet).
+        """
+        result = super().add(
+            content, thread_id=thread_id, index_text=index_text, vector=vector, **fields
+        )
+        if (
+            result.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT
+            or result.detector != "consent"
+            or fields.get("proposal")
+        ):
+            return result
+        user_id = fields.pop("user_id", None)
+        queued = self.propose(content, kind="profile_field", user_id=user_id, **fields)
+        if queued.proposal_id is None:
+            return result
+        return replace(
+            result,
+            proposal_id=queued.proposal_id,
+            reason=f"{result.reason}; queued for the user's consent ({queued.proposal_id})",
+        )
 
     def propose(
         self, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any

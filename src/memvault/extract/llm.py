@@ -89,7 +89,7 @@ _SYSTEM = (
     "instead of pronouns; neutral tone; 1-2 sentences; at most 280 characters; resolve relative "
     "dates against {today}. Skip small talk, questions, anything about the assistant's own "
     "output, and anything sensitive (health, religion, sexuality, politics, credentials, "
-    "government ids, precise location). key is a short snake_case slot name such as home_city "
+    "government ids, precise location). key is a short snake_case slot name such as city "
     "or likes.coffee; value is the slot's value."
 )
 

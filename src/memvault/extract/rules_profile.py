@@ -25,7 +25,7 @@ __all__ = ["RULES"]
 
 def _moved(m: re.Match[str], c: Clause) -> Candidate:
     # The user's own words ("Dana moved to Lisbon in October 2026"), never a
-    # paraphrase; the slot (home_city) and the previous value carry the update.
+    # paraphrase; the slot (city, consent-gated) and the previous value carry the update.
     new, old = c.value(head_phrase(m["new"])), c.value(m["old"] or "")
     return _cand(
         c,
@@ -33,7 +33,7 @@ def _moved(m: re.Match[str], c: Clause) -> Candidate:
         c.statement(),
         MemoryType.FACT,
         "KNOWLEDGE",
-        "home_city",
+        "city",
         new,
         exclusive=True,
         cue=ChangeCue.UPDATE,
@@ -53,7 +53,7 @@ def _lives(m: re.Match[str], c: Clause) -> Candidate:
         normalise_statement(f"{c.subject} {verb} in {value}"),
         MemoryType.FACT,
         "KNOWLEDGE",
-        "home_city",
+        "city",
         value,
         exclusive=True,
         negated=negated,

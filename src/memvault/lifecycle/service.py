@@ -559,6 +559,18 @@ class LifecycleService:
             decision = writes.judge_invalid(MemoryOp.STORE, exc, fields)
             return self._refuse_confirmed(proposal, decision, at)
         decision = writes.judge(MemoryOp.STORE, node)
+        if (
+            decision.stop_reason is StopReason.MISSING_EXPLICIT_CONSENT
+            and decision.detector == "consent"
+        ):
+            # Trigger: a consent-gated field ("call me Ana", a city) the user confirmed.
+            # Why: this confirmation *is* the explicit consent the gate asks for.
+            # Outcome: stored; the audit names the consent as the deciding check.
+            decision = Decision(
+                StopReason.SUCCESS_STORED,
+                detector="consent.confirmed",
+                reason=f"the user confirmed proposal {proposal.proposal_id}",
+            )
         if not decision.allowed:
             return self._refuse_confirmed(proposal, decision, at)
         event = self._event(

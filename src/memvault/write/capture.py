@@ -70,6 +70,7 @@ __all__ = [
     "CapturePipeline",
     "EmbedFn",
     "GateFn",
+    "ProposeFn",
     "Provenance",
     "RecallFn",
     "candidate_priority",
@@ -101,6 +102,9 @@ class EmbedFn(Protocol):
 
 
 LogFn = Callable[..., None]
+#: Queue a consent proposal for a candidate: its id, or the gate's refusal.
+#: ``replaces``: the memories a confirmation supersedes (Updates edges).
+ProposeFn = Callable[[Candidate, "Provenance", tuple[str, ...]], "str | Decision"]
 
 _ALL_STATUSES = tuple(MemoryStatus)
 
@@ -189,6 +193,7 @@ class CapturePipeline:
         embed: EmbedFn | None = None,
         embedder: TextEmbedder | None = None,
         writes: Callable[[], WritePipeline] | None = None,
+        propose: ProposeFn | None = None,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
@@ -204,6 +209,7 @@ class CapturePipeline:
         self.log = log
         self.embed = embed
         self.embedder = embedder
+        self.propose = propose
         # Candidates the per-turn cap deferred, by (user, conversation): written
         # first on that conversation's next turn (in memory, bounded).
         self._deferred: dict[tuple[str, str], list[Candidate]] = {}
@@ -487,6 +493,33 @@ class CapturePipeline:
             "source_ref": prov.source_ref,
         }
 
+    def _proposal(
+        self,
+        candidate: Candidate,
+        prov: Provenance,
+        decision: Decision,
+        writes: WritePipeline,
+        resolution: Resolution,
+    ) -> CandidateReport:
+        """A consent-gated statement ("call me Ana", "I live in Porto") becomes a
+        proposal the user can confirm — never a silent loss. What it would update
+        (or, for a one-value slot, contradict) is superseded when it is confirmed."""
+        assert self.propose is not None
+        replaces = resolution.supersedes + (resolution.contradicts if candidate.exclusive else ())
+        queued = self.propose(candidate, prov, tuple(dict.fromkeys(replaces)))
+        if isinstance(queued, Decision):  # the gate refuses it even with consent
+            return self._refuse(candidate, queued, writes)
+        return replace(
+            self._report(
+                candidate,
+                StopReason.MISSING_EXPLICIT_CONSENT,
+                Outcome.PROPOSED,
+                reason=f"awaiting the user's consent ({decision.reason})",
+                detector=decision.detector,
+            ),
+            proposal_id=queued,
+        )
+
     def _refuse(
         self, candidate: Candidate, decision: Decision, writes: WritePipeline
     ) -> CandidateReport:
@@ -622,12 +655,20 @@ class CapturePipeline:
             return self._refuse(candidate, writes.judge_invalid(MemoryOp.STORE, exc, raw), writes)
         judge = judge if judge is not None else CallJudge(writes.judge, log=self.log)
         decision = judge.judge(candidate, node)
+        consent = (
+            decision.stop_reason is StopReason.MISSING_EXPLICIT_CONSENT and self.propose is not None
+        )
         resolution = resolve(
             candidate,
-            self._neighbours(candidate, node, prov, vectors) if decision.allowed else [],
+            self._neighbours(candidate, node, prov, vectors) if decision.allowed or consent else [],
             self.bands,
             related_top_k=self.config.related_top_k,
         )
+        if consent and resolution.outcome is Outcome.MERGED:
+            # Said again: the (already confirmed) memory is touched, nothing new is asked.
+            return self._merge(candidate, node, resolution, at, thread_id, writes)
+        if consent:
+            return self._proposal(candidate, prov, decision, writes, resolution)
         if resolution.outcome is not Outcome.MERGED:
             cap = self._cap(prov, budget, now)
             if cap is not None and cap.stop_reason.priority < decision.stop_reason.priority:

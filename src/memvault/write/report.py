@@ -38,7 +38,9 @@ class CandidateReport:
     ``memory_ids``: for ``stored``/``related`` the new node; ``merged`` the
     existing node that was touched; ``updated`` the new node then every node it
     superseded; ``contradiction`` the new node then the nodes it contradicts;
-    ``rejected`` nothing. ``stop_reason`` is the gate's (or the cap's) answer.
+    ``rejected`` and ``proposed`` nothing (a proposal is not a memory until the
+    user confirms it: ``proposal_id`` names it). ``stop_reason`` is the gate's
+    (or the cap's) answer.
     """
 
     content: str
@@ -51,6 +53,7 @@ class CandidateReport:
     reason: str = ""
     rule: str = ""
     detector: str | None = None
+    proposal_id: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -68,6 +71,8 @@ class CandidateReport:
             data["reason"] = self.reason
         if self.rule:
             data["rule"] = self.rule
+        if self.proposal_id:
+            data["proposal_id"] = self.proposal_id
         return data
 
 

@@ -59,6 +59,8 @@ class Outcome(StrEnum):
     CONTRADICTION = "contradiction"
     RELATED = "related"
     REJECTED = "rejected"
+    #: consent-gated: queued as a proposal the user can confirm (nothing stored yet)
+    PROPOSED = "proposed"
 
 
 @dataclass(frozen=True, slots=True)

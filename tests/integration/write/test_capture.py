@@ -48,20 +48,27 @@ def test_same_fact_twice_is_one_node_touched_and_merged(p: CapturePipeline) -> N
     assert ops == [HistoryOp.CREATE, HistoryOp.MERGE]
 
 
-def test_lisbon_to_porto_updates_and_supersedes(p: CapturePipeline) -> None:
-    lisbon = say(p, "I live in Lisbon").candidates[0].memory_ids[0]
-    result = say(p, "I moved from Lisbon to Porto")
+def test_a_changed_employer_updates_and_supersedes(p: CapturePipeline) -> None:
+    acme = say(p, "I work at Acme").candidates[0].memory_ids[0]
+    result = say(p, "I now work at Globex")
     (cand,) = result.candidates
     assert cand.outcome is Outcome.UPDATED
-    porto = cand.memory_ids[0]
-    assert cand.memory_ids == (porto, lisbon)
-    assert [(e.type, e.from_id, e.to_id) for e in cand.edges] == [("Updates", porto, lisbon)]
-    old, new = (p.store.get_nodes("acme", [i])[0] for i in (lisbon, porto))
+    globex = cand.memory_ids[0]
+    assert cand.memory_ids == (globex, acme)
+    assert [(e.type, e.from_id, e.to_id) for e in cand.edges] == [("Updates", globex, acme)]
+    old, new = (p.store.get_nodes("acme", [i])[0] for i in (acme, globex))
     assert old.status is MemoryStatus.SUPERSEDED  # never deleted
-    assert new.status is MemoryStatus.ACTIVE and "Porto" in new.content
-    edges = p.store.edges_of("acme", [porto])
-    assert [(e.edge_type, e.to_memory_id) for e in edges] == [(EdgeType.UPDATES, lisbon)]
-    assert HistoryOp.SUPERSEDE in [e.op for e in p.store.history("acme", lisbon)]
+    assert new.status is MemoryStatus.ACTIVE and "Globex" in new.content
+    edges = p.store.edges_of("acme", [globex])
+    assert [(e.edge_type, e.to_memory_id) for e in edges] == [(EdgeType.UPDATES, acme)]
+    assert HistoryOp.SUPERSEDE in [e.op for e in p.store.history("acme", acme)]
+
+
+def test_a_consent_gated_city_is_refused_without_a_proposal_queue(p: CapturePipeline) -> None:
+    # A stand-alone pipeline has no consent queue: the gate's refusal stands (the
+    # engine's pipeline queues a proposal instead, tests/e2e/test_capture_cli.py).
+    (cand,) = say(p, "I live in Lisbon").candidates
+    assert cand.stop_reason is StopReason.MISSING_EXPLICIT_CONSENT and not cand.memory_ids
 
 
 def test_coffee_contradiction_keeps_both_active_and_unresolved(p: CapturePipeline) -> None:
@@ -155,7 +162,7 @@ def test_an_extractor_exception_falls_back_to_the_rules(sqlite: SQLiteStore) -> 
 def test_a_fault_mid_commit_leaves_nothing_partial_and_keeps_the_other_candidates(
     pipeline: CapturePipeline, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    lisbon = say(pipeline, "I live in Lisbon").candidates[0].memory_ids[0]
+    acme = say(pipeline, "I work at Acme").candidates[0].memory_ids[0]
     real = sqlite_module.SQLiteStore._insert_events
     calls = {"n": 0}
 
@@ -166,15 +173,15 @@ def test_a_fault_mid_commit_leaves_nothing_partial_and_keeps_the_other_candidate
         return real(*args, **kwargs)
 
     monkeypatch.setattr(sqlite_module.SQLiteStore, "_insert_events", staticmethod(explode_once))
-    result = say(pipeline, "I moved from Lisbon to Porto. I love coffee.")
+    result = say(pipeline, "I now work at Globex. I love coffee.")
     update, coffee = result.candidates
     assert update.outcome is Outcome.REJECTED
     assert update.stop_reason is StopReason.INTERNAL_INCONSISTENCY
     assert coffee.outcome is Outcome.STORED
     monkeypatch.undo()
-    assert pipeline.store.get_nodes("acme", [lisbon])[0].status is MemoryStatus.ACTIVE
+    assert pipeline.store.get_nodes("acme", [acme])[0].status is MemoryStatus.ACTIVE
     contents = sorted(n.content for n in nodes(pipeline.store))
-    assert contents == ["Dana lives in Lisbon.", "Dana loves coffee."]
+    assert contents == ["Dana loves coffee.", "Dana works at Acme."]
     db = sqlite3.connect(tmp_path / "memory.db")
     try:
         assert db.execute("SELECT count(*) FROM memory_edges").fetchone()[0] == 0

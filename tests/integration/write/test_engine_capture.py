@@ -50,7 +50,7 @@ def test_capture_config_is_read_at_use(engine: MemoryEngine) -> None:
 def test_async_twins(tmp_path: Path) -> None:
     async def main() -> list[str]:
         async with await AsyncMemoryEngine.open(tmp_path, "acme") as e:
-            a = await e.capture_message({"text": "I live in Lisbon", "user_id": "u"})
+            a = await e.capture_message({"text": "I work at Acme", "user_id": "u"})
             b = await e.capture_workflow_output("r1", "s1", "TODO: write the changelog")
             c = await e.capture_diagnostics({"title": "Queue depth above 10k"})
             return [x.candidates[0].outcome.value for x in (a, b, c)]

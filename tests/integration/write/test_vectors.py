@@ -111,7 +111,7 @@ def test_asymmetric_embedders_embed_the_query_themselves(tmp_path: Path) -> None
 def test_an_embedder_failure_still_writes_the_memory(tmp_path: Path) -> None:
     embedder = FailingEmbedder()
     with MemoryEngine.open(tmp_path / "home", "acme", embedder=embedder) as e:
-        r = e.capture_message({"text": "I live in Lisbon.", "user_id": "dana"})
+        r = e.capture_message({"text": "I work at Acme.", "user_id": "dana"})
         (c,) = r.candidates
         assert c.outcome.value == "stored"
         assert _stored_vectors(e, embedder.model_id) == {}  # queued for the backfill

@@ -143,7 +143,7 @@ def test_only_user_turns_are_write_triggers() -> None:
 def test_change_cues() -> None:
     msg = Message(text="I moved from Lisbon to Porto", speaker="Dana")
     moved = X.extract(msg, now=NOW).candidates[0]
-    assert (moved.key, moved.value, moved.previous_value) == ("home_city", "Porto", "Lisbon")
+    assert (moved.key, moved.value, moved.previous_value) == ("city", "Porto", "Lisbon")
     assert moved.cue is ChangeCue.UPDATE and moved.exclusive
     done = X.extract(Message(text="I sent the invoice to Acme", speaker="Dana"), now=NOW)
     todo = X.extract(Message(text="I need to send the invoice to Acme", speaker="Dana"), now=NOW)
