@@ -22,8 +22,8 @@ def _clustered(n: int, dim: int = 32, seed: int = 0) -> np.ndarray:
     return l2_normalise((centres[picks] + 0.6 * rng.standard_normal((n, dim))).astype(np.float32))
 
 
-def _matrix(vectors: np.ndarray) -> VectorMatrix:
-    m = VectorMatrix(vectors.shape[1])
+def _matrix(vectors: np.ndarray, kind: str = "hnsw") -> VectorMatrix:
+    m = VectorMatrix(vectors.shape[1], ann_kind=kind)
     for i, v in enumerate(vectors):
         m.upsert(f"m{i:05d}", v, active=True)
     return m
@@ -34,9 +34,10 @@ def _overlap(a: list[tuple[str, float]], b: list[tuple[str, float]]) -> float:
 
 
 @needs_faiss
-def test_ann_recall_against_exact_is_high() -> None:
+@pytest.mark.parametrize("kind", ["hnsw", "ivf"])
+def test_ann_recall_against_exact_is_high(kind: str) -> None:
     vectors = _clustered(4000)
-    m = _matrix(vectors)
+    m = _matrix(vectors, kind)
     queries = _clustered(30, seed=9)
     overlaps = []
     for q in queries:
@@ -61,9 +62,10 @@ def test_below_threshold_or_disabled_stays_exact() -> None:
 
 
 @needs_faiss
-def test_ann_follows_upserts_and_deactivation() -> None:
+@pytest.mark.parametrize("kind", ["hnsw", "ivf"])
+def test_ann_follows_upserts_and_deactivation(kind: str) -> None:
     vectors = _clustered(2000)
-    m = _matrix(vectors)
+    m = _matrix(vectors, kind)
     q = _clustered(1, seed=5)[0]
     m.search(q, 10, None, ann_min_rows=100)  # builds the index
     assert m.ann is not None
@@ -83,9 +85,10 @@ def test_ann_follows_upserts_and_deactivation() -> None:
 
 
 @needs_faiss
-def test_allowed_rows_are_respected_and_small_sets_fall_back_to_exact() -> None:
+@pytest.mark.parametrize("kind", ["hnsw", "ivf"])
+def test_allowed_rows_are_respected_and_small_sets_fall_back_to_exact(kind: str) -> None:
     vectors = _clustered(3000)
-    m = _matrix(vectors)
+    m = _matrix(vectors, kind)
     q = _clustered(1, seed=7)[0]
     allowed = np.arange(0, 3000, 3, dtype=np.intp)  # 1000 rows
     approx = m.search(q, 20, allowed, ann_min_rows=500)
@@ -100,7 +103,7 @@ def test_allowed_rows_are_respected_and_small_sets_fall_back_to_exact() -> None:
 @needs_faiss
 def test_too_few_survivors_fall_back_to_exact() -> None:
     vectors = _clustered(20000, dim=8)
-    m = _matrix(vectors)
+    m = _matrix(vectors, "ivf")  # IVF probes a share of the lists: a short answer
     q = _clustered(1, dim=8, seed=8)[0]
     # 4000 allowed rows scattered everywhere, and all of them asked for: the
     # probed lists hold only part of them, so the ANN answer is short → exact
@@ -128,3 +131,50 @@ def test_append_out_of_order_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot append"):
         index.append(500, _clustered(1)[0])
     assert index.nlist >= 1 and 1 <= index.nprobe <= index.nlist
+
+
+@needs_faiss
+def test_hnsw_follows_many_replacements_like_exact_search() -> None:
+    """The incremental graph returns the exact neighbours (within recall) after churn."""
+    vectors = _clustered(3000)
+    m = _matrix(vectors, "hnsw")
+    queries = _clustered(20, seed=11)
+    m.search(queries[0], 10, None, ann_min_rows=100)  # builds the graph
+    rng = np.random.default_rng(3)
+    moved = rng.choice(3000, size=600, replace=False)
+    fresh = _clustered(600, seed=12)
+    for row, vector in zip(moved, fresh, strict=True):
+        m.upsert(f"m{row:05d}", vector, active=True)  # old slot masked, new slot added
+    for i in range(3000, 3300):
+        m.upsert(f"m{i:05d}", _clustered(1, seed=i)[0], active=True)  # appended rows
+    for row in rng.choice(3000, size=300, replace=False):
+        m.set_active(f"m{row:05d}", False)
+    assert m.ann is not None and m.ann.count == 3300
+    overlaps = []
+    for q in queries:
+        exact = m.search_exact(q, 10, None)
+        approx = m.search(q, 10, None, ann_min_rows=100)
+        overlaps.append(_overlap(approx, exact))
+        assert len({x for x, _ in approx}) == len(approx)  # a replaced row appears once
+        for memory_id, score in approx:  # scores are those of the current vectors
+            current = m._matrix[m.row[memory_id]]
+            assert score == pytest.approx(float(current @ q), abs=1e-5)
+    assert float(np.mean(overlaps)) >= 0.9
+
+
+@needs_faiss
+def test_a_background_build_keeps_searches_exact_and_catches_up() -> None:
+    vectors = _clustered(3000)
+    m = VectorMatrix(32, ann_kind="hnsw", background=True)
+    for i, v in enumerate(vectors):
+        m.upsert(f"m{i:05d}", v, active=True)
+    q = _clustered(1, seed=21)[0]
+    first = m.search(q, 10, None, ann_min_rows=100)  # starts the build, answers exactly
+    assert first == m.search_exact(q, 10, None)
+    m.upsert("m00007", q, active=True)  # changed during (or after) the build
+    m.upsert("late", -q, active=True)  # appended during (or after) the build
+    assert m.wait_for_ann(120) is not None
+    assert m.ann is not None and m.ann.count == 3001
+    top = m.search(q, 10, None, ann_min_rows=100)
+    assert top[0] == ("m00007", pytest.approx(1.0, abs=1e-5))
+    assert m.search(-q, 1, None, ann_min_rows=100)[0][0] == "late"

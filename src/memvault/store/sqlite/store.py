@@ -52,7 +52,12 @@ from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
 from memvault.store.sqlite.schema import MIGRATIONS
-from memvault.store.sqlite.vectors import VectorMatrix, decode_vector, encode_vector
+from memvault.store.sqlite.vectors import (
+    ANN_KINDS,
+    VectorMatrix,
+    decode_vector,
+    encode_vector,
+)
 
 __all__ = ["SQLiteStore"]
 
@@ -90,8 +95,9 @@ class SQLiteStore:
     >>> store.close()
 
     ``ann_min_rows``: from this many candidate vectors on, vector search uses
-    an approximate (faiss IVF) index when the ``ann`` extra is installed;
-    ``None`` or 0 keeps it exact. It may be changed on a live store.
+    an approximate faiss index when the ``ann`` extra is installed; ``None``
+    or 0 keeps it exact. It may be changed on a live store. ``ann_kind``:
+    ``hnsw`` (default: a graph that follows writes) or ``ivf``.
     """
 
     def __init__(
@@ -99,11 +105,17 @@ class SQLiteStore:
         path: str | Path,
         *,
         ann_min_rows: int | None = DEFAULT_ANN_MIN_ROWS,
+        ann_kind: str = "hnsw",
         create: bool = True,
         close_timeout: float = 30.0,
     ) -> None:
         self.path = Path(path)
         self.ann_min_rows = ann_min_rows
+        if ann_kind not in ANN_KINDS:
+            raise ValueError(f"unknown ANN index {ann_kind!r}; one of {', '.join(ANN_KINDS)}")
+        self.ann_kind = ann_kind
+        #: build the ANN index on a worker thread (searches exact meanwhile); tests turn it off
+        self.ann_background = True
         self.close_timeout = close_timeout
         self._write_lock = threading.Lock()
         self._local = threading.local()
@@ -726,7 +738,7 @@ class SQLiteStore:
                 matrix = self._vectors.get(key)
                 if matrix is not None and matrix.marker == marker and matrix.dim == dim:
                     return matrix
-                matrix = VectorMatrix(dim)
+                matrix = VectorMatrix(dim, ann_kind=self.ann_kind, background=self.ann_background)
                 rows = conn.execute(
                     "SELECT e.memory_id, e.vector, e.dim, m.status FROM memory_embeddings e "
                     "JOIN memories m ON m.memory_id = e.memory_id "

@@ -22,9 +22,16 @@ import threading
 import numpy as np
 import numpy.typing as npt
 
-from memvault.store.sqlite.ann import AnnIndex, load_faiss
+from memvault.store.sqlite.ann import AnnIndex, HnswIndex, load_faiss
 
-__all__ = ["VectorMatrix", "decode_vector", "encode_vector"]
+__all__ = ["ANN_KINDS", "VectorMatrix", "decode_vector", "encode_vector"]
+
+#: ANN indexes the matrix can keep: a faiss HNSW graph (default) or IVF-Flat.
+ANN_KINDS: tuple[str, ...] = ("hnsw", "ivf")
+
+#: Below this share of allowed rows a filtered search is exact: the allowed rows
+#: are few, and a graph walk would pass mostly through masked points.
+ANN_MIN_SHARE = 0.05
 
 F32 = npt.NDArray[np.float32]
 Marker = tuple[int, int]
@@ -52,16 +59,27 @@ class VectorMatrix:
     [('b', 0.800000011920929)]
     """
 
-    def __init__(self, dim: int, capacity: int = 1024) -> None:
+    def __init__(
+        self, dim: int, capacity: int = 1024, *, ann_kind: str = "hnsw", background: bool = False
+    ) -> None:
+        if ann_kind not in ANN_KINDS:
+            raise ValueError(f"unknown ANN index {ann_kind!r}; one of {', '.join(ANN_KINDS)}")
         self.dim = dim
+        self.ann_kind = ann_kind
         self.ids: list[str] = []
         self.row: dict[str, int] = {}
         self._matrix: F32 = np.zeros((capacity, dim), dtype=np.float32)
         self._active = np.zeros(capacity, dtype=bool)
         self.marker: Marker | None = None
         #: built on the first search above the ANN threshold; follows upserts after that
-        self.ann: AnnIndex | None = None
+        self.ann: AnnIndex | HnswIndex | None = None
         self._ann_lock = threading.RLock()  # faiss indexes are not safe to mutate mid-search
+        #: build the ANN index on a worker thread (searches stay exact meanwhile)
+        self.background = background
+        self._building: threading.Thread | None = None
+        self._build_count = 0
+        self._replaced: set[int] = set()  # rows < _build_count upserted during the build
+        self._ann_failed = False
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -84,9 +102,12 @@ class VectorMatrix:
             self.row[memory_id] = index
         self._matrix[index] = vector
         self._active[index] = active
-        if self.ann is not None:
+        if self.ann is not None or self._building is not None:
             with self._ann_lock:
-                if index < self.ann.count:
+                if self.ann is None:
+                    if index < self._build_count:
+                        self._replaced.add(index)  # replayed when the build is installed
+                elif index < self.ann.count:
                     self.ann.replace(index, self._matrix[index])
                 else:
                     self.ann.append(index, self._matrix[index])
@@ -152,22 +173,71 @@ class VectorMatrix:
         chosen = sorted(top.tolist(), key=lambda i: (-float(scores[i]), self.ids[rows[i]]))
         return [(self.ids[rows[i]], float(scores[i])) for i in chosen]
 
-    def ensure_ann(self) -> AnnIndex | None:
-        """Build the ANN index over every row now (``None`` without faiss)."""
+    def ensure_ann(self, *, wait: bool = True) -> AnnIndex | HnswIndex | None:
+        """The ANN index, built now if needed (``None`` without faiss).
+
+        With ``background`` set and ``wait=False`` a missing index is built on
+        a worker thread and ``None`` is returned until it is ready.
+
+        Trigger: building HNSW over 100k rows takes tens of seconds on 2 busy cores.
+        Why: the first search of a process must not wait for it.
+        Outcome: searches stay exact until the graph is installed; rows added or
+          replaced during the build are applied to it before it is used.
+        """
         faiss = load_faiss()
         if faiss is None:
             return None
+        kind = HnswIndex if self.ann_kind == "hnsw" else AnnIndex
         with self._ann_lock:
-            if self.ann is None:
-                self.ann = AnnIndex.build(faiss, self._matrix[: len(self.ids)])
-            return self.ann
+            if self.ann is not None:
+                return self.ann
+            if not self.background or wait:
+                self.ann = kind.build(faiss, self._matrix[: len(self.ids)])
+                return self.ann
+            if self._building is None:
+                count = len(self.ids)
+                self._build_count = count
+                self._replaced = set()
+                self._building = threading.Thread(
+                    target=self._build, args=(faiss, kind, count), name="memvault-ann", daemon=True
+                )
+                self._building.start()
+            return None
+
+    def _build(self, faiss: object, kind: type[AnnIndex] | type[HnswIndex], count: int) -> None:
+        try:
+            # rows 0..count-1 as they are now; a row changed meanwhile is in _replaced
+            index = kind.build(faiss, self._matrix[:count])
+        except Exception:  # no index: searches stay exact (never an error in a search)
+            with self._ann_lock:
+                self._building = None
+                self._ann_failed = True
+            return
+        with self._ann_lock:
+            for row in sorted(self._replaced):
+                index.replace(row, self._matrix[row])
+            for row in range(count, len(self.ids)):
+                index.append(row, self._matrix[row])
+            self.ann = index
+            self._building = None
+
+    def wait_for_ann(self, timeout: float | None = None) -> AnnIndex | HnswIndex | None:
+        """Wait for a background build to finish; the index (or ``None``)."""
+        thread = self._building
+        if thread is not None:
+            thread.join(timeout)
+        return self.ann
 
     def _search_ann(
         self, query: F32, limit: int, rows: npt.NDArray[np.intp] | None
     ) -> list[tuple[str, float]] | None:
         n = len(self.ids)
+        if rows is not None and rows.size < ANN_MIN_SHARE * n:
+            return None
+        if self._ann_failed:
+            return None
         with self._ann_lock:
-            ann = self.ensure_ann()
+            ann = self.ensure_ann(wait=not self.background)
             if ann is None:
                 return None
             if rows is None:
