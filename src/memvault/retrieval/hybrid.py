@@ -20,7 +20,7 @@ from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
-from memvault.retrieval.overlap import start_query_embedding
+from memvault.retrieval.overlap import run_on_pool
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, Store
 from memvault.store.filtering import tokenize
@@ -149,14 +149,31 @@ def hybrid_search(
     per_leg: dict[str, dict[str, int]] = {}
     degraded: str | None = None
 
-    # Trigger: both legs run and the query still has to be embedded.
-    # Why: embedding (numpy) and the FTS5 query (sqlite3) both release the GIL.
-    # Outcome: the embedding runs on a worker thread during the text leg; its
-    #   error, if any, is raised by ``result()`` inside the vector leg's handler.
     similarity: dict[str, float] = {}  # raw cosine of the vector leg, for explain
+
+    def vector_ranking(embedder: Embedder) -> list[tuple[str, float]]:
+        """The vector leg: the query's vector (given or embedded), best per memory."""
+        vector = query_vector if query_vector is not None else embedder.embed_query(query)
+        spaces = [embedder.model_id]
+        if config.use_context_vectors:
+            spaces.append(embedder.model_id + CONTEXT_SPACE_SUFFIX)
+        best: dict[str, float] = {}
+        for space in spaces:
+            for v in store.search_vectors(
+                orchestrator_id, space, vector, filters, limit=config.top_k_vector
+            ):
+                best[v.memory_id] = max(v.similarity, best.get(v.memory_id, -1.0))
+        ranking = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+        return ranking[: config.top_k_vector]
+
+    # Trigger: both legs run.
+    # Why: the vector leg (query embedding, matrix or ANN search: numpy/faiss) and
+    #   the text leg (one SQLite statement) both release the GIL.
+    # Outcome: the vector leg runs on a worker thread during the text leg; its
+    #   error, if any, is raised by ``result()`` inside the vector leg's handler.
     pending = None
-    if config.uses_text and config.uses_vector and embedder is not None and query_vector is None:
-        pending = start_query_embedding(embedder, query)
+    if config.uses_text and config.uses_vector and embedder is not None:
+        pending = run_on_pool(vector_ranking, embedder)
 
     if config.uses_text:
         terms = query_terms(query)
@@ -177,21 +194,7 @@ def hybrid_search(
             degraded = "no embedder configured: full-text only"
         else:
             try:
-                if query_vector is not None:
-                    vector = query_vector
-                else:
-                    vector = pending.result() if pending else embedder.embed_query(query)
-                spaces = [embedder.model_id]
-                if config.use_context_vectors:
-                    spaces.append(embedder.model_id + CONTEXT_SPACE_SUFFIX)
-                best: dict[str, float] = {}
-                for space in spaces:
-                    for v in store.search_vectors(
-                        orchestrator_id, space, vector, filters, limit=config.top_k_vector
-                    ):
-                        best[v.memory_id] = max(v.similarity, best.get(v.memory_id, -1.0))
-                ranking = sorted(best.items(), key=lambda item: (-item[1], item[0]))
-                ranking = ranking[: config.top_k_vector]
+                ranking = pending.result() if pending else vector_ranking(embedder)
                 similarity = dict(ranking)
                 rankings.append(ranking)
                 weights.append(config.vector_weight)

@@ -1,6 +1,6 @@
-"""Embed a search query on a worker thread while the full-text leg runs.
+"""Run the vector leg (query embedding + vector search) on a worker thread during the text leg.
 
-The query embedding is numpy matrix work (BLAS releases the GIL) and the
+The vector leg is numpy or faiss work (BLAS releases the GIL) and the
 full-text leg is one SQLite statement (``sqlite3`` releases the GIL while it
 executes), so on two cores they overlap instead of adding up. One small
 shared pool serves every search of the process; threads start on first use.
@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
 
 from memvault.embed.base import Embedder, FloatVector
 
-__all__ = ["start_query_embedding"]
+__all__ = ["run_on_pool", "start_query_embedding"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
@@ -41,3 +46,12 @@ def start_query_embedding(embedder: Embedder, query: str) -> Future[FloatVector]
     (8,)
     """
     return _pool().submit(embedder.embed_query, query)
+
+
+def run_on_pool(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+    """``fn(*args, **kwargs)`` started on the shared pool (a search leg).
+
+    >>> run_on_pool(sum, [1, 2, 3]).result()
+    6
+    """
+    return _pool().submit(fn, *args, **kwargs)
