@@ -101,3 +101,39 @@ def test_ann_follows_this_and_another_process_writes(tmp_path: Path) -> None:
     assert _ids(store, -q)[0] == theirs.memory_id
     second.close()
     store.close()
+
+
+def test_another_process_writes_are_caught_up_without_a_rebuild(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    store.ann_background = False
+    ids = _seed(store, "acme", 800, seed=8)
+    q = _vectors(1, seed=9)[0]
+    top = _ids(store, q)
+    matrix = store._vectors[("acme", MODEL)]
+    index = matrix.ann
+    assert index is not None
+    second = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    # their writes: a new memory equal to the query, a new vector for an old one,
+    # the current best soft-deleted
+    theirs = make_node("acme")
+    moved = EmbeddingRow(ids[400], MODEL, -q, "sha-moved")
+    new = EmbeddingRow(theirs.memory_id, MODEL, q, "sha-theirs")
+    second.apply(WriteSet("acme", ts(4), nodes=(theirs,), embeddings=(new, moved)))
+    gone = second.get_nodes("acme", [top[0]])[0].model_copy(
+        update={"status": MemoryStatus.SOFT_DELETED}
+    )
+    second.apply(WriteSet("acme", ts(5), nodes=(gone,)))
+    after = _ids(store, q, k=50)
+    assert after[0] == theirs.memory_id
+    assert top[0] not in after
+    assert _ids(store, -q)[0] == ids[400]
+    # the same matrix and the same ANN index, followed rather than rebuilt
+    assert store._vectors[("acme", MODEL)] is matrix and matrix.ann is index
+    # and what it answers is what a fresh load answers
+    fresh = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
+    for probe in (q, -q, _vectors(1, seed=10)[0]):
+        assert set(_ids(store, probe)) == set(
+            h.memory_id for h in fresh.search_vectors("acme", MODEL, probe, NodeFilter(), limit=10)
+        )
+    for s in (fresh, second, store):
+        s.close()

@@ -456,8 +456,8 @@ class SQLiteStore:
                 if matrix.marker != marker:
                     # Trigger: someone else wrote since this matrix was loaded.
                     # Why: applying only our delta would leave theirs missing.
-                    # Outcome: drop it; the next search reloads from the file.
-                    del self._vectors[key]
+                    # Outcome: leave its marker behind; the next search catches
+                    #   up with every write since it (ours included), see _matrix.
                     continue
                 for node in write.nodes:
                     matrix.set_active(node.memory_id, node.status.value == "active")
@@ -738,6 +738,10 @@ class SQLiteStore:
                 matrix = self._vectors.get(key)
                 if matrix is not None and matrix.marker == marker and matrix.dim == dim:
                     return matrix
+                if matrix is not None and matrix.dim == dim and _behind(matrix.marker, marker):
+                    self._catch_up(conn, matrix, orchestrator_id, model_id)
+                    matrix.marker = marker
+                    return matrix
                 matrix = VectorMatrix(dim, ann_kind=self.ann_kind, background=self.ann_background)
                 rows = conn.execute(
                     "SELECT e.memory_id, e.vector, e.dim, m.status FROM memory_embeddings e "
@@ -754,6 +758,39 @@ class SQLiteStore:
                 return matrix
             finally:
                 conn.execute("COMMIT")
+
+    @staticmethod
+    def _catch_up(
+        conn: sqlite3.Connection, matrix: VectorMatrix, orchestrator_id: str, model_id: str
+    ) -> None:
+        """Apply writes made since ``matrix.marker`` (by any process) without a reload.
+
+        Trigger: another process wrote (the marker moved past ours).
+        Why: reloading the matrix and rebuilding its ANN index costs seconds to
+          minutes at 100k+ rows; the change is usually a handful of rows.
+        Outcome: vectors stored after the marker (new or replaced: a replaced
+          row gets a new rowid) are upserted, the ANN index follows them, and
+          every row's active flag is re-read in one pass (a status change or a
+          purge leaves no trace in the embeddings table).
+        """
+        assert matrix.marker is not None
+        fresh = conn.execute(
+            "SELECT e.memory_id, e.vector, e.dim, m.status FROM memory_embeddings e "
+            "JOIN memories m ON m.memory_id = e.memory_id "
+            "WHERE e.orchestrator_id = ? AND e.model_id = ? AND e.rowid > ? ORDER BY e.rowid",
+            (orchestrator_id, model_id, matrix.marker[1]),
+        ).fetchall()
+        for memory_id, blob, row_dim, status in fresh:
+            if row_dim == matrix.dim:
+                matrix.upsert(memory_id, decode_vector(blob, matrix.dim), active=status == "active")
+        active = {
+            r[0]
+            for r in conn.execute(
+                "SELECT memory_id FROM memories WHERE orchestrator_id = ? AND status = 'active'",
+                (orchestrator_id,),
+            )
+        }
+        matrix.refresh_active(active)
 
     def search_vectors(
         self,
@@ -1107,6 +1144,15 @@ def _holds_nothing(path: Path) -> bool:
         return True
     except OSError:
         return False
+
+
+def _behind(have: tuple[int, int] | None, now: tuple[int, int]) -> bool:
+    """Whether a matrix at marker ``have`` can catch up to ``now`` (both only grew).
+
+    >>> _behind((3, 10), (5, 12)), _behind((3, 10), (2, 12)), _behind(None, (1, 1))
+    (True, False, False)
+    """
+    return have is not None and now[0] >= have[0] and now[1] >= have[1]
 
 
 def _split_sql(script: str) -> list[str]:

@@ -117,6 +117,17 @@ class VectorMatrix:
         if index is not None:
             self._active[index] = active
 
+    def refresh_active(self, active_ids: set[str]) -> None:
+        """Set every row's active flag from the set of active memory ids.
+
+        >>> m = VectorMatrix(2)
+        >>> m.upsert("a", np.array([1, 0], dtype=np.float32), active=True)
+        >>> m.refresh_active(set()); m.active_count()
+        0
+        """
+        n = len(self.ids)
+        self._active[:n] = np.fromiter((i in active_ids for i in self.ids), dtype=bool, count=n)
+
     def rows_of(self, memory_ids: list[str]) -> npt.NDArray[np.intp]:
         return np.fromiter((self.row[m] for m in memory_ids if m in self.row), dtype=np.intp)
 
