@@ -25,7 +25,7 @@ from typing import Any
 
 from memvault.context.render import quote
 from memvault.errors import StoreError, ValidationFailed
-from memvault.model.enums import ChangeKind
+from memvault.model.enums import ChangeKind, MemoryType
 from memvault.store.base import ChangeRecord, Store
 
 __all__ = ["DeltaBullet", "DeltaHeader", "delta_header", "validate_thread_id"]
@@ -161,6 +161,9 @@ def _delta_header(
         bullets = []
         for row in chosen:
             node = nodes.get(row.memory_id)
+            if node is not None and node.type is MemoryType.PROCEDURE:
+                omitted += 1  # procedures stay out of default context (spec §12)
+                continue
             label = f"[{node.category}] " if node is not None else ""
             weight = (
                 f" (imp={node.importance})"

@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvault.context.render import estimate_tokens, quote
 from memvault.errors import ValidationFailed
+from memvault.model.enums import MemoryType
 from memvault.model.node import MemoryNode
 from memvault.results import SearchResults, WriteResult
 from memvault.retrieval.text import query_terms
@@ -126,12 +127,21 @@ def _stored_item(node: MemoryNode, tier: Tier, relevance: float) -> ContextItem:
 def _recall(
     port: MemoryPort, query: str, filters: NodeFilter, limit: int
 ) -> list[tuple[MemoryNode, float]]:
-    """``(node, relevance 0..1)``: recall order for a query, newest first without one."""
+    """``(node, relevance 0..1)``: recall order for a query, newest first without one.
+
+    Procedures never enter a context package (spec §12: only a query that asks
+    for the PROCEDURE category returns them).
+    """
+    if filters.type is None:
+        filters = filters.model_copy(update={"type": _NOT_PROCEDURE})
     if query.strip():
         hits = port.search(query, filters=filters, top_k=limit).hits
         best = max((h.score for h in hits), default=0.0)
         return [(h.node, h.score / best if best > 0 else 0.0) for h in hits]
     return [(n, 0.0) for n in port.list_memories(filters, limit=limit)]
+
+
+_NOT_PROCEDURE = tuple(t for t in MemoryType if t is not MemoryType.PROCEDURE)
 
 
 @dataclass

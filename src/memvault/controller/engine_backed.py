@@ -210,7 +210,11 @@ class EngineMemoryController(GuardedController):
             if self.allowlist is not None or request.categories is not None:
                 engine.allowlist = self.allowlist
                 return governed(engine)
-            filters: dict[str, Any] = {}
+            # Procedures stay out of default context (spec §12): only a query that
+            # asks for the PROCEDURE category (memory.query) brings them back.
+            filters: dict[str, Any] = {
+                "type": tuple(t for t in MemoryType if t is not MemoryType.PROCEDURE)
+            }
             if request.purpose == "diagnostics":  # evidence: diagnostics observations
                 filters["type"] = (MemoryType.OBSERVATION,)
             hits = engine.search(request.query or "memory", filters=filters, top_k=request.top_k)
