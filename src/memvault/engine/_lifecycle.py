@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memvault.ingest import IngestReport
-from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport
+from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport, erasure
 from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
 from memvault.model.clock import format_timestamp, new_id
-from memvault.model.enums import MemoryOp, StopReason
+from memvault.model.enums import MemoryOp, MemoryStatus, StopReason
+from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
+from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
@@ -116,9 +121,40 @@ class EngineLifecycle(EngineContext):
         report = self.lifecycle.run(now, thread_id=thread_id)
         if report.purged:
             self._drop_materialised()
+            self._erase_orphaned_files({t.memory_id for t in report.purged})
         return report
 
-    def _drop_materialised(self) -> None:
+    def _erase_orphaned_files(self, purged: set[str]) -> None:
+        """After a purge: ingested files none of whose memories remain go too.
+
+        Trigger: the TTL purge hard-deleted memories that came from dropped files.
+        Why: the file in ``processed/`` (and its manifest, name and log lines)
+        would keep the purged words (issue 20: erasure reaches every copy).
+        Outcome: a file whose every stored or merged memory is gone is removed,
+        its ``ingest_files`` row becomes a tombstone, its log lines are dropped.
+        """
+        if self.layout is None:
+            return
+        files = erasure.user_files(self.layout.ingest_dir, memory_ids=purged, cited_hashes=set())
+        left = {
+            n.memory_id
+            for f in files
+            for n in self.store.get_nodes(self.orchestrator, sorted(f.memory_ids))
+        }
+        orphaned = [f for f in files if not (f.memory_ids & left)]
+        if not orphaned:
+            return
+        hashes = [f.sha256 for f in orphaned if f.sha256]
+        recorded = [h for h in hashes if self.store.ingest_record(self.orchestrator, h)]
+        if recorded:
+            at = self._now()
+            stones = erasure.tombstones(recorded, at)
+            self.store.apply(self.writes.builder(at).compose(ingest_records=stones))
+        erasure.erase_files(orphaned)
+        words = set(purged) | set(hashes) | {f.name for f in orphaned}
+        erasure.scrub_log(self.layout.log_path, words)
+
+    def _drop_materialised(self) -> int:
         """Purged text must not live on in materialised bulletins (right to erasure).
 
         Trigger: a purge. Why: ``bulletins/*.json`` quote memory text and serve
@@ -127,9 +163,12 @@ class EngineLifecycle(EngineContext):
         """
         self._bulletin_keeper = None
         where = self.layout.bulletins_dir if self.layout else None
+        dropped = 0
         if where is not None and where.is_dir():
             for path in where.glob("*.json"):
                 path.unlink(missing_ok=True)
+                dropped += 1
+        return dropped
 
     def consolidate(
         self, *, now: datetime | None = None, thread_id: str = "default"
@@ -142,15 +181,131 @@ class EngineLifecycle(EngineContext):
         return self.lifecycle.verify()
 
     def export_user(self, user_id: str) -> Iterator[dict[str, Any]]:
-        """Right of access: the user's memories, edges, history and proposals as records."""
-        return self.lifecycle.export_user(user_id)
+        """Right of access: the user's memories, edges, history and proposals as records.
+
+        Then the copies outside the store (issue 20): the user's ingested files
+        (``ingest_file``), the log lines about them (``log``) and the agent's
+        thread checkpoints (``agent_thread``), before the closing ``summary``.
+        """
+        records = list(self.lifecycle.export_user(user_id))
+        summary = records.pop() if records and records[-1].get("record") == "summary" else None
+        yield from records
+        nodes = self._user_nodes(user_id)
+        files, words = self._user_copies(user_id, nodes)
+        for f in files:
+            yield f.to_json()
+        lines = (
+            erasure.log_lines_about(self.layout.log_path, words, user_id=user_id)
+            if self.layout
+            else []
+        )
+        for line in lines:
+            yield {"record": "log", "line": line}
+        threads = self._user_threads(user_id)
+        for thread, checkpoints in threads:
+            yield {"record": "agent_thread", "thread_id": thread, "checkpoints": checkpoints}
+        if summary is not None:
+            yield {
+                **summary,
+                "ingest_files": len(files),
+                "log_lines": len(lines),
+                "agent_threads": len(threads),
+            }
+
+    def _user_nodes(self, user_id: str) -> list[MemoryNode]:
+        flt = NodeFilter(user_id=user_id, status=tuple(MemoryStatus))
+        out: list[MemoryNode] = []
+        while True:
+            page = self.store.list_nodes(self.orchestrator, flt, limit=5000, offset=len(out))
+            out.extend(page)
+            if len(page) < 5000:
+                return out
+
+    def _user_copies(
+        self, user_id: str, nodes: list[MemoryNode]
+    ) -> tuple[list[erasure.UserFile], set[str]]:
+        """The user's ingested files, and the words (ids, names, hashes) that point at them."""
+        if self.layout is None:
+            return [], set()
+        ids = {n.memory_id for n in nodes}
+        cited = erasure.cited_hashes(nodes)
+        files = erasure.user_files(self.layout.ingest_dir, memory_ids=ids, cited_hashes=cited)
+        words = ids | cited | {f.sha256 for f in files if f.sha256}
+        words |= {f.name for f in files} | {f.stored_as.name for f in files if f.stored_as}
+        return files, words
+
+    def _checkpoints_path(self) -> Path | None:
+        return self.layout.home / "agent" / "checkpoints.db" if self.layout else None
+
+    def _user_threads(self, user_id: str) -> list[tuple[str, int]]:
+        path = self._checkpoints_path()
+        if path is None or not path.is_file():
+            return []
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+                threads = erasure.thread_ids_of(conn, self.orchestrator, user_id)
+                return [
+                    (
+                        t,
+                        int(
+                            conn.execute(
+                                "SELECT count(*) FROM checkpoints WHERE thread_id = ?", (t,)
+                            ).fetchone()[0]
+                        ),
+                    )
+                    for t in threads
+                ]
+        except sqlite3.Error as exc:
+            self._log("warning", "checkpoints_unreadable", error=str(exc)[:200])
+            return []
 
     def forget_user(self, user_id: str, *, thread_id: str = "default") -> ForgetReport:
-        """Right to erasure: purge every memory and proposal of ``user_id``; prove it."""
+        """Right to erasure: purge every memory and proposal of ``user_id``; prove it.
+
+        Every copy outside the memory rows goes too, and the report's ``cleaned``
+        counts each place: ingested source files and their manifests, the
+        ``ingest_files`` rows (kept as content-free tombstones), lines of
+        ``logs/memory.log``, materialised bulletins and the agent's thread
+        checkpoints in ``<home>/agent/checkpoints.db``.
+        """
+        nodes = self._user_nodes(user_id)
+        files, words = self._user_copies(user_id, nodes)
+        hashes = {f.sha256 for f in files if f.sha256} | erasure.cited_hashes(nodes)
+        recorded = [h for h in sorted(hashes) if self.store.ingest_record(self.orchestrator, h)]
+        at = self._now()
+        if recorded:
+            # Before the purge: its WAL checkpoint then also flushes the old names away.
+            stones = erasure.tombstones(recorded, at)
+            self.store.apply(self.writes.builder(at).compose(ingest_records=stones))
         report = self.lifecycle.forget_user(user_id, thread_id=thread_id)
-        if report.memories_purged:
-            self._drop_materialised()
-        return report
+        cleaned = {"memories": report.memories_purged, "proposals": report.proposals_erased}
+        cleaned["ingest_records"] = len(recorded)
+        if report.memories_purged or files:
+            bulletins = self._drop_materialised()
+            cleaned["bulletins"] = bulletins
+        removed, manifests = erasure.erase_files(files)
+        cleaned["source_files"], cleaned["manifests"] = removed, manifests
+        # Other users' threads that were handed one of these memories go too.
+        quoted = sorted(
+            {n.memory_id for n in nodes} | {n.content for n in nodes if len(n.content) >= 12}
+        )
+        path = self._checkpoints_path()
+        threads: list[str] = []
+        if path is not None:
+            try:
+                threads = erasure.forget_checkpoint_threads(
+                    path, self.orchestrator, user_id, quoted
+                )
+            except sqlite3.Error as exc:
+                self._log("error", "checkpoints_not_erased", error=str(exc)[:200])
+        # Checkpoints kept in the store's own database (PostgreSQL).
+        threads += self.store.erase_agent_threads(self.orchestrator, user_id, quoted)
+        cleaned["agent_threads"] = len(threads)
+        words |= set(threads)
+        cleaned["log_lines"] = (
+            erasure.scrub_log(self.layout.log_path, words, user_id=user_id) if self.layout else 0
+        )
+        return replace(report, cleaned=cleaned)
 
     def add(
         self,

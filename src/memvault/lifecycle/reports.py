@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,12 +64,18 @@ class ForgetReport:
     remaining: int
     audit: AuditReport
     purged_ids: tuple[str, ...] = field(default=(), repr=False)
+    #: What was removed where (memories, source files, manifests, log lines,
+    #: agent threads, …); filled by the engine, which sees the files.
+    cleaned: Mapping[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "user_id": self.user_id,
             "memories_purged": self.memories_purged,
             "proposals_erased": self.proposals_erased,
             "remaining": self.remaining,
             "audit": self.audit.to_json(),
         }
+        if self.cleaned:
+            data["cleaned"] = dict(self.cleaned)
+        return data

@@ -468,6 +468,16 @@ class Store(Protocol):
         """
         ...
 
+    def erase_agent_threads(
+        self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
+    ) -> list[str]:
+        """Delete the agent's thread checkpoints of the user — and of any thread of the
+        orchestrator whose checkpoints hold one of ``quoting`` — when they live in this
+        store's database (PostgreSQL); return the thread ids. Backends whose agent
+        checkpoints live elsewhere (a SQLite file beside the home) return ``[]``.
+        """
+        ...
+
     def close(self) -> None:
         """Release connections. Idempotent.
 

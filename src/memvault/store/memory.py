@@ -438,6 +438,12 @@ class InMemoryStore:
         assert recorded is not None
         return recorded
 
+    def erase_agent_threads(
+        self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
+    ) -> list[str]:
+        # The agent's SQLite checkpoints are a file of their own (the engine erases them).
+        return []
+
     def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
         identity = self.identity(orchestrator_id)
         if identity is None:

@@ -194,9 +194,10 @@ class WriteBuilder:
         proposals: Sequence[Proposal] = (),
         purge_ids: Sequence[str] = (),
         embeddings: Sequence[EmbeddingRow] = (),
+        ingest_records: Sequence[IngestRecord] = (),
     ) -> WriteSet:
         """A write of parts decided elsewhere (TTL, purge, proposals, consolidation,
-        operational events, an embedding backfill)."""
+        operational events, an embedding backfill, erased ``ingest_files`` rows)."""
         return WriteSet(
             self.orchestrator,
             self.at,
@@ -208,6 +209,7 @@ class WriteBuilder:
             op_events=tuple(op_events),
             proposals=tuple(proposals),
             purge_ids=tuple(purge_ids),
+            ingest_records=tuple(ingest_records),
             thread_id=self.thread_id,
             embeddings=tuple(embeddings),
         )

@@ -143,3 +143,43 @@ def test_agent_run_survives_an_unreachable_checkpoint_server(
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     assert any("checkpoint store is unusable" in r.getMessage() for r in caplog.records)
+
+
+def test_forget_erases_the_users_checkpoints_in_postgres(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = pg.shared_server()
+    server.claim_schema("memvault")
+    monkeypatch.setenv(ENV_BACKEND, "postgres")
+    monkeypatch.setenv(ENV_DSN, server.dsn)
+    orch = f"o{secrets.token_hex(3)}"
+    home = tmp_path / "home"
+    for user, text in (("bob", "I prefer PGCANARY-8080 pens"), ("alice", "What do I like?")):
+        script = tmp_path / f"{user}.jsonl"
+        script.write_text(
+            json.dumps({"channel": "cli", "orchestrator": orch, "user": user, "text": text}) + "\n",
+            encoding="utf-8",
+        )
+        args = ["--home", str(home), "-o", orch, "agent", "run", "--script", str(script)]
+        result = CliRunner().invoke(app, [*args, "--embedder", "hashing"])
+        assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(
+        app, ["--home", str(home), "-o", orch, "forget", "--user", "bob", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    cleaned = json.loads(result.stdout)["cleaned"]
+    assert cleaned["agent_threads"] >= 1
+    with psycopg.connect(server.dsn) as conn:
+        threads = {
+            r[0]
+            for r in conn.execute(
+                "SELECT thread_id FROM memvault.checkpoints WHERE thread_id LIKE %s", [f"{orch}:%"]
+            )
+        }
+        blobs = conn.execute(
+            "SELECT count(*) FROM memvault.checkpoint_writes WHERE thread_id LIKE %s "
+            "AND position('PGCANARY-8080'::bytea in blob) > 0",
+            [f"{orch}:%"],
+        ).fetchone()
+    assert f"{orch}:cli:bob" not in threads
+    assert blobs is not None and blobs[0] == 0

@@ -59,6 +59,9 @@ def test_export_is_one_users_data_as_records(eng: MemoryEngine) -> None:
         "history_events": len(history),
         "proposals": 1,
         "soft_deleted_pending_purge": 1,
+        "ingest_files": 0,  # the copies outside the store (issue 20): none here
+        "log_lines": 0,
+        "agent_threads": 0,
     }
     assert "Eli" not in json.dumps(records)
 
@@ -73,6 +76,16 @@ def test_forget_purges_one_user_and_leaves_the_others(eng: MemoryEngine) -> None
         "proposals_erased": 1,
         "remaining": 0,
         "audit": eng.verify_audit().to_json(),
+        "cleaned": {
+            "memories": 3,
+            "proposals": 1,
+            "ingest_records": 0,
+            "bulletins": 0,
+            "source_files": 0,
+            "manifests": 0,
+            "agent_threads": 0,
+            "log_lines": report.cleaned["log_lines"],
+        },
     }
     assert report.audit.ok
     every = (*MemoryStatus,)

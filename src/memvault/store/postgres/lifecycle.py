@@ -15,6 +15,8 @@ an operations duty (autovacuum, WAL/backup retention) documented in
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from memvault.store.base import IngestRecord
@@ -24,6 +26,7 @@ from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, Pro
 __all__ = [
     "ADVANCE_AUDIT_HEAD",
     "AUDIT_HEAD",
+    "CHECKPOINT_TABLES",
     "CLAIM_IDENTITY",
     "IDENTITY",
     "INGEST_RECORD",
@@ -45,6 +48,7 @@ __all__ = [
     "proposal_params",
     "proposals_query",
     "purge_params",
+    "thread_ids",
 ]
 
 
@@ -60,6 +64,53 @@ ADVANCE_AUDIT_HEAD = (
     "head_hash = excluded.head_hash"
 )
 AUDIT_HEAD = "SELECT events, head_hash FROM audit_head WHERE orchestrator_id = %s"
+
+# -- agent checkpoints of an erased user (issue 20) ---------------------------------
+
+CHECKPOINT_TABLES = (
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
+    "AND table_name IN ('checkpoints', 'checkpoint_blobs', 'checkpoint_writes')"
+)
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.:@\-]")
+
+
+def thread_ids(conn: Any, orchestrator_id: str, user_id: str, quoting: Sequence[str]) -> list[str]:
+    """The agent's threads of (orchestrator, any channel, user), and those quoting ``quoting``.
+
+    Thread ids are ``<orchestrator>:<channel>:<user>`` with unsafe characters as ``_``.
+    """
+    prefix = _UNSAFE.sub("_", f"{orchestrator_id}:")
+    suffix = _UNSAFE.sub("_", f":{user_id}")
+    like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    found = {
+        str(r[0])
+        for r in conn.execute(
+            "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id LIKE %s", [like]
+        )
+        if str(r[0]).endswith(suffix) and str(r[0]).count(":") >= 2
+    }
+    for needle in (q for q in quoting if q):
+        raw = needle.encode("utf-8")
+        for sql, value in (
+            (
+                "SELECT DISTINCT thread_id FROM checkpoints WHERE thread_id LIKE %s "
+                "AND (strpos(checkpoint::text, %s) > 0 OR strpos(metadata::text, %s) > 0)",
+                [like, needle, needle],
+            ),
+            (
+                "SELECT DISTINCT thread_id FROM checkpoint_blobs WHERE thread_id LIKE %s "
+                "AND position(%s::bytea in coalesce(blob, ''::bytea)) > 0",
+                [like, raw],
+            ),
+            (
+                "SELECT DISTINCT thread_id FROM checkpoint_writes WHERE thread_id LIKE %s "
+                "AND position(%s::bytea in blob) > 0",
+                [like, raw],
+            ),
+        ):
+            found.update(str(r[0]) for r in conn.execute(sql, value))
+    return sorted(found)
+
 
 # -- store identity (issue 20) ----------------------------------------------------
 

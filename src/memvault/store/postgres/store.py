@@ -613,6 +613,21 @@ class PostgresStore:
         assert recorded is not None
         return recorded
 
+    def erase_agent_threads(
+        self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
+    ) -> list[str]:
+        """LangGraph's checkpoint tables in this schema (when the agent put them here)."""
+        with self._conn() as conn:
+            present = {r[0] for r in conn.execute(lc.CHECKPOINT_TABLES, [self.schema])}
+            if not {"checkpoints", "checkpoint_blobs", "checkpoint_writes"} <= present:
+                return []
+            threads = lc.thread_ids(conn, orchestrator_id, user_id, quoting)
+            if threads:
+                with conn.transaction():
+                    for table in ("checkpoint_writes", "checkpoint_blobs", "checkpoints"):
+                        conn.execute(f"DELETE FROM {table} WHERE thread_id = ANY(%s)", [threads])
+            return threads
+
     def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
         identity = self.identity(orchestrator_id)
         if identity is None:
