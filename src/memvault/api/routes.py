@@ -17,7 +17,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memvault.access import AccessControl, Principal
 from memvault.api.problems import PROBLEM_RESPONSES, ApiProblem, write_problem
-from memvault.api.schemas import MemoryIn, MemoryPatch, SearchIn
+from memvault.api.schemas import MemoryIn, MemoryPatch, SearchIn, SupersedeBody
 from memvault.engine import MemoryEngine
 from memvault.results import WriteResult, history_json
 
@@ -168,6 +168,23 @@ def restore_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     node = c.engine.get(memory_id, include_deleted=True).node
     c.control.check_memory(c.principal, node, c.route)
     return _written(c.engine.restore(memory_id))
+
+
+@router.post("/memories/{memory_id}/supersede", responses=_AUTHED)
+def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> JSONResponse:
+    """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
+    c.control.require_write(c.principal, c.route)
+    c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
+    c.control.check_memory(c.principal, c.engine.get(body.by).node, c.route)
+    return _written(c.engine.supersede(memory_id, by=body.by))
+
+
+@router.post("/memories/{memory_id}/retract", responses=_AUTHED)
+def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
+    """Retract a memory that was wrong (status retracted; audited, kept)."""
+    c.control.require_write(c.principal, c.route)
+    c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
+    return _written(c.engine.retract(memory_id))
 
 
 @router.get("/memories/{memory_id}/history", responses=_AUTHED)

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-__all__ = ["MemoryIn", "MemoryPatch", "SearchFilters", "SearchIn"]
+__all__ = ["MemoryIn", "MemoryPatch", "SearchFilters", "SearchIn", "SupersedeBody"]
 
 Text = Annotated[str, StringConstraints(max_length=16_000)]
 Name = Annotated[str, StringConstraints(max_length=64)]
@@ -54,6 +54,12 @@ class MemoryIn(_Body):
     step_id: Ident | None = None
     source_ref: Short | None = None
     thread_id: Ident = "default"
+
+
+class SupersedeBody(_Body):
+    """``POST /v1/memories/{id}/supersede``: the memory that replaces it."""
+
+    by: Ident
 
 
 class MemoryPatch(_Body):

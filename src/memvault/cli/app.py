@@ -297,6 +297,27 @@ def restore(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> No
 
 
 @app.command()
+def supersede(
+    ctx: typer.Context,
+    memory_id: Annotated[str, typer.Argument(help="The memory that is no longer current.")],
+    by: Annotated[str, typer.Option("--by", help="The memory that replaces it.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Mark a memory superseded by a newer one (Updates edge; kept, never deleted)."""
+    with _engine(ctx) as engine:
+        result = engine.supersede(memory_id, by=by)
+    _print_write(result, as_json, "superseded")
+
+
+@app.command()
+def retract(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+    """Retract a memory that was wrong (status retracted; audited, kept)."""
+    with _engine(ctx) as engine:
+        result = engine.retract(memory_id)
+    _print_write(result, as_json, "retracted")
+
+
+@app.command()
 def link(
     ctx: typer.Context,
     from_id: Annotated[str, typer.Argument(help="Source memory id.")],

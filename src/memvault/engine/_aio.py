@@ -59,6 +59,12 @@ class AsyncMemoryEngine:
     async def restore(self, memory_id: str) -> WriteResult:
         return await self._run(self.sync.restore, memory_id)
 
+    async def supersede(self, memory_id: str, *, by: str) -> WriteResult:
+        return await self._run(self.sync.supersede, memory_id, by=by)
+
+    async def retract(self, memory_id: str) -> WriteResult:
+        return await self._run(self.sync.retract, memory_id)
+
     async def link(
         self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Any
     ) -> WriteResult:

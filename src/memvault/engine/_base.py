@@ -12,7 +12,14 @@ from memvault.errors import MemoryNotFoundError
 from memvault.layout import JsonLineLog, RuntimeLayout
 from memvault.model.clock import format_timestamp
 from memvault.model.decision import Decision
-from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus
+from memvault.model.enums import (
+    ChangeKind,
+    EdgeType,
+    HistoryOp,
+    MemoryOp,
+    MemoryStatus,
+    StopReason,
+)
 from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
@@ -280,6 +287,49 @@ class EngineBase:
         node = self._load(memory_id, "restore", include_deleted=True)
         return self.writes.restore(node, thread_id=thread_id)
 
+    def supersede(self, memory_id: str, *, by: str, thread_id: str = "default") -> WriteResult:
+        """Mark a memory superseded by a newer one (spec 001): an ``Updates`` edge from
+        ``by`` to it, then its status ``superseded`` — kept and explainable, never deleted.
+
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        """
+        old = self._load(memory_id, "supersede")
+        new = self._load(by, "supersede")
+        problem = _manual_problem(old, new)
+        if problem:
+            return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
+        linked = self.link(
+            new.memory_id, old.memory_id, EdgeType.UPDATES, reason="superseded by hand"
+        )
+        if not linked.ok:
+            return linked
+        return self.writes.transition(
+            old,
+            MemoryOp.UPDATE,
+            HistoryOp.SUPERSEDE,
+            ChangeKind.UPDATED,
+            thread_id=thread_id,
+            status=MemoryStatus.SUPERSEDED,
+        )
+
+    def retract(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
+        """Retract a memory that was wrong (spec 001): status ``retracted``, audited, kept.
+
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        """
+        node = self._load(memory_id, "retract")
+        problem = _manual_problem(node)
+        if problem:
+            return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
+        return self.writes.transition(
+            node,
+            MemoryOp.UPDATE,
+            HistoryOp.UPDATE,
+            ChangeKind.UPDATED,
+            thread_id=thread_id,
+            status=MemoryStatus.RETRACTED,
+        )
+
     def link(
         self,
         from_id: str,
@@ -296,3 +346,14 @@ class EngineBase:
         return self.writes.link(
             from_id, to_id, edge_type, weight=weight, reason=reason, thread_id=thread_id
         )
+
+
+def _manual_problem(node: MemoryNode, by: MemoryNode | None = None) -> str:
+    """Why a manual supersede/retract cannot apply ("" when it can)."""
+    if node.status is not MemoryStatus.ACTIVE:
+        return f"{node.memory_id} is {node.status.value}, not active"
+    if by is not None and by.memory_id == node.memory_id:
+        return "a memory cannot supersede itself"
+    if by is not None and by.status is not MemoryStatus.ACTIVE:
+        return f"{by.memory_id} is {by.status.value}, not active"
+    return ""

@@ -9,6 +9,8 @@ memory_query      ``engine.memory_query`` (spec §6)          read-only
 memory_bulletin   ``engine.bulletin`` / ``for_message``      read-only
 memory_store      ``engine.add`` (through the write gate)    not destructive
 memory_forget     ``engine.delete`` (soft delete)            destructive, idempotent
+memory_supersede  ``engine.supersede`` (Updates edge)        not destructive
+memory_retract    ``engine.retract`` (status retracted)      not destructive
 ================  =========================================  ==========================
 
 Input schemas accept common aliases (``q``/``text`` for ``query``, ``k``/``limit``
@@ -310,6 +312,60 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
                 )
             else:
                 result = engine.delete(memory_id)
+        except MemvaultError as exc:
+            raise fail(exc, principal, route) from None
+        return written(result)
+
+    @tool(
+        name="memory_supersede",
+        title="Supersede a memory",
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
+        ),
+    )
+    def memory_supersede(
+        ctx: Context,
+        memory_id: Annotated[
+            str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)
+        ],
+        by: Annotated[str, _alias("by", "new_id", "newId", min_length=1, max_length=128)],
+    ) -> dict[str, Any]:
+        """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
+        principal, engine, route = caller(ctx, "memory_supersede")
+        try:
+            control.require_write(principal, route)
+            control.check_memory(principal, engine.get(memory_id).node, route)
+            control.check_memory(principal, engine.get(by).node, route)
+            result = engine.supersede(memory_id, by=by)
+        except MemvaultError as exc:
+            raise fail(exc, principal, route) from None
+        return written(result)
+
+    @tool(
+        name="memory_retract",
+        title="Retract a memory",
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
+        ),
+    )
+    def memory_retract(
+        ctx: Context,
+        memory_id: Annotated[
+            str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)
+        ],
+    ) -> dict[str, Any]:
+        """Retract a memory that was wrong (status retracted; audited, kept)."""
+        principal, engine, route = caller(ctx, "memory_retract")
+        try:
+            control.require_write(principal, route)
+            control.check_memory(principal, engine.get(memory_id).node, route)
+            result = engine.retract(memory_id)
         except MemvaultError as exc:
             raise fail(exc, principal, route) from None
         return written(result)

@@ -255,3 +255,18 @@ def test_memory_disabled_is_503_and_reported_by_health(tmp_path: Path) -> None:
         server.should_exit = True
         thread.join(timeout=15)
         sock.close()
+
+
+def test_supersede_and_retract(live: Live) -> None:
+    old = _add(live, "writer", {**PREFERENCE, "content": "Dana likes green tea"})
+    new = _add(live, "writer", {**PREFERENCE, "content": "Dana likes white tea now"})
+    with live.client("writer") as client:
+        done = client.post(f"/v1/memories/{old}/supersede", json={"by": new})
+        assert done.status_code == 200 and done.json()["stop_reason"] == "SUCCESS_UPDATED"
+        view = client.get(f"/v1/memories/{old}").json()
+        assert view["status"] == "superseded"
+        _problem(client.post(f"/v1/memories/{old}/supersede", json={"nope": new}), 422)
+        retracted = client.post(f"/v1/memories/{new}/retract")
+        assert retracted.status_code == 200
+        assert client.get(f"/v1/memories/{new}").json()["status"] == "retracted"
+        _problem(client.post("/v1/memories/mem_does_not_exist/retract"), 404)

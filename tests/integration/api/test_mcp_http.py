@@ -38,17 +38,46 @@ async def _run(url: str, key: str) -> dict[str, Any]:
         seen["stored"] = stored.structured_content or json.loads(stored.content[0].text)
         query = await session.call_tool("memory_query", {"query": "billing deploys Tuesdays"})
         seen["query"] = query.structured_content or json.loads(query.content[0].text)
+        newer = await session.call_tool(
+            "memory_store",
+            {
+                "content": "The billing service deploys on Wednesdays",
+                "category": "DECISION",
+                "type": "Decision",
+                "source_kind": "SYSTEM_KNOWN",
+                "project": "billing",
+            },
+        )
+        newer_id = (newer.structured_content or json.loads(newer.content[0].text))["memory_id"]
+        superseded = await session.call_tool(
+            "memory_supersede", {"id": seen["stored"]["memory_id"], "by": newer_id}
+        )
+        seen["superseded"] = superseded.structured_content or json.loads(superseded.content[0].text)
+        retracted = await session.call_tool("memory_retract", {"memory_id": newer_id})
+        seen["retracted"] = retracted.structured_content or json.loads(retracted.content[0].text)
+        seen["newer"] = newer_id
     return seen
 
 
 def test_mcp_tools_act_for_the_key(live: Live) -> None:
     seen = anyio.run(_run, live.url, live.keys["writer"])
-    assert seen["tools"] == ["memory_bulletin", "memory_forget", "memory_query", "memory_store"]
+    assert seen["tools"] == [
+        "memory_bulletin",
+        "memory_forget",
+        "memory_query",
+        "memory_retract",
+        "memory_store",
+        "memory_supersede",
+    ]
     memory_id = seen["stored"]["memory_id"]
     assert [b["id"] for b in seen["query"]["results"]][:1] == [memory_id]
+    assert seen["superseded"]["stop_reason"] == "SUCCESS_UPDATED"
+    assert seen["retracted"]["stop_reason"] == "SUCCESS_UPDATED"
     with live.client("writer") as client:
         node = client.get(f"/v1/memories/{memory_id}").json()
+        newer = client.get(f"/v1/memories/{seen['newer']}").json()
     assert node["agent_id"] == "writer" and node["orchestrator_id"] == "acme"
+    assert node["status"] == "superseded" and newer["status"] == "retracted"
     with live.client("other") as client:
         assert client.get(f"/v1/memories/{memory_id}").status_code == 404
 
