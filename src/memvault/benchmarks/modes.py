@@ -136,11 +136,18 @@ def parse_modes(text: str | None) -> tuple[str, ...]:
 
 
 def _code_hash() -> str:
-    """A hash of the write path's code: a capture/add index is rebuilt when it changes."""
+    """A hash of the write path's code: an add/capture index is rebuilt when it changes.
+
+    The read path (fusion, scoring) is not part of it: a cached index is
+    re-searched with whatever ranking the code has now.
+    """
     root = Path(memvault.__file__).parent
+    paths = [root / "retrieval" / "indexing.py"]
+    for sub in ("engine", "extract", "policy", "write", "model", "learn"):
+        paths.extend(sorted((root / sub).rglob("*.py")) if (root / sub).is_dir() else [])
     digest = hashlib.sha256()
-    for sub in ("engine", "extract", "policy", "write", "model", "learn", "retrieval"):
-        for path in sorted((root / sub).rglob("*.py")) if (root / sub).is_dir() else []:
+    for path in paths:
+        if path.is_file():
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
