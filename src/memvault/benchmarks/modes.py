@@ -6,8 +6,9 @@
     the neighbouring raw turns as ``context``. A figure of the retrieval
     machinery, not of the product: production never stores raw transcript.
 ``add``
-    Every turn through the public :meth:`MemoryEngine.add` with only what a
-    production caller has: content "speaker: text", the speaker as actor, the
+    Every turn through the public write path (``add_many`` per session: the
+    same pipeline as :meth:`MemoryEngine.add`) with only what a production
+    caller has: content "speaker: text", the speaker as actor, the
     session timestamp (the engine's clock when the turn is stored), and a
     conversation id. The governance gate is on; no neighbour text, no ids in
     keys. The default mode.
@@ -207,28 +208,45 @@ def _write_turns(engine: MemoryEngine, turns: Sequence[BenchTurn], index: BuiltI
 def _write_add(
     engine: MemoryEngine, clock: _Clock, turns: Sequence[BenchTurn], index: BuiltIndex
 ) -> None:
-    """``add`` mode: each turn through the public ``add``, gate on, as a caller would."""
+    """``add`` mode: each turn as a production caller writes it, gate on.
+
+    Turns said at the same moment (one session) go in one ``add_many`` call:
+    the same write pipeline as ``add`` (validation, cleaning, the gate per
+    item, relations, vectors), one transaction and batched embedding.
+    """
+    batches: dict[datetime, list[BenchTurn]] = {}
     for t in turns:
         if not t.text.strip():
             _record(index, t, "empty")
             continue
-        clock.now = t.at
-        for part in split_long(f"{t.speaker}: {t.text}", CONTENT_MAX):
-            try:
-                result = engine.add(
-                    part,
-                    type="Event",
-                    category="EVENT",
-                    source_kind="USER_EXPLICIT",
-                    source_type="channel_transcript",
-                    captured_by="user",
-                    actor_id=_safe_id(t.speaker, "speaker"),
-                    user_id=_safe_id(t.speaker, "speaker"),
-                    conversation_id=_safe_id(t.conversation, "conv"),
+        batches.setdefault(t.at, []).append(t)
+    for at, batch in batches.items():
+        clock.now = at
+        items: list[dict[str, Any]] = []
+        owners: list[BenchTurn] = []
+        for t in batch:
+            for part in split_long(f"{t.speaker}: {t.text}", CONTENT_MAX):
+                items.append(
+                    {
+                        "content": part,
+                        "type": "Event",
+                        "category": "EVENT",
+                        "source_kind": "USER_EXPLICIT",
+                        "source_type": "channel_transcript",
+                        "captured_by": "user",
+                        "actor_id": _safe_id(t.speaker, "speaker"),
+                        "user_id": _safe_id(t.speaker, "speaker"),
+                        "conversation_id": _safe_id(t.conversation, "conv"),
+                    }
                 )
-            except Exception as exc:  # recorded, never fatal to the run
+                owners.append(t)
+        try:
+            results = engine.add_many(items)
+        except Exception as exc:  # recorded, never fatal to the run
+            for t in batch:
                 _record(index, t, "error", f"{type(exc).__name__}: {exc}")
-                continue
+            continue
+        for t, result in zip(owners, results, strict=True):
             if result.ok and result.memory_id:
                 index.provenance.setdefault(result.memory_id, []).append(t.ref)
             else:

@@ -91,7 +91,11 @@ def query(
     budget: Annotated[int, typer.Option("--budget", help="Token budget of the answer.")] = 512,
     top_k: Annotated[int, typer.Option("--top-k", help="At most this many results.")] = 3,
     threshold: Annotated[
-        float | None, typer.Option("--threshold", help="Drop hits scoring below this × the best.")
+        float | None,
+        typer.Option(
+            "--threshold",
+            help="Drop hits scoring below this (absolute, 0..1: a probability of relevance).",
+        ),
     ] = None,
     filters: Annotated[
         list[str] | None,

@@ -103,7 +103,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         except ValueError:
             output.error(f"--k must be comma-separated integers, got {k!r}")
             raise typer.Exit(2) from None
-        methods = _methods(preset, ("default", "fts", "text", "vector", "spec", "rrf"))
+        methods = _methods(preset, ("default", "minmax", "fts", "text", "vector", "spec", "rrf"))
         emb = _embedder(embedder)
         if emb is None:
             methods = tuple(m for m in methods if m != "vector")
@@ -131,7 +131,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         if not data.is_file():
             output.error(f"no such file: {data}")
             raise typer.Exit(2)
-        methods = _methods(preset, ("default", "fts", "text", "vector"))
+        methods = _methods(preset, ("default", "minmax", "fts", "text", "vector"))
         emb = _embedder(embedder)
         if emb is None:
             methods = tuple(m for m in methods if m != "vector")

@@ -6,8 +6,9 @@ allowlist (:class:`memvault.policy.AgentAllowlist`, spec §5) or the call is
 refused with ``FORBIDDEN_CATEGORY`` — whatever the filters say. Filters are
 the spec's fixed keys (an unknown key is an error) and are applied inside the
 store's query. Procedure memories come back only when the categories ask for
-``PROCEDURE`` (spec §12). Results are cut to ``top_k``, to ``threshold`` (a
-score relative to the best hit, 0..1) and to ``budget_tokens``; recalled text
+``PROCEDURE`` (spec §12). Results are cut to ``top_k``, to ``threshold`` (an
+absolute score, 0..1: with the default calibrated retrieval a probability of
+relevance, so an unrelated query gets nothing) and to ``budget_tokens``; recalled text
 is quoted data (:func:`memvault.context.render.quote`).
 
 >>> q = MemoryQuery.model_validate({"agent": "planner", "query": "deploy plan",
@@ -292,13 +293,13 @@ def run_query(
         return _refuse(request, scoped)
     node_filter, categories = scoped
     ranked = list(recall(request.query, node_filter, request.top_k))
-    best = max((s for _, s in ranked), default=0.0)
     omitted = {"threshold": 0, "budget": 0}
     items: list[QueryItem] = []
     used = 0
     for node, score in ranked:
-        relative = score / best if best > 0 else 0.0
-        if request.threshold is not None and relative < request.threshold:
+        # The spec's threshold (003 §6) is absolute: scores are calibrated
+        # across queries, so a weak best hit is dropped like any other.
+        if request.threshold is not None and score < request.threshold:
             omitted["threshold"] += 1
             continue
         payload = _payload(node, score, request.return_mode)

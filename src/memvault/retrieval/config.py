@@ -1,8 +1,9 @@
 """Retrieval as typed configuration with named presets (STYLE principle 9).
 
 ``spec`` is the memory-subsystem spec's contract verbatim (RRF k=60 over a
-vector top 50 and a text top 50, top 20). ``default`` is what measured best on
-the LoCoMo development conversations (see docs/retrieval.md); ``text`` and
+vector top 50 and a text top 50, top 20). ``default`` fuses calibrated
+probabilities of relevance (comparable across queries; docs/retrieval.md);
+``minmax`` is the previous per-query min-max fusion; ``text`` and
 ``vector`` are the single legs, kept for baselines and degraded modes; ``fts``
 is plain full text over the memory's own words (no enrichment columns) — the
 simple baseline.
@@ -60,7 +61,7 @@ class RetrievalConfig(BaseModel):
     top_k_text: Annotated[int, Field(ge=0, le=1000)] = 50
     top_k_vector: Annotated[int, Field(ge=0, le=1000)] = 50
     top_n: Annotated[int, Field(ge=1, le=1000)] = 20
-    fusion: Literal["rrf", "minmax"] = "rrf"
+    fusion: Literal["rrf", "minmax", "calibrated"] = "rrf"
     rrf_k: Annotated[float, Field(gt=0.0)] = 60.0
     text_weight: Weight = 1.0
     vector_weight: Weight = 1.0
@@ -83,12 +84,22 @@ class RetrievalConfig(BaseModel):
 _FUSED_MODIFIERS = Modifiers(actor_match_boost=0.5)
 
 PRESETS: dict[str, RetrievalConfig] = {
-    # Measured best on the LoCoMo dev conversations (docs/retrieval.md): score
-    # fusion with a lighter vector leg, the context column at 0.5, both legs
-    # 200 deep (min-max normalisation over a deeper list is steadier) and the
-    # actor-match boost.
+    # Calibrated fusion (retrieval/calibration.py): each leg's raw score and the
+    # actor match mapped to a probability of relevance, fitted on a tuning split
+    # of stores built by the production write path; scores are comparable
+    # across queries, so the spec's threshold is absolute (docs/retrieval.md).
     "default": RetrievalConfig(
         name="default",
+        fusion="calibrated",
+        top_k_text=200,
+        top_k_vector=200,
+        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
+    ),
+    # The previous default: per-query min-max score fusion with a lighter vector
+    # leg and the actor-match boost. Its scores are relative (every query's best
+    # hit is 1.0), so an absolute threshold means nothing with it.
+    "minmax": RetrievalConfig(
+        name="minmax",
         fusion="minmax",
         text_weight=1.0,
         vector_weight=0.5,

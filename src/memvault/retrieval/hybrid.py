@@ -18,6 +18,7 @@ from memvault.embed.base import Embedder, FloatVector
 from memvault.model.clock import parse_timestamp
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
+from memvault.retrieval.calibration import calibrated_fuse, calibration_for, names_actor
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
@@ -55,17 +56,22 @@ def apply_modifiers(
     modifiers: Modifiers,
     now: datetime,
     query: str = "",
+    *,
+    normalise: bool = True,
 ) -> list[tuple[str, float, dict[str, float]]]:
-    """Scale fused scores (normalised to the best = 1) by the ranking modifiers.
+    """Scale fused scores by the ranking modifiers.
 
     Returns ``(memory_id, score, contributions)`` sorted best first, ties by id.
     Every factor is 1.0 (no effect) for a memory of importance 50, confidence
     1, created now, without edges, whose actor ``query`` does not name.
+    ``normalise``: divide by the best fused score first (rank fusions, whose
+    scores mean nothing across queries); calibrated probabilities are kept
+    as they are and the final score is capped at 1.0.
     """
     query_words = frozenset(tokenize(query)) if modifiers.actor_match_boost else frozenset()
     if not fused:
         return []
-    top = max(score for _, score in fused) or 1.0
+    top = (max(score for _, score in fused) or 1.0) if normalise else 1.0
     candidate_ids = {memory_id for memory_id, _ in fused}
     links: dict[str, int] = {}
     contested: set[str] = set()
@@ -101,6 +107,8 @@ def apply_modifiers(
             final *= parts.get(name, 1.0)
         parts["relation"] = modifiers.relation_boost * min(3, links.get(memory_id, 0))
         final += parts["relation"]
+        if not normalise:
+            final = min(1.0, final)
         out.append((memory_id, final, parts))
     out.sort(key=lambda item: (-item[1], item[0]))
     return out
@@ -117,13 +125,8 @@ def _names_actor(query_words: frozenset[str], actor_id: str | None) -> bool:
 
     >>> _names_actor(frozenset({"what", "did", "caroline", "paint"}), "Caroline")
     True
-    >>> _names_actor(frozenset({"what", "is", "123"}), "u_123")
-    False
     """
-    if not actor_id:
-        return False
-    words = tokenize(actor_id)
-    return bool(words) and all(w.isalpha() and w in query_words for w in words)
+    return names_actor(query_words, actor_id)
 
 
 def hybrid_search(
@@ -212,16 +215,36 @@ def hybrid_search(
             per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
             legs.append("text")
 
-    if config.fusion == "rrf":
+    limit = top_n or config.top_n
+    calibrated = config.fusion == "calibrated"
+    prefetched: dict[str, MemoryNode] = {}
+    if calibrated:
+        # Trigger: the calibrated preset (scores comparable across queries).
+        # Why: each leg's raw score maps to a probability of relevance; whether
+        #   the query names the memory's actor is part of that evidence, so a
+        #   wider pool is read first to know the actors.
+        # Outcome: probabilities, best first; the threshold is absolute.
+        text_leg = dict(zip(legs, rankings, strict=True)).get("text")
+        vector_leg = dict(zip(legs, rankings, strict=True)).get("vector")
+        cal = calibration_for(embedder.model_id if embedder is not None else None)
+        first = calibrated_fuse(text_leg, vector_leg, {}, query, cal)
+        wide = [m for m, _ in first[: max(limit * 5, 100)]]
+        prefetched = {n.memory_id: n for n in store.get_nodes(orchestrator_id, wide)}
+        actors = {m: n.actor_id for m, n in prefetched.items()}
+        fused = calibrated_fuse(text_leg, vector_leg, actors, query, cal)
+    elif config.fusion == "rrf":
         fused = rrf_fuse(rankings, k=config.rrf_k, weights=weights)
     else:
         fused = minmax_fuse(rankings, weights=weights)
-    limit = top_n or config.top_n
     pool = fused[: max(limit * 3, limit)]
     ids = [memory_id for memory_id, _ in pool]
-    nodes = {n.memory_id: n for n in store.get_nodes(orchestrator_id, ids)}
+    missing = [m for m in ids if m not in prefetched]
+    nodes = {m: prefetched[m] for m in ids if m in prefetched}
+    nodes.update({n.memory_id: n for n in store.get_nodes(orchestrator_id, missing)})
     edges = store.edges_of(orchestrator_id, ids) if ids else []
-    modified = apply_modifiers(pool, nodes, edges, config.modifiers, now, query)[:limit]
+    modified = apply_modifiers(
+        pool, nodes, edges, config.modifiers, now, query, normalise=not calibrated
+    )[:limit]
     ranked = tuple(
         Ranked(
             nodes[memory_id],

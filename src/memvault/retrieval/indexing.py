@@ -11,19 +11,74 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 import numpy as np
 
 from memvault.embed.base import Embedder, FloatVector
 from memvault.model.node import MemoryNode
 from memvault.retrieval.hybrid import CONTEXT_SPACE_SUFFIX
-from memvault.store.base import EmbeddingRow, IndexText, Store
+from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store
 
-__all__ = ["embedding_rows", "embedding_texts", "text_sha256"]
+__all__ = [
+    "derived_index_text",
+    "embedding_rows",
+    "embedding_texts",
+    "index_date",
+    "text_sha256",
+]
+
+#: How many earlier memories of the same conversation lend their summaries.
+CONTEXT_NEIGHBOURS = 2
 
 
 def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def index_date(timestamp: str) -> str:
+    """The date column's text for a stored timestamp: ISO day, month name, year.
+
+    >>> index_date("2023-05-08T13:56:00.000000Z")
+    '2023-05-08 May 2023'
+    """
+    day = timestamp[:10]
+    try:
+        moment = datetime.strptime(day, "%Y-%m-%d")
+    except ValueError:
+        return ""
+    return f"{day} {moment.strftime('%B %Y')}"
+
+
+def derived_index_text(
+    store: Store, node: MemoryNode, earlier: Sequence[MemoryNode] = ()
+) -> IndexText | None:
+    """Index-only text the write path builds for a memory from legitimate inputs.
+
+    Trigger: a new memory whose caller gave no index text.
+    Why: ranking weighs a date column and a context column; production must
+      fill them itself (issue 17), from the caller's timestamp and from the
+      memory graph — never from raw transcript.
+    Outcome: ``date`` from the memory's timestamp; ``context`` the summaries
+      of the memories written just before it in the same conversation (up to
+      two, from the store and from ``earlier`` nodes of the same write).
+    """
+    context: list[str] = []
+    if node.conversation_id:
+        same = [n for n in earlier if n.conversation_id == node.conversation_id]
+        context = [n.summary or n.content for n in same[-CONTEXT_NEIGHBOURS:]]
+        missing = CONTEXT_NEIGHBOURS - len(context)
+        if missing > 0:
+            stored = store.list_nodes(
+                node.orchestrator_id,
+                NodeFilter(conversation_id=node.conversation_id),
+                limit=missing,
+            )
+            context = [n.summary or n.content for n in reversed(stored)] + context
+    date = index_date(node.created_at)
+    if not context and not date:
+        return None
+    return IndexText(context=" ".join(context)[:2000], date=date)
 
 
 def embedding_texts(

@@ -69,7 +69,7 @@ from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path, to_validation_failed
 from memvault.results import WriteResult
-from memvault.retrieval.indexing import embedding_rows
+from memvault.retrieval.indexing import derived_index_text, embedding_rows
 from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
 from memvault.store.records import OpEvent
 from memvault.write.commit import WriteBuilder, with_op_events
@@ -579,7 +579,7 @@ class WritePipeline:
                 out[i] = self.refuse(MemoryOp.STORE, decision)
         if accepted:
             at = accepted[0][1].node.created_at if len(drafts) == 1 else self.now()
-            kept = [d for _, d, _ in accepted]
+            kept = self.with_index_text([d for _, d, _ in accepted])
             write = self.builder(at, thread_id).created(
                 [d.node for d in kept],
                 [dec for _, _, dec in accepted],
@@ -608,6 +608,28 @@ class WritePipeline:
                     store_unavailable=committed.store_unavailable,
                 )
         return [r for r in out if r is not None]
+
+    def with_index_text(self, drafts: Sequence[Draft]) -> list[Draft]:
+        """Drafts without caller index text get the one the write path derives.
+
+        The date and context columns the default ranking weighs are built here
+        from legitimate inputs only (the timestamp, summaries of the memories
+        written just before in the same conversation);
+        see :func:`memvault.retrieval.indexing.derived_index_text`.
+        """
+        out: list[Draft] = []
+        earlier: list[MemoryNode] = []
+        for draft in drafts:
+            if draft.index_text is None:
+                try:
+                    derived = derived_index_text(self.store, draft.node, earlier)
+                except Exception as exc:  # index text is an aid: never fail the write
+                    self.log("warning", "index_text_failed", error=f"{type(exc).__name__}: {exc}")
+                    derived = None
+                draft = replace(draft, index_text=derived)
+            out.append(draft)
+            earlier.append(draft.node)
+        return out
 
     def update(
         self,

@@ -110,8 +110,16 @@ def test_top_k_threshold_and_full(ctx_engine: MemoryEngine) -> None:
     seed(ctx_engine)
     two = ctx_engine.memory_query(agent="supervisor", query="deploy", top_k=2)
     assert len(two.items) == 2
-    strict = ctx_engine.memory_query(agent="supervisor", query="deploy rollout", threshold=1.0)
-    assert len(strict.items) == 1 and strict.omitted["threshold"] >= 1
+    every = ctx_engine.memory_query(agent="supervisor", query="deploy rollout", threshold=0.0)
+    scores = [i.score for i in every.items]
+    assert len(scores) >= 2 and all(0.0 < s <= 1.0 for s in scores)
+    # the threshold is absolute (scores are calibrated, not relative to the best hit)
+    assert scores[0] > scores[1] + 1e-3
+    cut = (scores[0] + scores[1]) / 2
+    strict = ctx_engine.memory_query(agent="supervisor", query="deploy rollout", threshold=cut)
+    assert len(strict.items) == sum(1 for s in scores if s >= cut) >= 1
+    assert all(i.score >= cut for i in strict.items)
+    assert strict.omitted["threshold"] == len(scores) - len(strict.items)
     full = ctx_engine.memory_query(
         MemoryQuery.model_validate({"agent": "supervisor", "query": "deploy", "return": "full"})
     )

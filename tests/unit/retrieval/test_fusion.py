@@ -135,6 +135,9 @@ def test_actor_match_boost_lifts_the_named_actor_only() -> None:
 
 
 def test_default_preset_boosts_actors_and_baselines_do_not() -> None:
-    assert preset("default").modifiers.actor_match_boost > 0
+    # the default weighs the actor match inside its calibrated probability
+    assert preset("default").fusion == "calibrated"
+    assert preset("default").modifiers.actor_match_boost == 0
+    assert preset("minmax").modifiers.actor_match_boost > 0
     assert preset("spec").modifiers.actor_match_boost == 0
     assert preset("text").modifiers.actor_match_boost == 0

@@ -1,0 +1,164 @@
+"""Calibrated fusion: scores that mean the same thing for every query (issue 17).
+
+Min-max fusion rescales each query's candidates so its best hit scores 1.0 —
+"quantum chromodynamics lattice gauge" then gets "Tom hates YAML" with full
+confidence. Calibrated fusion instead maps each candidate's *raw* evidence —
+the vector leg's cosine, the text leg's bm25 (and whether the query names the
+memory's actor) — through a logistic model to a probability of relevance,
+fitted once on a tuning split (``python -m memvault.benchmarks.calibration``,
+LoCoMo conversations 26, 30, 41 in ``add`` mode; docs/retrieval.md). The
+classes were weighted 50/50 when fitting, so 0.5 reads "as likely relevant as
+not" and a threshold such as the spec's 0.65 (003 §6) is absolute: a query
+with nothing relevant gets nothing above it.
+
+Cosines are model-specific, so coefficients are per embedder model; for a
+model without fitted coefficients (e.g. the test ``hashing`` embedder) the
+vector leg is left out of the probability and only the text evidence counts.
+bm25 is SQLite FTS5's; other backends' text scores are mapped through the same
+curve (documented limit).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memvault.store.filtering import tokenize
+
+__all__ = [
+    "CALIBRATIONS",
+    "Calibration",
+    "calibrated_fuse",
+    "calibration_for",
+    "features",
+    "names_actor",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Logistic coefficients over :func:`features` (cos, log1p bm25, in-text, actor) + bias."""
+
+    cos: float
+    bm25: float
+    in_text: float
+    actor: float
+    bias: float
+
+    def logit(self, row: Sequence[float]) -> float:
+        cos, bm25, in_text, actor = row
+        return (
+            self.cos * cos
+            + self.bm25 * bm25
+            + self.in_text * in_text
+            + self.actor * actor
+            + self.bias
+        )
+
+
+#: Fitted on the tuning split (see the module docstring; 108,407 candidates of
+#: 3 LoCoMo conversations' questions, 482 from evidence turns); per model id.
+CALIBRATIONS: dict[str, Calibration] = {
+    "all-MiniLM-L6-v2": Calibration(
+        cos=6.9954, bm25=2.233, in_text=-0.8834, actor=2.4142, bias=-6.0819
+    ),
+}
+
+#: The text leg alone (no embedder, or a model without coefficients).
+TEXT_ONLY = Calibration(cos=0.0, bm25=2.4889, in_text=-0.8911, actor=2.8673, bias=-3.8206)
+
+
+def calibration_for(model_id: str | None) -> Calibration | None:
+    """The coefficients of ``model_id`` (``None`` when it has none).
+
+    >>> calibration_for("all-MiniLM-L6-v2") is not None
+    True
+    >>> calibration_for("hashing-256") is None
+    True
+    """
+    if model_id is None:
+        return None
+    base = model_id.split("#", 1)[0]
+    return CALIBRATIONS.get(base) or CALIBRATIONS.get(base.rsplit("/", 1)[-1])
+
+
+def names_actor(query_words: frozenset[str], actor_id: str | None) -> bool:
+    """Whether the query names ``actor_id`` as whole words ("Caroline", "mary-jane").
+
+    Alphabetic actor names only: opaque ids ("u_123") never match.
+
+    >>> names_actor(frozenset({"what", "did", "caroline", "paint"}), "Caroline")
+    True
+    >>> names_actor(frozenset({"what", "is", "123"}), "u_123")
+    False
+    """
+    if not actor_id:
+        return False
+    words = tokenize(actor_id)
+    return bool(words) and all(w.isalpha() and w in query_words for w in words)
+
+
+def features(
+    bm25: float | None, cos: float, query_words: frozenset[str], actor_id: str | None
+) -> tuple[float, float, float, float]:
+    """One candidate's raw evidence: (cosine, log1p(bm25), in the text leg, actor named).
+
+    >>> features(None, 0.5, frozenset({"ana"}), "Ana")
+    (0.5, 0.0, 0.0, 1.0)
+    """
+    score = max(0.0, bm25 or 0.0)
+    return (
+        float(cos),
+        math.log1p(score),
+        1.0 if bm25 is not None else 0.0,
+        1.0 if names_actor(query_words, actor_id) else 0.0,
+    )
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def calibrated_fuse(
+    text: Sequence[tuple[str, float]] | None,
+    vector: Sequence[tuple[str, float]] | None,
+    actors: Mapping[str, str | None],
+    query: str,
+    calibration: Calibration | None,
+) -> list[tuple[str, float]]:
+    """Probability of relevance per candidate, best first (ties by id).
+
+    ``text``/``vector``: each leg's ``(memory_id, raw score)`` (bm25, cosine),
+    ``None`` when the leg did not run. A candidate missing from the vector leg
+    gets that leg's lowest cosine; one missing from the text leg has no bm25.
+    Without coefficients for the vector leg only the text evidence counts.
+
+    >>> cal = Calibration(cos=10, bm25=1, in_text=0, actor=1, bias=-7)
+    >>> fused = calibrated_fuse([("a", 8.0)], [("a", 0.6), ("b", 0.1)], {}, "x", cal)
+    >>> [(m, round(p, 3)) for m, p in fused]
+    [('a', 0.768), ('b', 0.002)]
+    """
+    words = frozenset(tokenize(query))
+    use_vector = vector is not None and calibration is not None
+    model = calibration if use_vector and calibration is not None else TEXT_ONLY
+    bm25 = dict(text or ())
+    cos: dict[str, float] = {}
+    for memory_id, score in vector or ():
+        cos[memory_id] = max(score, cos.get(memory_id, score))
+    floor = min(cos.values(), default=0.0)
+    ids = set(bm25) | (set(cos) if use_vector else set())
+    out = []
+    for memory_id in ids:
+        row = features(
+            bm25.get(memory_id),
+            cos.get(memory_id, floor) if use_vector else 0.0,
+            words,
+            actors.get(memory_id),
+        )
+        out.append((memory_id, _sigmoid(model.logit(row))))
+    out.sort(key=lambda item: (-item[1], item[0]))
+    return out
