@@ -19,6 +19,7 @@ a JSON line in the orchestrator's ``logs/memory.log``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 from collections.abc import Callable, Iterable
@@ -145,6 +146,8 @@ class AccessControl:
             return dict(self._engines)
 
     def close(self) -> None:
+        with contextlib.suppress(StoreUnavailableError):
+            self.keys.flush_failed_auth()
         with self._lock:
             engines, self._engines = list(self._engines.values()), {}
             self._views = {}

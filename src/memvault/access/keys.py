@@ -28,6 +28,8 @@ import re
 import secrets
 import sqlite3
 import threading
+import time
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
@@ -75,7 +77,23 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX access_audit_scope ON access_audit (orchestrator_id, seq);
         """,
     ),
+    (
+        2,
+        """
+        CREATE TABLE auth_failures (
+            minute          TEXT NOT NULL,
+            key_prefix      TEXT NOT NULL,
+            count           INTEGER NOT NULL,
+            PRIMARY KEY (minute, key_prefix)
+        );
+        """,
+    ),
 )
+
+#: Failed authentications are counted in memory and written at most this often.
+AUTH_FLUSH_SECONDS = 5.0
+#: The ``auth_failures`` table keeps at most this many (minute, key prefix) rows.
+AUTH_FAILURES_MAX_ROWS = 10_000
 
 
 def _now() -> str:
@@ -169,6 +187,8 @@ class KeyStore:
         self._ephemeral: dict[str, tuple[str, ApiKey]] = {}
         self._lock = threading.Lock()
         self._migrated = False
+        self._failures: Counter[tuple[str, str]] = Counter()
+        self._flush_at = 0.0
 
     @classmethod
     def for_home(cls, home: Path) -> KeyStore:
@@ -339,6 +359,73 @@ class KeyStore:
                     json.dumps(detail or {}, sort_keys=True),
                 ),
             )
+
+    # -- failed authentication (bounded) ---------------------------------------
+
+    @staticmethod
+    def key_prefix(token: str | None) -> str:
+        """What a failed token is counted under: its key id, never its secret.
+
+        >>> KeyStore.key_prefix("mvk_0123456789ab_" + "s" * 32)
+        'mvk_0123456789ab'
+        >>> KeyStore.key_prefix("garbage"), KeyStore.key_prefix(None)
+        ('malformed', 'none')
+        """
+        if not token:
+            return "none"
+        match = _TOKEN.match(token)
+        return f"mvk_{match.group(1)}" if match else "malformed"
+
+    def record_failed_auth(self, token: str | None) -> None:
+        """Count one failed authentication (per key prefix per minute).
+
+        Trigger: every request with a garbage bearer token inserted an audit row.
+        Why: unauthenticated traffic must not grow the key file without bound
+        nor cost one synchronous write each (issue 20).
+        Outcome: counted in memory, written as ``(minute, key_prefix, count)``
+        at most every :data:`AUTH_FLUSH_SECONDS`, the table capped at
+        :data:`AUTH_FAILURES_MAX_ROWS` rows (the oldest minutes go first).
+        """
+        key = (_now()[:16], self.key_prefix(token))
+        with self._lock:
+            self._failures[key] += 1
+            due = time.monotonic() >= self._flush_at
+        if due:
+            self.flush_failed_auth()
+
+    def flush_failed_auth(self) -> None:
+        """Write the counted failures now (also done by :meth:`failed_auth`)."""
+        with self._lock:
+            pending, self._failures = self._failures, Counter()
+            self._flush_at = time.monotonic() + AUTH_FLUSH_SECONDS
+        if not pending:
+            return
+        try:
+            with self._connect() as con:
+                con.executemany(
+                    "INSERT INTO auth_failures (minute, key_prefix, count) VALUES (?, ?, ?) "
+                    "ON CONFLICT (minute, key_prefix) DO UPDATE SET count = count + excluded.count",
+                    [(minute, prefix, n) for (minute, prefix), n in sorted(pending.items())],
+                )
+                rows = con.execute("SELECT count(*) FROM auth_failures").fetchone()[0]
+                if rows > AUTH_FAILURES_MAX_ROWS:
+                    con.execute(
+                        "DELETE FROM auth_failures WHERE rowid IN (SELECT rowid FROM "
+                        "auth_failures ORDER BY minute, key_prefix LIMIT ?)",
+                        (rows - AUTH_FAILURES_MAX_ROWS,),
+                    )
+        except StoreUnavailableError:
+            with self._lock:  # kept for the next flush; the request is refused anyway
+                self._failures.update(pending)
+
+    def failed_auth(self) -> list[dict[str, Any]]:
+        """Failed authentications per minute and key prefix, oldest first."""
+        self.flush_failed_auth()
+        with self._connect() as con:
+            rows = con.execute(
+                "SELECT minute, key_prefix, count FROM auth_failures ORDER BY minute, key_prefix"
+            ).fetchall()
+        return [{"minute": m, "key_prefix": p, "count": int(n)} for m, p, n in rows]
 
     def access_events(self, orchestrator: str | None = None) -> list[dict[str, Any]]:
         """Access-audit rows, oldest first (all, or one orchestrator's)."""

@@ -137,14 +137,19 @@ class RejectLoneSurrogates:
             return
         messages: list[Message] = []
         body = b""
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            body += message.get("body", b"")
-            if not message.get("more_body", False):
-                break
+        try:
+            while True:
+                message = await receive()
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                body += message.get("body", b"")
+                if not message.get("more_body", False):
+                    break
+        except StarletteHTTPException as exc:  # BodyLimit's 413 while streaming
+            slug = "body-too-large" if exc.status_code == 413 else "http-error"
+            await problem_response(exc.status_code, slug, str(exc.detail))(scope, receive, send)
+            return
         if _ESCAPED_SURROGATE.search(body):
             try:
                 where = lone_surrogate(json.loads(body))

@@ -52,7 +52,7 @@ def _caller(
     principal = control.authenticate(token)
     if principal is None:
         if token is not None:
-            control.keys.record_access("bad_key", route=route)
+            control.keys.record_failed_auth(token)  # counted per key prefix per minute
         raise ApiProblem(
             401,
             "unauthorized",

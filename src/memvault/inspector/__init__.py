@@ -90,9 +90,7 @@ async def signin(request: Request) -> Response:
 
     principal = await run_in_threadpool(inspector.control.authenticate, token or None)
     if principal is None:
-        await run_in_threadpool(
-            inspector.control.keys.record_access, "bad_key", route="inspector POST /signin"
-        )
+        await run_in_threadpool(inspector.control.keys.record_failed_auth, token or None)
         return _signin_form(request, status=401, error="That API key is not valid (or revoked).")
     session = inspector.sessions.create(token)
     response = RedirectResponse(_safe_next(form.get("next")), status_code=303)

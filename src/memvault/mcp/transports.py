@@ -80,6 +80,8 @@ class _KeyAuth:
         scheme, _, token = header.partition(" ")
         principal = self.control.authenticate(token.strip() if scheme.lower() == "bearer" else None)
         if principal is None:
+            if token.strip():
+                self.control.keys.record_failed_auth(token.strip())  # counted, bounded
             response = _problem(
                 401,
                 "Unauthorized",
