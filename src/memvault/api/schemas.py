@@ -54,6 +54,11 @@ class MemoryIn(_Body):
     step_id: Ident | None = None
     source_ref: Short | None = None
     thread_id: Ident = "default"
+    #: a precomputed document vector of ``content`` and the id of the model that made
+    #: it; both must match the server's embedder (model id, dimension), else 422-like
+    #: SCHEMA_INVALID (issue 22)
+    vector: Annotated[list[float], Field(min_length=1, max_length=8_192)] | None = None
+    vector_model: Short | None = None
 
 
 class SupersedeBody(_Body):

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from memvault.embed.base import Embedder, FloatVector
-from memvault.errors import MemoryNotFoundError
+from memvault.errors import MemoryNotFoundError, ValidationFailed
 from memvault.layout import JsonLineLog, RuntimeLayout
 from memvault.model.clock import format_timestamp
 from memvault.model.decision import Decision
@@ -28,6 +28,7 @@ from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store, Writ
 from memvault.store.factory import open_bound_store  # issue 11: backend chosen by config
 from memvault.write import CaptureConfig
 from memvault.write.pipeline import Relations, Validator, WritePipeline
+from memvault.write.precomputed import checked_vector
 from memvault.write.spec import Clock, WriteGate
 
 if TYPE_CHECKING:
@@ -247,13 +248,16 @@ class EngineBase:
         *,
         thread_id: str = "default",
         index_text: IndexText | None = None,
-        vector: FloatVector | None = None,
+        vector: FloatVector | Sequence[float] | None = None,
+        vector_model: str | None = None,
         **fields: Any,
     ) -> WriteResult:
         """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
 
         ``vector``: the content's document vector, when the caller already has
-        one (the gate and the stored embedding reuse it).
+        one (the gate and the stored embedding reuse it), with ``vector_model``
+        the id of the model that made it: both are checked against this
+        engine's embedder (its ``model_id`` and dimension), else SCHEMA_INVALID.
 
         >>> import tempfile
         >>> from memvault.engine import MemoryEngine
@@ -262,6 +266,19 @@ class EngineBase:
         <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
         >>> e.close()
         """
+        if vector is not None:
+            try:
+                vector = checked_vector(vector, vector_model, self.embedder)
+            except ValidationFailed as exc:
+                return self.writes.invalid(
+                    MemoryOp.STORE, exc, fields={"content": content, **fields}
+                )
+        elif vector_model is not None:
+            return self.writes.invalid(
+                MemoryOp.STORE,
+                ValidationFailed("vector_model without a vector", errors=(("vector", "missing"),)),
+                fields={"content": content, **fields},
+            )
         return self.writes.add(
             {"content": content, **fields},
             thread_id=thread_id,

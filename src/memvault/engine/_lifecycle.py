@@ -314,6 +314,7 @@ class EngineLifecycle(EngineContext):
         thread_id: str = "default",
         index_text: Any = None,
         vector: Any = None,
+        vector_model: str | None = None,
         **fields: Any,
     ) -> WriteResult:
         """Store a new memory; a consent-gated one becomes a proposal (never a silent loss).
@@ -325,7 +326,12 @@ class EngineLifecycle(EngineContext):
         still ``MISSING_EXPLICIT_CONSENT``: nothing is stored yet).
         """
         result = super().add(
-            content, thread_id=thread_id, index_text=index_text, vector=vector, **fields
+            content,
+            thread_id=thread_id,
+            index_text=index_text,
+            vector=vector,
+            vector_model=vector_model,
+            **fields,
         )
         if (
             result.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from memvault.embed.base import FloatVector
 from memvault.errors import ValidationFailed
-from memvault.model.enums import HistoryOp, StopReason
+from memvault.model.enums import HistoryOp, MemoryOp, StopReason
 from memvault.model.node import MemoryNode
 from memvault.model.validation import to_validation_failed
 from memvault.results import MemoryView, SearchHit, SearchResults, WriteResult
@@ -20,6 +20,7 @@ from memvault.store.base import HistoryEvent, IndexText, NodeFilter
 if TYPE_CHECKING:
     pass
 from memvault.engine._base import EngineBase
+from memvault.write.precomputed import checked_vector
 
 
 class EngineReads(EngineBase):
@@ -166,16 +167,43 @@ class EngineReads(EngineBase):
     ) -> list[WriteResult]:
         """Store many memories in ONE transaction (bulk loads, benchmarks, ingestion).
 
-        Each item holds ``add``'s fields including ``content``. Items refused by
+        Each item holds ``add``'s fields including ``content``, and optionally
+        ``vector`` + ``vector_model`` (checked as in :meth:`add`). Items refused by
         validation or the gate are reported and skipped; the rest commit
-        together, embedded in batches.
+        together, embedded in batches (precomputed vectors are not re-embedded).
         """
         extras_in = list(index_texts) if index_texts is not None else [None] * len(items)
         if len(extras_in) != len(items):
             raise ValidationFailed(
                 "index_texts must match items", errors=(("index_texts", "length"),)
             )
-        return self.writes.add_many(list(zip(items, extras_in, strict=True)), thread_id=thread_id)
+        fields: list[Mapping[str, Any]] = []
+        vectors: list[FloatVector | None] = []
+        refused: dict[int, WriteResult] = {}
+        for i, item in enumerate(items):
+            rest = dict(item)
+            vector, model = rest.pop("vector", None), rest.pop("vector_model", None)
+            fields.append(rest)
+            vectors.append(None)
+            if vector is None and model is None:
+                continue
+            try:
+                if vector is None:
+                    raise ValidationFailed(
+                        "vector_model without a vector", errors=(("vector", "missing"),)
+                    )
+                vectors[-1] = checked_vector(vector, model, self.embedder)
+            except ValidationFailed as exc:
+                refused[i] = self.writes.invalid(MemoryOp.STORE, exc, fields=rest)
+        positions = [i for i in range(len(items)) if i not in refused]
+        written = self.writes.add_many(
+            [(fields[i], extras_in[i]) for i in positions],
+            thread_id=thread_id,
+            vectors=[vectors[i] for i in positions],
+        )
+        results = dict(refused)
+        results.update(zip(positions, written, strict=True))
+        return [results[i] for i in range(len(items))]
 
     def list_memories(
         self,

@@ -549,8 +549,15 @@ class WritePipeline:
         items: Sequence[tuple[Mapping[str, Any], IndexText | None]],
         *,
         thread_id: str = "default",
+        vectors: Sequence[FloatVector | None] | None = None,
     ) -> list[WriteResult]:
-        """Many new memories, judged one by one, the accepted ones in ONE transaction."""
+        """Many new memories, judged one by one, the accepted ones in ONE transaction.
+
+        ``vectors``: a precomputed document vector per item (or ``None``), already
+        checked against the embedder's space by the caller.
+        """
+        if vectors is not None and len(vectors) != len(items):
+            raise ValueError("vectors must match items")
         results: list[WriteResult | None] = [None] * len(items)
         drafts: list[Draft] = []
         positions: list[int] = []
@@ -561,7 +568,8 @@ class WritePipeline:
             except ValidationFailed as exc:
                 results[i] = self.invalid(MemoryOp.STORE, exc, fields=fields)
                 continue
-            drafts.append(Draft(node, index_text=index_text, cleaned=removed))
+            vector = vectors[i] if vectors is not None else None
+            drafts.append(Draft(node, vector, index_text=index_text, cleaned=removed))
             positions.append(i)
         for i, result in zip(positions, self.create(drafts, thread_id=thread_id), strict=True):
             results[i] = result
