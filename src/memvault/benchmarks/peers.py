@@ -123,7 +123,8 @@ class Peer(Protocol):
 
 
 class MemvaultPeer:
-    """memvault through its public engine: ``add_many`` (gate on) and ``search``."""
+    """memvault through its public engine: ``add_many`` (gate on, precomputed vectors
+    handed over with their model id) and ``search`` (with the query's vector)."""
 
     def __init__(self, home: Path, embedder: PrecomputedEmbedder) -> None:
         from memvault.engine import MemoryEngine
@@ -135,6 +136,7 @@ class MemvaultPeer:
         if hasattr(self.engine.store, "ann_background"):
             self.engine.store.ann_background = False
         self.ids: dict[str, str] = {}
+        self.model_id = embedder.model_id
 
     def add(self, ids: Sequence[str], texts: Sequence[str], vectors: FloatMatrix) -> int:
         items = [
@@ -144,8 +146,10 @@ class MemvaultPeer:
                 "category": "EVENT",
                 "source_kind": "USER_EXPLICIT",
                 "source_type": "channel_transcript",
+                "vector": vector,
+                "vector_model": self.model_id,
             }
-            for text in texts
+            for text, vector in zip(texts, vectors, strict=True)
         ]
         stored = 0
         for key, result in zip(ids, self.engine.add_many(items), strict=True):
