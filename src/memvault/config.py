@@ -55,7 +55,10 @@ from memvault.retrieval.config import PRESETS, RetrievalConfig
 
 __all__ = [
     "CONFIG_FILE_NAME",
+    "ENV_HOME",
+    "ENV_POSTGRES_DSN",
     "ENV_PREFIX",
+    "ENV_STORE_BACKEND",
     "EmbedderSettings",
     "IngestSettings",
     "MemorySettings",
@@ -67,6 +70,8 @@ __all__ = [
     "ServerSettings",
     "StoreSettings",
     "config_file_for",
+    "default_home",
+    "defaults",
     "load_config",
 ]
 
@@ -332,6 +337,39 @@ class MemvaultConfig(BaseSettings):
         return data
 
 
+#: The environment variable naming the runtime home (read by entry points only).
+ENV_HOME = "MEMVAULT_HOME"
+#: The store backend's environment variable (``store.backend``).
+ENV_STORE_BACKEND = f"{ENV_PREFIX}STORE{ENV_DELIMITER}BACKEND"
+#: The PostgreSQL DSN's environment variable (``store.postgres.dsn``).
+ENV_POSTGRES_DSN = f"{ENV_PREFIX}STORE{ENV_DELIMITER}POSTGRES{ENV_DELIMITER}DSN"
+
+
+def default_home(environ: Mapping[str, str] | None = None) -> Path:
+    """``$MEMVAULT_HOME``, else the per-user data directory (entry points call this).
+
+    >>> str(default_home({"MEMVAULT_HOME": "/srv/memvault"}))
+    '/srv/memvault'
+    """
+    from memvault.layout import default_home as platform_home
+
+    env = (os.environ if environ is None else environ).get(ENV_HOME)
+    return Path(env).expanduser() if env else platform_home()
+
+
+def defaults() -> MemvaultConfig:
+    """The configuration with every default and nothing read (no file, no environment).
+
+    >>> defaults().store.backend, defaults().policy.contract
+    ('sqlite', '19.1.0')
+    """
+    token = _BUILD.set(({}, {}))
+    try:
+        return MemvaultConfig()
+    finally:
+        _BUILD.reset(token)
+
+
 def config_file_for(home: Path | None, explicit: Path | None = None) -> Path | None:
     """Which ``memvault.toml`` applies: ``explicit``, else ``<home>/memvault.toml`` if it exists.
 
@@ -341,8 +379,6 @@ def config_file_for(home: Path | None, explicit: Path | None = None) -> Path | N
     if explicit is not None:
         return Path(explicit).expanduser()
     if home is None:
-        from memvault.layout import default_home
-
         home = default_home()
     candidate = Path(home).expanduser() / CONFIG_FILE_NAME
     return candidate if candidate.is_file() else None

@@ -8,14 +8,14 @@ Per orchestrator (memory-subsystem spec, "Runtime Filesystem Layout")::
         bulletins/
         logs/memory.log
 
-``home`` is, in order: the explicit argument, ``$MEMVAULT_HOME``, or the
-per-user data directory (``platformdirs.user_data_dir("memvault")``).
+``home`` is the explicit argument, else the per-user data directory
+(``platformdirs.user_data_dir("memvault")``). ``$MEMVAULT_HOME`` is read by the
+entry points (:func:`memvault.config.default_home`), never here.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 from dataclasses import dataclass
@@ -44,9 +44,7 @@ def validate_orchestrator(name: str) -> str:
 
 
 def default_home() -> Path:
-    env = os.environ.get("MEMVAULT_HOME")
-    if env:
-        return Path(env).expanduser()
+    """The per-user data directory (no environment is read here)."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("memvault", appauthor=False))

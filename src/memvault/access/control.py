@@ -35,7 +35,6 @@ from memvault.errors import AccessDeniedError, StoreUnavailableError, Validation
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
 from memvault.model.node import MemoryNode
 from memvault.policy.contract import load_contract
-from memvault.policy.write_gate import PolicyGate
 
 __all__ = ["AccessControl", "EngineOpener"]
 
@@ -68,10 +67,9 @@ class AccessControl:
         # Trigger: a network interface opening an orchestrator's engine.
         # Why: every write from a key must pass the governance gate of the configured
         #      contract, whatever the library default is.
-        # Outcome: the engine is opened with a PolicyGate for policy.contract, and the
-        #          configured embedder and retrieval preset.
-        gate = PolicyGate(self.config.policy.contract)
-        return MemoryEngine.open(home, orchestrator, gate=gate, config=self.config)
+        # Outcome: the engine is opened from the configuration: its store, the gate of
+        #          policy.contract (with the daily usage count), embedder and retrieval.
+        return MemoryEngine.open(home, orchestrator, config=self.config)
 
     # -- who -----------------------------------------------------------------
 

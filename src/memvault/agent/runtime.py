@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import queue
 import re
 import shutil
@@ -33,6 +32,7 @@ from typing import Any, Literal
 
 from memvault.agent.graph import AgentState, TurnKind, build_graph, node_functions
 from memvault.agent.model import ModelBoundary, OfflineResponder
+from memvault.config import MemvaultConfig, StoreSettings
 from memvault.controller import (
     DisabledMemoryController,
     EngineMemoryController,
@@ -318,42 +318,35 @@ def sqlite_checkpointer(path: str | Path) -> Any:
 # -- checkpointer beside the configured store (issue 11) ------------------------
 
 
-def configured_checkpointer(path: str | Path, env: Mapping[str, str] | None = None) -> Any:
-    """The agent's checkpointer beside the configured memory store.
+def configured_checkpointer(path: str | Path, store: StoreSettings | None = None) -> Any:
+    """The checkpointer that goes with the configured memory store (``store.*``).
 
     SQLite store (the default): :func:`sqlite_checkpointer` on ``path``.
-    PostgreSQL store (``MEMVAULT__STORE__BACKEND=postgres``): LangGraph's
-    PostgreSQL checkpointer in the store's database and schema (from
-    ``MEMVAULT__STORE__POSTGRES__DSN``; ``path`` is not used), so a thread
-    survives a restart of the agent and of the server. Close either with
-    ``saver.conn.close()``.
+    PostgreSQL store (``store.backend = "postgres"``): LangGraph's PostgreSQL
+    checkpointer in the store's database and schema (``store.postgres.dsn``;
+    ``path`` is not used), so a thread survives a restart of the agent and of
+    the server. Close either with ``saver.conn.close()``. The entry point
+    reads the settings; this function reads no environment.
 
     >>> import tempfile, pathlib
-    >>> saver = configured_checkpointer(pathlib.Path(tempfile.mkdtemp()) / "c.db", env={})
+    >>> saver = configured_checkpointer(pathlib.Path(tempfile.mkdtemp()) / "c.db")
     >>> type(saver).__name__
     'SqliteSaver'
     >>> saver.conn.close()
     """
-    from memvault.store.factory import ENV_DSN, store_backend
-
     # Trigger: the memory store is PostgreSQL.
     # Why: spec §15 — checkpoints belong in the same (replicated, backed-up)
     # database as the memories, not in a local file beside one agent process.
     # Outcome: the PostgreSQL saver; without its package an in-process saver
     # and a warning, like the SQLite one.
-    if store_backend(env) != "postgres":
+    if store is None or store.backend != "postgres":
         return sqlite_checkpointer(path)
-    values = os.environ if env is None else env
-    dsn = values.get(ENV_DSN, "").strip()
-    if not dsn:
-        raise ConfigError(
-            "the postgres store backend needs a DSN",
-            hint=f"set {ENV_DSN}=postgresql://user@host/db",
-        )
+    if store.postgres.dsn is None:
+        raise ConfigError("the postgres store backend needs a DSN", hint="set store.postgres.dsn")
     from memvault.store.postgres.checkpoint import INSTALL_HINT, postgres_checkpointer
 
     try:
-        saver = postgres_checkpointer(dsn)
+        saver = postgres_checkpointer(store.postgres.dsn.get_secret_value())
     except Exception as exc:  # unreachable or broken: checkpoints are short-term state
         from langgraph.checkpoint.memory import InMemorySaver
 
@@ -386,29 +379,34 @@ def controller_factory(
     *,
     embedder: Any = "default",
     deadline_s: float = 30.0,
+    config: MemvaultConfig | None = None,
 ) -> tuple[ControllerFactory, Callable[[], None]]:
     """The controller maker for ``--memory on|off|broken`` and its cleanup.
 
-    ``broken`` points every orchestrator at a corrupt database in a fresh
-    temporary home (never at ``home``: a real store is never damaged).
+    ``config`` (built by the entry point) opens each engine: its store, gate,
+    embedder and retrieval; ``embedder`` other than ``"default"`` overrides
+    ``embedder.*``. ``memory.enabled = false`` is ``off``. ``broken`` points
+    every orchestrator at a corrupt SQLite database in a fresh temporary home
+    (never at ``home``: a real store is never damaged).
     """
-    if mode == "off":
+    if mode == "off" or (config is not None and not config.memory.enabled):
         return DisabledMemoryController, lambda: None
+    options: dict[str, Any] = {"deadline_s": deadline_s, "config": config}
+    if embedder != "default" or config is None:
+        options["embedder"] = embedder
     if mode == "on":
         return (
-            lambda o: EngineMemoryController.for_home(
-                home, o, embedder=embedder, deadline_s=deadline_s
-            ),
+            lambda o: EngineMemoryController.for_home(home, o, **options),
             lambda: None,
         )
+    if config is not None:  # the corrupt database is a local SQLite file, whatever is configured
+        options["config"] = config.model_copy(update={"store": StoreSettings()})
     broken_home = Path(tempfile.mkdtemp(prefix="memvault-broken-"))
 
     def broken(orchestrator: str) -> MemoryController:
         db = broken_home / orchestrator / "memory" / "memory.db"
         db.parent.mkdir(parents=True, exist_ok=True)
         db.write_bytes(b"this is not a SQLite database\x00" * 64)
-        return EngineMemoryController.for_home(
-            broken_home, orchestrator, embedder=embedder, deadline_s=deadline_s
-        )
+        return EngineMemoryController.for_home(broken_home, orchestrator, **options)
 
     return broken, lambda: shutil.rmtree(broken_home, ignore_errors=True)

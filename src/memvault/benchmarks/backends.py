@@ -40,13 +40,14 @@ from typing import Any
 import numpy as np
 
 from memvault.benchmarks.common import percentile, progress, stderr, write_json
+from memvault.config import ENV_POSTGRES_DSN as ENV_DSN
 from memvault.embed.hashing import HashingEmbedder
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.errors import ConfigError, MemvaultError
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType
 from memvault.model.node import MemoryNode, Source
 from memvault.store.base import EmbeddingRow, Store
-from memvault.store.factory import BACKENDS, ENV_DSN
+from memvault.store.factory import BACKENDS
 from memvault.write.commit import seeded_write
 
 __all__ = ["BackendRun", "main", "parse_backends", "report", "run_backends"]

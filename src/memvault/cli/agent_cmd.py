@@ -16,7 +16,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_UNAVAILABLE, EXIT_USAGE, _fail, app
-from memvault.layout import default_home
+from memvault.config import default_home
 
 __all__ = ["agent_app", "register"]
 
@@ -49,7 +49,7 @@ CheckpointOpt = Annotated[
         "--checkpoint",
         help="SQLite file of the agent's thread checkpoints (default: "
         "<home>/agent/checkpoints.db, or the PostgreSQL store's database when "
-        "MEMVAULT__STORE__BACKEND=postgres; 'none' to keep threads in memory only).",
+        "store.backend = postgres; 'none' to keep threads in memory only).",
     ),
 ]
 
@@ -75,11 +75,19 @@ def _runtime(
         _fail(f"the agent needs langgraph: {exc}", EXIT_USAGE, 'pip install "memvault[langgraph]"')
     if memory not in ("on", "off", "broken"):
         _fail(f"--memory must be on, off or broken (got {memory!r})", EXIT_USAGE)
+    from memvault.config import load_config
+    from memvault.errors import ConfigError
+
+    try:
+        config = load_config(home)  # memvault.toml, MEMVAULT__… — read once, here
+    except ConfigError as exc:
+        _fail(str(exc), EXIT_USAGE, exc.hint)
     factory, cleanup = controller_factory(
         memory,  # type: ignore[arg-type]
         home,
         embedder=embedder,
         deadline_s=deadline_s,
+        config=config,
     )
     boundary = OpenAICompatibleModel(model_url, model=model) if model_url else OfflineResponder()
     saver: Any = None
@@ -88,11 +96,12 @@ def _runtime(
     elif not checkpoint:
         # The configured store's database when it is PostgreSQL (issue 11), else SQLite.
         from memvault.agent.runtime import configured_checkpointer
-        from memvault.errors import ConfigError, MemvaultError
+        from memvault.errors import MemvaultError
 
         try:
             saver = configured_checkpointer(
-                ((home or default_home()) / "agent" / "checkpoints.db").expanduser()
+                ((home or default_home()) / "agent" / "checkpoints.db").expanduser(),
+                config.store,
             )
         except MemvaultError as exc:
             cleanup()

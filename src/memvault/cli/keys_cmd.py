@@ -18,7 +18,7 @@ import typer
 
 from memvault.access import KeyStore
 from memvault.cli import output
-from memvault.layout import default_home
+from memvault.config import default_home
 
 __all__ = ["keys_app", "register"]
 

@@ -59,11 +59,12 @@ class EngineBase:
         embedder: Embedder | str | None = "default",
         embedder_options: Mapping[str, Any] | None = None,
         retrieval: RetrievalConfig | str = "default",
+        contract: str | None = None,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
         self.layout = layout
-        self.gate: WriteGate = gate or self._default_gate()
+        self.gate: WriteGate = gate or self._default_gate(contract)
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.agent_id = agent_id
         roots = [Path(r) for r in workspace_roots]
@@ -130,8 +131,8 @@ class EngineBase:
             self._log("warning", "embedding_failed", error=f"{type(exc).__name__}: {exc}")
             return ()
 
-    def _default_gate(self) -> WriteGate:
-        """The governance gate (contract 19.1.0), counting this user's writes today."""
+    def _default_gate(self, contract: str | None = None) -> WriteGate:
+        """The governance gate of ``contract`` (default 19.1.0); counts the user's writes today."""
         from memvault.policy.candidate import Usage
         from memvault.policy.write_gate import PolicyGate
 
@@ -146,7 +147,9 @@ class EngineBase:
             )
             return Usage(user_today=written)
 
-        return PolicyGate(usage=usage)
+        if contract is None:
+            return PolicyGate(usage=usage)
+        return PolicyGate(contract, usage=usage)
 
     @classmethod
     def open(
@@ -160,9 +163,11 @@ class EngineBase:
     ) -> Self:
         """Open the orchestrator's runtime under ``home``; ``create`` a new one if none exists.
 
-        ``config`` (from :func:`memvault.config.load_config`) supplies the
-        embedder (``embedder.*``) and retrieval (``memory.retrieval.*``) unless
-        ``options`` name them; without it the library defaults apply.
+        ``config`` (from :func:`memvault.config.load_config`, built by the entry
+        point) supplies the store (``store.*``), the gate's contract
+        (``policy.contract``), the embedder (``embedder.*``) and retrieval
+        (``memory.retrieval.*``) unless ``options`` name them; without it the
+        library defaults apply (nothing is read from a file or the environment).
 
         The store's identity is checked against its anchor file
         (``memory/memory.anchor.json``): a store that existed and whose
@@ -171,11 +176,20 @@ class EngineBase:
         says. With ``create=False`` an orchestrator that has no store raises
         :class:`~memvault.errors.StoreMissingError` naming those that exist.
         """
-        if config is not None:
-            name, embedder_options = config.embedder.to_options()
-            options.setdefault("embedder", name)
-            options.setdefault("embedder_options", embedder_options)
-            options.setdefault("retrieval", config.memory.retrieval.to_config())
+        # Trigger: every open. Why: settings are read once, at the entry point that
+        # built ``config``; below it nothing reads a file or the environment.
+        # Outcome: store (store.*), gate (policy.contract), embedder (embedder.*)
+        # and retrieval (memory.retrieval.*) all come from ``config`` — the
+        # library defaults when there is none; ``options`` name overrides.
+        from memvault.config import defaults
+
+        cfg = config if config is not None else defaults()
+        name, embedder_options = cfg.embedder.to_options()
+        options.setdefault("embedder", name)
+        options.setdefault("embedder_options", embedder_options)
+        options.setdefault("retrieval", cfg.memory.retrieval.to_config())
+        options.setdefault("contract", cfg.policy.contract)
+        dsn = cfg.store.postgres.dsn
         layout = RuntimeLayout.for_orchestrator(home, orchestrator)
         store = open_bound_store(
             layout.orchestrator,
@@ -184,6 +198,8 @@ class EngineBase:
             create=create,
             at=format_timestamp(datetime.now(UTC)),
             known=layout.known_orchestrators,
+            backend=cfg.store.backend,
+            dsn=dsn.get_secret_value() if dsn is not None else None,
         )
         try:
             layout.ensure()

@@ -24,14 +24,13 @@ user turn length > N chars").
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from memvault.extract.base import Candidate, Extraction, Message, Role
 from memvault.extract.constraints import check_statement, normalise_statement
@@ -101,7 +100,8 @@ class LLMConfig(BaseModel):
 
     base_url: str = "http://127.0.0.1:11434/v1"
     model: str = "qwen2.5:0.5b-instruct"
-    api_key_env: str | None = "MEMVAULT_LLM_API_KEY"
+    #: The endpoint's key, given by the entry point (this module reads no environment).
+    api_key: SecretStr | None = None
     timeout_s: float = Field(default=5.0, gt=0, le=120)
     max_retries: int = Field(default=2, ge=0, le=10)
     budget_s: float = Field(default=8.0, gt=0, le=600)
@@ -180,9 +180,8 @@ class LLMExtractor:
             raise _Failure("httpx is not installed (pip install 'memvault[openai]')") from exc
         cfg = self.config
         headers = {"Content-Type": "application/json"}
-        key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        if cfg.api_key is not None:
+            headers["Authorization"] = f"Bearer {cfg.api_key.get_secret_value()}"
         body = {
             "model": cfg.model,
             "temperature": cfg.temperature,

@@ -84,8 +84,8 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
+from memvault.config import default_home
 from memvault.engine import MemoryEngine
-from memvault.layout import default_home
 from memvault.model.enums import MemoryType, SourceKind, TTLClass
 from memvault.model.node import MemoryNode
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from memvault.cli import app
-from memvault.store.factory import ENV_DSN
+from memvault.config import ENV_POSTGRES_DSN as ENV_DSN
 from tests.integration.store.postgres import server as pg
 
 runner = CliRunner()

@@ -24,9 +24,11 @@ from typer.testing import CliRunner
 from memvault.agent import AgentRuntime, Envelope
 from memvault.agent.runtime import configured_checkpointer
 from memvault.cli import app
+from memvault.config import ENV_POSTGRES_DSN as ENV_DSN
+from memvault.config import ENV_STORE_BACKEND as ENV_BACKEND
+from memvault.config import load_config
 from memvault.controller import DisabledMemoryController, InMemoryController
 from memvault.errors import ConfigError, StoreUnavailableError
-from memvault.store.factory import ENV_BACKEND, ENV_DSN
 from memvault.store.postgres.checkpoint import postgres_checkpointer
 from tests.integration.store.postgres import server as pg
 
@@ -49,7 +51,9 @@ def own_server_dir() -> Iterator[Path]:
 def test_checkpoints_survive_a_server_restart(own_server_dir: Path) -> None:
     first = _start(own_server_dir, "stop")
     env = {ENV_BACKEND: "postgres", ENV_DSN: first.get_uri()}
-    saver = configured_checkpointer(own_server_dir.parent / "unused.db", env=env)
+    saver = configured_checkpointer(
+        own_server_dir.parent / "unused.db", load_config(environ=env).store
+    )
     assert type(saver).__name__ == "PostgresSaver"
     runtime = AgentRuntime(InMemoryController, checkpointer=saver)
     turns = [runtime.handle(Envelope("cli", "acme", "dana", t)) for t in ("hi", "again")]
@@ -69,7 +73,9 @@ def test_checkpoints_survive_a_server_restart(own_server_dir: Path) -> None:
         saver.conn.close()
         # A new process (a new saver on the restarted server) resumes the same thread.
         env[ENV_DSN] = second.get_uri()
-        fresh = configured_checkpointer(own_server_dir.parent / "unused.db", env=env)
+        fresh = configured_checkpointer(
+            own_server_dir.parent / "unused.db", load_config(environ=env).store
+        )
         turn = AgentRuntime(DisabledMemoryController, checkpointer=fresh).handle(
             Envelope("cli", "acme", "dana", "and now?")
         )
@@ -90,8 +96,8 @@ def test_checkpoints_survive_a_server_restart(own_server_dir: Path) -> None:
 
 
 def test_postgres_backend_without_dsn_is_a_config_error(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="needs a DSN"):
-        configured_checkpointer(tmp_path / "c.db", env={ENV_BACKEND: "postgres"})
+    with pytest.raises(ConfigError, match=r"needs store\.postgres\.dsn"):
+        load_config(environ={ENV_BACKEND: "postgres"})
 
 
 def test_unreachable_server_is_store_unavailable(tmp_path: Path) -> None:

@@ -1,8 +1,9 @@
-"""The CLI on PostgreSQL, selected only by environment variables (the evaluation's interface).
+"""The CLI on PostgreSQL, selected by environment variables or by ``memvault.toml``.
 
-``MEMVAULT__STORE__BACKEND=postgres MEMVAULT__STORE__POSTGRES__DSN=...`` must
-make every command use the server: the rows land in PostgreSQL and no SQLite
-file is created.
+``MEMVAULT__STORE__BACKEND=postgres MEMVAULT__STORE__POSTGRES__DSN=...`` (the
+evaluation's interface) or ``[store] backend = "postgres"`` with a DSN in the
+home's ``memvault.toml`` must make every command use the server: the rows land
+in PostgreSQL and no SQLite file is created.
 """
 
 from __future__ import annotations
@@ -17,8 +18,11 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from memvault.config import ENV_POSTGRES_DSN as ENV_DSN
+from memvault.config import ENV_STORE_BACKEND as ENV_BACKEND
+from memvault.config import load_config
 from memvault.errors import ConfigError
-from memvault.store.factory import ENV_BACKEND, ENV_DSN, open_store, store_backend
+from memvault.store.factory import open_store
 from memvault.store.postgres import PostgresStore
 from memvault.store.sqlite import SQLiteStore
 from tests.integration.store.postgres import server as pg
@@ -91,19 +95,46 @@ def test_cli_with_an_unreachable_server_fails_fast_with_exit_4(tmp_path: Path) -
     assert err.startswith("error: cannot connect to PostgreSQL")
 
 
+def test_cli_reads_the_store_from_memvault_toml(tmp_path: Path) -> None:
+    """The file alone selects PostgreSQL for the CLI (the setting was ignored before)."""
+    server = pg.shared_server()
+    server.claim_schema("memvault")
+    (tmp_path / "memvault.toml").write_text(
+        f'[store]\nbackend = "postgres"\n[store.postgres]\ndsn = "{server.dsn}"\n',
+        encoding="utf-8",
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.upper().startswith("MEMVAULT__")}
+    orch = f"toml-{secrets.token_hex(4)}"
+    result = subprocess.run(
+        [sys.executable, "-m", "memvault", "--home", str(tmp_path), "--orchestrator", orch,
+         "add", "Dana prefers rooibos", *ADD, "--json"],
+        capture_output=True, text=True, timeout=120, env={**clean, "COLUMNS": "200"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    memory_id = json.loads(result.stdout)["memory_id"]
+    with psycopg.connect(server.dsn, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT orchestrator_id FROM memvault.memories WHERE memory_id = %s", [memory_id]
+        ).fetchone()
+    assert row == (orch,)
+    assert not list(tmp_path.rglob("memory.db"))
+
+
 def test_factory_selection(tmp_path: Path) -> None:
-    assert store_backend({}) == "sqlite"
-    assert store_backend({ENV_BACKEND: " Postgres "}) == "postgres"
+    cfg = load_config(environ={ENV_BACKEND: "postgres", ENV_DSN: "postgresql://x@h/db"})
+    assert cfg.store.backend == "postgres"
     with pytest.raises(ConfigError):
-        store_backend({ENV_BACKEND: "mongodb"})
+        load_config(environ={ENV_BACKEND: "mongodb"})
     with pytest.raises(ConfigError):
-        open_store(tmp_path / "m.db", {ENV_BACKEND: "postgres"})
-    sqlite = open_store(tmp_path / "m.db", {})
+        open_store(tmp_path / "m.db", backend="mongodb")
+    with pytest.raises(ConfigError):
+        open_store(tmp_path / "m.db", backend="postgres")
+    sqlite = open_store(tmp_path / "m.db")
     assert isinstance(sqlite, SQLiteStore)
     sqlite.close()
     server = pg.shared_server()
     server.claim_schema("memvault")
-    store = open_store(tmp_path / "unused.db", {ENV_BACKEND: "postgres", ENV_DSN: server.dsn})
+    store = open_store(tmp_path / "unused.db", backend="postgres", dsn=server.dsn)
     assert isinstance(store, PostgresStore)
     store.close()
     assert not (tmp_path / "unused.db").exists()
