@@ -59,6 +59,7 @@ __all__ = [
     "ENV_POSTGRES_DSN",
     "ENV_PREFIX",
     "ENV_STORE_BACKEND",
+    "CategorySettings",
     "EmbedderSettings",
     "IngestSettings",
     "MemorySettings",
@@ -159,16 +160,45 @@ class MemorySettings(_Section):
     scope: ScopeSettings = ScopeSettings()
 
 
+class CategorySettings(_Section):
+    """``policy.categories.<CATEGORY>``: how the category reaches an agent (spec §5).
+
+    ``context = "all"``: every active memory of it is handed over by
+    memory.query, whatever the query; ``"rag"``: only what recall finds, at
+    most ``rag_length`` per call.
+
+    >>> CategorySettings(context="rag", rag_length=30).rag_length
+    30
+    >>> CategorySettings(context="all", rag_length=5)
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for CategorySettings
+    ...
+    """
+
+    context: Literal["all", "rag"] = "rag"
+    rag_length: Annotated[int, Field(ge=1, le=1000)] | None = None
+
+    @model_validator(mode="after")
+    def _length_is_for_rag(self) -> CategorySettings:
+        if self.context == "all" and self.rag_length is not None:
+            raise ValueError("rag_length applies to context = 'rag' only")
+        return self
+
+
 class PolicySettings(_Section):
-    """``policy``: the governance contract and per-agent category allowlists.
+    """``policy``: the governance contract, per-agent allowlists, per-category context.
 
     ``allowlists`` maps an agent name to the categories it may read and write
     (implementation spec §5). An agent without an entry is not restricted by
     config (its API key may still restrict it). Categories are upper-cased.
+    ``categories`` maps a category to its context mode (``all`` | ``rag``
+    with ``rag_length``), applied by memory.query.
     """
 
     contract: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")] = "19.1.0"
     allowlists: dict[AgentName, tuple[Category, ...]] = Field(default_factory=dict)
+    categories: dict[Category, CategorySettings] = Field(default_factory=dict)
 
     @field_validator("contract")
     @classmethod

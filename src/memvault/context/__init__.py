@@ -20,6 +20,7 @@ from memvault.context.delta import DeltaBullet, DeltaHeader, delta_header
 from memvault.context.keeper import BulletinKeeper
 from memvault.context.message import MessageContext
 from memvault.context.query import (
+    CategoryMode,
     EventBuffer,
     MemoryQuery,
     QueryFilters,
@@ -49,6 +50,7 @@ __all__ = [
     "BulletinConfig",
     "BulletinKeeper",
     "BulletinLine",
+    "CategoryMode",
     "ContextAssembler",
     "ContextItem",
     "ContextPackage",

@@ -53,6 +53,7 @@ from memvault.store.records import OpEvent
 
 __all__ = [
     "PROCEDURE",
+    "CategoryMode",
     "EventBuffer",
     "MemoryQuery",
     "QueryFilters",
@@ -67,6 +68,30 @@ __all__ = [
 #: The category that unlocks Procedure memories (implementation-spec §12).
 PROCEDURE = "PROCEDURE"
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryMode:
+    """How a category reaches an agent's context (implementation-spec §5).
+
+    ``all``: every active memory of the category is handed over on each
+    memory.query that may see it (newest first, within the token budget),
+    whatever the query; ``rag``: only recalled memories, at most
+    ``rag_length`` of the category per call (``None``: no cap of its own).
+
+    >>> CategoryMode("rag", 30).rag_length
+    30
+    """
+
+    context: Literal["all", "rag"] = "rag"
+    rag_length: int | None = None
+
+
+#: Memories an ``all`` category contributes at most (the budget cuts further).
+ALL_MAX = 200
+
+#: ``listing(filters, limit)`` → active nodes, newest first (the engine's list).
+Listing = Callable[[NodeFilter, int], Sequence[MemoryNode]]
 
 #: ``recall(query, filters, top_k)`` → ``(node, score)`` best first (the engine's search).
 RankedRecall = Callable[[str, NodeFilter, int], Sequence[tuple[MemoryNode, float]]]
@@ -280,13 +305,60 @@ def _payload(node: MemoryNode, score: float, mode: str) -> dict[str, Any]:
     }
 
 
+def _with_modes(
+    ranked: list[tuple[MemoryNode, float]],
+    node_filter: NodeFilter,
+    modes: Mapping[str, CategoryMode],
+    listing: Listing | None,
+    omitted: dict[str, int],
+) -> tuple[list[tuple[MemoryNode, float]], set[str]]:
+    """``ranked`` with ``all`` categories in front and ``rag_length`` caps applied.
+
+    Trigger: categories configured with a context mode (spec §5).
+    Why: "context mode respected" — an ``all`` category (a profile) is always
+    in context; a ``rag`` one only as far as recall finds it, and no more
+    than its ``rag_length``.
+    Outcome: the whole ``all`` categories first (newest first), then recall.
+    """
+    allowed = node_filter.category
+    everything = sorted(
+        c for c, m in modes.items() if m.context == "all" and (allowed is None or c in allowed)
+    )
+    front: list[tuple[MemoryNode, float]] = []
+    if everything and listing is not None:
+        flt = node_filter.model_copy(update={"category": tuple(everything)})
+        front = [(n, 0.0) for n in listing(flt, ALL_MAX)]
+    pinned = {n.memory_id for n, _ in front}
+    counts: dict[str, int] = {}
+    rest: list[tuple[MemoryNode, float]] = []
+    for node, score in ranked:
+        if node.memory_id in pinned:
+            continue
+        mode = modes.get(node.category)
+        cap = mode.rag_length if mode is not None and mode.context == "rag" else None
+        if cap is not None and counts.get(node.category, 0) >= cap:
+            omitted["rag_length"] = omitted.get("rag_length", 0) + 1
+            continue
+        counts[node.category] = counts.get(node.category, 0) + 1
+        rest.append((node, score))
+    return front + rest, pinned
+
+
 def run_query(
-    request: MemoryQuery, allowlist: AgentAllowlist | None, recall: RankedRecall
+    request: MemoryQuery,
+    allowlist: AgentAllowlist | None,
+    recall: RankedRecall,
+    *,
+    modes: Mapping[str, CategoryMode] | None = None,
+    listing: Listing | None = None,
 ) -> QueryResult:
     """Check scope, recall, then cut to ``threshold``, ``top_k`` and ``budget_tokens``.
 
     Items are kept in rank order and the cut is a prefix: an item that would
     overflow the budget ends the list (so the total never exceeds it).
+    ``modes`` (spec §5, per category): ``all`` categories come first whatever
+    the query (``listing`` reads them; never cut by ``threshold``), ``rag``
+    ones at most ``rag_length`` per call.
     """
     scoped = scope_filter(request, allowlist)
     if isinstance(scoped, str):
@@ -294,12 +366,19 @@ def run_query(
     node_filter, categories = scoped
     ranked = list(recall(request.query, node_filter, request.top_k))
     omitted = {"threshold": 0, "budget": 0}
+    pinned: set[str] = set()
+    if modes:
+        ranked, pinned = _with_modes(ranked, node_filter, modes, listing, omitted)
     items: list[QueryItem] = []
     used = 0
     for node, score in ranked:
         # The spec's threshold (003 §6) is absolute: scores are calibrated
         # across queries, so a weak best hit is dropped like any other.
-        if request.threshold is not None and score < request.threshold:
+        if (
+            request.threshold is not None
+            and score < request.threshold
+            and node.memory_id not in pinned
+        ):
             omitted["threshold"] += 1
             continue
         payload = _payload(node, score, request.return_mode)
@@ -381,6 +460,8 @@ def memory_query(
     events: EventBuffer,
     now: Callable[[], str],
     warn: Callable[..., None],
+    modes: Mapping[str, CategoryMode] | None = None,
+    listing: Listing | None = None,
 ) -> QueryResult:
     """Validate, run, log a refusal, record the operational event; the engine's body.
 
@@ -401,7 +482,7 @@ def memory_query(
             req = MemoryQuery.model_validate({**(request or {}), **fields})
     except ValidationError as exc:
         raise to_validation_failed(exc) from None
-    result = run_query(req, allowlist, recall)
+    result = run_query(req, allowlist, recall, modes=modes, listing=listing)
     at = now()
     if result.refused:
         warn("warning", "query_refused", calling_agent=req.agent, reason=result.reason)

@@ -206,7 +206,13 @@ class EngineBase:
         except BaseException:
             store.close()
             raise
-        return cls(store, layout.orchestrator, layout=layout, **options)
+        engine = cls(store, layout.orchestrator, layout=layout, **options)
+        engine._configure(cfg)
+        return engine
+
+    def _configure(self, config: MemvaultConfig) -> None:
+        """What the layers above take from ``config`` (each layer reads its own part)."""
+        return None
 
     # -- helpers -------------------------------------------------------------
 

@@ -12,6 +12,8 @@ from memvault.store.base import (
 )
 
 if TYPE_CHECKING:
+    from memvault.config import MemvaultConfig
+
     pass
 from memvault.engine._reads import EngineReads
 
@@ -68,6 +70,16 @@ class EngineContext(EngineReads):
     #: Per-agent category allowlists for :meth:`memory_query` (spec §5). ``None``:
     #: none configured, so no agent limits (set one to enforce them).
     allowlist: ctx.AgentAllowlist | None = None
+    #: Per-category context modes for :meth:`memory_query` (spec §5: ``all`` or
+    #: ``rag`` with ``rag_length``), from ``policy.categories``.
+    category_modes: Mapping[str, ctx.CategoryMode] = {}
+
+    def _configure(self, config: MemvaultConfig) -> None:
+        super()._configure(config)
+        self.category_modes = {
+            name: ctx.CategoryMode(setting.context, setting.rag_length)
+            for name, setting in config.policy.categories.items()
+        }
 
     def _recall_scored(
         self, query: str, filters: NodeFilter, top_k: int
@@ -93,6 +105,8 @@ class EngineContext(EngineReads):
             events=self._context_events(),
             now=self._now,
             warn=self._log,
+            modes=self.category_modes,
+            listing=lambda flt, limit: self.store.list_nodes(self.orchestrator, flt, limit=limit),
         )
 
     _query_events: ctx.EventBuffer | None = None
