@@ -166,7 +166,8 @@ def test_mcp_follows_policy_contract(tmp_path: Path) -> None:
 # -- the agent ---------------------------------------------------------------------
 
 SCRIPT = (
-    '{"channel": "cli", "orchestrator": "acme", "user": "dana", "text": "I live in Lisbon."}\n'
+    '{"channel": "cli", "orchestrator": "acme", "user": "dana", '
+    '"text": "I work at Globex as a data engineer."}\n'
     '{"channel": "cli", "orchestrator": "acme", "user": "dana", '
     '"text": "I prefer green tea over coffee"}\n'
 )
@@ -190,6 +191,6 @@ def _agent(home: Path) -> list[str]:
 
 def test_agent_follows_policy_contract_and_memory_enabled(tmp_path: Path) -> None:
     assert _agent(_home(tmp_path, "new", HASHING)) == ["KNOWLEDGE", "PREFERENCE"]
-    # KNOWLEDGE is a 19.1.0 category: under 19.0.0 "I live in Lisbon" is refused.
+    # KNOWLEDGE is a 19.1.0 category: under 19.0.0 "I work at Globex…" is refused.
     assert _agent(_home(tmp_path, "old", HASHING + OLD_CONTRACT)) == ["PREFERENCE"]
     assert _agent(_home(tmp_path, "off", HASHING + "[memory]\nenabled = false\n")) == []
