@@ -411,6 +411,26 @@ class WritePipeline:
             errors=errors,
         )
 
+    def refuse_all(self, op: MemoryOp, decisions: Sequence[Decision]) -> list[WriteResult]:
+        """:meth:`refuse` for many STOREs at once: their REFUSE rows in one transaction."""
+        builder = self.builder()
+        try:
+            events = [builder.refusal_event(op, d, None, fields=[]) for d in decisions]
+            self.store.apply(builder.events_only(*events))
+        except Exception as exc:
+            self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
+        for decision in decisions:
+            self.log_refusal(op, decision)
+        return [
+            WriteResult(
+                d.stop_reason,
+                memory_id=None,
+                reason=d.reason,
+                detector=d.detector,
+            )
+            for d in decisions
+        ]
+
     def invalid(
         self,
         op: MemoryOp,
@@ -579,12 +599,24 @@ class WritePipeline:
         """Judge each draft; write the accepted ones (and their relations) in one transaction."""
         out: list[WriteResult | None] = [None] * len(drafts)
         accepted: list[tuple[int, Draft, Decision]] = []
+        refused: list[tuple[int, Decision]] = []
         for i, draft in enumerate(drafts):
             decision = self.judge(MemoryOp.STORE, draft.node, vector=draft.vector)
             if decision.allowed:
                 accepted.append((i, draft, decision))
             else:
-                out[i] = self.refuse(MemoryOp.STORE, decision)
+                refused.append((i, decision))
+        if len(refused) == 1:
+            i, decision = refused[0]
+            out[i] = self.refuse(MemoryOp.STORE, decision)
+        elif refused:
+            # Trigger: a bulk add with several refusals.
+            # Why: one audit-only transaction (fsync, anchor) per refusal cost more
+            #   than the batch's own commit.
+            # Outcome: their REFUSE rows land together, before the accepted ones.
+            results = self.refuse_all(MemoryOp.STORE, [d for _, d in refused])
+            for (i, _), result in zip(refused, results, strict=True):
+                out[i] = result
         if accepted:
             at = accepted[0][1].node.created_at if len(drafts) == 1 else self.now()
             kept = self.with_index_text([d for _, d, _ in accepted])

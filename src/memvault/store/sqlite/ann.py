@@ -171,7 +171,7 @@ class AnnIndex:
 #: HNSW graph degree and build / search breadth (faiss IndexHNSWFlat, inner product).
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 80
-HNSW_EF_SEARCH = 96
+HNSW_EF_SEARCH = 200
 
 
 class HnswIndex:
