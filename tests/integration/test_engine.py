@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -286,3 +287,31 @@ def test_async_engine_shares_the_sync_logic(tmp_path: Path) -> None:
 
     reason, n = asyncio.run(scenario())
     assert reason is StopReason.SCHEMA_INVALID and n == 10
+
+
+def test_async_engine_has_every_public_method_of_the_sync_one(tmp_path: Path) -> None:
+    """README: AsyncMemoryEngine has the same methods, as coroutines (derived, not kept)."""
+    sync = {"open"} | {  # open is a classmethod on both
+        name
+        for name, member in inspect.getmembers(MemoryEngine, inspect.isfunction)
+        if not name.startswith("_")
+    }
+    aio = {
+        name
+        for name, member in inspect.getmembers(AsyncMemoryEngine)
+        if not name.startswith("_") and inspect.iscoroutinefunction(member)
+    }
+    assert sync == aio, (sorted(sync - aio), sorted(aio - sync))
+    assert {"memory_query", "bulletin", "for_message", "delta_header", "add_many"} <= aio
+
+    async def scenario() -> tuple[str, int, list[dict[str, Any]]]:
+        async with await AsyncMemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+            await engine.add("Dana prefers tea", user_id="dana", **PREF)
+            result = await engine.memory_query(agent="supervisor", query="tea")
+            header = await engine.delta_header("default")
+            exported = await engine.export_user("dana")
+            return result.to_json()["status"], header.revision, exported
+
+    status, revision, exported = asyncio.run(scenario())
+    assert status == "ok" and revision == 1
+    assert exported[0]["record"] == "export" and exported[-1]["record"] == "summary"
