@@ -545,6 +545,7 @@ EXTENSIONS: tuple[tuple[str, str], ...] = (
     ("context_cmd", "plain"),
     ("retrieval_cmd", "bench"),
     ("peers_cmd", "bench"),
+    ("contention_cmd", "bench"),
     ("agent_cmd", "plain"),
 )
 

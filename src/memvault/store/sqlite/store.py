@@ -12,10 +12,13 @@ their own per-thread connections and, thanks to WAL, never wait for it.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +62,12 @@ from memvault.store.sqlite.vectors import (
     encode_vector,
 )
 
-__all__ = ["SQLiteStore"]
+__all__ = ["LockWaits", "SQLiteStore"]
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: SQLite's own busy handler only
+    fcntl = None  # type: ignore[assignment]
 
 BUSY_TIMEOUT_MS = 30_000
 #: Files up to this size are integrity-checked (``PRAGMA quick_check``) before
@@ -83,6 +91,27 @@ def _connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     if readonly:
         conn.execute("PRAGMA query_only = ON")
     return conn
+
+
+@dataclass
+class LockWaits:
+    """Time spent acquiring the database write lock (``BEGIN IMMEDIATE``).
+
+    >>> w = LockWaits(); w.add(0.004); w.add(0.0001); (w.writes, w.waited, round(w.max_s, 3))
+    (2, 1, 0.004)
+    """
+
+    writes: int = 0
+    waited: int = 0  # writes that waited more than 1 ms (another connection held the lock)
+    total_s: float = 0.0
+    max_s: float = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.writes += 1
+        self.total_s += seconds
+        self.max_s = max(self.max_s, seconds)
+        if seconds > 0.001:
+            self.waited += 1
 
 
 class SQLiteStore:
@@ -128,7 +157,10 @@ class SQLiteStore:
         self._writer_stale = False
         #: Why the store refuses to serve (a failed integrity check), else ``None``.
         self.damaged: str | None = None
+        #: How long writes of this store object waited for the database write lock.
+        self.lock_waits = LockWaits()
         self._anchors = AnchorKeeper()
+        self._lock_fd: int | None = None
         self._vectors: dict[tuple[str, str], VectorMatrix] = {}
         self._vectors_lock = threading.Lock()
         if not create and _holds_nothing(self.path):
@@ -306,7 +338,8 @@ class SQLiteStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._call(), self._write_lock:
+        asked = time.perf_counter()
+        with self._call(), self._write_lock, self._across_processes():
             self._check_file()
             self._usable()
             if self._writer is None or self._writer_stale:
@@ -322,6 +355,8 @@ class SQLiteStore:
             except sqlite3.DatabaseError:
                 self._writer_stale = True
                 raise
+            finally:
+                self.lock_waits.add(time.perf_counter() - asked)
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -338,6 +373,48 @@ class SQLiteStore:
                 else:
                     self._writer_stale = self._writer_stale or conn.in_transaction
                 raise
+
+    @contextmanager
+    def _across_processes(self) -> Iterator[None]:
+        """Hold an advisory file lock around each write transaction.
+
+        Trigger: several processes writing one store (measured with
+        ``memvault bench contention``: 16 writer processes, p99 1.65 s, worst
+        2.5 s, 2.46 s in one wait for the lock).
+        Why: SQLite's busy handler sleeps between retries with a backoff of up
+        to 100 ms, so a waiting writer keeps sleeping while others take the lock.
+        Outcome: writers queue on a ``flock`` polled every 0.2–1 ms (bounded by
+        the same 30 s timeout); ``BEGIN IMMEDIATE`` then finds the database free.
+        The anchor file is written after the lock is released, so the lock is
+        held for the transaction alone. Measured at load ~32 with 16 writers: p99
+        1.65 s → 0.39 s, worst 2.5 s → 0.55 s, 71 → 110–150 writes/s. A blocking
+        ``flock`` was fairer (p50 57–80 ms) but halved throughput and had a
+        worse tail on this 2-core box (every hand-over waits for a wake-up).
+        """
+        if fcntl is None:  # pragma: no cover - platforms without flock
+            yield
+            return
+        if self._lock_fd is None:
+            self._lock_fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fd = self._lock_fd
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        delay = 0.0002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise sqlite3.OperationalError(
+                        "database is locked (another process held the write lock for "
+                        f"{BUSY_TIMEOUT_MS // 1000} s)"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.001)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _reopen_writer(self) -> None:
         old, self._writer = self._writer, None
@@ -413,11 +490,13 @@ class SQLiteStore:
                         (orch,),
                     ).fetchone()
                     head = (int(found[0]), str(found[1])) if found else (0, GENESIS_HASH)
-            # Committed: only now may the in-memory vector index follow the write.
+            # Committed, locks released: the anchor (an fsync) does not lengthen the
+            # time other writers wait; advance_anchor keeps it in commit order.
             if head is not None:
                 self._anchors.committed(
                     orch, revision=revision, history_count=head[0], last_hash=head[1]
                 )
+            # Committed: only now may the in-memory vector index follow the write.
             self._follow_write(write, before, after)
             if write.purge_ids:
                 self._after_purge(orch)
@@ -1132,6 +1211,9 @@ class SQLiteStore:
         with self._write_lock:
             if self._writer is not None:
                 self._writer.close()
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)
+                self._lock_fd = None
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
