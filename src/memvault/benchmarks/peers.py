@@ -556,7 +556,10 @@ def run_peers(
         if conversations:
             questions = sorted({q.question for c in conversations for q in c.questions})
             embed_ms = []
+            clear = getattr(embedder, "clear_query_cache", None)
             for question in questions:
+                if clear is not None:
+                    clear()  # time the forward pass, not the LRU
                 t0 = time.perf_counter()
                 lookup.known[question] = embedder.embed_query(question)
                 embed_ms.append(_ms_since(t0))

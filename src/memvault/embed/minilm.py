@@ -603,6 +603,11 @@ class MiniLMEmbedder:
                     )
         return self._query_session
 
+    def clear_query_cache(self) -> None:
+        """Forget recent query vectors (benchmarks time the forward pass, not the LRU)."""
+        with self._query_lock:
+            self._query_cache.clear()
+
     def embed_query(self, text: str) -> FloatVector:
         """One query's vector: from the LRU of recent queries, else one forward pass.
 

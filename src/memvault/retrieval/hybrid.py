@@ -169,13 +169,15 @@ def hybrid_search(
         ranking = sorted(best.items(), key=lambda item: (-item[1], item[0]))
         return ranking[: config.top_k_vector]
 
-    # Trigger: both legs run.
-    # Why: the vector leg (query embedding, matrix or ANN search: numpy/faiss) and
-    #   the text leg (one SQLite statement) both release the GIL.
+    # Trigger: both legs run and the query still has to be embedded.
+    # Why: the vector leg (query embedding, then the matrix or ANN search: numpy,
+    #   onnxruntime, faiss) and the text leg (one SQLite statement) release the GIL.
     # Outcome: the vector leg runs on a worker thread during the text leg; its
     #   error, if any, is raised by ``result()`` inside the vector leg's handler.
+    #   With the vector given, the leg is a sub-ms ANN search: a thread hop costs
+    #   more than it saves on a busy box, so it runs inline.
     pending = None
-    if config.uses_text and config.uses_vector and embedder is not None:
+    if config.uses_text and config.uses_vector and embedder is not None and query_vector is None:
         pending = run_on_pool(vector_ranking, embedder)
 
     if config.uses_text:
