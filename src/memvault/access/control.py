@@ -20,7 +20,6 @@ a JSON line in the orchestrator's ``logs/memory.log``.
 from __future__ import annotations
 
 import contextlib
-import copy
 import threading
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -30,7 +29,7 @@ from typing import Any
 from memvault.access.keys import KeyStore, Principal
 from memvault.config import MemvaultConfig
 from memvault.context.query import expand_categories
-from memvault.engine import MemoryEngine, format_timestamp
+from memvault.engine import Caller, CallerGrant, MemoryEngine, format_timestamp
 from memvault.errors import AccessDeniedError, StoreUnavailableError, ValidationFailed
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
 from memvault.model.node import MemoryNode
@@ -57,7 +56,6 @@ class AccessControl:
         self.keys = keys or KeyStore.for_home(self.home)
         self._opener: EngineOpener = opener or self._open_governed
         self._engines: dict[str, MemoryEngine] = {}
-        self._views: dict[tuple[str, str], MemoryEngine] = {}
         # Orchestrators whose store could not be opened, and why (health reports them;
         # the next request tries again, so a repaired store recovers by itself).
         self._failed: dict[str, str] = {}
@@ -116,28 +114,20 @@ class AccessControl:
                 self._engines[orchestrator] = engine
             return engine
 
-    def engine(self, principal: Principal) -> MemoryEngine:
-        """The principal's orchestrator engine, acting as the principal's agent.
+    def engine(self, principal: Principal, route: str = "") -> Caller:
+        """The principal's orchestrator engine as that caller: :meth:`MemoryEngine.as_caller`.
 
-        The returned object shares the cached engine's store, gate and log;
-        do not close it (``AccessControl.close`` closes the shared engines).
+        One engine per orchestrator is shared by every agent of it (no copies):
+        the façade runs each call as the principal's agent and authorises it in
+        one place; a denial is audited here (access-audit row and log line).
+        Do not close it (``AccessControl.close`` closes the shared engines).
         """
         base = self._base(principal.orchestrator)
-        if base.agent_id == principal.agent:
-            return base
-        # Trigger: one engine per orchestrator, many agents per orchestrator.
-        # Why: history rows and the gate must see the acting agent, yet every agent
-        #      of a tenant must share one store (one writer, one cache).
-        # Outcome: a shallow view of the engine with only agent_id changed, kept per
-        #          agent so its own lazily built parts (capture, bulletin keeper) last.
-        key = (principal.orchestrator, principal.agent)
-        with self._lock:
-            view = self._views.get(key)
-            if view is None or view.store is not base.store:
-                view = copy.copy(base)
-                view.agent_id = principal.agent
-                self._views[key] = view
-            return view
+
+        def audit(grant: CallerGrant, reason: str, operation: str, cats: tuple[str, ...]) -> None:
+            self._audit_denial(principal, reason, route or operation, cats)
+
+        return base.as_caller(principal, on_deny=audit)
 
     def opened(self) -> dict[str, MemoryEngine]:
         with self._lock:
@@ -148,11 +138,17 @@ class AccessControl:
             self.keys.flush_failed_auth()
         with self._lock:
             engines, self._engines = list(self._engines.values()), {}
-            self._views = {}
         for engine in engines:
             engine.close()
 
     # -- what ----------------------------------------------------------------
+
+    def _audit_denial(
+        self, principal: Principal, reason: str, route: str, categories: Iterable[str]
+    ) -> None:
+        audit: dict[str, Any] = {"reason": reason, "categories": sorted(set(categories))}
+        self.keys.record_access("access_denied", principal=principal, route=route, detail=audit)
+        self._log(principal, "access_denied", route=route, **audit)
 
     def _deny(
         self,
@@ -164,9 +160,7 @@ class AccessControl:
         detail: str = "",
     ) -> AccessDeniedError:
         cats = sorted(set(categories))
-        audit: dict[str, Any] = {"reason": reason, "categories": cats}
-        self.keys.record_access("access_denied", principal=principal, route=route, detail=audit)
-        self._log(principal, "access_denied", route=route, **audit)
+        self._audit_denial(principal, reason, route, cats)
         plural = "y" if len(cats) == 1 else "ies"
         limited = ", ".join(sorted(principal.categories or ()))
         messages = {

@@ -18,7 +18,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from memvault.access import AccessControl, Principal
 from memvault.api.problems import PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.schemas import MemoryIn, MemoryPatch, SearchIn, SupersedeBody
-from memvault.engine import MemoryEngine
+from memvault.engine import Caller as EngineCaller
 from memvault.results import WriteResult, history_json
 
 __all__ = ["Caller", "router"]
@@ -37,7 +37,7 @@ class Caller:
     """The authenticated caller of one request."""
 
     principal: Principal
-    engine: MemoryEngine
+    engine: EngineCaller
     control: AccessControl
     route: str
 
@@ -61,7 +61,7 @@ def _caller(
         )
     request.state.principal = principal
     request.state.route = route
-    return Caller(principal, control.engine(principal), control, route)
+    return Caller(principal, control.engine(principal, route), control, route)
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]
@@ -77,14 +77,11 @@ def _written(result: WriteResult, status: int = 200) -> JSONResponse:
 @router.post("/memories", status_code=201, responses=_AUTHED)
 def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
     """Store one memory (the fields of ``memvault add``); answers ``stop_reason``, ``memory_id``."""
-    c.control.require_write(c.principal, c.route)
-    c.control.check_categories(c.principal, [body.category], c.route)
     if body.agent_id not in (None, c.principal.agent):
         raise ApiProblem(
             422, "agent-mismatch", "agent_id comes from the API key and may not differ from it"
         )
     fields = body.model_dump(exclude={"content", "thread_id"})
-    fields["agent_id"] = c.principal.agent
     return _written(c.engine.add(body.content, thread_id=body.thread_id, **fields), 201)
 
 
@@ -135,38 +132,28 @@ def list_memories(
 @router.get("/memories/{memory_id}", responses=_AUTHED)
 def get_memory(memory_id: MemoryId, c: CallerDep) -> dict[str, Any]:
     """One memory with its edges."""
-    view = c.engine.get(memory_id)
-    c.control.check_memory(c.principal, view.node, c.route)
-    return view.to_json()
+    return c.engine.get(memory_id).to_json()
 
 
 @router.patch("/memories/{memory_id}", responses=_AUTHED)
 def update_memory(memory_id: MemoryId, body: MemoryPatch, c: CallerDep) -> JSONResponse:
     """Change fields of a memory (through the write gate)."""
-    c.control.require_write(c.principal, c.route)
+    c.engine.authorize(c.route, write=True)
     changes = body.changes()
     if not changes:
         raise ApiProblem(422, "empty-update", "give at least one field to change")
-    c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
-    if "category" in changes:
-        c.control.check_categories(c.principal, [changes["category"]], c.route)
     return _written(c.engine.update(memory_id, **changes))
 
 
 @router.delete("/memories/{memory_id}", responses=_AUTHED)
 def delete_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     """Soft-delete a memory (restorable until it is purged)."""
-    c.control.require_write(c.principal, c.route)
-    c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
     return _written(c.engine.delete(memory_id))
 
 
 @router.post("/memories/{memory_id}/restore", responses=_AUTHED)
 def restore_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     """Bring a soft-deleted memory back."""
-    c.control.require_write(c.principal, c.route)
-    node = c.engine.get(memory_id, include_deleted=True).node
-    c.control.check_memory(c.principal, node, c.route)
     return _written(c.engine.restore(memory_id))
 
 
@@ -190,8 +177,6 @@ def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
 @router.get("/memories/{memory_id}/history", responses=_AUTHED)
 def memory_history(memory_id: MemoryId, c: CallerDep) -> dict[str, Any]:
     """The audit trail of one memory, oldest first."""
-    node = c.engine.get(memory_id, include_deleted=True).node
-    c.control.check_memory(c.principal, node, c.route)
     return {
         "memory_id": memory_id,
         "events": [history_json(e) for e in c.engine.history(memory_id)],

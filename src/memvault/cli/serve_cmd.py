@@ -87,7 +87,7 @@ def serve(
     try:
         with _errors():
             if demo:
-                engine = control.engine(Principal(orchestrator, "demo", "demo"))
+                engine = control.engine(Principal(orchestrator, "demo", "demo")).engine
                 if engine.stats().to_json()["memories"]["total"] == 0:
                     load_demo(engine)
                     _demo_governance(engine)

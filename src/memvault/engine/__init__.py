@@ -15,13 +15,17 @@ through an engine can see another tenant's rows.
 from __future__ import annotations
 
 from memvault.engine._aio import AsyncMemoryEngine
+from memvault.engine._caller import Caller, CallerGrant, Grant
 from memvault.engine._sync import MemoryEngine
 from memvault.engine._types import Clock, NewMemory, OpenGate, WriteGate
 from memvault.model.clock import format_timestamp, new_id
 
 __all__ = [
     "AsyncMemoryEngine",
+    "Caller",
+    "CallerGrant",
     "Clock",
+    "Grant",
     "MemoryEngine",
     "NewMemory",
     "OpenGate",

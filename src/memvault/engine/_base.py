@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -33,6 +35,9 @@ from memvault.write.spec import Clock, WriteGate
 
 if TYPE_CHECKING:
     from memvault.config import MemvaultConfig
+
+#: (engine id, agent) while :meth:`EngineBase.acting` is in effect.
+_ACTING: ContextVar[tuple[int, str | None] | None] = ContextVar("memvault_acting", default=None)
 
 
 class EngineBase:
@@ -66,7 +71,7 @@ class EngineBase:
         self.layout = layout
         self.gate: WriteGate = gate or self._default_gate(contract)
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
-        self.agent_id = agent_id
+        self._agent_id = agent_id
         roots = [Path(r) for r in workspace_roots]
         if layout is not None:
             roots.insert(0, layout.root)
@@ -213,6 +218,45 @@ class EngineBase:
     def _configure(self, config: MemvaultConfig) -> None:
         """What the layers above take from ``config`` (each layer reads its own part)."""
         return None
+
+    # -- who is acting --------------------------------------------------------
+
+    @property
+    def agent_id(self) -> str | None:
+        """The agent this engine acts as: the caller's inside :meth:`acting`, else its own."""
+        acting = _ACTING.get()
+        if acting is not None and acting[0] == id(self):
+            return acting[1]
+        return self._agent_id
+
+    @agent_id.setter
+    def agent_id(self, value: str | None) -> None:
+        self._agent_id = value
+
+    @contextmanager
+    def acting(self, agent: str | None) -> Iterator[None]:
+        """Act as ``agent`` in this thread (or task) until the block ends.
+
+        Trigger: one engine per orchestrator serves many agents (HTTP keys, MCP).
+        Why: history rows, the gate and the log must name the acting agent, yet
+        every agent of a tenant shares one store, one writer and one cache.
+        Outcome: a context variable, not a copy of the engine.
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
+        >>> with e.acting("planner"):
+        ...     e.agent_id
+        'planner'
+        >>> e.agent_id is None
+        True
+        >>> e.close()
+        """
+        token = _ACTING.set((id(self), agent))
+        try:
+            yield
+        finally:
+            _ACTING.reset(token)
 
     # -- helpers -------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memvault.engine._caller import Caller, CallerGrant, DenyHook
 from memvault.engine._capture import EngineCapture
 
 __all__ = ["MemoryEngine"]
@@ -18,6 +19,15 @@ class MemoryEngine(EngineCapture):
     """
 
     list = EngineCapture.list_memories
+
+    def as_caller(self, grant: CallerGrant, *, on_deny: DenyHook | None = None) -> Caller:
+        """This engine as one caller sees it: every call authorised in one place.
+
+        ``grant`` names the agent, its categories (``None`` = all) and whether
+        it is read-only (:class:`~memvault.engine.Grant`, or an API key's
+        principal); ``on_deny`` audits a denial before it is raised.
+        """
+        return Caller(self, grant, on_deny=on_deny)
 
     def __enter__(self) -> MemoryEngine:
         return self

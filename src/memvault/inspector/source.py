@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.access import AccessControl, Principal
-from memvault.engine import MemoryEngine
+from memvault.engine import Caller as EngineCaller
 from memvault.lifecycle import AuditReport, ForgetReport
 from memvault.model.enums import HistoryOp, MemoryStatus
 from memvault.model.node import MemoryEdge, MemoryNode
@@ -156,8 +156,8 @@ class MemorySource:
         self.route = route
 
     @property
-    def engine(self) -> MemoryEngine:
-        return self.control.engine(self.principal)
+    def engine(self) -> EngineCaller:
+        return self.control.engine(self.principal, self.route)
 
     # -- checks ----------------------------------------------------------------
 

@@ -44,7 +44,7 @@ from mcp.types import ToolAnnotations
 from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
-from memvault.engine import MemoryEngine
+from memvault.engine import Caller as EngineCaller
 from memvault.errors import MemoryNotFoundError, MemvaultError
 from memvault.model.enums import MemoryStatus, StopReason
 from memvault.policy.contract import load_contract
@@ -123,9 +123,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
 
         return register
 
-    def caller(ctx: Context, tool: str) -> tuple[Principal, MemoryEngine, str]:
+    def caller(ctx: Context, tool: str) -> tuple[Principal, EngineCaller, str]:
         principal = resolve(ctx)
-        return principal, control.engine(principal), f"mcp:{tool}"
+        return principal, control.engine(principal, f"mcp:{tool}"), f"mcp:{tool}"
 
     def fail(exc: MemvaultError, principal: Principal, route: str) -> ToolError:
         if isinstance(exc, MemoryNotFoundError):

@@ -677,7 +677,9 @@ class CapturePipeline:
             return self._refuse(candidate, decision, writes)
         if resolution.outcome is Outcome.MERGED:
             return self._merge(candidate, node, resolution, at, thread_id, writes)
-        write, report = self._new_node(candidate, node, resolution, decision, at, thread_id)
+        write, report = self._new_node(
+            candidate, node, resolution, decision, writes.builder(at, thread_id)
+        )
         vector = vectors.document(node.content) if vectors is not None else None
         rows = writes.rows([Draft(node, vector)])
         if rows:
@@ -739,11 +741,9 @@ class CapturePipeline:
         node: MemoryNode,
         resolution: Resolution,
         decision: Decision,
-        at: str,
-        thread_id: str,
+        builder: WriteBuilder,
     ) -> tuple[WriteSet, CandidateReport]:
         superseded = self.store.get_nodes(self.orchestrator, list(resolution.supersedes))
-        builder = WriteBuilder(self.orchestrator, self.actor, at, thread_id)
         write, ids, refs = builder.new_node(candidate, node, resolution, decision, superseded)
         stop = (
             StopReason.SUCCESS_UPDATED
