@@ -476,9 +476,12 @@ def _run_each(
     work: Callable[[str], dict[str, Any]],
     bar: Any,
     task: Any,
+    saved: Callable[[dict[str, dict[str, Any]]], None] | None = None,
 ) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for system in systems:
+        if saved is not None and out:
+            saved(out)  # a long run keeps what it measured so far
         bar.update(task, description=f"{label} · {system}")
         try:
             out[system] = work(system)
@@ -500,8 +503,12 @@ def run_peers(
     locomo: bool = True,
     workdir: Path | None = None,
     mem0_budget_s: float = 60.0,
+    partial_json: Path | None = None,
 ) -> dict[str, Any]:
     """Run both parts for ``systems``; ``data_dir="auto"`` finds ``../shared/data``.
+
+    ``partial_json``: where the figures measured so far are written after each
+    system (a run at 100k takes the better part of an hour on a busy box).
 
     >>> from memvault.embed import HashingEmbedder
     >>> out = run_peers(300, embedder=HashingEmbedder(dimension=16), systems=["memvault"],
@@ -546,12 +553,19 @@ def run_peers(
         lookup.learn(texts, vectors)
         qvectors = embedder.embed_documents(qs)
         lookup.learn(qs, qvectors)
+
+        def saved(part: str) -> Callable[[dict[str, dict[str, Any]]], None] | None:
+            if partial_json is None:
+                return None
+            return lambda rows: write_json(partial_json, {**result, part: rows, "partial": True})
+
         result["scale"] = _run_each(
             systems,
             f"scale n={n}",
             lambda s: _scale(s, root / f"scale-{s}", lookup, texts, vectors, qs, qvectors),
             bar,
             task,
+            saved("scale"),
         )
         if conversations:
             questions = sorted({q.question for c in conversations for q in c.questions})
@@ -569,6 +583,7 @@ def run_peers(
                 lambda s: _locomo(s, root, lookup, conversations, lookup.known),
                 bar,
                 task,
+                saved("locomo"),
             )
             result["locomo_meta"] = {
                 "conversations": [c.name for c in conversations],

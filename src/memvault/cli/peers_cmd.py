@@ -61,5 +61,6 @@ def register_bench(bench_app: typer.Typer) -> None:
             queries=queries,
             locomo=locomo,
             mem0_budget_s=mem0_budget,
+            partial_json=json_out.with_suffix(".partial.json"),
         )
         report(result, json_out)
