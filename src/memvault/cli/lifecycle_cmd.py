@@ -74,6 +74,26 @@ def lifecycle_run(ctx: typer.Context, now: NowOpt = None, as_json: JsonFlag = Fa
         output.print_table("changes", ["transition", "memory", "reason"], rows)
 
 
+@lifecycle_app.command("insights")
+def insights(
+    ctx: typer.Context,
+    user: Annotated[str, typer.Option("--user", help="Whose memories to read.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Propose insights (a recurring preference, a working pattern) for the user's consent."""
+    with _engine(ctx) as engine:
+        results = engine.propose_insights(user)
+    data = [r.to_json() for r in results]
+    if as_json:
+        output.emit_json({"proposals": data})
+        return
+    output.print_table(
+        f"{len(data)} insight proposal(s) for {user}",
+        ["proposal", "stop reason", "reason"],
+        [(d["proposal_id"] or "-", d["stop_reason"], d["reason"]) for d in data],
+    )
+
+
 @lifecycle_app.command("consolidate")
 def lifecycle_consolidate(
     ctx: typer.Context, now: NowOpt = None, as_json: JsonFlag = False

@@ -31,7 +31,9 @@ from memvault.store.factory import open_bound_store  # issue 11: backend chosen 
 from memvault.write import CaptureConfig
 from memvault.write.pipeline import Relations, Validator, WritePipeline
 from memvault.write.precomputed import checked_vector
+from memvault.write.relations import related_edges
 from memvault.write.spec import Clock, WriteGate
+from memvault.write.validators import writing_constraints
 
 if TYPE_CHECKING:
     from memvault.config import MemvaultConfig
@@ -47,9 +49,13 @@ class EngineBase:
     #: to change them).
     capture_config: CaptureConfig = CaptureConfig()
     #: Extra validator steps every write kind runs (ranked with the gate's findings).
-    write_validators: tuple[Validator, ...] = ()
+    write_validators: tuple[Validator, ...] = (writing_constraints,)
     #: Extra relations steps: edges every new node gets in its own transaction.
     write_relations: tuple[Relations, ...] = ()
+    #: Automatic ``RelatedTo`` edges for ``add`` (``write.relations``), as capture makes.
+    #: Off by default for now: on, every add also writes LINK history rows and edges,
+    #: which changes audit sequences, link and consolidation behaviour others rely on.
+    auto_relations: bool = False
 
     def __init__(
         self,
@@ -285,7 +291,10 @@ class EngineBase:
             embed=self._embed,
             workspace_roots=self.workspace_roots,
             validators=self.write_validators,
-            relations=self.write_relations,
+            relations=(
+                *self.write_relations,
+                *((related_edges(self.store, self.orchestrator),) if self.auto_relations else ()),
+            ),
         )
 
     def _load(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:

@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memvault.ingest import IngestReport
-from memvault.lifecycle import AuditReport, ForgetReport, LifecyclePolicy, LifecycleReport, erasure
+from memvault.lifecycle import (
+    AuditReport,
+    ForgetReport,
+    LifecyclePolicy,
+    LifecycleReport,
+    erasure,
+    insights,
+)
 from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
@@ -175,6 +182,38 @@ class EngineLifecycle(EngineContext):
     ) -> ConsolidationReport:
         """One run of the consolidation worker: merge, link or propose similar pairs."""
         return self.lifecycle.consolidate(now, thread_id=thread_id)
+
+    def propose_insights(self, user_id: str, *, subject: str | None = None) -> list[ProposalResult]:
+        """Insights (spec §3) over ``user_id``'s active memories, queued as consent proposals.
+
+        Rule-based (:mod:`memvault.lifecycle.insights`): a recurring preference,
+        a stable working pattern. Nothing is stored until the user confirms; an
+        insight already proposed is not proposed again; personality, emotion and
+        health inferences are never proposed.
+        """
+        nodes = self.store.list_nodes(self.orchestrator, NodeFilter(user_id=user_id), limit=500)
+        name = subject or _subject_of(nodes, user_id)
+        found = insights.detect(((n.memory_id, n.type, n.content) for n in nodes), name)
+        asked = [str(p.candidate.get("key", "")) for p in self.proposals(user_id=user_id)] + [
+            n.key for n in nodes
+        ]
+        results = []
+        for insight in insights.new_insights(found, asked):
+            results.append(
+                self.propose(
+                    insight.content,
+                    kind="insight",
+                    user_id=user_id,
+                    type="Preference" if insight.kind == "recurring_preference" else "Fact",
+                    category="PREFERENCE"
+                    if insight.kind == "recurring_preference"
+                    else "KNOWLEDGE",
+                    key=insight.key,
+                    value=", ".join(insight.evidence),
+                    importance=40,
+                )
+            )
+        return results
 
     def verify_audit(self) -> AuditReport:
         """Check the hash chain of every audit event; the first broken row if any."""
@@ -386,3 +425,13 @@ class EngineLifecycle(EngineContext):
             history_events=counts.history_events,
             operations=self.lifecycle.operations(),
         )
+
+
+def _subject_of(nodes: list[MemoryNode], user_id: str) -> str:
+    """The name statements use for the user: the most common first word of their memories."""
+    counts: dict[str, int] = {}
+    for node in nodes:
+        first = node.content.split(" ", 1)[0].removesuffix("'s")
+        if first[:1].isupper():
+            counts[first] = counts.get(first, 0) + 1
+    return max(counts, key=lambda k: (counts[k], k)) if counts else user_id

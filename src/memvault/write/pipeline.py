@@ -99,6 +99,9 @@ __all__ = [
 LogFn = Callable[..., None]
 """``log(level, event, **fields)`` — the runtime's structured log (``logs/memory.log``)."""
 
+#: ``create`` runs the relations steps for batches up to this size (``add`` is one).
+RELATIONS_BATCH_MAX = 32
+
 Validator = Callable[[MemoryOp, MemoryNode], Decision | None]
 """A validator step: ``None`` when the node passes, else a refusal ranked with the gate's."""
 
@@ -623,7 +626,11 @@ class WritePipeline:
             write = self.builder(at, thread_id).created(
                 [d.node for d in kept],
                 [dec for _, _, dec in accepted],
-                edges=[e for d in kept for e in self.edges_of_new(d.node)],
+                # Bulk loads skip the relations steps: one recall per memory would
+                # dominate the load (consolidation links similar memories later).
+                edges=[e for d in kept for e in self.edges_of_new(d.node)]
+                if len(drafts) <= RELATIONS_BATCH_MAX
+                else [],
                 embeddings=self.rows(kept),
                 index_texts=[
                     (d.node.memory_id, d.index_text) for d in kept if d.index_text is not None
