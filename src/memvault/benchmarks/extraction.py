@@ -191,6 +191,9 @@ def run(
     sensitive_words = sensitive_leaks = verbatim_total = verbatim_kept = 0
     leaked_turns: set[str] = set()
     silent_total: Counter[str] = Counter()
+    kind_total: Counter[str] = Counter()
+    kind_hits: Counter[str] = Counter()
+    missed_as: Counter[str] = Counter()
     silent_hits: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
     for turn, result in zip(turns, results, strict=True):
@@ -203,9 +206,22 @@ def run(
                 written_total += 1
                 written_matched += hit
         expected_total += len(turn["expect"])
+        kind = str(turn.get("kind") or "")
         for e in turn["expect"]:
-            if any(_matches(c.content, c.type, e) for c in cands):
-                matched_expected += 1
+            hit = any(_matches(c.content, c.type, e) for c in cands)
+            matched_expected += hit
+            if kind:
+                kind_total[kind] += 1
+                kind_hits[kind] += hit
+            if not hit:
+                # Aggregate reasons a memory was missed (no turn text is reported).
+                words = [c for c in cands if all(k in c.content.lower() for k in e["keywords"])]
+                if words:
+                    missed_as[f"{e['type']}->{words[0].type}"] += 1
+                elif cands:
+                    missed_as[f"{e['type']}->other wording"] += 1
+                else:
+                    missed_as[f"{e['type']}->nothing extracted"] += 1
         outcomes = {c.outcome.value for c in result.candidates}
         written = outcomes - {"rejected"}
         label = turn["outcome"]
@@ -268,6 +284,8 @@ def run(
         "identifier_tokens": verbatim_total,
         "identifier_fidelity": rate(verbatim_kept, verbatim_total),
         "silence_by_kind": {k: rate(silent_hits[k], silent_total[k]) for k in sorted(silent_total)},
+        "recall_by_kind": {k: rate(kind_hits[k], kind_total[k]) for k in sorted(kind_total)},
+        "missed_as": dict(missed_as.most_common()),
         "question_chitchat_silence": rate(
             silent_hits["question"] + silent_hits["chitchat"],
             silent_total["question"] + silent_total["chitchat"],
