@@ -1,10 +1,10 @@
 """What the inspector reads and writes, for one signed-in key: the one adapter to the engine.
 
-Every engine call of the inspector is here, authorized exactly like the
-``/v1`` routes do it (read-only keys refused, category allowlists applied,
-calls that span every category refused to restricted keys), so when the
-per-caller façade (``engine.as_caller(principal)``) lands, this module is the
-one place that changes. Every read is bounded: pages of at most
+Every engine call of the inspector is here, made on the per-caller façade
+(``engine.as_caller(principal)``, from :meth:`AccessControl.engine`), which
+authorizes each call in one place exactly as for the ``/v1`` routes: read-only
+keys refused, category allowlists applied, calls that span every category
+refused to restricted keys, denials audited. Every read is bounded: pages of at most
 :data:`PAGE_MAX` rows, searches of at most :data:`SEARCH_MAX` hits, graphs of at
 most :data:`GRAPH_MAX` nodes, refusal statistics over at most
 :data:`REFUSALS_MAX` events.
@@ -157,6 +157,7 @@ class MemorySource:
 
     @property
     def engine(self) -> EngineCaller:
+        """The orchestrator's engine as this key's caller (authorizes every call)."""
         return self.control.engine(self.principal, self.route)
 
     # -- checks ----------------------------------------------------------------
@@ -166,10 +167,12 @@ class MemorySource:
         _ = self.engine
 
     def require_write(self) -> None:
-        self.control.require_write(self.principal, self.route)
+        """Refuse (403, audited) a read-only key before a form that writes does anything."""
+        self.engine.authorize(self.route, write=True)
 
-    def _unrestricted(self, what: str) -> None:
-        self.control.require_unrestricted(self.principal, self.route, what)
+    def _unrestricted(self, what: str, *, write: bool = False) -> None:
+        """Pages spanning every category are refused to category-restricted keys."""
+        self.engine.authorize(what, write=write, spans_all=True)
 
     def _categories(self, requested: Sequence[str]) -> tuple[str, ...] | None:
         return self.control.category_filter(self.principal, requested, self.route)
@@ -208,8 +211,7 @@ class MemorySource:
 
     def memory(self, memory_id: str) -> tuple[MemoryNode, list[MemoryEdge], dict[str, MemoryNode]]:
         """A memory (soft-deleted ones too), its edges and the memories at their other ends."""
-        view = self.engine.get(memory_id, include_deleted=True)
-        self.control.check_memory(self.principal, view.node, self.route)
+        view = self.engine.get(memory_id, include_deleted=True)  # allowlist checked
         edges = list(view.edges[:GRAPH_MAX])
         ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
         others = ends - {memory_id}
@@ -225,26 +227,14 @@ class MemorySource:
         found = engine.store.get_nodes(engine.orchestrator, list(ids))
         return [n for n in found if self.principal.allows(n.category)]
 
-    def _guard(self, memory_id: str) -> None:
-        node = self.engine.get(memory_id, include_deleted=True).node
-        self.control.check_memory(self.principal, node, self.route)
-
     def delete(self, memory_id: str) -> WriteResult:
-        self.require_write()
-        self._guard(memory_id)
         return self.engine.delete(memory_id)
 
     def restore(self, memory_id: str) -> WriteResult:
-        self.require_write()
-        self._guard(memory_id)
         return self.engine.restore(memory_id)
 
     def update(self, memory_id: str, changes: Mapping[str, Any]) -> WriteResult:
         """Change fields of a memory through the write gate (the result says why if refused)."""
-        self.require_write()
-        self._guard(memory_id)
-        if "category" in changes:
-            self.control.check_categories(self.principal, [changes["category"]], self.route)
         return self.engine.update(memory_id, **changes)
 
     # -- graph -----------------------------------------------------------------
@@ -253,7 +243,7 @@ class MemorySource:
         """The typed edges around one memory (two hops) or a user's memories (bounded)."""
         engine = self.engine
         if memory_id is not None:
-            self._guard(memory_id)
+            engine.get(memory_id, include_deleted=True)  # exists here, allowlist checked
             seeds = [memory_id]
             hops = 2
         else:
@@ -352,13 +342,11 @@ class MemorySource:
         return {n.memory_id: n for n in self.nodes(sorted(ids)[:GRAPH_MAX])}
 
     def confirm(self, proposal_id: str) -> WriteResult:
-        self.require_write()
-        self._unrestricted("proposals")
+        self._unrestricted("proposals", write=True)
         return self.engine.confirm_proposal(proposal_id)
 
     def reject(self, proposal_id: str) -> Proposal:
-        self.require_write()
-        self._unrestricted("proposals")
+        self._unrestricted("proposals", write=True)
         return self.engine.reject_proposal(proposal_id)
 
     # -- bulletin --------------------------------------------------------------
@@ -427,8 +415,7 @@ class MemorySource:
         return self.engine.export_user(user_id)
 
     def forget(self, user_id: str) -> ForgetReport:
-        self.require_write()
-        self._unrestricted("forget")
+        self._unrestricted("forget", write=True)
         return self.engine.forget_user(user_id)
 
 
