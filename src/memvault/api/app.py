@@ -21,7 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Route
+from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.access import AccessControl, Principal
@@ -37,6 +37,7 @@ from memvault.errors import (
     ValidationFailed,
 )
 from memvault.inspector import mount as mount_inspector
+from memvault.model.enums import StopReason
 
 __all__ = ["McpMount", "create_app"]
 
@@ -232,21 +233,67 @@ def _install_handlers(app: FastAPI) -> None:
         errors = [
             {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()
         ]
-        return problem_response(422, "invalid-request", "the request is invalid", errors=errors)
+        # A request the published schema rules out: its stop reason is BOUNDS_EXCEEDED
+        # when only a bound was broken, else SCHEMA_INVALID (as the engine would say).
+        bounds_only = all(e["type"] in _BOUND_ERRORS for e in exc.errors())
+        stop = StopReason.BOUNDS_EXCEEDED if bounds_only else StopReason.SCHEMA_INVALID
+        return problem_response(
+            422,
+            "invalid-request",
+            "the request is invalid",
+            stop_reason=stop.value,
+            errors=errors,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         slug = {404: "no-route", 405: "method-not-allowed", 413: "body-too-large"}
+        headers = dict(exc.headers) if exc.headers else {}
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
         return problem_response(
             exc.status_code,
             slug.get(exc.status_code, "http-error"),
             str(exc.detail),
-            headers=dict(exc.headers) if exc.headers else None,
+            headers=headers or None,
         )
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         return problem_response(500, "internal-error", f"unexpected {type(exc).__name__}")
+
+
+#: Pydantic error types that are a broken bound, not a wrong shape.
+_BOUND_ERRORS = frozenset(
+    {
+        "greater_than",
+        "greater_than_equal",
+        "less_than",
+        "less_than_equal",
+        "string_too_long",
+        "string_too_short",
+        "too_long",
+        "too_short",
+    }
+)
+
+
+def allowed_methods(request: Request) -> str:
+    """The ``Allow`` header of a 405: every method some route serves at this path.
+
+    Trigger: a method no route of this path serves (Starlette names only the
+    methods of the first route whose path matched).
+    Why: RFC 9110 — ``Allow`` lists what the resource supports; ``GET`` and
+    ``POST /v1/memories`` are two routes of one resource.
+    Outcome: the union over every route matching the path, HEAD included with GET.
+    """
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        route_methods = getattr(route, "methods", None)
+        if match is not Match.NONE and route_methods:
+            methods |= set(route_methods)
+    return ", ".join(sorted(methods))
 
 
 def create_app(control: AccessControl, *, mcp: McpMount | None = None) -> FastAPI:

@@ -8,17 +8,21 @@ on them — fail closed — except ``/v1/query``, whose categories are checked.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
-from memvault.api.problems import PROBLEM_RESPONSES, ApiProblem, write_problem
+from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.routes import Caller, CallerDep
+from memvault.api.schemas import CategoryName, QueryFilters
+from memvault.extract.base import Role
 from memvault.lifecycle.proposals import proposal_json
 from memvault.lifecycle.service import ProposalError
 from memvault.model.enums import StopReason
+from memvault.policy.allowlist import ALIASES
+from memvault.store.records import ProposalStatus
 
 __all__ = ["router"]
 
@@ -26,6 +30,21 @@ router = APIRouter(prefix="/v1")
 _DOCS: dict[int | str, dict[str, Any]] = dict(PROBLEM_RESPONSES)
 Ident = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+#: A thread id as the delta header validates it.
+THREAD_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
+ThreadId = Annotated[str, StringConstraints(pattern=THREAD_PATTERN)]
+if TYPE_CHECKING:
+    QueryCategory = str
+else:
+    #: memory.query takes contract categories and the spec's aliases (``tasks`` …).
+    QueryCategory = Literal[tuple(sorted(ALIASES))] | CategoryName
+
+
+def _text_only(value: Any) -> Any:
+    """A date-time is an RFC 3339 string in JSON, never a number of seconds."""
+    if not isinstance(value, str):
+        raise ValueError("give an RFC 3339 date-time string")
+    return value
 
 
 class _Body(BaseModel):
@@ -36,9 +55,9 @@ class QueryIn(_Body):
     """``POST /v1/query``: memory.query (spec §6); the agent comes from the key."""
 
     query: Annotated[str, StringConstraints(min_length=1, max_length=4000)]
-    agent: Name | None = None
-    categories: list[Name] | None = Field(default=None, max_length=32)
-    filters: dict[str, Any] | None = None
+    agent: Name | None = Field(default=None, description="must be the key's agent (403)")
+    categories: list[QueryCategory] | None = Field(default=None, max_length=32)
+    filters: QueryFilters | None = None
     top_k: Annotated[int, Field(ge=1, le=100)] = 3
     threshold: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
     return_mode: Literal["bullets", "full"] = Field(default="bullets", alias="return")
@@ -50,13 +69,13 @@ class MessageIn(_Body):
 
     text: Annotated[str, StringConstraints(max_length=16_000)]
     user_id: Ident | None = None
-    role: Name = "user"
+    role: Role = Role.USER
     speaker: Name | None = None
     conversation_id: Ident | None = None
     channel: Ident | None = None
-    at: Name | None = None
+    at: Annotated[AwareDatetime, BeforeValidator(_text_only)] | None = None
     project_id: Ident | None = None
-    thread_id: Ident = "default"
+    thread_id: ThreadId = "default"
 
 
 class WorkflowIn(_Body):
@@ -67,7 +86,7 @@ class WorkflowIn(_Body):
     output: Annotated[str, StringConstraints(max_length=64_000)] | dict[str, Any]
     user_id: Ident | None = None
     project_id: Ident | None = None
-    thread_id: Ident = "default"
+    thread_id: ThreadId = "default"
 
 
 class DiagnosticsIn(_Body):
@@ -80,7 +99,7 @@ class DiagnosticsIn(_Body):
     )
     user_id: Ident | None = None
     project_id: Ident | None = None
-    thread_id: Ident = "default"
+    thread_id: ThreadId = "default"
 
 
 def _unrestricted(c: Caller, what: str) -> None:
@@ -96,9 +115,9 @@ def _writer(c: Caller, what: str) -> None:
 def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
     """memory.query: allowlist-checked, filtered, budgeted recall (bullets or full)."""
     if body.agent not in (None, c.principal.agent):
-        raise ApiProblem(422, "agent-mismatch", "agent comes from the API key")
+        raise ApiProblem(403, "agent-mismatch", "agent comes from the API key")
     categories = c.control.query_categories(c.principal, body.categories, c.route)
-    request = body.model_dump(by_alias=True, exclude_none=True)
+    request = body.model_dump(mode="json", by_alias=True, exclude_none=True)
     request.update(agent=c.principal.agent, categories=categories)
     result = c.engine.memory_query(request)
     data = result.to_json()
@@ -112,7 +131,7 @@ def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
 def bulletin(
     c: CallerDep,
     query: Annotated[str | None, Query(max_length=2000)] = None,
-    thread_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
+    thread_id: Annotated[str | None, Query(pattern=THREAD_PATTERN)] = None,
 ) -> dict[str, Any]:
     """The memory bulletin; with ``thread_id``, the delta header for that thread too."""
     _unrestricted(c, "bulletin")
@@ -125,7 +144,7 @@ def bulletin(
 def capture_message(body: MessageIn, c: CallerDep) -> dict[str, Any]:
     """Capture one transcript turn: 0–5 candidates, each gated, resolved and committed."""
     _writer(c, "capture")
-    message = body.model_dump(exclude={"project_id", "thread_id"}, exclude_none=True)
+    message = body.model_dump(mode="json", exclude={"project_id", "thread_id"}, exclude_none=True)
     result = c.engine.capture_message(message, project_id=body.project_id, thread_id=body.thread_id)
     return result.to_json()
 
@@ -169,8 +188,8 @@ def ingest(c: CallerDep) -> dict[str, Any]:
 @router.get("/proposals", responses=_DOCS)
 def proposals(
     c: CallerDep,
-    status: Annotated[str | None, Query(max_length=32)] = None,
-    user_id: Annotated[str | None, Query(max_length=128)] = None,
+    status: ProposalStatus | None = None,
+    user_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
 ) -> dict[str, Any]:
     """Consent proposals (inferred memories waiting for the user), oldest first."""
     _unrestricted(c, "proposals")
@@ -189,7 +208,7 @@ def _proposal_problem(exc: ProposalError) -> ApiProblem:
     return ApiProblem(404 if missing else 409, "proposal", str(exc), proposal_id=exc.proposal_id)
 
 
-@router.post("/proposals/{proposal_id}/confirm", responses=_DOCS)
+@router.post("/proposals/{proposal_id}/confirm", responses={**_DOCS, **NOT_FOUND, **CONFLICT})
 def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
     """The user consents: the proposal is stored as USER_EXPLICIT (the gate may refuse)."""
     _writer(c, "proposals")
@@ -202,7 +221,7 @@ def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
     return JSONResponse(result.to_json())
 
 
-@router.post("/proposals/{proposal_id}/reject", responses=_DOCS)
+@router.post("/proposals/{proposal_id}/reject", responses={**_DOCS, **NOT_FOUND, **CONFLICT})
 def reject_proposal(proposal_id: ProposalId, c: CallerDep) -> dict[str, Any]:
     """The user declines: nothing is stored."""
     _writer(c, "proposals")

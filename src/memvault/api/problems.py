@@ -7,18 +7,35 @@ that was refused also carries its ``stop_reason`` (and ``memory_id``,
 =================================================  ======
 what happened                                      status
 =================================================  ======
+a body that is not JSON at all                     400
 no, malformed, unknown or revoked API key          401
 category outside the agent's allowlist; read-only  403
+a governance refusal of a well-formed write        403
+(``FORBIDDEN_CATEGORY``, ``INJECTION_DETECTED``,
+``MISSING_EXPLICIT_CONSENT``,
+``NO_SOURCE_DERIVED_FACT``, ``POLICY_DISABLED``)
 memory id not in the key's orchestrator            404
+an update that conflicts with the stored memory    409
 body larger than ``server.max_body_bytes``         413
-schema/bounds/governance refusal, bad input        422
+a request the OpenAPI document does not allow      422
+(``SCHEMA_INVALID``, ``BOUNDS_EXCEEDED``,
+``TTL_NOT_ALLOWED``)
 ``ENTITLEMENT_CAP``                                429
 ``INTERNAL_INCONSISTENCY``                         500
 memory store unavailable or disabled               503
 =================================================  ======
 
+Trigger: a request that matches the published schema is refused by the gate.
+Why: 422 means "the request is malformed"; a governance refusal is a well-formed
+request the policy forbids, and a client checking the OpenAPI document must be
+able to tell the two apart.
+Outcome: governance refusals are 403 (with their ``stop_reason``); 422 is kept
+for what the schema itself rules out.
+
 >>> status_for(StopReason.FORBIDDEN_CATEGORY), status_for(StopReason.SUCCESS_STORED)
-(422, 200)
+(403, 200)
+>>> status_for(StopReason.BOUNDS_EXCEEDED)
+422
 """
 
 from __future__ import annotations
@@ -32,6 +49,8 @@ from memvault.model.enums import StopReason
 from memvault.results import WriteResult
 
 __all__ = [
+    "CONFLICT",
+    "NOT_FOUND",
     "PROBLEM_RESPONSES",
     "ApiProblem",
     "Problem",
@@ -59,6 +78,10 @@ _TITLES = {
 
 _STATUS = {
     StopReason.POLICY_DISABLED: 403,
+    StopReason.FORBIDDEN_CATEGORY: 403,
+    StopReason.INJECTION_DETECTED: 403,
+    StopReason.MISSING_EXPLICIT_CONSENT: 403,
+    StopReason.NO_SOURCE_DERIVED_FACT: 403,
     StopReason.ENTITLEMENT_CAP: 429,
     StopReason.INTERNAL_INCONSISTENCY: 500,
 }
@@ -139,5 +162,9 @@ _DOC = {"model": Problem, "content": {PROBLEM_MEDIA_TYPE: {}}}
 
 #: Documented error responses shared by every authenticated route.
 PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
-    code: {**_DOC, "description": _TITLES[code]} for code in (401, 403, 413, 422, 503)
+    code: {**_DOC, "description": _TITLES[code]}
+    for code in (400, 401, 403, 413, 422, 429, 500, 503)
 }
+#: Routes that name one resource by id add these.
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {**_DOC, "description": _TITLES[404]}}
+CONFLICT: dict[int | str, dict[str, Any]] = {409: {**_DOC, "description": _TITLES[409]}}

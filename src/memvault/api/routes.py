@@ -16,9 +16,25 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from memvault.access import AccessControl, Principal
-from memvault.api.problems import PROBLEM_RESPONSES, ApiProblem, write_problem
-from memvault.api.schemas import MemoryIn, MemoryPatch, SearchIn, SupersedeBody
+from memvault.api.problems import (
+    CONFLICT,
+    NOT_FOUND,
+    PROBLEM_RESPONSES,
+    ApiProblem,
+    write_problem,
+)
+from memvault.api.schemas import (
+    CategoryName,
+    Importance,
+    MemoryIn,
+    MemoryPatch,
+    SearchIn,
+    SupersedeBody,
+    Timestamp,
+)
 from memvault.engine import Caller as EngineCaller
+from memvault.model.enums import MemoryStatus, MemoryType, StopReason
+from memvault.model.node import ID_PATTERN
 from memvault.results import WriteResult, history_json
 
 __all__ = ["Caller", "router"]
@@ -26,10 +42,25 @@ __all__ = ["Caller", "router"]
 router = APIRouter(prefix="/v1")
 _bearer = HTTPBearer(auto_error=False, description="An API key from `memvault keys create`.")
 
-_NOT_FOUND: dict[int | str, dict[str, Any]] = {
-    404: PROBLEM_RESPONSES[403] | {"description": "Not Found"}
+_AUTHED: dict[int | str, dict[str, Any]] = dict(PROBLEM_RESPONSES)
+_ONE: dict[int | str, dict[str, Any]] = {**PROBLEM_RESPONSES, **NOT_FOUND}
+
+#: The stateful links of a created memory: get, patch, delete, restore. (Its history
+#: is not linked: the audit trail outlives a delete by design.)
+_BY_ID = {"memory_id": "$response.body#/memory_id"}
+_CREATED_LINKS = {
+    name: {"operationId": op, "parameters": _BY_ID}
+    for name, op in (
+        ("GetMemory", "get_memory"),
+        ("UpdateMemory", "update_memory"),
+        ("DeleteMemory", "delete_memory"),
+        ("RestoreMemory", "restore_memory"),
+    )
 }
-_AUTHED: dict[int | str, dict[str, Any]] = {**PROBLEM_RESPONSES, **_NOT_FOUND}
+_WRITTEN = {
+    "description": "The write outcome: ``stop_reason``, ``memory_id``, ``revision``",
+    "links": _CREATED_LINKS,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +96,9 @@ def _caller(
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]
-MemoryId = Annotated[str, Path(min_length=1, max_length=128)]
+MemoryId = Annotated[str, Path(min_length=1, max_length=64, pattern=ID_PATTERN)]
+IdQuery = Annotated[str | None, Query(min_length=1, max_length=128)]
+StampQuery = Annotated[Timestamp | None, Query(description="RFC 3339 date-time")]
 
 
 def _written(result: WriteResult, status: int = 200) -> JSONResponse:
@@ -74,35 +107,52 @@ def _written(result: WriteResult, status: int = 200) -> JSONResponse:
     return JSONResponse(result.to_json(), status_code=status)
 
 
-@router.post("/memories", status_code=201, responses=_AUTHED)
+@router.post(
+    "/memories",
+    status_code=201,
+    operation_id="add_memory",
+    responses={**_AUTHED, **CONFLICT, 201: _WRITTEN},
+)
 def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
     """Store one memory (the fields of ``memvault add``); answers ``stop_reason``, ``memory_id``."""
     if body.agent_id not in (None, c.principal.agent):
         raise ApiProblem(
-            422, "agent-mismatch", "agent_id comes from the API key and may not differ from it"
+            403, "agent-mismatch", "agent_id comes from the API key and may not differ from it"
         )
-    fields = body.model_dump(exclude={"content", "thread_id"})
-    return _written(c.engine.add(body.content, thread_id=body.thread_id, **fields), 201)
+    fields = body.model_dump(mode="json", exclude={"content", "thread_id"})
+    result = c.engine.add(body.content, thread_id=body.thread_id, **fields)
+    if not result.ok and any(field == "source.source_path" for field, _ in result.errors):
+        # Trigger: a well-formed absolute source_path outside the orchestrator's workspace.
+        # Why: the schema can say "absolute", not "inside this server's workspace".
+        # Outcome: 403, like any other write this caller may not make.
+        raise ApiProblem(403, "unsafe-path", result.reason or "source_path is not allowed")
+    if not result.ok and any(field in ("vector", "vector_model") for field, _ in result.errors):
+        # A well-formed vector of another model or dimension than this server's embedder:
+        # the request conflicts with the server's configuration, not with the schema.
+        problem = write_problem(result)
+        problem.status = 409
+        raise problem
+    return _written(result, 201)
 
 
-@router.get("/memories", responses=_AUTHED)
+@router.get("/memories", operation_id="list_memories", responses=_AUTHED)
 def list_memories(
     c: CallerDep,
-    user_id: Annotated[str | None, Query(max_length=128)] = None,
-    agent_id: Annotated[str | None, Query(max_length=128)] = None,
-    run_id: Annotated[str | None, Query(max_length=128)] = None,
-    actor_id: Annotated[str | None, Query(max_length=128)] = None,
-    role: Annotated[str | None, Query(max_length=128)] = None,
-    conversation_id: Annotated[str | None, Query(max_length=128)] = None,
-    project_id: Annotated[str | None, Query(max_length=128)] = None,
-    type: Annotated[list[str] | None, Query(max_length=16)] = None,
-    category: Annotated[list[str] | None, Query(max_length=32)] = None,
-    status: Annotated[list[str] | None, Query(max_length=4)] = None,
+    user_id: IdQuery = None,
+    agent_id: IdQuery = None,
+    run_id: IdQuery = None,
+    actor_id: IdQuery = None,
+    role: IdQuery = None,
+    conversation_id: IdQuery = None,
+    project_id: IdQuery = None,
+    type: Annotated[list[MemoryType] | None, Query(max_length=16)] = None,
+    category: Annotated[list[CategoryName] | None, Query(max_length=32)] = None,
+    status: Annotated[list[MemoryStatus] | None, Query(max_length=4)] = None,
     pinned: bool | None = None,
-    importance_min: int | None = None,
-    importance_max: int | None = None,
-    updated_after: Annotated[str | None, Query(max_length=64)] = None,
-    updated_before: Annotated[str | None, Query(max_length=64)] = None,
+    importance_min: Annotated[Importance | None, Query()] = None,
+    importance_max: Annotated[Importance | None, Query()] = None,
+    updated_after: StampQuery = None,
+    updated_before: StampQuery = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
@@ -129,65 +179,93 @@ def list_memories(
     return {"memories": [n.to_json() for n in nodes]}
 
 
-@router.get("/memories/{memory_id}", responses=_AUTHED)
+@router.get("/memories/{memory_id}", operation_id="get_memory", responses=_ONE)
 def get_memory(memory_id: MemoryId, c: CallerDep) -> dict[str, Any]:
     """One memory with its edges."""
     return c.engine.get(memory_id).to_json()
 
 
-@router.patch("/memories/{memory_id}", responses=_AUTHED)
+#: Refusals of a well-formed update that depend on the stored memory (its category).
+_CONFLICTS = (StopReason.SCHEMA_INVALID, StopReason.BOUNDS_EXCEEDED, StopReason.TTL_NOT_ALLOWED)
+
+
+@router.patch("/memories/{memory_id}", operation_id="update_memory", responses={**_ONE, **CONFLICT})
 def update_memory(memory_id: MemoryId, body: MemoryPatch, c: CallerDep) -> JSONResponse:
-    """Change fields of a memory (through the write gate)."""
+    """Change fields of a memory (through the write gate).
+
+    409 when the change does not fit the stored memory (a TTL class or value
+    length its category does not allow, a category its source kind may not have).
+    """
     c.engine.authorize(c.route, write=True)
     changes = body.changes()
     if not changes:
         raise ApiProblem(422, "empty-update", "give at least one field to change")
-    return _written(c.engine.update(memory_id, **changes))
+    return _written_or_conflict(c.engine.update(memory_id, **changes))
 
 
-@router.delete("/memories/{memory_id}", responses=_AUTHED)
+def _written_or_conflict(result: WriteResult) -> JSONResponse:
+    """Like ``_written``; a well-formed request the memory's state rules out is 409."""
+    if result.stop_reason in _CONFLICTS:
+        problem = write_problem(result)
+        problem.status = 409
+        raise problem
+    return _written(result)
+
+
+@router.delete("/memories/{memory_id}", operation_id="delete_memory", responses=_ONE)
 def delete_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     """Soft-delete a memory (restorable until it is purged)."""
     return _written(c.engine.delete(memory_id))
 
 
-@router.post("/memories/{memory_id}/restore", responses=_AUTHED)
+@router.post("/memories/{memory_id}/restore", operation_id="restore_memory", responses=_ONE)
 def restore_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     """Bring a soft-deleted memory back."""
     return _written(c.engine.restore(memory_id))
 
 
-@router.post("/memories/{memory_id}/supersede", responses=_AUTHED)
+@router.post(
+    "/memories/{memory_id}/supersede",
+    operation_id="supersede_memory",
+    responses={**_ONE, **CONFLICT},
+)
 def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> JSONResponse:
     """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
     c.control.require_write(c.principal, c.route)
     c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
     c.control.check_memory(c.principal, c.engine.get(body.by).node, c.route)
-    return _written(c.engine.supersede(memory_id, by=body.by))
+    return _written_or_conflict(c.engine.supersede(memory_id, by=body.by))
 
 
-@router.post("/memories/{memory_id}/retract", responses=_AUTHED)
+@router.post(
+    "/memories/{memory_id}/retract", operation_id="retract_memory", responses={**_ONE, **CONFLICT}
+)
 def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     """Retract a memory that was wrong (status retracted; audited, kept)."""
     c.control.require_write(c.principal, c.route)
     c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
-    return _written(c.engine.retract(memory_id))
+    return _written_or_conflict(c.engine.retract(memory_id))
 
 
-@router.get("/memories/{memory_id}/history", responses=_AUTHED)
+@router.get("/memories/{memory_id}/history", operation_id="memory_history", responses=_ONE)
 def memory_history(memory_id: MemoryId, c: CallerDep) -> dict[str, Any]:
-    """The audit trail of one memory, oldest first."""
+    """The audit trail of one memory, oldest first.
+
+    Like the memory itself, 404 once it is soft-deleted (until it is restored); the
+    trail of deleted memories stays in ``memvault history`` and the audit export.
+    """
+    c.engine.get(memory_id)  # authorised, and 404 while soft-deleted
     return {
         "memory_id": memory_id,
         "events": [history_json(e) for e in c.engine.history(memory_id)],
     }
 
 
-@router.post("/search", responses=_AUTHED)
+@router.post("/search", operation_id="search", responses=_AUTHED)
 def search(body: SearchIn, c: CallerDep) -> dict[str, Any]:
     """Ranked recall with provenance: ``{"query", "top_k"}`` (+ ``categories``, ``filters``)."""
     filters: dict[str, Any] = (
-        body.filters.model_dump(exclude_none=True) if body.filters is not None else {}
+        body.filters.model_dump(mode="json", exclude_none=True) if body.filters is not None else {}
     )
     categories = c.control.category_filter(c.principal, body.categories, c.route)
     if categories is not None:
@@ -195,13 +273,13 @@ def search(body: SearchIn, c: CallerDep) -> dict[str, Any]:
     return c.engine.search(body.query, filters=filters, top_k=body.top_k).to_json()
 
 
-@router.get("/whoami", responses=PROBLEM_RESPONSES)
+@router.get("/whoami", operation_id="whoami", responses=PROBLEM_RESPONSES)
 def whoami(c: CallerDep) -> dict[str, Any]:
     """The orchestrator, agent and grant of the calling key."""
     return c.principal.to_json()
 
 
-@router.get("/health")
+@router.get("/health", operation_id="health")
 def health(request: Request) -> dict[str, Any]:
     """200 once the server is ready; reports ``memory_available`` and degraded parts."""
     control: AccessControl = request.app.state.control

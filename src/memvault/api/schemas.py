@@ -1,64 +1,233 @@
-"""Request bodies of the HTTP API (pydantic at the edge, field sizes bounded).
+"""Request bodies of the HTTP API (pydantic at the edge): the OpenAPI document states
+what the server enforces.
 
-Enum-like fields (``type``, ``category``, ``source_kind`` …) are plain strings
-here on purpose: the engine validates them and answers a bad value with the
-``SCHEMA_INVALID`` stop reason, exactly as ``memvault add`` does.
+Enumerations (``type``, ``category``, ``source_kind``, ``ttl_class``, ``status`` …)
+are enums; ids carry their patterns; text fields their bounds and "no control
+characters"; ``POST /v1/memories`` is one schema per contract category (a
+``oneOf`` discriminated by ``category``), each with the source kinds, TTL classes
+and value length the contract allows for it and the category's default TTL class.
+The categories are those of the default contract (19.1.0); a server configured
+for another contract refuses the others with 403 ``FORBIDDEN_CATEGORY``.
+
+What no schema can say — forbidden or injected *content* — is the governance
+gate's, answered 403 with its stop reason.
+
+>>> sorted(MEMORY_IN_MODELS)[:2]
+['CONSTRAINT', 'DECISION']
+>>> MEMORY_IN_MODELS["TODO"].model_fields["ttl_class"].default
+'MEDIUM'
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import re
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    WithJsonSchema,
+    create_model,
+)
 
-__all__ = ["MemoryIn", "MemoryPatch", "SearchFilters", "SearchIn", "SupersedeBody"]
+from memvault.model.enums import (
+    CapturedBy,
+    MemoryType,
+    SourceType,
+    TTLClass,
+)
+from memvault.model.node import CONTENT_MAX, ID_PATTERN, SUMMARY_MAX
+from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
 
-Text = Annotated[str, StringConstraints(max_length=16_000)]
-Name = Annotated[str, StringConstraints(max_length=64)]
+__all__ = [
+    "CONTENT_PATTERN",
+    "MEMORY_IN_MODELS",
+    "MemoryIn",
+    "MemoryPatch",
+    "QueryFilters",
+    "SearchFilters",
+    "SearchIn",
+    "SupersedeBody",
+    "Timestamp",
+]
+
+#: Plain text: no control characters (tab, newline and carriage return are fine).
+TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+#: Plain text with at least one visible character (content may not be blank).
+CONTENT_PATTERN = (
+    r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*[^\s\x00-\x1f\x7f]"
+    r"[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+)
+
+Content = Annotated[
+    str, StringConstraints(min_length=1, max_length=CONTENT_MAX, pattern=CONTENT_PATTERN)
+]
+Summary = Annotated[str, StringConstraints(max_length=SUMMARY_MAX, pattern=TEXT_PATTERN)]
+ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]
 Ident = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-Short = Annotated[str, StringConstraints(max_length=1_000)]
+
+
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_AWARE: TypeAdapter[datetime] = TypeAdapter(AwareDatetime)
+_DATE: TypeAdapter[date] = TypeAdapter(date)
+
+
+def _utc_stamp(moment: datetime) -> str:
+    """memvault's timestamp of a moment.
+
+    A moment before year 1 or after 9999 in UTC is clamped to the first or last
+    one: as a filter bound it means "everything" either way.
+    """
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        offset = moment.utcoffset()
+        edge = datetime.min if offset is not None and offset > timedelta(0) else datetime.max
+        moment = edge.replace(tzinfo=UTC)
+    return f"{moment.year:04d}-{moment:%m-%dT%H:%M:%S}.{moment.microsecond:06d}Z"
+
+
+def _stamp(value: Any) -> str:
+    """An RFC 3339 date-time string as memvault's UTC timestamp (else ValueError)."""
+    if not isinstance(value, str) or not _RFC3339.match(value):
+        raise ValueError("give an RFC 3339 date-time, e.g. 2026-01-31T09:30:00Z")
+    return _utc_stamp(_AWARE.validate_python(value))
+
+
+def _day_or_stamp(value: Any) -> str:
+    """A day (kept as a day: memory.query reads it as midnight UTC) or a date-time."""
+    if isinstance(value, str) and _DAY.match(value):
+        return _DATE.validate_python(value).isoformat()
+    return _stamp(value)
+
+
+#: An RFC 3339 date-time (any offset), passed on as memvault's UTC timestamp.
+Timestamp = Annotated[
+    str, BeforeValidator(_stamp), WithJsonSchema({"type": "string", "format": "date-time"})
+]
+#: A day (midnight UTC) or an RFC 3339 date-time.
+Day = Annotated[
+    str,
+    BeforeValidator(_day_or_stamp),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
+    ),
+]
+Short = Annotated[str, StringConstraints(max_length=256)]
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    return value
+
+
+# JSON ``false`` is not the number 0, nor ``0`` the boolean false (``43.0`` is the
+# integer 43, as JSON Schema says).
+Importance = Annotated[int, Field(ge=0, le=100), BeforeValidator(_not_bool)]
+Confidence = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, strict=True)]
+Flag = Annotated[bool, Field(strict=True)]
+
+_CONTRACT = load_contract(DEFAULT_CONTRACT_VERSION)
+if TYPE_CHECKING:
+    CategoryName = str
+else:
+    #: Every category of the default contract, for reads and updates.
+    CategoryName = Literal[tuple(sorted(_CONTRACT.categories))]
 
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class MemoryIn(_Body):
-    """``POST /v1/memories``: the fields of ``memvault add``.
+class _MemoryFields(_Body):
+    """The fields of ``memvault add`` every category shares."""
 
-    ``agent_id`` is the key's agent; a different value is refused.
-    """
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"dependentRequired": {"vector_model": ["vector"]}}
+    )
 
-    content: Annotated[str, StringConstraints(min_length=1, max_length=16_000)]
-    type: Name
-    category: Name
-    source_kind: Name
-    key: Short = ""
-    value: Text = ""
-    summary: Short = ""
-    importance: int = 50
-    confidence: float = 1.0
-    pinned: bool = False
-    ttl_class: Name = "LONG"
-    project_id: Ident | None = None
+    content: Content
+    type: MemoryType
+    # Narrowed per category by ``_memory_in`` (enums, bounds, the default TTL class).
+    category: str
+    source_kind: str
+    ttl_class: str = TTLClass.LONG.value
+    key: str = ""
+    value: str = ""
+    summary: Summary = ""
+    importance: Importance = 50
+    confidence: Confidence = 1.0
+    pinned: Flag = False
+    project_id: ScopeId | None = None
     user_id: Ident | None = None
-    agent_id: Ident | None = None
+    agent_id: Ident | None = Field(
+        default=None, description="must be the API key's agent (403 otherwise); defaults to it"
+    )
     run_id: Ident | None = None
     actor_id: Ident | None = None
     role: Ident | None = None
     conversation_id: Ident | None = None
-    source_type: Name = "manual"
-    captured_by: Name = "user"
-    source_path: Annotated[str, StringConstraints(max_length=4_096)] | None = None
+    source_type: SourceType = SourceType.MANUAL
+    captured_by: CapturedBy = CapturedBy.USER
+    source_path: Annotated[str, StringConstraints(max_length=4_096, pattern=r"^/")] | None = Field(
+        default=None, description="absolute, inside the orchestrator's workspace (403)"
+    )
     workflow_run_id: Ident | None = None
     step_id: Ident | None = None
     source_ref: Short | None = None
-    thread_id: Ident = "default"
+    thread_id: ScopeId = "default"
     #: a precomputed document vector of ``content`` and the id of the model that made
-    #: it; both must match the server's embedder (model id, dimension), else 422-like
-    #: SCHEMA_INVALID (issue 22)
-    vector: Annotated[list[float], Field(min_length=1, max_length=8_192)] | None = None
-    vector_model: Short | None = None
+    #: it; both must match the server's embedder (model id, dimension), else 409 (issue 22)
+    vector: (
+        Annotated[
+            list[Annotated[float, Field(strict=True, allow_inf_nan=False)]],
+            Field(min_length=1, max_length=8_192),
+        ]
+        | None
+    ) = None
+    vector_model: Short | None = Field(default=None, description="needs ``vector``")
+
+
+def _text(max_length: int) -> Any:
+    return Annotated[str, StringConstraints(max_length=max_length, pattern=TEXT_PATTERN)]
+
+
+def _memory_in(category: str) -> type[_MemoryFields]:
+    rule = _CONTRACT.categories[category]
+    kinds = tuple(k.value for k in rule.allowed_source_kinds)
+    ttls = tuple(t.value for t in rule.allowed_ttl_classes)
+    model: type[_MemoryFields] = create_model(
+        "MemoryIn" + "".join(part.title() for part in category.split("_")),
+        __base__=_MemoryFields,
+        __doc__=f"``POST /v1/memories`` with category {category} (contract §{rule.section}).",
+        category=(Literal[category], ...),
+        source_kind=(Literal[kinds], ...),
+        ttl_class=(Literal[ttls], rule.default_ttl.value),
+        key=(_text(rule.key_max), ""),
+        value=(_text(rule.value_max), ""),
+    )
+    return model
+
+
+#: One request model per contract category.
+MEMORY_IN_MODELS: dict[str, type[_MemoryFields]] = {c: _memory_in(c) for c in _CONTRACT.categories}
+
+if TYPE_CHECKING:
+    MemoryIn = _MemoryFields
+else:
+    #: ``POST /v1/memories``: the fields of ``memvault add``, per category.
+    MemoryIn = Annotated[
+        Union[tuple(MEMORY_IN_MODELS.values())],  # noqa: UP007
+        Field(discriminator="category"),
+    ]
 
 
 class SupersedeBody(_Body):
@@ -68,21 +237,31 @@ class SupersedeBody(_Body):
 
 
 class MemoryPatch(_Body):
-    """``PATCH /v1/memories/{id}``: the fields ``memvault update`` can change."""
+    """``PATCH /v1/memories/{id}``: the fields ``memvault update`` can change (at least one).
 
-    content: Annotated[str, StringConstraints(min_length=1, max_length=16_000)] | None = None
-    summary: Short | None = None
-    key: Short | None = None
-    value: Text | None = None
-    type: Name | None = None
-    category: Name | None = None
-    importance: int | None = None
-    confidence: float | None = None
-    pinned: bool | None = None
-    ttl_class: Name | None = None
+    A change the stored memory's category does not allow (a TTL class, a value
+    length, a source kind) is 409: the request conflicts with the stored memory.
+    """
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
+
+    content: Content = None  # type: ignore[assignment]
+    summary: Summary = None  # type: ignore[assignment]
+    key: Annotated[str, StringConstraints(max_length=128, pattern=TEXT_PATTERN)] = None  # type: ignore[assignment]
+    value: Annotated[str, StringConstraints(max_length=1024, pattern=TEXT_PATTERN)] = None  # type: ignore[assignment]
+    type: MemoryType = None  # type: ignore[assignment]
+    category: CategoryName = None  # type: ignore[assignment]
+    importance: Importance = None  # type: ignore[assignment]
+    confidence: Confidence = None  # type: ignore[assignment]
+    pinned: Flag = None  # type: ignore[assignment]
+    ttl_class: TTLClass = None  # type: ignore[assignment]
 
     def changes(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump(exclude_unset=True).items() if v is not None}
+        return {
+            k: v
+            for k, v in self.model_dump(mode="json", exclude_unset=True).items()
+            if v is not None
+        }
 
 
 class SearchFilters(_Body):
@@ -95,12 +274,31 @@ class SearchFilters(_Body):
     role: Ident | None = None
     conversation_id: Ident | None = None
     project_id: Ident | None = None
-    type: list[Name] | None = Field(default=None, max_length=16)
-    pinned: bool | None = None
-    importance_min: int | None = None
-    importance_max: int | None = None
-    updated_after: Name | None = None
-    updated_before: Name | None = None
+    type: list[MemoryType] | None = Field(default=None, max_length=16)
+    pinned: Flag | None = None
+    importance_min: Importance | None = None
+    importance_max: Importance | None = None
+    updated_after: Timestamp | None = None
+    updated_before: Timestamp | None = None
+
+
+class QueryFilters(_Body):
+    """``filters`` of ``POST /v1/query`` (memory.query, spec §6.1): dates may be days."""
+
+    user_id: Ident | None = None
+    agent_id: Ident | None = None
+    run_id: Ident | None = None
+    actor_id: Ident | None = None
+    role: Ident | None = None
+    conversation_id: Ident | None = None
+    project_id: Ident | None = None
+    category: list[CategoryName] | None = Field(default=None, max_length=32)
+    type: list[MemoryType] | None = Field(default=None, max_length=16)
+    pinned: Flag | None = None
+    importance_min: Importance | None = None
+    importance_max: Importance | None = None
+    updated_after: Day | None = None
+    updated_before: Day | None = None
 
 
 class SearchIn(_Body):
@@ -108,5 +306,5 @@ class SearchIn(_Body):
 
     query: Annotated[str, StringConstraints(max_length=2_000)]
     top_k: Annotated[int, Field(ge=1, le=100)] = 10
-    categories: list[Name] | None = Field(default=None, max_length=32)
+    categories: list[CategoryName] | None = Field(default=None, max_length=32)
     filters: SearchFilters | None = None

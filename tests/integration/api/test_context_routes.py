@@ -25,7 +25,7 @@ def test_memory_query_checks_the_allowlist(live: Live) -> None:
         full = client.post("/v1/query", json={"query": "tea", "return": "full"}).json()
         assert full["return"] == "full"
         mismatch = client.post("/v1/query", json={"query": "tea", "agent": "planner"})
-        assert mismatch.status_code == 422
+        assert mismatch.status_code == 403
     with live.client("planner") as client:
         denied = client.post("/v1/query", json={"query": "tea", "categories": ["PREFERENCE"]})
         assert denied.status_code == 403

@@ -93,10 +93,14 @@ def test_add_get_list_search(live: Live) -> None:
 def test_add_refusals_are_problems_with_a_stop_reason(live: Live) -> None:
     with live.client("writer") as client:
         body = _problem(client.post("/v1/memories", json={**PREFERENCE, "type": "Fakt"}), 422)
-        assert body["stop_reason"] == "SCHEMA_INVALID" and body["memory_id"] is None
+        assert body["stop_reason"] == "SCHEMA_INVALID"
         body = _problem(client.post("/v1/memories", json={**PREFERENCE, "importance": 101}), 422)
-        assert body["stop_reason"] in {"BOUNDS_EXCEEDED", "SCHEMA_INVALID"}
-        body = _problem(client.post("/v1/memories", json={**PREFERENCE, "agent_id": "x"}), 422)
+        assert body["stop_reason"] == "BOUNDS_EXCEEDED"
+        # A TTL class the category does not allow is ruled out by its schema.
+        body = _problem(client.post("/v1/memories", json={**TODO, "ttl_class": "LONG"}), 422)
+        assert body["stop_reason"] == "SCHEMA_INVALID"
+        # Acting as another agent is forbidden, not malformed.
+        body = _problem(client.post("/v1/memories", json={**PREFERENCE, "agent_id": "x"}), 403)
         assert body["type"].endswith("agent-mismatch")
         body = _problem(client.post("/v1/memories", json={**PREFERENCE, "colour": "red"}), 422)
         assert body["errors"][0]["field"].endswith("colour")
@@ -235,7 +239,8 @@ def test_input_limits(live: Live) -> None:
 def test_writes_pass_the_governance_gate(live: Live) -> None:
     passport = {**PREFERENCE, "content": "Passport number: X4829175", "key": "id", "value": "x"}
     with live.client("writer") as client:
-        body = _problem(client.post("/v1/memories", json=passport), 422)
+        # A well-formed write the gate refuses: 403 with its stop reason (not 422).
+        body = _problem(client.post("/v1/memories", json=passport), 403)
     assert body["stop_reason"] == "FORBIDDEN_CATEGORY" and body["memory_id"] is None
     assert "X4829175" not in json.dumps(body)
 

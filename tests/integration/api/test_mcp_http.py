@@ -136,7 +136,9 @@ def test_unknown_categories_are_errors_on_http_reads(live: Live) -> None:
     with live.client("writer") as client:
         listed = client.get("/v1/memories", params={"category": "PREFERENCES_TYPO"})
         assert listed.status_code == 422, listed.text
-        assert "PREFERENCES_TYPO" in listed.text
+        assert listed.json()["errors"][0]["field"] == "query.category.0"
         query = client.post("/v1/query", json={"query": "tea", "categories": ["NOPE"]})
         assert query.status_code == 422, query.text
+        search = client.post("/v1/search", json={"query": "tea", "categories": ["NOPE"]})
+        assert search.status_code == 422, search.text
         assert client.get("/v1/memories", params={"category": "TODO"}).status_code == 200

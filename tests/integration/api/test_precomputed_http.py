@@ -28,12 +28,13 @@ def test_a_vector_in_the_servers_space_is_stored_and_others_are_refused(live: Li
             "/v1/memories",
             json={**BODY, "vector": vector[:100].tolist(), "vector_model": MINILM_MODEL_ID},
         )
-        assert short.status_code == 422
+        # Well-formed, but not this server's embedder: a conflict with its configuration.
+        assert short.status_code == 409
         assert short.json()["stop_reason"] == "SCHEMA_INVALID"
         assert "has 100 values" in short.text
         other = client.post(
             "/v1/memories", json={**BODY, "vector": vector.tolist(), "vector_model": "m/other"}
         )
-        assert other.status_code == 422 and "not this store's model" in other.text
+        assert other.status_code == 409 and "not this store's model" in other.text
         got = client.get(f"/v1/memories/{stored.json()['memory_id']}")
         assert got.status_code == 200 and BODY["content"] in got.text
