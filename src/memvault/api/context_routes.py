@@ -17,12 +17,9 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.routes import Caller, CallerDep
 from memvault.api.schemas import CategoryName, QueryFilters
-from memvault.extract.base import Role
-from memvault.lifecycle.proposals import proposal_json
-from memvault.lifecycle.service import ProposalError
+from memvault.engine import CATEGORY_ALIASES as ALIASES
+from memvault.engine import ProposalError, ProposalStatus, Role, proposal_json
 from memvault.model.enums import StopReason
-from memvault.policy.allowlist import ALIASES
-from memvault.store.records import ProposalStatus
 
 __all__ = ["router"]
 

@@ -36,6 +36,7 @@ from pydantic import (
     create_model,
 )
 
+from memvault.engine import DEFAULT_CONTRACT_VERSION, load_contract
 from memvault.model.enums import (
     CapturedBy,
     MemoryType,
@@ -43,7 +44,6 @@ from memvault.model.enums import (
     TTLClass,
 )
 from memvault.model.node import CONTENT_MAX, ID_PATTERN, SUMMARY_MAX
-from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
 
 __all__ = [
     "CONTENT_PATTERN",

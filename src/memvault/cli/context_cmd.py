@@ -29,7 +29,7 @@ from memvault.context import AgentAllowlist, ContextRequest, TaskRef
 from memvault.engine import MemoryEngine
 from memvault.layout import RuntimeLayout
 from memvault.model.validation import to_validation_failed
-from memvault.store.sqlite import SQLiteStore
+from memvault.store.factory import open_store
 
 __all__ = ["register", "register_bench"]
 
@@ -237,7 +237,7 @@ def run_context_bench(
     rows: list[dict[str, Any]] = []
     try:
         layout = RuntimeLayout.for_orchestrator(home, orchestrator).ensure()
-        store = SQLiteStore(layout.db_path)
+        store = open_store(layout.db_path)
         # Trigger: engines with hybrid recall embed every query with a local model.
         # Why: the seeded memories carry no vectors, so that leg would only add
         #      the model's cost; this bench measures the context layer itself.

@@ -17,19 +17,37 @@ from __future__ import annotations
 from memvault.engine._aio import AsyncMemoryEngine
 from memvault.engine._caller import Caller, CallerGrant, Grant
 from memvault.engine._sync import MemoryEngine
-from memvault.engine._types import Clock, NewMemory, OpenGate, WriteGate
+from memvault.engine._types import Clock, MemoryPatch, NewMemory, OpenGate, WriteGate
+from memvault.extract.base import Role
+from memvault.lifecycle.proposals import proposal_json
+from memvault.lifecycle.service import ProposalError
 from memvault.model.clock import format_timestamp, new_id
+from memvault.policy.allowlist import ALIASES as CATEGORY_ALIASES
+from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
+from memvault.policy.write_gate import PolicyGate
+from memvault.retrieval.config import RetrievalConfig
+from memvault.store.records import ProposalStatus
 
 __all__ = [
+    "CATEGORY_ALIASES",
+    "DEFAULT_CONTRACT_VERSION",
     "AsyncMemoryEngine",
     "Caller",
     "CallerGrant",
     "Clock",
     "Grant",
     "MemoryEngine",
+    "MemoryPatch",
     "NewMemory",
     "OpenGate",
+    "PolicyGate",
+    "ProposalError",
+    "ProposalStatus",
+    "RetrievalConfig",
+    "Role",
     "WriteGate",
     "format_timestamp",
+    "load_contract",
     "new_id",
+    "proposal_json",
 ]

@@ -85,12 +85,9 @@ from langgraph.store.base import (
 )
 
 from memvault.config import default_home
-from memvault.engine import MemoryEngine
+from memvault.engine import DEFAULT_CONTRACT_VERSION, MemoryEngine, PolicyGate, RetrievalConfig
 from memvault.model.enums import MemoryType, SourceKind, TTLClass
 from memvault.model.node import MemoryNode
-from memvault.policy.contract import DEFAULT_CONTRACT_VERSION
-from memvault.policy.write_gate import PolicyGate
-from memvault.retrieval.config import RetrievalConfig
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 

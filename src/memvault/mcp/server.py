@@ -45,9 +45,9 @@ from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import Caller as EngineCaller
+from memvault.engine import load_contract
 from memvault.errors import MemoryNotFoundError, MemvaultError
 from memvault.model.enums import MemoryStatus, StopReason
-from memvault.policy.contract import load_contract
 from memvault.results import WriteResult
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
