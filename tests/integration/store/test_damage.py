@@ -205,3 +205,65 @@ def test_a_zero_byte_file_without_anchor_is_not_a_store(tmp_path: Path) -> None:
         MemoryEngine.open(tmp_path, "acme", embedder=None, create=False)
     assert path.stat().st_size == 0
     assert os.listdir(path.parent) == ["memory.db"]
+
+
+WRITER = """
+import sys
+from memvault.engine import MemoryEngine, OpenGate
+engine = MemoryEngine.open(sys.argv[1], "acme", gate=OpenGate(), embedder=None)
+i = 0
+while True:
+    engine.add(f"fact {i} written before the kill " + "w" * 300,
+               type="Fact", category="KNOWLEDGE", source_kind="SYSTEM_KNOWN")
+    i += 1
+"""
+
+
+@pytest.mark.parametrize("damage", ["none", "deleted", "truncated"])
+def test_kill_9_during_writes_then_damage(tmp_path: Path, damage: str) -> None:
+    """The crash suite, extended: SIGKILL a writer, then delete or truncate its file."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    seeded(tmp_path, n=1)
+    anchor_file = tmp_path / "acme" / "memory" / "memory.anchor.json"
+    child = subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path)])
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            anchor = read_anchor(anchor_file)
+            if anchor is not None and anchor.revision >= 12:
+                break
+            assert time.monotonic() < deadline and child.poll() is None
+            time.sleep(0.05)
+        time.sleep(random.Random(3).random() * 0.05)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    anchored = read_anchor(anchor_file)
+    assert anchored is not None
+    path = db(tmp_path)
+    if damage == "none":
+        with MemoryEngine.open(tmp_path, "acme", embedder=None, create=False) as engine:
+            live = engine.store.identity("acme")
+            # every write the anchor saw is in the file (it may be one commit behind)
+            assert live is not None and live.store_uuid == anchored.store_uuid
+            assert live.history_count >= anchored.history_count
+            assert engine.verify_audit().ok
+        return
+    if damage == "deleted":
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    else:
+        size = path.stat().st_size
+        with path.open("r+b") as fh:
+            fh.truncate(max(size // 3, 1))
+        Path(f"{path}-wal").unlink(missing_ok=True)
+    with pytest.raises(StoreUnavailableError):
+        MemoryEngine.open(tmp_path, "acme", embedder=None)
+    code, out, _ = cli(tmp_path, "search", "fact", "--json")
+    assert code == 4 and "results" not in out
+    if damage == "deleted":
+        assert not path.exists()
