@@ -32,6 +32,7 @@ from dataclasses import replace
 from memvault.extract.base import Candidate, ChangeCue
 from memvault.extract.clause import IMPORTANCE, TTL_BY_CATEGORY, Clause, candidate
 from memvault.extract.reader import SILENT, TYPES, Reading
+from memvault.extract.sensitive import sensitive_words
 from memvault.extract.text import object_slug, slug
 from memvault.model.enums import MemoryType
 
@@ -190,4 +191,5 @@ def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
         clause.value(key_text),
         cue=ChangeCue.UPDATE if UPDATE_CUE.search(text) else ChangeCue.ASSERT,
         confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
+        sensitive=sensitive_words(text) or "",
     )

@@ -69,6 +69,17 @@ def _likes(negated: bool) -> Build:
         if not obj or obj.lower() in {"it", "that", "this", "them", "to"}:
             return None
         update = bool(m.groupdict().get("any")) or "longer" in (m.groupdict().get("neg") or "")
+        if not negated and re.match(r"^i\s+(?:\w+\s+)*?use\b", c.text, re.I):
+            # "I use Neovim for writing code": a fact about the user's stack, not a taste.
+            return _cand(
+                c,
+                "uses",
+                c.statement(),
+                MemoryType.FACT,
+                "KNOWLEDGE",
+                "uses." + slug(obj, max_words=4),
+                c.value(obj),
+            )
         return _cand(
             c,
             "dislikes" if negated else "likes",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SENSITIVE_SLOTS", "sensitive_slot"]
+__all__ = ["SENSITIVE_SLOTS", "sensitive_slot", "sensitive_words"]
 
 #: Forbidden family → slot nouns (whole words, case-insensitive), from contract §4.
 SENSITIVE_SLOTS: dict[str, str] = {
@@ -66,5 +66,43 @@ def sensitive_slot(slot: str) -> str | None:
     phrase = " ".join(slot.replace("_", " ").replace(".", " ").split())
     for family, pattern in _PATTERNS:
         if pattern.search(phrase):
+            return family
+    return None
+
+
+#: Words that, anywhere in a clause no rule understood, name a forbidden family
+#: (the slot nouns plus the commonest ways of saying it without a slot).
+# Credentials, ids, money and places are named by benign clauses all the time
+# ("rotate the api tokens", "renew my passport", "pay the card bill"); their values
+# are the gate's detectors' business. Only families whose mere mention is personal
+# are read in free text.
+_FREE_WORDS: dict[str, str] = {
+    "biometric": SENSITIVE_SLOTS["biometric"],
+    "health": SENSITIVE_SLOTS["health"]
+    + r"|diagnosed|prescribed|surgery|chemo\w*|antidepressants?|anxiety|depression|adhd|autis\w*"
+    r"|bipolar|diabet\w*|cancer|hiv|pregnant|miscarriage|ivf|rehab|sober|relapse",
+    "criminal": SENSITIVE_SLOTS["criminal"]
+    + r"|arrested|convicted|jail|prison|court case|lawsuit|probation officer|dui",
+    "identity_trait": SENSITIVE_SLOTS["identity_trait"]
+    + r"|gay|lesbian|bisexual|transgender|queer|atheist|muslim|jewish|christian|catholic"
+    r"|hindu|buddhist",
+}
+_FREE = tuple(
+    (family, re.compile(rf"\b(?:{words})\b", re.IGNORECASE))
+    for family, words in _FREE_WORDS.items()
+)
+
+
+def sensitive_words(text: str) -> str | None:
+    """The forbidden family a free clause's words name, or None.
+
+    Used only for clauses no rule understood (the clause reader kept them in
+    the user's words): without a slot, the words are all the structure there is.
+
+    >>> sensitive_words("started on antidepressants last month"), sensitive_words("we use vault")
+    ('health', None)
+    """
+    for family, pattern in _FREE:
+        if pattern.search(text):
             return family
     return None

@@ -101,3 +101,26 @@ def test_the_reader_keeps_and_types_what_rules_alone_missed(
 ) -> None:
     got = kept(text)
     assert any(t == type_ and words in c.lower() for t, c in got), got
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("started on antidepressants after the burnout", "health"),
+        ("got arrested at a protest back in college", "criminal"),
+    ],
+)
+def test_a_kept_clause_no_rule_knew_is_still_checked_for_forbidden_words(
+    text: str, family: str
+) -> None:
+    from memvault.extract.clause import Clause
+    from memvault.extract.reader import Reading
+    from memvault.extract.reading import statement_candidate
+
+    cand = statement_candidate(Clause(text, "Tom", NOW.date()), Reading("fact", 0.9, ()))
+    assert cand is not None and cand.sensitive == family  # capture refuses it
+
+
+def test_benign_tooling_words_are_not_sensitive_in_free_text() -> None:
+    got = kept("we keep the api tokens and the deploy password in 1password")
+    assert got and all("token" in c or "password" in c for _, c in got)
