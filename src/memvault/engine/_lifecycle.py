@@ -243,12 +243,15 @@ class EngineLifecycle(EngineContext):
         threads = self._user_threads(user_id)
         for thread, checkpoints in threads:
             yield {"record": "agent_thread", "thread_id": thread, "checkpoints": checkpoints}
+        in_store = self.store.agent_threads(self.orchestrator, user_id)  # PostgreSQL
+        for thread in in_store:
+            yield {"record": "agent_thread", "thread_id": thread, "store": "database"}
         if summary is not None:
             yield {
                 **summary,
                 "ingest_files": len(files),
                 "log_lines": len(lines),
-                "agent_threads": len(threads),
+                "agent_threads": len(threads) + len(in_store),
             }
 
     def _user_nodes(self, user_id: str) -> list[MemoryNode]:

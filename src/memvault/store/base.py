@@ -468,6 +468,11 @@ class Store(Protocol):
         """
         ...
 
+    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
+        """The agent's thread ids of the user when their checkpoints live in this
+        store's database (PostgreSQL); ``[]`` for backends that keep them elsewhere."""
+        ...
+
     def erase_agent_threads(
         self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
     ) -> list[str]:

@@ -438,6 +438,9 @@ class InMemoryStore:
         assert recorded is not None
         return recorded
 
+    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
+        return []
+
     def erase_agent_threads(
         self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
     ) -> list[str]:

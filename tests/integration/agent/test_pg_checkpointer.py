@@ -169,6 +169,10 @@ def test_forget_erases_the_users_checkpoints_in_postgres(
         args = ["--home", str(home), "-o", orch, "agent", "run", "--script", str(script)]
         result = CliRunner().invoke(app, [*args, "--embedder", "hashing"])
         assert result.exit_code == 0, result.output
+    exported = CliRunner().invoke(app, ["--home", str(home), "-o", orch, "export", "--user", "bob"])
+    assert exported.exit_code == 0, exported.output
+    threads = [json.loads(x) for x in exported.stdout.splitlines() if '"agent_thread"' in x]
+    assert [t["thread_id"] for t in threads] == [f"{orch}:cli:bob"]
     result = CliRunner().invoke(
         app, ["--home", str(home), "-o", orch, "forget", "--user", "bob", "--json"]
     )

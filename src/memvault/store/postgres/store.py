@@ -613,6 +613,13 @@ class PostgresStore:
         assert recorded is not None
         return recorded
 
+    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
+        with self._conn() as conn:
+            present = {r[0] for r in conn.execute(lc.CHECKPOINT_TABLES, [self.schema])}
+            if "checkpoints" not in present:
+                return []
+            return lc.thread_ids(conn, orchestrator_id, user_id, ())
+
     def erase_agent_threads(
         self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
     ) -> list[str]:

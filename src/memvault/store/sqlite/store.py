@@ -1167,6 +1167,9 @@ class SQLiteStore:
         assert recorded is not None
         return recorded
 
+    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
+        return []
+
     def erase_agent_threads(
         self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
     ) -> list[str]:
