@@ -247,8 +247,9 @@ def check_identity(anchor: StoreAnchor | None, live: StoreAnchor | None, where: 
             f"{where} holds no memory store, but its anchor says store {anchor.store_uuid} of "
             f"{anchor.orchestrator_id!r} (created {anchor.created_at}) had "
             f"{anchor.history_count} audit events at revision {anchor.revision}",
-            hint="the database was deleted, emptied or re-created: restore it from a backup "
-            "(the anchor file stays as the record of what was there)",
+            hint="the database was deleted, emptied or re-created: restore it from a backup; "
+            "to start over with an empty store instead, move memory.anchor.json away "
+            "and run `memvault init`",
         )
     if (live.orchestrator_id, live.store_uuid) != (anchor.orchestrator_id, anchor.store_uuid):
         raise StoreIdentityError(

@@ -267,3 +267,17 @@ def test_kill_9_during_writes_then_damage(tmp_path: Path, damage: str) -> None:
     assert code == 4 and "results" not in out
     if damage == "deleted":
         assert not path.exists()
+
+
+def test_starting_over_takes_moving_the_anchor_away(tmp_path: Path) -> None:
+    seeded(tmp_path, n=2)
+    db(tmp_path).unlink()
+    code, _, err = cli(tmp_path, "init")
+    assert code == 4 and "memory.anchor.json" in err  # the hint says how to start over
+    anchor_file = tmp_path / "acme" / "memory" / "memory.anchor.json"
+    anchor_file.rename(tmp_path / "old-anchor.json")
+    code, _, err = cli(tmp_path, "init")
+    assert code == 0, err
+    new = read_anchor(anchor_file)
+    old = read_anchor(tmp_path / "old-anchor.json")
+    assert new is not None and old is not None and new.store_uuid != old.store_uuid
