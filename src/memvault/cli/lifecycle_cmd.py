@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -177,23 +178,56 @@ def proposals_reject(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = F
 
 @audit_app.command("verify")
 def audit_verify(ctx: typer.Context, as_json: JsonFlag = False) -> None:
-    """Check the audit hash chain; exit 1 with the first broken row when it does not hold."""
+    """Check the audit chain, the live rows against it and the anchor file; exit 1 when broken.
+
+    Reports the first edited or removed history row, the first memory row whose
+    content no longer matches the digest its last audited write recorded, or a
+    database behind its anchor file (restored from an older copy).
+    """
     with _engine(ctx) as engine:
         report = engine.verify_audit()
     data = report.to_json()
     if as_json:
         output.emit_json(data)
     elif report.ok:
+        anchor = {True: "matches its anchor", False: "", None: "no anchor file"}
+        older = report.rows_unverified
         output.stdout.print(
-            f"audit chain holds: {report.events} events, head {report.head_hash}", highlight=False
+            f"audit chain holds: {report.events} events, head {report.head_hash}; "
+            f"{report.rows_checked} rows match their digests"
+            + (f", {older} written before digests" if older else "")
+            + f"; {anchor[report.anchor_checked]}",
+            highlight=False,
         )
     if not report.ok:
         broken = data["first_broken"]
-        output.error(
-            f"audit chain broken at row {broken['position']} "
-            f"(event {broken['event_id']}): {broken['reason']}"
-        )
+        memory, event = broken["memory_id"], broken["event_id"]
+        where = f"memory {memory}" if memory else f"event {event}"
+        output.error(f"audit broken at row {broken['position']} ({where}): {broken['reason']}")
         raise typer.Exit(EXIT_REFUSED)
+
+
+@audit_app.command("anchor")
+def audit_anchor(
+    ctx: typer.Context,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also write the anchor JSON to this file.")
+    ] = None,
+) -> None:
+    """Print the anchor (store identity, revision, audit head) kept outside the database.
+
+    Keep a copy elsewhere: a later ``audit verify`` against a restored database,
+    or a comparison with this copy, shows a rollback of the whole store.
+    """
+    with _engine(ctx) as engine:
+        anchor = engine.audit_anchor()
+    if anchor is None:
+        output.error("no anchor file for this orchestrator")
+        raise typer.Exit(EXIT_REFUSED)
+    data = anchor.to_json()
+    if out is not None:
+        out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    output.emit_json(data)
 
 
 def export(

@@ -26,6 +26,7 @@ from memvault.model.clock import format_timestamp, new_id
 from memvault.model.enums import MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
+from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -216,8 +217,17 @@ class EngineLifecycle(EngineContext):
         return results
 
     def verify_audit(self) -> AuditReport:
-        """Check the hash chain of every audit event; the first broken row if any."""
-        return self.lifecycle.verify()
+        """Check the hash chain, re-hash the live rows against it, compare the anchor file.
+
+        Reports the first broken thing: an edited or removed history row, a memory
+        row changed outside memvault, or a database behind its anchor (a rollback).
+        """
+        anchor = read_anchor(self.layout.anchor_path) if self.layout is not None else None
+        return self.lifecycle.verify(anchor)
+
+    def audit_anchor(self) -> StoreAnchor | None:
+        """The anchor file outside the database (identity, revision, audit head), if any."""
+        return read_anchor(self.layout.anchor_path) if self.layout is not None else None
 
     def export_user(self, user_id: str) -> Iterator[dict[str, Any]]:
         """Right of access: the user's memories, edges, history and proposals as records.
@@ -347,7 +357,8 @@ class EngineLifecycle(EngineContext):
         cleaned["log_lines"] = (
             erasure.scrub_log(self.layout.log_path, words, user_id=user_id) if self.layout else 0
         )
-        return replace(report, cleaned=cleaned)
+        # The audit verdict also compares the anchor file, as ``verify_audit`` does.
+        return replace(report, cleaned=cleaned, audit=self.verify_audit())
 
     def add(
         self,

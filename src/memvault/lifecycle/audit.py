@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memvault.store.base import GENESIS_HASH, HistoryEvent, chain_hash
+from memvault.model.node import MemoryNode
+from memvault.store.anchor import StoreAnchor
+from memvault.store.base import GENESIS_HASH, HistoryEvent, chain_hash, recorded_digests, row_digest
 from memvault.store.records import AuditHead
 
-__all__ = ["AuditReport", "BrokenRow", "verify_chain"]
+__all__ = ["AuditReport", "BrokenRow", "verify_anchor", "verify_chain", "verify_rows"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +32,15 @@ class BrokenRow:
     position: int  # 1-based, in write order
     event_id: str | None
     reason: str
+    memory_id: str | None = None  # a live row that no longer matches its recorded digest
 
     def to_json(self) -> dict[str, Any]:
-        return {"position": self.position, "event_id": self.event_id, "reason": self.reason}
+        return {
+            "position": self.position,
+            "event_id": self.event_id,
+            "memory_id": self.memory_id,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +51,21 @@ class AuditReport:
     events: int
     head_hash: str
     broken: BrokenRow | None = None
+    #: live rows re-hashed against the digest the chain recorded for them
+    rows_checked: int = 0
+    #: live rows with no recorded digest (written before digests existed)
+    rows_unverified: int = 0
+    #: whether the anchor file outside the database was compared (None: no anchor)
+    anchor_checked: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "events": self.events,
             "head_hash": self.head_hash,
+            "rows_checked": self.rows_checked,
+            "rows_unverified": self.rows_unverified,
+            "anchor_checked": self.anchor_checked,
             "first_broken": self.broken.to_json() if self.broken else None,
         }
 
@@ -80,3 +97,62 @@ def _broken(
     events: Sequence[HistoryEvent], prev: str, position: int, event_id: str | None, reason: str
 ) -> AuditReport:
     return AuditReport(False, len(events), prev, BrokenRow(position, event_id, reason))
+
+
+def verify_rows(
+    events: Sequence[HistoryEvent], nodes: Sequence[MemoryNode], report: AuditReport
+) -> AuditReport:
+    """Re-hash the live rows against the digests the (verified) chain recorded.
+
+    The first mismatching row, in the order its digest was recorded, breaks the
+    report. A row with no recorded digest (written before digests existed) is
+    counted as unverified: the chain still covers its events, not its content,
+    until its next write records one.
+    """
+    if not report.ok:
+        return report
+    latest = recorded_digests(events)
+    mismatches: list[tuple[int, str]] = []
+    unverified = 0
+    for node in nodes:
+        recorded = latest.get(node.memory_id)
+        if recorded is None:
+            unverified += 1
+        elif row_digest(node) != recorded[1]:
+            mismatches.append((recorded[0], node.memory_id))
+    checked = len(nodes) - unverified
+    if mismatches:
+        position, memory_id = min(mismatches)
+        reason = (
+            f"memory {memory_id} no longer matches the digest recorded at row {position} "
+            "(its content, key, value, type, category, status or provenance was changed "
+            "outside memvault)"
+        )
+        broken = BrokenRow(position, events[position - 1].event_id, reason, memory_id)
+        return AuditReport(False, report.events, report.head_hash, broken, checked, unverified)
+    return AuditReport(True, report.events, report.head_hash, None, checked, unverified)
+
+
+def verify_anchor(report: AuditReport, anchor: StoreAnchor | None) -> AuditReport:
+    """Compare the chain's head with the anchor file written after every commit.
+
+    Trigger: a whole database restored from an older copy holds a chain that is
+    internally consistent — only something outside the database remembers more.
+    Outcome: an anchor that recorded more events, or another head at the same
+    count, breaks the report ("the database is behind its anchor").
+    """
+    if anchor is None:
+        return report
+    behind = anchor.history_count > report.events or (
+        anchor.history_count == report.events and anchor.last_hash != report.head_hash
+    )
+    fields = (report.rows_checked, report.rows_unverified, True)
+    if report.ok and behind:
+        reason = (
+            f"the database is behind its anchor: the anchor recorded {anchor.history_count} "
+            f"events ending at {anchor.last_hash[:12]}…, the database holds {report.events} "
+            f"ending at {report.head_hash[:12]}… (restored from an older copy?)"
+        )
+        broken = BrokenRow(report.events + 1, None, reason)
+        return AuditReport(False, report.events, report.head_hash, broken, *fields)
+    return AuditReport(report.ok, report.events, report.head_hash, report.broken, *fields)

@@ -21,7 +21,13 @@ from datetime import datetime
 from typing import Any
 
 from memvault.errors import MemvaultError, ValidationFailed
-from memvault.lifecycle.audit import AuditReport, BrokenRow, verify_chain
+from memvault.lifecycle.audit import (
+    AuditReport,
+    BrokenRow,
+    verify_anchor,
+    verify_chain,
+    verify_rows,
+)
 from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.proposals import (
     PROPOSAL_KINDS,
@@ -46,6 +52,7 @@ from memvault.model.enums import (
 )
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import WriteResult, history_json
+from memvault.store.anchor import StoreAnchor
 from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
 from memvault.write.commit import WriteBuilder
@@ -349,18 +356,34 @@ class LifecycleService:
 
     # -- audit ----------------------------------------------------------------
 
-    def verify(self) -> AuditReport:
-        """Walk the whole audit chain of the orchestrator; report the first broken row."""
+    def verify(self, anchor: StoreAnchor | None = None) -> AuditReport:
+        """Walk the whole audit chain, re-hash the live rows against it, compare ``anchor``.
+
+        The first broken thing is reported: a history row that was edited or
+        removed, a memory row whose content no longer matches the digest its last
+        audited write recorded, or a database behind its anchor file (a rollback).
+        """
         try:
             events = self._store.history(self._orch, limit=2**62)
             head = self._store.audit_head(self._orch)
+            nodes = self._all_rows()
         except (ValueError, KeyError, TypeError) as exc:
             # Trigger: a row edited into something that no longer parses
             # (bad JSON, unknown op). Why: that is tampering too, not a crash.
             # Outcome: the chain is reported broken, with what failed.
-            reason = f"a history row cannot be read: {type(exc).__name__}: {exc}"
+            reason = f"a history or memory row cannot be read: {type(exc).__name__}: {exc}"
             return AuditReport(False, 0, "", BrokenRow(0, None, reason))
-        return verify_chain(events, head)
+        report = verify_rows(events, nodes, verify_chain(events, head))
+        return verify_anchor(report, anchor)
+
+    def _all_rows(self) -> list[MemoryNode]:
+        every = NodeFilter(status=tuple(MemoryStatus))
+        rows: list[MemoryNode] = []
+        while True:
+            page = self._store.list_nodes(self._orch, every, limit=10_000, offset=len(rows))
+            rows.extend(page)
+            if len(page) < 10_000:
+                return rows
 
     # -- export and forget ---------------------------------------------------
 

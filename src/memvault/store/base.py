@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Protocol, runtime_checkable
 
@@ -48,6 +48,9 @@ __all__ = [
     "VectorHit",
     "WriteSet",
     "chain_hash",
+    "recorded_digests",
+    "row_digest",
+    "with_row_digests",
 ]
 
 GENESIS_HASH = "0" * 64
@@ -139,6 +142,67 @@ class HistoryEvent:
             separators=(",", ":"),
             ensure_ascii=False,
         )
+
+
+#: What a row's digest covers: what the memory says and where it came from.
+DIGEST_FIELDS = ("memory_id", "content", "key", "value", "type", "category", "status", "source")
+
+
+def row_digest(node: MemoryNode) -> str:
+    """sha256 of a stored memory row's content, key, value, type, category, status, provenance.
+
+    Access bookkeeping (``last_accessed_at``, ``access_count``), weights and
+    timestamps are left out: they change without an audited write.
+
+    >>> from memvault.model.node import MemoryNode, Source
+    >>> src = Source(source_type="manual", captured_by="user", source_kind="USER_EXPLICIT")
+    >>> at = "2026-01-01T00:00:00.000000Z"
+    >>> n = MemoryNode(memory_id="mem_1", orchestrator_id="acme", type="Fact", category="KNOWLEDGE",
+    ...                content="Deploys on Tuesdays", source=src, created_at=at, updated_at=at)
+    >>> row_digest(n) == row_digest(n.model_copy(update={"access_count": 3}))
+    True
+    >>> row_digest(n) == row_digest(n.model_copy(update={"content": "Deploys on Fridays"}))
+    False
+    """
+    data = node.to_json()
+    payload = {name: data[name] for name in DIGEST_FIELDS}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def with_row_digests(
+    events: Sequence[HistoryEvent], nodes: Sequence[MemoryNode]
+) -> tuple[HistoryEvent, ...]:
+    """``events`` with the digest of each written row (see :class:`WriteSet`)."""
+    digests = {n.memory_id: row_digest(n) for n in nodes}
+    out: list[HistoryEvent] = []
+    named: set[str] = set()
+    for event in events:
+        digest = digests.get(event.memory_id or "")
+        if digest is not None and "digest" not in event.detail:
+            event = replace(event, detail={**event.detail, "digest": digest})
+        if event.memory_id in digests:
+            named.add(event.memory_id)
+        out.append(event)
+    rest = {m: d for m, d in sorted(digests.items()) if m not in named}
+    if rest and out and "digests" not in out[0].detail:
+        out[0] = replace(out[0], detail={**out[0].detail, "digests": rest})
+    return tuple(out)
+
+
+def recorded_digests(events: Sequence[HistoryEvent]) -> dict[str, tuple[int, str]]:
+    """The last digest the chain recorded for each memory: ``{id: (position, digest)}``."""
+    latest: dict[str, tuple[int, str]] = {}
+    for position, event in enumerate(events, start=1):
+        digest = event.detail.get("digest")
+        if event.memory_id and isinstance(digest, str):
+            latest[event.memory_id] = (position, digest)
+        extra = event.detail.get("digests")
+        if isinstance(extra, Mapping):
+            for memory_id, value in extra.items():
+                if isinstance(value, str):
+                    latest[str(memory_id)] = (position, value)
+    return latest
 
 
 def chain_hash(prev_hash: str, event: HistoryEvent) -> str:
@@ -261,6 +325,16 @@ class WriteSet:
     proposals: tuple[Proposal, ...] = ()
     embeddings: tuple[EmbeddingRow, ...] = ()
     index_texts: tuple[tuple[str, IndexText], ...] = ()
+
+    def __post_init__(self) -> None:
+        # Trigger: every write that stores a memory row and audits it.
+        # Why: the hash chain covers history events; without the row's digest in
+        #      them, a row edited in the database file goes unnoticed (issue 18).
+        # Outcome: each event about a row of this write carries that row's digest
+        #      (and the first event carries the digests of rows no event names), so
+        #      ``audit verify`` can re-hash the live rows against the chain.
+        if self.nodes and self.events:
+            object.__setattr__(self, "events", with_row_digests(self.events, self.nodes))
 
     @property
     def changes_memory(self) -> bool:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from memvault.errors import DuplicateEdgeError, ScopeViolationError, StoreError
 from memvault.model import ChangeKind, HistoryOp, MemoryStatus, MemoryType, StopReason
 from memvault.store import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
-from memvault.store.base import GENESIS_HASH, IngestRecord, chain_hash
+from memvault.store.base import GENESIS_HASH, IngestRecord, chain_hash, row_digest
 from tests.helpers import make_edge, make_node, ts
 
 
@@ -189,7 +189,8 @@ def test_history_is_hash_chained_per_orchestrator(store: Store) -> None:
     assert store.history("acme", a.memory_id) == history
     assert store.history("acme", b.memory_id) == []
     assert [e.memory_id for e in store.history("other")] == [b.memory_id]
-    assert history[0].detail == {"k": "v"}
+    # Every event about a written row carries that row's digest (tamper evidence).
+    assert history[0].detail == {"k": "v", "digest": row_digest(a)}
 
 
 def test_history_pages_newest_first_and_by_op(store: Store) -> None:

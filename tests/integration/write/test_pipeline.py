@@ -140,8 +140,13 @@ def test_http_winner_and_500_without_memory_id(tmp_path: Path) -> None:
         with httpx.Client(
             base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30
         ) as client:
-            injected = client.post("/v1/memories", json={**body, "content": INJECTION, "type": "X"})
-            assert injected.status_code == 422
+            # A body the OpenAPI document rules out never reaches the gate (422) ...
+            invalid = client.post("/v1/memories", json={**body, "content": INJECTION, "type": "X"})
+            assert invalid.status_code == 422
+            assert invalid.json()["stop_reason"] == "SCHEMA_INVALID"
+            # ... a well-formed one gets the gate's verdict (a governance refusal is 403).
+            injected = client.post("/v1/memories", json={**body, "content": INJECTION})
+            assert injected.status_code == 403
             assert injected.json()["stop_reason"] == "INJECTION_DETECTED"
             assert client.post("/v1/memories", json=body).status_code == 201
             _break_memories_table(tmp_path / "acme" / "memory" / "memory.db")
