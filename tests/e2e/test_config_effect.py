@@ -127,7 +127,7 @@ def _serve_add(home: Path) -> tuple[int, dict[str, Any], dict[str, Any]]:
 
 def test_serve_follows_policy_contract_and_retrieval(tmp_path: Path) -> None:
     status, body, _ = _serve_add(_home(tmp_path, "old", HASHING + OLD_CONTRACT))
-    assert status == 422 and body["stop_reason"] == "FORBIDDEN_CATEGORY"
+    assert status == 403 and body["stop_reason"] == "FORBIDDEN_CATEGORY"  # docs/http-api.md
     text_only = HASHING + '[memory.retrieval]\npreset = "text"\n'
     status, body, found = _serve_add(_home(tmp_path, "new", text_only))
     assert status == 201 and body["stop_reason"] == "SUCCESS_STORED"
