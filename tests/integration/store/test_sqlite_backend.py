@@ -199,3 +199,19 @@ def test_two_store_objects_on_one_file_interleave(tmp_path: Path) -> None:
     assert s1.counts("acme").total == 60
     s1.close()
     s2.close()
+
+
+def test_hydrated_nodes_are_reused_only_while_their_row_is_unchanged(tmp_path: Path) -> None:
+    from tests.helpers import make_node as _make_node
+    from tests.helpers import ts as _ts
+
+    store = SQLiteStore(tmp_path / "m.db")
+    node = _make_node("acme")
+    store.apply(WriteSet("acme", _ts(1), nodes=(node,)))
+    first = store.get_nodes("acme", [node.memory_id])[0]
+    assert store.get_nodes("acme", [node.memory_id])[0] is first  # same row: same object
+    changed = first.model_copy(update={"importance": 90, "updated_at": _ts(2)})
+    store.apply(WriteSet("acme", _ts(2), nodes=(changed,)))
+    again = store.get_nodes("acme", [node.memory_id])[0]
+    assert again is not first and again.importance == 90
+    store.close()
