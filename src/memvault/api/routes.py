@@ -33,6 +33,7 @@ from memvault.api.schemas import (
     Timestamp,
 )
 from memvault.engine import Caller as EngineCaller
+from memvault.errors import MemoryNotFoundError
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN
 from memvault.results import WriteResult, history_json
@@ -233,7 +234,18 @@ def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> 
     """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
     c.control.require_write(c.principal, c.route)
     c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
-    c.control.check_memory(c.principal, c.engine.get(body.by).node, c.route)
+    try:
+        newer = c.engine.get(body.by).node
+    except MemoryNotFoundError:
+        # Trigger: the path's memory exists, the one named in the body does not.
+        # Why: a 404 would say the addressed memory is gone; the request conflicts
+        #      with the store's state instead.
+        # Outcome: 409 naming the missing successor (scope misses are still audited).
+        c.control.scope_miss(c.principal, c.route, body.by)
+        raise ApiProblem(
+            409, "unknown-successor", f"no memory {body.by!r} here to supersede it with"
+        ) from None
+    c.control.check_memory(c.principal, newer, c.route)
     return _written_or_conflict(c.engine.supersede(memory_id, by=body.by))
 
 

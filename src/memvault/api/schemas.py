@@ -233,7 +233,7 @@ else:
 class SupersedeBody(_Body):
     """``POST /v1/memories/{id}/supersede``: the memory that replaces it."""
 
-    by: Ident
+    by: Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=ID_PATTERN)]
 
 
 class MemoryPatch(_Body):

@@ -271,6 +271,9 @@ def test_supersede_and_retract(live: Live) -> None:
         view = client.get(f"/v1/memories/{old}").json()
         assert view["status"] == "superseded"
         _problem(client.post(f"/v1/memories/{old}/supersede", json={"nope": new}), 422)
+        # The addressed memory exists; the successor named in the body does not: 409.
+        missing = client.post(f"/v1/memories/{new}/supersede", json={"by": "mem_nope"})
+        assert _problem(missing, 409)["type"].endswith("unknown-successor")
         retracted = client.post(f"/v1/memories/{new}/retract")
         assert retracted.status_code == 200
         assert client.get(f"/v1/memories/{new}").json()["status"] == "retracted"
