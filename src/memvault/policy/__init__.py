@@ -7,7 +7,7 @@ before anything touches the store::
     from memvault.policy import Candidate, GateContext, evaluate, load_contract
 
     ctx = GateContext(contract=load_contract("19.1.0"))
-    d = evaluate(Candidate(text="Remember that I prefer tabs over spaces."), ctx)
+    d = evaluate(Candidate(text="Remember that I like diagrams in design docs."), ctx)
     d.stop_reason          # StopReason.SUCCESS_STORED
     d = evaluate(Candidate(text="Passport number: X4829175", declared_category="PREFERENCE"), ctx)
     d.stop_reason, d.detector, d.spans

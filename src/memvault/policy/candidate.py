@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from memvault.model.enums import MemoryOp, SourceKind
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.contract import Contract, load_contract
+from memvault.policy.learned import LearnedLayer, default_layer
 
 __all__ = [
     "CONSENT_GATED_KEYS",
@@ -50,6 +52,11 @@ class Candidate:
       retrieved web text or assistant output (INV-4: refused);
     * ``proposal`` — a theory-of-mind or consolidation proposal that needs the
       user's consent (``proposal_id`` and ``proposed_at`` identify and date it).
+
+    ``vector`` / ``vector_model``: the text's document vector, when the caller
+    already computed it (the write path embeds every candidate once), and the
+    ``model_id`` of the embedder that did. The learned layer reads it instead
+    of embedding again when the model is the one its heads were trained on.
     """
 
     text: str
@@ -68,6 +75,8 @@ class Candidate:
     proposal: bool = False
     proposal_id: str | None = None
     proposed_at: datetime | None = None
+    vector: Any = field(default=None, compare=False, repr=False)
+    vector_model: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +118,9 @@ class GateContext:
     ``now`` makes proposal expiry deterministic (defaults to the current UTC
     time when the gate runs). ``classifier`` is an optional hook — a callable
     from text to a list of ``(family, reason)`` pairs — that is off (None) by
-    default; the gate never needs a network or an LLM.
+    default; the gate never needs a network or an LLM. ``learned`` is the
+    learned layer (:mod:`memvault.policy.learned`), loaded once per process by
+    default; None switches it off (the pattern detectors still run).
     """
 
     contract: Contract = field(default_factory=load_contract)
@@ -120,6 +131,7 @@ class GateContext:
     allowlist: AgentAllowlist | None = None
     now: datetime | None = None
     classifier: ClassifierHook | None = None
+    learned: LearnedLayer | None = field(default_factory=default_layer)
 
     def current_time(self) -> datetime:
         return self.now if self.now is not None else datetime.now(UTC)

@@ -32,6 +32,10 @@ Checks and the stop reason each can produce:
 - ``bounds`` (category-specific key/value limits, source_ref, memory_id,
   category name) → BOUNDS_EXCEEDED
 - ``ttl`` (a TTL class the category does not allow) → TTL_NOT_ALLOWED
+- ``classifier`` the learned layer (:mod:`memvault.policy.learned`): one head per
+  forbidden family plus injection on every text field → FORBIDDEN_CATEGORY or
+  INJECTION_DETECTED (detector ``classifier.<family>``, with score and threshold);
+  a broken weights file → INTERNAL_INCONSISTENCY (fail closed)
 """
 
 from __future__ import annotations
@@ -433,6 +437,46 @@ def _check_classifier(p: Prepared) -> Iterable[Finding]:
             yield Finding(reason, "classifier_hook", f"{family}: {why}", (), family)
 
 
+def _check_learned(p: Prepared) -> Iterable[Finding]:
+    layer = p.context.learned
+    if layer is None or not p.fields:
+        return
+    if layer.error is not None:
+        yield _f(
+            StopReason.INTERNAL_INCONSISTENCY, "classifier", f"{layer.error}; refusing (INV-8)"
+        )
+        return
+    c = p.candidate
+    for name, doc in p.fields:
+        # Trigger: key and value are short extra fields of the same write.
+        # Why: embedding them too would double the cost of every decision.
+        # Outcome: the text gets the full heads (with the caller's vector when it
+        #          has one), key and value the n-gram heads.
+        is_text = name == "text"
+        scores = layer.judge(
+            doc,
+            vector=c.vector if is_text else None,
+            vector_model=c.vector_model if is_text else None,
+            use_encoder=is_text,
+        )
+        for s in scores:
+            if not s.flagged:
+                continue
+            reason = (
+                StopReason.INJECTION_DETECTED
+                if s.family == "injection"
+                else StopReason.FORBIDDEN_CATEGORY
+            )
+            yield Finding(
+                reason,
+                f"classifier.{s.family}",
+                f"{s.family}: learned score {s.score:.3f} >= threshold {s.threshold:.3f} "
+                f"({s.heads} heads)",
+                (Span(name, 0, len(doc.original), f"classifier.{s.family}"),),
+                s.family,
+            )
+
+
 DEFAULT_CHECKS: tuple[Check, ...] = (
     Check("policy_enabled", _check_policy),
     Check("entitlement_caps", _check_caps),
@@ -447,6 +491,7 @@ DEFAULT_CHECKS: tuple[Check, ...] = (
     Check("ttl", _check_ttl),
     *(Check(f"detector.{g}", _content_check(g, fn)) for g, fn in CONTENT_DETECTORS.items()),
     Check("classifier_hook", _check_classifier),
+    Check("classifier", _check_learned),
 )
 
 
@@ -492,7 +537,19 @@ def _decide(p: Prepared, findings: Sequence[Finding]) -> Decision:
         op = p.op if p.op is not None else MemoryOp.STORE
         return Decision(_SUCCESS.get(op, StopReason.SUCCESS_STORED), None, f"{p.category}: allowed")
     rank = p.context.contract.rank
-    ordered = sorted(findings, key=lambda f: (rank(f.stop_reason), f.detector, f.reason))
+    # Trigger: a pattern detector and a learned head agree on a stop reason.
+    # Why: the pattern names an exact span and a validated identifier; the
+    #      head names only a family and a score.
+    # Outcome: within one stop reason, pattern findings are named first.
+    ordered = sorted(
+        findings,
+        key=lambda f: (
+            rank(f.stop_reason),
+            f.detector.startswith("classifier."),
+            f.detector,
+            f.reason,
+        ),
+    )
     top = ordered[0]
     spans = tuple(s for f in ordered if f.stop_reason is top.stop_reason for s in f.spans)
     return Decision(top.stop_reason, top.detector, top.reason, spans)

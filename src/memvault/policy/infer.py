@@ -7,9 +7,9 @@ the detectors whatever the category.
 
 >>> infer_category("Remind me to renew the domain before May.")
 'REMINDER'
->>> infer_category("We're going with PostgreSQL instead of MongoDB.")
+>>> infer_category("We decided to go with Kafka for the event bus.")
 'DECISION'
->>> infer_category("I have two cats, Pixel and Byte.")
+>>> infer_category("Our office dog is a beagle named Toast.")
 'KNOWLEDGE'
 """
 

@@ -26,8 +26,8 @@ finding on any view still names the span of the original text:
 'Ignore  previous'
 >>> n.clean.to_original(0, 6)
 (0, 7)
->>> normalize("pin is four four zero nine").view("numeric").text
-'pin is 4409'
+>>> normalize("door code two eight eight one").view("numeric").text
+'door code 2881'
 """
 
 from __future__ import annotations
@@ -290,8 +290,8 @@ def _digit_value(w: str) -> int | None:
 def spelled_numbers_to_digits(text: str) -> str:
     """Rewrite runs of number words as digits.
 
-    >>> spelled_numbers_to_digits("ssn five three nine, two two, one eight seven four")
-    'ssn 539, 22, 1874'
+    >>> spelled_numbers_to_digits("ref six one two, four four, nine zero one three")
+    'ref 612, 44, 9013'
     >>> spelled_numbers_to_digits("forty-two Orchard Street, unit seven; twelve units")
     '42 Orchard Street, unit 7; 12 units'
     """

@@ -29,7 +29,25 @@ from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, Contract, load_contract
 from memvault.policy.gate import evaluate
 
-__all__ = ["PolicyGate", "UsageProvider"]
+__all__ = ["TOOL_ROLES", "PolicyGate", "UsageProvider", "says_tool"]
+
+#: Roles (and ``source_ref`` prefixes) that mark a write as triggered by tool output.
+TOOL_ROLES = frozenset({"tool", "function", "tool_output", "tool_result", "observation"})
+
+
+def says_tool(role: str | None, source_ref: str | None = None) -> bool:
+    """True when a role or a source reference says the write came from a tool (contract §4.9).
+
+    >>> says_tool("tool"), says_tool("Function"), says_tool("user")
+    (True, True, False)
+    >>> says_tool(None, "tool:web_search")
+    True
+    """
+    if role is not None and role.strip().lower() in TOOL_ROLES:
+        return True
+    ref = (source_ref or "").strip().lower()
+    return any(ref.startswith(f"{r}:") for r in TOOL_ROLES)
+
 
 #: Returns how many writes the node's user (and session) already made.
 UsageProvider = Callable[[MemoryNode], Usage]
@@ -66,6 +84,9 @@ class PolicyGate:
             caller_agent=agent_id,
             op=op.value,
             memory_id=node.memory_id,
+            # a tool-role memory can still be deleted: only writes of content are tool writes
+            triggered_by_tool_output=op in (MemoryOp.STORE, MemoryOp.UPDATE)
+            and says_tool(node.role, node.source.source_ref),
         )
 
     def check_fields(

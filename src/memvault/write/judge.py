@@ -1,36 +1,39 @@
-"""What the gate judges for one capture call: each node, the clause said, the turn.
+"""What the gate judges for one candidate of a capture call: the node, and the clause said.
 
 :class:`CallJudge` asks the engine's gate about the node about to be written
-and probes the words it came from — the clause as the user said it and the
-whole user turn — keeping the strictest decision. Probes are judged once per
-text per call (a turn with three candidates is judged once), never stored, and
-only their content refusals count; from the turn, only those of the word
-detectors (a category rule about the candidate does not judge other
-sentences). A candidate whose slot the extractor found forbidden ("my
-religion is …") is refused the same way.
+and probes the words it came from — the clause as the user said it — keeping
+the strictest decision. Candidates are judged one by one: a sensitive clause
+refuses what it yields, never its harmless neighbours in the same turn, and
+each refusal names its own finding. Only when an extractor gives no clause is
+the whole turn probed instead (fail safe). Probes are judged once per text per
+call, never stored, and only their content refusals count. A candidate whose
+slot the extractor found forbidden ("my religion is …") is refused the same way.
 
 >>> from memvault.model.enums import StopReason
 >>> seen = []
 >>> def gate(op, node):
 ...     seen.append(node.content)
-...     if "gay" in node.content:
-...         return Decision(StopReason.FORBIDDEN_CATEGORY, "detector.identity.orientation")
+...     if "allergic" in node.content:
+...         return Decision(StopReason.FORBIDDEN_CATEGORY, "detector.health.condition")
 ...     return Decision(StopReason.SUCCESS_STORED)
->>> judge = CallJudge(gate, source="I'm gay and my partner is Tom.")
+>>> judge = CallJudge(gate, source="I'm allergic to nuts. My manager is Priya.")
 >>> from memvault.model import CapturedBy, MemoryNode, Source, SourceKind, SourceType
->>> node = MemoryNode(memory_id="m1", orchestrator_id="acme", type="Fact",
-...     category="KNOWLEDGE", content="Ravi's partner is Tom.",
-...     source=Source(source_type=SourceType.CHANNEL_TRANSCRIPT,
-...                   captured_by=CapturedBy.EXTRACTOR, source_kind=SourceKind.USER_EXPLICIT),
-...     created_at="2026-01-01T00:00:00.000000Z", updated_at="2026-01-01T00:00:00.000000Z")
+>>> def node(text):
+...     return MemoryNode(memory_id="m1", orchestrator_id="acme", type="Fact",
+...         category="KNOWLEDGE", content=text,
+...         source=Source(source_type=SourceType.CHANNEL_TRANSCRIPT,
+...                       captured_by=CapturedBy.EXTRACTOR, source_kind=SourceKind.USER_EXPLICIT),
+...         created_at="2026-01-01T00:00:00.000000Z", updated_at="2026-01-01T00:00:00.000000Z")
 >>> from memvault.extract.base import Candidate
 >>> from memvault.model.enums import MemoryType
->>> c = Candidate(node.content, MemoryType.FACT, "KNOWLEDGE", "partner", "Tom",
-...               said="my partner is Tom")
->>> judge.judge(c, node).stop_reason.value, len(seen)
-('FORBIDDEN_CATEGORY', 3)
->>> _ = judge.judge(c, node); len(seen)   # the clause and the turn are not judged again
-4
+>>> c = Candidate("Ravi's manager is Priya.", MemoryType.FACT, "KNOWLEDGE", "manager", "Priya",
+...               said="My manager is Priya")
+>>> judge.judge(c, node(c.content)).stop_reason.value    # the allergy clause is not its own
+'SUCCESS_STORED'
+>>> a = Candidate("Ravi has a nut allergy.", MemoryType.FACT, "KNOWLEDGE", "allergy", "nuts",
+...               said="I'm allergic to nuts")
+>>> judge.judge(a, node(a.content)).detector             # its clause carries the finding
+'detector.health.condition'
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ _PROBE_MAX = 4000
 
 #: Detectors that judge the words themselves (forbidden families, injection, a
 #: classifier), as opposed to checks on the candidate's category or provenance.
-_WORD_DETECTORS = ("detector.", "classifier_hook")
+_WORD_DETECTORS = ("detector.", "classifier", "classifier_hook")
 
 
 class CallJudge:
@@ -85,17 +88,16 @@ class CallJudge:
             )
 
     def judge(self, candidate: Candidate, node: MemoryNode) -> Decision:
-        """The gate's decision on the node, on the clause the user said, and on the turn.
+        """The gate's decision on the node and on the clause the user said.
 
         Trigger: detectors read attribution ("I'm allergic to …"), which the
-        third-person rewrite removes; and the clause split can cut a candidate
-        off from the forbidden words beside it ("I'm gay and my partner is
-        Tom" → "Ravi's partner is Tom").
-        Why: a rewrite or a split must never launder forbidden content past the
-        gate; the contract forbids storing what is *derived* from it too.
-        Outcome: the strictest decision; only content refusals (forbidden
-        category, injection) are taken from the probes, which are judged once
-        per text per call and discarded, never stored. A slot the extractor
+        third-person rewrite removes.
+        Why: a rewrite must never launder forbidden content past the gate; but
+        one sensitive clause must not refuse the other candidates of a turn
+        ("I moved to Lisbon. I'm allergic to peanuts." keeps the move).
+        Outcome: the strictest of the node's decision and its own clause's
+        content refusals (forbidden category, injection); the whole turn is
+        probed only for a candidate without a clause. A slot the extractor
         found forbidden ("my religion is …") is refused the same way.
         """
         verdicts = [self.check(MemoryOp.STORE, node)]
@@ -108,23 +110,19 @@ class CallJudge:
                 )
             )
         said = " ".join(candidate.said.split())[:_PROBE_MAX]
-        for text in dict.fromkeys((said, self.source)):
-            if not text or text == node.content:
-                continue
+        text = said or self.source
+        if text and text != node.content:
             probe = self.seen.get(text)
             if probe is None:
                 probe = self._probe(node, text)
                 self.seen[text] = probe
-            if probe.stop_reason not in CONTENT_REFUSALS:
-                continue
-            if text != said and not (probe.detector or "").startswith(_WORD_DETECTORS):
-                # Trigger: the turn holds more than this candidate's clause.
+            word_refusal = (probe.detector or "").startswith(_WORD_DETECTORS)
+            if probe.stop_reason in CONTENT_REFUSALS and (said or word_refusal):
+                # Trigger: the whole turn stands in for a missing clause.
                 # Why: rules about the candidate's own shape (a TODO may not be
-                #      location-based) must not judge the other sentences of the
-                #      turn ("I need to send the invoice. When I get home I cook").
+                #      location-based) must not judge the other sentences.
                 # Outcome: from the turn, only what the words themselves say counts.
-                continue
-            verdicts.append(probe)
+                verdicts.append(probe)
         return min(verdicts, key=lambda d: d.stop_reason.priority)
 
     def _probe(self, node: MemoryNode, text: str) -> Decision:

@@ -54,7 +54,11 @@ def test_check_one_line_per_input_in_order(app: typer.Typer, tmp_path: Path) -> 
 
 
 def test_check_reads_stdin_and_honours_contract(app: typer.Typer) -> None:
-    row = {"id": 1, "text": "The fiscal year starts in April.", "declared_category": "KNOWLEDGE"}
+    row = {
+        "id": 1,
+        "text": "Our sprint reviews happen every other Thursday.",
+        "declared_category": "KNOWLEDGE",
+    }
     runner = CliRunner()
     new = runner.invoke(app, ["policy", "check", "-"], input=_jsonl([row]))
     old = runner.invoke(app, ["policy", "check", "-", "--contract", "19.0.0"], input=_jsonl([row]))

@@ -73,7 +73,7 @@ def test_unlisted_category_is_forbidden() -> None:
 
 
 def test_knowledge_rejected_by_19_0_0_accepted_by_19_1_0() -> None:
-    c = Candidate(text="The company's fiscal year starts in April.", declared_category="KNOWLEDGE")
+    c = Candidate(text="The staging cluster runs in eu-central-1.", declared_category="KNOWLEDGE")
     assert reason(c, V19_0) is StopReason.FORBIDDEN_CATEGORY
     assert reason(c, V19_1) is StopReason.SUCCESS_STORED
 

@@ -6,10 +6,10 @@ connection string that carries a password, or an assignment such as
 secrets without a value ("rotate the API key monthly") are not findings.
 
 >>> from memvault.policy.normalize import normalize
->>> hits = detect(normalize("GitHub token: ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ"))
+>>> hits = detect(normalize("deploy bot uses ghp_Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa"))
 >>> hits[0].detector
 'credentials.github_token'
->>> detect(normalize("Rotate the API key for the billing service monthly."))
+>>> detect(normalize("Remind the team that API keys expire every quarter."))
 []
 """
 

@@ -6,7 +6,7 @@ public business addresses (vendors, clients, service centres) are not.
 Coarse places (a city, a country, a conference venue) are never findings.
 
 >>> from memvault.policy.normalize import normalize
->>> [h.label for h in detect(normalize("Home coordinates: 52.52034, 13.40495"))]
+>>> [h.label for h in detect(normalize("my flat is at 48.13712, 11.57561"))]
 ['coordinates']
 >>> detect(normalize("Vendor invoices go to Northwind, 500 Commerce Blvd, Suite 200, Denver"))
 []

@@ -17,9 +17,9 @@ Self-attributing constructions (``my therapist``, ``identifies as``, ``mood
 tracker:``) need no separate subject.
 
 >>> from memvault.policy.normalize import normalize
->>> [h.family for h in detect(normalize("I take 50 mg of sertraline every morning."))]
+>>> [h.family for h in detect(normalize("I started on lamotrigine 100 mg last week."))]
 ['health']
->>> detect(normalize("User is writing a report on the history of vaccine development."))
+>>> detect(normalize("Dana is preparing slides about the history of anaesthesia."))
 []
 """
 

