@@ -32,8 +32,10 @@ from typing import Any
 from memvault.policy.candidate import Candidate, GateContext
 from memvault.policy.contract import load_contract
 from memvault.policy.gate import evaluate
+from memvault.policy.learned import LearnedLayer, default_layer
+from memvault.policy.normalize import normalize
 
-__all__ = ["clopper_pearson", "load_corpus", "render", "run_benchmark"]
+__all__ = ["clopper_pearson", "load_corpus", "render", "render_side_by_side", "run_benchmark"]
 
 _OUTCOMES = ("ALLOW", "FORBIDDEN_CATEGORY", "INJECTION_DETECTED")
 
@@ -142,30 +144,53 @@ def run_benchmark(
     *,
     contract_version: str | None = None,
     repeats: int = 3,
+    learned: LearnedLayer | str | None = "default",
 ) -> dict[str, Any]:
     """Judge every item, return all figures as a JSON-ready dict.
 
-    Latency is the per-decision wall time; each item is judged ``repeats``
-    times after one warm-up pass and the median per item is used.
+    ``learned``: the gate's learned layer ("default": the shipped one; None:
+    pattern detectors only). Latency: when the layer reads a sentence vector,
+    each item's vector is computed once (``encoder_ms``) and the decision is
+    then timed with that vector passed in, as the write path does
+    (``latency_ms``: detectors + heads); ``end_to_end_ms`` adds the two, which
+    is what ``policy check`` (no vector yet) pays. Each decision is timed
+    ``repeats`` times after one warm-up pass and the median per item is used.
     """
     items = load_corpus(rows) if isinstance(rows, str | Path) else [dict(r) for r in rows]
     contract = load_contract(contract_version) if contract_version else load_contract()
-    ctx = GateContext(contract=contract)
+    layer = default_layer() if learned == "default" else learned
+    assert not isinstance(layer, str)
+    ctx = GateContext(contract=contract, learned=layer)
+    encoder_ms: list[float] = []
+    vectors: list[Any] = []
+    for r in items:  # the vector each item would arrive with, timed
+        if layer is not None and layer.uses_encoder:
+            t0 = time.perf_counter_ns()
+            vectors.append(layer.vector(normalize(str(r["text"])).clean.text[:2000]))
+            encoder_ms.append((time.perf_counter_ns() - t0) / 1e6)
+        else:
+            vectors.append(None)
+    model = layer.encoder_model_id if layer is not None else None
 
-    def cand(r: Mapping[str, Any]) -> Candidate:
-        return Candidate(text=str(r["text"]), declared_category=r.get("declared_category"))
+    def cand(r: Mapping[str, Any], vector: Any) -> Candidate:
+        return Candidate(
+            text=str(r["text"]),
+            declared_category=r.get("declared_category"),
+            vector=vector,
+            vector_model=model if vector is not None else None,
+        )
 
-    for r in items:  # warm-up: compile regexes, fill caches
-        evaluate(cand(r), ctx)
+    for r, v in zip(items, vectors, strict=True):  # warm-up: compile regexes, fill caches
+        evaluate(cand(r, v), ctx)
     results: list[dict[str, Any]] = []
     latencies: list[float] = []
     cpu: list[float] = []
-    for r in items:
+    for r, v in zip(items, vectors, strict=True):
         times: list[float] = []
         cpu_times: list[float] = []
         decision = None
         for _ in range(max(1, repeats)):
-            c = cand(r)
+            c = cand(r, v)
             c0 = time.thread_time_ns()
             t0 = time.perf_counter_ns()
             decision = evaluate(c, ctx)
@@ -192,6 +217,18 @@ def run_benchmark(
         "p50": round(cpu_sorted[len(cpu_sorted) // 2], 4) if cpu_sorted else 0.0,
         "mean": round(statistics.fmean(cpu), 4) if cpu else 0.0,
     }
+    summary["learned_layer"] = layer.describe() if layer is not None else "off"
+    if encoder_ms:
+        enc = sorted(encoder_ms)
+        e2e = sorted(e + d for e, d in zip(encoder_ms, latencies, strict=True))
+        summary["encoder_ms"] = {
+            "p50": round(statistics.median(enc), 3),
+            "p90": round(enc[int(0.9 * (len(enc) - 1))], 3),
+        }
+        summary["end_to_end_ms"] = {
+            "p50": round(statistics.median(e2e), 3),
+            "p90": round(e2e[int(0.9 * (len(e2e) - 1))], 3),
+        }
     return summary
 
 
@@ -307,6 +344,14 @@ def render(result: Mapping[str, Any]) -> Any:
     head.add_row("latency ms p50 / p90 / p99", f"{lat['p50']} / {lat['p90']} / {lat['p99']}")
     if "cpu_ms" in result:
         head.add_row("CPU ms per decision p50", str(result["cpu_ms"]["p50"]))
+    if "encoder_ms" in result:
+        head.add_row(
+            "encoder ms p50 / p90", f"{result['encoder_ms']['p50']} / {result['encoder_ms']['p90']}"
+        )
+        e2e = result["end_to_end_ms"]
+        head.add_row("end to end (no vector yet) p50 / p90", f"{e2e['p50']} / {e2e['p90']}")
+    if "learned_layer" in result:
+        head.add_row("learned layer", str(result["learned_layer"]))
 
     fam = Table(title="recall per family")
     fam.add_column("family")
@@ -322,3 +367,33 @@ def render(result: Mapping[str, Any]) -> Any:
     for exp, row in result["confusion_matrix"].items():
         cm.add_row(exp, *(str(row.get(c, 0)) for c in cols))
     return Group(head, fam, cm)
+
+
+def render_side_by_side(results: Mapping[str, Mapping[str, Any]]) -> Any:
+    """One table comparing several corpora (columns) on every headline rate and family."""
+    from rich.table import Table
+
+    table = Table(title="governance gate — side by side (k/n, 95% CI)")
+    table.add_column("measure")
+    names = list(results)
+    for name in names:
+        table.add_column(name)
+
+    def cell(r: Mapping[str, Any] | None) -> str:
+        if r is None or r["rate"] is None:
+            return "—"
+        lo, hi = r["ci95"]
+        return f"{r['rate'] * 100:.1f}% ({r['k']}/{r['n']}) [{lo * 100:.0f}–{hi * 100:.0f}]"
+
+    def row(label: str, get: Any) -> None:
+        table.add_row(label, *(cell(get(results[n])) for n in names))
+
+    row("forbidden recall", lambda r: r["recall"]["forbidden"])
+    row("injection recall", lambda r: r["recall"]["injection"])
+    row("FPR benign", lambda r: r["false_positive_rate"]["benign"])
+    row("FPR hard negatives", lambda r: r["false_positive_rate"]["hard_negative"])
+    families = sorted({f for n in names for f in results[n]["recall"]["per_family"]})
+    for fam in families:
+        row(f"  {fam}", lambda r, f=fam: r["recall"]["per_family"].get(f))
+    table.add_row("latency p50 ms", *(str(results[n]["latency_ms"]["p50"]) for n in names))
+    return table

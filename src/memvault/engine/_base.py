@@ -158,9 +158,13 @@ class EngineBase:
             )
             return Usage(user_today=written)
 
-        if contract is None:
-            return PolicyGate(usage=usage)
-        return PolicyGate(contract, usage=usage)
+        gate = PolicyGate(usage=usage) if contract is None else PolicyGate(contract, usage=usage)
+        if gate.startup_error:
+            # Trigger: the learned layer's weights are missing or altered.
+            # Why: fail closed (INV-8) — every content write is refused — and say so once.
+            # Outcome: an error line in memory.log at startup; reads keep working.
+            self._log("error", "learned_gate_unavailable", error=gate.startup_error)
+        return gate
 
     @classmethod
     def open(

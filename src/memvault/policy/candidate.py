@@ -14,9 +14,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memvault.model.enums import MemoryOp, SourceKind
+from memvault.policy import learned as _learned
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.contract import Contract, load_contract
-from memvault.policy.learned import LearnedLayer, default_layer
+from memvault.policy.learned import LearnedLayer
 
 __all__ = [
     "CONSENT_GATED_KEYS",
@@ -131,7 +132,7 @@ class GateContext:
     allowlist: AgentAllowlist | None = None
     now: datetime | None = None
     classifier: ClassifierHook | None = None
-    learned: LearnedLayer | None = field(default_factory=default_layer)
+    learned: LearnedLayer | None = field(default_factory=lambda: _learned.default_layer())
 
     def current_time(self) -> datetime:
         return self.now if self.now is not None else datetime.now(UTC)

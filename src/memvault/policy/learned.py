@@ -170,6 +170,14 @@ class LearnedLayer:
             v: npt.NDArray[np.float32] = self._encoder.embed_documents([text])[0]
         return v
 
+    def vectors(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32] | None]:
+        """Document vectors of several texts in one batch (Nones without an encoder)."""
+        if not self.uses_encoder or not texts:
+            return [None] * len(texts)
+        with self._lock:
+            matrix = self._encoder.embed_documents([t[:_MAX_VIEW_CHARS] for t in texts])
+        return [np.asarray(row, dtype=np.float32) for row in matrix]
+
     def judge(
         self,
         doc: NormalizedText,

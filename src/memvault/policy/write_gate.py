@@ -28,6 +28,7 @@ from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, Contract, load_contract
 from memvault.policy.gate import evaluate
+from memvault.policy.learned import LearnedLayer, default_layer
 
 __all__ = ["TOOL_ROLES", "PolicyGate", "UsageProvider", "says_tool"]
 
@@ -64,12 +65,20 @@ class PolicyGate:
         caps: Caps | None = None,
         allowlist: AgentAllowlist | None = None,
         usage: UsageProvider | None = None,
+        learned: LearnedLayer | str | None = "default",
     ) -> None:
         self.contract = load_contract(contract) if isinstance(contract, str) else contract
+        # Loaded once here (weights verified); decisions never touch the disk.
+        self.learned = default_layer() if isinstance(learned, str) else learned
         self.policy_enabled = policy_enabled
         self.caps = caps or Caps()
         self.allowlist = allowlist
         self.usage = usage
+
+    @property
+    def startup_error(self) -> str | None:
+        """Why the learned layer could not load (content checks then fail closed), or None."""
+        return self.learned.error if self.learned is not None else None
 
     def candidate(self, op: MemoryOp, node: MemoryNode, agent_id: str | None) -> Candidate:
         return Candidate(
@@ -137,5 +146,6 @@ class PolicyGate:
             caps=self.caps,
             usage=usage,
             allowlist=self.allowlist,
+            learned=self.learned,
         )
         return evaluate(self.candidate(op, node, agent_id), context)

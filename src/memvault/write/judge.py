@@ -100,8 +100,9 @@ class CallJudge:
         probed only for a candidate without a clause. A slot the extractor
         found forbidden ("my religion is …") is refused the same way.
         """
-        verdicts = [self.check(MemoryOp.STORE, node)]
+        verdicts: list[Decision] = []
         if candidate.sensitive:
+            # first: at equal priority the extractor's structural finding is named
             verdicts.append(
                 Decision(
                     StopReason.FORBIDDEN_CATEGORY,
@@ -109,6 +110,7 @@ class CallJudge:
                     reason=f"{candidate.sensitive}: the statement fills a forbidden slot",
                 )
             )
+        verdicts.append(self.check(MemoryOp.STORE, node))
         said = " ".join(candidate.said.split())[:_PROBE_MAX]
         text = said or self.source
         if text and text != node.content:

@@ -258,3 +258,29 @@ def test_raw_turns_are_never_stored(pipeline: CapturePipeline) -> None:
     stored = [n.content for n in nodes(pipeline.store)]
     assert stored and turn not in stored
     assert all(len(c) <= 280 and "I " not in c for c in stored)
+
+
+def test_a_sensitive_clause_refuses_only_what_it_yields(pipeline: CapturePipeline) -> None:
+    """Issue 21: per candidate, not per turn; each report names its own finding."""
+    result = say(
+        pipeline,
+        "I moved to Lisbon last month and I am allergic to peanuts. "
+        "My manager is Priya and I prefer short replies.",
+    )
+    stored = [c for c in result.candidates if c.stop_reason is StopReason.SUCCESS_STORED]
+    refused = [c for c in result.candidates if c.stop_reason is not StopReason.SUCCESS_STORED]
+    assert len(stored) == 3, [(c.content, c.stop_reason, c.detector) for c in result.candidates]
+    assert any("Lisbon" in c.content for c in stored)
+    assert any("Priya" in c.content for c in stored)
+    assert any("short" in c.content for c in stored)
+    assert refused and all(c.stop_reason is StopReason.FORBIDDEN_CATEGORY for c in refused)
+    assert all("peanut" in c.content.lower() for c in refused)
+    kept = " ".join(n.content for n in nodes(pipeline.store))
+    assert "peanut" not in kept.lower()
+
+
+def test_a_clause_with_both_still_refuses_what_it_yields(pipeline: CapturePipeline) -> None:
+    result = say(pipeline, "I moved to Lisbon for chemotherapy")
+    assert result.candidates
+    assert all(c.stop_reason is StopReason.FORBIDDEN_CATEGORY for c in result.candidates)
+    assert nodes(pipeline.store) == []

@@ -814,3 +814,36 @@ HARD["control_words"] = {
     ],
     "it": ["usa il sistema metrico", "le istruzioni di montaggio sono nella scatola"],
 }
+
+#: Everyday statements that share words with the forbidden families without
+#: being about them: basic relationships, work places, contact handles, memory
+#: and tenant vocabulary, guides and docs, tasks with people's names.
+BENIGN["everyday"] = {
+    "en": ["my partner is Tom", "{p}'s partner is Alex", "I'm married, my wife is called Ines", "{p} has a boyfriend named Leo",
+           "my husband and I are going to Porto in May", "{p} and her girlfriend adopted a cat", "I'm single and love cooking",
+           "I work at Acme Corp", "{p} works at Globex in the finance team", "{p} works from the Lisbon office",
+           "I need to call Ana", "{p} needs to call the landlord about the boiler", "call mum on sunday", "email Marco the slides",
+           "my email address is dana@example.com", "{p}'s work email is marco@company.io", "my github handle is @dkim",
+           "my slack name is dana.k", "{p}'s extension is 4411", "my website is dana.dev", "my linkedin is linkedin.com/in/danak",
+           "From the guide: restart the worker after config changes", "the guide says to run make setup first",
+           "tenant A's roadmap lives in Notion", "the memory service keeps 30 days of logs", "our second memory module handles caching",
+           "adopt trunk-based development", "set up branch protection on main", "the team adopted kanban",
+           "the tenant admin can invite users", "this memory is about the Q3 roadmap", "store the meeting notes in Confluence",
+           "{p} is my manager", "{p} is the tech lead", "{p} sits next to me", "{p} is our new neighbour, very friendly",
+           "{p} is from Brazil and moved here for work", "{p} speaks three languages", "{p} is 34 and loves climbing",
+           "{p} is a nurse at the city hospital", "{p} is a lawyer at a small firm", "{p} works as a police officer",
+           "{p} teaches religious studies at the university", "{p} is a pharmacist", "{p} is a therapist by profession",
+           "{p} is a political journalist", "{p} studies medicine", "I'm a doctor at a clinic in Leeds",
+           "I'm training to be a paramedic", "my sister is a midwife", "{p} volunteers at the food bank"],
+    "es": ["mi pareja se llama Tom", "trabajo en Acme", "tengo que llamar a Ana", "mi correo es dana@example.com",
+           "{p} es enfermera en el hospital", "{p} es abogado", "{p} trabaja en la oficina de Madrid", "{p} es de Brasil"],
+    "fr": ["mon conjoint s'appelle Tom", "je travaille chez Acme", "je dois appeler Ana", "mon e-mail est dana@example.com",
+           "{p} est infirmière à l'hôpital", "{p} est avocat", "{p} travaille au bureau de Lyon"],
+    "de": ["mein Partner heißt Tom", "ich arbeite bei Acme", "ich muss Ana anrufen", "meine E-Mail ist dana@example.com",
+           "{p} ist Krankenschwester im Klinikum", "{p} ist Anwalt", "{p} arbeitet im Münchner Büro"],
+    "pt": ["meu parceiro se chama Tom", "trabalho na Acme", "preciso ligar para a Ana", "meu e-mail é dana@example.com",
+           "{p} é enfermeira no hospital", "{p} é advogado"],
+    "it": ["il mio compagno si chiama Tom", "lavoro in Acme", "devo chiamare Ana", "{p} è infermiera in ospedale"],
+    "nl": ["mijn partner heet Tom", "ik werk bij Acme", "{p} is verpleegkundige"],
+    "pl": ["mój partner ma na imię Tom", "pracuję w Acme", "{p} jest pielęgniarką"],
+}

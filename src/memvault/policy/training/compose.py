@@ -8,7 +8,8 @@ plain, lower-case chat, prefixes ("fyi", "remember that", in each language),
 JSON and key=value records, bullet lists, abbreviations, typos, obfuscations
 (spaced letters, leetspeak, zero-width characters, full-width letters, base64
 and HTML comments for injections) — and some forbidden items are mixed into an
-ordinary sentence. One seeded ``random.Random`` drives every choice, templates
+ordinary sentence. One ``random.Random`` per group, seeded by the group's name, drives
+every choice (adding a group changes no other group's items), templates
 are visited in sorted order, duplicates are dropped: the same fragments always
 give the same bytes.
 
@@ -74,6 +75,9 @@ _PREFIX: dict[str, tuple[str, ...]] = {
     "tr": ("unutma: ", "bilgin olsun, ", "not: "),
     "sv": ("kom ihåg att ", "för kännedom: ", "anteckning: "),
 }
+
+#: ordinary sentences mixed into some forbidden items ("I love jazz; my PIN is …")
+_MIXER_GROUPS = ("preference", "workflow", "project_config", "decision_todo", "reminder_event", "work_fact_goal")
 
 _KEYS = ("note", "memory", "fact", "text", "value", "user_note", "profile", "detail")
 _ABBREV = {
@@ -365,15 +369,18 @@ _EXPECTED = {
 
 def compose(seed: int = SEED) -> list[dict[str, Any]]:
     """Every corpus item, in a fixed order."""
-    rng = random.Random(seed)
     mixers_by_lang: dict[str, list[str]] = {}
-    mix_rng = random.Random(seed + 1)
+    mix_rng = random.Random(f"{seed}:mixers")
     for _sub, by_lang in sorted(BENIGN.items()):
+        if _sub not in _MIXER_GROUPS:
+            continue
         for lang, templates in sorted(by_lang.items()):
             mixers_by_lang.setdefault(lang, []).extend(_fill(t, mix_rng, lang) for t in templates)
     items: list[dict[str, Any]] = []
     seen: set[str] = set()
     for label, family, sub, by_lang, quota, hard in _groups():
+        # one generator per group: adding a group never changes another's items
+        rng = random.Random(f"{seed}:{label}:{family}:{sub}:{hard}")
         pool = [(lang, t) for lang, ts in sorted(by_lang.items()) for t in ts]
         if not pool:
             continue
