@@ -267,16 +267,20 @@ def test_a_sensitive_clause_refuses_only_what_it_yields(pipeline: CapturePipelin
         "I moved to Lisbon last month and I am allergic to peanuts. "
         "My manager is Priya and I prefer short replies.",
     )
-    stored = [c for c in result.candidates if c.stop_reason is StopReason.SUCCESS_STORED]
-    refused = [c for c in result.candidates if c.stop_reason is not StopReason.SUCCESS_STORED]
-    assert len(stored) == 3, [(c.content, c.stop_reason, c.detector) for c in result.candidates]
-    assert any("Lisbon" in c.content for c in stored)
-    assert any("Priya" in c.content for c in stored)
-    assert any("short" in c.content for c in stored)
+    content_refusals = (StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED)
+    # a new city is a consent-gated key (implementation-spec 10): it may wait for
+    # consent, but nothing harmless is refused for what it says
+    kept = [c for c in result.candidates if c.stop_reason not in content_refusals]
+    refused = [c for c in result.candidates if c.stop_reason in content_refusals]
+    report = [(c.content, c.stop_reason, c.detector) for c in result.candidates]
+    assert len(kept) == 3, report
+    assert any("Lisbon" in c.content for c in kept), report
+    assert any("Priya" in c.content for c in kept), report
+    assert any("short" in c.content for c in kept), report
     assert refused and all(c.stop_reason is StopReason.FORBIDDEN_CATEGORY for c in refused)
-    assert all("peanut" in c.content.lower() for c in refused)
-    kept = " ".join(n.content for n in nodes(pipeline.store))
-    assert "peanut" not in kept.lower()
+    assert all("peanut" in c.content.lower() for c in refused), report
+    written = " ".join(n.content for n in nodes(pipeline.store))
+    assert "peanut" not in written.lower()
 
 
 def test_a_clause_with_both_still_refuses_what_it_yields(pipeline: CapturePipeline) -> None:
