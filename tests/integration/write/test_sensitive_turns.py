@@ -6,7 +6,7 @@ from typing import Any
 
 from memvault.extract import Message
 from memvault.model.decision import Decision
-from memvault.model.enums import HistoryOp, MemoryOp, MemoryStatus, StopReason
+from memvault.model.enums import MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryNode
 from memvault.store import NodeFilter, SQLiteStore
 from memvault.store.base import Store

@@ -77,7 +77,14 @@ _PREFIX: dict[str, tuple[str, ...]] = {
 }
 
 #: ordinary sentences mixed into some forbidden items ("I love jazz; my PIN is …")
-_MIXER_GROUPS = ("preference", "workflow", "project_config", "decision_todo", "reminder_event", "work_fact_goal")
+_MIXER_GROUPS = (
+    "preference",
+    "workflow",
+    "project_config",
+    "decision_todo",
+    "reminder_event",
+    "work_fact_goal",
+)
 
 _KEYS = ("note", "memory", "fact", "text", "value", "user_note", "profile", "detail")
 _ABBREV = {
