@@ -78,8 +78,9 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
     passed in with each candidate; output order and content are unchanged.
     """
     from memvault.policy import Candidate, GateContext, evaluate, normalize
+    from memvault.policy.learned import default_layer
 
-    ctx = GateContext(contract=_contract(contract_version))
+    ctx = GateContext(contract=_contract(contract_version), learned=default_layer())
     layer = ctx.learned
     count = 0
 
@@ -171,8 +172,9 @@ def explain(
 ) -> None:
     """Show the gate's decision for TEXT, with the spans and every finding behind it."""
     from memvault.policy import Candidate, GateContext, evaluate_detailed, normalize
+    from memvault.policy.learned import default_layer
 
-    ctx = GateContext(contract=_contract(contract))
+    ctx = GateContext(contract=_contract(contract), learned=default_layer())
     cand = Candidate(text=text, declared_category=category, source_kind=source_kind)
     decision, findings = evaluate_detailed(cand, ctx)
     if as_json:

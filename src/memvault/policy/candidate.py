@@ -14,7 +14,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memvault.model.enums import MemoryOp, SourceKind
-from memvault.policy import learned as _learned
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.contract import Contract, load_contract
 from memvault.policy.learned import LearnedLayer
@@ -120,8 +119,10 @@ class GateContext:
     time when the gate runs). ``classifier`` is an optional hook — a callable
     from text to a list of ``(family, reason)`` pairs — that is off (None) by
     default; the gate never needs a network or an LLM. ``learned`` is the
-    learned layer (:mod:`memvault.policy.learned`), loaded once per process by
-    default; None switches it off (the pattern detectors still run).
+    learned layer (:mod:`memvault.policy.learned`; ``default_layer()`` is the
+    shipped one, loaded once per process); None (the library default for now)
+    leaves the pattern detectors alone. ``memvault policy check``, ``explain``
+    and ``bench governance`` switch it on.
     """
 
     contract: Contract = field(default_factory=load_contract)
@@ -132,7 +133,7 @@ class GateContext:
     allowlist: AgentAllowlist | None = None
     now: datetime | None = None
     classifier: ClassifierHook | None = None
-    learned: LearnedLayer | None = field(default_factory=lambda: _learned.default_layer())
+    learned: LearnedLayer | None = None
 
     def current_time(self) -> datetime:
         return self.now if self.now is not None else datetime.now(UTC)

@@ -65,11 +65,11 @@ class PolicyGate:
         caps: Caps | None = None,
         allowlist: AgentAllowlist | None = None,
         usage: UsageProvider | None = None,
-        learned: LearnedLayer | str | None = "default",
+        learned: LearnedLayer | str | None = None,
     ) -> None:
         self.contract = load_contract(contract) if isinstance(contract, str) else contract
         # Loaded once here (weights verified); decisions never touch the disk.
-        self.learned = default_layer() if isinstance(learned, str) else learned
+        self.learned = default_layer() if learned == "default" else None if isinstance(learned, str) else learned
         self.policy_enabled = policy_enabled
         self.caps = caps or Caps()
         self.allowlist = allowlist
