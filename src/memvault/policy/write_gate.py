@@ -69,7 +69,13 @@ class PolicyGate:
     ) -> None:
         self.contract = load_contract(contract) if isinstance(contract, str) else contract
         # Loaded once here (weights verified); decisions never touch the disk.
-        self.learned = default_layer() if learned == "default" else None if isinstance(learned, str) else learned
+        self.learned = (
+            default_layer()
+            if learned == "default"
+            else None
+            if isinstance(learned, str)
+            else learned
+        )
         self.policy_enabled = policy_enabled
         self.caps = caps or Caps()
         self.allowlist = allowlist
