@@ -315,3 +315,27 @@ def test_async_engine_has_every_public_method_of_the_sync_one(tmp_path: Path) ->
     status, revision, exported = asyncio.run(scenario())
     assert status == "ok" and revision == 1
     assert exported[0]["record"] == "export" and exported[-1]["record"] == "summary"
+
+
+def test_typed_add_and_update(tmp_path: Path) -> None:
+    from memvault.engine import MemoryPatch, NewMemory
+
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        spec = NewMemory(
+            content="Dana prefers tea",
+            type="Preference",
+            category="PREFERENCE",
+            source_kind="USER_EXPLICIT",
+            importance=70,
+            user_id="dana",
+        )
+        added = engine.add(spec)
+        assert added.ok and added.memory_id
+        node = engine.get(added.memory_id).node
+        assert (node.importance, node.user_id) == (70, "dana")
+        updated = engine.update(added.memory_id, MemoryPatch(importance=20), pinned=True)
+        assert updated.ok
+        node = engine.get(added.memory_id).node
+        assert (node.importance, node.pinned) == (20, True)
+        history = [e.detail.get("fields") for e in engine.history(added.memory_id)]
+        assert ["importance", "pinned"] in history

@@ -32,7 +32,7 @@ from memvault.write import CaptureConfig
 from memvault.write.pipeline import Relations, Validator, WritePipeline
 from memvault.write.precomputed import checked_vector
 from memvault.write.relations import related_edges
-from memvault.write.spec import Clock, WriteGate
+from memvault.write.spec import Clock, MemoryPatch, NewMemory, WriteGate
 from memvault.write.validators import writing_constraints
 
 if TYPE_CHECKING:
@@ -40,6 +40,14 @@ if TYPE_CHECKING:
 
 #: (engine id, agent) while :meth:`EngineBase.acting` is in effect.
 _ACTING: ContextVar[tuple[int, str | None] | None] = ContextVar("memvault_acting", default=None)
+
+
+def _unpack(content: str | NewMemory, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``(content, fields)`` of a typed :class:`NewMemory` (keywords win), or as given."""
+    if isinstance(content, NewMemory):
+        given = content.model_dump(exclude={"content"}, exclude_defaults=True)
+        return content.content, {**given, **fields}
+    return content, fields
 
 
 class EngineBase:
@@ -323,7 +331,7 @@ class EngineBase:
 
     def add(
         self,
-        content: str,
+        content: str | NewMemory,
         *,
         thread_id: str = "default",
         index_text: IndexText | None = None,
@@ -332,6 +340,9 @@ class EngineBase:
         **fields: Any,
     ) -> WriteResult:
         """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
+
+        ``content`` is the text with its fields as keywords, or a typed
+        :class:`~memvault.engine.NewMemory` (every field in one value).
 
         ``vector``: the content's document vector, when the caller already has
         one (the gate and the stored embedding reuse it), with ``vector_model``
@@ -343,8 +354,12 @@ class EngineBase:
         >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme")
         >>> e.add("x", type="fact", category="PREFERENCE", source_kind="USER_EXPLICIT").stop_reason
         <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
+        >>> e.add(NewMemory(content="Prefers tea", type="Preference", category="PREFERENCE",
+        ...                 source_kind="USER_EXPLICIT")).stop_reason
+        <StopReason.SUCCESS_STORED: 'SUCCESS_STORED'>
         >>> e.close()
         """
+        content, fields = _unpack(content, fields)
         if vector is not None:
             try:
                 vector = checked_vector(vector, vector_model, self.embedder)
@@ -365,12 +380,22 @@ class EngineBase:
             vector=vector,
         )
 
-    def update(self, memory_id: str, *, thread_id: str = "default", **changes: Any) -> WriteResult:
-        """Change fields of an active memory; unknown fields are SCHEMA_INVALID.
+    def update(
+        self,
+        memory_id: str,
+        patch: MemoryPatch | None = None,
+        *,
+        thread_id: str = "default",
+        **changes: Any,
+    ) -> WriteResult:
+        """Change fields of an active memory: a typed ``patch`` and/or keywords.
 
-        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        Unknown fields are SCHEMA_INVALID. Raises :class:`MemoryNotFoundError`
+        for an id outside this orchestrator.
         """
         old = self._load(memory_id, "update")
+        if patch is not None:
+            changes = {**patch.changes(), **changes}
         return self.writes.update(old, changes, thread_id=thread_id)
 
     def delete(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:

@@ -30,11 +30,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from memvault.engine._base import _unpack
 from memvault.errors import AccessDeniedError
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
+from memvault.write.spec import MemoryPatch, NewMemory
 
 if TYPE_CHECKING:
     from memvault.engine._sync import MemoryEngine
@@ -142,14 +144,19 @@ class Caller(_Face):
 
     # -- writes ------------------------------------------------------------------
 
-    def add(self, content: str, **fields: Any) -> WriteResult:
+    def add(self, content: str | NewMemory, **fields: Any) -> WriteResult:
         """:meth:`MemoryEngine.add` as this caller (its agent is the memory's agent)."""
+        content, fields = _unpack(content, fields)
         self.authorize("add", write=True, categories=[fields.get("category")])
         with self.engine.acting(self.grant.agent):
             return self.engine.add(content, **{**fields, "agent_id": self.grant.agent})
 
-    def update(self, memory_id: str, **changes: Any) -> WriteResult:
+    def update(
+        self, memory_id: str, patch: MemoryPatch | None = None, **changes: Any
+    ) -> WriteResult:
         """:meth:`MemoryEngine.update` of a memory in the caller's categories."""
+        if patch is not None:
+            changes = {**patch.changes(), **changes}
         self.authorize("update", write=True)
         node = self._node(memory_id, "update")
         self.authorize("update", write=True, categories=[node.category, changes.get("category")])

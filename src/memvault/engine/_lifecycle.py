@@ -33,8 +33,10 @@ from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
 if TYPE_CHECKING:
     pass
+from memvault.engine._base import _unpack
 from memvault.engine._context import EngineContext
 from memvault.results import EngineStats
+from memvault.write.spec import NewMemory
 
 
 class EngineLifecycle(EngineContext):
@@ -362,7 +364,7 @@ class EngineLifecycle(EngineContext):
 
     def add(
         self,
-        content: str,
+        content: str | NewMemory,
         *,
         thread_id: str = "default",
         index_text: Any = None,
@@ -378,6 +380,7 @@ class EngineLifecycle(EngineContext):
         user to confirm and the result carries its ``proposal_id`` (stop reason
         still ``MISSING_EXPLICIT_CONSENT``: nothing is stored yet).
         """
+        content, fields = _unpack(content, fields)
         result = super().add(
             content,
             thread_id=thread_id,

@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from memvault.errors import ValidationFailed
 from memvault.ingest.model import Candidate, EdgeSpec, ParsedDocument
 from memvault.ingest.parsers import MEMORY_FIELDS
+from memvault.model.clock import summarise
 from memvault.model.decision import Decision
 from memvault.model.enums import CapturedBy, MemoryOp, SourceKind, SourceType
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
@@ -53,15 +54,6 @@ def derived_id(prefix: str, *parts: str) -> str:
     """
     digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
     return f"{prefix}_{digest[:28]}"
-
-
-def summarise(content: str, limit: int = 160) -> str:
-    """One line of at most ``limit`` characters, cut at a word."""
-    text = " ".join(content.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 3].rsplit(" ", 1)[0]
-    return (cut or text[: limit - 3]) + "…"
 
 
 @dataclass
