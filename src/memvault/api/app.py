@@ -26,8 +26,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.access import AccessControl, Principal
 from memvault.api.context_routes import router as more_router
-from memvault.api.problems import ApiProblem, problem_response
+from memvault.api.problems import ApiProblem, problem_response, status_for
 from memvault.api.routes import router
+from memvault.engine import DEFAULT_CONTRACT_VERSION, PolicyGate
 from memvault.errors import (
     AccessDeniedError,
     ConfigError,
@@ -37,9 +38,24 @@ from memvault.errors import (
     ValidationFailed,
 )
 from memvault.inspector import mount as mount_inspector
-from memvault.model.enums import StopReason
+from memvault.model.decision import Decision
+from memvault.model.enums import MemoryOp, StopReason
 
 __all__ = ["McpMount", "create_app"]
+
+
+def _content_verdict(request: Request, body: Any) -> Decision | None:
+    """The gate's verdict on a malformed memory's text (``None``: no text to judge)."""
+    if not isinstance(body, dict) or not isinstance(body.get("content"), str):
+        return None
+    control = getattr(request.app.state, "control", None)
+    contract = control.config.policy.contract if control is not None else DEFAULT_CONTRACT_VERSION
+    try:
+        verdict = PolicyGate(contract).check_fields(MemoryOp.STORE, body, agent_id=None)
+    except Exception:  # the schema answer stands
+        return None
+    return None if verdict.allowed else verdict
+
 
 VERSION = "0.1.0"
 
@@ -237,6 +253,20 @@ def _install_handlers(app: FastAPI) -> None:
         # when only a bound was broken, else SCHEMA_INVALID (as the engine would say).
         bounds_only = all(e["type"] in _BOUND_ERRORS for e in exc.errors())
         stop = StopReason.BOUNDS_EXCEEDED if bounds_only else StopReason.SCHEMA_INVALID
+        verdict = _content_verdict(request, exc.body)
+        if verdict is not None and verdict.stop_reason.priority < stop.priority:
+            # Trigger: a memory whose shape is wrong AND whose text the gate refuses.
+            # Why: contract §7 — injection or forbidden content outranks SCHEMA_INVALID,
+            #      as `policy check` and the library's add answer for the same input.
+            # Outcome: the higher-ranked refusal, with the gate's detector.
+            return problem_response(
+                status_for(verdict.stop_reason),
+                verdict.stop_reason.value.lower().replace("_", "-"),
+                verdict.reason or "the write was refused",
+                stop_reason=verdict.stop_reason.value,
+                detector=verdict.detector,
+                memory_id=None,
+            )
         return problem_response(
             422,
             "invalid-request",

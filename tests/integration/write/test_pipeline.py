@@ -140,14 +140,18 @@ def test_http_winner_and_500_without_memory_id(tmp_path: Path) -> None:
         with httpx.Client(
             base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30
         ) as client:
-            # A body the OpenAPI document rules out never reaches the gate (422) ...
+            # Contract §7 at the HTTP edge too: the gate's verdict on the text
+            # outranks the schema's, so a bad type does not hide an injection ...
             invalid = client.post("/v1/memories", json={**body, "content": INJECTION, "type": "X"})
-            assert invalid.status_code == 422
-            assert invalid.json()["stop_reason"] == "SCHEMA_INVALID"
-            # ... a well-formed one gets the gate's verdict (a governance refusal is 403).
+            assert invalid.status_code == 403
+            assert invalid.json()["stop_reason"] == "INJECTION_DETECTED"
+            # ... and a harmless text with a bad type is the schema's 422.
+            plain = client.post("/v1/memories", json={**body, "type": "X"})
+            assert plain.status_code == 422 and plain.json()["stop_reason"] == "SCHEMA_INVALID"
             injected = client.post("/v1/memories", json={**body, "content": INJECTION})
             assert injected.status_code == 403
             assert injected.json()["stop_reason"] == "INJECTION_DETECTED"
+            assert injected.json()["detector"].startswith("detector.injection")
             assert client.post("/v1/memories", json=body).status_code == 201
             _break_memories_table(tmp_path / "acme" / "memory" / "memory.db")
             failed = client.post("/v1/memories", json={**body, "content": "Dana likes jazz"})
