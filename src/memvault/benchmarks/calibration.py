@@ -83,6 +83,8 @@ def collect(data: Path, names: list[str], cache: Path, mode: str = "add") -> dic
                 nodes = {n.memory_id: n for n in store.get_nodes(engine.orchestrator, ids)}
                 words = frozenset(tokenize(q.question))
                 floor = min(vec.values(), default=0.0)
+                top = max(vec.values(), default=0.0)
+                best = max(text.values(), default=0.0)
                 evidence = set(q.evidence)
                 for memory_id in ids:
                     node = nodes.get(memory_id)
@@ -95,6 +97,8 @@ def collect(data: Path, names: list[str], cache: Path, mode: str = "add") -> dic
                                 vec.get(memory_id, floor),
                                 words,
                                 node.actor_id,
+                                cos_range=(floor, top),
+                                bm25_max=best,
                             )
                         )
                     )
@@ -149,17 +153,28 @@ def _recall_at(scores: npt.NDArray[np.float64], data: dict[str, Any], k: int) ->
 
 def main(argv: list[str]) -> int:
     data, cache, names = Path(argv[0]), Path(argv[1]), argv[2:]
-    got = collect(data, names, cache)
+    saved = cache / "calibration-rows.json"
+    if saved.exists() and "--reuse" in argv:
+        got = json.loads(saved.read_text())
+    else:
+        got = collect(data, [n for n in names if not n.startswith("--")], cache)
+        saved.write_text(json.dumps(got))
     x = np.asarray(got["x"], dtype=np.float64)
     y = np.asarray(got["y"], dtype=np.float64)
-    for label, cols in (("both legs", [0, 1, 2, 3]), ("text only", [1, 2, 3])):
+    names_ = ["cos", "log1p_bm25", "in_text", "actor", "rel_cos", "rel_bm25"]
+    for label, cols in (
+        ("both legs, absolute", [0, 1, 2, 3]),
+        ("both legs, absolute + relative", [0, 1, 2, 3, 4, 5]),
+        ("text only, absolute", [1, 2, 3]),
+        ("text only, absolute + relative", [1, 2, 3, 5]),
+    ):
         w = fit_logistic(x[:, cols], y)
         logit = np.hstack([x[:, cols], np.ones((len(x), 1))]) @ w
         print(
             json.dumps(
                 {
                     "model": label,
-                    "features": [["cos", "log1p_bm25", "in_text", "actor"][c] for c in cols],
+                    "features": [names_[c] for c in cols],
                     "coefficients": w.round(4).tolist(),
                     "rows": len(y),
                     "positives": int(y.sum()),

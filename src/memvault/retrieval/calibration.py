@@ -29,6 +29,7 @@ from memvault.store.filtering import tokenize
 __all__ = [
     "CALIBRATIONS",
     "Calibration",
+    "CalibrationPair",
     "calibrated_fuse",
     "calibration_for",
     "features",
@@ -38,38 +39,79 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Calibration:
-    """Logistic coefficients over :func:`features` (cos, log1p bm25, in-text, actor) + bias."""
+    """Logistic coefficients over :func:`features` + bias.
+
+    ``rel_cos``/``rel_bm25`` weigh the candidate's place within its query's
+    legs (cosine min-max scaled, bm25 over the best bm25): they order
+    candidates of one query, while the absolute terms decide how high the
+    query's best candidates can score at all.
+    """
 
     cos: float
     bm25: float
     in_text: float
     actor: float
     bias: float
+    rel_cos: float = 0.0
+    rel_bm25: float = 0.0
 
     def logit(self, row: Sequence[float]) -> float:
-        cos, bm25, in_text, actor = row
+        cos, bm25, in_text, actor, rel_cos, rel_bm25 = row
         return (
             self.cos * cos
             + self.bm25 * bm25
             + self.in_text * in_text
             + self.actor * actor
+            + self.rel_cos * rel_cos
+            + self.rel_bm25 * rel_bm25
             + self.bias
         )
 
 
-#: Fitted on the tuning split (see the module docstring; 108,407 candidates of
-#: 3 LoCoMo conversations' questions, 482 from evidence turns); per model id.
-CALIBRATIONS: dict[str, Calibration] = {
-    "all-MiniLM-L6-v2": Calibration(
-        cos=6.9954, bm25=2.233, in_text=-0.8834, actor=2.4142, bias=-6.0819
+@dataclass(frozen=True, slots=True)
+class CalibrationPair:
+    """Two fits of one model: on absolute evidence only, and with the relative terms.
+
+    The fused score is the geometric mean of their probabilities: the
+    absolute fit keeps an unrelated query's best hit low (its raw cosine and
+    bm25 are low whatever the ranking), the relative fit orders one query's
+    candidates as well as per-query min-max fusion did.
+    """
+
+    absolute: Calibration
+    within: Calibration
+
+    def probability(self, row: Sequence[float]) -> float:
+        return math.sqrt(_sigmoid(self.absolute.logit(row)) * _sigmoid(self.within.logit(row)))
+
+
+#: Fitted on the tuning split (see the module docstring; 108,418 candidates of
+#: 3 LoCoMo conversations' questions, 481 from evidence turns); per model id.
+CALIBRATIONS: dict[str, CalibrationPair] = {
+    "all-MiniLM-L6-v2": CalibrationPair(
+        Calibration(cos=7.285, bm25=2.1679, in_text=-0.7735, actor=2.3902, bias=-6.1979),
+        Calibration(
+            cos=-0.5927,
+            bm25=0.5206,
+            in_text=-0.8078,
+            actor=2.5487,
+            rel_cos=3.5398,
+            rel_bm25=4.6123,
+            bias=-4.2652,
+        ),
     ),
 }
 
 #: The text leg alone (no embedder, or a model without coefficients).
-TEXT_ONLY = Calibration(cos=0.0, bm25=2.4889, in_text=-0.8911, actor=2.8673, bias=-3.8206)
+TEXT_ONLY = CalibrationPair(
+    Calibration(cos=0.0, bm25=2.4364, in_text=-0.8028, actor=2.8528, bias=-3.8258),
+    Calibration(
+        cos=0.0, bm25=0.523, in_text=-0.8012, actor=2.9043, rel_bm25=5.3994, bias=-3.8758
+    ),
+)
 
 
-def calibration_for(model_id: str | None) -> Calibration | None:
+def calibration_for(model_id: str | None) -> CalibrationPair | None:
     """The coefficients of ``model_id`` (``None`` when it has none).
 
     >>> calibration_for("all-MiniLM-L6-v2") is not None
@@ -100,19 +142,29 @@ def names_actor(query_words: frozenset[str], actor_id: str | None) -> bool:
 
 
 def features(
-    bm25: float | None, cos: float, query_words: frozenset[str], actor_id: str | None
-) -> tuple[float, float, float, float]:
-    """One candidate's raw evidence: (cosine, log1p(bm25), in the text leg, actor named).
+    bm25: float | None,
+    cos: float,
+    query_words: frozenset[str],
+    actor_id: str | None,
+    *,
+    cos_range: tuple[float, float] = (0.0, 0.0),
+    bm25_max: float = 0.0,
+) -> tuple[float, float, float, float, float, float]:
+    """One candidate's evidence: (cosine, log1p(bm25), in the text leg, actor named,
+    cosine min-max scaled within the query's vector leg, bm25 / the leg's best).
 
-    >>> features(None, 0.5, frozenset({"ana"}), "Ana")
-    (0.5, 0.0, 0.0, 1.0)
+    >>> features(None, 0.5, frozenset({"ana"}), "Ana", cos_range=(0.1, 0.9))
+    (0.5, 0.0, 0.0, 1.0, 0.5, 0.0)
     """
     score = max(0.0, bm25 or 0.0)
+    lo, hi = cos_range
     return (
         float(cos),
         math.log1p(score),
         1.0 if bm25 is not None else 0.0,
         1.0 if names_actor(query_words, actor_id) else 0.0,
+        (cos - lo) / (hi - lo) if hi > lo else 0.0,
+        score / bm25_max if bm25_max > 0 else 0.0,
     )
 
 
@@ -128,7 +180,7 @@ def calibrated_fuse(
     vector: Sequence[tuple[str, float]] | None,
     actors: Mapping[str, str | None],
     query: str,
-    calibration: Calibration | None,
+    calibration: CalibrationPair | None,
 ) -> list[tuple[str, float]]:
     """Probability of relevance per candidate, best first (ties by id).
 
@@ -137,7 +189,8 @@ def calibrated_fuse(
     gets that leg's lowest cosine; one missing from the text leg has no bm25.
     Without coefficients for the vector leg only the text evidence counts.
 
-    >>> cal = Calibration(cos=10, bm25=1, in_text=0, actor=1, bias=-7)
+    >>> one = Calibration(cos=10, bm25=1, in_text=0, actor=1, bias=-7)
+    >>> cal = CalibrationPair(one, one)
     >>> fused = calibrated_fuse([("a", 8.0)], [("a", 0.6), ("b", 0.1)], {}, "x", cal)
     >>> [(m, round(p, 3)) for m, p in fused]
     [('a', 0.768), ('b', 0.002)]
@@ -150,6 +203,8 @@ def calibrated_fuse(
     for memory_id, score in vector or ():
         cos[memory_id] = max(score, cos.get(memory_id, score))
     floor = min(cos.values(), default=0.0)
+    top = max(cos.values(), default=0.0)
+    best_bm25 = max(bm25.values(), default=0.0)
     ids = set(bm25) | (set(cos) if use_vector else set())
     out = []
     for memory_id in ids:
@@ -158,7 +213,9 @@ def calibrated_fuse(
             cos.get(memory_id, floor) if use_vector else 0.0,
             words,
             actors.get(memory_id),
+            cos_range=(floor, top) if use_vector else (0.0, 0.0),
+            bm25_max=best_bm25,
         )
-        out.append((memory_id, _sigmoid(model.logit(row))))
+        out.append((memory_id, model.probability(row)))
     out.sort(key=lambda item: (-item[1], item[0]))
     return out
