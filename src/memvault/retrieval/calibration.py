@@ -105,9 +105,7 @@ CALIBRATIONS: dict[str, CalibrationPair] = {
 #: The text leg alone (no embedder, or a model without coefficients).
 TEXT_ONLY = CalibrationPair(
     Calibration(cos=0.0, bm25=2.4364, in_text=-0.8028, actor=2.8528, bias=-3.8258),
-    Calibration(
-        cos=0.0, bm25=0.523, in_text=-0.8012, actor=2.9043, rel_bm25=5.3994, bias=-3.8758
-    ),
+    Calibration(cos=0.0, bm25=0.523, in_text=-0.8012, actor=2.9043, rel_bm25=5.3994, bias=-3.8758),
 )
 
 
