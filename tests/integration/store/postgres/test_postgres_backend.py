@@ -23,7 +23,7 @@ from memvault.errors import (
 )
 from memvault.model import ChangeKind, HistoryOp
 from memvault.store import ChangeEntry, HistoryEvent, NodeFilter, WriteSet
-from memvault.store.base import GENESIS_HASH, EmbeddingRow, chain_hash
+from memvault.store.base import GENESIS_HASH, EmbeddingRow, chain_hash, row_digest
 from memvault.store.postgres import PostgresStore
 from memvault.store.postgres.queries import search_text_query
 from memvault.store.postgres.schema import MIGRATIONS, vector_index_ddl, vector_index_name
@@ -177,7 +177,8 @@ def test_detail_round_trips_exactly_for_the_hash_chain(store: PostgresStore) -> 
     node = make_node()
     store.apply(WriteSet("acme", ts(1), nodes=(node,), events=(event(node.memory_id),)))
     (stored,) = store.history("acme")
-    assert stored.detail == {"n": 1.0, "z": [1, 2], "a": "ü"}
+    # The row's digest rides along (tamper evidence), the rest exactly as given.
+    assert stored.detail == {"n": 1.0, "z": [1, 2], "a": "ü", "digest": row_digest(node)}
     assert isinstance(stored.detail["n"], float)
     assert stored.hash == chain_hash(GENESIS_HASH, stored)
 
