@@ -204,13 +204,18 @@ def _memory_in(category: str) -> type[_MemoryFields]:
     rule = _CONTRACT.categories[category]
     kinds = tuple(k.value for k in rule.allowed_source_kinds)
     ttls = tuple(t.value for t in rule.allowed_ttl_classes)
+    # Typed Any: a Literal built at run time is a "special form" to mypy, which
+    # pydantic >= 2.14's create_model stubs (TypeForm) no longer accept as a type.
+    category_type: Any = Literal[category]
+    kind_type: Any = Literal[kinds]
+    ttl_type: Any = Literal[ttls]
     model: type[_MemoryFields] = create_model(
         "MemoryIn" + "".join(part.title() for part in category.split("_")),
         __base__=_MemoryFields,
         __doc__=f"``POST /v1/memories`` with category {category} (contract §{rule.section}).",
-        category=(Literal[category], ...),
-        source_kind=(Literal[kinds], ...),
-        ttl_class=(Literal[ttls], rule.default_ttl.value),
+        category=(category_type, ...),
+        source_kind=(kind_type, ...),
+        ttl_class=(ttl_type, rule.default_ttl.value),
         key=(_text(rule.key_max), ""),
         value=(_text(rule.value_max), ""),
     )
