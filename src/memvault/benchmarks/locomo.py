@@ -36,6 +36,7 @@ from memvault.benchmarks.modes import (
     build_index,
     day_after,
     evidence_without_memory,
+    merge_index_stats,
     ranked_turns,
     safe_search,
     turns_at,
@@ -270,7 +271,7 @@ def run_locomo(
                     )
                     bar.advance(task, len(conv.questions) * len(methods))
                     continue
-                _merge_stats(index_stats[mode], built.stats())
+                merge_index_stats(index_stats[mode], built.stats())
                 failures.extend({"mode": mode, **f} for f in built.failures[:20])
                 missing[mode].update(
                     {f"{conv.name}/{ref}": why for ref, why in built.without_memory.items()}
@@ -336,14 +337,6 @@ def run_locomo(
         },
         "failures": failures,
     }
-
-
-def _merge_stats(into: dict[str, Any], stats: dict[str, Any]) -> None:
-    into["memories"] = into.get("memories", 0) + stats["memories"]
-    into["failures"] = into.get("failures", 0) + stats["failures"]
-    counts = into.setdefault("turns_without_memory", {})
-    for reason, n in stats["turns_without_memory"].items():
-        counts[reason] = counts.get(reason, 0) + n
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:

@@ -37,6 +37,7 @@ from memvault.benchmarks.modes import (
     day_after,
     evidence_without_memory,
     flat_turns,
+    merge_index_stats,
     ranked_turns,
     safe_search,
     turns_at,
@@ -186,7 +187,7 @@ def run_longmemeval(
                     failures.append({"question_id": qid, "mode": mode, "detail": repr(exc)[:300]})
                     bar.advance(task, len(methods))
                     continue
-                _merge_stats(index_stats[mode], built.stats())
+                merge_index_stats(index_stats[mode], built.stats())
                 failures.extend({"question_id": qid, "mode": mode, **f} for f in built.failures[:5])
                 missing[mode].update({f"{qid}/{r}": why for r, why in built.without_memory.items()})
                 engine = built.engine
@@ -246,14 +247,6 @@ def run_longmemeval(
         },
         "failures": failures,
     }
-
-
-def _merge_stats(into: dict[str, Any], stats: dict[str, Any]) -> None:
-    into["memories"] = into.get("memories", 0) + stats["memories"]
-    into["failures"] = into.get("failures", 0) + stats["failures"]
-    counts = into.setdefault("turns_without_memory", {})
-    for reason, n in stats["turns_without_memory"].items():
-        counts[reason] = counts.get(reason, 0) + n
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:

@@ -53,6 +53,7 @@ __all__ = [
     "BuiltIndex",
     "build_index",
     "evidence_without_memory",
+    "merge_index_stats",
     "parse_modes",
     "ranked_turns",
 ]
@@ -387,6 +388,22 @@ def flat_turns(ranked: Sequence[Sequence[str]]) -> list[str]:
     ['a', 'b', 'c']
     """
     return list(dict.fromkeys(t for refs in ranked for t in refs))
+
+
+def merge_index_stats(into: dict[str, Any], stats: dict[str, Any]) -> None:
+    """Add one built index's counts (memories, failures, turns without memory) to ``into``.
+
+    >>> total: dict[str, Any] = {}
+    >>> merge_index_stats(total, {"memories": 2, "failures": 0, "turns_without_memory": {"x": 1}})
+    >>> merge_index_stats(total, {"memories": 3, "failures": 1, "turns_without_memory": {"x": 2}})
+    >>> total
+    {'memories': 5, 'failures': 1, 'turns_without_memory': {'x': 3}}
+    """
+    into["memories"] = into.get("memories", 0) + stats["memories"]
+    into["failures"] = into.get("failures", 0) + stats["failures"]
+    counts = into.setdefault("turns_without_memory", {})
+    for reason, n in stats["turns_without_memory"].items():
+        counts[reason] = counts.get(reason, 0) + n
 
 
 def evidence_without_memory(
