@@ -132,7 +132,7 @@ def test_no_backend_checks_outside_store() -> None:
 
 #: Who may construct what a write is made of (DESIGN §4: one write pipeline).
 #: ``store`` reads rows back into these types; ``model`` defines them;
-#: ``benchmarks`` seed ungated corpora through ``write.commit.seeded_write`` (DESIGN §9).
+#: ``benchmarks`` seed ungated corpora through ``write.commit.seed_corpus`` (DESIGN §9).
 _BUILDERS: dict[str, set[str]] = {
     "WriteSet": {"write", "store"},
     "HistoryEvent": {"write", "store"},
@@ -168,6 +168,40 @@ def test_only_the_write_pipeline_builds_writes(path: Path) -> None:
     layer = _layer(path)
     illegal = {name for name in _constructions(path) if layer not in _BUILDERS[name]}
     assert not illegal, f"{path.relative_to(SRC)} ({layer}) constructs {sorted(illegal)}"
+
+
+def _store_applies(path: Path) -> list[int]:
+    """Lines of ``path`` that call ``apply`` on something named like a store."""
+    lines: list[int] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "apply"
+            and "store" in ast.unparse(node.func.value).lower()
+        ):
+            lines.append(node.lineno)
+    return lines
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
+def test_only_the_write_pipeline_applies_writes(path: Path) -> None:
+    """Every write reaches the store through ``write/`` (``WritePipeline.apply``/``commit``).
+
+    Ingest, the lifecycle and the engine hand their write sets to the pipeline;
+    benchmarks seed through ``write.commit.seed_corpus``; only the store itself and
+    ``write/`` call ``store.apply``.
+    """
+    if _layer(path) in {"write", "store"}:
+        return
+    lines = _store_applies(path)
+    assert not lines, f"{path.relative_to(SRC)} calls store.apply at lines {lines}"
+
+
+def test_the_apply_check_sees_a_call(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text("self.ctx.store.apply(w)\nwrites.apply(w)\nlstore.apply(w)\n")
+    assert _store_applies(sample) == [1, 3]
 
 
 def test_the_builder_check_sees_a_construction(tmp_path: Path) -> None:

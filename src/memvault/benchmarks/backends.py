@@ -48,7 +48,7 @@ from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType
 from memvault.model.node import MemoryNode, Source
 from memvault.store.base import EmbeddingRow, Store
 from memvault.store.factory import BACKENDS
-from memvault.write.commit import seeded_write
+from memvault.write.commit import seed_corpus
 
 __all__ = ["BackendRun", "main", "parse_backends", "report", "run_backends"]
 
@@ -130,7 +130,7 @@ def _seed(store: Store, embedder: HashingEmbedder, n: int, rng: np.random.Genera
             EmbeddingRow(node.memory_id, embedder.model_id, vectors[k], f"seed-{node.memory_id}")
             for k, node in enumerate(nodes)
         )
-        store.apply(seeded_write(ORCH, at, nodes, embeddings=rows))
+        seed_corpus(store, ORCH, at, nodes, embeddings=rows)
         done += count
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from memvault.engine import MemoryEngine, format_timestamp, new_id
 from memvault.model import CapturedBy, MemoryNode, MemoryType, Source, SourceKind, SourceType
-from memvault.write.commit import seeded_write
+from memvault.write.commit import seed_corpus
 
 PLACES = ["Lisbon", "Porto", "Oslo", "Kyoto", "Lima", "Quito", "Hanoi", "Tallinn", "Accra"]
 DRINKS = ["oolong tea", "espresso", "green tea", "cold brew", "mate", "rooibos"]
@@ -100,7 +100,7 @@ def build(engine: MemoryEngine, memories: int, users: int, seed: int) -> None:
                 )
             )
     for start in range(0, len(nodes), 500):
-        engine.store.apply(seeded_write(engine.orchestrator, now, nodes[start : start + 500]))
+        seed_corpus(engine.store, engine.orchestrator, now, nodes[start : start + 500])
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from memvault.model.enums import (
 )
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.base import Store
-from memvault.write.commit import seeded_write
+from memvault.write.commit import seed_corpus
 
 __all__ = ["percentiles", "query_texts", "seed_store", "time_calls"]
 
@@ -139,7 +139,7 @@ def seed_store(
                     )
                 )
         at = nodes[-1].created_at
-        store.apply(seeded_write(orchestrator, at, nodes, edges=edges))
+        seed_corpus(store, orchestrator, at, nodes, edges=edges)
 
 
 def query_texts(count: int, *, seed: int = 11) -> list[str]:

@@ -43,7 +43,7 @@ from memvault.retrieval.text import query_terms
 from memvault.store.base import EmbeddingRow, NodeFilter, VectorHit
 from memvault.store.sqlite import SQLiteStore
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, load_faiss
-from memvault.write.commit import seeded_write
+from memvault.write.commit import seed_corpus
 
 __all__ = ["report", "run_perf"]
 
@@ -121,7 +121,7 @@ def _seed(
                 EmbeddingRow(node.memory_id, embedder.model_id, vectors[i], f"seed-{i + have}")
                 for i, node in enumerate(nodes)
             )
-        engine.store.apply(seeded_write(engine.orchestrator, at, nodes, embeddings=rows))
+        seed_corpus(engine.store, engine.orchestrator, at, nodes, embeddings=rows)
         have += count
 
 

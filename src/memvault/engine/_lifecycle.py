@@ -159,7 +159,7 @@ class EngineLifecycle(EngineContext):
         if recorded:
             at = self._now()
             stones = erasure.tombstones(recorded, at)
-            self.store.apply(self.writes.builder(at).compose(ingest_records=stones))
+            self.writes.apply(self.writes.builder(at).compose(ingest_records=stones))
         erasure.erase_files(orphaned)
         words = set(purged) | set(hashes) | {f.name for f in orphaned}
         erasure.scrub_log(self.layout.log_path, words)
@@ -330,7 +330,7 @@ class EngineLifecycle(EngineContext):
         if recorded:
             # Before the purge: its WAL checkpoint then also flushes the old names away.
             stones = erasure.tombstones(recorded, at)
-            self.store.apply(self.writes.builder(at).compose(ingest_records=stones))
+            self.writes.apply(self.writes.builder(at).compose(ingest_records=stones))
         report = self.lifecycle.forget_user(user_id, thread_id=thread_id)
         cleaned = {"memories": report.memories_purged, "proposals": report.proposals_erased}
         cleaned["ingest_records"] = len(recorded)

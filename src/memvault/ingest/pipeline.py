@@ -287,7 +287,7 @@ class _Pass:
             self.ctx.writes.builder(at, THREAD), p.judged, plan, embedded, record, sha=p.sha
         )
         try:
-            self.ctx.store.apply(write)
+            self.ctx.writes.apply(write)
         except StoreUnavailableError:
             raise
         except StoreError as exc:

@@ -118,6 +118,10 @@ class LifecycleService:
     def _builder(self, at: str, thread_id: str = "default") -> WriteBuilder:
         return self.hooks.writes().builder(at, thread_id)
 
+    def _apply(self, write: WriteSet) -> int:
+        """Every lifecycle write reaches the store through the write pipeline."""
+        return self.hooks.writes().apply(write)
+
     def _event(self, op: HistoryOp, at: str, **fields: Any) -> HistoryEvent:
         memory_id = fields.pop("memory_id", None)
         return self._builder(at).event(op, memory_id, **fields)
@@ -184,7 +188,7 @@ class LifecycleService:
                 changes.append(ChangeEntry(node.memory_id, ChangeKind.SOFT_DELETED, node.summary))
                 ops.append(self._op(at, "worker", "ttl", node))
                 soft.append(Transition(node.memory_id, expiry.reason, purge_at))
-            revision = self._store.apply(
+            revision = self._apply(
                 self._builder(at, thread_id).compose(
                     nodes=nodes, events=events, changes=changes, op_events=ops
                 )
@@ -212,7 +216,7 @@ class LifecycleService:
         revision = None
         for batch in self._batches(sorted(nodes, key=lambda n: n.memory_id)):
             ids = tuple(n.memory_id for n in batch)
-            revision = self._store.apply(
+            revision = self._apply(
                 self._builder(at, thread_id).compose(
                     purge_ids=ids,
                     events=tuple(
@@ -328,7 +332,7 @@ class LifecycleService:
                 category,
                 best_similarity,
             )
-            self._store.apply(self._builder(event.at).compose(op_events=(event,)))
+            self._apply(self._builder(event.at).compose(op_events=(event,)))
         except Exception as exc:  # operational tracking must never break a caller
             self.hooks.log("warning", "op_event_not_recorded", error=f"{type(exc).__name__}: {exc}")
 
@@ -434,7 +438,7 @@ class LifecycleService:
         proposals = self._store.proposals(self._orch, user_id=user_id, limit=2**62)
         erased = [_erase(p, at) for p in proposals]
         for batch in self._batches(erased):
-            self._store.apply(self._builder(at).compose(proposals=batch))
+            self._apply(self._builder(at).compose(proposals=batch))
         remaining = len(self._nodes(NodeFilter(user_id=user_id, status=ALL_STATUSES)))
         remaining += len(self._store.proposals(self._orch, user_id=user_id, limit=2**62))
         return ForgetReport(
@@ -471,7 +475,7 @@ class LifecycleService:
         """Queue an inferred memory for the user's consent (never stored directly)."""
         result, write = self.plan_proposal(content, kind=kind, user_id=user_id, fields=fields)
         if write is not None:
-            self._store.apply(write)
+            self._apply(write)
         return result
 
     def plan_proposal(
@@ -539,7 +543,7 @@ class LifecycleService:
         pending = self._store.proposals(self._orch, status=ProposalStatus.PENDING, limit=2**62)
         expired = [decide(p, ProposalStatus.EXPIRED, at) for p in pending if is_expired(p, now)]
         for batch in self._batches(expired):
-            self._store.apply(
+            self._apply(
                 self._builder(at).compose(
                     events=tuple(self._consent_event(at, p, "expired") for p in batch),
                     proposals=batch,
@@ -667,7 +671,7 @@ class LifecycleService:
         decided = decide(
             proposal, ProposalStatus.REFUSED, at, stop_reason=decision.stop_reason.value
         )
-        self._store.apply(
+        self._apply(
             self._builder(at).compose(
                 events=(
                     self._consent_event(at, proposal, "confirmed"),
@@ -692,7 +696,7 @@ class LifecycleService:
         proposal = self._pending(proposal_id)
         at = self.hooks.stamp(self.hooks.now())
         decided = decide(proposal, ProposalStatus.REJECTED, at)
-        self._store.apply(
+        self._apply(
             self._builder(at).compose(
                 events=(self._consent_event(at, proposal, "rejected"),),
                 proposals=(decided,),

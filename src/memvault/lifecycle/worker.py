@@ -54,8 +54,8 @@ BATCH = 200
 class _Batch:
     """Write sets of one run, merged and applied ``BATCH`` at a time."""
 
-    def __init__(self, store: Store, builder: WriteBuilder) -> None:
-        self.store, self.builder = store, builder
+    def __init__(self, writes: WritePipeline, builder: WriteBuilder) -> None:
+        self.writes, self.builder = writes, builder
         self.parts: list[WriteSet] = []
 
     def add(self, write: WriteSet) -> None:
@@ -67,7 +67,7 @@ class _Batch:
         if not self.parts:
             return
         parts, self.parts = self.parts, []
-        self.store.apply(self.builder.combined(parts))
+        self.writes.apply(self.builder.combined(parts))
 
 
 class Consolidator:
@@ -167,8 +167,9 @@ class Consolidator:
         proposed: list[tuple[str, str, str]] = []
         checked = skipped = 0
         truncated = False
-        self.builder = self.writes().builder(at, thread_id)
-        self.batch = _Batch(self.store, self.builder)
+        writes = self.writes()
+        self.builder = writes.builder(at, thread_id)
+        self.batch = _Batch(writes, self.builder)
         for candidate in pool:
             if time.monotonic() - started > budget:
                 # Trigger: the run's wall-time budget is spent. Why: spec §4 —

@@ -42,13 +42,14 @@ from memvault.store.base import (
     HistoryEvent,
     IndexText,
     IngestRecord,
+    Store,
     WriteSet,
 )
 from memvault.store.records import OpEvent, Proposal
 from memvault.write.report import EdgeRef
 from memvault.write.resolve import Outcome, Resolution
 
-__all__ = ["WriteBuilder", "seeded_write", "touched", "with_op_events"]
+__all__ = ["WriteBuilder", "seed_corpus", "seeded_write", "touched", "with_op_events"]
 
 #: The operational verb of each audited write (spec §14).
 OP_OF_HISTORY: dict[HistoryOp, str] = {
@@ -109,6 +110,24 @@ def seeded_write(
     return WriteSet(
         orchestrator, at, nodes=tuple(nodes), edges=tuple(edges), embeddings=tuple(embeddings)
     )
+
+
+def seed_corpus(
+    store: Store,
+    orchestrator: str,
+    at: str,
+    nodes: Sequence[MemoryNode],
+    *,
+    edges: Sequence[MemoryEdge] = (),
+    embeddings: Sequence[EmbeddingRow] = (),
+) -> int:
+    """Apply :func:`seeded_write` to ``store`` (benchmark corpora only); the new revision.
+
+    >>> from memvault.store import InMemoryStore
+    >>> seed_corpus(InMemoryStore(), "acme", "2026-01-01T00:00:00.000000Z", [])
+    0
+    """
+    return store.apply(seeded_write(orchestrator, at, nodes, edges=edges, embeddings=embeddings))
 
 
 def touched(old: MemoryNode, at: str, confidence_nudge: float) -> MemoryNode:

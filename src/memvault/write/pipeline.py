@@ -218,6 +218,16 @@ class WritePipeline:
         """The pure builder of this pipeline's write sets (one moment, one thread)."""
         return WriteBuilder(self.orchestrator, self.agent_id, at or self.now(), thread_id)
 
+    def apply(self, write: WriteSet) -> int:
+        """The one call that reaches the store: ``write`` in one transaction; the new revision.
+
+        Raises what the store raises (nothing was written). Writes whose
+        caller wants a stop reason go through :meth:`commit`, which maps the
+        failure; batch writers (ingest's file transaction, the lifecycle's
+        sweeps) decide themselves what a failed batch means.
+        """
+        return self.store.apply(write)
+
     # -- build ---------------------------------------------------------------
 
     def node(
@@ -376,7 +386,7 @@ class WritePipeline:
         builder = self.builder()
         try:
             event = builder.refusal_event(op, decision, memory_id, **detail)
-            self.store.apply(builder.events_only(event))
+            self.apply(builder.events_only(event))
         except Exception as exc:
             self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
         self.log_refusal(op, decision, memory_id=memory_id)
@@ -419,7 +429,7 @@ class WritePipeline:
         builder = self.builder()
         try:
             events = [builder.refusal_event(op, d, None, fields=[]) for d in decisions]
-            self.store.apply(builder.events_only(*events))
+            self.apply(builder.events_only(*events))
         except Exception as exc:
             self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
         for decision in decisions:
@@ -469,7 +479,7 @@ class WritePipeline:
         if node is not None:
             write = with_op_events(write, node)  # operational events (spec §14)
         try:
-            revision = self.store.apply(write)
+            revision = self.apply(write)
         except DuplicateEdgeError as exc:
             decision = Decision(StopReason.SCHEMA_INVALID, detector="schema", reason=str(exc))
             errors = (("edge", "an edge with this (from, to, type) already exists"),)
@@ -491,7 +501,7 @@ class WritePipeline:
     def record_op_events(self, events: Sequence[OpEvent]) -> None:
         """Operational events on their own, one transaction (raises on failure)."""
         if events:
-            self.store.apply(self.builder(events[-1].at).compose(op_events=events))
+            self.apply(self.builder(events[-1].at).compose(op_events=events))
 
     def backfill(self, embedder: Embedder, *, batch: int = 256, limit: int = 100_000) -> int:
         """Embed memories stored without a vector; returns how many were embedded."""
@@ -505,7 +515,7 @@ class WritePipeline:
                 for r in embedding_rows(self.store, embedder, nodes, with_context=False)
                 if r.model_id == embedder.model_id
             ]
-            self.store.apply(self.builder().compose(embeddings=rows))
+            self.apply(self.builder().compose(embeddings=rows))
             done += len(nodes)
         return done
 
