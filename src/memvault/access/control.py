@@ -3,9 +3,10 @@
 :class:`AccessControl` turns a bearer token into a :class:`Principal`
 (orchestrator and agent come from the key only), hands out the engine of that
 orchestrator (one engine per orchestrator, opened lazily and cached, acting as
-the key's agent), and enforces the agent's category allowlist and read-only
-flag. Every denial is explainable afterwards: it leaves an access-audit row and
-a JSON line in the orchestrator's ``logs/memory.log``.
+the key's agent) as the per-caller façade (:meth:`MemoryEngine.as_caller`),
+which enforces the agent's category allowlist and read-only flag in one
+place. Every denial is explainable afterwards: it leaves an access-audit row
+and a JSON line in the orchestrator's ``logs/memory.log``.
 
 >>> import tempfile, pathlib
 >>> from memvault.config import load_config
@@ -28,12 +29,9 @@ from typing import Any
 
 from memvault.access.keys import KeyStore, Principal
 from memvault.config import MemvaultConfig
-from memvault.context.query import expand_categories
 from memvault.engine import Caller, CallerGrant, MemoryEngine, format_timestamp
-from memvault.errors import AccessDeniedError, StoreUnavailableError, ValidationFailed
+from memvault.errors import StoreUnavailableError
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
-from memvault.model.node import MemoryNode
-from memvault.policy.contract import load_contract
 
 __all__ = ["AccessControl", "EngineOpener"]
 
@@ -150,28 +148,6 @@ class AccessControl:
         self.keys.record_access("access_denied", principal=principal, route=route, detail=audit)
         self._log(principal, "access_denied", route=route, **audit)
 
-    def _deny(
-        self,
-        principal: Principal,
-        reason: str,
-        route: str,
-        categories: Iterable[str] = (),
-        *,
-        detail: str = "",
-    ) -> AccessDeniedError:
-        cats = sorted(set(categories))
-        self._audit_denial(principal, reason, route, cats)
-        plural = "y" if len(cats) == 1 else "ies"
-        limited = ", ".join(sorted(principal.categories or ()))
-        messages = {
-            "category_not_allowed": f"agent {principal.agent!r} may not use "
-            f"categor{plural} {', '.join(cats)}",
-            "read_only": f"the key of agent {principal.agent!r} is read-only",
-            "category_allowlist": f"{detail or 'this call'} spans every category; the key of "
-            f"agent {principal.agent!r} is limited to {limited}",
-        }
-        return AccessDeniedError(principal.agent, reason, categories=cats, detail=messages[reason])
-
     def _log(self, principal: Principal, event: str, **fields: Any) -> None:
         engine = self.opened().get(principal.orchestrator)
         log = engine.log if engine is not None else None
@@ -186,76 +162,6 @@ class AccessControl:
             key_id=principal.key_id,
             **fields,
         )
-
-    def require_write(self, principal: Principal, route: str) -> None:
-        """Raise :class:`AccessDeniedError` (logged) when the key is read-only."""
-        if principal.read_only:
-            raise self._deny(principal, "read_only", route)
-
-    def require_unrestricted(self, principal: Principal, route: str, what: str) -> None:
-        """Raise :class:`AccessDeniedError` (logged) when the key has a category allowlist.
-
-        For calls that span categories the caller cannot name up front (bulletin,
-        capture, ingest, proposals): a restricted agent is refused, fail closed.
-        """
-        if principal.categories is not None:
-            raise self._deny(principal, "category_allowlist", route, detail=what)
-
-    def check_categories(self, principal: Principal, categories: Iterable[str], route: str) -> None:
-        """Raise :class:`AccessDeniedError` (logged) unless every category is allowed."""
-        refused = [c for c in categories if not principal.allows(c)]
-        if refused:
-            raise self._deny(principal, "category_not_allowed", route, (c.upper() for c in refused))
-
-    def check_memory(self, principal: Principal, node: MemoryNode, route: str) -> None:
-        """The allowlist applied to one stored memory."""
-        self.check_categories(principal, [node.category], route)
-
-    def check_known(self, categories: Iterable[str], field: str = "categories") -> None:
-        """Raise :class:`ValidationFailed` for a category the contract does not name.
-
-        Trigger: a read asks for a category no memory can have (a typo, a made-up name).
-        Why: an empty success would read as "nothing stored" — the caller must learn
-             that the name is wrong.
-        Outcome: SCHEMA_INVALID naming the unknown categories and the known ones.
-        """
-        known = frozenset(load_contract(self.config.policy.contract).categories)
-        unknown = sorted({c for c in categories if not expand_categories([c]) <= known})
-        if unknown:
-            raise ValidationFailed(
-                f"unknown category: {', '.join(unknown)}",
-                errors=tuple((field, f"unknown category {c!r}") for c in unknown),
-                hint=f"use one of {', '.join(sorted(known))} (or an alias such as 'tasks')",
-            )
-
-    def category_filter(
-        self, principal: Principal, requested: Iterable[str] | None, route: str
-    ) -> tuple[str, ...] | None:
-        """The category filter a read must use: the request's (checked) or the allowlist.
-
-        An unknown category is an error (:meth:`check_known`), never an empty result.
-        """
-        asked = [c for c in (requested or ()) if c]
-        self.check_known(asked, "category")
-        if asked:
-            self.check_categories(principal, asked, route)
-            return tuple(asked)
-        if principal.categories is None:
-            return None
-        return tuple(sorted(principal.categories))
-
-    def query_categories(
-        self, principal: Principal, requested: Iterable[str] | None, route: str
-    ) -> list[str] | None:
-        """Categories for memory.query: the request's (aliases expanded, checked) or the grant's."""
-        asked = [c for c in (requested or ()) if c]
-        self.check_known(asked)
-        if principal.categories is None:
-            return asked or None
-        if asked:
-            self.check_categories(principal, expand_categories(asked), route)
-            return asked
-        return sorted(principal.categories)
 
     def scope_miss(self, principal: Principal, route: str, memory_id: str) -> None:
         """Audit an id that is not in the principal's orchestrator (404 to the caller)."""

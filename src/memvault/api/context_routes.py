@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
-from memvault.api.routes import Caller, CallerDep
+from memvault.api.routes import CallerDep
 from memvault.api.schemas import CategoryName, QueryFilters
 from memvault.engine import CATEGORY_ALIASES as ALIASES
 from memvault.engine import ProposalError, ProposalStatus, Role, proposal_json
@@ -99,23 +99,12 @@ class DiagnosticsIn(_Body):
     thread_id: ThreadId = "default"
 
 
-def _unrestricted(c: Caller, what: str) -> None:
-    c.control.require_unrestricted(c.principal, c.route, what)
-
-
-def _writer(c: Caller, what: str) -> None:
-    c.control.require_write(c.principal, c.route)
-    _unrestricted(c, what)
-
-
 @router.post("/query", responses=_DOCS)
 def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
     """memory.query: allowlist-checked, filtered, budgeted recall (bullets or full)."""
     if body.agent not in (None, c.principal.agent):
         raise ApiProblem(403, "agent-mismatch", "agent comes from the API key")
-    categories = c.control.query_categories(c.principal, body.categories, c.route)
     request = body.model_dump(mode="json", by_alias=True, exclude_none=True)
-    request.update(agent=c.principal.agent, categories=categories)
     result = c.engine.memory_query(request)
     data = result.to_json()
     if result.refused:
@@ -131,7 +120,6 @@ def bulletin(
     thread_id: Annotated[str | None, Query(pattern=THREAD_PATTERN)] = None,
 ) -> dict[str, Any]:
     """The memory bulletin; with ``thread_id``, the delta header for that thread too."""
-    _unrestricted(c, "bulletin")
     if thread_id is not None:
         return c.engine.for_message(thread_id, query=query).to_json()
     return c.engine.bulletin(query=query).to_json()
@@ -140,7 +128,6 @@ def bulletin(
 @router.post("/capture/message", responses=_DOCS)
 def capture_message(body: MessageIn, c: CallerDep) -> dict[str, Any]:
     """Capture one transcript turn: 0–5 candidates, each gated, resolved and committed."""
-    _writer(c, "capture")
     message = body.model_dump(mode="json", exclude={"project_id", "thread_id"}, exclude_none=True)
     result = c.engine.capture_message(message, project_id=body.project_id, thread_id=body.thread_id)
     return result.to_json()
@@ -149,7 +136,6 @@ def capture_message(body: MessageIn, c: CallerDep) -> dict[str, Any]:
 @router.post("/capture/workflow", responses=_DOCS)
 def capture_workflow(body: WorkflowIn, c: CallerDep) -> dict[str, Any]:
     """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
-    _writer(c, "capture")
     result = c.engine.capture_workflow_output(
         body.run_id,
         body.step_id,
@@ -164,7 +150,6 @@ def capture_workflow(body: WorkflowIn, c: CallerDep) -> dict[str, Any]:
 @router.post("/capture/diagnostics", responses=_DOCS)
 def capture_diagnostics(body: DiagnosticsIn, c: CallerDep) -> dict[str, Any]:
     """Observation memories from one diagnostics finding."""
-    _writer(c, "capture")
     result = c.engine.capture_diagnostics(
         body.finding, user_id=body.user_id, project_id=body.project_id, thread_id=body.thread_id
     )
@@ -174,7 +159,6 @@ def capture_diagnostics(body: DiagnosticsIn, c: CallerDep) -> dict[str, Any]:
 @router.post("/ingest", responses=_DOCS)
 def ingest(c: CallerDep) -> dict[str, Any]:
     """One pass over the orchestrator's drop folder (``memory.ingest.*`` from the config)."""
-    _writer(c, "ingest")
     settings = c.control.config.memory.ingest
     report = c.engine.ingest_pending(
         enabled=settings.enabled, max_file_size_mb=settings.max_file_size_mb
@@ -189,7 +173,6 @@ def proposals(
     user_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
 ) -> dict[str, Any]:
     """Consent proposals (inferred memories waiting for the user), oldest first."""
-    _unrestricted(c, "proposals")
     try:
         found = c.engine.proposals(status=status, user_id=user_id)
     except ValueError as exc:
@@ -208,7 +191,6 @@ def _proposal_problem(exc: ProposalError) -> ApiProblem:
 @router.post("/proposals/{proposal_id}/confirm", responses={**_DOCS, **NOT_FOUND, **CONFLICT})
 def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
     """The user consents: the proposal is stored as USER_EXPLICIT (the gate may refuse)."""
-    _writer(c, "proposals")
     try:
         result = c.engine.confirm_proposal(proposal_id)
     except ProposalError as exc:
@@ -221,7 +203,6 @@ def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
 @router.post("/proposals/{proposal_id}/reject", responses={**_DOCS, **NOT_FOUND, **CONFLICT})
 def reject_proposal(proposal_id: ProposalId, c: CallerDep) -> dict[str, Any]:
     """The user declines: nothing is stored."""
-    _writer(c, "proposals")
     try:
         return proposal_json(c.engine.reject_proposal(proposal_id))
     except ProposalError as exc:

@@ -167,7 +167,7 @@ def list_memories(
         "conversation_id": conversation_id,
         "project_id": project_id,
         "type": type,
-        "category": c.control.category_filter(c.principal, category, c.route),
+        "category": category,
         "status": status,
         "pinned": pinned,
         "importance_min": importance_min,
@@ -232,11 +232,11 @@ def restore_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
 )
 def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> JSONResponse:
     """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
-    c.control.require_write(c.principal, c.route)
-    c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
     try:
-        newer = c.engine.get(body.by).node
-    except MemoryNotFoundError:
+        result = c.engine.supersede(memory_id, by=body.by)
+    except MemoryNotFoundError as exc:
+        if exc.memory_id != body.by or exc.memory_id == memory_id:
+            raise
         # Trigger: the path's memory exists, the one named in the body does not.
         # Why: a 404 would say the addressed memory is gone; the request conflicts
         #      with the store's state instead.
@@ -245,8 +245,7 @@ def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> 
         raise ApiProblem(
             409, "unknown-successor", f"no memory {body.by!r} here to supersede it with"
         ) from None
-    c.control.check_memory(c.principal, newer, c.route)
-    return _written_or_conflict(c.engine.supersede(memory_id, by=body.by))
+    return _written_or_conflict(result)
 
 
 @router.post(
@@ -254,8 +253,6 @@ def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> 
 )
 def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     """Retract a memory that was wrong (status retracted; audited, kept)."""
-    c.control.require_write(c.principal, c.route)
-    c.control.check_memory(c.principal, c.engine.get(memory_id).node, c.route)
     return _written_or_conflict(c.engine.retract(memory_id))
 
 
@@ -279,9 +276,8 @@ def search(body: SearchIn, c: CallerDep) -> dict[str, Any]:
     filters: dict[str, Any] = (
         body.filters.model_dump(mode="json", exclude_none=True) if body.filters is not None else {}
     )
-    categories = c.control.category_filter(c.principal, body.categories, c.route)
-    if categories is not None:
-        filters["category"] = categories
+    if body.categories:
+        filters["category"] = body.categories
     return c.engine.search(body.query, filters=filters, top_k=body.top_k).to_json()
 
 

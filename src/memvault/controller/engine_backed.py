@@ -29,10 +29,11 @@ from memvault.controller.types import (
     MemoryWriteResponse,
     RecallItem,
 )
-from memvault.engine import MemoryEngine, format_timestamp
-from memvault.errors import StoreUnavailableError
+from memvault.engine import Caller, Grant, MemoryEngine, format_timestamp
+from memvault.errors import AccessDeniedError, StoreUnavailableError
 from memvault.layout import JsonLineLog, RuntimeLayout
-from memvault.model.enums import MemoryType
+from memvault.model.enums import MemoryType, StopReason
+from memvault.model.node import MemoryNode
 from memvault.write import CaptureResult
 
 __all__ = ["EngineMemoryController"]
@@ -158,8 +159,18 @@ class EngineMemoryController(GuardedController):
 
     # -- reads -------------------------------------------------------------------
 
+    def grant(self, agent: str) -> Grant:
+        """What ``agent`` may read: its allowlisted categories (spec §5), or all of them.
+
+        An agent the allowlist does not name may read no category (fail closed).
+        """
+        if self.allowlist is None:
+            return Grant(agent)
+        cats = self.allowlist.agents.get(agent, frozenset())
+        return Grant(agent, None if "*" in cats else cats)
+
     def _read(self, request: MemoryReadRequest) -> MemoryReadResponse:
-        def governed(engine: MemoryEngine) -> MemoryReadResponse:
+        def governed(engine: Caller) -> MemoryReadResponse:
             """memory.query under the agent's allowlist: recall only, no bulletin.
 
             Trigger: an allowlist is configured, or the request names categories.
@@ -167,37 +178,21 @@ class EngineMemoryController(GuardedController):
             must not see the others (DESIGN §3, spec §5).
             Outcome: a refusal is ``unauthorized`` with the policy stop reason.
             """
-            result = engine.memory_query(
-                {
-                    "agent": request.agent,
-                    "query": request.query or "memory",
-                    "categories": request.categories,
-                    "top_k": min(request.top_k, 100),
-                    "return": "full",
-                }
-            )
+            try:
+                result = engine.memory_query(
+                    {
+                        "query": request.query or "memory",
+                        "categories": list(request.categories or ()) or None,
+                        "top_k": min(request.top_k, 100),
+                        "return": "full",
+                    }
+                )
+            except AccessDeniedError as exc:
+                return self._refused(request, StopReason.FORBIDDEN_CATEGORY.value, str(exc))
             if result.refused:
                 stop = result.stop_reason.value if result.stop_reason else None
-                self._log(
-                    logging.WARNING,
-                    "memory_read_refused",
-                    agent=request.agent,
-                    stop_reason=stop,
-                    why=result.reason,
-                )
-                return MemoryReadResponse(
-                    ControllerStatus.UNAUTHORIZED, result.reason, stop_reason=stop
-                )
-            recall = tuple(
-                RecallItem(
-                    i.node.memory_id,
-                    i.node.type.value,
-                    quote(i.node.content),
-                    i.score,
-                    i.node.source.model_dump(by_alias=True, exclude_none=True, mode="json"),
-                )
-                for i in result.items
-            )
+                return self._refused(request, stop, result.reason)
+            recall = tuple(_recall_item(i.node, i.score) for i in result.items)
             context = "\n".join(r.render() for r in recall)
             return MemoryReadResponse(
                 ControllerStatus.OK,
@@ -206,9 +201,9 @@ class EngineMemoryController(GuardedController):
                 memory_ids=tuple(r.memory_id for r in recall),
             )
 
-        def run(engine: MemoryEngine) -> MemoryReadResponse:
+        def run(base: MemoryEngine) -> MemoryReadResponse:
+            engine = base.as_caller(self.grant(request.agent))
             if self.allowlist is not None or request.categories is not None:
-                engine.allowlist = self.allowlist
                 return governed(engine)
             # Procedures stay out of default context (spec §12): only a query that
             # asks for the PROCEDURE category (memory.query) brings them back.
@@ -218,16 +213,7 @@ class EngineMemoryController(GuardedController):
             if request.purpose == "diagnostics":  # evidence: diagnostics observations
                 filters["type"] = (MemoryType.OBSERVATION,)
             hits = engine.search(request.query or "memory", filters=filters, top_k=request.top_k)
-            recall = tuple(
-                RecallItem(
-                    h.node.memory_id,
-                    h.node.type.value,
-                    quote(h.node.content),
-                    h.score,
-                    h.node.source.model_dump(by_alias=True, exclude_none=True, mode="json"),
-                )
-                for h in hits.hits
-            )
+            recall = tuple(_recall_item(h.node, h.score) for h in hits.hits)
             message = engine.for_message(request.thread_id, query=request.query or None)
             parts = [message.text]
             if recall:
@@ -245,12 +231,25 @@ class EngineMemoryController(GuardedController):
 
         return self._call(run)
 
+    def _refused(
+        self, request: MemoryReadRequest, stop: str | None, why: str | None
+    ) -> MemoryReadResponse:
+        self._log(
+            logging.WARNING, "memory_read_refused", agent=request.agent, stop_reason=stop, why=why
+        )
+        return MemoryReadResponse(ControllerStatus.UNAUTHORIZED, why or "", stop_reason=stop)
+
     # -- writes ------------------------------------------------------------------
 
     def _write(self, request: MemoryWriteRequest) -> MemoryWriteResponse:
         p = request.payload
 
-        def run(engine: MemoryEngine) -> CaptureResult:
+        def run(base: MemoryEngine) -> CaptureResult:
+            # Trigger: the agent's own transcript, workflow step or finding.
+            # Why: spec §5's allowlist limits what an agent *reads*; what it
+            #      captures is judged by the write gate, category by category.
+            # Outcome: written through the façade as the agent, without the read grant.
+            engine = base.as_caller(Grant(request.agent))
             if request.kind == "message":
                 message: dict[str, Any] = {"text": str(p["text"]), "user_id": p.get("user")}
                 for key in ("channel", "at", "conversation_id"):
@@ -300,3 +299,14 @@ def _audit_log(home: str | Path | None, orchestrator: str) -> Callable[..., None
         log.write(format_timestamp(datetime.now(UTC)), level, event, source="controller", **fields)
 
     return write
+
+
+def _recall_item(node: MemoryNode, score: float) -> RecallItem:
+    """One recalled memory as the agent's context quotes it (with its provenance)."""
+    return RecallItem(
+        node.memory_id,
+        node.type.value,
+        quote(node.content),
+        score,
+        node.source.model_dump(by_alias=True, exclude_none=True, mode="json"),
+    )

@@ -14,6 +14,7 @@ through an engine can see another tenant's rows.
 
 from __future__ import annotations
 
+from memvault.context.query import QueryResult
 from memvault.engine._aio import AsyncMemoryEngine
 from memvault.engine._caller import Caller, CallerGrant, Grant
 from memvault.engine._sync import MemoryEngine
@@ -43,6 +44,7 @@ __all__ = [
     "PolicyGate",
     "ProposalError",
     "ProposalStatus",
+    "QueryResult",
     "RetrievalConfig",
     "Role",
     "WriteGate",

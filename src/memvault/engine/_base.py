@@ -23,6 +23,7 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import MemoryNode
+from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
 from memvault.results import WriteResult
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
@@ -83,6 +84,8 @@ class EngineBase:
         self.store = store
         self.orchestrator = orchestrator
         self.layout = layout
+        #: The governance contract's version (its categories are :attr:`categories`).
+        self.contract = contract or DEFAULT_CONTRACT_VERSION
         self.gate: WriteGate = gate or self._default_gate(contract)
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._agent_id = agent_id
@@ -96,6 +99,18 @@ class EngineBase:
         self._embedder_options = dict(embedder_options or {})
         self._embedder: Embedder | None = embedder if not isinstance(embedder, str | None) else None
         self._embedder_error: str | None = None
+
+    @property
+    def categories(self) -> frozenset[str]:
+        """The categories of this engine's contract (what a memory's ``category`` may be).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None) as e:
+        ...     "PREFERENCE" in e.categories
+        True
+        """
+        return frozenset(load_contract(self.contract).categories)
 
     @property
     def embedder(self) -> Embedder | None:
@@ -398,9 +413,15 @@ class EngineBase:
             changes = {**patch.changes(), **changes}
         return self.writes.update(old, changes, thread_id=thread_id)
 
-    def delete(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
-        """Soft-delete: hidden from every read path, restorable until ``purge_at``."""
-        node = self._load(memory_id, "delete")
+    def delete(
+        self, memory_id: str, *, thread_id: str = "default", idempotent: bool = False
+    ) -> WriteResult:
+        """Soft-delete: hidden from every read path, restorable until ``purge_at``.
+
+        ``idempotent``: a memory that is already soft-deleted succeeds again
+        without a write (else it is not found, like every read of it).
+        """
+        node = self._load(memory_id, "delete", include_deleted=idempotent)
         return self.writes.delete(node, thread_id=thread_id)
 
     def restore(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:

@@ -26,12 +26,13 @@ memvault.errors.AccessDeniedError: agent 'planner' may not use category PREFEREN
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from memvault.context.query import MemoryQuery, QueryResult, expand_categories
 from memvault.engine._base import _unpack
-from memvault.errors import AccessDeniedError
+from memvault.errors import AccessDeniedError, ValidationFailed
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
@@ -47,6 +48,8 @@ else:
     _Face = object
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
+
+T = TypeVar("T")
 
 
 class CallerGrant(Protocol):
@@ -79,6 +82,53 @@ _MESSAGES = {
     "category_not_allowed": "agent {agent!r} may not use categor{plural} {cats}",
     "category_allowlist": "{op} spans every category; the key of agent {agent!r} is "
     "limited to {limited}",
+}
+
+
+#: How every other engine method is authorised: ``name -> (writes, spans_all)``.
+#: A call that spans every category (the bulletin summarises them all; capture,
+#: ingest and proposals choose their own) is refused to a category-limited grant.
+_RULES: dict[str, tuple[bool, bool]] = {
+    "bulletin": (False, True),
+    "for_message": (False, True),
+    "delta_header": (False, True),
+    "context_assembler": (False, True),
+    "proposals": (False, True),
+    "export_user": (False, True),
+    "verify_audit": (False, True),
+    "audit_anchor": (False, True),
+    "stats": (False, False),
+    "flush_context_events": (False, False),
+    "capture_message": (True, True),
+    "capture_workflow_output": (True, True),
+    "capture_diagnostics": (True, True),
+    "ingest_pending": (True, True),
+    "propose": (True, True),
+    "propose_insights": (True, True),
+    "confirm_proposal": (True, True),
+    "reject_proposal": (True, True),
+    "run_lifecycle": (True, True),
+    "consolidate": (True, True),
+    "forget_user": (True, True),
+    "record_event": (True, True),
+    "backfill_embeddings": (True, True),
+}
+#: Never handed to a caller: they would change who it acts as.
+_WITHHELD = frozenset({"acting", "as_caller"})
+#: What a denied spanning call is called in its message ("… spans every category").
+_SPAN_NAMES = {
+    "bulletin": "the bulletin",
+    "for_message": "the bulletin",
+    "delta_header": "the delta header",
+    "capture_message": "capture",
+    "capture_workflow_output": "capture",
+    "capture_diagnostics": "capture",
+    "ingest_pending": "ingest",
+    "proposals": "proposals",
+    "propose": "proposals",
+    "propose_insights": "proposals",
+    "confirm_proposal": "proposals",
+    "reject_proposal": "proposals",
 }
 
 
@@ -133,14 +183,48 @@ class Caller(_Face):
         )
         raise AccessDeniedError(grant.agent, reason, categories=refused, detail=detail)
 
+    def known(self, categories: Iterable[str], field: str = "category") -> None:
+        """Raise :class:`ValidationFailed` for a category the engine's contract does not name.
+
+        Trigger: a read asks for a category no memory can have (a typo, a made-up name).
+        Why: an empty success would read as "nothing stored" — the caller must learn
+             that the name is wrong.
+        Outcome: SCHEMA_INVALID naming the unknown categories and the known ones.
+        """
+        known = self.engine.categories
+        unknown = sorted({c for c in categories if c and not expand_categories([c]) <= known})
+        if unknown:
+            raise ValidationFailed(
+                f"unknown category: {', '.join(unknown)}",
+                errors=tuple((field, f"unknown category {c!r}") for c in unknown),
+                hint=f"use one of {', '.join(sorted(known))} (or an alias such as 'tasks')",
+            )
+
     def _held(self, filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
         """The caller's filters, held to its categories (asked ones checked)."""
         flt = self.engine._filters(filters)
         if flt.category is not None:
+            self.known(flt.category)
             self.authorize("read", categories=flt.category)
         elif self.grant.categories is not None:
-            flt = flt.model_copy(update={"category": tuple(sorted(self.grant.categories))})
+            flt = flt.model_copy(update={"category": self._granted("read")})
         return flt
+
+    def _granted(self, operation: str) -> tuple[str, ...]:
+        """The grant's categories, sorted; a grant of none may read nothing (fail closed).
+
+        Trigger: a key's categories and the configured allowlist may not intersect.
+        Why: an empty category filter would read as "no filter" — every category.
+        Outcome: refused, as a call that spans every category is.
+        """
+        granted = tuple(sorted(self.grant.categories or ()))
+        if not granted:
+            self.authorize(operation, spans_all=True)
+        return granted
+
+    def _run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        with self.engine.acting(self.grant.agent):
+            return method(*args, **kwargs)
 
     # -- writes ------------------------------------------------------------------
 
@@ -148,8 +232,14 @@ class Caller(_Face):
         """:meth:`MemoryEngine.add` as this caller (its agent is the memory's agent)."""
         content, fields = _unpack(content, fields)
         self.authorize("add", write=True, categories=[fields.get("category")])
-        with self.engine.acting(self.grant.agent):
-            return self.engine.add(content, **{**fields, "agent_id": self.grant.agent})
+        return self._run(self.engine.add, content, **{**fields, "agent_id": self.grant.agent})
+
+    def add_many(self, items: Sequence[Mapping[str, Any]], **options: Any) -> list[WriteResult]:
+        """:meth:`MemoryEngine.add_many`, every item in the caller's categories and agent."""
+        cats = [str(i.get("category") or "") for i in items]
+        self.authorize("add_many", write=True, categories=cats)
+        mine = [{**i, "agent_id": self.grant.agent} for i in items]
+        return self._run(self.engine.add_many, mine, **options)
 
     def update(
         self, memory_id: str, patch: MemoryPatch | None = None, **changes: Any
@@ -160,40 +250,49 @@ class Caller(_Face):
         self.authorize("update", write=True)
         node = self._node(memory_id, "update")
         self.authorize("update", write=True, categories=[node.category, changes.get("category")])
-        with self.engine.acting(self.grant.agent):
-            return self.engine.update(memory_id, **changes)
+        return self._run(self.engine.update, memory_id, **changes)
+
+    def _write_on(
+        self, operation: str, memory_ids: Sequence[str], *, include_deleted: bool = False
+    ) -> None:
+        """A write that changes stored memories: writable, and each in the caller's categories."""
+        self.authorize(operation, write=True)
+        for memory_id in memory_ids:
+            node = self._node(memory_id, operation, include_deleted=include_deleted)
+            self.authorize(operation, write=True, categories=[node.category])
 
     def delete(self, memory_id: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.delete` of a memory in the caller's categories."""
-        self.authorize("delete", write=True)
-        self.authorize("delete", write=True, categories=[self._node(memory_id, "delete").category])
-        with self.engine.acting(self.grant.agent):
-            return self.engine.delete(memory_id, **options)
+        self._write_on("delete", [memory_id], include_deleted=bool(options.get("idempotent")))
+        return self._run(self.engine.delete, memory_id, **options)
 
     def restore(self, memory_id: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.restore` of a memory in the caller's categories."""
-        self.authorize("restore", write=True)
-        node = self._node(memory_id, "restore", include_deleted=True)
-        self.authorize("restore", write=True, categories=[node.category])
-        with self.engine.acting(self.grant.agent):
-            return self.engine.restore(memory_id, **options)
+        self._write_on("restore", [memory_id], include_deleted=True)
+        return self._run(self.engine.restore, memory_id, **options)
+
+    def supersede(self, memory_id: str, *, by: str, **options: Any) -> WriteResult:
+        """:meth:`MemoryEngine.supersede`: both memories in the caller's categories."""
+        self._write_on("supersede", [memory_id, by])
+        return self._run(self.engine.supersede, memory_id, by=by, **options)
+
+    def retract(self, memory_id: str, **options: Any) -> WriteResult:
+        """:meth:`MemoryEngine.retract` of a memory in the caller's categories."""
+        self._write_on("retract", [memory_id])
+        return self._run(self.engine.retract, memory_id, **options)
 
     def link(
         self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Any
     ) -> WriteResult:
         """:meth:`MemoryEngine.link` between two memories in the caller's categories."""
-        self.authorize("link", write=True)
-        cats = [self._node(from_id, "link").category, self._node(to_id, "link").category]
-        self.authorize("link", write=True, categories=cats)
-        with self.engine.acting(self.grant.agent):
-            return self.engine.link(from_id, to_id, edge_type, **options)
+        self._write_on("link", [from_id, to_id])
+        return self._run(self.engine.link, from_id, to_id, edge_type, **options)
 
     # -- reads -------------------------------------------------------------------
 
     def get(self, memory_id: str, *, include_deleted: bool = False) -> MemoryView:
         """:meth:`MemoryEngine.get`, for a memory in the caller's categories."""
-        with self.engine.acting(self.grant.agent):
-            view = self.engine.get(memory_id, include_deleted=include_deleted)
+        view = self._run(self.engine.get, memory_id, include_deleted=include_deleted)
         self.authorize("get", categories=[view.node.category])
         return view
 
@@ -201,45 +300,87 @@ class Caller(_Face):
         """:meth:`MemoryEngine.history` of a memory in the caller's categories."""
         node = self._node(memory_id, "history", include_deleted=True)
         self.authorize("history", categories=[node.category])
-        with self.engine.acting(self.grant.agent):
-            return self.engine.history(memory_id)
+        return self._run(self.engine.history, memory_id)
+
+    def audit_events(self, *, memory_id: str | None = None, **options: Any) -> list[HistoryEvent]:
+        """:meth:`MemoryEngine.audit_events`: one memory's in the caller's categories, or all
+        of them for a grant without a category allowlist."""
+        if memory_id is None:
+            self.authorize("audit events", spans_all=True)
+        else:
+            node = self._node(memory_id, "audit events", include_deleted=True)
+            self.authorize("audit events", categories=[node.category])
+        return self._run(self.engine.audit_events, memory_id=memory_id, **options)
 
     def search(
         self, query: str, *, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> SearchResults:
         """:meth:`MemoryEngine.search` within the caller's categories."""
-        flt = self._held(filters)
-        with self.engine.acting(self.grant.agent):
-            return self.engine.search(query, filters=flt, **options)
+        return self._run(self.engine.search, query, filters=self._held(filters), **options)
 
     def list_memories(
         self, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> list[MemoryNode]:
         """:meth:`MemoryEngine.list_memories` within the caller's categories."""
-        flt = self._held(filters)
-        with self.engine.acting(self.grant.agent):
-            return self.engine.list_memories(flt, **options)
+        return self._run(self.engine.list_memories, self._held(filters), **options)
+
+    list = list_memories
+
+    def count_memories(self, filters: NodeFilter | Mapping[str, Any] | None = None) -> int:
+        """:meth:`MemoryEngine.count_memories` within the caller's categories."""
+        return self._run(self.engine.count_memories, self._held(filters))
+
+    def memory_query(
+        self, request: MemoryQuery | Mapping[str, Any] | None = None, **fields: Any
+    ) -> QueryResult:
+        """:meth:`MemoryEngine.memory_query` as this caller's agent, in its categories.
+
+        Asked categories (contract names or aliases such as ``tasks``) must be
+        known and granted; none asked means the grant's own.
+        """
+        if isinstance(request, MemoryQuery):
+            asked_request: dict[str, Any] = request.model_dump(by_alias=True, exclude_unset=True)
+        else:
+            asked_request = dict(request or {})
+        asked_request.update(fields)
+        raw = asked_request.get("categories")
+        asked = [raw] if isinstance(raw, str) else [c for c in (raw or ()) if c]
+        self.known(asked, "categories")
+        if self.grant.categories is None:
+            categories: list[str] | None = asked or None
+        elif asked:
+            self.authorize("memory.query", categories=expand_categories(asked))
+            categories = asked
+        else:
+            categories = list(self._granted("memory.query"))
+        asked_request.update(agent=self.grant.agent, categories=categories)
+        query = {k: v for k, v in asked_request.items() if v is not None}
+        return self._run(self.engine.memory_query, query)
 
     # -- everything else ----------------------------------------------------------
 
     def __getattr__(self, name: str) -> Any:
-        """Any other engine attribute; a method runs as the caller's agent.
+        """Any other engine attribute; a method is authorised by its rule and runs as
+        the caller's agent.
 
-        Trigger: interfaces still reach engine methods the façade does not type
-        yet (bulletin, capture, ingest, proposals — their edges authorise them).
-        Why: one engine per orchestrator, no copies; the agent must still be right.
-        Outcome: the engine's attribute, methods wrapped in :meth:`MemoryEngine.acting`.
+        Trigger: the engine has more methods than the façade types one by one.
+        Why: every call must still be authorised in one place, and fail closed.
+        Outcome: ``_RULES`` says whether the method writes and whether it spans
+        every category; a method it does not name is treated as a spanning write.
         """
+        if name in _WITHHELD:
+            raise AttributeError(f"{name!r} is not available on a caller's façade")
         value = getattr(self.engine, name)
         if not callable(value) or name.startswith("_"):
             return value
+        write, spans_all = _RULES.get(name, (True, True))
+        operation = _SPAN_NAMES.get(name, name)
 
         def as_caller(*args: Any, **kwargs: Any) -> Any:
-            with self.engine.acting(self.grant.agent):
-                return value(*args, **kwargs)
+            self.authorize(operation, write=write, spans_all=spans_all)
+            return self._run(value, *args, **kwargs)
 
         return as_caller
 
     def _node(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
-        with self.engine.acting(self.grant.agent):
-            return self.engine._load(memory_id, operation, include_deleted=include_deleted)
+        return self._run(self.engine._load, memory_id, operation, include_deleted=include_deleted)

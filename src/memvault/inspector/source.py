@@ -174,14 +174,11 @@ class MemorySource:
         """Pages spanning every category are refused to category-restricted keys."""
         self.engine.authorize(what, write=write, spans_all=True)
 
-    def _categories(self, requested: Sequence[str]) -> tuple[str, ...] | None:
-        return self.control.category_filter(self.principal, requested, self.route)
-
     def _filters(self, filters: Mapping[str, Any]) -> dict[str, Any]:
+        """The form's filters without empty fields (the façade holds them to the grant)."""
         out = {k: v for k, v in filters.items() if v not in (None, "", [], ())}
-        cats = self._categories(list(out.pop("category", ())))
-        if cats is not None:
-            out["category"] = cats
+        if "category" in out:
+            out["category"] = tuple(out["category"])
         return out
 
     # -- memories --------------------------------------------------------------

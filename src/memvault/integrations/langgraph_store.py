@@ -85,7 +85,14 @@ from langgraph.store.base import (
 )
 
 from memvault.config import default_home
-from memvault.engine import DEFAULT_CONTRACT_VERSION, MemoryEngine, PolicyGate, RetrievalConfig
+from memvault.engine import (
+    DEFAULT_CONTRACT_VERSION,
+    Caller,
+    Grant,
+    MemoryEngine,
+    PolicyGate,
+    RetrievalConfig,
+)
 from memvault.model.enums import MemoryType, SourceKind, TTLClass
 from memvault.model.node import MemoryNode
 
@@ -237,6 +244,11 @@ class MemvaultStore(BaseStore):
                 )
             return self._engine_obj
 
+    @property
+    def _caller(self) -> Caller:
+        """The engine as this store's agent sees it (every call through the one façade)."""
+        return self._engine.as_caller(Grant(self.agent))
+
     def setup(self) -> None:
         """Open (creating if needed) the orchestrator's store; optional, the first call does it."""
         _ = self._engine
@@ -274,7 +286,7 @@ class MemvaultStore(BaseStore):
         return _Stored(node, namespace, raw, True)
 
     def _all(self) -> list[_Stored]:
-        nodes = self._engine.list_memories(self._scope(), limit=SCAN_LIMIT)
+        nodes = self._caller.list_memories(self._scope(), limit=SCAN_LIMIT)
         return [self._decode(n) for n in nodes]
 
     def _texts(self, value: Mapping[str, Any], index: Any) -> list[str]:
@@ -296,7 +308,7 @@ class MemvaultStore(BaseStore):
     # -- operations -----------------------------------------------------------
 
     def _put(self, op: PutOp, items: dict[tuple[tuple[str, ...], str], _Stored]) -> None:
-        engine = self._engine
+        engine = self._caller
         existing = items.get((op.namespace, op.key))
         if op.value is None:
             if existing is not None:
@@ -328,7 +340,6 @@ class MemvaultStore(BaseStore):
                 value=envelope,
                 project_id=self.project,
                 user_id=self.user,
-                agent_id=self.agent,
                 **{**_DEFAULTS, **fields},
             )
             result.raise_for_status()
@@ -348,7 +359,7 @@ class MemvaultStore(BaseStore):
             by_id = {s.node.memory_id: s for s in candidates}
             scored: list[tuple[float, _Stored]] = []
             if candidates:
-                results = self._engine.search(
+                results = self._caller.search(
                     op.query, filters=self._scope(), top_k=1000, config=_SIMILARITY, explain=True
                 )
                 for hit in results.hits:

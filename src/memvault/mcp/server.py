@@ -45,9 +45,8 @@ from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import Caller as EngineCaller
-from memvault.engine import load_contract
+from memvault.engine import QueryResult, load_contract
 from memvault.errors import MemoryNotFoundError, MemvaultError
-from memvault.model.enums import MemoryStatus, StopReason
 from memvault.results import WriteResult
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
@@ -123,20 +122,26 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
 
         return register
 
-    def caller(ctx: Context, tool: str) -> tuple[Principal, EngineCaller, str]:
+    def call(ctx: Context, tool: str, run: Callable[[EngineCaller], Any]) -> dict[str, Any]:
+        """Parse → one call on the caller's façade → map the result or the error."""
         principal = resolve(ctx)
-        return principal, control.engine(principal, f"mcp:{tool}"), f"mcp:{tool}"
-
-    def fail(exc: MemvaultError, principal: Principal, route: str) -> ToolError:
-        if isinstance(exc, MemoryNotFoundError):
+        route = f"mcp:{tool}"
+        try:
+            result = run(control.engine(principal, route))
+        except MemoryNotFoundError as exc:
             control.scope_miss(principal, route, exc.memory_id)
-            return ToolError(f"no memory {exc.memory_id!r} here")
-        return ToolError(str(exc) + (f" (hint: {exc.hint})" if exc.hint else ""))
-
-    def written(result: WriteResult) -> dict[str, Any]:
-        if not result.ok:
-            raise ToolError(f"refused: {result.stop_reason.value}: {result.reason}".rstrip(": "))
-        return result.to_json()
+            raise ToolError(f"no memory {exc.memory_id!r} here") from None
+        except MemvaultError as exc:
+            raise ToolError(str(exc) + (f" (hint: {exc.hint})" if exc.hint else "")) from None
+        if isinstance(result, WriteResult):
+            if not result.ok:
+                stop = f"refused: {result.stop_reason.value}: {result.reason}"
+                raise ToolError(stop.rstrip(": "))
+        if isinstance(result, QueryResult) and result.refused:
+            stop = result.stop_reason.value if result.stop_reason else "refused"
+            raise ToolError(f"refused: {stop}: {result.reason}")
+        data: dict[str, Any] = result.to_json()
+        return data
 
     @tool(
         name="memory_query",
@@ -169,28 +174,19 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         ``filters`` take user_id, agent_id, run_id, actor_id, role, pinned,
         importance_min/max, updated_after/before.
         """
-        principal, engine, route = caller(ctx, "memory_query")
         wanted = [categories] if isinstance(categories, str) else categories
         if wanted is not None and len(wanted) > 32:
             raise ToolError("at most 32 categories")
-        try:
-            request: dict[str, Any] = {
-                "agent": principal.agent,
-                "query": query,
-                "categories": control.query_categories(principal, wanted, route),
-                "filters": filters or {},
-                "top_k": top_k,
-                "threshold": threshold,
-                "return": return_format,
-                "budget_tokens": budget_tokens,
-            }
-            result = engine.memory_query({k: v for k, v in request.items() if v is not None})
-        except MemvaultError as exc:
-            raise fail(exc, principal, route) from None
-        if result.refused:
-            stop = result.stop_reason.value if result.stop_reason else "refused"
-            raise ToolError(f"refused: {stop}: {result.reason}")
-        return result.to_json()
+        request: dict[str, Any] = {
+            "query": query,
+            "categories": wanted,
+            "filters": filters or {},
+            "top_k": top_k,
+            "threshold": threshold,
+            "return": return_format,
+            "budget_tokens": budget_tokens,
+        }
+        return call(ctx, "memory_query", lambda engine: engine.memory_query(request))
 
     @tool(
         name="memory_bulletin",
@@ -209,14 +205,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         With ``thread_id``, also the delta header (what changed since that thread last
         looked). Needs a key without a category allowlist (the bulletin spans them all).
         """
-        principal, engine, route = caller(ctx, "memory_bulletin")
-        try:
-            control.require_unrestricted(principal, route, "the bulletin")
-            if thread_id is not None:
-                return engine.for_message(thread_id, query=query).to_json()
-            return engine.bulletin(query=query).to_json()
-        except MemvaultError as exc:
-            raise fail(exc, principal, route) from None
+        if thread_id is not None:
+            return call(ctx, "memory_bulletin", lambda e: e.for_message(thread_id, query=query))
+        return call(ctx, "memory_bulletin", lambda e: e.bulletin(query=query))
 
     @tool(
         name="memory_store",
@@ -257,29 +248,21 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         category (TODO and REMINDER are not LONG-lived). Every write passes the
         governance gate; a refusal is an error naming its stop reason.
         """
-        principal, engine, route = caller(ctx, "memory_store")
-        try:
-            control.require_write(principal, route)
-            control.check_categories(principal, [category], route)
-            rule = contract.categories.get(category)
-            ttl = ttl_class or (rule.default_ttl.value if rule is not None else None)
-            extra: dict[str, Any] = {"ttl_class": ttl} if ttl else {}
-            result = engine.add(
-                content,
-                **extra,
-                type=type,
-                category=category,
-                source_kind=source_kind,
-                importance=importance,
-                user_id=user_id,
-                project_id=project_id,
-                conversation_id=conversation_id,
-                pinned=pinned,
-                agent_id=principal.agent,
-            )
-        except MemvaultError as exc:
-            raise fail(exc, principal, route) from None
-        return written(result)
+        rule = contract.categories.get(category)
+        ttl = ttl_class or (rule.default_ttl.value if rule is not None else None)
+        fields: dict[str, Any] = {
+            "content": content,
+            "type": type,
+            "category": category,
+            "source_kind": source_kind,
+            "importance": importance,
+            "user_id": user_id,
+            "project_id": project_id,
+            "conversation_id": conversation_id,
+            "pinned": pinned,
+            **({"ttl_class": ttl} if ttl else {}),
+        }
+        return call(ctx, "memory_store", lambda engine: engine.add(**fields))
 
     @tool(
         name="memory_forget",
@@ -301,20 +284,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
 
         Forgetting a memory that is already soft-deleted succeeds again without a write.
         """
-        principal, engine, route = caller(ctx, "memory_forget")
-        try:
-            control.require_write(principal, route)
-            node = engine.get(memory_id, include_deleted=True).node
-            control.check_memory(principal, node, route)
-            if node.status is MemoryStatus.SOFT_DELETED:
-                result = WriteResult(
-                    StopReason.SUCCESS_DELETED, memory_id=memory_id, reason="already deleted"
-                )
-            else:
-                result = engine.delete(memory_id)
-        except MemvaultError as exc:
-            raise fail(exc, principal, route) from None
-        return written(result)
+        return call(ctx, "memory_forget", lambda engine: engine.delete(memory_id, idempotent=True))
 
     @tool(
         name="memory_supersede",
@@ -334,15 +304,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         by: Annotated[str, _alias("by", "new_id", "newId", min_length=1, max_length=128)],
     ) -> dict[str, Any]:
         """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
-        principal, engine, route = caller(ctx, "memory_supersede")
-        try:
-            control.require_write(principal, route)
-            control.check_memory(principal, engine.get(memory_id).node, route)
-            control.check_memory(principal, engine.get(by).node, route)
-            result = engine.supersede(memory_id, by=by)
-        except MemvaultError as exc:
-            raise fail(exc, principal, route) from None
-        return written(result)
+        return call(ctx, "memory_supersede", lambda engine: engine.supersede(memory_id, by=by))
 
     @tool(
         name="memory_retract",
@@ -361,14 +323,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         ],
     ) -> dict[str, Any]:
         """Retract a memory that was wrong (status retracted; audited, kept)."""
-        principal, engine, route = caller(ctx, "memory_retract")
-        try:
-            control.require_write(principal, route)
-            control.check_memory(principal, engine.get(memory_id).node, route)
-            result = engine.retract(memory_id)
-        except MemvaultError as exc:
-            raise fail(exc, principal, route) from None
-        return written(result)
+        return call(ctx, "memory_retract", lambda engine: engine.retract(memory_id))
 
     return MCPServer(
         name="memvault",

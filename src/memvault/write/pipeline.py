@@ -750,7 +750,14 @@ class WritePipeline:
         )
 
     def delete(self, node: MemoryNode, *, thread_id: str = "default") -> WriteResult:
-        """Soft delete: hidden from every read path, restorable until ``purge_at``."""
+        """Soft delete: hidden from every read path, restorable until ``purge_at``.
+
+        A no-op (SUCCESS_DELETED, nothing written) when ``node`` is already deleted.
+        """
+        if node.status is MemoryStatus.SOFT_DELETED:
+            return WriteResult(
+                StopReason.SUCCESS_DELETED, memory_id=node.memory_id, reason="already deleted"
+            )
         purge_at = format_timestamp(self.clock() + PURGE_AFTER)
         return self.transition(
             node,
