@@ -165,10 +165,48 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+def _leak_sources(turn: dict[str, Any], result: CaptureResult) -> list[dict[str, str]]:
+    """Where each sensitive word that reached the store came from (``--trace``).
+
+    For every stored candidate holding a ``sensitive`` word: the clause decision
+    that produced it (rule or reader label) and what the gate said about it.
+    """
+    clauses = [t["clause"] for t in result.trace if "clause" in t]
+    gates = {t["gate"]["content"]: t["gate"] for t in result.trace if "gate" in t}
+    out: list[dict[str, str]] = []
+    for word in turn.get("sensitive") or ():
+        for c in result.candidates:
+            if c.outcome.value == "rejected" or word.lower() not in c.content.lower():
+                continue
+            clause = next((t for t in clauses if t["content"] == c.content), None)
+            gate = gates.get(c.content, {})
+            out.append(
+                {
+                    "word": word,
+                    "content": c.content,
+                    "decision": clause["decision"] if clause else c.rule,
+                    "reading": clause["reading"] if clause else "",
+                    "said": clause["said"] if clause else "",
+                    "gate": gate.get("verdicts", ""),
+                    "probe": gate.get("probe", ""),
+                }
+            )
+    return out
+
+
 def run(
-    *, data_path: Path | None = None, similarity: str = "minilm", repeat: int = 3
+    *,
+    data_path: Path | None = None,
+    similarity: str = "minilm",
+    repeat: int = 3,
+    trace: bool = False,
 ) -> dict[str, Any]:
-    """Run the benchmark; return the JSON-ready report (``summary`` + per-turn rows)."""
+    """Run the benchmark; return the JSON-ready report (``summary`` + per-turn rows).
+
+    ``trace``: every row also carries the extractor's clause-by-clause decisions
+    and the gate's verdict per candidate, and the summary counts where leaked
+    sensitive words came from (``leak_sources``).
+    """
     turns = load(data_path)
     sim = _similarity(similarity)
     # The first pass is the one scored; with repeat > 1 it is also the warm-up,
@@ -195,6 +233,7 @@ def run(
     kind_hits: Counter[str] = Counter()
     missed_as: Counter[str] = Counter()
     silent_hits: Counter[str] = Counter()
+    leak_sources: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
     for turn, result in zip(turns, results, strict=True):
         cands = [c for c in result.candidates if c.type]  # dropped ones have no type
@@ -251,15 +290,19 @@ def run(
         for tracked in _TRACKED:
             if tracked in outcomes and label != tracked:
                 false_positive[tracked] += 1
-        rows.append(
-            {
-                "id": turn["id"],
-                "text": turn["text"],
-                "label": label,
-                "ok": ok,
-                "candidates": [c.to_json() for c in result.candidates],
-            }
-        )
+        row: dict[str, Any] = {
+            "id": turn["id"],
+            "text": turn["text"],
+            "label": label,
+            "ok": ok,
+            "candidates": [c.to_json() for c in result.candidates],
+        }
+        if trace:
+            row["trace"] = list(result.trace)
+            row["leaks"] = _leak_sources(turn, result)
+            for leak in row["leaks"]:
+                leak_sources[leak["decision"].split(" ")[0]] += 1
+        rows.append(row)
 
     def rate(hit: float, total: float) -> float:
         return round(hit / total, 3) if total else 0.0
@@ -302,6 +345,8 @@ def run(
         "cpu_p95_ms": round(_pct(all_cpu, 0.95), 2),
         "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+    if trace:
+        summary["leak_sources"] = dict(leak_sources.most_common())
     return {
         "benchmark": "extraction",
         "turns": len(turns),

@@ -189,12 +189,20 @@ def bench_extraction(
         str, typer.Option("--similarity", help="lexical, minilm or hashing.")
     ] = "minilm",
     repeat: Annotated[int, typer.Option("--repeat", help="Latency repetitions.")] = 3,
+    trace: Annotated[
+        bool,
+        typer.Option(
+            "--trace",
+            help="Per turn: each clause's decision (rule, reader label, silence) and the "
+            "gate's verdict per candidate, in the JSON; leak sources in the summary.",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Candidate precision/recall, update/contradiction accuracy, capture latency."""
     module = _bench_module()
     try:
-        report = module.run(data_path=data, similarity=similarity, repeat=repeat)
+        report = module.run(data_path=data, similarity=similarity, repeat=repeat, trace=trace)
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
     out.parent.mkdir(parents=True, exist_ok=True)

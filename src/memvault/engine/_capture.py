@@ -138,6 +138,7 @@ class EngineCapture(EngineLifecycle):
             extractor=results[0].extractor,
             errors=tuple(e for r in results for e in r.errors),
             skipped=next((r.skipped for r in results if r.skipped), ""),
+            trace=tuple(t for r in results for t in r.trace),
         )
 
     def capture_workflow_output(

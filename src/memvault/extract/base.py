@@ -31,6 +31,7 @@ __all__ = [
     "MESSAGE_MAX",
     "Candidate",
     "ChangeCue",
+    "ClauseTrace",
     "Extraction",
     "Extractor",
     "Message",
@@ -111,7 +112,9 @@ class Candidate:
     third-person rewrite must not hide "I'm allergic to …" from a detector),
     and it is never stored. ``sensitive`` names the forbidden family when the
     slot itself is one ("my religion is …", :mod:`memvault.extract.sensitive`):
-    capture refuses such a candidate whatever its value.
+    capture refuses such a candidate whatever its value. ``sensitive_in`` says
+    where it was found: ``slot`` (the slot noun) or ``words`` (the words of the
+    clause the candidate came from, whatever rule read it).
     """
 
     content: str
@@ -133,6 +136,39 @@ class Candidate:
     rule: str = ""
     said: str = ""
     sensitive: str = ""
+    sensitive_in: str = "slot"
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseTrace:
+    """What the extractor decided about one clause (``bench extraction --trace``).
+
+    ``said`` is the clause as split from the turn, ``text`` what the rules and
+    the reader read; ``reading``/``sentence`` are the reader's ``label:score``
+    for the clause and (when it shares its sentence) the whole sentence;
+    ``decision`` names what happened (``rule:<name>``, ``reader.<label>``,
+    ``silent:<why>``, ``dropped:<problems>``, ``none``) and ``content`` the
+    candidate it became, if any. Never stored.
+    """
+
+    sentence: str
+    said: str
+    text: str
+    reading: str
+    sentence_reading: str
+    decision: str
+    content: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "sentence": self.sentence,
+            "said": self.said,
+            "text": self.text,
+            "reading": self.reading,
+            "sentence_reading": self.sentence_reading,
+            "decision": self.decision,
+            "content": self.content,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +176,8 @@ class Extraction:
     """An extractor's answer: candidates, plus what went wrong on the way.
 
     ``errors`` name rules or backends that failed; a failure never removes the
-    candidates other rules produced.
+    candidates other rules produced. ``trace``: one :class:`ClauseTrace` per
+    clause the extractor read (the rule extractor fills it; others may not).
     """
 
     candidates: tuple[Candidate, ...] = ()
@@ -148,6 +185,7 @@ class Extraction:
     extractor: str = "rules"
     skipped: str = ""
     dropped: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    trace: tuple[ClauseTrace, ...] = field(default_factory=tuple)
 
 
 class Extractor(Protocol):

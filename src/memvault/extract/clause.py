@@ -21,6 +21,7 @@ from datetime import date
 from memvault.extract.base import Candidate, ChangeCue
 from memvault.extract.constraints import normalise_statement, third_person
 from memvault.extract.dates import resolve_relative_dates
+from memvault.extract.sensitive import sensitive_words
 from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType, TTLClass
 
@@ -121,6 +122,15 @@ def candidate(
         "said": clause.said or clause.text,
     }
     fields.update(extra)
+    if not fields.get("sensitive"):
+        # Trigger: the slot is ordinary, but the clause's words name a forbidden family
+        #          ("my manager is …, she's pregnant", "our intern was arrested").
+        # Why: every candidate a sensitive clause yields is refused, whichever rule
+        #      (or the reader) read it — the rewrite must not launder the words.
+        # Outcome: marked; capture refuses it (detector ``extract.sensitive_words``).
+        found = sensitive_words(str(fields["said"]))
+        if found:
+            fields.update(sensitive=found, sensitive_in="words")
     return Candidate(**fields)  # type: ignore[arg-type]
 
 

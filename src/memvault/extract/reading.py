@@ -32,11 +32,11 @@ from dataclasses import replace
 from memvault.extract.base import Candidate, ChangeCue
 from memvault.extract.clause import IMPORTANCE, TTL_BY_CATEGORY, Clause, candidate
 from memvault.extract.reader import SILENT, TYPES, Reading
-from memvault.extract.sensitive import sensitive_words
 from memvault.extract.text import object_slug, slug
 from memvault.model.enums import MemoryType
 
 __all__ = [
+    "KEEP_MIN",
     "RETYPE_MIN",
     "SILENT_OVER_RULE",
     "UPDATE_CUE",
@@ -47,6 +47,10 @@ __all__ = [
     "statement_candidate",
 ]
 
+#: A clause no rule understood is kept, in the user's words, only when the
+#: reader's best durable label is at least this probable (the heads' own
+#: decision boundary): below it the reader has not understood the clause either.
+KEEP_MIN = 0.5
 #: The reader overrides a rule's type only at or above this probability.
 RETYPE_MIN = 0.6
 #: A clause a rule understood is dropped as silent only at or above this probability.
@@ -191,5 +195,4 @@ def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
         clause.value(key_text),
         cue=ChangeCue.UPDATE if UPDATE_CUE.search(text) else ChangeCue.ASSERT,
         confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
-        sensitive=sensitive_words(text) or "",
     )

@@ -39,7 +39,14 @@ from pathlib import Path
 
 from memvault.errors import WeightsError
 from memvault.extract import rules_plans, rules_preferences, rules_profile
-from memvault.extract.base import Candidate, ChangeCue, Extraction, Message, Role
+from memvault.extract.base import (
+    Candidate,
+    ChangeCue,
+    ClauseTrace,
+    Extraction,
+    Message,
+    Role,
+)
 from memvault.extract.clause import Clause, Rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
@@ -48,6 +55,7 @@ from memvault.extract.dates import has_date_expression
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
+    KEEP_MIN,
     UPDATE_CUE,
     overrules_rules,
     reading_label,
@@ -183,6 +191,10 @@ def _clean_masked(clause: str) -> str:
     return out.strip().rstrip(".!")
 
 
+def _label(reading: Reading | None) -> str:
+    return "" if reading is None else f"{reading.label}:{reading.score:.2f}"
+
+
 def _is_chitchat(clause: str) -> bool:
     words = clause.split()
     first_person = re.match(r"^(?:i|i'm|we're|my|our)\b", clause, re.I) is not None
@@ -279,32 +291,52 @@ class RuleExtractor:
         if reader is not None and prepared:
             texts = [s for s, _ in sentences] + [text for _, _, text, _ in prepared]
             readings = list(reader.read(texts))
+        trace: list[ClauseTrace] = []
+        if procedure is not None:
+            trace.append(
+                ClauseTrace(message.text, message.text, "", "", "", "procedure", procedure.content)
+            )
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = sum(1 for p in prepared if p[0] == s_index) > 1
-            cand = self._clause(
+            reading = readings[len(sentences) + i]
+            sentence_reading = readings[s_index] if many else None
+            cand, why = self._clause(
                 raw,
                 text,
                 explicit,
                 subject,
                 moment.date(),
                 errors,
-                readings[len(sentences) + i],
-                readings[s_index] if many else None,
+                reading,
+                sentence_reading,
             )
-            if cand is None:
-                continue
-            limit = 1000 if cand.type.value == "Procedure" else 280
-            problems = check_statement(cand.content, max_chars=limit)
-            if problems:
-                dropped.append((cand.content[:280], ",".join(problems)))
-                continue
-            if all(c.content != cand.content for c in candidates):
-                candidates.append(cand)
+            if cand is not None:
+                limit = 1000 if cand.type.value == "Procedure" else 280
+                problems = check_statement(cand.content, max_chars=limit)
+                if problems:
+                    dropped.append((cand.content[:280], ",".join(problems)))
+                    why = "dropped:" + ",".join(problems)
+                elif all(c.content != cand.content for c in candidates):
+                    candidates.append(cand)
+                else:
+                    why += " (duplicate)"
+            trace.append(
+                ClauseTrace(
+                    sentences[s_index][0],
+                    raw,
+                    text,
+                    _label(reading),
+                    _label(sentence_reading),
+                    why,
+                    cand.content if cand is not None else "",
+                )
+            )
         return Extraction(
             tuple(candidates[: self.max_candidates]),
             tuple(errors),
             extractor=self.name,
             dropped=tuple(dropped),
+            trace=tuple(trace),
         )
 
     def _reader(self) -> tuple[ClauseReader | None, str]:
@@ -335,12 +367,14 @@ class RuleExtractor:
         errors: list[str],
         reading: Reading | None = None,
         sentence: Reading | None = None,
-    ) -> Candidate | None:
+    ) -> tuple[Candidate | None, str]:
+        """The clause's candidate (or None) and why (see :class:`ClauseTrace`)."""
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
         if reading is None and not explicit and _is_chitchat(text):
-            return None
+            return None, "silent:chit-chat (no reader)"
         if quiet and (quiet != reading_label(reading) or overrules_rules(reading)):
-            return None  # a question, a one-off sentence, or a confident silent reading
+            # a question, a one-off sentence, or a confident silent reading
+            return None, f"silent:{quiet}"
         clause = Clause(text, subject, today, explicit, said=raw.strip())
         for rule in self.rules:
             try:
@@ -361,12 +395,24 @@ class RuleExtractor:
                     # Trigger: a rule knows the phrasing, the reader weakly calls it silent.
                     # Why: the rule's structure ("I'm a data scientist") is stronger evidence.
                     # Outcome: kept with the rule's type.
-                    return cand
-                return cand if reading is None else retype(cand, reading)
+                    return cand, f"rule:{rule.name} (over a weak {quiet} reading)"
+                kept = cand if reading is None else retype(cand, reading)
+                return kept, f"rule:{rule.name}" + (
+                    f" retyped {kept.type.value}" if kept.type is not cand.type else ""
+                )
         if quiet:
-            return None
+            return None, f"silent:{quiet} (no rule)"
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
-            return statement_candidate(clause, reading)
+            if reading.score >= KEEP_MIN:
+                stated = statement_candidate(clause, reading)
+                return stated, f"reader.{reading.label}" + ("" if stated else " (not a statement)")
+            if not explicit:
+                # Trigger: no rule knows the phrasing and no head of the reader is sure.
+                # Why: the best of eleven low scores is no reading at all (a language
+                #      or a register the corpus lacks); kept, it would be stored in the
+                #      user's raw words, sensitive or not.
+                # Outcome: nothing is kept of the clause.
+                return None, f"silent:unread ({reading.label} {reading.score:.2f} < {KEEP_MIN})"
         if explicit and not text.rstrip().endswith("?"):
             return replace(
                 _cand(
@@ -378,5 +424,5 @@ class RuleExtractor:
                     "note." + slug(text),
                     clause.value(text),
                 ),
-            )
-        return None
+            ), "explicit"
+        return None, "none"

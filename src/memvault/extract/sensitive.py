@@ -86,6 +86,15 @@ _FREE_WORDS: dict[str, str] = {
     "identity_trait": SENSITIVE_SLOTS["identity_trait"]
     + r"|gay|lesbian|bisexual|transgender|queer|atheist|muslim|jewish|christian|catholic"
     r"|hindu|buddhist",
+    # A partner named by gender says whom the speaker loves (contract §4.1, §4.3):
+    # "my husband", "her girlfriend" are refused, "my partner" is not.
+    "intimate": r"boyfriend|girlfriend|husband|wife|fianc[eé]e?|dating|divorc\w*|breakup"
+    r"|broke up|affair|sex\w*|one night stand",
+    # A dwelling *at* somewhere is an address, not a city (contract §4.5):
+    # "I live in Porto" is a coarse place, "my flat is at 12 …" a precise one.
+    "location": r"(?:(?:i|we)\s+live|living|(?:flat|apartment|apt|house|home|place)\s+is)"
+    r"\s+(?:at|on)\s+(?:no\.?\s*)?\d[\w/-]*\b"
+    r"|(?:(?:i|we)\s+live|(?:flat|apartment|apt|house|home|place)\s+is)\s+at",
 }
 _FREE = tuple(
     (family, re.compile(rf"\b(?:{words})\b", re.IGNORECASE))

@@ -405,11 +405,13 @@ class CapturePipeline:
                 # Outcome: rejected with INTERNAL_INCONSISTENCY.
                 self._log("error", "capture_failed", error=f"{type(exc).__name__}: {exc}")
                 reports.append(self._report(candidate, StopReason.INTERNAL_INCONSISTENCY))
+        clauses = tuple({"clause": t.to_json()} for t in (extraction.trace if extraction else ()))
         return CaptureResult(
             trigger,
             tuple(reports),
             extractor=extraction.extractor if extraction else "",
             errors=extraction.errors if extraction else (),
+            trace=clauses + tuple({"gate": g} for g in judge.trace),
         )
 
     # -- internals -------------------------------------------------------------

@@ -61,6 +61,10 @@ _PROBE_MAX = 4000
 _WORD_DETECTORS = ("detector.", "classifier", "classifier_hook")
 
 
+def _brief(decision: Decision) -> str:
+    return f"{decision.stop_reason.value} {decision.detector or ''}".strip()
+
+
 class CallJudge:
     """The gate's verdicts for one capture call; ``source`` is the user's turn, if any."""
 
@@ -75,6 +79,8 @@ class CallJudge:
         self.source = " ".join((source or "").split())[:_PROBE_MAX]
         self.log = log
         self.seen: dict[str, Decision] = {}
+        #: One entry per judged candidate: what the gate saw and said (never stored).
+        self.trace: list[dict[str, str]] = []
 
     def check(self, op: MemoryOp, node: MemoryNode) -> Decision:
         """One gate call; an exception is INTERNAL_INCONSISTENCY (fail closed)."""
@@ -103,11 +109,17 @@ class CallJudge:
         verdicts: list[Decision] = []
         if candidate.sensitive:
             # first: at equal priority the extractor's structural finding is named
+            words = candidate.sensitive_in == "words"
             verdicts.append(
                 Decision(
                     StopReason.FORBIDDEN_CATEGORY,
-                    detector="extract.sensitive_slot",
-                    reason=f"{candidate.sensitive}: the statement fills a forbidden slot",
+                    detector="extract.sensitive_words" if words else "extract.sensitive_slot",
+                    reason=f"{candidate.sensitive}: "
+                    + (
+                        "the clause it comes from names a forbidden family"
+                        if words
+                        else "the statement fills a forbidden slot"
+                    ),
                 )
             )
         verdicts.append(self.check(MemoryOp.STORE, node))
@@ -125,7 +137,18 @@ class CallJudge:
                 #      location-based) must not judge the other sentences.
                 # Outcome: from the turn, only what the words themselves say counts.
                 verdicts.append(probe)
-        return min(verdicts, key=lambda d: d.stop_reason.priority)
+        decision = min(verdicts, key=lambda d: d.stop_reason.priority)
+        self.trace.append(
+            {
+                "content": node.content,
+                "key": node.key or "",
+                "said": said,
+                "probe": text if text != node.content else "",
+                "verdicts": "; ".join(_brief(d) for d in verdicts),
+                "decision": _brief(decision),
+            }
+        )
+        return decision
 
     def _probe(self, node: MemoryNode, text: str) -> Decision:
         # Trigger: a probe only asks "may these words be written at all?".

@@ -85,6 +85,9 @@ class CaptureResult:
     extractor: str = ""
     errors: tuple[str, ...] = ()
     skipped: str = ""
+    #: What the extractor and the gate decided, clause by clause and candidate by
+    #: candidate (``bench extraction --trace``); never part of :meth:`to_json`.
+    trace: tuple[dict[str, Any], ...] = ()
 
     @property
     def written(self) -> tuple[CandidateReport, ...]:
