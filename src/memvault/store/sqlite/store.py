@@ -56,6 +56,12 @@ from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
 from memvault.store.sqlite.schema import MIGRATIONS
+from memvault.store.sqlite.textindex import (
+    DEFAULT_TEXT_INDEX_MIN_ROWS,
+    TextLeg,
+    TextRow,
+    fts_marker,
+)
 from memvault.store.sqlite.vectors import (
     ANN_KINDS,
     VectorMatrix,
@@ -73,6 +79,8 @@ except ImportError:  # pragma: no cover - Windows: SQLite's own busy handler onl
 BUSY_TIMEOUT_MS = 30_000
 #: validated nodes kept for reuse by get_nodes (see SQLiteStore._hydrate)
 NODE_CACHE_SIZE = 20_000
+#: filters whose allowed ids are kept (see SQLiteStore._allowed_ids)
+FILTER_CACHE_SIZE = 32
 #: Files up to this size are integrity-checked (``PRAGMA quick_check``) before
 #: the store opens; larger ones in the background (measured: ~0.3 s for 240 MB).
 QUICK_CHECK_SYNC_BYTES = 256 * 1024 * 1024
@@ -130,6 +138,9 @@ class SQLiteStore:
     an approximate faiss index when the ``ann`` extra is installed; ``None``
     or 0 keeps it exact. It may be changed on a live store. ``ann_kind``:
     ``hnsw`` (default: a graph that follows writes) or ``ivf``.
+    ``text_index_min_rows``: from this many full-text rows on, the text leg is
+    served by an in-memory copy of the FTS5 index with FTS5's own tokens and
+    bm25 (:mod:`.textindex`); ``None`` keeps every text search in SQL.
     """
 
     def __init__(
@@ -140,6 +151,7 @@ class SQLiteStore:
         ann_kind: str = "hnsw",
         create: bool = True,
         close_timeout: float = 30.0,
+        text_index_min_rows: int | None = DEFAULT_TEXT_INDEX_MIN_ROWS,
     ) -> None:
         self.path = Path(path)
         self.ann_min_rows = ann_min_rows
@@ -148,6 +160,8 @@ class SQLiteStore:
         self.ann_kind = ann_kind
         #: build the ANN index on a worker thread (searches exact meanwhile); tests turn it off
         self.ann_background = True
+        #: the in-memory text index (``text_leg.background = False``: built in the search)
+        self.text_leg = TextLeg(text_index_min_rows)
         self.close_timeout = close_timeout
         self._write_lock = threading.Lock()
         self._local = threading.local()
@@ -167,6 +181,9 @@ class SQLiteStore:
         self._vectors: dict[tuple[str, str], VectorMatrix] = {}
         self._nodes: OrderedDict[str, tuple[tuple[Any, ...], MemoryNode]] = OrderedDict()
         self._nodes_lock = threading.Lock()
+        self._filter_cache: OrderedDict[tuple[str, NodeFilter], tuple[Any, list[str]]] = (
+            OrderedDict()
+        )
         self._vectors_lock = threading.Lock()
         if not create and _holds_nothing(self.path):
             # Trigger: no file, or a 0-byte one, and the caller did not ask to create.
@@ -473,10 +490,15 @@ class SQLiteStore:
         try:
             with self._vectors_lock:
                 models = [m for (o, m) in self._vectors if o == orch]
+            follow_text = self.text_leg.index is not None
+            text_rows: list[TextRow] = []
             with self._transaction() as conn:
                 before = {m: self._marker(conn, orch, m) for m in models}
+                text_before = fts_marker(conn) if follow_text else None
                 for node in write.nodes:
-                    self._upsert_node(conn, node, write.at, extras.get(node.memory_id))
+                    text_rows.append(
+                        self._upsert_node(conn, node, write.at, extras.get(node.memory_id))
+                    )
                 for memory_id, source in write.extra_sources:
                     self._insert_source(conn, orch, memory_id, source, write.at, primary=False)
                 for edge in write.edges:
@@ -489,6 +511,7 @@ class SQLiteStore:
                 lifecycle_sql.apply_lifecycle(conn, write)
                 revision = self._bump_revision(conn, write)
                 after = {m: self._marker(conn, orch, m) for m in models}
+                text_after = fts_marker(conn) if follow_text else None
                 if self._anchors.wants(orch):
                     found = conn.execute(
                         "SELECT events, head_hash FROM audit_head WHERE orchestrator_id = ?",
@@ -503,6 +526,8 @@ class SQLiteStore:
                 )
             # Committed: only now may the in-memory vector index follow the write.
             self._follow_write(write, before, after)
+            if text_after is not None and not write.purge_ids:
+                self.text_leg.follow(text_before, text_after, text_rows)
             if write.purge_ids:
                 self._after_purge(orch)
             return revision
@@ -578,7 +603,7 @@ class SQLiteStore:
 
     def _upsert_node(
         self, conn: sqlite3.Connection, node: MemoryNode, at: str, extra: IndexText | None
-    ) -> None:
+    ) -> TextRow:
         existed = conn.execute(
             "SELECT orchestrator_id FROM memories WHERE memory_id = ?", (node.memory_id,)
         ).fetchone()
@@ -601,21 +626,22 @@ class SQLiteStore:
         extra = extra or IndexText()
         if existed is not None:
             conn.execute("DELETE FROM memory_fts WHERE memory_id = ?", (node.memory_id,))
-        conn.execute(
+        texts = (
+            node.content,
+            node.key,
+            node.value,
+            node.summary,
+            extra.subject,
+            extra.context,
+            extra.date,
+        )
+        cursor = conn.execute(
             "INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary,"
             " subject, context, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                node.memory_id,
-                node.orchestrator_id,
-                node.content,
-                node.key,
-                node.value,
-                node.summary,
-                extra.subject,
-                extra.context,
-                extra.date,
-            ),
+            (node.memory_id, node.orchestrator_id, *texts),
         )
+        rowid = int(cursor.lastrowid or 0)
+        return TextRow(rowid, node.memory_id, node.orchestrator_id, node.status.value, texts)
 
     @staticmethod
     def _insert_source(
@@ -818,6 +844,18 @@ class SQLiteStore:
     ) -> list[TextHit]:
         if not any(t.strip() for t in terms):
             return []
+        q.bm25_weights(column_weights)  # unknown columns are an error on every path
+        with self._call():
+            self._usable()
+            try:
+                indexed = self._search_text_index(
+                    orchestrator_id, terms, filters, limit, column_weights
+                )
+            except sqlite3.DatabaseError as exc:
+                self._read_failed(exc)
+                raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
+        if indexed is not None:
+            return indexed
         # a margin over ``limit`` for rows the filters drop (deleted, other scope)
         prefetch = limit + max(50, limit // 4)
         sql, params = q.search_text_query(
@@ -831,6 +869,77 @@ class SQLiteStore:
             )
             rows = self._read(sql, params)
         return [TextHit(r[0], float(r[1])) for r in rows]
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction on this thread's reader (one consistent view)."""
+        with self._call():
+            self._usable()
+            conn = self._reader()
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
+
+    def _search_text_index(
+        self,
+        orchestrator_id: str,
+        terms: Sequence[str],
+        filters: NodeFilter,
+        limit: int,
+        column_weights: Mapping[str, float] | None,
+    ) -> list[TextHit] | None:
+        """The text leg from the in-memory index; ``None`` when SQL must answer.
+
+        Trigger: the index is built (or being built), a term FTS5 reads as a
+          phrase of several tokens, filters beyond status.
+        Why: the index answers single-token OR queries exactly as FTS5 ranks them.
+        Outcome: filters other than status come from SQL as a set of allowed
+          ids (cached per store revision); everything else falls back to SQL.
+        """
+        index = self.text_leg.ready(self._reader(), self._snapshot)
+        if index is None:
+            return None
+        phrases = index.phrases(terms)
+        if any(len(p) != 1 for p in phrases):
+            return None
+        statuses = tuple(s.value for s in filters.status)
+        allowed = None
+        if filters.model_copy(update={"status": NodeFilter().status}) != NodeFilter():
+            allowed = self._allowed_ids(orchestrator_id, filters)
+        hits = index.search(
+            orchestrator_id,
+            phrases,
+            column_weights,
+            limit,
+            statuses=statuses,
+            allowed_ids=allowed,
+        )
+        return [TextHit(m, s) for m, s in hits]
+
+    def _allowed_ids(self, orchestrator_id: str, filters: NodeFilter) -> list[str]:
+        """Ids of the memories matching ``filters``, cached until the store changes.
+
+        Trigger: a filtered search (user, project, type …) — both legs need the
+          allowed set. Why: the SQL behind it reads every matching row; an agent
+          repeats the same filter for every search of a conversation.
+        Outcome: one query per (filter, revision) instead of one per leg and search.
+        """
+        conn = self._reader()
+        key = (orchestrator_id, filters)
+        marker = fts_marker(conn)
+        with self._nodes_lock:
+            hit = self._filter_cache.get(key)
+        if hit is not None and hit[0] == marker:
+            return hit[1]
+        sql, params = q.filter_ids_query(orchestrator_id, filters)
+        ids = [r[0] for r in conn.execute(sql, params)]
+        with self._nodes_lock:
+            self._filter_cache[key] = (marker, ids)
+            while len(self._filter_cache) > FILTER_CACHE_SIZE:
+                self._filter_cache.pop(next(iter(self._filter_cache)))
+        return ids
 
     def _matrix(self, orchestrator_id: str, model_id: str, dim: int) -> VectorMatrix:
         """The up-to-date vector matrix of (orchestrator, model), loading it if needed."""
@@ -927,9 +1036,7 @@ class SQLiteStore:
                 # Trigger: filters beyond "active". Why: they must be applied by
                 # the database, never in Python after ranking. Outcome: the
                 # allowed ids come from SQL and only their rows are scored.
-                sql, params = q.filter_ids_query(orchestrator_id, filters)
-                allowed = [r[0] for r in self._reader().execute(sql, params)]
-                rows = matrix.rows_of(allowed)
+                rows = matrix.rows_of(self._allowed_ids(orchestrator_id, filters))
             hits = matrix.search(query, limit, rows, ann_min_rows=self.ann_min_rows)
         except sqlite3.DatabaseError as exc:
             self._read_failed(exc)
@@ -1124,6 +1231,8 @@ class SQLiteStore:
                 del self._vectors[key]
         with self._nodes_lock:
             self._nodes.clear()  # a purged memory's text must not outlive it in memory
+            self._filter_cache.clear()
+        self.text_leg.forget()
 
     def proposals(
         self,
@@ -1245,6 +1354,7 @@ class SQLiteStore:
             if self._lock_fd is not None:
                 os.close(self._lock_fd)
                 self._lock_fd = None
+        self.text_leg.close()
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
