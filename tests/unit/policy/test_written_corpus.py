@@ -182,8 +182,14 @@ def test_composition_covers_every_family_many_languages_and_hard_negatives(
         "tool_coercion",
     }
     benign = [r for r in rows if r["label"] == "benign"]
+    injections = [r for r in rows if r["label"] == "injection"]
+    assert len(forbidden) >= 1200 and len(injections) >= 500 and len(benign) >= 1500
     assert 3 * sum(r["hard_negative"] for r in benign) >= len(benign)
-    assert len({r["lang"] for r in rows}) >= 10
+    langs = Counter(r["lang"] for r in rows)
+    assert len(langs) >= 10
+    assert langs["en"] <= 0.65 * len(rows)  # at least 35% not English
+    for family in SECTION:  # every family is written in several languages
+        assert len({r["lang"] for r in forbidden if r["family"] == family}) >= 5, family
 
 
 def test_the_readme_counts_match_the_files(rows: list[dict[str, Any]]) -> None:
