@@ -24,6 +24,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 from memvault.store.filtering import tokenize
 
 __all__ = [
@@ -83,6 +86,23 @@ class CalibrationPair:
 
     def probability(self, row: Sequence[float]) -> float:
         return math.sqrt(_sigmoid(self.absolute.logit(row)) * _sigmoid(self.within.logit(row)))
+
+    def probabilities(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """:meth:`probability` of every row of a ``(n, 6)`` feature matrix at once.
+
+        >>> one = Calibration(cos=10, bm25=1, in_text=0, actor=1, bias=-7)
+        >>> pair = CalibrationPair(one, one)
+        >>> row = features(8.0, 0.6, frozenset(), None)
+        >>> round(float(pair.probabilities(np.array([row]))[0]), 12) == round(
+        ...     pair.probability(row), 12)
+        True
+        """
+        return np.asarray(
+            np.sqrt(
+                _sigmoids(_logits(self.absolute, rows)) * _sigmoids(_logits(self.within, rows))
+            ),
+            dtype=np.float64,
+        )
 
 
 #: Fitted on the tuning split (see the module docstring; 108,418 candidates of
@@ -166,6 +186,27 @@ def features(
     )
 
 
+def _logits(c: Calibration, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """:meth:`Calibration.logit` over rows (the same terms, added in the same order)."""
+    cos, bm25, in_text, actor, rel_cos, rel_bm25 = rows.T
+    out: npt.NDArray[np.float64] = (
+        c.cos * cos
+        + c.bm25 * bm25
+        + c.in_text * in_text
+        + c.actor * actor
+        + c.rel_cos * rel_cos
+        + c.rel_bm25 * rel_bm25
+        + c.bias
+    )
+    return out
+
+
+def _sigmoids(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    e = np.exp(-np.abs(z))  # never overflows; mirrors _sigmoid's two branches
+    out: npt.NDArray[np.float64] = np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+    return out
+
+
 def _sigmoid(z: float) -> float:
     if z >= 0:
         return 1.0 / (1.0 + math.exp(-z))
@@ -203,17 +244,32 @@ def calibrated_fuse(
     floor = min(cos.values(), default=0.0)
     top = max(cos.values(), default=0.0)
     best_bm25 = max(bm25.values(), default=0.0)
-    ids = set(bm25) | (set(cos) if use_vector else set())
-    out = []
-    for memory_id in ids:
-        row = features(
-            bm25.get(memory_id),
-            cos.get(memory_id, floor) if use_vector else 0.0,
-            words,
-            actors.get(memory_id),
-            cos_range=(floor, top) if use_vector else (0.0, 0.0),
-            bm25_max=best_bm25,
-        )
-        out.append((memory_id, model.probability(row)))
-    out.sort(key=lambda item: (-item[1], item[0]))
-    return out
+    ids = sorted(set(bm25) | (set(cos) if use_vector else set()))
+    if not ids:
+        return []
+    # Trigger: a search calibrates a few hundred candidates, twice.
+    # Why: the per-candidate Python of :func:`features` cost ~4 ms a call.
+    # Outcome: the same features as columns of one matrix (one row per id).
+    raw = np.array([bm25.get(m, np.nan) for m in ids], dtype=np.float64)
+    in_text = ~np.isnan(raw)
+    scores = np.maximum(0.0, np.where(in_text, raw, 0.0))
+    rows = np.zeros((len(ids), 6), dtype=np.float64)
+    if use_vector:
+        c = np.array([cos.get(m, floor) for m in ids], dtype=np.float64)
+        rows[:, 0] = c
+        if top > floor:
+            rows[:, 4] = (c - floor) / (top - floor)
+    rows[:, 1] = np.log1p(scores)
+    rows[:, 2] = in_text
+    named: dict[str | None, bool] = {}
+    for i, m in enumerate(ids):
+        actor = actors.get(m)
+        if actor is not None:
+            if actor not in named:
+                named[actor] = names_actor(words, actor)
+            rows[i, 3] = named[actor]
+    if best_bm25 > 0:
+        rows[:, 5] = scores / best_bm25
+    probability = model.probabilities(rows)
+    order = np.lexsort((np.arange(len(ids)), -probability))  # ids are sorted: ties by id
+    return [(ids[i], float(probability[i])) for i in order.tolist()]

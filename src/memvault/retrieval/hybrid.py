@@ -23,7 +23,7 @@ from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
 from memvault.retrieval.text import query_terms
-from memvault.store.base import NodeFilter, Store
+from memvault.store.base import NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
 
 __all__ = ["CONTEXT_SPACE_SUFFIX", "HybridOutcome", "Ranked", "apply_modifiers", "hybrid_search"]
@@ -51,7 +51,7 @@ class HybridOutcome:
 
 def apply_modifiers(
     fused: Sequence[tuple[str, float]],
-    nodes: Mapping[str, MemoryNode],
+    nodes: Mapping[str, MemoryNode] | Mapping[str, RankFields],
     edges: Sequence[MemoryEdge],
     modifiers: Modifiers,
     now: datetime,
@@ -61,7 +61,9 @@ def apply_modifiers(
 ) -> list[tuple[str, float, dict[str, float]]]:
     """Scale fused scores by the ranking modifiers.
 
-    Returns ``(memory_id, score, contributions)`` sorted best first, ties by id.
+    ``nodes``: each candidate's node, or just its :class:`RankFields` (what the
+    modifiers read). Returns ``(memory_id, score, contributions)`` sorted best
+    first, ties by id.
     Every factor is 1.0 (no effect) for a memory of importance 50, confidence
     1, created now, without edges, whose actor ``query`` does not name.
     ``normalise``: divide by the best fused score first (rank fusions, whose
@@ -219,34 +221,42 @@ def hybrid_search(
 
     limit = top_n or config.top_n
     calibrated = config.fusion == "calibrated"
-    prefetched: dict[str, MemoryNode] = {}
+    fields: dict[str, RankFields] = {}
     if calibrated:
         # Trigger: the calibrated preset (scores comparable across queries).
         # Why: each leg's raw score maps to a probability of relevance; whether
-        #   the query names the memory's actor is part of that evidence, so a
-        #   wider pool is read first to know the actors.
+        #   the query names the memory's actor is part of that evidence, so the
+        #   actors of a wider pool are read first (their ranking fields only,
+        #   no nodes: hydrating 100 candidates cost more than both legs).
         # Outcome: probabilities, best first; the threshold is absolute.
         text_leg = dict(zip(legs, rankings, strict=True)).get("text")
         vector_leg = dict(zip(legs, rankings, strict=True)).get("vector")
         cal = calibration_for(embedder.model_id if embedder is not None else None)
         first = calibrated_fuse(text_leg, vector_leg, {}, query, cal)
         wide = [m for m, _ in first[: max(limit * 5, 100)]]
-        prefetched = {n.memory_id: n for n in store.get_nodes(orchestrator_id, wide)}
-        actors = {m: n.actor_id for m, n in prefetched.items()}
-        fused = calibrated_fuse(text_leg, vector_leg, actors, query, cal)
+        fields = store.rank_fields(orchestrator_id, wide)
+        words = frozenset(tokenize(query))
+        actors = {m: f.actor_id for m, f in fields.items()}
+        if any(names_actor(words, a) for a in set(actors.values())):
+            fused = calibrated_fuse(text_leg, vector_leg, actors, query, cal)
+        else:
+            fused = first  # no candidate's actor is named: the same probabilities
     elif config.fusion == "rrf":
         fused = rrf_fuse(rankings, k=config.rrf_k, weights=weights)
     else:
         fused = minmax_fuse(rankings, weights=weights)
     pool = fused[: max(limit * 3, limit)]
     ids = [memory_id for memory_id, _ in pool]
-    missing = [m for m in ids if m not in prefetched]
-    nodes = {m: prefetched[m] for m in ids if m in prefetched}
-    nodes.update({n.memory_id: n for n in store.get_nodes(orchestrator_id, missing)})
+    missing = [m for m in ids if m not in fields]
+    if missing:
+        fields.update(store.rank_fields(orchestrator_id, missing))
     edges = store.edges_of(orchestrator_id, ids) if ids else []
     modified = apply_modifiers(
-        pool, nodes, edges, config.modifiers, now, query, normalise=not calibrated
+        pool, fields, edges, config.modifiers, now, query, normalise=not calibrated
     )[:limit]
+    # only the final top k become nodes (one may have vanished since: it is left out)
+    nodes = {n.memory_id: n for n in store.get_nodes(orchestrator_id, [m for m, _, _ in modified])}
+    modified = [item for item in modified if item[0] in nodes]
     ranked = tuple(
         Ranked(
             nodes[memory_id],

@@ -42,6 +42,7 @@ __all__ = [
     "IndexText",
     "IngestRecord",
     "NodeFilter",
+    "RankFields",
     "Store",
     "StoreCounts",
     "TextHit",
@@ -356,6 +357,27 @@ class WriteSet:
 
 
 @dataclass(frozen=True, slots=True)
+class RankFields:
+    """What ranking reads of a memory besides its legs' scores (no full node).
+
+    Trigger: a search ranks 100+ candidates but returns 10.
+    Why: building a node (validation, its source) costs more than its row;
+      calibration needs only the actor, the modifiers four scalars.
+    Outcome: :meth:`Store.rank_fields` reads these columns alone; only the
+      final top k are hydrated with :meth:`Store.get_nodes`.
+
+    >>> RankFields("m1", "Caroline", 50, 1.0, "2026-01-01T00:00:00.000000Z").actor_id
+    'Caroline'
+    """
+
+    memory_id: str
+    actor_id: str | None
+    importance: int
+    confidence: float
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
 class TextHit:
     """A full-text candidate: memory id and a score where higher is better."""
 
@@ -392,6 +414,10 @@ class Store(Protocol):
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
         """Every edge touching one of ``memory_ids``, ordered by ``created_at, edge_id``."""
+        ...
+
+    def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
+        """The ranking fields of the memories with these ids in this orchestrator (any status)."""
         ...
 
     def list_nodes(

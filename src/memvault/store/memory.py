@@ -29,6 +29,7 @@ from memvault.store.base import (
     IndexText,
     IngestRecord,
     NodeFilter,
+    RankFields,
     StoreCounts,
     TextHit,
     VectorHit,
@@ -193,6 +194,14 @@ class InMemoryStore:
         with self._lock:
             nodes = self._tenant(orchestrator_id).nodes
             return [nodes[i] for i in sorted(set(memory_ids)) if i in nodes]
+
+    def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
+        return {
+            n.memory_id: RankFields(
+                n.memory_id, n.actor_id, n.importance, n.confidence, n.updated_at
+            )
+            for n in self.get_nodes(orchestrator_id, memory_ids)
+        }
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
         wanted = set(memory_ids)

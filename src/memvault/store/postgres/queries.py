@@ -43,6 +43,7 @@ __all__ = [
     "missing_embeddings_query",
     "node_params",
     "rank_expression",
+    "rank_fields_query",
     "search_text_query",
     "source_params",
     "tsquery_expression",
@@ -140,6 +141,19 @@ def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     """
     sql = (
         f"{SELECT_NODE} WHERE m.orchestrator_id = %s AND m.memory_id = ANY(%s) ORDER BY m.memory_id"
+    )
+    return sql, [orchestrator_id, list(memory_ids)]
+
+
+def rank_fields_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
+    """The ranking columns of these memories (see :class:`~memvault.store.base.RankFields`).
+
+    >>> rank_fields_query("acme", ["m1"])[1]
+    ['acme', ['m1']]
+    """
+    sql = (
+        "SELECT memory_id, actor_id, importance, confidence, updated_at FROM memories "
+        "WHERE orchestrator_id = %s AND memory_id = ANY(%s)"
     )
     return sql, [orchestrator_id, list(memory_ids)]
 

@@ -49,6 +49,7 @@ from memvault.store.base import (
     HistoryEvent,
     IngestRecord,
     NodeFilter,
+    RankFields,
     StoreCounts,
     TextHit,
     VectorHit,
@@ -423,6 +424,16 @@ class PostgresStore:
             return []
         sql, params = q.get_nodes_query(orchestrator_id, ids)
         return [self._node(r) for r in self._read(sql, params)]
+
+    def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
+        ids = sorted(set(memory_ids))
+        if not ids:
+            return {}
+        sql, params = q.rank_fields_query(orchestrator_id, ids)
+        return {
+            m: RankFields(m, actor, int(importance), float(confidence), updated)
+            for m, actor, importance, confidence, updated in self._read_tuples(sql, params)
+        }
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
         ids = sorted(set(memory_ids))

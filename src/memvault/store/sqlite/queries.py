@@ -22,6 +22,7 @@ __all__ = [
     "get_nodes_query",
     "list_nodes_query",
     "node_params",
+    "rank_fields_query",
     "search_text_query",
     "source_params",
 ]
@@ -143,6 +144,21 @@ def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     # Why: hydrating a search's 30 hits then cost ~6 ms at 10k rows, linear in size.
     # Outcome: the unary ``+`` keeps the scope condition but not as an index choice.
     return f"{SELECT_NODE} WHERE +m.orchestrator_id = ? AND {cond} ORDER BY m.memory_id", params
+
+
+def rank_fields_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
+    """The ranking columns of these memories (see :class:`~memvault.store.base.RankFields`).
+
+    >>> rank_fields_query("acme", ["m1"])[0].split(" FROM ")[0]
+    'SELECT memory_id, actor_id, importance, confidence, updated_at'
+    """
+    params: list[Any] = [orchestrator_id]
+    cond = _in("memory_id", list(memory_ids), params)
+    return (
+        "SELECT memory_id, actor_id, importance, confidence, updated_at FROM memories "
+        f"WHERE +orchestrator_id = ? AND {cond}",
+        params,
+    )
 
 
 def fts_match_expression(terms: Sequence[str]) -> str:

@@ -45,6 +45,7 @@ from memvault.store.base import (
     IndexText,
     IngestRecord,
     NodeFilter,
+    RankFields,
     StoreCounts,
     TextHit,
     VectorHit,
@@ -795,6 +796,15 @@ class SQLiteStore:
             while len(self._nodes) > NODE_CACHE_SIZE:
                 self._nodes.popitem(last=False)
         return node
+
+    def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
+        ids = sorted(set(memory_ids))
+        out: dict[str, RankFields] = {}
+        for start in range(0, len(ids), 500):
+            sql, params = q.rank_fields_query(orchestrator_id, ids[start : start + 500])
+            for m, actor, importance, confidence, updated in self._read(sql, params):
+                out[m] = RankFields(m, actor, int(importance), float(confidence), updated)
+        return out
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
         ids = sorted(set(memory_ids))
