@@ -9,7 +9,6 @@ Each command parses, makes one engine call and prints (``--json`` for machines).
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import shutil
@@ -241,11 +240,8 @@ def run_context_bench(
         # Trigger: engines with hybrid recall embed every query with a local model.
         # Why: the seeded memories carry no vectors, so that leg would only add
         #      the model's cost; this bench measures the context layer itself.
-        # Outcome: no embedder where the engine accepts the option (text leg only).
-        options: dict[str, Any] = (
-            {"embedder": None} if "embedder" in inspect.signature(MemoryEngine).parameters else {}
-        )
-        engine = MemoryEngine(store, orchestrator, layout=layout, **options)
+        # Outcome: no embedder (text leg only).
+        engine = MemoryEngine(store, orchestrator, layout=layout, embedder=None)
         queries = bench.query_texts(max(repeats, 1) + 8)
         seeded = 0
         with engine:
@@ -284,7 +280,7 @@ def run_context_bench(
     return {
         "benchmark": "context",
         "store": "sqlite",
-        "recall_legs": "text only (no embedder)" if options else "engine default",
+        "recall_legs": "text only (no embedder)",
         "repeats": repeats,
         "cpus": os.cpu_count(),
         "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,

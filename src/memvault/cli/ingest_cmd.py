@@ -152,13 +152,13 @@ def ingest(
                 _print(report, as_json)
 
         if passes != 1:
-            engine._log("info", "ingest_watch_started", interval=interval)
+            engine.core.log_event("info", "ingest_watch_started", interval=interval)
         try:
             watch(run_once, interval=interval, max_passes=passes, on_report=show)
         except KeyboardInterrupt:
-            engine._log("info", "ingest_watch_stopped", reason="interrupted")
+            engine.core.log_event("info", "ingest_watch_stopped", reason="interrupted")
         except IngestDisabledError:
-            engine._log("info", "ingest_watch_stopped", reason="disabled")
+            engine.core.log_event("info", "ingest_watch_stopped", reason="disabled")
             raise
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
-from memvault.engine._base import _unpack
+from memvault.engine._core import _unpack
 from memvault.errors import AccessDeniedError, ValidationFailed
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryNode
@@ -202,7 +202,7 @@ class Caller(_Face):
 
     def _held(self, filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
         """The caller's filters, held to its categories (asked ones checked)."""
-        flt = self.engine._filters(filters)
+        flt = self.engine.core.filters(filters)
         if flt.category is not None:
             self.known(flt.category)
             self.authorize("read", categories=flt.category)
@@ -383,4 +383,6 @@ class Caller(_Face):
         return as_caller
 
     def _node(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
-        return self._run(self.engine._load, memory_id, operation, include_deleted=include_deleted)
+        return self._run(
+            self.engine.core.load, memory_id, operation, include_deleted=include_deleted
+        )

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
-from memvault.extract.base import MESSAGE_MAX, Candidate, Extractor, Message
+from memvault.engine._core import EngineCore
+from memvault.engine._lifecycle import LifecycleOps
+from memvault.engine._reads import Reader
+from memvault.extract.base import MESSAGE_MAX, Candidate, Message
 from memvault.ingest.parsers import split_long
 from memvault.model.decision import Decision
 from memvault.model.text import clean_text
@@ -16,48 +19,49 @@ from memvault.write import CapturePipeline, CaptureResult
 from memvault.write.capture import Provenance
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
-if TYPE_CHECKING:
-    pass
-from memvault.engine._lifecycle import EngineLifecycle
+__all__ = ["CaptureOps"]
 
 
-class EngineCapture(EngineLifecycle):
-    """The capture operations of :class:`~memvault.engine.MemoryEngine`."""
+class CaptureOps:
+    """Write-back triggers (issue 5): transcript turns, workflow outputs, diagnostics.
 
-    # -- capture ---
-    # Write-back triggers (issue 5): transcript turns, workflow outputs, diagnostics.
-    # Thin: extraction is in memvault.extract; resolve and commit in memvault.write.
+    Thin: extraction is in :mod:`memvault.extract`; resolve and commit in
+    :mod:`memvault.write`; recall through the reader, consent through the lifecycle.
+    """
 
-    #: The transcript extractor; ``None`` is the deterministic rule extractor.
-    capture_extractor: Extractor | None = None
-    _capture: CapturePipeline | None = None
+    def __init__(self, core: EngineCore, reader: Reader, lifecycle: LifecycleOps) -> None:
+        self.core = core
+        self.reader = reader
+        self.lifecycle = lifecycle
+        self._capture: CapturePipeline | None = None
 
     @property
     def capture(self) -> CapturePipeline:
         """The capture pipeline bound to this engine (store, gate, clock, recall)."""
+        core = self.core
         current = self._capture
         if (
             current is None
-            or current.config is not self.capture_config
-            or current.extractor is not (self.capture_extractor or current.extractor)
+            or current.config is not core.capture_config
+            or current.extractor is not (core.capture_extractor or current.extractor)
         ):
-            embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
+            embedder = core.embedder
             current = self._capture = CapturePipeline(
-                store=self.store,
-                orchestrator=self.orchestrator,
-                gate=self._gate,
-                clock=self.clock,
+                store=core.store,
+                orchestrator=core.orchestrator,
+                gate=core.check,
+                clock=core.clock,
                 recall=lambda q, f, k, v=None: [
-                    h.node for h in self.search(q, filters=f, top_k=k, query_vector=v).hits
+                    h.node for h in self.reader.search(q, filters=f, top_k=k, query_vector=v).hits
                 ],
-                extractor=self.capture_extractor,
+                extractor=core.capture_extractor,
                 similarity=EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity(),
-                config=self.capture_config,
-                actor=self.agent_id,
-                log=self._log,
-                embed=getattr(self, "_embed", None),
+                config=core.capture_config,
+                actor=core.agent_id,
+                log=core.log_event,
+                embed=core.embed_rows,
                 embedder=embedder,
-                writes=lambda: self.writes,
+                writes=lambda: core.writes,
                 propose=self._propose_candidate,
             )
         return current
@@ -67,7 +71,7 @@ class EngineCapture(EngineLifecycle):
     ) -> str | Decision:
         """Queue a consent-gated candidate for the user's confirmation (capture's seam)."""
         extra: dict[str, Any] = {"replaces": list(replaces)} if replaces else {}
-        result = self.propose(
+        result = self.lifecycle.propose(
             candidate.content,
             kind="profile_field",
             user_id=prov.user_id,
@@ -123,10 +127,10 @@ class EngineCapture(EngineLifecycle):
             except ValidationError as exc:
                 raise to_validation_failed(exc, prefix="message.") from None
         if removed:
-            self._log("info", "control_chars_removed", trigger="message", removed=removed)
+            self.core.log_event("info", "control_chars_removed", trigger="message", removed=removed)
         results = [
             self.capture.capture_message(
-                msg, project_id=project_id, agent_id=self.agent_id, thread_id=thread_id
+                msg, project_id=project_id, agent_id=self.core.agent_id, thread_id=thread_id
             )
             for msg in messages
         ]

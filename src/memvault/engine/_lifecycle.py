@@ -8,13 +8,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from memvault.engine._context import ContextOps
+from memvault.engine._core import EngineCore
+from memvault.engine._reads import Reader
 from memvault.ingest import IngestReport
 from memvault.lifecycle import (
     AuditReport,
     ForgetReport,
-    LifecyclePolicy,
     LifecycleReport,
     erasure,
     insights,
@@ -23,24 +25,25 @@ from memvault.lifecycle.consolidate import ConsolidationReport
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.lifecycle.service import EngineHooks, LifecycleService
 from memvault.model.clock import format_timestamp, new_id
-from memvault.model.enums import MemoryOp, MemoryStatus, StopReason
+from memvault.model.enums import MemoryOp, MemoryStatus
 from memvault.model.node import MemoryNode
-from memvault.results import WriteResult
+from memvault.results import EngineStats, WriteResult
 from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
-if TYPE_CHECKING:
-    pass
-from memvault.engine._base import _unpack
-from memvault.engine._context import EngineContext
-from memvault.results import EngineStats
-from memvault.write.spec import NewMemory
+__all__ = ["LifecycleOps"]
 
 
-class EngineLifecycle(EngineContext):
-    """The ingest and lifecycle operations of :class:`~memvault.engine.MemoryEngine`."""
+class LifecycleOps:
+    """Ingest, TTL, consolidation, consent, audit, export and erasure of one engine."""
+
+    def __init__(self, core: EngineCore, reader: Reader, context: ContextOps) -> None:
+        self.core = core
+        self.reader = reader
+        self.context = context
+        self._service: LifecycleService | None = None
 
     # -- ingest ---
     # The drop folder (spec "Ingestion"). Thin: the logic is in memvault.ingest.
@@ -63,23 +66,23 @@ class EngineLifecycle(EngineContext):
         from memvault.errors import ConfigError
         from memvault.ingest import IngestContext, run_pass
 
-        if self.layout is None:
+        if self.core.layout is None:
             raise ConfigError("ingestion needs an engine opened on a runtime home")
-        writes = self.writes
+        writes = self.core.writes
         context = IngestContext(
-            store=self.store,
-            orchestrator=self.orchestrator,
-            layout=self.layout,
+            store=self.core.store,
+            orchestrator=self.core.orchestrator,
+            layout=self.core.layout,
             judge=lambda node: writes.judge(MemoryOp.STORE, node),
-            now=self._now,
+            now=self.core.now,
             writes=writes,
-            log=self._log,
-            workspace_roots=self.workspace_roots,
-            actor=self.agent_id,
-            embedder=self.embedder,  # vectors in each file's transaction (issue 8)
-            embedder_error=self._embedder_error,
-            bands=self.capture_config.bands,  # merges mean what they mean in capture
-            merge_nudge=self.capture_config.confidence_nudge,
+            log=self.core.log_event,
+            workspace_roots=self.core.workspace_roots,
+            actor=self.core.agent_id,
+            embedder=self.core.embedder,  # vectors in each file's transaction (issue 8)
+            embedder_error=self.core.embedder_error,
+            bands=self.core.capture_config.bands,  # merges mean what they mean in capture
+            merge_nudge=self.core.capture_config.confidence_nudge,
         )
         return run_pass(
             context,
@@ -94,31 +97,30 @@ class EngineLifecycle(EngineContext):
     # TTL and purge, consent proposals, audit, export and forget (DESIGN §7).
     # Thin: the logic is in memvault.lifecycle.
 
-    #: TTL, purge and consent settings (assign a new frozen policy to change them).
-    lifecycle_policy: LifecyclePolicy = LifecyclePolicy()
-    _lifecycle: LifecycleService | None = None
-
     @property
     def lifecycle(self) -> LifecycleService:
         """The lifecycle worker bound to this engine (its store, gate and clock)."""
-        if self._lifecycle is None or self._lifecycle.policy is not self.lifecycle_policy:
+        core = self.core
+        if self._service is None or self._service.policy is not core.lifecycle_policy:
             hooks = EngineHooks(
-                store=self.store,
-                orchestrator=self.orchestrator,
-                actor=self.agent_id,
-                now=self.clock,
+                store=self.core.store,
+                orchestrator=self.core.orchestrator,
+                actor=self.core.agent_id,
+                now=self.core.clock,
                 stamp=format_timestamp,
                 new_id=new_id,
-                writes=lambda: self.writes,
-                log=self._log,
-                recall=lambda q, f, k: [h.node for h in self.search(q, filters=f, top_k=k).hits],
+                writes=lambda: core.writes,
+                log=self.core.log_event,
+                recall=lambda q, f, k: [
+                    h.node for h in self.reader.search(q, filters=f, top_k=k).hits
+                ],
                 similarity=self._lifecycle_similarity(),
             )
-            self._lifecycle = LifecycleService(hooks, self.lifecycle_policy)
-        return self._lifecycle
+            self._service = LifecycleService(hooks, core.lifecycle_policy)
+        return self._service
 
     def _lifecycle_similarity(self) -> EmbeddingSimilarity | LexicalSimilarity:
-        embedder = getattr(self, "embedder", None)  # the engine's embedder, if any
+        embedder = self.core.embedder
         return EmbeddingSimilarity(embedder) if embedder else LexicalSimilarity()
 
     def run_lifecycle(
@@ -130,7 +132,7 @@ class EngineLifecycle(EngineContext):
         """
         report = self.lifecycle.run(now, thread_id=thread_id)
         if report.purged:
-            self._drop_materialised()
+            self.context.drop_materialised()
             self._erase_orphaned_files({t.memory_id for t in report.purged})
         return report
 
@@ -143,42 +145,28 @@ class EngineLifecycle(EngineContext):
         Outcome: a file whose every stored or merged memory is gone is removed,
         its ``ingest_files`` row becomes a tombstone, its log lines are dropped.
         """
-        if self.layout is None:
+        if self.core.layout is None:
             return
-        files = erasure.user_files(self.layout.ingest_dir, memory_ids=purged, cited_hashes=set())
+        files = erasure.user_files(
+            self.core.layout.ingest_dir, memory_ids=purged, cited_hashes=set()
+        )
         left = {
             n.memory_id
             for f in files
-            for n in self.store.get_nodes(self.orchestrator, sorted(f.memory_ids))
+            for n in self.core.store.get_nodes(self.core.orchestrator, sorted(f.memory_ids))
         }
         orphaned = [f for f in files if not (f.memory_ids & left)]
         if not orphaned:
             return
         hashes = [f.sha256 for f in orphaned if f.sha256]
-        recorded = [h for h in hashes if self.store.ingest_record(self.orchestrator, h)]
+        recorded = [h for h in hashes if self.core.store.ingest_record(self.core.orchestrator, h)]
         if recorded:
-            at = self._now()
+            at = self.core.now()
             stones = erasure.tombstones(recorded, at)
-            self.writes.apply(self.writes.builder(at).compose(ingest_records=stones))
+            self.core.writes.apply(self.core.writes.builder(at).compose(ingest_records=stones))
         erasure.erase_files(orphaned)
         words = set(purged) | set(hashes) | {f.name for f in orphaned}
-        erasure.scrub_log(self.layout.log_path, words)
-
-    def _drop_materialised(self) -> int:
-        """Purged text must not live on in materialised bulletins (right to erasure).
-
-        Trigger: a purge. Why: ``bulletins/*.json`` quote memory text and serve
-        as the last-good fallback. Outcome: they are deleted; the next bulletin
-        is built from the store as it now is.
-        """
-        self._bulletin_keeper = None
-        where = self.layout.bulletins_dir if self.layout else None
-        dropped = 0
-        if where is not None and where.is_dir():
-            for path in where.glob("*.json"):
-                path.unlink(missing_ok=True)
-                dropped += 1
-        return dropped
+        erasure.scrub_log(self.core.layout.log_path, words)
 
     def consolidate(
         self, *, now: datetime | None = None, thread_id: str = "default"
@@ -194,7 +182,9 @@ class EngineLifecycle(EngineContext):
         insight already proposed is not proposed again; personality, emotion and
         health inferences are never proposed.
         """
-        nodes = self.store.list_nodes(self.orchestrator, NodeFilter(user_id=user_id), limit=500)
+        nodes = self.core.store.list_nodes(
+            self.core.orchestrator, NodeFilter(user_id=user_id), limit=500
+        )
         name = subject or _subject_of(nodes, user_id)
         found = insights.detect(((n.memory_id, n.type, n.content) for n in nodes), name)
         asked = [str(p.candidate.get("key", "")) for p in self.proposals(user_id=user_id)] + [
@@ -224,12 +214,12 @@ class EngineLifecycle(EngineContext):
         Reports the first broken thing: an edited or removed history row, a memory
         row changed outside memvault, or a database behind its anchor (a rollback).
         """
-        anchor = read_anchor(self.layout.anchor_path) if self.layout is not None else None
+        anchor = read_anchor(self.core.layout.anchor_path) if self.core.layout is not None else None
         return self.lifecycle.verify(anchor)
 
     def audit_anchor(self) -> StoreAnchor | None:
         """The anchor file outside the database (identity, revision, audit head), if any."""
-        return read_anchor(self.layout.anchor_path) if self.layout is not None else None
+        return read_anchor(self.core.layout.anchor_path) if self.core.layout is not None else None
 
     def export_user(self, user_id: str) -> Iterator[dict[str, Any]]:
         """Right of access: the user's memories, edges, history and proposals as records.
@@ -246,8 +236,8 @@ class EngineLifecycle(EngineContext):
         for f in files:
             yield f.to_json()
         lines = (
-            erasure.log_lines_about(self.layout.log_path, words, user_id=user_id)
-            if self.layout
+            erasure.log_lines_about(self.core.layout.log_path, words, user_id=user_id)
+            if self.core.layout
             else []
         )
         for line in lines:
@@ -255,7 +245,7 @@ class EngineLifecycle(EngineContext):
         threads = self._user_threads(user_id)
         for thread, checkpoints in threads:
             yield {"record": "agent_thread", "thread_id": thread, "checkpoints": checkpoints}
-        in_store = self.store.agent_threads(self.orchestrator, user_id)  # PostgreSQL
+        in_store = self.core.store.agent_threads(self.core.orchestrator, user_id)  # PostgreSQL
         for thread in in_store:
             yield {"record": "agent_thread", "thread_id": thread, "store": "database"}
         if summary is not None:
@@ -270,7 +260,9 @@ class EngineLifecycle(EngineContext):
         flt = NodeFilter(user_id=user_id, status=tuple(MemoryStatus))
         out: list[MemoryNode] = []
         while True:
-            page = self.store.list_nodes(self.orchestrator, flt, limit=5000, offset=len(out))
+            page = self.core.store.list_nodes(
+                self.core.orchestrator, flt, limit=5000, offset=len(out)
+            )
             out.extend(page)
             if len(page) < 5000:
                 return out
@@ -279,17 +271,17 @@ class EngineLifecycle(EngineContext):
         self, user_id: str, nodes: list[MemoryNode]
     ) -> tuple[list[erasure.UserFile], set[str]]:
         """The user's ingested files, and the words (ids, names, hashes) that point at them."""
-        if self.layout is None:
+        if self.core.layout is None:
             return [], set()
         ids = {n.memory_id for n in nodes}
         cited = erasure.cited_hashes(nodes)
-        files = erasure.user_files(self.layout.ingest_dir, memory_ids=ids, cited_hashes=cited)
+        files = erasure.user_files(self.core.layout.ingest_dir, memory_ids=ids, cited_hashes=cited)
         words = ids | cited | {f.sha256 for f in files if f.sha256}
         words |= {f.name for f in files} | {f.stored_as.name for f in files if f.stored_as}
         return files, words
 
     def _checkpoints_path(self) -> Path | None:
-        return self.layout.home / "agent" / "checkpoints.db" if self.layout else None
+        return self.core.layout.home / "agent" / "checkpoints.db" if self.core.layout else None
 
     def _user_threads(self, user_id: str) -> list[tuple[str, int]]:
         path = self._checkpoints_path()
@@ -297,7 +289,7 @@ class EngineLifecycle(EngineContext):
             return []
         try:
             with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-                threads = erasure.thread_ids_of(conn, self.orchestrator, user_id)
+                threads = erasure.thread_ids_of(conn, self.core.orchestrator, user_id)
                 return [
                     (
                         t,
@@ -310,7 +302,7 @@ class EngineLifecycle(EngineContext):
                     for t in threads
                 ]
         except sqlite3.Error as exc:
-            self._log("warning", "checkpoints_unreadable", error=str(exc)[:200])
+            self.core.log_event("warning", "checkpoints_unreadable", error=str(exc)[:200])
             return []
 
     def forget_user(self, user_id: str, *, thread_id: str = "default") -> ForgetReport:
@@ -325,17 +317,19 @@ class EngineLifecycle(EngineContext):
         nodes = self._user_nodes(user_id)
         files, words = self._user_copies(user_id, nodes)
         hashes = {f.sha256 for f in files if f.sha256} | erasure.cited_hashes(nodes)
-        recorded = [h for h in sorted(hashes) if self.store.ingest_record(self.orchestrator, h)]
-        at = self._now()
+        recorded = [
+            h for h in sorted(hashes) if self.core.store.ingest_record(self.core.orchestrator, h)
+        ]
+        at = self.core.now()
         if recorded:
             # Before the purge: its WAL checkpoint then also flushes the old names away.
             stones = erasure.tombstones(recorded, at)
-            self.writes.apply(self.writes.builder(at).compose(ingest_records=stones))
+            self.core.writes.apply(self.core.writes.builder(at).compose(ingest_records=stones))
         report = self.lifecycle.forget_user(user_id, thread_id=thread_id)
         cleaned = {"memories": report.memories_purged, "proposals": report.proposals_erased}
         cleaned["ingest_records"] = len(recorded)
         if report.memories_purged or files:
-            bulletins = self._drop_materialised()
+            bulletins = self.context.drop_materialised()
             cleaned["bulletins"] = bulletins
         removed, manifests = erasure.erase_files(files)
         cleaned["source_files"], cleaned["manifests"] = removed, manifests
@@ -348,65 +342,24 @@ class EngineLifecycle(EngineContext):
         if path is not None:
             try:
                 threads = erasure.forget_checkpoint_threads(
-                    path, self.orchestrator, user_id, quoted
+                    path, self.core.orchestrator, user_id, quoted
                 )
             except sqlite3.Error as exc:
-                self._log("error", "checkpoints_not_erased", error=str(exc)[:200])
+                self.core.log_event("error", "checkpoints_not_erased", error=str(exc)[:200])
         # Checkpoints kept in the store's own database (PostgreSQL).
-        threads += self.store.erase_agent_threads(self.orchestrator, user_id, quoted)
+        threads += self.core.store.erase_agent_threads(self.core.orchestrator, user_id, quoted)
         cleaned["agent_threads"] = len(threads)
         words |= set(threads)
         cleaned["log_lines"] = (
-            erasure.scrub_log(self.layout.log_path, words, user_id=user_id) if self.layout else 0
+            erasure.scrub_log(self.core.layout.log_path, words, user_id=user_id)
+            if self.core.layout
+            else 0
         )
         # The audit verdict also compares the anchor file, as ``verify_audit`` does.
         return replace(report, cleaned=cleaned, audit=self.verify_audit())
 
-    def add(
-        self,
-        content: str | NewMemory,
-        *,
-        thread_id: str = "default",
-        index_text: Any = None,
-        vector: Any = None,
-        vector_model: str | None = None,
-        **fields: Any,
-    ) -> WriteResult:
-        """Store a new memory; a consent-gated one becomes a proposal (never a silent loss).
-
-        Everything else is :meth:`EngineBase.add <memvault.engine._base.EngineBase.add>`.
-        When the only objection is the user's missing consent (``add --key
-        city``, as capture's "I live in Porto"), the write is queued for the
-        user to confirm and the result carries its ``proposal_id`` (stop reason
-        still ``MISSING_EXPLICIT_CONSENT``: nothing is stored yet).
-        """
-        content, fields = _unpack(content, fields)
-        result = super().add(
-            content,
-            thread_id=thread_id,
-            index_text=index_text,
-            vector=vector,
-            vector_model=vector_model,
-            **fields,
-        )
-        if (
-            result.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT
-            or result.detector != "consent"
-            or fields.get("proposal")
-        ):
-            return result
-        user_id = fields.pop("user_id", None)
-        queued = self.propose(content, kind="profile_field", user_id=user_id, **fields)
-        if queued.proposal_id is None:
-            return result
-        return replace(
-            result,
-            proposal_id=queued.proposal_id,
-            reason=f"{result.reason}; queued for the user's consent ({queued.proposal_id})",
-        )
-
     def propose(
-        self, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any
+        self, /, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any
     ) -> ProposalResult:
         """Queue an inferred memory for the user's consent instead of storing it."""
         return self.lifecycle.propose(content, kind=kind, user_id=user_id, fields=fields)
@@ -426,15 +379,15 @@ class EngineLifecycle(EngineContext):
         """The user declines: nothing is stored and the proposal's text is dropped."""
         return self.lifecycle.reject(proposal_id)
 
-    def record_event(self, node: str, op: str, status: str = "ok", **fields: Any) -> None:
+    def record_event(self, /, node: str, op: str, status: str = "ok", **fields: Any) -> None:
         """Record an operational event (spec §14); best effort, never raises."""
         self.lifecycle.record(node, op, status, **fields)
 
     def stats(self) -> EngineStats:
-        counts = self.store.counts(self.orchestrator)
+        counts = self.core.store.counts(self.core.orchestrator)
         return EngineStats(
-            orchestrator=self.orchestrator,
-            db_path=str(self.layout.db_path) if self.layout else None,
+            orchestrator=self.core.orchestrator,
+            db_path=str(self.core.layout.db_path) if self.core.layout else None,
             revision=counts.revision,
             memories_by_status=counts.memories_by_status,
             memories_by_type=counts.memories_by_type,

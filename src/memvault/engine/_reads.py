@@ -1,42 +1,40 @@
-"""Reads: get, history, hybrid search, listing, stats; embedding backfill and bulk add."""
+"""The reader: get, history, audit events, hybrid search, listing; embedding backfill."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
-
-from pydantic import ValidationError
+from typing import Any
 
 from memvault.embed.base import FloatVector
+from memvault.engine._core import EngineCore
 from memvault.errors import ValidationFailed
-from memvault.model.enums import HistoryOp, MemoryOp, StopReason
+from memvault.model.enums import HistoryOp, StopReason
 from memvault.model.node import MemoryNode
-from memvault.model.validation import to_validation_failed
-from memvault.results import MemoryView, SearchHit, SearchResults, WriteResult
+from memvault.results import MemoryView, SearchHit, SearchResults
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.hybrid import hybrid_search
-from memvault.store.base import HistoryEvent, IndexText, NodeFilter
+from memvault.store.base import HistoryEvent, NodeFilter
 
-if TYPE_CHECKING:
-    pass
-from memvault.engine._base import EngineBase
-from memvault.write.precomputed import checked_vector
+__all__ = ["Reader"]
 
 
-class EngineReads(EngineBase):
-    """The read operations of :class:`~memvault.engine.MemoryEngine`."""
+class Reader:
+    """Every read of one engine: get, history, audit events, search, listing."""
 
-    # -- reads ---------------------------------------------------------------
+    def __init__(self, core: EngineCore) -> None:
+        self.core = core
 
     def get(self, memory_id: str, *, include_deleted: bool = False) -> MemoryView:
         """A memory and its edges. Raises :class:`MemoryNotFoundError` when absent."""
-        node = self._load(memory_id, "get", include_deleted=include_deleted)
-        return MemoryView(node, tuple(self.store.edges_of(self.orchestrator, [memory_id])))
+        node = self.core.load(memory_id, "get", include_deleted=include_deleted)
+        return MemoryView(
+            node, tuple(self.core.store.edges_of(self.core.orchestrator, [memory_id]))
+        )
 
     def history(self, memory_id: str) -> list[HistoryEvent]:
         """Every audit event of a memory, oldest first (soft-deleted ones included)."""
-        self._load(memory_id, "history", include_deleted=True)
-        return self.store.history(self.orchestrator, memory_id)
+        self.core.load(memory_id, "history", include_deleted=True)
+        return self.core.store.history(self.core.orchestrator, memory_id)
 
     def audit_events(
         self,
@@ -65,8 +63,13 @@ class EngineReads(EngineBase):
                 stop_reason=StopReason.BOUNDS_EXCEEDED,
                 errors=(("limit", "out of range"),),
             )
-        return self.store.history(
-            self.orchestrator, memory_id, limit=limit, ops=ops, newest_first=True, offset=offset
+        return self.core.store.history(
+            self.core.orchestrator,
+            memory_id,
+            limit=limit,
+            ops=ops,
+            newest_first=True,
+            offset=offset,
         )
 
     def count_memories(self, filters: NodeFilter | Mapping[str, Any] | None = None) -> int:
@@ -78,18 +81,7 @@ class EngineReads(EngineBase):
         ...     e.count_memories({"user_id": "dana"})
         0
         """
-        return self.store.count_nodes(self.orchestrator, self._filters(filters))
-
-    @staticmethod
-    def _filters(filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
-        if filters is None:
-            return NodeFilter()
-        if isinstance(filters, NodeFilter):
-            return filters
-        try:
-            return NodeFilter.model_validate(dict(filters))
-        except ValidationError as exc:
-            raise to_validation_failed(exc, prefix="filters.") from None
+        return self.core.store.count_nodes(self.core.orchestrator, self.core.filters(filters))
 
     def search(
         self,
@@ -122,25 +114,25 @@ class EngineReads(EngineBase):
                 errors=(("query", "too long"),),
             )
         try:
-            cfg = preset(config) if isinstance(config, str) else (config or self.retrieval)
+            cfg = preset(config) if isinstance(config, str) else (config or self.core.retrieval)
         except KeyError as exc:
             raise ValidationFailed(
                 str(exc.args[0]), errors=(("config", "unknown preset"),)
             ) from None
-        f = self._filters(filters)
+        f = self.core.filters(filters)
         outcome = hybrid_search(
-            self.store,
-            self.orchestrator,
+            self.core.store,
+            self.core.orchestrator,
             query,
             f,
             cfg,
-            embedder=self.embedder if cfg.uses_vector else None,
-            now=self.clock(),
+            embedder=self.core.embedder if cfg.uses_vector else None,
+            now=self.core.clock(),
             top_n=top_k,
             query_vector=query_vector,
         )
         if outcome.degraded:
-            self._log("warning", "search_degraded", reason=outcome.degraded)
+            self.core.log_event("warning", "search_degraded", reason=outcome.degraded)
         hits = tuple(
             SearchHit(r.node, r.score, rank, r.explain if explain else {})
             for rank, r in enumerate(outcome.ranked, start=1)
@@ -149,61 +141,14 @@ class EngineReads(EngineBase):
 
     def backfill_embeddings(self, *, limit: int = 100_000) -> int:
         """Embed memories stored without a vector (after an embedder failure)."""
-        embedder = self.embedder
+        embedder = self.core.embedder
         if embedder is None:
             return 0
         try:
-            return self.writes.backfill(embedder, limit=limit)
+            return self.core.writes.backfill(embedder, limit=limit)
         except Exception as exc:  # retried on the next call
-            self._log("warning", "backfill_failed", error=f"{type(exc).__name__}: {exc}")
+            self.core.log_event("warning", "backfill_failed", error=f"{type(exc).__name__}: {exc}")
             return 0
-
-    def add_many(
-        self,
-        items: Sequence[Mapping[str, Any]],
-        *,
-        index_texts: Sequence[IndexText | None] | None = None,
-        thread_id: str = "default",
-    ) -> list[WriteResult]:
-        """Store many memories in ONE transaction (bulk loads, benchmarks, ingestion).
-
-        Each item holds ``add``'s fields including ``content``, and optionally
-        ``vector`` + ``vector_model`` (checked as in :meth:`add`). Items refused by
-        validation or the gate are reported and skipped; the rest commit
-        together, embedded in batches (precomputed vectors are not re-embedded).
-        """
-        extras_in = list(index_texts) if index_texts is not None else [None] * len(items)
-        if len(extras_in) != len(items):
-            raise ValidationFailed(
-                "index_texts must match items", errors=(("index_texts", "length"),)
-            )
-        fields: list[Mapping[str, Any]] = []
-        vectors: list[FloatVector | None] = []
-        refused: dict[int, WriteResult] = {}
-        for i, item in enumerate(items):
-            rest = dict(item)
-            vector, model = rest.pop("vector", None), rest.pop("vector_model", None)
-            fields.append(rest)
-            vectors.append(None)
-            if vector is None and model is None:
-                continue
-            try:
-                if vector is None:
-                    raise ValidationFailed(
-                        "vector_model without a vector", errors=(("vector", "missing"),)
-                    )
-                vectors[-1] = checked_vector(vector, model, self.embedder)
-            except ValidationFailed as exc:
-                refused[i] = self.writes.invalid(MemoryOp.STORE, exc, fields=rest)
-        positions = [i for i in range(len(items)) if i not in refused]
-        written = self.writes.add_many(
-            [(fields[i], extras_in[i]) for i in positions],
-            thread_id=thread_id,
-            vectors=[vectors[i] for i in positions],
-        )
-        results = dict(refused)
-        results.update(zip(positions, written, strict=True))
-        return [results[i] for i in range(len(items))]
 
     def list_memories(
         self,
@@ -219,6 +164,6 @@ class EngineReads(EngineBase):
                 stop_reason=StopReason.BOUNDS_EXCEEDED,
                 errors=(("limit", "out of range"),),
             )
-        return self.store.list_nodes(
-            self.orchestrator, self._filters(filters), limit=limit, offset=offset
+        return self.core.store.list_nodes(
+            self.core.orchestrator, self.core.filters(filters), limit=limit, offset=offset
         )

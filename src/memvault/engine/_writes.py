@@ -1,0 +1,265 @@
+"""The writer: every write of an engine (add, update, delete, restore, supersede,
+retract, link, bulk add), each through the one write pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from memvault.embed.base import FloatVector
+from memvault.engine._core import EngineCore, _unpack
+from memvault.errors import ValidationFailed
+from memvault.lifecycle.proposals import ProposalResult
+from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus, StopReason
+from memvault.model.node import MemoryNode
+from memvault.results import WriteResult
+from memvault.store.base import IndexText
+from memvault.write.precomputed import checked_vector
+from memvault.write.spec import MemoryPatch, NewMemory
+
+__all__ = ["Writer"]
+
+#: ``propose(content, kind=, user_id=, **fields)`` — queue a memory for the user's consent.
+ProposeFn = Callable[..., ProposalResult]
+
+
+class Writer:
+    """Every write of one engine; consent-gated adds are queued through ``propose``."""
+
+    def __init__(self, core: EngineCore, propose: ProposeFn) -> None:
+        self.core = core
+        self.propose = propose
+
+    def add(
+        self,
+        /,
+        content: str | NewMemory,
+        *,
+        thread_id: str = "default",
+        index_text: IndexText | None = None,
+        vector: FloatVector | Sequence[float] | None = None,
+        vector_model: str | None = None,
+        **fields: Any,
+    ) -> WriteResult:
+        """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
+
+        ``content`` is the text with its fields as keywords, or a typed
+        :class:`~memvault.engine.NewMemory` (every field in one value).
+
+        ``vector``: the content's document vector, when the caller already has
+        one (the gate and the stored embedding reuse it), with ``vector_model``
+        the id of the model that made it: both are checked against this
+        engine's embedder (its ``model_id`` and dimension), else SCHEMA_INVALID.
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme")
+        >>> e.add("x", type="fact", category="PREFERENCE", source_kind="USER_EXPLICIT").stop_reason
+        <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
+        >>> e.add(NewMemory(content="Prefers tea", type="Preference", category="PREFERENCE",
+        ...                 source_kind="USER_EXPLICIT")).stop_reason
+        <StopReason.SUCCESS_STORED: 'SUCCESS_STORED'>
+        >>> e.close()
+        """
+        content, fields = _unpack(content, fields)
+        if vector is not None:
+            try:
+                vector = checked_vector(vector, vector_model, self.core.embedder)
+            except ValidationFailed as exc:
+                return self.core.writes.invalid(
+                    MemoryOp.STORE, exc, fields={"content": content, **fields}
+                )
+        elif vector_model is not None:
+            return self.core.writes.invalid(
+                MemoryOp.STORE,
+                ValidationFailed("vector_model without a vector", errors=(("vector", "missing"),)),
+                fields={"content": content, **fields},
+            )
+        result = self.core.writes.add(
+            {"content": content, **fields},
+            thread_id=thread_id,
+            index_text=index_text,
+            vector=vector,
+        )
+        return self._queue_for_consent(result, content, fields)
+
+    def _queue_for_consent(
+        self, result: WriteResult, content: str, fields: dict[str, Any]
+    ) -> WriteResult:
+        """A consent-gated add becomes a proposal (never a silent loss).
+
+        When the only objection is the user's missing consent (``add --key
+        city``, as capture's "I live in Porto"), the write is queued for the
+        user to confirm and the result carries its ``proposal_id`` (stop reason
+        still ``MISSING_EXPLICIT_CONSENT``: nothing is stored yet).
+        """
+        if (
+            result.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT
+            or result.detector != "consent"
+            or fields.get("proposal")
+        ):
+            return result
+        rest = dict(fields)
+        user_id = rest.pop("user_id", None)
+        queued = self.propose(content, kind="profile_field", user_id=user_id, **rest)
+        if queued.proposal_id is None:
+            return result
+        return replace(
+            result,
+            proposal_id=queued.proposal_id,
+            reason=f"{result.reason}; queued for the user's consent ({queued.proposal_id})",
+        )
+
+    def update(
+        self,
+        /,
+        memory_id: str,
+        patch: MemoryPatch | None = None,
+        *,
+        thread_id: str = "default",
+        **changes: Any,
+    ) -> WriteResult:
+        """Change fields of an active memory: a typed ``patch`` and/or keywords.
+
+        Unknown fields are SCHEMA_INVALID. Raises :class:`MemoryNotFoundError`
+        for an id outside this orchestrator.
+        """
+        old = self.core.load(memory_id, "update")
+        if patch is not None:
+            changes = {**patch.changes(), **changes}
+        return self.core.writes.update(old, changes, thread_id=thread_id)
+
+    def delete(
+        self, memory_id: str, *, thread_id: str = "default", idempotent: bool = False
+    ) -> WriteResult:
+        """Soft-delete: hidden from every read path, restorable until ``purge_at``.
+
+        ``idempotent``: a memory that is already soft-deleted succeeds again
+        without a write (else it is not found, like every read of it).
+        """
+        node = self.core.load(memory_id, "delete", include_deleted=idempotent)
+        return self.core.writes.delete(node, thread_id=thread_id)
+
+    def restore(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
+        """Bring a soft-deleted memory back to ``active`` (a no-op if it is not deleted)."""
+        node = self.core.load(memory_id, "restore", include_deleted=True)
+        return self.core.writes.restore(node, thread_id=thread_id)
+
+    def supersede(self, memory_id: str, *, by: str, thread_id: str = "default") -> WriteResult:
+        """Mark a memory superseded by a newer one (spec 001): an ``Updates`` edge from
+        ``by`` to it, then its status ``superseded`` — kept and explainable, never deleted.
+
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        """
+        old = self.core.load(memory_id, "supersede")
+        new = self.core.load(by, "supersede")
+        problem = _manual_problem(old, new)
+        if problem:
+            return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
+        linked = self.link(
+            new.memory_id, old.memory_id, EdgeType.UPDATES, reason="superseded by hand"
+        )
+        if not linked.ok:
+            return linked
+        return self.core.writes.transition(
+            old,
+            MemoryOp.UPDATE,
+            HistoryOp.SUPERSEDE,
+            ChangeKind.UPDATED,
+            thread_id=thread_id,
+            status=MemoryStatus.SUPERSEDED,
+        )
+
+    def retract(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
+        """Retract a memory that was wrong (spec 001): status ``retracted``, audited, kept.
+
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        """
+        node = self.core.load(memory_id, "retract")
+        problem = _manual_problem(node)
+        if problem:
+            return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
+        return self.core.writes.transition(
+            node,
+            MemoryOp.UPDATE,
+            HistoryOp.UPDATE,
+            ChangeKind.UPDATED,
+            thread_id=thread_id,
+            status=MemoryStatus.RETRACTED,
+        )
+
+    def link(
+        self,
+        from_id: str,
+        to_id: str,
+        edge_type: EdgeType | str,
+        *,
+        weight: float = 1.0,
+        reason: str | None = None,
+        thread_id: str = "default",
+    ) -> WriteResult:
+        """Add a typed edge between two active memories of this orchestrator."""
+        self.core.load(from_id, "link")
+        self.core.load(to_id, "link")
+        return self.core.writes.link(
+            from_id, to_id, edge_type, weight=weight, reason=reason, thread_id=thread_id
+        )
+
+    def add_many(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        index_texts: Sequence[IndexText | None] | None = None,
+        thread_id: str = "default",
+    ) -> list[WriteResult]:
+        """Store many memories in ONE transaction (bulk loads, benchmarks, ingestion).
+
+        Each item holds ``add``'s fields including ``content``, and optionally
+        ``vector`` + ``vector_model`` (checked as in :meth:`add`). Items refused by
+        validation or the gate are reported and skipped; the rest commit
+        together, embedded in batches (precomputed vectors are not re-embedded).
+        """
+        extras_in = list(index_texts) if index_texts is not None else [None] * len(items)
+        if len(extras_in) != len(items):
+            raise ValidationFailed(
+                "index_texts must match items", errors=(("index_texts", "length"),)
+            )
+        fields: list[Mapping[str, Any]] = []
+        vectors: list[FloatVector | None] = []
+        refused: dict[int, WriteResult] = {}
+        for i, item in enumerate(items):
+            rest = dict(item)
+            vector, model = rest.pop("vector", None), rest.pop("vector_model", None)
+            fields.append(rest)
+            vectors.append(None)
+            if vector is None and model is None:
+                continue
+            try:
+                if vector is None:
+                    raise ValidationFailed(
+                        "vector_model without a vector", errors=(("vector", "missing"),)
+                    )
+                vectors[-1] = checked_vector(vector, model, self.core.embedder)
+            except ValidationFailed as exc:
+                refused[i] = self.core.writes.invalid(MemoryOp.STORE, exc, fields=rest)
+        positions = [i for i in range(len(items)) if i not in refused]
+        written = self.core.writes.add_many(
+            [(fields[i], extras_in[i]) for i in positions],
+            thread_id=thread_id,
+            vectors=[vectors[i] for i in positions],
+        )
+        results = dict(refused)
+        results.update(zip(positions, written, strict=True))
+        return [results[i] for i in range(len(items))]
+
+
+def _manual_problem(node: MemoryNode, by: MemoryNode | None = None) -> str:
+    """Why a manual supersede/retract cannot apply ("" when it can)."""
+    if node.status is not MemoryStatus.ACTIVE:
+        return f"{node.memory_id} is {node.status.value}, not active"
+    if by is not None and by.memory_id == node.memory_id:
+        return "a memory cannot supersede itself"
+    if by is not None and by.status is not MemoryStatus.ACTIVE:
+        return f"{by.memory_id} is {by.status.value}, not active"
+    return ""
