@@ -343,10 +343,10 @@ def configured_checkpointer(path: str | Path, store: StoreSettings | None = None
         return sqlite_checkpointer(path)
     if store.postgres.dsn is None:
         raise ConfigError("the postgres store backend needs a DSN", hint="set store.postgres.dsn")
-    from memvault.store.postgres.checkpoint import INSTALL_HINT, postgres_checkpointer
+    from memvault.engine import postgres_checkpointer
 
     try:
-        saver = postgres_checkpointer(store.postgres.dsn.get_secret_value())
+        saver, install_hint = postgres_checkpointer(store.postgres.dsn.get_secret_value())
     except Exception as exc:  # unreachable or broken: checkpoints are short-term state
         from langgraph.checkpoint.memory import InMemorySaver
 
@@ -362,7 +362,7 @@ def configured_checkpointer(path: str | Path, store: StoreSettings | None = None
         logging.getLogger("memvault.agent").warning(
             "langgraph-checkpoint-postgres is not installed; threads will not survive a "
             "restart (%s)",
-            INSTALL_HINT,
+            install_hint,
         )
         return InMemorySaver()
     return saver

@@ -45,8 +45,8 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 
+from memvault.engine import WriteResult
 from memvault.model.enums import StopReason
-from memvault.results import WriteResult
 
 __all__ = [
     "CONFLICT",

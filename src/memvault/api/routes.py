@@ -33,10 +33,10 @@ from memvault.api.schemas import (
     Timestamp,
 )
 from memvault.engine import Caller as EngineCaller
+from memvault.engine import WriteResult, history_json
 from memvault.errors import MemoryNotFoundError
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN
-from memvault.results import WriteResult, history_json
 
 __all__ = ["Caller", "router"]
 

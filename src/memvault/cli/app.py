@@ -31,7 +31,7 @@ import typer
 
 from memvault.cli import output
 from memvault.config import load_config
-from memvault.engine import MemoryEngine
+from memvault.engine import MemoryEngine, RuntimeLayout, WriteResult, history_json
 from memvault.errors import (
     ConfigError,
     MemoryNotFoundError,
@@ -39,8 +39,6 @@ from memvault.errors import (
     StoreUnavailableError,
     ValidationFailed,
 )
-from memvault.layout import RuntimeLayout
-from memvault.results import WriteResult, history_json
 
 __all__ = ["app", "bench_app", "load_demo", "main"]
 

@@ -21,7 +21,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
-from memvault.write import CaptureResult
+from memvault.engine import CaptureResult
 
 __all__ = ["capture_app", "register", "register_bench"]
 
@@ -149,8 +149,8 @@ def capture_train(
     as_json: JsonFlag = False,
 ) -> None:
     """Retrain the clause reader from its corpus (deterministic: same corpus, same bytes)."""
-    from memvault.extract.training.generate import CORPUS_PATH
-    from memvault.extract.training.train import train_reader
+    from memvault.engine.tools import READER_CORPUS_PATH as CORPUS_PATH
+    from memvault.engine.tools import train_reader
 
     try:
         manifest = train_reader(out, corpus=corpus or CORPUS_PATH)

@@ -10,11 +10,7 @@ Each command parses, makes one engine call and prints (``--json`` for machines).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,11 +20,8 @@ from pydantic import ValidationError
 from memvault.benchmarks import context as bench
 from memvault.cli import output
 from memvault.cli.app import EXIT_REFUSED, EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
-from memvault.context import AgentAllowlist, ContextRequest, TaskRef
-from memvault.engine import MemoryEngine
-from memvault.layout import RuntimeLayout
+from memvault.engine import AgentAllowlist, ContextRequest, TaskRef
 from memvault.model.validation import to_validation_failed
-from memvault.store.factory import open_store
 
 __all__ = ["register", "register_bench"]
 
@@ -203,7 +196,7 @@ def bench_context(
         _fail(f"--sizes expects integers, got {sizes!r}", EXIT_USAGE)
     if not targets or targets[0] < 1 or repeats < 1:
         _fail("--sizes and --repeats must be positive", EXIT_USAGE)
-    result = run_context_bench(ctx.obj.orchestrator, targets, repeats, progress=not as_json)
+    result = bench.run(ctx.obj.orchestrator, targets, repeats, progress=not as_json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if as_json:
@@ -226,68 +219,6 @@ def bench_context(
         caption=f"{result['cpus']} CPUs, load average {result['load_average']}, "
         f"{repeats} calls per figure; written to {out}",
     )  # fmt: skip
-
-
-def run_context_bench(
-    orchestrator: str, sizes: list[int], repeats: int, *, progress: bool = False
-) -> dict[str, Any]:
-    """Seed one SQLite store up to each size in turn and time the agent-facing calls."""
-    home = Path(tempfile.mkdtemp(prefix="memvault-bench-context-"))
-    rows: list[dict[str, Any]] = []
-    try:
-        layout = RuntimeLayout.for_orchestrator(home, orchestrator).ensure()
-        store = open_store(layout.db_path)
-        # Trigger: engines with hybrid recall embed every query with a local model.
-        # Why: the seeded memories carry no vectors, so that leg would only add
-        #      the model's cost; this bench measures the context layer itself.
-        # Outcome: no embedder (text leg only).
-        engine = MemoryEngine(store, orchestrator, layout=layout, embedder=None)
-        queries = bench.query_texts(max(repeats, 1) + 8)
-        seeded = 0
-        with engine:
-            for size in sizes:
-                started = time.perf_counter()
-                bench.seed_store(store, orchestrator, seeded, size)
-                seed_seconds = round(time.perf_counter() - started, 2)
-                seeded = size
-                if progress:
-                    sys.stderr.write(f"seeded {size} memories in {seed_seconds}s\n")
-
-                def ask(i: int, mode: str = "bullets") -> None:
-                    engine.memory_query(
-                        {"agent": "supervisor", "query": queries[i % len(queries)], "return": mode}
-                    )
-
-                rows.append(
-                    {
-                        "memories": size,
-                        "seed_seconds": seed_seconds,
-                        "bulletin": bench.time_calls(
-                            lambda _i: engine.bulletin(reuse=False), repeats
-                        ),
-                        "bulletin_same_revision": bench.time_calls(
-                            lambda _i: engine.bulletin(), repeats
-                        ),
-                        "bulletin_with_query": bench.time_calls(
-                            lambda i: engine.bulletin(query=queries[i % len(queries)]), repeats
-                        ),
-                        "query_bullets": bench.time_calls(ask, repeats),
-                        "query_full": bench.time_calls(lambda i: ask(i, "full"), repeats),
-                    }
-                )
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
-    return {
-        "benchmark": "context",
-        "store": "sqlite",
-        "recall_legs": "text only (no embedder)",
-        "repeats": repeats,
-        "cpus": os.cpu_count(),
-        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
-        "notes": "memories seeded straight through Store.apply; each query call also records "
-        "its operational event (one small write transaction)",
-        "results": rows,
-    }
 
 
 def register_bench(bench_group: typer.Typer) -> None:

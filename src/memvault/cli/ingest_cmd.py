@@ -29,8 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from memvault.benchmarks.ingest import bench_result, generate_folder
 from memvault.cli import output
 from memvault.cli.app import JsonFlag, _engine, _errors, app, bench_app
-from memvault.engine import MemoryEngine
-from memvault.ingest import IngestDisabledError, IngestReport, watch
+from memvault.engine import IngestDisabledError, IngestReport, MemoryEngine, watch
 
 __all__ = ["register", "register_bench"]
 

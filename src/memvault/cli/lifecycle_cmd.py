@@ -34,8 +34,7 @@ from memvault.cli.app import (
     _print_write,
 )
 from memvault.cli.app import app as root_app
-from memvault.lifecycle.proposals import proposal_json
-from memvault.lifecycle.service import ProposalError
+from memvault.engine import ProposalError, proposal_json
 
 __all__ = ["register"]
 

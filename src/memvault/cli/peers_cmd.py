@@ -43,7 +43,7 @@ def register_bench(bench_app: typer.Typer) -> None:
     ) -> None:
         """Bulk rows/s, search p50/p95 and LoCoMo recall@10 against vector-store peers."""
         from memvault.benchmarks.peers import SYSTEMS, report, run_peers
-        from memvault.embed import make_embedder
+        from memvault.engine.tools import make_embedder
 
         chosen = [s.strip() for s in systems.split(",") if s.strip()]
         unknown = [s for s in chosen if s not in SYSTEMS]

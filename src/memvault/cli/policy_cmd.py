@@ -27,7 +27,7 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 
 def _contract(version: str | None) -> Any:
-    from memvault.policy import ContractError, load_contract
+    from memvault.engine.tools import ContractError, load_contract
 
     try:
         return load_contract(version) if version else load_contract()
@@ -37,7 +37,7 @@ def _contract(version: str | None) -> Any:
 
 def _layer_status() -> None:
     """Say at startup when the learned layer is broken (content checks then fail closed)."""
-    from memvault.policy.learned import default_layer
+    from memvault.engine.tools import default_layer
 
     layer = default_layer()
     if layer.error is not None:
@@ -77,8 +77,7 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
     Outcome: up to 32 lines are read, their vectors computed in one batch and
     passed in with each candidate; output order and content are unchanged.
     """
-    from memvault.policy import Candidate, GateContext, evaluate, normalize
-    from memvault.policy.learned import default_layer
+    from memvault.engine.tools import Candidate, GateContext, default_layer, evaluate, normalize
 
     ctx = GateContext(contract=_contract(contract_version), learned=default_layer())
     layer = ctx.learned
@@ -171,8 +170,13 @@ def explain(
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
 ) -> None:
     """Show the gate's decision for TEXT, with the spans and every finding behind it."""
-    from memvault.policy import Candidate, GateContext, evaluate_detailed, normalize
-    from memvault.policy.learned import default_layer
+    from memvault.engine.tools import (
+        Candidate,
+        GateContext,
+        default_layer,
+        evaluate_detailed,
+        normalize,
+    )
 
     ctx = GateContext(contract=_contract(contract), learned=default_layer())
     cand = Candidate(text=text, declared_category=category, source_kind=source_kind)
@@ -259,8 +263,8 @@ def train(
     ] = None,
 ) -> None:
     """Rebuild the gate's learned heads from the training corpus (deterministic, bit for bit)."""
-    from memvault.policy.training.compose import CORPUS_PATH
-    from memvault.policy.training.train import WRITTEN_DIR, train_gate
+    from memvault.engine.tools import GATE_CORPUS_PATH as CORPUS_PATH
+    from memvault.engine.tools import WRITTEN_DIR, train_gate
 
     source = corpus or CORPUS_PATH
     if not source.is_file():
@@ -294,7 +298,7 @@ def bench_governance(
     from rich.console import Console
 
     from memvault.benchmarks.governance import render, render_side_by_side, run_benchmark
-    from memvault.policy.learned import GATE_MANIFEST, LearnedLayer, default_layer
+    from memvault.engine.tools import GATE_MANIFEST, LearnedLayer, default_layer
 
     files = file if isinstance(file, list) else [file]
     for f in files:

@@ -58,13 +58,13 @@ def _cache(path: Path | None) -> Path:
 def _embedder(name: str):  # type: ignore[no-untyped-def]
     if name == "none":
         return None
-    from memvault.embed import make_embedder
+    from memvault.engine.tools import make_embedder
 
     return make_embedder() if name == "default" else make_embedder(name)
 
 
 def _methods(preset: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
-    from memvault.retrieval.config import PRESETS
+    from memvault.engine.tools import PRESETS
 
     chosen = [p.strip() for p in preset.split(",")] if preset else []
     unknown = [p for p in chosen if p not in PRESETS]

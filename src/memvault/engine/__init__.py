@@ -14,31 +14,51 @@ through an engine can see another tenant's rows.
 
 from __future__ import annotations
 
+from memvault.context import AgentAllowlist, ContextRequest, TaskRef
 from memvault.context.query import QueryResult
 from memvault.engine._aio import AsyncMemoryEngine
 from memvault.engine._caller import Caller, CallerGrant, Grant
 from memvault.engine._sync import MemoryEngine
 from memvault.engine._types import Clock, MemoryPatch, NewMemory, OpenGate, WriteGate
 from memvault.extract.base import Role
+from memvault.ingest import IngestDisabledError, IngestReport, watch
+from memvault.layout import RuntimeLayout
 from memvault.lifecycle.proposals import proposal_json
 from memvault.lifecycle.service import ProposalError
 from memvault.model.clock import format_timestamp, new_id
 from memvault.policy.allowlist import ALIASES as CATEGORY_ALIASES
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
 from memvault.policy.write_gate import PolicyGate
+from memvault.results import (
+    EngineStats,
+    MemoryView,
+    SearchHit,
+    SearchResults,
+    WriteResult,
+    history_json,
+)
 from memvault.retrieval.config import RetrievalConfig
+from memvault.store.factory import postgres_checkpointer
 from memvault.store.records import ProposalStatus
+from memvault.write import CaptureResult
 
 __all__ = [
     "CATEGORY_ALIASES",
     "DEFAULT_CONTRACT_VERSION",
+    "AgentAllowlist",
     "AsyncMemoryEngine",
     "Caller",
     "CallerGrant",
+    "CaptureResult",
     "Clock",
+    "ContextRequest",
+    "EngineStats",
     "Grant",
+    "IngestDisabledError",
+    "IngestReport",
     "MemoryEngine",
     "MemoryPatch",
+    "MemoryView",
     "NewMemory",
     "OpenGate",
     "PolicyGate",
@@ -47,9 +67,17 @@ __all__ = [
     "QueryResult",
     "RetrievalConfig",
     "Role",
+    "RuntimeLayout",
+    "SearchHit",
+    "SearchResults",
+    "TaskRef",
     "WriteGate",
+    "WriteResult",
     "format_timestamp",
+    "history_json",
     "load_contract",
     "new_id",
+    "postgres_checkpointer",
     "proposal_json",
+    "watch",
 ]

@@ -53,7 +53,7 @@ class Writer:
         engine's embedder (its ``model_id`` and dimension), else SCHEMA_INVALID.
 
         >>> import tempfile
-        >>> from memvault.engine import MemoryEngine
+        >>> from memvault.engine import MemoryEngine, NewMemory
         >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme")
         >>> e.add("x", type="fact", category="PREFERENCE", source_kind="USER_EXPLICIT").stop_reason
         <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>

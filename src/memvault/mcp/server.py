@@ -45,9 +45,8 @@ from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import Caller as EngineCaller
-from memvault.engine import QueryResult, load_contract
+from memvault.engine import QueryResult, WriteResult, load_contract
 from memvault.errors import MemoryNotFoundError, MemvaultError
-from memvault.results import WriteResult
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
 
@@ -133,10 +132,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             raise ToolError(f"no memory {exc.memory_id!r} here") from None
         except MemvaultError as exc:
             raise ToolError(str(exc) + (f" (hint: {exc.hint})" if exc.hint else "")) from None
-        if isinstance(result, WriteResult):
-            if not result.ok:
-                stop = f"refused: {result.stop_reason.value}: {result.reason}"
-                raise ToolError(stop.rstrip(": "))
+        if isinstance(result, WriteResult) and not result.ok:
+            stop = f"refused: {result.stop_reason.value}: {result.reason}"
+            raise ToolError(stop.rstrip(": "))
         if isinstance(result, QueryResult) and result.refused:
             stop = result.stop_reason.value if result.stop_reason else "refused"
             raise ToolError(f"refused: {stop}: {result.reason}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from memvault.errors import ConfigError, StoreMissingError
 from memvault.store.anchor import bind_identity, check_identity, read_anchor
@@ -112,3 +113,19 @@ def open_bound_store(
         store.close()
         raise
     return store
+
+
+def postgres_checkpointer(dsn: str) -> tuple[Any, str]:
+    """LangGraph's PostgreSQL checkpointer in the store's database (spec §15).
+
+    Returns ``(saver, install_hint)``; ``saver`` is ``None`` when
+    ``langgraph-checkpoint-postgres`` is not installed. Raises what the
+    server raises when it cannot be reached. The one place outside
+    ``store/postgres`` that names the backend's checkpointer.
+
+    >>> postgres_checkpointer("postgresql://db/memvault")  # doctest: +SKIP
+    """
+    from memvault.store.postgres.checkpoint import INSTALL_HINT
+    from memvault.store.postgres.checkpoint import postgres_checkpointer as saver
+
+    return saver(dsn), INSTALL_HINT
