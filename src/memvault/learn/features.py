@@ -78,6 +78,27 @@ def _bucket(gram: str, dim: int) -> int:
     return zlib.crc32(gram.encode("utf-8")) % dim
 
 
+#: CRC-32 of n-grams met before: text is Zipfian, so most of a text's n-grams
+#: were hashed for an earlier one (bounded; cleared when full).
+_CRC: dict[str, int] = {}
+_CRC_MAX = 2_000_000
+#: ``1 + log(count)`` by count (math.log, as the weights were trained with).
+_LOG1 = [0.0, *(1.0 + math.log(c) for c in range(1, 4097))]
+
+
+def _crcs(grams: list[str]) -> list[int]:
+    cache = _CRC
+    if len(cache) > _CRC_MAX:
+        cache.clear()
+    out = []
+    for gram in grams:
+        code = cache.get(gram)
+        if code is None:
+            code = cache[gram] = zlib.crc32(gram.encode("utf-8"))
+        out.append(code)
+    return out
+
+
 def char_ngrams(
     text: str, *, dim: int = NGRAM_DIM, sizes: Sequence[int] = NGRAM_SIZES
 ) -> SparseRow:
@@ -85,23 +106,29 @@ def char_ngrams(
 
     Always holds at least one feature (a constant bucket), so an empty text
     still has a row and the heads still answer.
+
+    Trigger: the learned layer judges every write (hundreds of n-grams each).
+    Why: hashing and counting them one by one in Python cost ~2 ms a text.
+    Outcome: each n-gram's CRC is cached, buckets counted with numpy; the row
+      is the same, bucket for bucket and bit for bit.
     """
     folded = fold(text)
     padded = f" {folded} "
-    counts: Counter[int] = Counter()
-    counts[_bucket("\x00bias", dim)] += 1
+    grams = ["\x00bias"]
     for n in sizes:
-        for i in range(len(padded) - n + 1):
-            counts[_bucket(padded[i : i + n], dim)] += 1
+        grams.extend([padded[i : i + n] for i in range(len(padded) - n + 1)])
     words = folded.split()
-    for i, w in enumerate(words):
-        counts[_bucket("\x01" + w, dim)] += 1
-        if i:
-            counts[_bucket("\x02" + words[i - 1] + " " + w, dim)] += 1
-    keys = sorted(counts)
-    vals = np.array([1.0 + math.log(counts[k]) for k in keys], dtype=np.float64)
+    grams.extend(["\x01" + w for w in words])
+    grams.extend(["\x02" + a + " " + b for a, b in zip(words, words[1:], strict=False)])
+    buckets = np.array(_crcs(grams), dtype=np.int64) % dim
+    keys, counts = np.unique(buckets, return_counts=True)
+    table = _LOG1
+    vals = np.array(
+        [table[c] if c < len(table) else 1.0 + math.log(c) for c in counts.tolist()],
+        dtype=np.float64,
+    )
     vals /= math.sqrt(float((vals * vals).sum()))
-    return SparseRow(np.array(keys, dtype=np.int32), vals.astype(np.float32))
+    return SparseRow(keys.astype(np.int32), vals.astype(np.float32))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -238,33 +239,39 @@ def calibrated_fuse(
     use_vector = vector is not None and calibration is not None
     model = calibration if use_vector and calibration is not None else TEXT_ONLY
     bm25 = dict(text or ())
-    cos: dict[str, float] = {}
-    for memory_id, score in vector or ():
-        cos[memory_id] = max(score, cos.get(memory_id, score))
-    floor = min(cos.values(), default=0.0)
-    top = max(cos.values(), default=0.0)
+    cos = dict(vector or ())
+    if len(cos) != len(vector or ()):  # a repeated id keeps its best cosine
+        cos = {}
+        for memory_id, score in vector or ():
+            cos[memory_id] = max(score, cos.get(memory_id, score))
+    cos_values = list(cos.values())
+    floor = min(cos_values, default=0.0)
+    top = max(cos_values, default=0.0)
     best_bm25 = max(bm25.values(), default=0.0)
-    ids = sorted(set(bm25) | (set(cos) if use_vector else set()))
+    ids = sorted(bm25.keys() | cos.keys() if use_vector else bm25.keys())
     if not ids:
         return []
-    # Trigger: a search calibrates a few hundred candidates, twice.
+    # Trigger: a search calibrates a few hundred candidates.
     # Why: the per-candidate Python of :func:`features` cost ~4 ms a call.
     # Outcome: the same features as columns of one matrix (one row per id).
-    raw = np.array([bm25.get(m, np.nan) for m in ids], dtype=np.float64)
+    raw = np.array(list(map(bm25.get, ids, repeat(math.nan))), dtype=np.float64)
     in_text = ~np.isnan(raw)
     scores = np.maximum(0.0, np.where(in_text, raw, 0.0))
     rows = np.zeros((len(ids), 6), dtype=np.float64)
     if use_vector:
-        c = np.array([cos.get(m, floor) for m in ids], dtype=np.float64)
+        c = np.array(list(map(cos.get, ids, repeat(floor))), dtype=np.float64)
         rows[:, 0] = c
         if top > floor:
             rows[:, 4] = (c - floor) / (top - floor)
     rows[:, 1] = np.log1p(scores)
     rows[:, 2] = in_text
-    named: dict[str | None, bool] = {}
-    for i, m in enumerate(ids):
-        actor = actors.get(m)
-        if actor is not None:
+    if actors:
+        position = dict(zip(ids, range(len(ids)), strict=True))
+        named: dict[str, bool] = {}
+        for m, actor in actors.items():
+            i = position.get(m)
+            if i is None or actor is None:
+                continue
             if actor not in named:
                 named[actor] = names_actor(words, actor)
             rows[i, 3] = named[actor]

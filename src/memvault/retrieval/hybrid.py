@@ -162,6 +162,11 @@ def hybrid_search(
         spaces = [embedder.model_id]
         if config.use_context_vectors:
             spaces.append(embedder.model_id + CONTEXT_SPACE_SUFFIX)
+        if len(spaces) == 1:  # the store's hits come best first, ties by id
+            hits = store.search_vectors(
+                orchestrator_id, spaces[0], vector, filters, limit=config.top_k_vector
+            )
+            return [(v.memory_id, v.similarity) for v in hits]
         best: dict[str, float] = {}
         for space in spaces:
             for v in store.search_vectors(

@@ -454,7 +454,8 @@ class Store(Protocol):
         *,
         limit: int,
     ) -> list[VectorHit]:
-        """Nearest nodes to ``query`` by cosine among those matching ``filters``."""
+        """Nearest nodes to ``query`` by cosine among those matching ``filters``, best first
+        (ties by memory id)."""
         ...
 
     def missing_embeddings(

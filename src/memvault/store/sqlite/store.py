@@ -892,6 +892,29 @@ class SQLiteStore:
             finally:
                 conn.execute("COMMIT")
 
+    def _unchanged_marker(
+        self, conn: sqlite3.Connection, key: Any, compute: Any
+    ) -> tuple[int, int]:
+        """``compute(conn)``, reused while no connection has committed since.
+
+        Trigger: every search compares the in-memory indexes' markers with the
+          file's (several statements per search).
+        Why: ``PRAGMA data_version`` on a connection changes exactly when another
+          connection (this process's writer or another process) commits.
+        Outcome: one pragma per search when nothing was written; the markers are
+          read again after any commit.
+        """
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        local = self._local
+        if getattr(local, "data_version", None) != version:
+            local.data_version = version
+            local.markers = {}
+        markers: dict[Any, tuple[int, int]] = local.markers
+        found = markers.get(key)
+        if found is None:
+            found = markers[key] = compute(conn)
+        return found
+
     def _search_text_index(
         self,
         orchestrator_id: str,
@@ -908,7 +931,9 @@ class SQLiteStore:
         Outcome: filters other than status come from SQL as a set of allowed
           ids (cached per store revision); everything else falls back to SQL.
         """
-        index = self.text_leg.ready(self._reader(), self._snapshot)
+        conn = self._reader()
+        marker = self._unchanged_marker(conn, "fts", fts_marker)
+        index = self.text_leg.ready(conn, self._snapshot, marker)
         if index is None:
             return None
         phrases = index.phrases(terms)
@@ -938,7 +963,7 @@ class SQLiteStore:
         """
         conn = self._reader()
         key = (orchestrator_id, filters)
-        marker = fts_marker(conn)
+        marker = self._unchanged_marker(conn, "fts", fts_marker)
         with self._nodes_lock:
             hit = self._filter_cache.get(key)
         if hit is not None and hit[0] == marker:
@@ -955,7 +980,13 @@ class SQLiteStore:
         """The up-to-date vector matrix of (orchestrator, model), loading it if needed."""
         conn = self._reader()
         key = (orchestrator_id, model_id)
+        known = self._unchanged_marker(
+            conn, key, lambda c: self._marker(c, orchestrator_id, model_id)
+        )
         with self._vectors_lock:
+            matrix = self._vectors.get(key)
+            if matrix is not None and matrix.marker == known and matrix.dim == dim:
+                return matrix
             conn.execute("BEGIN")  # one snapshot for the marker and the rows
             try:
                 marker = self._marker(conn, orchestrator_id, model_id)

@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.store.base import TEXT_COLUMNS
+from memvault.store.sqlite.ordering import best_first
 
 __all__ = [
     "BM25_B",
@@ -359,28 +360,8 @@ class TextIndex:
                 kth = np.partition(-total, limit - 1)[limit - 1]
                 top = -total <= kth  # every row tied with the limit-th one
                 cand, total = cand[top], total[top]
-            order = np.argsort(-total, kind="stable")
-            cand, total = cand[order], total[order]
             ids = self.memory_ids
-            ranked = [(ids[s], v) for s, v in zip(cand.tolist(), total.tolist(), strict=True)]
-        return _ties_by_id(ranked)[:limit]
-
-
-def _ties_by_id(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
-    """Rows of equal score ordered by memory id (SQL's ``ORDER BY score DESC, memory_id``).
-
-    >>> _ties_by_id([("b", 2.0), ("c", 1.0), ("a", 1.0)])
-    [('b', 2.0), ('a', 1.0), ('c', 1.0)]
-    """
-    out: list[tuple[str, float]] = []
-    i = 0
-    while i < len(ranked):
-        j = i + 1
-        while j < len(ranked) and ranked[j][1] == ranked[i][1]:
-            j += 1
-        out.extend(sorted(ranked[i:j]) if j - i > 1 else ranked[i:j])
-        i = j
-    return out
+            return best_first([ids[s] for s in cand.tolist()], total)[:limit]
 
 
 def _sum_by_slot(
@@ -459,11 +440,15 @@ class TextLeg:
     def index(self) -> TextIndex | None:
         return self._index
 
-    def ready(self, conn: sqlite3.Connection, snapshot: Any) -> TextIndex | None:
-        """The index matching ``conn``'s snapshot, or ``None`` (use SQL meanwhile)."""
+    def ready(
+        self, conn: sqlite3.Connection, snapshot: Any, marker: Marker | None = None
+    ) -> TextIndex | None:
+        """The index matching ``conn``'s snapshot (``marker``: its :func:`fts_marker`,
+        when the caller has it), or ``None`` (use SQL meanwhile)."""
         if not self.min_rows and self.min_rows != 0:
             return None
-        marker = fts_marker(conn)
+        if marker is None:
+            marker = fts_marker(conn)
         if marker[1] < (self.min_rows or 0) or self._failed is not None:
             return None
         with self._lock:

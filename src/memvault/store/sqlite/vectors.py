@@ -26,6 +26,7 @@ import numpy.typing as npt
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from memvault.store.sqlite.ann import AnnIndex, HnswIndex, load_faiss
+from memvault.store.sqlite.ordering import best_first
 
 __all__ = ["ANN_KINDS", "VectorMatrix", "decode_vector", "encode_vector"]
 
@@ -208,8 +209,8 @@ class VectorMatrix:
             scores = (self._matrix[:n] @ q)[rows] if in_place else self._matrix[rows] @ q
         k = min(limit, scores.size)
         top = np.argpartition(-scores, k - 1)[:k] if k < scores.size else np.arange(scores.size)
-        chosen = sorted(top.tolist(), key=lambda i: (-float(scores[i]), self.ids[rows[i]]))
-        return [(self.ids[rows[i]], float(scores[i])) for i in chosen]
+        ids = self.ids
+        return best_first([ids[r] for r in rows[top].tolist()], scores[top])
 
     def ensure_ann(self, *, wait: bool = True) -> AnnIndex | HnswIndex | None:
         """The ANN index, built now if needed (``None`` without faiss).
@@ -288,5 +289,5 @@ class VectorMatrix:
             labels, scores = ann.search(query, limit, allowed)
         if labels.size < limit:
             return None
-        order = sorted(range(labels.size), key=lambda i: (-float(scores[i]), self.ids[labels[i]]))
-        return [(self.ids[int(labels[i])], float(scores[i])) for i in order]
+        ids = self.ids
+        return best_first([ids[i] for i in labels.tolist()], scores)
