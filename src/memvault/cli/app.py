@@ -30,8 +30,16 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from memvault.cli import output
+from memvault.cli.fields import options_from
 from memvault.config import load_config
-from memvault.engine import MemoryEngine, RuntimeLayout, WriteResult, history_json
+from memvault.engine import (
+    MemoryEngine,
+    NewMemory,
+    NodeFilter,
+    RuntimeLayout,
+    WriteResult,
+    history_json,
+)
 from memvault.errors import (
     ConfigError,
     MemoryNotFoundError,
@@ -160,57 +168,31 @@ def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         output.print_mapping("memvault runtime", data)
 
 
+#: Help of the ``add`` options (the options themselves are ``NewMemory``'s fields).
+_ADD_HELP = {
+    "type": "Fact, Preference, Decision, …",
+    "category": "Governance category.",
+    "source_kind": "USER_EXPLICIT, SYSTEM_KNOWN, CITED_SOURCE.",
+    "importance": "0..100",
+    "confidence": "0..1",
+    "key": "Key within the category.",
+    "value": "Value for the key.",
+    "summary": "Short summary.",
+    "ttl_class": "SHORT, MEDIUM, LONG",
+    "pinned": "Never expire.",
+}
+
+
 @app.command()
+@options_from(NewMemory, skip={"content"}, help=_ADD_HELP)
 def add(
     ctx: typer.Context,
     text: Annotated[str, typer.Argument(help="The memory, as a plain sentence.")],
-    memory_type: Annotated[str, typer.Option("--type", help="Fact, Preference, Decision, …")],
-    category: Annotated[str, typer.Option("--category", help="Governance category.")],
-    source_kind: Annotated[
-        str, typer.Option("--source-kind", help="USER_EXPLICIT, SYSTEM_KNOWN, CITED_SOURCE.")
-    ],
-    importance: Annotated[int, typer.Option(help="0..100")] = 50,
-    confidence: Annotated[float, typer.Option(help="0..1")] = 1.0,
-    key: Annotated[str, typer.Option(help="Key within the category.")] = "",
-    value: Annotated[str, typer.Option(help="Value for the key.")] = "",
-    summary: Annotated[str, typer.Option(help="Short summary.")] = "",
-    ttl_class: Annotated[str, typer.Option("--ttl-class", help="SHORT, MEDIUM, LONG")] = "LONG",
-    pinned: Annotated[bool, typer.Option("--pinned", help="Never expire.")] = False,
-    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
-    agent_id: Annotated[str | None, typer.Option("--agent-id")] = None,
-    run_id: Annotated[str | None, typer.Option("--run-id")] = None,
-    actor_id: Annotated[str | None, typer.Option("--actor-id")] = None,
-    role: Annotated[str | None, typer.Option("--role")] = None,
-    conversation_id: Annotated[str | None, typer.Option("--conversation-id")] = None,
-    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
-    source_type: Annotated[str, typer.Option("--source-type")] = "manual",
-    source_path: Annotated[str | None, typer.Option("--source-path")] = None,
-    source_ref: Annotated[str | None, typer.Option("--source-ref")] = None,
+    *,
     as_json: JsonFlag = False,
+    **fields: Any,
 ) -> None:
     """Store one memory; prints its stop reason and id."""
-    fields: dict[str, Any] = {
-        "type": memory_type,
-        "category": category,
-        "source_kind": source_kind,
-        "importance": importance,
-        "confidence": confidence,
-        "key": key,
-        "value": value,
-        "summary": summary,
-        "ttl_class": ttl_class,
-        "pinned": pinned,
-        "user_id": user_id,
-        "agent_id": agent_id,
-        "run_id": run_id,
-        "actor_id": actor_id,
-        "role": role,
-        "conversation_id": conversation_id,
-        "project_id": project_id,
-        "source_type": source_type,
-        "source_path": source_path,
-        "source_ref": source_ref,
-    }
     with _engine(ctx) as engine:
         result = engine.add(text, **fields)
     _print_write(result, as_json, "stored")
@@ -337,47 +319,18 @@ def _filters(**raw: Any) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if v not in (None, [], ())}
 
 
-FilterOpt = Annotated[str | None, typer.Option()]
-
-
 @app.command("list")
+@options_from(NodeFilter)
 def list_command(
     ctx: typer.Context,
-    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
-    agent_id: Annotated[str | None, typer.Option("--agent-id")] = None,
-    run_id: Annotated[str | None, typer.Option("--run-id")] = None,
-    actor_id: Annotated[str | None, typer.Option("--actor-id")] = None,
-    role: FilterOpt = None,
-    conversation_id: Annotated[str | None, typer.Option("--conversation-id")] = None,
-    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
-    memory_type: Annotated[list[str] | None, typer.Option("--type")] = None,
-    category: Annotated[list[str] | None, typer.Option("--category")] = None,
-    status: Annotated[list[str] | None, typer.Option("--status")] = None,
-    importance_min: Annotated[int | None, typer.Option("--importance-min")] = None,
-    importance_max: Annotated[int | None, typer.Option("--importance-max")] = None,
-    updated_after: Annotated[str | None, typer.Option("--updated-after")] = None,
-    updated_before: Annotated[str | None, typer.Option("--updated-before")] = None,
+    *,
     limit: Annotated[int, typer.Option()] = 50,
     offset: Annotated[int, typer.Option()] = 0,
     as_json: JsonFlag = False,
+    **raw: Any,
 ) -> None:
     """List memories matching filters (active only unless --status is given)."""
-    filters = _filters(
-        user_id=user_id,
-        agent_id=agent_id,
-        run_id=run_id,
-        actor_id=actor_id,
-        role=role,
-        conversation_id=conversation_id,
-        project_id=project_id,
-        type=memory_type,
-        category=category,
-        status=status,
-        importance_min=importance_min,
-        importance_max=importance_max,
-        updated_after=updated_after,
-        updated_before=updated_before,
-    )
+    filters = _filters(**raw)
     with _engine(ctx) as engine:
         nodes = engine.list_memories(filters, limit=limit, offset=offset)
     if as_json:
@@ -394,14 +347,12 @@ def list_command(
 
 
 @app.command()
+@options_from(NodeFilter)
 def search(
     ctx: typer.Context,
     query: str,
+    *,
     top_k: Annotated[int, typer.Option("--top-k", help="How many results.")] = 10,
-    user_id: Annotated[str | None, typer.Option("--user-id")] = None,
-    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
-    memory_type: Annotated[list[str] | None, typer.Option("--type")] = None,
-    category: Annotated[list[str] | None, typer.Option("--category")] = None,
     preset: Annotated[
         str | None,
         typer.Option("--preset", help="Retrieval preset: default, spec, rrf, fts, text, vector."),
@@ -410,9 +361,10 @@ def search(
         bool, typer.Option("--explain", help="Show per-leg ranks and modifier contributions.")
     ] = False,
     as_json: JsonFlag = False,
+    **raw: Any,
 ) -> None:
     """Recall memories for a query (hybrid: full text + vectors), best first, with provenance."""
-    filters = _filters(user_id=user_id, project_id=project_id, type=memory_type, category=category)
+    filters = _filters(**raw)
     with _engine(ctx) as engine:
         results = engine.search(query, filters=filters, top_k=top_k, config=preset, explain=explain)
     _print_search(results.to_json(), as_json)

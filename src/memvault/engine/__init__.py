@@ -38,6 +38,7 @@ from memvault.results import (
     history_json,
 )
 from memvault.retrieval.config import RetrievalConfig
+from memvault.store.base import NodeFilter
 from memvault.store.factory import postgres_checkpointer
 from memvault.store.records import ProposalStatus
 from memvault.write import CaptureResult
@@ -60,6 +61,7 @@ __all__ = [
     "MemoryPatch",
     "MemoryView",
     "NewMemory",
+    "NodeFilter",
     "OpenGate",
     "PolicyGate",
     "ProposalError",

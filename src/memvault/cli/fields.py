@@ -1,0 +1,122 @@
+"""CLI options derived from the engine's types (one field list: ``NewMemory``, ``NodeFilter``).
+
+:func:`options_from` adds one ``--option`` per field of a pydantic model to a
+command; the command receives them as keywords. A field added to the model is
+an option of every command built on it, with the model's default: the CLI
+never keeps its own copy of the field list.
+
+Values stay text at the edge (an enum is a ``str`` option): a bad ``--type``
+reaches the engine, whose write path ranks the schema problem with the gate's
+findings (contract §7), instead of failing in the option parser.
+
+>>> from memvault.engine import NewMemory
+>>> [p.name for p in model_options(NewMemory, skip={"content"})][:4]
+['type', 'category', 'source_kind', 'key']
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+import types
+import typing
+from collections.abc import Callable, Collection, Mapping
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+__all__ = ["model_options", "options_from"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _plain(annotation: Any) -> tuple[Any, bool, bool]:
+    """``(base type, optional, many)`` of a field's annotation (Annotated and None stripped)."""
+    optional = many = False
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(annotation) if a is not type(None)]
+            optional = optional or len(args) < len(typing.get_args(annotation))
+            annotation = args[0]
+        elif origin in (tuple, list, frozenset, set):
+            many = True
+            annotation = typing.get_args(annotation)[0]
+        else:
+            return annotation, optional, many
+
+
+def _option(name: str, field: FieldInfo, help: str | None) -> inspect.Parameter:
+    base, optional, many = _plain(field.annotation)
+    if (isinstance(base, type) and issubclass(base, enum.Enum)) or base not in (bool, int, float):
+        base = str
+    flag = "--" + name.replace("_", "-")
+    option = typer.Option(flag, help=help)
+    if many:
+        annotation: Any = Annotated[list[base] | None, option]  # type: ignore[valid-type]
+        default: Any = None
+    elif field.is_required():
+        annotation, default = Annotated[base, option], inspect.Parameter.empty
+    else:
+        default = field.get_default(call_default_factory=True)
+        if isinstance(default, enum.Enum):
+            default = default.value
+        kind = base | None if optional or default is None else base
+        annotation = Annotated[kind, option]
+    return inspect.Parameter(
+        name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation
+    )
+
+
+def model_options(
+    model: type[BaseModel],
+    *,
+    skip: Collection[str] = (),
+    help: Mapping[str, str] | None = None,
+) -> list[inspect.Parameter]:
+    """One keyword-only ``--option`` parameter per field of ``model`` (minus ``skip``)."""
+    texts = help or {}
+    return [
+        _option(name, field, texts.get(name))
+        for name, field in model.model_fields.items()
+        if name not in skip
+    ]
+
+
+def options_from(
+    model: type[BaseModel],
+    *,
+    skip: Collection[str] = (),
+    help: Mapping[str, str] | None = None,
+) -> Callable[[F], F]:
+    """Give a command the options of ``model``; it receives them in ``**fields``.
+
+    The command's own parameters come first (arguments, then its options);
+    ``--json`` and the like stay last.
+    """
+    extra = model_options(model, skip=skip, help=help)
+    names = [p.name for p in extra]
+
+    def decorate(fn: F) -> F:
+        sig = inspect.signature(fn, eval_str=True)
+        own = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        leading = [p for p in own if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+        trailing = [p for p in own if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        params = [*leading, *(p.replace(kind=p.KEYWORD_ONLY) for p in extra), *trailing]
+
+        @functools.wraps(fn)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            fields = {n: kwargs.pop(n) for n in names if n in kwargs}
+            return fn(*args, **kwargs, **fields)
+
+        command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        del command.__wrapped__  # typer must read the derived signature, not the function's
+        return command  # type: ignore[return-value]
+
+    return decorate
