@@ -1,0 +1,100 @@
+"""``memvault bench embed``: the default embedder's document pass, numpy beside onnxruntime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from memvault.cli import output
+
+__all__ = ["register_bench"]
+
+
+def _counts(text: str, option: str) -> list[int]:
+    try:
+        counts = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        counts = []
+    if not counts or any(not 1 <= c <= 1024 for c in counts):
+        output.error(f"{option} must be comma-separated sizes from 1 to 1024, got {text!r}")
+        raise typer.Exit(2)
+    return counts
+
+
+def register_bench(bench_app: typer.Typer) -> None:
+    @bench_app.command("embed")
+    def embed(
+        turns: Annotated[
+            Path, typer.Option("--turns", help="JSONL turns (text, user, speaker, at).")
+        ] = Path("bench/data/extraction.jsonl"),
+        backends: Annotated[
+            str, typer.Option("--backends", help="Document backends: numpy,onnx.")
+        ] = "numpy,onnx",
+        batches: Annotated[
+            str, typer.Option("--batches", help="embed_documents batch sizes, e.g. 1,8,32.")
+        ] = "1,8,32",
+        calls: Annotated[
+            int, typer.Option("--calls", min=1, max=10_000, help="Timed calls per batch size.")
+        ] = 20,
+        capture_turns: Annotated[
+            int,
+            typer.Option("--capture-turns", min=0, help="Turns through capture_message (0: skip)."),
+        ] = 60,
+        ingest_files: Annotated[
+            int, typer.Option("--ingest-files", min=0, help="Files of the ingest pass (0: skip).")
+        ] = 200,
+        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")] = Path(
+            "bench/results/embed.json"
+        ),
+    ) -> None:
+        """Per-text embedding time at each batch size, capture p50 and ingest memories/s,
+        for the numpy and the onnxruntime document pass (with the load average of each)."""
+        from memvault.benchmarks.common import render_table, write_json
+        from memvault.benchmarks.embedding import run_embed_bench
+
+        chosen = [b.strip() for b in backends.split(",") if b.strip()]
+        if not chosen or any(b not in ("numpy", "onnx") for b in chosen):
+            output.error(f"--backends must name numpy and/or onnx, got {backends!r}")
+            raise typer.Exit(2)
+        if not turns.is_file():
+            output.error(f"no turns file at {turns}")
+            raise typer.Exit(2)
+        sizes = _counts(batches, "--batches")
+        result = run_embed_bench(
+            turns_path=turns,
+            backends=chosen,
+            batches=sizes,
+            calls=calls,
+            capture_turns=capture_turns,
+            ingest_files=ingest_files,
+        )
+        columns = [f"ms/text b={size}" for size in sizes]
+        rows: dict[str, dict[str, object]] = {}
+        for backend, by_batch in result["embed"].items():
+            row = rows.setdefault(backend, {})
+            for size in sizes:
+                row[f"ms/text b={size}"] = by_batch[str(size)]["ms_per_text_p50"]
+            row["load"] = by_batch[str(sizes[0])]["load"][0][0]
+        for backend, figures in result["capture"].items():
+            rows[backend]["capture p50 ms"] = figures["p50_ms"]
+            rows[backend]["capture p95 ms"] = figures["p95_ms"]
+        for backend, figures in result["ingest"].items():
+            rows[backend]["ingest memories/s"] = figures["memories_per_s"]
+        extra = ["capture p50 ms", "capture p95 ms"] if result["capture"] else []
+        extra += ["ingest memories/s"] if result["ingest"] else []
+        render_table(
+            "MiniLM document pass: p50 per text, capture per turn, ingest rate",
+            rows,
+            [*columns, *extra, "load"],
+        )
+        if "agreement" in result:
+            agreement = result["agreement"]
+            output.stdout.print(
+                f"same vectors: min cosine {agreement['min_cosine']} over "
+                f"{agreement['texts']} texts (max |diff| {agreement['max_abs_diff']:.2e})"
+            )
+        for backend, why in result["skipped"].items():
+            output.stdout.print(f"skipped {backend}: {why}")
+        write_json(json_out, result)
