@@ -34,6 +34,8 @@ from memvault.benchmarks.modes import (
     MODE_NOTES,
     BenchTurn,
     build_index,
+    cached,
+    closing_or_null,
     day_after,
     evidence_without_memory,
     merge_index_stats,
@@ -248,7 +250,8 @@ def run_locomo(
     missing: dict[str, dict[str, str]] = {mode: {} for mode in modes}
     evidence: list[str] = []
     total = sum(len(c.questions) for c in conversations) * len(methods) * len(modes)
-    with progress() as bar:
+    vectors = cached(embedder, cache)
+    with progress() as bar, closing_or_null(vectors):
         task = bar.add_task("locomo", total=total)
         for conv in conversations:
             turns = bench_turns(conv)
@@ -261,7 +264,7 @@ def run_locomo(
                         turns,
                         data_hash=conv.sha256,
                         cache=cache,
-                        embedder=embedder,
+                        embedder=vectors,
                         prefix="locomo",
                         search_at=day_after(t.at for t in turns),
                     )

@@ -34,6 +34,8 @@ from memvault.benchmarks.modes import (
     MODE_NOTES,
     BenchTurn,
     build_index,
+    cached,
+    closing_or_null,
     day_after,
     evidence_without_memory,
     flat_turns,
@@ -104,6 +106,29 @@ def bench_turns(q: dict[str, Any]) -> list[BenchTurn]:
     return out
 
 
+def stratified(questions: Sequence[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """``limit`` questions spread over the question types, file order kept.
+
+    Round-robin over ``question_type`` (in order of first appearance), taking
+    each type's questions in file order, so a small ``--limit`` still covers
+    every kind of question; the result keeps the file's order.
+
+    >>> qs = [{"question_type": t, "i": i} for i, t in enumerate("aaabbc")]
+    >>> [q["i"] for q in stratified(qs, 4)]
+    [0, 1, 3, 5]
+    """
+    by_type: dict[str, list[int]] = {}
+    for i, q in enumerate(questions):
+        by_type.setdefault(str(q.get("question_type", "")), []).append(i)
+    chosen: list[int] = []
+    queues = [list(v) for v in by_type.values()]
+    while len(chosen) < min(limit, len(questions)):
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return [questions[i] for i in sorted(chosen)]
+
+
 def _turn_metrics(ranked: list[list[str]], relevant: set[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     for k in (5, 10):
@@ -139,7 +164,7 @@ def run_longmemeval(
         q for q in json.loads(path.read_text()) if not str(q["question_id"]).endswith("_abs")
     ]
     if limit is not None:
-        questions = questions[:limit]
+        questions = stratified(questions, limit)
     rows: dict[str, dict[str, list[dict[str, float]]]] = {
         mode: {m: [] for m in methods} for mode in modes
     }
@@ -148,7 +173,8 @@ def run_longmemeval(
     missing: dict[str, dict[str, str]] = {mode: {} for mode in modes}
     index_stats: dict[str, dict[str, Any]] = {mode: {} for mode in modes}
     evidence: list[str] = []
-    with progress() as bar:
+    vectors = cached(embedder, cache)
+    with progress() as bar, closing_or_null(vectors):
         task = bar.add_task("longmemeval", total=len(questions) * len(methods) * len(modes))
         for q in questions:
             qid = str(q.get("question_id", "?"))
@@ -179,7 +205,7 @@ def run_longmemeval(
                         turns,
                         data_hash=hashlib.sha256(raw).hexdigest(),
                         cache=cache,
-                        embedder=embedder,
+                        embedder=vectors,
                         prefix="lme",
                         search_at=asked or day_after(t.at for t in turns),
                     )

@@ -30,15 +30,20 @@ import hashlib
 import json
 import re
 import shutil
+import sqlite3
+import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager, closing, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import memvault
-from memvault.embed.base import Embedder
+from memvault.embed.base import Embedder, FloatMatrix, FloatVector
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.ingest.parsers import split_long
 from memvault.model.node import CONTENT_MAX
@@ -51,7 +56,10 @@ __all__ = [
     "MODE_NOTES",
     "BenchTurn",
     "BuiltIndex",
+    "CachedEmbedder",
     "build_index",
+    "cached",
+    "closing_or_null",
     "evidence_without_memory",
     "merge_index_stats",
     "parse_modes",
@@ -293,6 +301,94 @@ def _write_capture(
                     refused.append(cand.stop_reason.value)
         if not touched:
             _record(index, t, refused[0] if refused else "not_extracted")
+
+
+class CachedEmbedder:
+    """Benchmark-only: ``inner`` with an on-disk cache of document vectors by text.
+
+    Trigger: the same turns are written in several modes and rebuilt whenever
+    the write path's code changes (LongMemEval: ~500 turns a question).
+    Why: a vector is a function of the model and the text alone, and embedding
+    is most of an index build on a loaded box.
+    Outcome: each distinct text is embedded once per model across modes, runs
+    and rebuilds; queries are always embedded by ``inner`` (its own query path).
+    Everything else (``model_id``, ``dimension``, ``symmetric`` …) is ``inner``'s.
+
+    >>> import tempfile
+    >>> from memvault.embed import HashingEmbedder
+    >>> e = CachedEmbedder(HashingEmbedder(dimension=8), Path(tempfile.mkdtemp()) / "v.db")
+    >>> a = e.embed_documents(["hello", "world"]); b = e.embed_documents(["world"])
+    >>> bool((a[1] == b[0]).all()), e.hits
+    (True, 1)
+    >>> e.close()
+    """
+
+    def __init__(self, inner: Embedder, path: Path) -> None:
+        self.inner = inner
+        self.hits = 0
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._db.execute("CREATE TABLE IF NOT EXISTS v (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha256(f"{self.inner.model_id}\0{text}".encode()).hexdigest()
+
+    def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
+        with self._lock:
+            return self._embed_documents(texts)
+
+    def _embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
+        keys = [self._key(t) for t in texts]
+        found: dict[str, bytes] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(self._db.execute(f"SELECT key, vec FROM v WHERE key IN ({marks})", chunk))
+        todo = sorted({(k, t) for k, t in zip(keys, texts, strict=True) if k not in found})
+        if todo:
+            vectors = self.inner.embed_documents([t for _, t in todo])
+            rows = [
+                (k, np.asarray(v, dtype=np.float32).tobytes())
+                for (k, _), v in zip(todo, vectors, strict=True)
+            ]
+            self._db.executemany("INSERT OR REPLACE INTO v VALUES (?, ?)", rows)
+            self._db.commit()
+            found.update(rows)
+        self.hits += len(keys) - len(todo)
+        return (
+            np.stack([np.frombuffer(found[k], dtype=np.float32) for k in keys])
+            if keys
+            else (np.zeros((0, self.inner.dimension), dtype=np.float32))
+        )
+
+    def embed_query(self, text: str) -> FloatVector:
+        return self.inner.embed_query(text)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def closing_or_null(embedder: CachedEmbedder | None) -> AbstractContextManager[Any]:
+    """A context that closes ``embedder``'s cache on exit (nothing for ``None``)."""
+    return closing(embedder) if embedder is not None else nullcontext()
+
+
+def cached(embedder: Embedder | None, cache: Path) -> CachedEmbedder | None:
+    """``embedder`` behind the benchmark's vector cache under ``cache`` (``None`` stays)."""
+    return None if embedder is None else CachedEmbedder(embedder, cache / "vectors.db")
 
 
 def _tag(mode: str, data_hash: str, embedder: Embedder | None) -> str:

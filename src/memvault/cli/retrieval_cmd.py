@@ -118,7 +118,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         data: Annotated[Path, typer.Argument(help="A LongMemEval JSON file.")],
         json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
         limit: Annotated[
-            int | None, typer.Option("--limit", help="Only the first N questions.")
+            int | None, typer.Option("--limit", help="N questions, spread over the question types.")
         ] = None,
         preset: Annotated[str | None, typer.Option("--preset")] = None,
         cache: CacheOpt = None,
