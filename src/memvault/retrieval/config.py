@@ -69,6 +69,9 @@ class RetrievalConfig(BaseModel):
         default_factory=lambda: dict(DEFAULT_COLUMN_WEIGHTS)
     )
     use_context_vectors: bool = False
+    #: calibrated fusion only: the learned second stage (time window, conversation
+    #: neighbours, leg ranks) over the best candidates (retrieval/rerank.py)
+    rerank: bool = False
     modifiers: Modifiers = Modifiers()
 
     @property
@@ -91,6 +94,7 @@ PRESETS: dict[str, RetrievalConfig] = {
     "default": RetrievalConfig(
         name="default",
         fusion="calibrated",
+        rerank=True,
         top_k_text=200,
         top_k_vector=200,
         column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},

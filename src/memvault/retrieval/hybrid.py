@@ -22,6 +22,7 @@ from memvault.retrieval.calibration import calibrated_fuse, calibration_for, nam
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
+from memvault.retrieval.rerank import rerank, reranker_for
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
@@ -246,6 +247,20 @@ def hybrid_search(
             fused = calibrated_fuse(text_leg, vector_leg, actors, query, cal)
         else:
             fused = first  # no candidate's actor is named: the same probabilities
+        second = reranker_for(embedder.model_id) if embedder is not None else None
+        if config.rerank and second is not None and cal is not None and vector_leg is not None:
+            # Trigger: both legs ran and the embedder has a fitted reranker.
+            # Why: time named in the query, conversation neighbours and leg ranks
+            #   decide questions the per-candidate calibration cannot (issue 17).
+            # Outcome: the best candidates reordered from leg scores and ranking
+            #   fields only (those of the wide pool were read above).
+            pool_size = max(second.pool, limit * 3)
+            missing = [m for m, _ in fused[: pool_size * 2] if m not in fields]
+            if missing:
+                fields.update(store.rank_fields(orchestrator_id, missing))
+            fused = rerank(
+                fused, text_leg, vector_leg, fields, query, now, cal, second, pool=pool_size
+            )
     elif config.fusion == "rrf":
         fused = rrf_fuse(rankings, k=config.rrf_k, weights=weights)
     else:

@@ -375,6 +375,9 @@ class RankFields:
     importance: int
     confidence: float
     updated_at: str
+    #: the caller's timestamp (the temporal window) and conversation (neighbours)
+    created_at: str = ""
+    conversation_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

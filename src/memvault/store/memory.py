@@ -198,7 +198,13 @@ class InMemoryStore:
     def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
         return {
             n.memory_id: RankFields(
-                n.memory_id, n.actor_id, n.importance, n.confidence, n.updated_at
+                n.memory_id,
+                n.actor_id,
+                n.importance,
+                n.confidence,
+                n.updated_at,
+                n.created_at,
+                n.conversation_id,
             )
             for n in self.get_nodes(orchestrator_id, memory_ids)
         }

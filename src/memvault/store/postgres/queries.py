@@ -152,7 +152,8 @@ def rank_fields_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     ['acme', ['m1']]
     """
     sql = (
-        "SELECT memory_id, actor_id, importance, confidence, updated_at FROM memories "
+        "SELECT memory_id, actor_id, importance, confidence, updated_at, created_at, "
+        "conversation_id FROM memories "
         "WHERE orchestrator_id = %s AND memory_id = ANY(%s)"
     )
     return sql, [orchestrator_id, list(memory_ids)]

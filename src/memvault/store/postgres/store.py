@@ -431,8 +431,10 @@ class PostgresStore:
             return {}
         sql, params = q.rank_fields_query(orchestrator_id, ids)
         return {
-            m: RankFields(m, actor, int(importance), float(confidence), updated)
-            for m, actor, importance, confidence, updated in self._read_tuples(sql, params)
+            m: RankFields(m, actor, int(importance), float(confidence), updated, created, conv)
+            for m, actor, importance, confidence, updated, created, conv in self._read_tuples(
+                sql, params
+            )
         }
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:

@@ -150,12 +150,13 @@ def rank_fields_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     """The ranking columns of these memories (see :class:`~memvault.store.base.RankFields`).
 
     >>> rank_fields_query("acme", ["m1"])[0].split(" FROM ")[0]
-    'SELECT memory_id, actor_id, importance, confidence, updated_at'
+    'SELECT memory_id, actor_id, importance, confidence, updated_at, created_at, conversation_id'
     """
     params: list[Any] = [orchestrator_id]
     cond = _in("memory_id", list(memory_ids), params)
     return (
-        "SELECT memory_id, actor_id, importance, confidence, updated_at FROM memories "
+        "SELECT memory_id, actor_id, importance, confidence, updated_at, created_at, "
+        "conversation_id FROM memories "
         f"WHERE +orchestrator_id = ? AND {cond}",
         params,
     )

@@ -802,8 +802,10 @@ class SQLiteStore:
         out: dict[str, RankFields] = {}
         for start in range(0, len(ids), 500):
             sql, params = q.rank_fields_query(orchestrator_id, ids[start : start + 500])
-            for m, actor, importance, confidence, updated in self._read(sql, params):
-                out[m] = RankFields(m, actor, int(importance), float(confidence), updated)
+            for m, actor, importance, confidence, updated, created, conv in self._read(sql, params):
+                out[m] = RankFields(
+                    m, actor, int(importance), float(confidence), updated, created, conv
+                )
         return out
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:

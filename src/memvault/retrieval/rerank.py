@@ -1,0 +1,272 @@
+"""Second stage of calibrated ranking: a small learned reranker over the best candidates.
+
+The calibrated fusion (:mod:`memvault.retrieval.calibration`) scores each
+candidate from its own legs' evidence. Three things it cannot see decide many
+of the questions users ask a conversational memory (issue 17):
+
+- **time** — "What did Maria donate in December 2023?", "a sports event two
+  weeks ago": :func:`memvault.retrieval.temporal.time_window` turns the
+  question's time into a window of memory timestamps;
+- **conversation neighbours** — the answer is often said a turn before or
+  after the turn that matches the question's words; among the best candidates,
+  memories of the same conversation stored within :data:`NEIGHBOUR_GAP` of
+  each other lend each other their evidence (the memory graph's own
+  ``conversation_id`` and timestamps, never transcript text);
+- **each leg's rank** beside its raw score.
+
+The reranker is a logistic model over those features of the best
+:attr:`Reranker.pool` candidates, fitted on a tuning split of stores written by
+the production write path (``python -m memvault.benchmarks.calibration …
+--rerank``; docs/retrieval.md). Its probability is combined with the absolute
+calibration (``p_rerank^(1-a) · p_abs^a``) so an unrelated query's best hit
+stays low: the rank features alone would make every query's best look good.
+Every input is a leg score or a :class:`~memvault.store.base.RankFields`
+column: no node is read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import pairwise
+
+import numpy as np
+import numpy.typing as npt
+
+from memvault.model.clock import parse_timestamp
+from memvault.retrieval.calibration import CalibrationPair, names_actor
+from memvault.retrieval.temporal import TimeWindow, time_window
+from memvault.store.base import RankFields
+from memvault.store.filtering import tokenize
+
+__all__ = [
+    "FEATURES",
+    "NEIGHBOUR_GAP",
+    "RERANKERS",
+    "Reranker",
+    "rerank",
+    "rerank_features",
+    "reranker_for",
+]
+
+#: Two memories of one conversation stored this close are neighbours.
+NEIGHBOUR_GAP = timedelta(hours=1)
+#: Rank given to a candidate missing from a leg.
+ABSENT_RANK = 300
+FEATURES: tuple[str, ...] = (
+    "logit_fused",
+    "cos",
+    "log1p_bm25",
+    "in_text",
+    "actor",
+    "rel_cos",
+    "rel_bm25",
+    "in_window",
+    "has_window",
+    "neighbour_fused",
+    "neighbour_cos",
+    "log1p_text_rank",
+    "log1p_vector_rank",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reranker:
+    """Logistic weights over :data:`FEATURES` (+ bias) and how its score is used.
+
+    ``pool``: how many of the fused candidates (time-window first) it reorders;
+    ``absolute_share``: the exponent ``a`` of ``p_abs`` in the final score.
+    """
+
+    weights: tuple[float, ...]
+    bias: float
+    pool: int = 100
+    absolute_share: float = 0.4
+    window_boost: float = 1.0
+
+    def probabilities(self, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The reranker's probability of relevance of each row.
+
+        >>> r = Reranker(weights=(1.0,) + (0.0,) * 12, bias=0.0)
+        >>> rows = np.array([[0.0] * 13, [2.0] + [0.0] * 12])
+        >>> [round(float(p), 3) for p in r.probabilities(rows)]
+        [0.5, 0.881]
+        """
+        z = rows @ np.asarray(self.weights, dtype=np.float64) + self.bias
+        out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+        return out
+
+
+#: Fitted on LoCoMo conversations 26, 30, 41 written in ``add`` mode (the
+#: production write path), 383 questions, top 100 candidates each; per model id.
+RERANKERS: dict[str, Reranker] = {
+    "all-MiniLM-L6-v2": Reranker(
+        weights=(
+            0.3025,
+            -5.6149,
+            -0.1539,
+            -0.6673,
+            1.8488,
+            2.0402,
+            3.118,
+            3.7246,
+            -2.5952,
+            0.0353,
+            1.7131,
+            -0.2885,
+            -0.3127,
+        ),
+        bias=0.5271,
+    ),
+}
+
+
+def reranker_for(model_id: str | None) -> Reranker | None:
+    """The reranker fitted for ``model_id``'s cosines (``None`` when there is none).
+
+    >>> reranker_for("hashing-256") is None
+    True
+    """
+    if model_id is None:
+        return None
+    base = model_id.split("#", 1)[0]
+    return RERANKERS.get(base) or RERANKERS.get(base.rsplit("/", 1)[-1])
+
+
+def _in_window(window: TimeWindow | None, fields: RankFields | None) -> bool:
+    if window is None or fields is None or not fields.created_at:
+        return False
+    try:
+        return window.contains(parse_timestamp(fields.created_at))
+    except ValueError:
+        return False
+
+
+def _neighbours(pool: Sequence[str], fields: Mapping[str, RankFields]) -> dict[str, list[str]]:
+    """Pool members adjacent in (conversation, time) order, stored within the gap.
+
+    >>> f = {m: RankFields(m, None, 50, 1.0, "", t, "c") for m, t in (
+    ...     ("a", "2023-01-01T10:00:00.000000Z"), ("b", "2023-01-01T10:00:05.000000Z"),
+    ...     ("c", "2023-03-01T10:00:00.000000Z"))}
+    >>> _neighbours(["a", "b", "c"], f)
+    {'a': ['b'], 'b': ['a']}
+    """
+    placed = []
+    for m in pool:
+        f = fields.get(m)
+        if f is None or not f.conversation_id or not f.created_at:
+            continue
+        try:
+            placed.append((f.conversation_id, parse_timestamp(f.created_at), m))
+        except ValueError:
+            continue
+    placed.sort()
+    out: dict[str, list[str]] = {}
+    for (conv_a, at_a, a), (conv_b, at_b, b) in pairwise(placed):
+        if conv_a == conv_b and at_b - at_a <= NEIGHBOUR_GAP:
+            out.setdefault(a, []).append(b)
+            out.setdefault(b, []).append(a)
+    return out
+
+
+def rerank_features(
+    fused: Sequence[tuple[str, float]],
+    text: Sequence[tuple[str, float]] | None,
+    vector: Sequence[tuple[str, float]] | None,
+    fields: Mapping[str, RankFields],
+    query: str,
+    now: datetime,
+    *,
+    pool: int,
+    window_boost: float = 1.0,
+) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """The pool (best ``pool`` of ``fused``, time-window matches boosted) and its feature rows.
+
+    ``fused``: the calibrated ``(memory_id, probability)`` list, best first;
+    ``text``/``vector``: the raw legs, best first (``None`` when a leg did not
+    run); ``fields``: the candidates' ranking fields (missing = unknown).
+    """
+    window = time_window(query, now)
+    inside = {m: _in_window(window, fields.get(m)) for m, _ in fused}
+    boosted = sorted(
+        fused, key=lambda item: (-item[1] * (1.0 + window_boost * inside[item[0]]), item[0])
+    )
+    ids = [m for m, _ in boosted[:pool]]
+    p = dict(fused)
+    bm25 = dict(text or ())
+    cos = dict(vector or ())
+    text_rank = {m: i for i, (m, _) in enumerate(text or ())}
+    vector_rank = {m: i for i, (m, _) in enumerate(vector or ())}
+    floor = min(cos.values(), default=0.0)
+    top = max(cos.values(), default=0.0)
+    best = max(bm25.values(), default=0.0)
+    words = frozenset(tokenize(query))
+    near = _neighbours(ids, fields)
+    rows = np.zeros((len(ids), len(FEATURES)), dtype=np.float64)
+    for i, m in enumerate(ids):
+        prob = p[m]
+        c = cos.get(m, floor)
+        score = max(0.0, bm25.get(m, 0.0))
+        f = fields.get(m)
+        others = near.get(m, [])
+        rows[i] = (
+            math.log(prob / (1.0 - prob + 1e-9) + 1e-9),
+            c,
+            math.log1p(score),
+            1.0 if m in bm25 else 0.0,
+            1.0 if f is not None and names_actor(words, f.actor_id) else 0.0,
+            (c - floor) / (top - floor) if top > floor else 0.0,
+            score / best if best > 0 else 0.0,
+            1.0 if inside[m] else 0.0,
+            1.0 if window is not None else 0.0,
+            max((p.get(o, 0.0) for o in others), default=0.0),
+            max((cos.get(o, floor) for o in others), default=0.0),
+            math.log1p(text_rank.get(m, ABSENT_RANK)),
+            math.log1p(vector_rank.get(m, ABSENT_RANK)),
+        )
+    return ids, rows
+
+
+def rerank(
+    fused: Sequence[tuple[str, float]],
+    text: Sequence[tuple[str, float]] | None,
+    vector: Sequence[tuple[str, float]] | None,
+    fields: Mapping[str, RankFields],
+    query: str,
+    now: datetime,
+    calibration: CalibrationPair,
+    model: Reranker,
+    *,
+    pool: int | None = None,
+) -> list[tuple[str, float]]:
+    """The best ``pool`` candidates reordered and rescored, best first (ties by id).
+
+    Candidates beyond the pool are dropped: the caller selects from the pool.
+    """
+    ids, rows = rerank_features(
+        fused,
+        text,
+        vector,
+        fields,
+        query,
+        now,
+        pool=max(pool or 0, model.pool),
+        window_boost=model.window_boost,
+    )
+    if not ids:
+        return []
+    p_rerank = model.probabilities(rows)
+    z = (
+        calibration.absolute.cos * rows[:, 1]
+        + calibration.absolute.bm25 * rows[:, 2]
+        + calibration.absolute.in_text * rows[:, 3]
+        + calibration.absolute.actor * rows[:, 4]
+        + calibration.absolute.bias
+    )
+    p_abs = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    a = model.absolute_share
+    score = p_rerank ** (1.0 - a) * p_abs**a
+    order = sorted(range(len(ids)), key=lambda i: (-float(score[i]), ids[i]))
+    return [(ids[i], float(score[i])) for i in order]
