@@ -307,7 +307,52 @@ class MemvaultStore(BaseStore):
 
     # -- operations -----------------------------------------------------------
 
-    def _put(self, op: PutOp, items: dict[tuple[tuple[str, ...], str], _Stored]) -> None:
+    def _content(self, value: Mapping[str, Any], index: Any) -> tuple[str, list[str]]:
+        """The memory text of a put's value, and the indexed texts it was made of."""
+        texts = self._texts(value, index)
+        whole = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+        return _CONTROL.sub(" ", "\n".join(texts) if texts else whole).strip() or whole, texts
+
+    def _new_vectors(
+        self, ops: Sequence[Op], items: Mapping[tuple[tuple[str, ...], str], _Stored]
+    ) -> dict[int, Any]:
+        """Document vectors of the batch's new items, embedded in one call, by op index.
+
+        Trigger: a ``batch`` of many puts (a LangGraph app loading memories).
+        Why: each ``add`` embedding its own text runs the model once per item;
+          one call over all of them is several times cheaper per text.
+        Outcome: new items' vectors go to ``add`` as precomputed vectors of the
+          engine's model (the gate and the stored embedding reuse them); an
+          update or a failed embedding leaves the engine to embed as before.
+        """
+        embedder = self._engine.embedder
+        live = set(items)
+        todo: list[tuple[int, str]] = []
+        for i, op in enumerate(ops):
+            if not isinstance(op, PutOp):
+                continue
+            where = (tuple(op.namespace), op.key)
+            if op.value is None:
+                live.discard(where)
+            elif where not in live:
+                live.add(where)
+                todo.append((i, self._content(dict(op.value), op.index)[0]))
+        if embedder is None or len(todo) < 2:
+            return {}
+        try:
+            vectors = embedder.embed_documents([content for _, content in todo])
+        except Exception:  # the engine embeds each item itself (and reports a failure)
+            return {}
+        return {
+            i: (vector, embedder.model_id) for (i, _), vector in zip(todo, vectors, strict=True)
+        }
+
+    def _put(
+        self,
+        op: PutOp,
+        items: dict[tuple[tuple[str, ...], str], _Stored],
+        vector: tuple[Any, str] | None = None,
+    ) -> None:
         engine = self._caller
         existing = items.get((op.namespace, op.key))
         if op.value is None:
@@ -316,9 +361,7 @@ class MemvaultStore(BaseStore):
                 del items[(op.namespace, op.key)]
             return
         value = dict(op.value)
-        texts = self._texts(value, op.index)
-        whole = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        content = _CONTROL.sub(" ", "\n".join(texts) if texts else whole).strip() or whole
+        content, texts = self._content(value, op.index)
         envelope = json.dumps(
             {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
             ensure_ascii=False,
@@ -334,6 +377,7 @@ class MemvaultStore(BaseStore):
             ).raise_for_status()
             memory_id = existing.node.memory_id
         else:
+            given = {"vector": vector[0], "vector_model": vector[1]} if vector else {}
             result = engine.add(
                 content,
                 key=op.key,
@@ -341,6 +385,7 @@ class MemvaultStore(BaseStore):
                 project_id=self.project,
                 user_id=self.user,
                 **{**_DEFAULTS, **fields},
+                **given,
             )
             result.raise_for_status()
             memory_id = str(result.memory_id)
@@ -420,13 +465,14 @@ class MemvaultStore(BaseStore):
 
     def _run(self, ops: list[Op]) -> list[Result]:
         items = {(s.namespace, s.node.key): s for s in reversed(self._all())} if ops else {}
+        vectors = self._new_vectors(ops, items)
         results: list[Result] = []
-        for op in ops:
+        for i, op in enumerate(ops):
             if isinstance(op, GetOp):
                 stored = items.get((tuple(op.namespace), op.key))
                 results.append(stored.item() if stored is not None else None)
             elif isinstance(op, PutOp):
-                self._put(op, items)
+                self._put(op, items, vectors.get(i))
                 results.append(None)
             elif isinstance(op, SearchOp):
                 results.append(self._search(op, items))

@@ -262,3 +262,43 @@ def test_inside_a_compiled_graph(store: MemvaultStore) -> None:
     graph = builder.compile(store=store)
     result = graph.invoke({"user": "dana", "answer": ""})
     assert result["answer"] == "dana prefers concise answers"
+
+
+class CountedBatches(LetterCounts):
+    """LetterCounts that records each ``embed_documents`` call's size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[int] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.batches.append(len(texts))
+        return super().embed_documents(texts)
+
+
+def test_a_batch_of_new_items_is_embedded_in_one_call(tmp_path: Path) -> None:
+    embed = CountedBatches()
+    s = MemvaultStore(tmp_path, index={"dims": 26, "embed": embed, "fields": ["title"]})
+    try:
+        s.put(("docs",), "first", {"title": "aaaa"})  # a single put: the engine embeds it
+        embed.batches.clear()
+        titles = {"b": "bbbb", "c": "cccc", "d": "dddd bbbb", "first": "eeee"}
+        s.batch(
+            [
+                *(PutOp(("docs",), key, {"title": t}) for key, t in titles.items()),
+                PutOp(("docs",), "c", None),  # deleted again within the batch
+            ]
+        )
+        # one call for the three new items ("first" is an update: the engine embeds it)
+        assert embed.batches[0] == 3
+        assert sum(embed.batches) == 4
+        hits = s.search(("docs",), query="bbbb")
+        assert [h.key for h in hits][:2] == ["b", "d"]
+        assert hits[0].score == pytest.approx(1.0, abs=1e-4)
+        expected = _cosine(embed._one("bbbb"), embed._one("dddd bbbb"))
+        assert hits[1].score == pytest.approx(expected, abs=1e-4)
+        assert s.get(("docs",), "c") is None and s.get(("docs",), "first").value == {
+            "title": "eeee"
+        }
+    finally:
+        s.close()
