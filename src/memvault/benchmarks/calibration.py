@@ -11,7 +11,16 @@ its coefficients go into :mod:`memvault.retrieval.calibration`.
     python -m memvault.benchmarks.calibration ../shared/data/locomo CACHE 26 30 41
 
 prints the coefficients and the tuning recall of calibrated fusion beside
-min-max fusion. Never run it on data reported as held-out.
+min-max fusion. With ``--rerank`` it fits the second stage instead
+(:mod:`memvault.retrieval.rerank`): the same legs and the production fusion
+(:func:`calibrated_fuse` with the actors of the wide pool), then the
+reranker's features of the best 100 candidates from
+:func:`rerank_features` — the very function search runs — labelled by
+evidence, and a balanced logistic fit (standardised, L2 10)::
+
+    python -m memvault.benchmarks.calibration ../shared/data/locomo CACHE 26 30 41 --rerank
+
+Never run it on data reported as held-out.
 """
 
 from __future__ import annotations
@@ -27,13 +36,14 @@ import numpy.typing as npt
 from memvault.benchmarks.locomo import bench_turns, load_conversation
 from memvault.benchmarks.modes import build_index, day_after
 from memvault.embed import make_embedder
-from memvault.retrieval.calibration import features
+from memvault.retrieval.calibration import calibrated_fuse, calibration_for, features, names_actor
 from memvault.retrieval.config import PRESETS
+from memvault.retrieval.rerank import FEATURES, rerank_features
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter
 from memvault.store.filtering import tokenize
 
-__all__ = ["collect", "fit_logistic"]
+__all__ = ["collect", "collect_rerank", "fit_logistic", "fit_standardised"]
 
 
 def collect(data: Path, names: list[str], cache: Path, mode: str = "add") -> dict[str, Any]:
@@ -111,6 +121,97 @@ def collect(data: Path, names: list[str], cache: Path, mode: str = "add") -> dic
     return {"x": rows, "y": labels, "group": groups}
 
 
+def collect_rerank(
+    data: Path, names: list[str], cache: Path, mode: str = "add", pool: int = 100
+) -> dict[str, Any]:
+    """The reranker's feature rows of the best ``pool`` candidates of every question."""
+    embedder = make_embedder()
+    cal = calibration_for(embedder.model_id)
+    cfg = PRESETS["default"]
+    rows: list[list[float]] = []
+    labels: list[int] = []
+    groups: list[int] = []
+    qn = 0
+    for name in names:
+        conv = load_conversation(data / f"{name}.json")
+        turns = bench_turns(conv)
+        built = build_index(
+            mode,
+            turns,
+            data_hash=conv.sha256,
+            cache=cache,
+            embedder=embedder,
+            prefix="locomo",
+            search_at=day_after(t.at for t in turns),
+        )
+        engine, store = built.engine, built.engine.store
+        now = day_after(t.at for t in turns)
+        try:
+            for q in conv.questions:
+                text = [
+                    (h.memory_id, h.score)
+                    for h in store.search_text(
+                        engine.orchestrator,
+                        query_terms(q.question),
+                        NodeFilter(),
+                        limit=cfg.top_k_text,
+                        column_weights=cfg.column_weights,
+                    )
+                ]
+                vec = [
+                    (v.memory_id, v.similarity)
+                    for v in store.search_vectors(
+                        engine.orchestrator,
+                        embedder.model_id,
+                        embedder.embed_query(q.question),
+                        NodeFilter(),
+                        limit=cfg.top_k_vector,
+                    )
+                ]
+                first = calibrated_fuse(text, vec, {}, q.question, cal)
+                wide = [m for m, _ in first[:100]]
+                fields = store.rank_fields(engine.orchestrator, wide)
+                actors = {m: f.actor_id for m, f in fields.items()}
+                words = frozenset(tokenize(q.question))
+                fused = (
+                    calibrated_fuse(text, vec, actors, q.question, cal)
+                    if any(names_actor(words, a) for a in set(actors.values()))
+                    else first
+                )
+                fields.update(
+                    store.rank_fields(
+                        engine.orchestrator, [m for m, _ in fused[: pool * 2] if m not in fields]
+                    )
+                )
+                ids, x = rerank_features(fused, text, vec, fields, q.question, now, pool=pool)
+                evidence = set(q.evidence)
+                for memory_id, row in zip(ids, x.tolist(), strict=True):
+                    rows.append(row)
+                    refs = set(built.provenance.get(memory_id, ()))
+                    labels.append(1 if refs & evidence else 0)
+                    groups.append(qn)
+                qn += 1
+        finally:
+            engine.close()
+    return {"x": rows, "y": labels, "group": groups}
+
+
+def fit_standardised(
+    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], *, l2: float = 10.0
+) -> tuple[npt.NDArray[np.float64], float]:
+    """:func:`fit_logistic` on standardised columns, returned as plain (weights, bias).
+
+    >>> x = np.array([[0.0, 5.0], [0.1, 5.0], [0.9, 5.0], [1.0, 5.0]])
+    >>> w, b = fit_standardised(x, np.array([0.0, 0.0, 1.0, 1.0]), l2=1.0)
+    >>> bool(w[0] > 0)
+    True
+    """
+    mu = x.mean(axis=0)
+    sd = x.std(axis=0) + 1e-9
+    w = fit_logistic((x - mu) / sd, y, l2=l2)
+    return w[:-1] / sd, float(w[-1] - (w[:-1] * mu / sd).sum())
+
+
 def fit_logistic(
     x: npt.NDArray[np.float64],
     y: npt.NDArray[np.float64],
@@ -153,6 +254,24 @@ def _recall_at(scores: npt.NDArray[np.float64], data: dict[str, Any], k: int) ->
 
 def main(argv: list[str]) -> int:
     data, cache, names = Path(argv[0]), Path(argv[1]), argv[2:]
+    if "--rerank" in argv:
+        got = collect_rerank(data, [n for n in names if not n.startswith("--")], cache)
+        weights, bias = fit_standardised(
+            np.asarray(got["x"], dtype=np.float64), np.asarray(got["y"], dtype=np.float64)
+        )
+        print(
+            json.dumps(
+                {
+                    "model": "rerank",
+                    "features": list(FEATURES),
+                    "weights": weights.round(4).tolist(),
+                    "bias": round(bias, 4),
+                    "rows": len(got["y"]),
+                    "positives": int(sum(got["y"])),
+                }
+            )
+        )
+        return 0
     saved = cache / "calibration-rows.json"
     if saved.exists() and "--reuse" in argv:
         got = json.loads(saved.read_text())

@@ -328,7 +328,7 @@ class CachedEmbedder:
         self.hits = 0
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._db = sqlite3.connect(path, timeout=120, check_same_thread=False)
         self._db.execute("CREATE TABLE IF NOT EXISTS v (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
 
     def __getattr__(self, name: str) -> Any:
