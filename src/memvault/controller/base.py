@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from memvault.controller.types import (
+    ControllerResponse,
     ControllerStatus,
     MemoryReadRequest,
     MemoryReadResponse,
@@ -26,6 +27,8 @@ from memvault.errors import StoreUnavailableError
 __all__ = ["GuardedController", "MemoryController", "logger"]
 
 logger = logging.getLogger("memvault.controller")
+
+A = TypeVar("A", bound=ControllerResponse)
 
 #: Exceptions that mean "the store is not there" rather than "this call failed".
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
@@ -107,46 +110,53 @@ class GuardedController(ABC):
         self._log(logging.ERROR, f"memory_{op}_{status.value}", agent=agent, error=detail)
         return status, detail
 
+    def _guarded(
+        self,
+        op: str,
+        request: MemoryReadRequest | MemoryWriteRequest,
+        answer: type[A],
+        run: Callable[[], A],
+        logged: Callable[[A], dict[str, Any]],
+    ) -> A:
+        """``run()`` behind the guard; a denial or failure becomes ``answer``'s status.
+
+        A completed call is logged as ``memory_<op>`` with ``logged(response)``.
+        """
+        try:
+            denied = self._denied(op, request.authorized, request.orchestrator, request.agent)
+            if denied is not None:
+                return answer.unauthorized(denied)
+            response = run()
+        except Exception as exc:
+            status, detail = self._failure(op, exc, request.agent)
+            return answer(status, detail)
+        fields = {"agent": request.agent, "reason": request.reason, **logged(response)}
+        self._log(logging.INFO, f"memory_{op}", **fields)
+        return response
+
     def read(self, request: MemoryReadRequest) -> MemoryReadResponse:
         """Read for ``request``; never raises."""
-        try:
-            denied = self._denied("read", request.authorized, request.orchestrator, request.agent)
-            if denied is not None:
-                return MemoryReadResponse.unauthorized(denied)
-            response = self._read(request)
-        except Exception as exc:
-            status, detail = self._failure("read", exc, request.agent)
-            return MemoryReadResponse(status, detail)
-        self._log(
-            logging.INFO,
-            "memory_read",
-            agent=request.agent,
-            reason=request.reason,
-            status=response.status.value,
-            ids=len(response.memory_ids),
+        return self._guarded(
+            "read",
+            request,
+            MemoryReadResponse,
+            lambda: self._read(request),
+            lambda r: {"status": r.status.value, "ids": len(r.memory_ids)},
         )
-        return response
 
     def write(self, request: MemoryWriteRequest) -> MemoryWriteResponse:
         """Write for ``request``; never raises."""
-        try:
-            denied = self._denied("write", request.authorized, request.orchestrator, request.agent)
-            if denied is not None:
-                return MemoryWriteResponse.unauthorized(denied)
-            response = self._write(request)
-        except Exception as exc:
-            status, detail = self._failure("write", exc, request.agent)
-            return MemoryWriteResponse(status, detail)
-        self._log(
-            logging.INFO,
-            "memory_write",
-            agent=request.agent,
-            reason=request.reason,
-            kind=request.kind,
-            status=response.status.value,
-            stop_reason=response.stop_reason,
+        return self._guarded(
+            "write",
+            request,
+            MemoryWriteResponse,
+            lambda: self._write(request),
+            lambda r: {
+                "kind": request.kind,
+                "status": r.status.value,
+                "stop_reason": r.stop_reason,
+            },
         )
-        return response
 
     def close(self) -> None:  # noqa: B027 - optional hook, deliberately empty
         """Release resources (a no-op unless an implementation holds some)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 __all__ = [
     "ControllerStatus",
@@ -90,37 +90,44 @@ class RecallItem:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryReadResponse:
-    """The outcome of a read. ``context`` is what the model call receives as content."""
+class ControllerResponse:
+    """What every controller answer carries: a status, a detail, a stop reason."""
 
     status: ControllerStatus
     detail: str = ""
     stop_reason: str | None = None
-    context: str = ""
-    recall: tuple[RecallItem, ...] = ()
-    memory_ids: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.status is ControllerStatus.OK
 
     @classmethod
-    def unauthorized(cls, detail: str) -> MemoryReadResponse:
+    def unauthorized(cls, detail: str) -> Self:
         return cls(ControllerStatus.UNAUTHORIZED, detail, stop_reason="UNAUTHORIZED")
 
     @classmethod
-    def unavailable(cls, detail: str) -> MemoryReadResponse:
+    def unavailable(cls, detail: str) -> Self:
         return cls(ControllerStatus.UNAVAILABLE, detail)
 
     @classmethod
-    def failed(cls, detail: str) -> MemoryReadResponse:
+    def failed(cls, detail: str) -> Self:
         return cls(ControllerStatus.FAILED, detail)
 
     def to_json(self) -> dict[str, Any]:
+        return {"status": self.status.value, "detail": self.detail, "stop_reason": self.stop_reason}
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryReadResponse(ControllerResponse):
+    """The outcome of a read. ``context`` is what the model call receives as content."""
+
+    context: str = ""
+    recall: tuple[RecallItem, ...] = ()
+    memory_ids: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
         return {
-            "status": self.status.value,
-            "detail": self.detail,
-            "stop_reason": self.stop_reason,
+            **ControllerResponse.to_json(self),
             "context": self.context,
             "recall": [r.to_json() for r in self.recall],
             "memory_ids": list(self.memory_ids),
@@ -146,36 +153,15 @@ class MemoryWriteRequest:
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryWriteResponse:
+class MemoryWriteResponse(ControllerResponse):
     """The outcome of a write; ``stop_reason`` is the governance gate's first answer."""
 
-    status: ControllerStatus
-    detail: str = ""
-    stop_reason: str | None = None
     memory_ids: tuple[str, ...] = ()
     outcomes: tuple[str, ...] = ()
 
-    @property
-    def ok(self) -> bool:
-        return self.status is ControllerStatus.OK
-
-    @classmethod
-    def unauthorized(cls, detail: str) -> MemoryWriteResponse:
-        return cls(ControllerStatus.UNAUTHORIZED, detail, stop_reason="UNAUTHORIZED")
-
-    @classmethod
-    def unavailable(cls, detail: str) -> MemoryWriteResponse:
-        return cls(ControllerStatus.UNAVAILABLE, detail)
-
-    @classmethod
-    def failed(cls, detail: str) -> MemoryWriteResponse:
-        return cls(ControllerStatus.FAILED, detail)
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "status": self.status.value,
-            "detail": self.detail,
-            "stop_reason": self.stop_reason,
+            **ControllerResponse.to_json(self),
             "memory_ids": list(self.memory_ids),
             "outcomes": list(self.outcomes),
         }

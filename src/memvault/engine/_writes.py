@@ -11,7 +11,7 @@ from memvault.embed.base import FloatVector
 from memvault.engine._core import EngineCore, _unpack
 from memvault.errors import ValidationFailed
 from memvault.lifecycle.proposals import ProposalResult
-from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus, StopReason
+from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
 from memvault.store.base import IndexText
@@ -162,14 +162,7 @@ class Writer:
         )
         if not linked.ok:
             return linked
-        return self.core.writes.transition(
-            old,
-            MemoryOp.UPDATE,
-            HistoryOp.SUPERSEDE,
-            ChangeKind.UPDATED,
-            thread_id=thread_id,
-            status=MemoryStatus.SUPERSEDED,
-        )
+        return self.core.writes.transition(old, MemoryStatus.SUPERSEDED, thread_id=thread_id)
 
     def retract(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
         """Retract a memory that was wrong (spec 001): status ``retracted``, audited, kept.
@@ -180,14 +173,7 @@ class Writer:
         problem = _manual_problem(node)
         if problem:
             return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
-        return self.core.writes.transition(
-            node,
-            MemoryOp.UPDATE,
-            HistoryOp.UPDATE,
-            ChangeKind.UPDATED,
-            thread_id=thread_id,
-            status=MemoryStatus.RETRACTED,
-        )
+        return self.core.writes.transition(node, MemoryStatus.RETRACTED, thread_id=thread_id)
 
     def link(
         self,

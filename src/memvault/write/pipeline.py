@@ -99,6 +99,14 @@ __all__ = [
 LogFn = Callable[..., None]
 """``log(level, event, **fields)`` — the runtime's structured log (``logs/memory.log``)."""
 
+#: How each status change is judged, audited and shown in the delta header.
+STATUS_CHANGES: dict[MemoryStatus, tuple[MemoryOp, HistoryOp, ChangeKind]] = {
+    MemoryStatus.SOFT_DELETED: (MemoryOp.DELETE, HistoryOp.DELETE, ChangeKind.SOFT_DELETED),
+    MemoryStatus.ACTIVE: (MemoryOp.UPDATE, HistoryOp.RESTORE, ChangeKind.RESTORED),
+    MemoryStatus.SUPERSEDED: (MemoryOp.UPDATE, HistoryOp.SUPERSEDE, ChangeKind.UPDATED),
+    MemoryStatus.RETRACTED: (MemoryOp.UPDATE, HistoryOp.UPDATE, ChangeKind.UPDATED),
+}
+
 #: ``create`` runs the relations steps for batches up to this size (``add`` is one).
 RELATIONS_BATCH_MAX = 32
 
@@ -729,16 +737,18 @@ class WritePipeline:
         )
 
     def transition(
-        self,
-        node: MemoryNode,
-        op: MemoryOp,
-        history_op: HistoryOp,
-        kind: ChangeKind,
-        *,
-        thread_id: str = "default",
-        **changes: Any,
+        self, node: MemoryNode, status: MemoryStatus, *, thread_id: str = "default"
     ) -> WriteResult:
-        """A status change (soft delete, restore), gated like any write."""
+        """A status change (soft delete, restore, supersede, retract), gated like any write.
+
+        A soft delete sets ``purge_at`` (restorable until then); a restore clears it.
+        """
+        op, history_op, kind = STATUS_CHANGES[status]
+        changes: dict[str, Any] = {"status": status}
+        if status is MemoryStatus.SOFT_DELETED:
+            changes["purge_at"] = format_timestamp(self.clock() + PURGE_AFTER)
+        elif status is MemoryStatus.ACTIVE:
+            changes["purge_at"] = None
         now = self.now()
         new = node.model_copy(update={**changes, "updated_at": now})
         decision = self.judge(op, new)
@@ -758,16 +768,7 @@ class WritePipeline:
             return WriteResult(
                 StopReason.SUCCESS_DELETED, memory_id=node.memory_id, reason="already deleted"
             )
-        purge_at = format_timestamp(self.clock() + PURGE_AFTER)
-        return self.transition(
-            node,
-            MemoryOp.DELETE,
-            HistoryOp.DELETE,
-            ChangeKind.SOFT_DELETED,
-            thread_id=thread_id,
-            status=MemoryStatus.SOFT_DELETED,
-            purge_at=purge_at,
-        )
+        return self.transition(node, MemoryStatus.SOFT_DELETED, thread_id=thread_id)
 
     def restore(self, node: MemoryNode, *, thread_id: str = "default") -> WriteResult:
         """Back to ``active`` (judged as an UPDATE); a no-op when not deleted."""
@@ -775,15 +776,7 @@ class WritePipeline:
             return WriteResult(
                 StopReason.SUCCESS_UPDATED, memory_id=node.memory_id, reason="memory is not deleted"
             )
-        return self.transition(
-            node,
-            MemoryOp.UPDATE,
-            HistoryOp.RESTORE,
-            ChangeKind.RESTORED,
-            thread_id=thread_id,
-            status=MemoryStatus.ACTIVE,
-            purge_at=None,
-        )
+        return self.transition(node, MemoryStatus.ACTIVE, thread_id=thread_id)
 
     def link(
         self,

@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.store.base import IngestRecord
-from memvault.store.postgres.queries import Query
-from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.records import AuditHead, OpEvent, Proposal
 
 __all__ = [
     "ADVANCE_AUDIT_HEAD",
@@ -37,16 +36,10 @@ __all__ = [
     "UPSERT_INGEST",
     "UPSERT_PROPOSAL",
     "audit_head_from_row",
-    "event_counts_from_rows",
-    "event_counts_query",
     "ingest_from_row",
     "ingest_params",
-    "op_event_from_row",
     "op_event_params",
-    "op_events_query",
-    "proposal_from_row",
     "proposal_params",
-    "proposals_query",
     "purge_params",
     "thread_ids",
 ]
@@ -182,52 +175,6 @@ def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
     ]
 
 
-def proposals_query(
-    orchestrator_id: str,
-    status: ProposalStatus | None,
-    user_id: str | None,
-    proposal_id: str | None,
-    limit: int,
-) -> Query:
-    """SELECT for proposals, oldest first.
-
-    >>> proposals_query("acme", ProposalStatus.PENDING, None, None, 5)[0].split(" WHERE ")[1]
-    'orchestrator_id = %s AND status = %s ORDER BY created_at, proposal_id LIMIT %s'
-    """
-    parts = ["orchestrator_id = %s"]
-    params: list[Any] = [orchestrator_id]
-    for column, value in (
-        ("status", status.value if status else None),
-        ("user_id", user_id),
-        ("proposal_id", proposal_id),
-    ):
-        if value is not None:
-            parts.append(f"{column} = %s")
-            params.append(value)
-    sql = (
-        "SELECT proposal_id, orchestrator_id, kind, candidate, status, created_at, expires_at,"
-        " user_id, decided_at, outcome FROM proposals WHERE "
-        + " AND ".join(parts)
-        + " ORDER BY created_at, proposal_id LIMIT %s"
-    )
-    return sql, [*params, limit]
-
-
-def proposal_from_row(row: tuple[Any, ...]) -> Proposal:
-    return Proposal(
-        proposal_id=row[0],
-        orchestrator_id=row[1],
-        kind=row[2],
-        candidate=json.loads(row[3]),
-        status=ProposalStatus(row[4]),
-        created_at=row[5],
-        expires_at=row[6],
-        user_id=row[7],
-        decided_at=row[8],
-        outcome=json.loads(row[9]),
-    )
-
-
 # -- operational events ---------------------------------------------------------
 
 INSERT_OP_EVENT = (
@@ -248,61 +195,6 @@ def op_event_params(orch: str, event: OpEvent) -> list[Any]:
         event.category,
         event.best_similarity,
     ]
-
-
-def event_counts_query(orchestrator_id: str, since: str | None) -> Query:
-    """Operational events grouped by (UTC day, node, op, status).
-
-    >>> event_counts_query("acme", None)[1]
-    ['acme']
-    """
-    sql = (
-        "SELECT substr(at, 1, 10) AS day, node, op, status, count(*) FROM events "
-        "WHERE orchestrator_id = %s"
-    )
-    params: list[Any] = [orchestrator_id]
-    if since is not None:
-        sql += " AND at >= %s"
-        params.append(since)
-    return sql + " GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4", params
-
-
-def op_events_query(orchestrator_id: str, op: str | None, since: str | None, limit: int) -> Query:
-    """Operational events in write order.
-
-    >>> op_events_query("acme", "pair_checked", None, 10)[0].split(" WHERE ")[1]
-    'orchestrator_id = %s AND op = %s ORDER BY event_id LIMIT %s'
-    """
-    parts = ["orchestrator_id = %s"]
-    params: list[Any] = [orchestrator_id]
-    if op is not None:
-        parts.append("op = %s")
-        params.append(op)
-    if since is not None:
-        parts.append("at >= %s")
-        params.append(since)
-    sql = (
-        "SELECT at, node, op, status, memory_id, category, best_similarity FROM events WHERE "
-        + " AND ".join(parts)
-        + " ORDER BY event_id LIMIT %s"
-    )
-    return sql, [*params, limit]
-
-
-def op_event_from_row(row: tuple[Any, ...]) -> OpEvent:
-    return OpEvent(
-        at=row[0],
-        node=row[1],
-        op=row[2],
-        status=row[3],
-        memory_id=row[4],
-        category=row[5],
-        best_similarity=row[6],
-    )
-
-
-def event_counts_from_rows(rows: list[tuple[Any, ...]]) -> list[EventCount]:
-    return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
 
 
 # -- ingest -------------------------------------------------------------------

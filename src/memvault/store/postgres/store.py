@@ -56,6 +56,7 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
+from memvault.store.lifecycle_sql import SqlLifecycleReads
 from memvault.store.postgres import lifecycle as lc
 from memvault.store.postgres import queries as q
 from memvault.store.postgres import vectors as v
@@ -65,7 +66,7 @@ from memvault.store.postgres.schema import (
     vector_index_ddl,
     vector_index_name,
 )
-from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.records import AuditHead
 
 try:
     import psycopg
@@ -86,7 +87,7 @@ DEFAULT_POOL_SIZE = 10
 ANALYZE_AFTER_ROWS = 1000
 
 
-class PostgresStore:
+class PostgresStore(SqlLifecycleReads):
     """A :class:`~memvault.store.base.Store` on a PostgreSQL database with pgvector.
 
     Tables live in ``schema`` (created if missing); the migration list of
@@ -192,6 +193,11 @@ class PostgresStore:
         with self._conn() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(sql, params)
             return cur.fetchall()
+
+    _mark = "%s"
+
+    def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._read_tuples(sql, params)
 
     def _read_tuples(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._conn() as conn, conn.cursor() as cur:
@@ -518,25 +524,9 @@ class PostgresStore:
         rows = self._read_tuples(lc.THREAD_SEEN, [orchestrator_id, thread_id])
         return int(rows[0][0]) if rows else None
 
-    def proposals(
-        self,
-        orchestrator_id: str,
-        *,
-        status: ProposalStatus | None = None,
-        user_id: str | None = None,
-        proposal_id: str | None = None,
-        limit: int = 1000,
-    ) -> list[Proposal]:
-        sql, params = lc.proposals_query(orchestrator_id, status, user_id, proposal_id, limit)
-        return [lc.proposal_from_row(r) for r in self._read_tuples(sql, params)]
-
     def audit_head(self, orchestrator_id: str) -> AuditHead:
         rows = self._read_tuples(lc.AUDIT_HEAD, [orchestrator_id])
         return lc.audit_head_from_row(rows[0] if rows else None)
-
-    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
-        sql, params = lc.event_counts_query(orchestrator_id, since)
-        return lc.event_counts_from_rows(self._read_tuples(sql, params))
 
     def history(
         self,
@@ -594,17 +584,6 @@ class PostgresStore:
             history_events=int(self._read_tuples(q.COUNT_HISTORY, [orchestrator_id])[0][0]),
             revision=self.revision(orchestrator_id),
         )
-
-    def op_events(
-        self,
-        orchestrator_id: str,
-        *,
-        op: str | None = None,
-        since: str | None = None,
-        limit: int = 100_000,
-    ) -> list[OpEvent]:
-        sql, params = lc.op_events_query(orchestrator_id, op, since, limit)
-        return [lc.op_event_from_row(r) for r in self._read_tuples(sql, params)]
 
     # -- identity ---
 

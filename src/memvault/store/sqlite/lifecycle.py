@@ -23,17 +23,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from memvault.store.base import WriteSet
-from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.records import AuditHead
 
 __all__ = [
     "apply_lifecycle",
     "audit_head",
     "checkpoint",
-    "event_counts_query",
-    "op_event_from_row",
-    "op_events_query",
-    "proposal_from_row",
-    "proposals_query",
 ]
 
 _CHUNK = 400
@@ -149,101 +144,3 @@ def audit_head(rows: list[sqlite3.Row]) -> AuditHead:
     if not rows:
         return AuditHead(0, "0" * 64)
     return AuditHead(int(rows[0][0]), str(rows[0][1]))
-
-
-def proposals_query(
-    orchestrator_id: str,
-    status: ProposalStatus | None,
-    user_id: str | None,
-    proposal_id: str | None,
-    limit: int,
-) -> tuple[str, list[Any]]:
-    """SELECT for proposals, oldest first.
-
-    >>> proposals_query("acme", ProposalStatus.PENDING, None, None, 5)[0].split(" WHERE ")[1]
-    'orchestrator_id = ? AND status = ? ORDER BY created_at, proposal_id LIMIT ?'
-    """
-    parts = ["orchestrator_id = ?"]
-    params: list[Any] = [orchestrator_id]
-    for column, value in (
-        ("status", status.value if status else None),
-        ("user_id", user_id),
-        ("proposal_id", proposal_id),
-    ):
-        if value is not None:
-            parts.append(f"{column} = ?")
-            params.append(value)
-    sql = (
-        "SELECT * FROM proposals WHERE "
-        + " AND ".join(parts)
-        + " ORDER BY created_at, proposal_id LIMIT ?"
-    )
-    return sql, [*params, limit]
-
-
-def proposal_from_row(row: sqlite3.Row) -> Proposal:
-    return Proposal(
-        proposal_id=row["proposal_id"],
-        orchestrator_id=row["orchestrator_id"],
-        kind=row["kind"],
-        candidate=json.loads(row["candidate"]),
-        status=ProposalStatus(row["status"]),
-        created_at=row["created_at"],
-        expires_at=row["expires_at"],
-        user_id=row["user_id"],
-        decided_at=row["decided_at"],
-        outcome=json.loads(row["outcome"]),
-    )
-
-
-def event_counts_query(orchestrator_id: str, since: str | None) -> tuple[str, list[Any]]:
-    """Operational events grouped by (UTC day, node, op, status)."""
-    sql = (
-        "SELECT substr(at, 1, 10) AS day, node, op, status, count(*) FROM events "
-        "WHERE orchestrator_id = ?"
-    )
-    params: list[Any] = [orchestrator_id]
-    if since is not None:
-        sql += " AND at >= ?"
-        params.append(since)
-    return sql + " GROUP BY day, node, op, status ORDER BY day, node, op, status", params
-
-
-def event_counts(rows: list[sqlite3.Row]) -> list[EventCount]:
-    return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
-
-
-def op_events_query(
-    orchestrator_id: str, op: str | None, since: str | None, limit: int
-) -> tuple[str, list[Any]]:
-    """Operational events in write order.
-
-    >>> op_events_query("acme", "pair_checked", None, 10)[0].split(" WHERE ")[1]
-    'orchestrator_id = ? AND op = ? ORDER BY event_id LIMIT ?'
-    """
-    parts = ["orchestrator_id = ?"]
-    params: list[Any] = [orchestrator_id]
-    if op is not None:
-        parts.append("op = ?")
-        params.append(op)
-    if since is not None:
-        parts.append("at >= ?")
-        params.append(since)
-    sql = (
-        "SELECT at, node, op, status, memory_id, category, best_similarity FROM events WHERE "
-        + " AND ".join(parts)
-        + " ORDER BY event_id LIMIT ?"
-    )
-    return sql, [*params, limit]
-
-
-def op_event_from_row(row: sqlite3.Row) -> OpEvent:
-    return OpEvent(
-        at=row["at"],
-        node=row["node"],
-        op=row["op"],
-        status=row["status"],
-        memory_id=row["memory_id"],
-        category=row["category"],
-        best_similarity=row["best_similarity"],
-    )

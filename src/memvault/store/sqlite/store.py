@@ -52,7 +52,8 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
-from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.lifecycle_sql import SqlLifecycleReads
+from memvault.store.records import AuditHead
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
@@ -126,7 +127,7 @@ class LockWaits:
             self.waited += 1
 
 
-class SQLiteStore:
+class SQLiteStore(SqlLifecycleReads):
     """A :class:`~memvault.store.base.Store` on one SQLite file.
 
     >>> import tempfile, pathlib
@@ -293,6 +294,11 @@ class SQLiteStore:
             with self._readers_lock:
                 self._readers.append(conn)
         return conn
+
+    _mark = "?"
+
+    def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return self._read(sql, params)
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._call():
@@ -1277,20 +1283,6 @@ class SQLiteStore:
             self._filter_cache.clear()
         self.text_leg.forget()
 
-    def proposals(
-        self,
-        orchestrator_id: str,
-        *,
-        status: ProposalStatus | None = None,
-        user_id: str | None = None,
-        proposal_id: str | None = None,
-        limit: int = 1000,
-    ) -> list[Proposal]:
-        sql, params = lifecycle_sql.proposals_query(
-            orchestrator_id, status, user_id, proposal_id, limit
-        )
-        return [lifecycle_sql.proposal_from_row(r) for r in self._read(sql, params)]
-
     def audit_head(self, orchestrator_id: str) -> AuditHead:
         return lifecycle_sql.audit_head(
             self._read(
@@ -1298,21 +1290,6 @@ class SQLiteStore:
                 [orchestrator_id],
             )
         )
-
-    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
-        sql, params = lifecycle_sql.event_counts_query(orchestrator_id, since)
-        return lifecycle_sql.event_counts(self._read(sql, params))
-
-    def op_events(
-        self,
-        orchestrator_id: str,
-        *,
-        op: str | None = None,
-        since: str | None = None,
-        limit: int = 100_000,
-    ) -> list[OpEvent]:
-        sql, params = lifecycle_sql.op_events_query(orchestrator_id, op, since, limit)
-        return [lifecycle_sql.op_event_from_row(r) for r in self._read(sql, params)]
 
     # -- identity ---
 
