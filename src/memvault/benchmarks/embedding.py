@@ -4,10 +4,11 @@ Three figures per document backend, each with the 1-minute load average:
 
 * ``embed``: ``embed_documents`` time per text at batch sizes 1, 8, 32 over
   the user turns of ``bench/data/extraction.jsonl`` (consecutive turns, cycled);
-* ``capture``: ``capture_message`` latency p50 / p95 over those turns, each
-  turn once, on a fresh SQLite home (the engine's gate and write path as
-  shipped, the embedder injected);
-* ``ingest``: memories/s of one ingest pass over a generated folder
+* ``capture``: ``capture_message`` latency p50 / p95 (and process CPU p50)
+  over those turns, each turn once, on a fresh SQLite home (the engine's gate
+  and write path as shipped, the embedder injected);
+* ``ingest``: memories/s (and per CPU second: on a shared box wall time is
+  mostly waiting for a core) of one ingest pass over a generated folder
   (:func:`memvault.benchmarks.ingest.generate_folder`).
 
 Plus ``agreement``: the smallest cosine between the two backends' vectors of
@@ -75,22 +76,27 @@ def _embedder(backend: str) -> Any:
 def _time_embedding(
     embed: Callable[[list[str]], Any], texts: list[str], batch: int, calls: int
 ) -> dict[str, Any]:
-    timings = []
+    timings, cpu = [], []
     load_before = _load()
     for call in range(calls):
         start = call * batch
         chunk = [texts[(start + i) % len(texts)] for i in range(batch)]
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         embed(chunk)
         timings.append((time.perf_counter() - began) * 1000)
-    return {**summarise(timings, texts=batch), "load": [load_before, _load()]}
+        cpu.append((time.process_time() - began_cpu) * 1000 / batch)
+    return {
+        **summarise(timings, texts=batch),
+        "cpu_ms_per_text_p50": round(percentile(cpu, 50), 3),
+        "load": [load_before, _load()],
+    }
 
 
 def _time_capture(embedder: Any, turns: list[dict[str, Any]]) -> dict[str, Any]:
     from memvault.engine import MemoryEngine
     from memvault.extract import Message
 
-    latencies = []
+    latencies, cpu = [], []
     load_before = _load()
     with (
         tempfile.TemporaryDirectory(prefix="memvault-bench-embed-") as home,
@@ -103,13 +109,15 @@ def _time_capture(embedder: Any, turns: list[dict[str, Any]]) -> dict[str, Any]:
                 speaker=turn["speaker"],
                 at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
             )
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             engine.capture_message(message)
             latencies.append((time.perf_counter() - began) * 1000)
+            cpu.append((time.process_time() - began_cpu) * 1000)
     return {
         "turns": len(latencies),
         "p50_ms": round(percentile(latencies, 50), 2),
         "p95_ms": round(percentile(latencies, 95), 2),
+        "cpu_p50_ms": round(percentile(cpu, 50), 2),
         "load": [load_before, _load()],
     }
 
@@ -123,14 +131,18 @@ def _time_ingest(embedder: Any, files: int, threads: int) -> dict[str, Any]:
         with MemoryEngine.open(home, "bench", embedder=embedder) as engine:
             assert engine.layout is not None
             generate_folder(engine.layout.ingest_dir, files, seed=7)
-            load_before = _load()
+            load_before, cpu = _load(), time.process_time()
             report = engine.ingest_pending(settle_seconds=0, embed_threads=threads)
+            cpu = time.process_time() - cpu
             seconds = max(report.seconds, 1e-9)
             return {
                 "files": files,
                 "memories": report.memories,
                 "seconds": round(seconds, 2),
                 "memories_per_s": round(report.memories / seconds, 1),
+                "cpu_seconds": round(cpu, 2),
+                "memories_per_cpu_s": round(report.memories / max(cpu, 1e-9), 1),
+                "embed_s": round(report.timings.get("embed", 0.0), 2),
                 "load": [load_before, _load()],
             }
     finally:
