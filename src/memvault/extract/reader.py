@@ -37,6 +37,8 @@ from memvault.model.enums import MemoryType
 
 __all__ = [
     "DURABLE",
+    "KEEP_FLOOR",
+    "KEEP_SHARE",
     "LABELS",
     "READER_MANIFEST",
     "SILENT",
@@ -77,13 +79,26 @@ TYPES: dict[str, tuple[MemoryType, str]] = {
 }
 
 
+#: Used when a manifest records no calibrated keep rule (older weights).
+KEEP_SHARE = 0.5
+KEEP_FLOOR = 0.1
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """The reader's answer for one clause: the best label, its probability, all of them."""
+    """The reader's answer for one clause: the best label, its probability, all of them.
+
+    ``share`` is the best label's part of the summed probabilities: the heads
+    are one-vs-rest sigmoids, so on wording unlike the corpus every head is
+    low and the best of them says little; how far it stands out says more.
+    ``sure`` is the reader's calibrated keep rule (see :class:`ClauseReader`).
+    """
 
     label: str
     score: float
     scores: tuple[tuple[str, float], ...]
+    share: float = 1.0
+    sure: bool = True
 
     @property
     def durable(self) -> bool:
@@ -107,6 +122,12 @@ class ClauseReader:
         self.dim = int(self.manifest.get("ngram_dim", 0))
         if self.dim != int(self.heads.sparse_w.shape[0]):
             raise WeightsError("the clause reader's n-gram size does not match its weights")
+        # The keep rule calibrated on the validation split when the heads were
+        # trained: a reading is *sure* when its label's probability is at least
+        # ``floor`` (some head fired at all) and its share at least ``share``.
+        keep = self.manifest.get("keep") or {}
+        self.keep_share = float(keep.get("share", KEEP_SHARE))
+        self.keep_floor = float(keep.get("floor", KEEP_FLOOR))
 
     def read(self, texts: Sequence[str]) -> list[Reading]:
         """One :class:`Reading` per text (pure arithmetic, no I/O)."""
@@ -120,7 +141,10 @@ class ClauseReader:
             scores = tuple(
                 (label, round(float(p), 4)) for label, p in zip(LABELS, row, strict=True)
             )
-            out.append(Reading(LABELS[best], round(float(row[best]), 4), scores))
+            top = float(row[best])
+            share = top / max(float(row.sum()), 1e-12)
+            sure = top >= self.keep_floor and share >= self.keep_share
+            out.append(Reading(LABELS[best], round(top, 4), scores, round(share, 4), sure))
         return out
 
 

@@ -36,7 +36,6 @@ from memvault.extract.text import object_slug, slug
 from memvault.model.enums import MemoryType
 
 __all__ = [
-    "KEEP_MIN",
     "RETYPE_MIN",
     "SILENT_OVER_RULE",
     "UPDATE_CUE",
@@ -47,10 +46,6 @@ __all__ = [
     "statement_candidate",
 ]
 
-#: A clause no rule understood is kept, in the user's words, only when the
-#: reader's best durable label is at least this probable (the heads' own
-#: decision boundary): below it the reader has not understood the clause either.
-KEEP_MIN = 0.5
 #: The reader overrides a rule's type only at or above this probability.
 RETYPE_MIN = 0.6
 #: A clause a rule understood is dropped as silent only at or above this probability.

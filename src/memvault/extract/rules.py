@@ -55,7 +55,6 @@ from memvault.extract.dates import has_date_expression
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
-    KEEP_MIN,
     UPDATE_CUE,
     overrules_rules,
     reading_label,
@@ -192,7 +191,7 @@ def _clean_masked(clause: str) -> str:
 
 
 def _label(reading: Reading | None) -> str:
-    return "" if reading is None else f"{reading.label}:{reading.score:.2f}"
+    return "" if reading is None else f"{reading.label}:{reading.score:.2f}/{reading.share:.2f}"
 
 
 def _is_chitchat(clause: str) -> bool:
@@ -403,16 +402,16 @@ class RuleExtractor:
         if quiet:
             return None, f"silent:{quiet} (no rule)"
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
-            if reading.score >= KEEP_MIN:
+            if reading.sure:
                 stated = statement_candidate(clause, reading)
                 return stated, f"reader.{reading.label}" + ("" if stated else " (not a statement)")
             if not explicit:
-                # Trigger: no rule knows the phrasing and no head of the reader is sure.
+                # Trigger: no rule knows the phrasing and the reader is not sure.
                 # Why: the best of eleven low scores is no reading at all (a language
                 #      or a register the corpus lacks); kept, it would be stored in the
                 #      user's raw words, sensitive or not.
                 # Outcome: nothing is kept of the clause.
-                return None, f"silent:unread ({reading.label} {reading.score:.2f} < {KEEP_MIN})"
+                return None, f"silent:unread ({reading.label} {reading.score:.2f}, share {reading.share:.2f})"
         if explicit and not text.rstrip().endswith("?"):
             return replace(
                 _cand(

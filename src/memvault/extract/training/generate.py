@@ -27,7 +27,10 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from memvault.extract.training.fragments import LABELS, PREFIXES, SLOTS, TEMPLATES
+from memvault.extract.training import fragments_chat
+from memvault.extract.training.fragments import LABELS, PREFIXES
+from memvault.extract.training.fragments import SLOTS as _SLOTS_1
+from memvault.extract.training.fragments import TEMPLATES as _TEMPLATES_1
 
 __all__ = ["CORPUS_PATH", "PER_LABEL", "SEED", "generate", "write_corpus"]
 
@@ -35,18 +38,26 @@ CORPUS_PATH = Path(__file__).with_name("clauses.jsonl")
 SEED = 16
 #: Items per label (fewer when a label's templates cannot give that many distinct texts).
 PER_LABEL: dict[str, int] = {
-    "fact": 650,
-    "preference": 450,
-    "decision": 300,
-    "goal": 250,
-    "todo": 350,
-    "reminder": 250,
-    "event": 300,
-    "procedure": 160,
-    "question": 330,
-    "chitchat": 220,
-    "oneoff": 480,
+    "fact": 1600,
+    "preference": 1100,
+    "decision": 700,
+    "goal": 500,
+    "todo": 650,
+    "reminder": 450,
+    "event": 600,
+    "procedure": 250,
+    "question": 800,
+    "chitchat": 450,
+    "oneoff": 1100,
 }
+#: Both batches of templates and slots (the second adds to the first, label by label).
+TEMPLATES: dict[str, tuple[str, ...]] = {
+    label: _TEMPLATES_1[label] + fragments_chat.TEMPLATES.get(label, ()) for label in LABELS
+}
+SLOTS: dict[str, tuple[str, ...]] = {**_SLOTS_1, **fragments_chat.SLOTS}
+#: How often a clause gets a lead-in ("for context, …") and a tail ("…, thanks").
+LEAD_RATE = 0.2
+TAIL_RATE = 0.3
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -63,6 +74,11 @@ def _fill(template: str, rng: random.Random, depth: int = 0) -> str:
 
 def _surface(text: str, label: str, rng: random.Random) -> str:
     prefix = rng.choice(PREFIXES) if label not in {"chitchat"} else ""
+    tails = fragments_chat.TAILS.get(label, ())
+    if tails and not text.endswith("?") and rng.random() < TAIL_RATE:
+        text += _fill(rng.choice(tails), rng)
+    if not prefix and label != "chitchat" and rng.random() < LEAD_RATE:
+        prefix = _fill(rng.choice(fragments_chat.LEADS), rng)
     out = prefix + text
     roll = rng.random()
     if roll < 0.45:

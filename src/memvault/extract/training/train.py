@@ -103,6 +103,46 @@ def _evaluate(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+#: The keep rule's floor: the best label must be at least this probable (fixed).
+KEEP_FLOOR = 0.1
+#: Calibration budget: at most this share of the validation split's silent
+#: clauses (questions, chit-chat, one-offs) may be kept as durable.
+SILENT_KEPT_MAX = 0.05
+_SHARES = tuple(round(0.3 + 0.05 * i, 2) for i in range(11))  # 0.30 … 0.80
+
+
+def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The keep rule for clauses no rule read, from the validation split.
+
+    A reading is *sure* when its best label is at least :data:`KEEP_FLOOR`
+    probable and at least ``share`` of the summed probabilities; ``share`` is
+    the smallest of 0.30 … 0.80 that keeps at most :data:`SILENT_KEPT_MAX` of
+    the split's silent clauses as durable (the heads never saw these templates).
+    """
+    if not rows:
+        return {"floor": KEEP_FLOOR, "share": _SHARES[len(_SHARES) // 2]}
+    probs = heads.scores(None, ngram_matrix((r["text"] for r in rows), dim=NGRAM_DIM))
+    best = probs.max(axis=1)
+    share = best / np.maximum(probs.sum(axis=1), 1e-12)
+    durable = np.array([LABELS[int(i)] not in SILENT for i in probs.argmax(axis=1)])
+    silent = np.array([r["label"] in SILENT for r in rows])
+    chosen = _SHARES[-1]
+    for s in _SHARES:
+        kept = durable & (best >= KEEP_FLOOR) & (share >= s)
+        if float(kept[silent].mean()) <= SILENT_KEPT_MAX:
+            chosen = s
+            break
+    kept = durable & (best >= KEEP_FLOOR) & (share >= chosen)
+    return {
+        "floor": KEEP_FLOOR,
+        "share": chosen,
+        "silent_kept": round(float(kept[silent].mean()), 3),
+        "durable_kept": round(float(kept[~silent].mean()), 3),
+        "rule": f"best >= {KEEP_FLOOR} and share >= {chosen}; share = smallest of "
+        f"{_SHARES[0]}..{_SHARES[-1]} keeping <= {SILENT_KEPT_MAX:.0%} of validation silent clauses",
+    }
+
+
 def train_reader(
     out_dir: Path | None = None,
     *,
@@ -128,7 +168,9 @@ def train_reader(
         rows = sliced
     train = [r for r in rows if not is_validation(r)]
     held = [r for r in rows if is_validation(r)]
-    validation = _evaluate(_fit(train, config), held)
+    trained = _fit(train, config)
+    validation = _evaluate(trained, held)
+    keep = calibrate_keep(trained, held)
     heads = _fit(rows, config)
     manifest = {
         "command": TRAIN_COMMAND,
@@ -143,5 +185,6 @@ def train_reader(
         "labels": list(LABELS),
         "ngram_dim": NGRAM_DIM,
         "validation": {"held_out": "templates with crc32 % 100 < 15", **validation},
+        "keep": keep,
     }
     return write_weights(folder, "clause_reader", heads.arrays("reader"), manifest)
