@@ -70,7 +70,8 @@ _UNCHANGED = frozenset(
 _ADVERBS = frozenset(
     """really usually always never also now just still generally mostly often sometimes
     definitely absolutely totally actually recently finally currently normally typically
-    rarely seldom mainly strongly personally honestly already even only truly much""".split()
+    rarely seldom mainly strongly personally honestly already even only truly much
+    no longer no more""".split()
 )
 # Possessive and object forms are written as markers first and chosen once the
 # whole clause is rewritten: the first mention of the speaker is their name,
@@ -101,21 +102,27 @@ _PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\byou\b", re.I), "the assistant"),
 )
 _MARKERS = re.compile(f"[{_MY}{_ME}{_OUR}{_US}{_SELF}{_TEAM}]")
-_ADVERB_RE = "|".join(sorted(_ADVERBS))
+_ADVERB_RE = "no longer|no more|" + "|".join(sorted(_ADVERBS - {"no", "longer", "more"}))
 _WE_VERB = re.compile(r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z]+)\b(?!')")
 _I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z']+)")
+
+
+#: Present-tense verbs ending in "-eed" ("agreed", "freed" are past).
+_PRESENT_EED = frozenset(
+    "need feed seed proceed exceed succeed bleed breed speed heed weed plead".split()
+)
 
 
 def verb_third_person(verb: str) -> str:
     """The third-person singular present of a first-person verb form.
 
-    >>> [verb_third_person(v) for v in ["love", "go", "try", "am", "will", "moved"]]
-    ['loves', 'goes', 'tries', 'is', 'will', 'moved']
+    >>> [verb_third_person(v) for v in ["love", "go", "try", "am", "will", "moved", "agreed"]]
+    ['loves', 'goes', 'tries', 'is', 'will', 'moved', 'agreed']
     """
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    past = low.endswith("ed") and not low.endswith("eed")
+    past = low.endswith("ed") and (not low.endswith("eed") or low not in _PRESENT_EED)
     if low in _UNCHANGED or past or low.endswith("n't"):
         return verb
     if re.search(r"(?:s|sh|ch|x|z|o)$", low):

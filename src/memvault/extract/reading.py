@@ -39,6 +39,7 @@ __all__ = [
     "RETYPE_MIN",
     "SILENT_OVER_RULE",
     "UPDATE_CUE",
+    "english_like",
     "overrules_rules",
     "reading_label",
     "retype",
@@ -98,6 +99,45 @@ _REMIND = re.compile(
 )
 
 
+_ABOUT_THIS = re.compile(
+    r"\b(?:love|like|hate|enjoy|prefer|dig|adore)s?\s+(?:it|this|that|them)(?:\s+\w+)?\W*$", re.I
+)
+
+
+_LEAD_ONLY = re.compile(
+    r"^(?:before i forget|remind me|quick question|one more thing|last thing|just so you know"
+    r"|for context|some context|small correction|not sure if i told you|as i said)\W*$",
+    re.I,
+)
+
+
+# The commonest English function words: every English clause of some length has a
+# few, a clause in another language almost none ("an", "a", "me" are shared).
+_ENGLISH = frozenset(
+    """the a an to of in on for with and or but is are was were be been am i i'm we we're my
+    our you it it's this that at by from as have has had do does did not no so if will would
+    can should need needs use uses just all me us they their there what when how up out about
+    into than then also very every each after before our's isn't don't doesn't""".split()
+)
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def english_like(text: str) -> bool:
+    """Whether ``text`` reads as English (the language the reader was trained on).
+
+    Short clauses pass; from four words on, at least a fifth must be common
+    English function words. Kept in the user's words, a clause the reader only
+    guessed at would be stored unparsed — in any language, sensitive or not.
+
+    >>> english_like("we deploy the api with helm"), english_like("Wir deployen mit Helm jeden Tag")
+    (True, False)
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < 4:
+        return True
+    return sum(w in _ENGLISH for w in words) >= 0.2 * len(words)
+
+
 def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:
     """Why nothing is kept of this clause ("" = keep it)."""
     if explicit:
@@ -120,9 +160,16 @@ def reading_label(reading: Reading | None) -> str:
     return "" if reading is None else reading.label
 
 
-def overrules_rules(reading: Reading | None) -> bool:
+#: Rules that only saw a date ("… today", "… this afternoon"): a sure one-off
+#: reading outweighs them — a dated clause is as often today's plan as an event.
+_DATED_RULES = frozenset({"event"})
+
+
+def overrules_rules(reading: Reading | None, rule: str = "") -> bool:
     """A silent reading confident enough to drop a clause a rule would have kept."""
-    return reading is not None and reading.label in SILENT and reading.score >= SILENT_OVER_RULE
+    if reading is None or reading.label not in SILENT:
+        return False
+    return reading.score >= SILENT_OVER_RULE or (rule in _DATED_RULES and reading.sure)
 
 
 def retype(cand: Candidate, reading: Reading) -> Candidate:
@@ -156,6 +203,8 @@ def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
         return None
     type_, category = TYPES[reading.label]
     text = clause.text.strip()
+    if _ABOUT_THIS.search(text) or _LEAD_ONLY.match(text) or not english_like(text):
+        return None  # "this is so cool, I love it": a reaction to the chat, not a taste
     key_text = text
     if reading.label in {"todo", "reminder"}:
         remind = _REMIND.match(text)
@@ -178,8 +227,8 @@ def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
     else:
         content = clause.statement()
         key = f"{reading.label}.{slug(text)}"
-    if not re.search(r"[A-Za-z]", content) or len(text.split()) < 2:
-        return None
+    if not re.search(r"[A-Za-z]", content) or len(text.split()) < 3:
+        return None  # "remind me", "before I forget": a lead-in, not a statement
     return candidate(
         clause,
         f"reader.{reading.label}",

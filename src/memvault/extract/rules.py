@@ -56,6 +56,7 @@ from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
     UPDATE_CUE,
+    english_like,
     overrules_rules,
     reading_label,
     retype,
@@ -87,7 +88,9 @@ _CHITCHAT = re.compile(
 )
 _FILLER = re.compile(
     r"^(?:so|well|also|btw|by the way|oh|and|but|actually|fyi|anyway|ok(?:ay)?|just so you know"
-    r"|for the record|heads up|honestly|plus|hey|hi|hello|please|quick note|side note|ps)"
+    r"|for the record|heads up|honestly|plus|hey|hi|hello|please|quick note|side note|ps"
+    r"|before i forget|quick question|one more thing|last thing|for context|some context"
+    r"|small correction|quick update|update|good news|to be clear|in case it matters|fwiw|tbh)"
     r"[\s,:!-]+",
     re.I,
 )
@@ -147,12 +150,19 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
 _TO_SELF = _r(r"^(?:note|reminder|memo)\s+to\s+(?:self|myself)\s*[:,-]?\s+(?P<rest>.+)$")
 _ASK = _r(
     r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)"
-    r"(?=(?:remind|remember|note|keep in mind|make a note|save|store|add)\b)"
+    # only requests to keep something: "can you save the output as csv?" is a task
+    # for the assistant, "can you remember what we decided?" a question
+    r"(?=(?:remind me|remember (?:that|to)\b|remember\s*:|note (?:that|down)\b|note\s*:"
+    r"|keep in mind|make a note|(?:save|store) (?:that\b|this\s*:)|add (?:this |that )?to my"
+    r" (?:notes|list|memory)))"
 )
 _NOT_A_VERB = _r(r"^(?:the|a|an|my|our|this|that|these|those|it|i|we|\w+'s)\b")
 _REMEMBER = _r(
-    r"^(?:please\s+)?(?:remember|note|keep in mind|don't forget|do not forget|make a note|"
-    r"save|store)(?:\s+that)?\s*[:,]?\s+(?P<rest>.+)$"
+    r"^(?:please\s+)?(?:remember(?!\s+(?:what|which|how|why|when|where|who|if|whether)\b)"
+    r"|keep in mind|don't forget|do not forget|make a note(?:\s+of)?"
+    # "note the edge cases in the docstring", "save the output as csv": tasks, not notes
+    r"|(?:note|save|store)(?=\s+that\b|\s*[:,]|\s+down\b)(?:\s+down)?)"
+    r"(?:\s+that)?\s*[:,]?\s+(?P<rest>.+)$"
 )
 
 _INTRO = re.compile(
@@ -390,6 +400,8 @@ class RuleExtractor:
             if cand is not None:
                 if cand.cue is ChangeCue.ASSERT and UPDATE_CUE.search(text):
                     cand = replace(cand, cue=ChangeCue.UPDATE)  # "these days", "switched to"
+                if quiet and overrules_rules(reading, rule.name):
+                    return None, f"silent:{quiet} (over rule {rule.name})"
                 if quiet:
                     # Trigger: a rule knows the phrasing, the reader weakly calls it silent.
                     # Why: the rule's structure ("I'm a data scientist") is stronger evidence.
@@ -402,6 +414,10 @@ class RuleExtractor:
         if quiet:
             return None, f"silent:{quiet} (no rule)"
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
+            if not english_like(text):
+                # the reader (and every rule) reads English: kept, the clause would be
+                # stored unparsed, in the user's words
+                return None, "silent:unread (not English)"
             if reading.sure:
                 stated = statement_candidate(clause, reading)
                 return stated, f"reader.{reading.label}" + ("" if stated else " (not a statement)")
@@ -411,7 +427,8 @@ class RuleExtractor:
                 #      or a register the corpus lacks); kept, it would be stored in the
                 #      user's raw words, sensitive or not.
                 # Outcome: nothing is kept of the clause.
-                return None, f"silent:unread ({reading.label} {reading.score:.2f}, share {reading.share:.2f})"
+                why = f"{reading.label} {reading.score:.2f}, share {reading.share:.2f}"
+                return None, f"silent:unread ({why})"
         if explicit and not text.rstrip().endswith("?"):
             return replace(
                 _cand(

@@ -54,7 +54,10 @@ _CUT = re.compile(
 _CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|;\s*|\s+-\s+")
 _CONJ_SPLIT = re.compile(
     r",?\s+(?:and|but|so|also|plus|although|though|while)\s+(?:also\s+|now\s+)?"
-    r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)",
+    r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)"
+    # "…, what am I missing" / "…, any idea why": the question is a clause of its own
+    r"|,\s+(?=(?:what|why|how|where|which|who|any (?:idea|ideas|tips|thoughts)|is there"
+    r"|are there|can you|could you|would you|should i|do you|does anyone)\b)",
     re.I,
 )
 

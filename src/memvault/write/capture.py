@@ -54,7 +54,7 @@ from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, Store, WriteSet
 from memvault.write.commit import WriteBuilder
 from memvault.write.config import CaptureConfig, bands_for
-from memvault.write.judge import CallJudge, GateFn
+from memvault.write.judge import CallJudge, GateFn, raw_words_check
 from memvault.write.pipeline import Draft, FnGate, WritePipeline
 from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
@@ -175,6 +175,11 @@ class CapturePipeline:
     (:class:`~memvault.write.vectors.TurnVectors`), and that vector serves the
     neighbour search (symmetric embedders only), the similarity bands (same
     ``model_id`` only) and the stored embedding.
+
+    ``wary`` judges a candidate the clause reader kept in the user's own words
+    (no rule parsed the clause) on top of the gate: the default,
+    :func:`~memvault.write.judge.raw_words_check`, refuses it when a learned
+    gate head comes within half of its threshold.
     """
 
     def __init__(
@@ -194,8 +199,11 @@ class CapturePipeline:
         embedder: TextEmbedder | None = None,
         writes: Callable[[], WritePipeline] | None = None,
         propose: ProposeFn | None = None,
+        wary: Callable[[str], Decision | None] | None = raw_words_check,
     ) -> None:
         self.store = store
+        # Judges candidates kept in the user's own words more strictly (None: off).
+        self.wary = wary
         self.orchestrator = orchestrator
         self.gate = gate
         self.clock = clock
@@ -367,7 +375,12 @@ class CapturePipeline:
         """
         budget = _Budget(per_call=max_writes)
         writes = self._writes()
-        judge = CallJudge(lambda op, node: writes.judge(op, node), source=source_text, log=self.log)
+        judge = CallJudge(
+            lambda op, node: writes.judge(op, node),
+            source=source_text,
+            log=self.log,
+            wary=self.wary,
+        )
         candidates = list(candidates)
         vectors = (
             TurnVectors(

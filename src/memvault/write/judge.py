@@ -45,8 +45,16 @@ from memvault.extract.base import Candidate
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
 from memvault.model.node import MemoryNode
+from memvault.policy.learned import LearnedLayer, default_layer
 
-__all__ = ["CONTENT_REFUSALS", "CallJudge", "GateFn"]
+__all__ = [
+    "CONTENT_REFUSALS",
+    "PERSONAL_FAMILIES",
+    "RAW_WORDS_MARGIN",
+    "CallJudge",
+    "GateFn",
+    "raw_words_check",
+]
 
 GateFn = Callable[[MemoryOp, MemoryNode], Decision]
 """The engine's gate seam: pure, returns one stop reason (may raise; caught here)."""
@@ -59,6 +67,60 @@ _PROBE_MAX = 4000
 #: Detectors that judge the words themselves (forbidden families, injection, a
 #: classifier), as opposed to checks on the candidate's category or provenance.
 _WORD_DETECTORS = ("detector.", "classifier", "classifier_hook")
+
+
+#: A candidate kept in the user's own words — the clause reader kept a clause no
+#: rule parsed — is refused when a learned head reaches this share of its
+#: threshold: nothing about such a clause was understood but its label, so the
+#: benefit of the doubt goes to the user's privacy.
+RAW_WORDS_MARGIN = 0.5
+
+#: The families whose mere mention is personal, judged with the margin. Credentials,
+#: ids, money and places are named by ordinary clauses all the time ("we pin
+#: ruff", "rotate the api tokens"); their values are the gate's detectors' business.
+PERSONAL_FAMILIES = frozenset(
+    {"identity_trait", "health", "intimate", "criminal", "biometric", "inferred_profiling"}
+)
+
+#: Candidates whose rule says no rule read the clause (statements in raw words).
+_RAW_RULES = ("reader.",)
+
+
+def raw_words_check(
+    text: str, *, layer: LearnedLayer | None = None, margin: float = RAW_WORDS_MARGIN
+) -> Decision | None:
+    """A content refusal when a learned head comes within ``margin`` of flagging ``text``.
+
+    Pure arithmetic on the n-gram heads (no encoder); a broken layer refuses
+    (INTERNAL_INCONSISTENCY), as the gate does.
+
+    >>> raw_words_check("we deploy the api with argo cd") is None
+    True
+    """
+    lay = layer or default_layer()
+    if lay.error is not None:
+        return Decision(
+            StopReason.INTERNAL_INCONSISTENCY, detector="classifier", reason=lay.error[:200]
+        )
+    near = [
+        s
+        for s in lay.judge_text(text, use_encoder=False)
+        if s.family in PERSONAL_FAMILIES and s.score >= s.threshold * margin
+    ]
+    if not near:
+        return None
+    worst = max(near, key=lambda s: s.score / max(s.threshold, 1e-9))
+    reason = (
+        StopReason.INJECTION_DETECTED
+        if worst.family == "injection"
+        else StopReason.FORBIDDEN_CATEGORY
+    )
+    return Decision(
+        reason,
+        detector=f"classifier.{worst.family}",
+        reason=f"{worst.family}: learned score {worst.score:.3f} >= {margin} x threshold "
+        f"{worst.threshold:.3f} (a clause kept in the user's own words)",
+    )
 
 
 def _brief(decision: Decision) -> str:
@@ -74,8 +136,10 @@ class CallJudge:
         *,
         source: str | None = None,
         log: Callable[..., None] | None = None,
+        wary: Callable[[str], Decision | None] | None = None,
     ) -> None:
         self.gate = gate
+        self.wary = wary
         self.source = " ".join((source or "").split())[:_PROBE_MAX]
         self.log = log
         self.seen: dict[str, Decision] = {}
@@ -124,6 +188,21 @@ class CallJudge:
             )
         verdicts.append(self.check(MemoryOp.STORE, node))
         said = " ".join(candidate.said.split())[:_PROBE_MAX]
+        if self.wary is not None and candidate.rule.startswith(_RAW_RULES):
+            # Trigger: the reader kept a clause no rule parsed, in the user's words.
+            # Why: no slot, no rewrite — the words are all the structure there is, and
+            #      a sensitive one would be stored as said.
+            # Outcome: refused when a learned head comes near its threshold.
+            try:
+                wary = self.wary(said or node.content)
+            except Exception as exc:
+                if self.log is not None:
+                    self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+                wary = Decision(
+                    StopReason.INTERNAL_INCONSISTENCY, detector="classifier", reason="raised"
+                )
+            if wary is not None:
+                verdicts.append(wary)
         text = said or self.source
         if text and text != node.content:
             probe = self.seen.get(text)

@@ -139,7 +139,8 @@ def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, An
         "silent_kept": round(float(kept[silent].mean()), 3),
         "durable_kept": round(float(kept[~silent].mean()), 3),
         "rule": f"best >= {KEEP_FLOOR} and share >= {chosen}; share = smallest of "
-        f"{_SHARES[0]}..{_SHARES[-1]} keeping <= {SILENT_KEPT_MAX:.0%} of validation silent clauses",
+        f"{_SHARES[0]}..{_SHARES[-1]} keeping <= {SILENT_KEPT_MAX:.0%} of validation "
+        "silent clauses",
     }
 
 
