@@ -34,6 +34,8 @@ key of each request. The agent's category allowlist applies to every tool.
 from __future__ import annotations
 
 import copy
+import enum
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -45,8 +47,9 @@ from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import Caller as EngineCaller
-from memvault.engine import QueryResult, WriteResult, load_contract
+from memvault.engine import NewMemory, QueryResult, WriteResult, load_contract
 from memvault.errors import MemoryNotFoundError, MemvaultError
+from memvault.model.enums import TTLClass
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
 
@@ -65,6 +68,75 @@ INSTRUCTIONS = (
 
 def _alias(*names: str, **kwargs: Any) -> Any:
     return Field(validation_alias=AliasChoices(*names), **kwargs)
+
+
+def _reads() -> ToolAnnotations:
+    """A tool that only reads memory."""
+    return ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
+def _writes(*, destructive: bool = False, idempotent: bool = False) -> ToolAnnotations:
+    """A tool that writes memory (through the gate)."""
+    return ToolAnnotations(
+        read_only_hint=False,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
+#: A memory id, under the names clients use for it.
+MemoryIdParam = Annotated[str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)]
+
+
+#: memory_store's parameters: fields of ``NewMemory`` (the one field list), each with
+#: the other names clients use for it and what this edge sets differently.
+_STORE_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "content": (("text", "memory", "fact"), {"min_length": 1, "max_length": 16_000}),
+    "category": (("governance_category",), {"max_length": 64}),
+    "type": (("memory_type", "kind"), {"max_length": 64, "default": "Fact"}),
+    "source_kind": (("source", "sourceKind"), {"max_length": 64, "default": "USER_EXPLICIT"}),
+    "importance": (("priority",), {}),
+    "user_id": (("user", "userId"), {"max_length": 128}),
+    "project_id": (("project", "projectId"), {"max_length": 128}),
+    "conversation_id": (("conversationId", "thread"), {"max_length": 128}),
+    "pinned": ((), {}),
+    # the category's own default TTL class when absent (contract), not NewMemory's
+    "ttl_class": (("ttl", "ttlClass"), {"default": None}),
+}
+
+
+def _store_parameters() -> list[inspect.Parameter]:
+    """memory_store's signature, derived from :class:`NewMemory` and ``_STORE_FIELDS``.
+
+    An enum is text here (the gate ranks a bad value with its findings), except
+    the TTL class, whose three values clients choose from.
+
+    >>> [p.name for p in _store_parameters()][:4]
+    ['ctx', 'content', 'category', 'type']
+    """
+    params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context)]
+    for name, (aliases, edge) in _STORE_FIELDS.items():
+        field = NewMemory.model_fields[name]
+        bounds = dict(edge)
+        default = bounds.pop(
+            "default", inspect.Parameter.empty if field.is_required() else field.default
+        )
+        kind: Any = field.annotation
+        if kind is TTLClass:
+            kind = Literal[tuple(t.value for t in TTLClass)] | None
+        elif isinstance(kind, type) and issubclass(kind, enum.Enum):
+            kind = str
+        annotation = Annotated[kind, _alias(name, *aliases, **bounds)] if aliases else kind
+        params.append(
+            inspect.Parameter(
+                name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=default,
+                annotation=annotation,
+            )
+        )
+    return params
 
 
 def advertise_aliases(tool: Tool) -> Tool:
@@ -112,9 +184,16 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     tools: list[Tool] = []
 
     def tool(
-        name: str, title: str, annotations: ToolAnnotations
+        name: str,
+        title: str,
+        annotations: ToolAnnotations,
+        parameters: list[inspect.Parameter] | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            if parameters is not None:  # derived from the engine's types
+                fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+                    parameters, return_annotation=dict[str, Any]
+                )
             found = Tool.from_function(fn, name=name, title=title, annotations=annotations)
             tools.append(advertise_aliases(found))
             return fn
@@ -144,7 +223,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     @tool(
         name="memory_query",
         title="Query memory",
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        annotations=_reads(),
     )
     def memory_query(
         ctx: Context,
@@ -189,7 +268,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     @tool(
         name="memory_bulletin",
         title="Memory bulletin",
-        annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
+        annotations=_reads(),
     )
     def memory_bulletin(
         ctx: Context,
@@ -209,74 +288,31 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
 
     @tool(
         name="memory_store",
+        parameters=_store_parameters(),
         title="Store a memory",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        ),
+        annotations=_writes(),
     )
-    def memory_store(
-        ctx: Context,
-        content: Annotated[
-            str, _alias("content", "text", "memory", "fact", min_length=1, max_length=16_000)
-        ],
-        category: Annotated[str, _alias("category", "governance_category", max_length=64)],
-        type: Annotated[str, _alias("type", "memory_type", "kind", max_length=64)] = "Fact",
-        source_kind: Annotated[
-            str, _alias("source_kind", "source", "sourceKind", max_length=64)
-        ] = "USER_EXPLICIT",
-        importance: Annotated[int, _alias("importance", "priority")] = 50,
-        user_id: Annotated[str | None, _alias("user_id", "user", "userId", max_length=128)] = None,
-        project_id: Annotated[
-            str | None, _alias("project_id", "project", "projectId", max_length=128)
-        ] = None,
-        conversation_id: Annotated[
-            str | None, _alias("conversation_id", "conversationId", "thread", max_length=128)
-        ] = None,
-        pinned: bool = False,
-        ttl_class: Annotated[
-            Literal["SHORT", "MEDIUM", "LONG"] | None, _alias("ttl_class", "ttl", "ttlClass")
-        ] = None,
-    ) -> dict[str, Any]:
+    def memory_store(ctx: Context, **fields: Any) -> dict[str, Any]:
         """Store one durable memory; returns its ``stop_reason`` and ``memory_id``.
 
         ``ttl_class`` defaults to the longest TTL class the contract allows for the
         category (TODO and REMINDER are not LONG-lived). Every write passes the
         governance gate; a refusal is an error naming its stop reason.
         """
-        rule = contract.categories.get(category)
-        ttl = ttl_class or (rule.default_ttl.value if rule is not None else None)
-        fields: dict[str, Any] = {
-            "content": content,
-            "type": type,
-            "category": category,
-            "source_kind": source_kind,
-            "importance": importance,
-            "user_id": user_id,
-            "project_id": project_id,
-            "conversation_id": conversation_id,
-            "pinned": pinned,
-            **({"ttl_class": ttl} if ttl else {}),
-        }
+        rule = contract.categories.get(fields["category"])
+        ttl = fields.pop("ttl_class", None) or (rule.default_ttl.value if rule else None)
+        if ttl:
+            fields["ttl_class"] = ttl
         return call(ctx, "memory_store", lambda engine: engine.add(**fields))
 
     @tool(
         name="memory_forget",
         title="Forget a memory",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=True,
-            idempotent_hint=True,
-            open_world_hint=False,
-        ),
+        annotations=_writes(destructive=True, idempotent=True),
     )
     def memory_forget(
         ctx: Context,
-        memory_id: Annotated[
-            str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)
-        ],
+        memory_id: MemoryIdParam,
     ) -> dict[str, Any]:
         """Soft-delete one memory (restorable until it is purged); idempotent.
 
@@ -287,18 +323,11 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     @tool(
         name="memory_supersede",
         title="Supersede a memory",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        ),
+        annotations=_writes(),
     )
     def memory_supersede(
         ctx: Context,
-        memory_id: Annotated[
-            str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)
-        ],
+        memory_id: MemoryIdParam,
         by: Annotated[str, _alias("by", "new_id", "newId", min_length=1, max_length=128)],
     ) -> dict[str, Any]:
         """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
@@ -307,18 +336,11 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     @tool(
         name="memory_retract",
         title="Retract a memory",
-        annotations=ToolAnnotations(
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        ),
+        annotations=_writes(),
     )
     def memory_retract(
         ctx: Context,
-        memory_id: Annotated[
-            str, _alias("memory_id", "id", "memoryId", min_length=1, max_length=128)
-        ],
+        memory_id: MemoryIdParam,
     ) -> dict[str, Any]:
         """Retract a memory that was wrong (status retracted; audited, kept)."""
         return call(ctx, "memory_retract", lambda engine: engine.retract(memory_id))
