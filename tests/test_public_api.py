@@ -5,6 +5,7 @@ from __future__ import annotations
 import memvault
 
 EXPECTED = {
+    "ALL_USERS",
     "AsyncMemoryEngine",
     "CapturedBy",
     "ChangeKind",

@@ -53,10 +53,18 @@ if TYPE_CHECKING:
         TTLClass,
     )
     from memvault.results import EngineStats, MemoryView, SearchHit, SearchResults, WriteResult
-    from memvault.store import HistoryEvent, InMemoryStore, NodeFilter, SQLiteStore, Store
+    from memvault.store import (
+        ALL_USERS,
+        HistoryEvent,
+        InMemoryStore,
+        NodeFilter,
+        SQLiteStore,
+        Store,
+    )
 
 #: public name -> module that defines it (imported on first access)
 _LAZY: dict[str, str] = {
+    "ALL_USERS": "memvault.store",
     "AsyncMemoryEngine": "memvault.engine",
     "CapturedBy": "memvault.model",
     "ChangeKind": "memvault.model",
@@ -125,6 +133,7 @@ def __dir__() -> list[str]:
 __version__ = "0.1.0"
 
 __all__ = [
+    "ALL_USERS",
     "AsyncMemoryEngine",
     "CapturedBy",
     "ChangeKind",

@@ -308,7 +308,7 @@ def test_async_engine_has_every_public_method_of_the_sync_one(tmp_path: Path) ->
         async with await AsyncMemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
             await engine.add("Dana prefers tea", user_id="dana", **PREF)
             result = await engine.memory_query(agent="supervisor", query="tea")
-            header = await engine.delta_header("default")
+            header = await engine.delta_header("default", user="dana")
             exported = await engine.export_user("dana")
             return result.to_json()["status"], header.revision, exported
 

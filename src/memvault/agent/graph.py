@@ -191,6 +191,7 @@ class MemoryReadNode:
                 agent=self._agent,
                 query=_query(state),
                 thread_id=state.get("conversation_id", "default"),
+                user=state.get("user") or None,
                 purpose="workflow_step"
                 if state.get("kind") == "workflow_output"
                 else state.get("kind", "message"),  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from memvault.engine import MemoryEngine, RuntimeLayout
+from memvault.engine import ALL_USERS, MemoryEngine, RuntimeLayout
 from memvault.model.enums import (
     CapturedBy,
     EdgeType,
@@ -210,19 +210,28 @@ def run(
                 if progress:
                     sys.stderr.write(f"seeded {size} memories in {seed_seconds}s\n")
 
+                # The orchestrator-wide view, as this bench has always timed it.
                 def ask(i: int, mode: str = "bullets") -> None:
                     engine.memory_query(
-                        {"agent": "supervisor", "query": queries[i % len(queries)], "return": mode}
+                        {"agent": "supervisor", "query": queries[i % len(queries)], "return": mode},
+                        user=ALL_USERS,
                     )
 
                 rows.append(
                     {
                         "memories": size,
                         "seed_seconds": seed_seconds,
-                        "bulletin": time_calls(lambda _i: engine.bulletin(reuse=False), repeats),
-                        "bulletin_same_revision": time_calls(lambda _i: engine.bulletin(), repeats),
+                        "bulletin": time_calls(
+                            lambda _i: engine.bulletin(user=ALL_USERS, reuse=False), repeats
+                        ),
+                        "bulletin_same_revision": time_calls(
+                            lambda _i: engine.bulletin(user=ALL_USERS), repeats
+                        ),
                         "bulletin_with_query": time_calls(
-                            lambda i: engine.bulletin(query=queries[i % len(queries)]), repeats
+                            lambda i: engine.bulletin(
+                                user=ALL_USERS, query=queries[i % len(queries)]
+                            ),
+                            repeats,
                         ),
                         "query_bullets": time_calls(ask, repeats),
                         "query_full": time_calls(lambda i: ask(i, "full"), repeats),

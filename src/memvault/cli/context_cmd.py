@@ -20,10 +20,32 @@ from pydantic import ValidationError
 from memvault.benchmarks import context as bench
 from memvault.cli import output
 from memvault.cli.app import EXIT_REFUSED, EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
-from memvault.engine import AgentAllowlist, ContextRequest, TaskRef
+from memvault.engine import ALL_USERS, AgentAllowlist, ContextRequest, TaskRef, UserScope
 from memvault.model.validation import to_validation_failed
 
 __all__ = ["register", "register_bench"]
+
+UserOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--user",
+        help="Whose turn: that user's memories and shared ones, never another user's "
+        "(default: shared memories only).",
+    ),
+]
+AllUsersOpt = Annotated[
+    bool,
+    typer.Option(
+        "--all-users", help="The orchestrator-wide view: every user's memories (administrators)."
+    ),
+]
+
+
+def _reader(user: str | None, all_users: bool) -> UserScope:
+    """``--user`` / ``--all-users`` as a reader; neither: shared memories only."""
+    if user is not None and all_users:
+        _fail("--user and --all-users exclude each other", EXIT_USAGE)
+    return ALL_USERS if all_users else user
 
 
 def bulletin(
@@ -35,12 +57,19 @@ def bulletin(
     query: Annotated[
         str | None, typer.Option("--query", help="Rank knowledge by relevance to this text.")
     ] = None,
+    user: UserOpt = None,
+    all_users: AllUsersOpt = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """The memory bulletin (cited, size-bounded); with --thread, the delta header first."""
+    """The memory bulletin (cited, size-bounded); with --thread, the delta header first.
+
+    A bulletin is for one user (``--user``): theirs and shared memories. Without
+    it, shared memories only; ``--all-users`` is the orchestrator-wide view.
+    """
+    reader = _reader(user, all_users)
     with _engine(ctx) as engine:
-        delta = engine.delta_header(thread) if thread is not None else None
-        result = engine.bulletin(query=query)
+        delta = engine.delta_header(thread, user=reader) if thread is not None else None
+        result = engine.bulletin(user=reader, query=query)
     if result.status != "fresh":
         output.error(f"bulletin unavailable; showing the {result.status.replace('_', ' ')} one")
     if as_json:
@@ -97,9 +126,16 @@ def query(
         Path | None,
         typer.Option("--allowlist", help="Agent allowlists (YAML/JSON, spec §5 shape)."),
     ] = None,
+    user: UserOpt = None,
+    all_users: AllUsersOpt = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """memory.query: recall for an agent, checked against its category allowlist."""
+    """memory.query: recall for an agent, checked against its category allowlist.
+
+    Recall is for one user (``--user``, else ``--filter user_id=…``): theirs and
+    shared memories; with neither, shared ones; ``--all-users``: every user's.
+    """
+    reader = _reader(user, all_users)
     request: dict[str, Any] = {
         "agent": agent,
         "query": text,
@@ -115,7 +151,7 @@ def query(
     with _engine(ctx) as engine:
         if allowlist is not None:
             engine.allowlist = AgentAllowlist.load(allowlist)
-        result = engine.memory_query(request)
+        result = engine.memory_query(request, user=reader)
     data = result.to_json()
     if as_json:
         output.emit_json(data)

@@ -17,7 +17,7 @@ from memvault.context.bulletin import (
     build_bulletin,
 )
 from memvault.context.delta import DeltaBullet, DeltaHeader, delta_header
-from memvault.context.keeper import BulletinKeeper
+from memvault.context.keeper import BulletinKeeper, KeeperPerReader
 from memvault.context.message import MessageContext
 from memvault.context.query import (
     CategoryMode,
@@ -59,6 +59,7 @@ __all__ = [
     "DeltaHeader",
     "EventBuffer",
     "GlobalMemory",
+    "KeeperPerReader",
     "MemoryQuery",
     "MessageContext",
     "ProjectMemory",

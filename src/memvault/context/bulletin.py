@@ -33,6 +33,7 @@ from memvault.context.render import estimate_tokens, quote
 from memvault.model.enums import EdgeType, MemoryStatus, MemoryType
 from memvault.model.node import MemoryNode
 from memvault.store.base import NodeFilter, Store
+from memvault.store.scope import UserScope, can_see, scoped
 
 __all__ = [
     "PRIORITY_SECTIONS",
@@ -254,11 +255,16 @@ def select_lines(
     *,
     query: str | None = None,
     recall: Recall | None = None,
+    user: UserScope = None,
 ) -> dict[str, list[BulletinLine]]:
-    """Every candidate line per section, each section in its final order."""
+    """Every candidate line per section, each section in its final order.
+
+    Every read is held to ``user``'s scope (store/scope.py): their memories and
+    shared ones; ``None`` is shared only, :data:`ALL_USERS` the orchestrator.
+    """
     pinned = store.list_nodes(
         orchestrator,
-        NodeFilter(type=BULLETIN_TYPES, pinned=True),
+        scoped(NodeFilter(type=BULLETIN_TYPES, pinned=True), user),
         limit=cfg.lines_per_section * len(SECTION_TYPES),
     )
     chosen: dict[str, list[MemoryNode]] = {}
@@ -267,16 +273,18 @@ def select_lines(
             # Trigger: the caller gave the message text.
             # Why: knowledge is the one section where relevance beats importance.
             # Outcome: the recall order (deterministic for a fixed state) is kept.
-            recalled = recall(query, NodeFilter(type=types), cfg.lines_per_section)
+            recalled = recall(query, scoped(NodeFilter(type=types), user), cfg.lines_per_section)
             chosen[section] = [n for n in recalled if n.status is MemoryStatus.ACTIVE]
             continue
-        recent = store.list_nodes(orchestrator, NodeFilter(type=types), limit=cfg.candidate_window)
+        recent = store.list_nodes(
+            orchestrator, scoped(NodeFilter(type=types), user), limit=cfg.candidate_window
+        )
         seen = {n.memory_id for n in recent}
         pool = recent + [n for n in pinned if n.type in types and n.memory_id not in seen]
         ranked = _by_recency(pool) if section == "recent_decisions" else _by_importance(pool)
         chosen[section] = ranked[: cfg.lines_per_section]
     lines = {s: [_line(s, n, cfg) for n in chosen.get(s, [])] for s in SECTIONS}
-    lines["conflicts_and_uncertainties"] = _conflicts(store, orchestrator, chosen, cfg)
+    lines["conflicts_and_uncertainties"] = _conflicts(store, orchestrator, chosen, cfg, user)
     return lines
 
 
@@ -285,6 +293,7 @@ def _conflicts(
     orchestrator: str,
     chosen: Mapping[str, Sequence[MemoryNode]],
     cfg: BulletinConfig,
+    user: UserScope,
 ) -> list[BulletinLine]:
     """Unresolved ``Contradicts`` edges touching a shown memory, then low-confidence ones."""
     shown = {n.memory_id: n for nodes in chosen.values() for n in nodes}
@@ -294,7 +303,12 @@ def _conflicts(
         if e.edge_type is EdgeType.CONTRADICTS and not e.resolved
     ]
     others = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
-    ends = {n.memory_id: n for n in store.get_nodes(orchestrator, sorted(others - set(shown)))}
+    # The far end of an edge is read by id: held to the reader's scope here.
+    ends = {
+        n.memory_id: n
+        for n in store.get_nodes(orchestrator, sorted(others - set(shown)))
+        if can_see(user, n.user_id)
+    }
     ends.update(shown)
     lines: list[BulletinLine] = []
     short = max(40, cfg.line_chars // 2)
@@ -403,16 +417,19 @@ def build_bulletin(
     *,
     query: str | None = None,
     recall: Recall | None = None,
+    user: UserScope = None,
 ) -> Bulletin:
     """Select, rank, cut and render the bulletin of the store's current state.
 
+    ``user`` is whom the bulletin is for: their memories and shared ones
+    (``None``: shared only; :data:`~memvault.store.scope.ALL_USERS`: every user's).
     The revision is read before and after selection; if a write landed in
     between, selection runs again (at most three times) so the revision in
     the header matches the lines under it.
     """
     for _ in range(3):
         revision = store.revision(orchestrator)
-        lines = select_lines(store, orchestrator, cfg, query=query, recall=recall)
+        lines = select_lines(store, orchestrator, cfg, query=query, recall=recall, user=user)
         if store.revision(orchestrator) == revision:
             break
     return render_bulletin(revision, lines, cfg)

@@ -27,6 +27,7 @@ from memvault.context.render import quote
 from memvault.errors import StoreError, ValidationFailed
 from memvault.model.enums import ChangeKind, MemoryType
 from memvault.store.base import ChangeRecord, Store
+from memvault.store.scope import UserScope, visible_to
 
 __all__ = ["DeltaBullet", "DeltaHeader", "delta_header", "validate_thread_id"]
 
@@ -126,26 +127,34 @@ def delta_header(
     *,
     advance: bool = True,
     warn: Callable[..., None] | None = None,
+    user: UserScope = None,
 ) -> DeltaHeader | None:
     """The header for ``thread_id``'s next message, or ``None`` when nothing changed.
 
-    With ``advance`` (the default) the thread is marked as having seen the
-    current revision, so the same changes are not announced twice. With
-    ``warn``, a store failure is logged through it and gives ``None`` instead
-    of raising (the per-message path must never block on memory).
+    Only changes of memories ``user`` may see are announced (store/scope.py:
+    theirs and shared ones; ``None`` is shared only). With ``advance`` (the
+    default) the thread is marked as having seen the current revision, so the
+    same changes are not announced twice. With ``warn``, a store failure is
+    logged through it and gives ``None`` instead of raising (the per-message
+    path must never block on memory).
     """
     validate_thread_id(thread_id)
+    users = visible_to(user)
     if warn is None:
-        return _delta_header(store, orchestrator, thread_id, advance)
+        return _delta_header(store, orchestrator, thread_id, advance, users)
     try:
-        return _delta_header(store, orchestrator, thread_id, advance)
+        return _delta_header(store, orchestrator, thread_id, advance, users)
     except StoreError as exc:
         warn("warning", "delta_header_failed", thread_id=thread_id, error=str(exc)[:500])
         return None
 
 
 def _delta_header(
-    store: Store, orchestrator: str, thread_id: str, advance: bool
+    store: Store,
+    orchestrator: str,
+    thread_id: str,
+    advance: bool,
+    users: tuple[str, ...] | None,
 ) -> DeltaHeader | None:
     head = store.revision(orchestrator)
     seen = store.thread_seen(orchestrator, thread_id)
@@ -153,7 +162,11 @@ def _delta_header(
     header: DeltaHeader | None = None
     if head > since:
         start = max(since, head - WINDOW)
-        rows = [r for r in store.changes_since(orchestrator, start) if r.revision <= head]
+        rows = [
+            r
+            for r in store.changes_since(orchestrator, start, visible_to=users)
+            if r.revision <= head
+        ]
         chosen, omitted = _bullets(store, orchestrator, rows)
         nodes = {
             n.memory_id: n for n in store.get_nodes(orchestrator, [r.memory_id for r in chosen])

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from memvault.context.bulletin import Bulletin, BulletinConfig, empty_bulletin
+from memvault.store.scope import UserScope, reader_key
 
-__all__ = ["BulletinKeeper", "Warn", "stale_notice"]
+__all__ = ["BulletinKeeper", "KeeperPerReader", "Warn", "stale_notice"]
 
 #: ``warn(level, event, **fields)`` — the engine's structured log.
 Warn = Callable[..., None]
@@ -143,3 +144,43 @@ def _atomic_write(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
+
+
+class KeeperPerReader:
+    """One :class:`BulletinKeeper` per reader: its own cache, last good bulletin and files.
+
+    Trigger: bulletins are built per user (store/scope.py).
+    Why: a cached or last-good bulletin of Bob must never be served to Alice.
+    Outcome: ``bulletins/`` keeps the orchestrator-wide view (:data:`ALL_USERS`)
+    at its top, shared-only bulletins in ``shared/`` and each user's in
+    ``u-<sha256 of the user id>/``; at most ``max_readers`` keepers stay in memory.
+
+    >>> from memvault.store.scope import ALL_USERS
+    >>> keepers = KeeperPerReader(None)
+    >>> keepers.of("alice") is keepers.of("alice"), keepers.of("alice") is keepers.of("bob")
+    (True, False)
+    """
+
+    def __init__(
+        self, directory: Path | None, keep_files: int = 20, *, max_readers: int = 1024
+    ) -> None:
+        self.directory = directory
+        self.keep_files = keep_files
+        self.max_readers = max_readers
+        self._keepers: dict[str, BulletinKeeper] = {}
+        self._lock = threading.Lock()
+
+    def of(self, reader: UserScope) -> BulletinKeeper:
+        """The keeper of ``reader`` (created on first use)."""
+        key = reader_key(reader)
+        with self._lock:
+            keeper = self._keepers.pop(key, None)
+            if keeper is None:
+                where = self.directory
+                if where is not None and key != "all":
+                    where = where / key
+                keeper = BulletinKeeper(where, self.keep_files)
+            self._keepers[key] = keeper  # most recently used last
+            while len(self._keepers) > self.max_readers:
+                self._keepers.pop(next(iter(self._keepers)))
+        return keeper

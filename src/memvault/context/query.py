@@ -50,6 +50,8 @@ from memvault.model.validation import to_validation_failed
 from memvault.policy.allowlist import ALIASES, AgentAllowlist
 from memvault.store.base import NodeFilter
 from memvault.store.records import OpEvent
+from memvault.store.scope import UserScope
+from memvault.store.scope import scoped as scope_to
 
 __all__ = [
     "PROCEDURE",
@@ -351,8 +353,13 @@ def run_query(
     *,
     modes: Mapping[str, CategoryMode] | None = None,
     listing: Listing | None = None,
+    user: UserScope = None,
 ) -> QueryResult:
     """Check scope, recall, then cut to ``threshold``, ``top_k`` and ``budget_tokens``.
+
+    Every read is held to the user scope (store/scope.py): ``user``, else the
+    request's ``filters.user_id``, sees their memories and shared ones; with
+    neither, shared memories only.
 
     Items are kept in rank order and the cut is a prefix: an item that would
     overflow the budget ends the list (so the total never exceeds it).
@@ -364,6 +371,8 @@ def run_query(
     if isinstance(scoped, str):
         return _refuse(request, scoped)
     node_filter, categories = scoped
+    reader: UserScope = user if user is not None else request.filters.user_id
+    node_filter = scope_to(node_filter, reader)
     ranked = list(recall(request.query, node_filter, request.top_k))
     omitted = {"threshold": 0, "budget": 0}
     pinned: set[str] = set()
@@ -462,6 +471,7 @@ def memory_query(
     warn: Callable[..., None],
     modes: Mapping[str, CategoryMode] | None = None,
     listing: Listing | None = None,
+    user: UserScope = None,
 ) -> QueryResult:
     """Validate, run, log a refusal, record the operational event; the engine's body.
 
@@ -482,7 +492,7 @@ def memory_query(
             req = MemoryQuery.model_validate({**(request or {}), **fields})
     except ValidationError as exc:
         raise to_validation_failed(exc) from None
-    result = run_query(req, allowlist, recall, modes=modes, listing=listing)
+    result = run_query(req, allowlist, recall, modes=modes, listing=listing, user=user)
     at = now()
     if result.refused:
         warn("warning", "query_refused", calling_agent=req.agent, reason=result.reason)

@@ -34,6 +34,7 @@ from memvault.errors import AccessDeniedError, StoreUnavailableError
 from memvault.layout import JsonLineLog, RuntimeLayout
 from memvault.model.enums import MemoryType, StopReason
 from memvault.model.node import MemoryNode
+from memvault.store.scope import visible_to
 from memvault.write import CaptureResult
 
 __all__ = ["EngineMemoryController"]
@@ -185,7 +186,8 @@ class EngineMemoryController(GuardedController):
                         "categories": list(request.categories or ()) or None,
                         "top_k": min(request.top_k, 100),
                         "return": "full",
-                    }
+                    },
+                    user=request.user,
                 )
             except AccessDeniedError as exc:
                 return self._refused(request, StopReason.FORBIDDEN_CATEGORY.value, str(exc))
@@ -207,14 +209,19 @@ class EngineMemoryController(GuardedController):
                 return governed(engine)
             # Procedures stay out of default context (spec §12): only a query that
             # asks for the PROCEDURE category (memory.query) brings them back.
+            # The turn's user sees their memories and shared ones, never another
+            # user's (store/scope.py); no user known: shared ones only.
             filters: dict[str, Any] = {
-                "type": tuple(t for t in MemoryType if t is not MemoryType.PROCEDURE)
+                "type": tuple(t for t in MemoryType if t is not MemoryType.PROCEDURE),
+                "visible_to": visible_to(request.user),
             }
             if request.purpose == "diagnostics":  # evidence: diagnostics observations
                 filters["type"] = (MemoryType.OBSERVATION,)
             hits = engine.search(request.query or "memory", filters=filters, top_k=request.top_k)
             recall = tuple(_recall_item(h.node, h.score) for h in hits.hits)
-            message = engine.for_message(request.thread_id, query=request.query or None)
+            message = engine.for_message(
+                request.thread_id, user=request.user, query=request.query or None
+            )
             parts = [message.text]
             if recall:
                 heading = "Evidence" if request.purpose == "diagnostics" else "Relevant memories"

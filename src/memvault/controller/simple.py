@@ -59,6 +59,8 @@ class _Fact:
     type: str
     content: str
     source: Mapping[str, Any] = field(default_factory=dict)
+    #: Whose memory it is (``None``: shared); a read sees its user's and shared ones.
+    user: str | None = None
 
 
 class InMemoryController(GuardedController):
@@ -74,8 +76,11 @@ class InMemoryController(GuardedController):
     ...         kind="message", payload={"text": "I prefer green tea", "user": "dana"})).memory_ids
     ('mem_1',)
     >>> c.read(MemoryReadRequest(authorized=True, reason="r", orchestrator="acme", agent="a",
-    ...        query="what tea?")).recall[0].content
+    ...        query="what tea?", user="dana")).recall[0].content
     'Dana prefers green tea.'
+    >>> c.read(MemoryReadRequest(authorized=True, reason="r", orchestrator="acme", agent="a",
+    ...        query="what tea?", user="erin")).recall
+    ()
     """
 
     def __init__(
@@ -96,8 +101,9 @@ class InMemoryController(GuardedController):
     def _read(self, request: MemoryReadRequest) -> MemoryReadResponse:
         self._check(request)
         wanted = _tokens(request.query)
+        visible = [f for f in self.facts if f.user is None or f.user == request.user]
         scored = sorted(
-            ((len(wanted & _tokens(f.content)), -i, f) for i, f in enumerate(self.facts)),
+            ((len(wanted & _tokens(f.content)), -i, f) for i, f in enumerate(visible)),
             key=lambda t: (t[0], t[1]),
             reverse=True,
         )
@@ -141,7 +147,10 @@ class InMemoryController(GuardedController):
         self._check(request)
         ids = []
         for kind, content, source in self._derive(request):
-            fact = _Fact(f"mem_{len(self.facts) + 1}", kind, content, source)
+            owner = request.payload.get("user")
+            fact = _Fact(
+                f"mem_{len(self.facts) + 1}", kind, content, source, str(owner) if owner else None
+            )
             self.facts.append(fact)
             ids.append(fact.memory_id)
         return MemoryWriteResponse(

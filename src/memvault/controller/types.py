@@ -61,6 +61,9 @@ class MemoryReadRequest:
     #: Categories asked for (``None``: all the agent may read). Checked against the
     #: engine's per-agent allowlist when one is set.
     categories: tuple[str, ...] | None = None
+    #: Whose turn this is: the read sees their memories and shared ones, never
+    #: another user's (``None``: no user known — shared memories only).
+    user: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

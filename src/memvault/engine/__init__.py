@@ -41,9 +41,11 @@ from memvault.retrieval.config import RetrievalConfig
 from memvault.store.base import NodeFilter
 from memvault.store.factory import postgres_checkpointer
 from memvault.store.records import ProposalStatus
+from memvault.store.scope import ALL_USERS, UserScope
 from memvault.write import CaptureResult
 
 __all__ = [
+    "ALL_USERS",
     "CATEGORY_ALIASES",
     "DEFAULT_CONTRACT_VERSION",
     "AgentAllowlist",
@@ -73,6 +75,7 @@ __all__ = [
     "SearchHit",
     "SearchResults",
     "TaskRef",
+    "UserScope",
     "WriteGate",
     "WriteResult",
     "format_timestamp",

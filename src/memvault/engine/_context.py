@@ -14,6 +14,7 @@ from memvault.engine._core import EngineCore
 from memvault.engine._reads import Reader
 from memvault.model.node import MemoryNode
 from memvault.store.base import NodeFilter
+from memvault.store.scope import UserScope
 
 __all__ = ["ContextOps"]
 
@@ -24,7 +25,7 @@ class ContextOps:
     def __init__(self, core: EngineCore, reader: Reader) -> None:
         self.core = core
         self.reader = reader
-        self._bulletin_keeper: ctx.BulletinKeeper | None = None
+        self._bulletin_keepers: ctx.KeeperPerReader | None = None
         self._query_events: ctx.EventBuffer | None = None
 
     def _recall_scored(
@@ -34,30 +35,37 @@ class ContextOps:
             (h.node, h.score) for h in self.reader.search(query, filters=filters, top_k=top_k).hits
         ]
 
-    def bulletin(self, *, query: str | None = None, reuse: bool = True) -> ctx.Bulletin:
-        """The memory bulletin of the current state; never raises (falls back instead).
+    def bulletin(
+        self, *, user: UserScope = None, query: str | None = None, reuse: bool = True
+    ) -> ctx.Bulletin:
+        """``user``'s memory bulletin of the current state; never raises (falls back instead).
 
-        Without a query, a bulletin already built at the current revision is
-        reused (same state, same bytes); ``reuse=False`` always rebuilds.
+        It cites ``user``'s memories and shared (user-less) ones, never another
+        user's; without a user it holds shared memories only, and
+        :data:`~memvault.store.scope.ALL_USERS` is the orchestrator-wide view
+        (administrators). Without a query, a bulletin already built for the same
+        user at the current revision is reused (same state, same bytes);
+        ``reuse=False`` always rebuilds. Each user has their own cache and
+        ``bulletins/`` files, so a fallback never serves another user's bulletin.
 
         >>> import tempfile
         >>> from memvault.engine import MemoryEngine
         >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
-        ...     e.bulletin().to_json()["revision"]
+        ...     e.bulletin(user="dana").to_json()["revision"]
         0
         """
         core = self.core
         cfg = core.bulletin_config
-        if self._bulletin_keeper is None:
+        if self._bulletin_keepers is None:
             where = core.layout.bulletins_dir if core.layout else None
-            self._bulletin_keeper = ctx.BulletinKeeper(where, cfg.keep_files)
+            self._bulletin_keepers = ctx.KeeperPerReader(where, cfg.keep_files)
 
         def recall(q: str, filters: NodeFilter, top_k: int) -> list[MemoryNode]:
             return [n for n, _ in self._recall_scored(q, filters, top_k)]
 
-        return self._bulletin_keeper.build(
+        return self._bulletin_keepers.of(user).build(
             lambda: ctx.build_bulletin(
-                core.store, core.orchestrator, cfg, query=query, recall=recall
+                core.store, core.orchestrator, cfg, query=query, recall=recall, user=user
             ),
             cfg,
             core.log_event,
@@ -72,31 +80,56 @@ class ContextOps:
         as the last-good fallback. Outcome: they are deleted; the next bulletin
         is built from the store as it now is.
         """
-        self._bulletin_keeper = None
+        self._bulletin_keepers = None
         layout = self.core.layout
         where = layout.bulletins_dir if layout else None
         dropped = 0
         if where is not None and where.is_dir():
-            for path in where.glob("*.json"):
+            # Shared-only files at the top, every other reader's one level down.
+            for path in [*where.glob("*.json"), *where.glob("*/*.json")]:
                 path.unlink(missing_ok=True)
                 dropped += 1
         return dropped
 
-    def delta_header(self, thread_id: str, *, advance: bool = True) -> ctx.DeltaHeader | None:
-        """Changes since ``thread_id`` last looked (≤ 3 bullets), or ``None``."""
+    def delta_header(
+        self, thread_id: str, *, user: UserScope = None, advance: bool = True
+    ) -> ctx.DeltaHeader | None:
+        """Changes since ``thread_id`` last looked (≤ 3 bullets), or ``None``.
+
+        Only changes of memories ``user`` may see (theirs and shared ones;
+        without a user, shared ones only).
+        """
         core = self.core
         return ctx.delta_header(
-            core.store, core.orchestrator, thread_id, advance=advance, warn=core.log_event
+            core.store,
+            core.orchestrator,
+            thread_id,
+            advance=advance,
+            warn=core.log_event,
+            user=user,
         )
 
-    def for_message(self, thread_id: str, *, query: str | None = None) -> ctx.MessageContext:
-        """Delta header and bulletin for one message of ``thread_id``."""
-        return ctx.MessageContext(self.delta_header(thread_id), self.bulletin(query=query))
+    def for_message(
+        self, thread_id: str, *, user: UserScope = None, query: str | None = None
+    ) -> ctx.MessageContext:
+        """Delta header and bulletin for one message of ``user`` in ``thread_id``."""
+        return ctx.MessageContext(
+            self.delta_header(thread_id, user=user), self.bulletin(user=user, query=query)
+        )
 
     def memory_query(
-        self, /, request: ctx.MemoryQuery | Mapping[str, Any] | None = None, **fields: Any
+        self,
+        /,
+        request: ctx.MemoryQuery | Mapping[str, Any] | None = None,
+        *,
+        user: UserScope = None,
+        **fields: Any,
     ) -> ctx.QueryResult:
-        """memory.query (spec §6): allowlist-checked, filtered, budgeted recall.
+        """memory.query (spec §6): allowlist-checked, filtered, budgeted recall for ``user``.
+
+        Recall is held to ``user``'s scope (theirs and shared memories). Without
+        ``user``, the request's ``filters.user_id`` names the user when it has
+        one; otherwise only shared memories answer.
 
         >>> import tempfile
         >>> from memvault.engine import MemoryEngine
@@ -110,6 +143,7 @@ class ContextOps:
             fields,
             core.allowlist,
             self._recall_scored,
+            user=user,
             events=self._context_events(),
             now=core.now,
             warn=core.log_event,

@@ -31,7 +31,6 @@ import math
 import re
 import unicodedata
 import zlib
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 

@@ -12,9 +12,11 @@ from memvault.store.base import (
     WriteSet,
 )
 from memvault.store.memory import InMemoryStore
+from memvault.store.scope import ALL_USERS, UserScope
 from memvault.store.sqlite import SQLiteStore
 
 __all__ = [
+    "ALL_USERS",
     "ChangeEntry",
     "ChangeRecord",
     "HistoryEvent",
@@ -25,5 +27,6 @@ __all__ = [
     "Store",
     "StoreCounts",
     "TextHit",
+    "UserScope",
     "WriteSet",
 ]

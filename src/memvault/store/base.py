@@ -85,6 +85,27 @@ class NodeFilter(BaseModel):
     importance_max: Annotated[int, Field(ge=0, le=100)] | None = None
     updated_after: CheckedTimestamp | None = None
     updated_before: CheckedTimestamp | None = None
+    #: Whose turn the read serves (the user scope, DESIGN §1.1): ``("alice",)`` keeps
+    #: Alice's memories and shared ones (``user_id = 'alice' OR user_id IS NULL``),
+    #: ``()`` keeps shared ones only, ``None`` sets no user condition (the
+    #: orchestrator-wide view; the engine passes it only for :data:`ALL_USERS`).
+    visible_to: tuple[str, ...] | None = None
+
+    @field_validator("visible_to", mode="before")
+    @classmethod
+    def _users(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return (value,)
+        if isinstance(value, list | set | frozenset):
+            return tuple(sorted(value))
+        return value
+
+    @field_validator("visible_to")
+    @classmethod
+    def _named(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if value is not None and any(not u or not u.strip() for u in value):
+            raise ValueError("a user in visible_to must be a non-empty id")
+        return value
 
     @field_validator("type", "category", "status", mode="before")
     @classmethod
@@ -498,8 +519,14 @@ class Store(Protocol):
         """The orchestrator's current revision (0 before any write)."""
         ...
 
-    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
-        """Change-log rows with a revision greater than ``revision``."""
+    def changes_since(
+        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+    ) -> list[ChangeRecord]:
+        """Change-log rows with a revision greater than ``revision``.
+
+        ``visible_to`` is the user scope of :class:`NodeFilter`: only rows of
+        memories that reader may see (a row whose memory is gone is left out).
+        """
         ...
 
     # -- context ---

@@ -25,6 +25,8 @@ def matches(node: MemoryNode, f: NodeFilter) -> bool:
         wanted = getattr(f, name)
         if wanted is not None and getattr(node, name) != wanted:
             return False
+    if f.visible_to is not None and not (node.user_id is None or node.user_id in f.visible_to):
+        return False
     if f.project_id is not None and node.project_id != f.project_id:
         return False
     if f.type is not None and node.type not in f.type:

@@ -353,9 +353,20 @@ class InMemoryStore:
         with self._lock:
             return self._tenant(orchestrator_id).revision
 
-    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
+    def changes_since(
+        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+    ) -> list[ChangeRecord]:
         with self._lock:
-            return [c for c in self._tenant(orchestrator_id).changes if c.revision > revision]
+            tenant = self._tenant(orchestrator_id)
+            rows = [c for c in tenant.changes if c.revision > revision]
+            if visible_to is None:
+                return rows
+            owners = {i: n.user_id for i, n in tenant.nodes.items()}
+        return [
+            c
+            for c in rows
+            if c.memory_id in owners and (owners[c.memory_id] in (None, *visible_to))
+        ]
 
     # -- context ---
     def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:

@@ -260,3 +260,35 @@ def test_disabled_and_in_memory_controllers_take_the_same_path() -> None:
     off = AgentRuntime(DisabledMemoryController).run(envelopes)
     assert [(t.nodes, t.routes) for t in on] == [(t.nodes, t.routes) for t in off]
     assert "green tea" in on[1].response and "green tea" not in off[1].response
+
+
+@pytest.mark.parametrize("mode", ["on", "memory"])
+def test_one_users_turn_never_gets_another_users_memory(mode: str, tmp_path: Path) -> None:
+    """Bob's stated preference is recalled on Bob's turn, never on Alice's (store/scope.py)."""
+    script = [
+        '{"channel": "cli", "orchestrator": "acme", "user": "bob", '
+        '"text": "I prefer oolong tea with the kettle at ninety degrees"}',
+        '{"channel": "cli", "orchestrator": "acme", "user": "alice", '
+        '"text": "Which oolong tea and kettle setting should I use?"}',
+        '{"channel": "http", "orchestrator": "acme", "user": "bob", '
+        '"text": "Which oolong tea and kettle setting should I use?"}',
+    ]
+    if mode == "memory":
+        controllers: dict[str, InMemoryController] = {}
+
+        def factory(orch: str) -> MemoryController:
+            return controllers.setdefault(orch, InMemoryController(orch))
+
+        runtime = AgentRuntime(factory)
+        cleanup: Callable[[], None] = lambda: None  # noqa: E731
+    else:
+        made, cleanup = controller_factory("on", tmp_path, embedder=HashingEmbedder())
+        runtime = AgentRuntime(made)
+    try:
+        bob_says, alice_asks, bob_asks = runtime.run(parse_script(script))
+    finally:
+        runtime.close()
+        cleanup()
+    assert bob_says.memory_write_status == "ok"
+    assert "ninety" in bob_asks.context
+    assert "ninety" not in alice_asks.context and "ninety" not in alice_asks.response

@@ -28,7 +28,9 @@ def _engine(tmp_path: Path, categories: dict[str, object]) -> MemoryEngine:
 
 
 def _ids_by_category(engine: MemoryEngine) -> dict[str, int]:
-    result = engine.memory_query(agent="supervisor", query="Kubernetes cluster", top_k=10)
+    result = engine.memory_query(
+        agent="supervisor", query="Kubernetes cluster", top_k=10, user="dana"
+    )
     counts: dict[str, int] = {}
     for item in result.items:
         counts[item.node.category] = counts.get(item.node.category, 0) + 1
@@ -43,14 +45,16 @@ def test_without_modes_recall_decides(tmp_path: Path) -> None:
 def test_all_is_always_there_and_rag_length_caps(tmp_path: Path) -> None:
     modes = {"preference": {"context": "all"}, "KNOWLEDGE": {"context": "rag", "rag_length": 2}}
     with _engine(tmp_path, modes) as engine:
-        result = engine.memory_query(agent="supervisor", query="Kubernetes cluster", top_k=10)
+        result = engine.memory_query(
+            agent="supervisor", query="Kubernetes cluster", top_k=10, user="dana"
+        )
         assert result.items[0].node.category == "PREFERENCE"
         assert result.omitted["rag_length"] >= 1
         # The "all" category is there though recall does not find it; KNOWLEDGE stops at 2.
         assert _ids_by_category(engine) == {"PREFERENCE": 1, "KNOWLEDGE": 2}
         # An "all" category the caller did not ask for stays out.
         asked = engine.memory_query(
-            agent="supervisor", query="Kubernetes", categories=["KNOWLEDGE"], top_k=10
+            agent="supervisor", query="Kubernetes", categories=["KNOWLEDGE"], top_k=10, user="dana"
         )
         assert {i.node.category for i in asked.items} == {"KNOWLEDGE"}
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memvault.engine import ALL_USERS
 from memvault.model import ChangeKind
 from tests.conftest import StepClock
 from tests.integration.lifecycle.conftest import DAY, open_engine, remember
@@ -101,11 +102,12 @@ def test_purge_drops_materialised_bulletins(home: Path, clock: StepClock) -> Non
             pytest.skip("no materialised bulletins in this build")
         canary = remember(engine, f"Prefers the {CANARY} editor theme", importance=95)
         remember(engine, "Prefers green tea", importance=90, user_id="u2")
-        assert CANARY in engine.bulletin().text
+        assert CANARY in engine.bulletin(user="u1").text
+        assert CANARY in engine.bulletin(user=ALL_USERS).text
         bulletins = engine.layout.bulletins_dir
-        assert any(CANARY in p.read_text() for p in bulletins.glob("*.json"))
+        assert any(CANARY in p.read_text() for p in bulletins.rglob("*.json"))
         assert engine.forget_user("u1").purged_ids == (canary,)
-        assert not any(CANARY in p.read_text() for p in bulletins.glob("*.json"))
-        assert CANARY not in engine.bulletin().text
+        assert not any(CANARY in p.read_text() for p in bulletins.rglob("*.json"))
+        assert CANARY not in engine.bulletin(user="u1").text
     finally:
         engine.close()

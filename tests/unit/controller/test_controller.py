@@ -27,7 +27,11 @@ from memvault.layout import RuntimeLayout
 
 
 def read(orchestrator: str = "acme", *, authorized: bool = True, **kw: object) -> MemoryReadRequest:
-    fields: dict[str, object] = {"query": "which tea does Dana like", "purpose": "message"}
+    fields: dict[str, object] = {
+        "query": "which tea does Dana like",
+        "purpose": "message",
+        "user": "dana",
+    }
     fields.update(kw)
     return MemoryReadRequest(
         authorized=authorized,

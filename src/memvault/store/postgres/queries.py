@@ -30,6 +30,7 @@ __all__ = [
     "SOURCE_COLUMNS",
     "Query",
     "change_params",
+    "changes_since_query",
     "edge_params",
     "edges_of_query",
     "event_params",
@@ -47,6 +48,7 @@ __all__ = [
     "search_text_query",
     "source_params",
     "tsquery_expression",
+    "visible_clause",
 ]
 
 Query = tuple[str, list[Any]]
@@ -71,6 +73,46 @@ SELECT_NODE = (
 )
 
 
+def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m") -> str:
+    """The user scope (store/scope.py) as one condition; appends its parameter.
+
+    That user's memories and shared ones, never another user's; no users →
+    shared only.
+
+    >>> visible_clause(["u1"], [])
+    '(m.user_id = ANY(%s) OR m.user_id IS NULL)'
+    """
+    shared = f"{alias}.user_id IS NULL"
+    if not users:
+        return shared
+    params.append(list(users))
+    return f"({alias}.user_id = ANY(%s) OR {shared})"
+
+
+def changes_since_query(
+    orchestrator_id: str, revision: int, visible_to: Sequence[str] | None = None
+) -> Query:
+    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories'.
+
+    >>> changes_since_query("acme", 3, ["u1"])[1]
+    ['acme', 3, 'acme', ['u1']]
+    """
+    sql = (
+        "SELECT c.revision, c.thread_id, c.memory_id, c.kind, c.summary, c.at FROM change_log c "
+        "WHERE c.orchestrator_id = %s AND c.revision > %s"
+    )
+    params: list[Any] = [orchestrator_id, revision]
+    if visible_to is not None:
+        # Any status: a deleted memory's bullet is still its owner's news.
+        params.append(orchestrator_id)
+        users = visible_clause(visible_to, params)
+        sql += (
+            " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
+            f" WHERE m.orchestrator_id = %s AND {users})"
+        )
+    return sql + " ORDER BY c.revision, c.seq", params
+
+
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:
     """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``.
 
@@ -81,6 +123,8 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
 
     >>> filter_clause("acme", NodeFilter(user_id="u1"))
     ('m.orchestrator_id = %s AND m.status = %s AND m.user_id = %s', ['acme', 'active', 'u1'])
+    >>> filter_clause("acme", NodeFilter(visible_to=()))[0]
+    'm.orchestrator_id = %s AND m.status = %s AND m.user_id IS NULL'
     """
     statuses = [s.value for s in f.status]
     params: list[Any] = [orchestrator_id, statuses[0] if len(statuses) == 1 else statuses]
@@ -91,6 +135,8 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
         if value is not None:
             parts.append(f"{alias}.{name} = %s")
             params.append(value)
+    if f.visible_to is not None:
+        parts.append(visible_clause(f.visible_to, params, alias))
     if f.type is not None:
         parts.append(f"{alias}.type = ANY(%s)")
         params.append([t.value for t in f.type])
@@ -428,10 +474,6 @@ INSERT_CHANGE = (
     " summary, at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
 )
 REVISION = "SELECT revision FROM thread_revision WHERE orchestrator_id = %s AND thread_id = '*'"
-CHANGES_SINCE = (
-    "SELECT revision, thread_id, memory_id, kind, summary, at FROM change_log "
-    "WHERE orchestrator_id = %s AND revision > %s ORDER BY revision, seq"
-)
 COUNT_BY_STATUS = "SELECT status, count(*) FROM memories WHERE orchestrator_id = %s GROUP BY status"
 COUNT_BY_TYPE = "SELECT type, count(*) FROM memories WHERE orchestrator_id = %s GROUP BY type"
 COUNT_EDGES = (

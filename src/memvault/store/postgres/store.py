@@ -567,10 +567,13 @@ class PostgresStore(SqlLifecycleReads):
         rows = self._read_tuples(q.REVISION, [orchestrator_id])
         return int(rows[0][0]) if rows else 0
 
-    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
+    def changes_since(
+        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+    ) -> list[ChangeRecord]:
+        sql, params = q.changes_since_query(orchestrator_id, revision, visible_to)
         return [
             ChangeRecord(int(r[0]), r[1], r[2], ChangeKind(r[3]), r[4], r[5])
-            for r in self._read_tuples(q.CHANGES_SINCE, [orchestrator_id, revision])
+            for r in self._read_tuples(sql, params)
         ]
 
     def counts(self, orchestrator_id: str) -> StoreCounts:

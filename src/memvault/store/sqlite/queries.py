@@ -16,6 +16,7 @@ __all__ = [
     "NODE_COLUMNS",
     "Query",
     "bm25_weights",
+    "changes_since_query",
     "filter_clause",
     "filter_ids_query",
     "fts_match_expression",
@@ -25,6 +26,7 @@ __all__ = [
     "rank_fields_query",
     "search_text_query",
     "source_params",
+    "visible_clause",
 ]
 
 Query = tuple[str, list[Any]]
@@ -91,11 +93,29 @@ def _in(column: str, values: Sequence[str], params: list[Any]) -> str:
     return f"{column} IN ({', '.join('?' for _ in values)})"
 
 
+def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m") -> str:
+    """The user scope (store/scope.py) as one condition; appends its parameters.
+
+    Trigger: the read serves one user's turn or query.
+    Why: that user's memories and shared ones, never another user's.
+    Outcome: ``(user_id IN (…) OR user_id IS NULL)``; no users → shared only.
+
+    >>> visible_clause(["u1"], [])
+    '(m.user_id IN (?) OR m.user_id IS NULL)'
+    """
+    shared = f"{alias}.user_id IS NULL"
+    if not users:
+        return shared
+    return f"({_in(f'{alias}.user_id', list(users), params)} OR {shared})"
+
+
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:
     """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``.
 
     >>> filter_clause("acme", NodeFilter(user_id="u1"))[0]
     'm.orchestrator_id = ? AND m.status IN (?) AND m.user_id = ?'
+    >>> filter_clause("acme", NodeFilter(visible_to="u1"))[0]
+    'm.orchestrator_id = ? AND m.status IN (?) AND (m.user_id IN (?) OR m.user_id IS NULL)'
     """
     params: list[Any] = [orchestrator_id]
     parts = [f"{alias}.orchestrator_id = ?"]
@@ -105,6 +125,8 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
         if value is not None:
             parts.append(f"{alias}.{name} = ?")
             params.append(value)
+    if f.visible_to is not None:
+        parts.append(visible_clause(f.visible_to, params, alias))
     if f.type is not None:
         parts.append(_in(f"{alias}.type", [t.value for t in f.type], params))
     if f.category is not None:
@@ -251,6 +273,27 @@ def _search_text_prefetch(
         "ORDER BY r.score DESC, f.memory_id LIMIT ?"
     )
     return sql, [fts_match_expression(terms), prefetch, orchestrator_id, *params, limit]
+
+
+def changes_since_query(
+    orchestrator_id: str, revision: int, visible_to: tuple[str, ...] | None = None
+) -> Query:
+    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories'.
+
+    >>> changes_since_query("acme", 3, ())[0].count("user_id IS NULL")
+    1
+    """
+    sql = "SELECT c.* FROM change_log c WHERE c.orchestrator_id = ? AND c.revision > ?"
+    params: list[Any] = [orchestrator_id, revision]
+    if visible_to is not None:
+        # Any status: a deleted memory's bullet is still its owner's news.
+        params.append(orchestrator_id)
+        users = visible_clause(visible_to, params)
+        sql += (
+            " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
+            f" WHERE m.orchestrator_id = ? AND {users})"
+        )
+    return sql + " ORDER BY c.revision, c.seq", params
 
 
 def filter_ids_query(orchestrator_id: str, f: NodeFilter) -> Query:

@@ -1204,12 +1204,10 @@ class SQLiteStore(SqlLifecycleReads):
         )
         return int(rows[0][0]) if rows else 0
 
-    def changes_since(self, orchestrator_id: str, revision: int) -> list[ChangeRecord]:
-        rows = self._read(
-            "SELECT * FROM change_log WHERE orchestrator_id = ? AND revision > ? "
-            "ORDER BY revision, seq",
-            [orchestrator_id, revision],
-        )
+    def changes_since(
+        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+    ) -> list[ChangeRecord]:
+        rows = self._read(*q.changes_since_query(orchestrator_id, revision, visible_to))
         return [
             ChangeRecord(
                 r["revision"],
