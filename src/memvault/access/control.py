@@ -89,7 +89,13 @@ class AccessControl:
         if principal.categories is not None:
             allowed &= principal.categories
         return Principal(
-            principal.orchestrator, principal.agent, principal.key_id, allowed, principal.read_only
+            principal.orchestrator,
+            principal.agent,
+            principal.key_id,
+            allowed,
+            principal.read_only,
+            principal.user,
+            principal.all_users,
         )
 
     # -- engines -------------------------------------------------------------

@@ -88,6 +88,14 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (
+        3,
+        """
+        ALTER TABLE api_keys ADD COLUMN user_id TEXT;
+        ALTER TABLE api_keys ADD COLUMN all_users INTEGER NOT NULL DEFAULT 0
+            CHECK (all_users IN (0, 1));
+        """,
+    ),
 )
 
 #: Failed authentications are counted in memory and written at most this often.
@@ -124,6 +132,9 @@ class Principal:
     """Who a request is: always derived from its key, never from its body.
 
     ``categories`` is the effective allowlist (``None`` means unrestricted).
+    ``user``: the key is bound to that user — every read is theirs and shared
+    memories, every write is theirs (store/scope.py). ``all_users``: the key may
+    ask for the orchestrator-wide view (administrators; never with ``user``).
 
     >>> Principal("acme", "planner", "k1", frozenset({"TASKS"})).allows("tasks")
     True
@@ -134,6 +145,8 @@ class Principal:
     key_id: str
     categories: frozenset[str] | None = None
     read_only: bool = False
+    user: str | None = None
+    all_users: bool = False
 
     def allows(self, category: str) -> bool:
         return self.categories is None or category.upper() in self.categories
@@ -145,6 +158,8 @@ class Principal:
             "key_id": self.key_id,
             "categories": sorted(self.categories) if self.categories is not None else None,
             "read_only": self.read_only,
+            "user": self.user,
+            "all_users": self.all_users,
         }
 
 
@@ -161,10 +176,20 @@ class ApiKey:
     created_at: str = ""
     revoked_at: str | None = None
     ephemeral: bool = field(default=False, compare=False)
+    user: str | None = None
+    all_users: bool = False
 
     def principal(self) -> Principal:
         cats = frozenset(self.categories) if self.categories is not None else None
-        return Principal(self.orchestrator, self.agent, self.key_id, cats, self.read_only)
+        return Principal(
+            self.orchestrator,
+            self.agent,
+            self.key_id,
+            cats,
+            self.read_only,
+            self.user,
+            self.all_users,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -176,6 +201,8 @@ class ApiKey:
             "label": self.label,
             "created_at": self.created_at,
             "revoked_at": self.revoked_at,
+            "user": self.user,
+            "all_users": self.all_users,
         }
 
 
@@ -230,17 +257,28 @@ class KeyStore:
         read_only: bool = False,
         label: str = "",
         persist: bool = True,
+        user: str | None = None,
+        all_users: bool = False,
     ) -> tuple[str, ApiKey]:
         """Mint a key; returns ``(token, record)``. The token is shown only now.
 
         ``persist=False`` keeps the key in this process only (the dev key of
-        ``memvault serve``): it stops working when the process exits.
+        ``memvault serve``): it stops working when the process exits. ``user``
+        binds the key to one user (it reads and writes only theirs and shared
+        memories); ``all_users`` lets it ask for the orchestrator-wide view.
         """
         validate_orchestrator(orchestrator)
         if not _AGENT.match(agent):
             raise ConfigError(
                 f"invalid agent name {agent!r}",
                 hint="use 1-64 letters, digits, '_', '.', ':' or '-'",
+            )
+        if user is not None and (not user.strip() or len(user) > 128):
+            raise ConfigError(f"invalid user {user!r}", hint="use a user id of 1-128 characters")
+        if user is not None and all_users:
+            raise ConfigError(
+                "a key bound to a user cannot see all users",
+                hint="choose --user or --all-users, not both",
             )
         key_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
@@ -253,12 +291,15 @@ class KeyStore:
             label=label[:200],
             created_at=_now(),
             ephemeral=not persist,
+            user=user,
+            all_users=all_users,
         )
         if persist:
             with self._connect() as con:
                 con.execute(
                     "INSERT INTO api_keys (key_id, secret_sha256, orchestrator_id, agent,"
-                    " categories, read_only, label, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                    " categories, read_only, label, created_at, user_id, all_users)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (
                         key_id,
                         _digest(secret),
@@ -268,6 +309,8 @@ class KeyStore:
                         int(read_only),
                         record.label,
                         record.created_at,
+                        user,
+                        int(all_users),
                     ),
                 )
         else:
@@ -277,7 +320,9 @@ class KeyStore:
 
     @staticmethod
     def _record(row: sqlite3.Row | tuple[Any, ...]) -> ApiKey:
-        key_id, orchestrator, agent, cats, read_only, label, created_at, revoked_at = row
+        (key_id, orchestrator, agent, cats, read_only, label, created_at, revoked_at, user) = row[
+            :9
+        ]
         return ApiKey(
             key_id=key_id,
             orchestrator=orchestrator,
@@ -287,10 +332,13 @@ class KeyStore:
             label=label,
             created_at=created_at,
             revoked_at=revoked_at,
+            user=user,
+            all_users=bool(row[9]),
         )
 
     _COLUMNS = (
-        "key_id, orchestrator_id, agent, categories, read_only, label, created_at, revoked_at"
+        "key_id, orchestrator_id, agent, categories, read_only, label, created_at, revoked_at,"
+        " user_id, all_users"
     )
 
     def verify(self, token: str | None) -> ApiKey | None:

@@ -17,6 +17,7 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.routes import CallerDep
 from memvault.api.schemas import CategoryName, QueryFilters
+from memvault.engine import ALL_USERS
 from memvault.engine import CATEGORY_ALIASES as ALIASES
 from memvault.engine import ProposalError, ProposalStatus, Role, proposal_json
 from memvault.model.enums import StopReason
@@ -59,6 +60,12 @@ class QueryIn(_Body):
     threshold: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
     return_mode: Literal["bullets", "full"] = Field(default="bullets", alias="return")
     budget_tokens: Annotated[int, Field(ge=1, le=100_000)] = 512
+    user_id: Ident | None = Field(
+        default=None,
+        description="whose question: their memories and shared ones answer, never another "
+        "user's (a key bound to a user may name only that user); none: shared only, "
+        "unless filters.user_id names the user",
+    )
 
 
 class MessageIn(_Body):
@@ -104,8 +111,8 @@ def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
     """memory.query: allowlist-checked, filtered, budgeted recall (bullets or full)."""
     if body.agent not in (None, c.principal.agent):
         raise ApiProblem(403, "agent-mismatch", "agent comes from the API key")
-    request = body.model_dump(mode="json", by_alias=True, exclude_none=True)
-    result = c.engine.memory_query(request)
+    request = body.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"user_id"})
+    result = c.engine.memory_query(request, user=body.user_id)
     data = result.to_json()
     if result.refused:
         status = 403 if result.stop_reason is StopReason.FORBIDDEN_CATEGORY else 422
@@ -118,11 +125,20 @@ def bulletin(
     c: CallerDep,
     query: Annotated[str | None, Query(max_length=2000)] = None,
     thread_id: Annotated[str | None, Query(pattern=THREAD_PATTERN)] = None,
+    user_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
+    all_users: bool = False,
 ) -> dict[str, Any]:
-    """The memory bulletin; with ``thread_id``, the delta header for that thread too."""
+    """The memory bulletin of one user; with ``thread_id``, the delta header for that thread too.
+
+    ``user_id``: their memories and shared ones, never another user's; none: shared
+    memories only. A key bound to a user always reads as that user (naming another
+    is 403). ``all_users=true`` is the orchestrator-wide view: 403 unless the key has
+    that permission (``memvault keys create --all-users``).
+    """
+    user = ALL_USERS if all_users else user_id
     if thread_id is not None:
-        return c.engine.for_message(thread_id, query=query).to_json()
-    return c.engine.bulletin(query=query).to_json()
+        return c.engine.for_message(thread_id, user=user, query=query).to_json()
+    return c.engine.bulletin(user=user, query=query).to_json()
 
 
 @router.post("/capture/message", responses=_DOCS)

@@ -45,6 +45,22 @@ def create(
         typer.Option("--categories", help="Comma-separated category allowlist (default: all)."),
     ] = None,
     read_only: Annotated[bool, typer.Option("--read-only", help="Refuse every write.")] = False,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user",
+            help="Bind the key to one user: it reads that user's and shared memories only "
+            "and writes only theirs.",
+        ),
+    ] = None,
+    all_users: Annotated[
+        bool,
+        typer.Option(
+            "--all-users",
+            help="Let the key ask for the orchestrator-wide view (every user's memories; "
+            "administrators and the inspector).",
+        ),
+    ] = False,
     label: Annotated[str, typer.Option(help="A note for `keys list`.")] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
 ) -> None:
@@ -59,6 +75,8 @@ def create(
             categories=cats,
             read_only=read_only,
             label=label,
+            user=user,
+            all_users=all_users,
         )
     if as_json:
         output.emit_json({"key": token, "orchestrator": record.orchestrator, "agent": record.agent})
@@ -68,6 +86,8 @@ def create(
         f"key {record.key_id}: orchestrator {record.orchestrator!r}, agent {record.agent!r}"
         + (f", categories {','.join(record.categories)}" if record.categories else "")
         + (", read-only" if record.read_only else "")
+        + (f", user {record.user!r}" if record.user else "")
+        + (", all users" if record.all_users else "")
         + " — shown once; store it now",
         highlight=False,
     )
@@ -89,7 +109,16 @@ def list_keys(
         return
     output.print_table(
         f"{len(records)} keys",
-        ["key id", "orchestrator", "agent", "categories", "read-only", "created", "revoked"],
+        [
+            "key id",
+            "orchestrator",
+            "agent",
+            "categories",
+            "read-only",
+            "user",
+            "created",
+            "revoked",
+        ],
         [
             (
                 r.key_id,
@@ -97,6 +126,7 @@ def list_keys(
                 r.agent,
                 ",".join(r.categories) if r.categories is not None else "(all)",
                 "yes" if r.read_only else "",
+                r.user or ("(all users)" if r.all_users else ""),
                 r.created_at,
                 r.revoked_at or "",
             )

@@ -96,8 +96,10 @@ def serve(
             app = create_app(control, mcp=mount)
             dev_key = None
             if config.server.dev_key == "auto" and _is_loopback(bind_host):
+                # The loopback development key is the local administrator: it may ask
+                # for the orchestrator-wide view (the inspector's "all users").
                 dev_key, _ = control.keys.create(
-                    orchestrator, "dev", label="development key", persist=False
+                    orchestrator, "dev", label="development key", persist=False, all_users=True
                 )
         try:
             sock = _bind(bind_host, bind_port)

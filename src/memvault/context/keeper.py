@@ -151,9 +151,10 @@ class KeeperPerReader:
 
     Trigger: bulletins are built per user (store/scope.py).
     Why: a cached or last-good bulletin of Bob must never be served to Alice.
-    Outcome: ``bulletins/`` keeps the orchestrator-wide view (:data:`ALL_USERS`)
-    at its top, shared-only bulletins in ``shared/`` and each user's in
-    ``u-<sha256 of the user id>/``; at most ``max_readers`` keepers stay in memory.
+    Outcome: ``bulletins/`` keeps the shared-only bulletin (no user named: what
+    ``memvault bulletin`` prints) at its top, each user's in
+    ``u-<sha256 of the user id>/`` and the orchestrator-wide view
+    (:data:`ALL_USERS`) in ``all/``; at most ``max_readers`` keepers stay in memory.
 
     >>> from memvault.store.scope import ALL_USERS
     >>> keepers = KeeperPerReader(None)
@@ -177,7 +178,7 @@ class KeeperPerReader:
             keeper = self._keepers.pop(key, None)
             if keeper is None:
                 where = self.directory
-                if where is not None and key != "all":
+                if where is not None and key != "shared":
                     where = where / key
                 keeper = BulletinKeeper(where, self.keep_files)
             self._keepers[key] = keeper  # most recently used last

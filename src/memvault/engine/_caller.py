@@ -28,15 +28,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
+from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
 from memvault.engine._core import _unpack
-from memvault.errors import AccessDeniedError, ValidationFailed
+from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
+from memvault.store.scope import ALL_USERS, UserScope, can_see, scoped
 from memvault.write.spec import MemoryPatch, NewMemory
 
 if TYPE_CHECKING:
@@ -64,14 +66,27 @@ class CallerGrant(Protocol):
     @property
     def read_only(self) -> bool: ...
 
+    @property
+    def user(self) -> str | None: ...
+
+    @property
+    def all_users(self) -> bool: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Grant:
-    """A plain grant: an agent, its categories (``None`` = all), read-only or not."""
+    """A plain grant: an agent, its categories (``None`` = all), read-only or not.
+
+    ``user`` binds the grant to one user: every read is theirs and shared
+    memories, every write theirs (store/scope.py). ``all_users`` lets it ask for
+    the orchestrator-wide view (:data:`~memvault.store.scope.ALL_USERS`).
+    """
 
     agent: str
     categories: frozenset[str] | None = None
     read_only: bool = False
+    user: str | None = None
+    all_users: bool = False
 
 
 #: ``on_deny(grant, reason, operation, categories)`` — audit a denial before it is raised.
@@ -82,7 +97,30 @@ _MESSAGES = {
     "category_not_allowed": "agent {agent!r} may not use categor{plural} {cats}",
     "category_allowlist": "{op} spans every category; the key of agent {agent!r} is "
     "limited to {limited}",
+    "other_user": "the key of agent {agent!r} is bound to user {user!r}; {op} for another "
+    "user is not allowed",
+    "all_users": "the key of agent {agent!r} may not see every user's memories ({op}); "
+    "create it with --all-users",
+    "user_bound": "the key of agent {agent!r} is bound to user {user!r}; {op} is not "
+    "available to it",
 }
+
+#: Engine methods a grant bound to a user may still reach through ``__getattr__``:
+#: each acts for the user it is given, which :meth:`Caller._for_user` forces to the
+#: grant's own. Any other untyped method is refused to a bound grant (fail closed).
+_BOUND_FORWARDS = frozenset(
+    {
+        "capture_message",
+        "capture_workflow_output",
+        "capture_diagnostics",
+        "proposals",
+        "confirm_proposal",
+        "reject_proposal",
+        "export_user",
+        "forget_user",
+        "flush_context_events",
+    }
+)
 
 
 #: How every other engine method is authorised: ``name -> (writes, spans_all)``.
@@ -172,6 +210,10 @@ class Caller(_Face):
             reason = "category_not_allowed" if refused else ""
         if not reason:
             return
+        self._refuse(reason, operation, refused)
+
+    def _refuse(self, reason: str, operation: str, refused: tuple[str, ...] = ()) -> NoReturn:
+        grant = self.grant
         if self.on_deny is not None:
             self.on_deny(grant, reason, operation, refused)
         detail = _MESSAGES[reason].format(
@@ -180,8 +222,41 @@ class Caller(_Face):
             cats=", ".join(refused),
             op=operation,
             limited=", ".join(sorted(grant.categories or ())),
+            user=grant.user,
         )
         raise AccessDeniedError(grant.agent, reason, categories=refused, detail=detail)
+
+    # -- whose memories (store/scope.py) ----------------------------------------------
+
+    def reader(self, user: UserScope = None, operation: str = "read") -> UserScope:
+        """Whom a read serves: the grant's user when it is bound to one, else ``user``.
+
+        Trigger: every read that builds context or answers a query (bulletin, delta
+        header, for_message, memory.query) and every read of a bound grant.
+        Why: a user's turn never sees another user's memories, and the
+        orchestrator-wide view is a named permission, never a default.
+        Outcome: a bound grant reads as its user (naming another user, or
+        :data:`ALL_USERS`, is refused and audited); an unbound grant reads as the
+        user it names (``None``: shared memories only) and sees every user's only
+        with ``all_users`` granted (``memvault keys create --all-users``).
+        """
+        bound = self.grant.user
+        if bound is not None:
+            if user is ALL_USERS or user not in (None, bound):
+                self._refuse("other_user", operation)
+            return bound
+        if user is ALL_USERS and not self.grant.all_users:
+            self._refuse("all_users", operation)
+        return user
+
+    def _own(self, user_id: Any, operation: str) -> Any:
+        """The user a write of a bound grant belongs to: its own (another is refused)."""
+        bound = self.grant.user
+        if bound is None:
+            return user_id
+        if user_id not in (None, bound):
+            self._refuse("other_user", operation)
+        return bound
 
     def known(self, categories: Iterable[str], field: str = "category") -> None:
         """Raise :class:`ValidationFailed` for a category the engine's contract does not name.
@@ -201,13 +276,16 @@ class Caller(_Face):
             )
 
     def _held(self, filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
-        """The caller's filters, held to its categories (asked ones checked)."""
+        """The caller's filters, held to its categories (asked ones checked) and its user."""
         flt = self.engine.core.filters(filters)
         if flt.category is not None:
             self.known(flt.category)
             self.authorize("read", categories=flt.category)
         elif self.grant.categories is not None:
             flt = flt.model_copy(update={"category": self._granted("read")})
+        bound = self.grant.user
+        if bound is not None:
+            flt = scoped(flt, bound)
         return flt
 
     def _granted(self, operation: str) -> tuple[str, ...]:
@@ -232,6 +310,8 @@ class Caller(_Face):
         """:meth:`MemoryEngine.add` as this caller (its agent is the memory's agent)."""
         content, fields = _unpack(content, fields)
         self.authorize("add", write=True, categories=[fields.get("category")])
+        if self.grant.user is not None:
+            fields["user_id"] = self._own(fields.get("user_id"), "add")
         return self._run(self.engine.add, content, **{**fields, "agent_id": self.grant.agent})
 
     def add_many(self, items: Sequence[Mapping[str, Any]], **options: Any) -> list[WriteResult]:
@@ -239,6 +319,8 @@ class Caller(_Face):
         cats = [str(i.get("category") or "") for i in items]
         self.authorize("add_many", write=True, categories=cats)
         mine = [{**i, "agent_id": self.grant.agent} for i in items]
+        if self.grant.user is not None:
+            mine = [{**i, "user_id": self._own(i.get("user_id"), "add_many")} for i in mine]
         return self._run(self.engine.add_many, mine, **options)
 
     def update(
@@ -291,7 +373,9 @@ class Caller(_Face):
     # -- reads -------------------------------------------------------------------
 
     def get(self, memory_id: str, *, include_deleted: bool = False) -> MemoryView:
-        """:meth:`MemoryEngine.get`, for a memory in the caller's categories."""
+        """:meth:`MemoryEngine.get`, for a memory in the caller's categories (and user)."""
+        if self.grant.user is not None:
+            self._node(memory_id, "get", include_deleted=include_deleted)
         view = self._run(self.engine.get, memory_id, include_deleted=include_deleted)
         self.authorize("get", categories=[view.node.category])
         return view
@@ -307,6 +391,8 @@ class Caller(_Face):
         of them for a grant without a category allowlist."""
         if memory_id is None:
             self.authorize("audit events", spans_all=True)
+            if self.grant.user is not None:
+                self._refuse("user_bound", "audit events")
         else:
             node = self._node(memory_id, "audit events", include_deleted=True)
             self.authorize("audit events", categories=[node.category])
@@ -331,13 +417,19 @@ class Caller(_Face):
         return self._run(self.engine.count_memories, self._held(filters))
 
     def memory_query(
-        self, request: MemoryQuery | Mapping[str, Any] | None = None, **fields: Any
+        self,
+        request: MemoryQuery | Mapping[str, Any] | None = None,
+        *,
+        user: UserScope = None,
+        **fields: Any,
     ) -> QueryResult:
-        """:meth:`MemoryEngine.memory_query` as this caller's agent, in its categories.
+        """:meth:`MemoryEngine.memory_query` as this caller's agent, in its categories,
+        for its user (:meth:`reader`).
 
         Asked categories (contract names or aliases such as ``tasks``) must be
         known and granted; none asked means the grant's own.
         """
+        reader = self.reader(user, "memory.query")
         if isinstance(request, MemoryQuery):
             asked_request: dict[str, Any] = request.model_dump(by_alias=True, exclude_unset=True)
         else:
@@ -355,7 +447,33 @@ class Caller(_Face):
             categories = list(self._granted("memory.query"))
         asked_request.update(agent=self.grant.agent, categories=categories)
         query = {k: v for k, v in asked_request.items() if v is not None}
-        return self._run(self.engine.memory_query, query)
+        return self._run(self.engine.memory_query, query, user=reader)
+
+    # -- context: each for one user (store/scope.py) -----------------------------
+
+    def bulletin(
+        self, *, user: UserScope = None, query: str | None = None, reuse: bool = True
+    ) -> ctx.Bulletin:
+        """:meth:`MemoryEngine.bulletin` for the caller's user (it spans every category)."""
+        self.authorize("the bulletin", spans_all=True)
+        reader = self.reader(user, "the bulletin")
+        return self._run(self.engine.bulletin, user=reader, query=query, reuse=reuse)
+
+    def delta_header(
+        self, thread_id: str, *, user: UserScope = None, advance: bool = True
+    ) -> ctx.DeltaHeader | None:
+        """:meth:`MemoryEngine.delta_header` for the caller's user."""
+        self.authorize("the delta header", spans_all=True)
+        reader = self.reader(user, "the delta header")
+        return self._run(self.engine.delta_header, thread_id, user=reader, advance=advance)
+
+    def for_message(
+        self, thread_id: str, *, user: UserScope = None, query: str | None = None
+    ) -> ctx.MessageContext:
+        """:meth:`MemoryEngine.for_message` for the caller's user."""
+        self.authorize("the bulletin", spans_all=True)
+        reader = self.reader(user, "the bulletin")
+        return self._run(self.engine.for_message, thread_id, user=reader, query=query)
 
     # -- everything else ----------------------------------------------------------
 
@@ -375,14 +493,53 @@ class Caller(_Face):
             return value
         write, spans_all = _RULES.get(name, (True, True))
         operation = _SPAN_NAMES.get(name, name)
+        bound = self.grant.user is not None
 
         def as_caller(*args: Any, **kwargs: Any) -> Any:
             self.authorize(operation, write=write, spans_all=spans_all)
+            if bound:
+                # Trigger: a grant bound to one user reaches an untyped engine method.
+                # Why: such a method does not take the user scope; it could read or
+                #      write another user's memories (store/scope.py).
+                # Outcome: refused unless it acts for one user, then for the grant's.
+                if name not in _BOUND_FORWARDS:
+                    self._refuse("user_bound", name)
+                args, kwargs = self._for_user(name, args, kwargs)
             return self._run(value, *args, **kwargs)
 
         return as_caller
 
+    def _for_user(
+        self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments of a bound grant's call, acting for the grant's user only."""
+        if name == "capture_message" and args:
+            message = args[0]
+            data = dict(message) if isinstance(message, Mapping) else message.model_dump()
+            data["user_id"] = self._own(data.get("user_id"), name)
+            args = (data, *args[1:])
+        elif name in ("capture_workflow_output", "capture_diagnostics", "proposals"):
+            kwargs["user_id"] = self._own(kwargs.get("user_id"), name)
+        elif name in ("export_user", "forget_user"):
+            owner = args[0] if args else kwargs.pop("user_id", None)
+            args = (self._own(owner, name), *args[1:])
+        elif name in ("confirm_proposal", "reject_proposal"):
+            wanted = args[0] if args else kwargs.get("proposal_id")
+            mine = self._run(self.engine.proposals, user_id=self.grant.user)
+            if not any(p.proposal_id == wanted for p in mine):
+                self._refuse("other_user", name)
+        return args, kwargs
+
     def _node(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
-        return self._run(
+        node = self._run(
             self.engine.core.load, memory_id, operation, include_deleted=include_deleted
         )
+        bound = self.grant.user
+        if bound is not None and not can_see(bound, node.user_id):
+            # Another user's memory is answered like an unknown id (never confirmed),
+            # and the attempt is logged like any scope miss.
+            self.engine.core.log_event(
+                "warning", "scope_miss", operation=operation, memory_id=memory_id[:128]
+            )
+            raise MemoryNotFoundError(memory_id, self.engine.orchestrator)
+        return node

@@ -107,9 +107,19 @@ def bulletin(ctx: Ctx) -> Response:
     if not _THREAD.match(thread):
         raise PageError(422, "Bad parameter", "thread may hold letters, digits and _ . : - only")
     message = p.text(ctx.params, "message", max_len=2000)
-    seen = ctx.source.bulletin(thread_id=thread, message=message)
+    user = p.text(ctx.params, "user")
+    everyone = p.choice(ctx.params, "all_users", ["1"]) == "1"
+    if user is not None and everyone:
+        raise PageError(422, "Bad parameter", "name a user or ask for all users, not both")
+    seen = ctx.source.bulletin(thread_id=thread, message=message, user=user, all_users=everyone)
     return ctx.render(
-        "bulletin.html", nav="bulletin", thread=thread, message=message or "", seen=seen
+        "bulletin.html",
+        nav="bulletin",
+        thread=thread,
+        message=message or "",
+        user=user or "",
+        all_users=everyone,
+        seen=seen,
     )
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.access import AccessControl, Principal
+from memvault.engine import ALL_USERS
 from memvault.engine import Caller as EngineCaller
 from memvault.lifecycle import AuditReport, ForgetReport
 from memvault.model.enums import HistoryOp, MemoryStatus
@@ -348,16 +349,27 @@ class MemorySource:
 
     # -- bulletin --------------------------------------------------------------
 
-    def bulletin(self, *, thread_id: str, message: str | None) -> dict[str, Any]:
-        """What an agent would be handed for this message of ``thread_id`` (read only).
+    def bulletin(
+        self,
+        *,
+        thread_id: str,
+        message: str | None,
+        user: str | None = None,
+        all_users: bool = False,
+    ) -> dict[str, Any]:
+        """What an agent would be handed for ``user``'s message in ``thread_id`` (read only).
 
-        The delta header is previewed without marking the thread as having seen it.
+        ``user``'s memories and shared ones (none named: shared only); ``all_users``
+        is the orchestrator-wide view, for keys with that permission. The delta
+        header is previewed without marking the thread as having seen it.
         """
         self._unrestricted("bulletin")
         engine = self.engine
-        delta = engine.delta_header(thread_id, advance=False)
-        bulletin = engine.bulletin(query=message or None)
+        reader = engine.reader(ALL_USERS if all_users else user, "the bulletin")
+        delta = engine.delta_header(thread_id, user=reader, advance=False)
+        bulletin = engine.bulletin(user=reader, query=message or None)
         return {
+            "reader": "all users" if all_users else (reader or "shared only"),
             "delta": delta.to_json() if delta is not None else None,
             "bulletin": bulletin.to_json(),
             "status": bulletin.status,

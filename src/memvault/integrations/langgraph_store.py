@@ -266,8 +266,18 @@ class MemvaultStore(BaseStore):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _scope(self) -> dict[str, str]:
-        return {k: v for k, v in {"project_id": self.project, "user_id": self.user}.items() if v}
+    def _scope(self) -> dict[str, Any]:
+        """The read filter: the project, and with ``user`` that user's and shared memories.
+
+        Trigger: a store opened for one user (``user=``).
+        Why: a user's reads see theirs and shared (user-less) memories, never another
+        user's (store/scope.py).
+        Outcome: ``visible_to`` in every list and search of this store.
+        """
+        scope: dict[str, Any] = {"project_id": self.project} if self.project else {}
+        if self.user:
+            scope["visible_to"] = (self.user,)
+        return scope
 
     def _decode(self, node: MemoryNode) -> _Stored:
         try:
@@ -355,6 +365,11 @@ class MemvaultStore(BaseStore):
     ) -> None:
         engine = self._caller
         existing = items.get((op.namespace, op.key))
+        if existing is not None and self.user and existing.node.user_id != self.user:
+            # A shared item seen by a user's store: their put writes their own item
+            # (newer, so it is the one they read back); a shared one is never changed
+            # or deleted through one user's store.
+            existing = None
         if op.value is None:
             if existing is not None:
                 engine.delete(existing.node.memory_id).raise_for_status()

@@ -46,8 +46,8 @@ from mcp.types import ToolAnnotations
 from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
+from memvault.engine import ALL_USERS, NewMemory, QueryResult, WriteResult, load_contract
 from memvault.engine import Caller as EngineCaller
-from memvault.engine import NewMemory, QueryResult, WriteResult, load_contract
 from memvault.errors import MemoryNotFoundError, MemvaultError
 from memvault.model.enums import TTLClass
 
@@ -242,6 +242,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         budget_tokens: Annotated[
             int, _alias("budget_tokens", "max_tokens", "budget", ge=1, le=100_000)
         ] = 512,
+        user_id: Annotated[str | None, _alias("user_id", "user", max_length=128)] = None,
     ) -> dict[str, Any]:
         """memory.query — recall what helps with a query (the primary memory tool).
 
@@ -249,7 +250,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         with type, score and provenance) within ``budget_tokens``. ``categories`` (contract
         names or aliases such as ``tasks``) must lie within the agent's allowlist;
         ``filters`` take user_id, agent_id, run_id, actor_id, role, pinned,
-        importance_min/max, updated_after/before.
+        importance_min/max, updated_after/before. ``user_id`` is whose question it is:
+        their memories and shared ones answer, never another user's (a key bound to a
+        user answers for that user only); without it, shared memories only.
         """
         wanted = [categories] if isinstance(categories, str) else categories
         if wanted is not None and len(wanted) > 32:
@@ -263,7 +266,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             "return": return_format,
             "budget_tokens": budget_tokens,
         }
-        return call(ctx, "memory_query", lambda engine: engine.memory_query(request))
+        return call(ctx, "memory_query", lambda engine: engine.memory_query(request, user=user_id))
 
     @tool(
         name="memory_bulletin",
@@ -276,15 +279,26 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         thread_id: Annotated[
             str | None, _alias("thread_id", "thread", "conversation_id", max_length=128)
         ] = None,
+        user_id: Annotated[str | None, _alias("user_id", "user", max_length=128)] = None,
+        all_users: Annotated[bool, _alias("all_users", "everyone")] = False,
     ) -> dict[str, Any]:
         """The memory bulletin: goals, todos, decisions, preferences, conflicts — each cited.
 
-        With ``thread_id``, also the delta header (what changed since that thread last
-        looked). Needs a key without a category allowlist (the bulletin spans them all).
+        For one user (``user_id``): their memories and shared ones, never another
+        user's; without it, shared memories only; ``all_users`` is the orchestrator-wide
+        view and needs a key with that permission. A key bound to a user always gets
+        that user's bulletin. With ``thread_id``, also the delta header (what changed
+        since that thread last looked). Needs a key without a category allowlist (the
+        bulletin spans them all).
         """
+        user = ALL_USERS if all_users else user_id
         if thread_id is not None:
-            return call(ctx, "memory_bulletin", lambda e: e.for_message(thread_id, query=query))
-        return call(ctx, "memory_bulletin", lambda e: e.bulletin(query=query))
+            return call(
+                ctx,
+                "memory_bulletin",
+                lambda e: e.for_message(thread_id, user=user, query=query),
+            )
+        return call(ctx, "memory_bulletin", lambda e: e.bulletin(user=user, query=query))
 
     @tool(
         name="memory_store",

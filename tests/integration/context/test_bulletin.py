@@ -138,10 +138,9 @@ def test_materialised_and_fallback_to_last_good(tmp_path: Path) -> None:
     good = engine.bulletin()
     layout = engine.layout
     assert layout is not None
-    shared = layout.bulletins_dir / "shared"  # no user named: the shared-only bulletin's files
-    files = sorted(p.name for p in shared.iterdir())
+    files = sorted(p.name for p in layout.bulletins_dir.iterdir())
     assert "latest.json" in files and len(files) == 2
-    assert json.loads((shared / "latest.json").read_text()) == good.to_json()
+    assert json.loads((layout.bulletins_dir / "latest.json").read_text()) == good.to_json()
     engine.store.close()  # the store is now unusable: every read fails
     fallback = engine.bulletin()
     assert fallback.status == "last_good"

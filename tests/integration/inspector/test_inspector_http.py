@@ -575,3 +575,27 @@ def test_bench_times_every_page_signed_in(tmp_path: Path) -> None:
     assert list(result["pages"]) == [name for name, _ in PAGES]
     assert all(page["median_ms"] > 0 for page in result["pages"].values())
     assert result["n"] == 60 and len(result["load_average"]) == 3
+
+
+def test_bulletin_page_takes_a_user_and_never_shows_another_users(site: Site) -> None:
+    """The Bulletin page is one user's; "all users" needs a key with that permission."""
+    engine = site.engine()
+    quokka = _add(site, "Prefers the quokka reading lamp", user_id="uma")
+    narwhal = _add(site, "Prefers the narwhal reading lamp", user_id="vic")
+    site.keys["lamp-admin"], _ = site.control.keys.create("acme", "lamp-admin", all_users=True)
+    site.keys["uma"], _ = site.control.keys.create("acme", "uma-app", user="uma")
+    assert engine.get(quokka).node.user_id == "uma"
+    with site.sign_in("writer") as writer:
+        uma = writer.get("/bulletin", params={"thread": "lamp", "user": "uma"}).text
+        assert quokka[-6:] in uma and narwhal[-6:] not in uma and "narwhal" not in uma
+        assert 'value="uma"' in uma and "For: <strong>uma</strong>" in uma
+        shared = writer.get("/bulletin", params={"thread": "lamp"}).text
+        assert "quokka" not in shared and "narwhal" not in shared
+        assert writer.get("/bulletin", params={"all_users": "1"}).status_code == 403
+    with site.sign_in("lamp-admin") as admin:
+        everyone = admin.get("/bulletin", params={"thread": "lamp", "all_users": "1"}).text
+        assert "quokka" in everyone and "narwhal" in everyone
+    with site.sign_in("uma") as bound:
+        mine = bound.get("/bulletin", params={"thread": "lamp"}).text
+        assert "quokka" in mine and "narwhal" not in mine
+        assert bound.get("/bulletin", params={"user": "vic"}).status_code == 403

@@ -57,16 +57,21 @@ async def _session_run(home: Path) -> dict[str, Any]:
             },
         )
         seen["stored"] = _data(stored)
-        seen["bullets"] = _data(await session.call_tool("memory_query", {"q": "tea", "k": 3}))
+        seen["bullets"] = _data(
+            await session.call_tool("memory_query", {"q": "tea", "k": 3, "user": "dana"})
+        )
         seen["full"] = _data(
             await session.call_tool(
-                "memory_query", {"query": "afternoon tea", "return": "full", "top_k": 2}
+                "memory_query",
+                {"query": "afternoon tea", "return": "full", "top_k": 2, "user_id": "dana"},
             )
         )
         seen["refused"] = await session.call_tool(
             "memory_store", {"content": "x", "category": "PREFERENCE", "type": "Fakt"}
         )
-        seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {}))
+        seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {"user": "dana"}))
+        seen["other"] = _data(await session.call_tool("memory_bulletin", {"user": "erin"}))
+        seen["everyone"] = await session.call_tool("memory_bulletin", {"all_users": True})
         memory_id = seen["stored"]["memory_id"]
         seen["forgot"] = _data(await session.call_tool("memory_forget", {"id": memory_id}))
         seen["forgot_again"] = _data(
@@ -75,7 +80,9 @@ async def _session_run(home: Path) -> dict[str, Any]:
         seen["forgot_unknown"] = await session.call_tool(
             "memory_forget", {"memory_id": "mem_000000000000ffffffffffffffff"}
         )
-        seen["after"] = _data(await session.call_tool("memory_query", {"query": "tea"}))
+        seen["after"] = _data(
+            await session.call_tool("memory_query", {"query": "tea", "user": "dana"})
+        )
     return seen
 
 
@@ -94,6 +101,10 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert bullet["text"].startswith("[PREFERENCE]") and "tea" in bullet["text"]
     assert seen["full"]["results"][0]["source"]["sourceKind"] == "USER_EXPLICIT"
     assert "revision" in seen["bulletin"]
+    # Dana's bulletin cites her memory; Erin's never does; every user's needs the permission.
+    assert seen["stored"]["memory_id"] in seen["bulletin"]["text"]
+    assert seen["stored"]["memory_id"] not in seen["other"]["text"]
+    assert seen["everyone"].is_error and "every user" in _text(seen["everyone"])
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
     assert seen["forgot"]["stop_reason"] == "SUCCESS_DELETED"
     # Idempotent: forgetting an already-forgotten memory succeeds again, writing nothing.
@@ -101,7 +112,9 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert seen["forgot_unknown"].is_error and "no memory" in _text(seen["forgot_unknown"])
     assert seen["after"]["results"] == []
     rows = KeyStore.for_home(tmp_path).access_events("acme")
-    assert [r["event"] for r in rows] == ["scope_miss"]
+    # the refused all-users bulletin, then the unknown id
+    assert [r["event"] for r in rows] == ["access_denied", "scope_miss"]
+    assert rows[0]["detail"]["reason"] == "all_users"
 
 
 async def _restricted_run(home: Path) -> dict[str, Any]:

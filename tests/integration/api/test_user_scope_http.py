@@ -1,0 +1,119 @@
+"""User scope over HTTP: no route hands one user's memory to another (store/scope.py).
+
+An unbound key reads as the user it names (shared memories only when it names
+none); a key bound to a user reads and writes as that user on every route; the
+orchestrator-wide view needs a key created with ``--all-users``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.integration.api.conftest import Live
+
+MEMORIES = {
+    "alice": ("Alice prefers the quokka colour scheme", "alice"),
+    "bob": ("Bob prefers the narwhal colour scheme", "bob"),
+    "shared": ("The colour scheme review is on Fridays", None),
+}
+
+
+@pytest.fixture(scope="module")
+def ids(live: Live) -> dict[str, str]:
+    for name, grant in {
+        "alice": {"user": "alice"},
+        "admin": {"all_users": True},
+    }.items():
+        live.keys[name], _ = live.control.keys.create("scoped", name, **grant)
+    live.keys["svc"], _ = live.control.keys.create("scoped", "svc")
+    out: dict[str, str] = {}
+    with live.client("svc") as http:
+        for name, (content, user) in MEMORIES.items():
+            body: dict[str, Any] = {
+                "content": content,
+                "type": "Preference",
+                "category": "PREFERENCE",
+                "source_kind": "USER_EXPLICIT",
+            }
+            if user:
+                body["user_id"] = user
+            r = http.post("/v1/memories", json=body)
+            assert r.status_code == 201, r.text
+            out[name] = r.json()["memory_id"]
+    return out
+
+
+def cited(data: dict[str, Any]) -> set[str]:
+    return {i for lines in data["sections"].values() for ln in lines for i in ln["memory_ids"]}
+
+
+def test_unbound_key_reads_as_the_user_it_names(live: Live, ids: dict[str, str]) -> None:
+    with live.client("svc") as http:
+        alice = http.get("/v1/bulletin", params={"user_id": "alice", "thread_id": "t-a"}).json()
+        assert cited(alice) == {ids["alice"], ids["shared"]}
+        assert "narwhal" not in alice["text"]
+        assert all(
+            b["memory_id"] != ids["bob"] for b in (alice["delta"] or {"bullets": []})["bullets"]
+        )
+        assert cited(http.get("/v1/bulletin").json()) == {ids["shared"]}
+        r = http.post("/v1/query", json={"query": "narwhal colour scheme", "user_id": "alice"})
+        assert r.status_code == 200 and {x["id"] for x in r.json()["results"]} <= {
+            ids["alice"],
+            ids["shared"],
+        }
+        denied = http.get("/v1/bulletin", params={"all_users": "true"})
+        assert denied.status_code == 403 and "every user" in denied.text
+    with live.client("admin") as http:
+        assert cited(http.get("/v1/bulletin", params={"all_users": "true"}).json()) == set(
+            ids.values()
+        )
+
+
+def test_a_key_bound_to_a_user_never_reaches_another_users_memory(
+    live: Live, ids: dict[str, str]
+) -> None:
+    bob = ids["bob"]
+    with live.client("alice") as http:
+        assert cited(http.get("/v1/bulletin").json()) == {ids["alice"], ids["shared"]}
+        assert http.get("/v1/bulletin", params={"user_id": "bob"}).status_code == 403
+        assert http.get("/v1/bulletin", params={"all_users": "true"}).status_code == 403
+        assert http.get(f"/v1/memories/{bob}").status_code == 404
+        assert http.get(f"/v1/memories/{bob}/history").status_code == 404
+        assert http.delete(f"/v1/memories/{bob}").status_code == 404
+        assert http.patch(f"/v1/memories/{bob}", json={"importance": 1}).status_code == 404
+        listed = http.get("/v1/memories").json()
+        assert bob not in {m["memory_id"] for m in listed["memories"]}
+        found = http.post("/v1/search", json={"query": "narwhal colour scheme"}).json()
+        assert found["results"] and bob not in {h["memory_id"] for h in found["results"]}
+        asked = http.post("/v1/query", json={"query": "narwhal", "filters": {"user_id": "bob"}})
+        assert asked.status_code == 200 and asked.json()["results"] == []
+        assert http.post("/v1/query", json={"query": "x", "user_id": "bob"}).status_code == 403
+        # Its writes are its user's, whatever the body says.
+        r = http.post(
+            "/v1/memories",
+            json={
+                "content": "Alice likes a quiet desk",
+                "type": "Preference",
+                "category": "PREFERENCE",
+                "source_kind": "USER_EXPLICIT",
+            },
+        )
+        assert r.status_code == 201
+        assert http.get(f"/v1/memories/{r.json()['memory_id']}").json()["user_id"] == "alice"
+        forged = http.post(
+            "/v1/memories",
+            json={
+                "content": "Bob likes a loud desk",
+                "type": "Preference",
+                "category": "PREFERENCE",
+                "source_kind": "USER_EXPLICIT",
+                "user_id": "bob",
+            },
+        )
+        assert forged.status_code == 403
+    events = [e for e in live.control.keys.access_events("scoped") if e["agent"] == "alice"]
+    assert {e["detail"].get("reason") for e in events if e["event"] == "access_denied"} >= {
+        "other_user"
+    }
