@@ -17,9 +17,8 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.routes import CallerDep
 from memvault.api.schemas import CategoryName, QueryFilters
-from memvault.engine import ALL_USERS
+from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
 from memvault.engine import CATEGORY_ALIASES as ALIASES
-from memvault.engine import ProposalError, ProposalStatus, Role, proposal_json
 from memvault.model.enums import StopReason
 
 __all__ = ["router"]
