@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import StringConstraints
 
 from memvault.access import AccessControl, Principal
 from memvault.api.problems import (
@@ -154,6 +155,14 @@ def list_memories(
     importance_max: Annotated[Importance | None, Query()] = None,
     updated_after: StampQuery = None,
     updated_before: StampQuery = None,
+    visible_to: Annotated[
+        list[Annotated[str, StringConstraints(min_length=1, max_length=128)]] | None,
+        Query(
+            max_length=8,
+            description="as these users see it: their memories and shared ones "
+            "(a key bound to a user is held to that user whatever this says)",
+        ),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
@@ -174,6 +183,7 @@ def list_memories(
         "importance_max": importance_max,
         "updated_after": updated_after,
         "updated_before": updated_before,
+        "visible_to": visible_to,
     }
     filters = {k: v for k, v in raw.items() if v not in (None, [], ())}
     nodes = c.engine.list_memories(filters, limit=limit, offset=offset)
