@@ -198,7 +198,7 @@ users = st.sampled_from(["alice", "bob", "carol", None])
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(owners=st.lists(users, min_size=1, max_size=12), reader=users)
+@given(owners=st.lists(users, min_size=1, max_size=8), reader=users)  # 8 lines per section
 def test_no_reader_ever_sees_another_users_memory(
     tmp_path_factory: pytest.TempPathFactory, owners: list[str | None], reader: str | None
 ) -> None:
