@@ -144,31 +144,3 @@ class CaptureOps:
             skipped=next((r.skipped for r in results if r.skipped), ""),
             trace=tuple(t for r in results for t in r.trace),
         )
-
-    def capture_workflow_output(
-        self,
-        run_id: str,
-        step_id: str,
-        output: str | Mapping[str, Any],
-        *,
-        user_id: str | None = None,
-        project_id: str | None = None,
-        thread_id: str = "default",
-    ) -> CaptureResult:
-        """Decision / Todo / Goal memories from a workflow step's output (SYSTEM_KNOWN)."""
-        return self.capture.capture_workflow_output(
-            run_id, step_id, output, user_id=user_id, project_id=project_id, thread_id=thread_id
-        )
-
-    def capture_diagnostics(
-        self,
-        finding: Any,
-        *,
-        user_id: str | None = None,
-        project_id: str | None = None,
-        thread_id: str = "default",
-    ) -> CaptureResult:
-        """Observation memories from diagnostics findings, with bounded evidence."""
-        return self.capture.capture_diagnostics(
-            finding, user_id=user_id, project_id=project_id, thread_id=thread_id
-        )

@@ -90,7 +90,10 @@ class _By(Generic[C, P, R]):
     def __get__(self, engine: MemoryEngine | None, owner: type[Any]) -> Callable[..., R]:
         if engine is None:
             return self.method
-        holder = engine.core if self.part == "core" else getattr(engine.parts, self.part)
+        first, *rest = self.part.split(".")
+        holder: Any = engine.core if first == "core" else getattr(engine.parts, first)
+        for name in rest:  # "capture.capture": the capture component's current pipeline
+            holder = getattr(holder, name)
         bound: Callable[P, R] = getattr(holder, self.method.__name__)
         return bound
 
@@ -303,8 +306,8 @@ class MemoryEngine:
     # -- capture -----------------------------------------------------------------
 
     capture_message = _by("capture", CaptureOps.capture_message)
-    capture_workflow_output = _by("capture", CaptureOps.capture_workflow_output)
-    capture_diagnostics = _by("capture", CaptureOps.capture_diagnostics)
+    capture_workflow_output = _by("capture.capture", CapturePipeline.capture_workflow_output)
+    capture_diagnostics = _by("capture.capture", CapturePipeline.capture_diagnostics)
 
     # -- callers and closing -----------------------------------------------------
 

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from typing_extensions import Unpack
+
 from memvault.embed.base import FloatVector
 from memvault.engine._core import EngineCore, _unpack
 from memvault.errors import ValidationFailed
@@ -16,7 +18,7 @@ from memvault.model.node import MemoryNode
 from memvault.results import WriteResult
 from memvault.store.base import IndexText
 from memvault.write.precomputed import checked_vector
-from memvault.write.spec import MemoryPatch, NewMemory
+from memvault.write.spec import LinkOptions, MemoryPatch, NewMemory
 
 __all__ = ["Writer"]
 
@@ -176,21 +178,12 @@ class Writer:
         return self.core.writes.transition(node, MemoryStatus.RETRACTED, thread_id=thread_id)
 
     def link(
-        self,
-        from_id: str,
-        to_id: str,
-        edge_type: EdgeType | str,
-        *,
-        weight: float = 1.0,
-        reason: str | None = None,
-        thread_id: str = "default",
+        self, /, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Unpack[LinkOptions]
     ) -> WriteResult:
         """Add a typed edge between two active memories of this orchestrator."""
         self.core.load(from_id, "link")
         self.core.load(to_id, "link")
-        return self.core.writes.link(
-            from_id, to_id, edge_type, weight=weight, reason=reason, thread_id=thread_id
-        )
+        return self.core.writes.link(from_id, to_id, edge_type, **options)
 
     def add_many(
         self,

@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import ValidationError
+from typing_extensions import Unpack
 
 from memvault.embed.base import Embedder, FloatVector
 from memvault.errors import DuplicateEdgeError, StoreUnavailableError, ValidationFailed
@@ -78,6 +79,7 @@ from memvault.write.spec import (
     UPDATABLE_FIELDS,
     Clock,
     FieldGate,
+    LinkOptions,
     MemoryPatch,
     NewMemory,
     WriteGate,
@@ -779,20 +781,15 @@ class WritePipeline:
         return self.transition(node, MemoryStatus.ACTIVE, thread_id=thread_id)
 
     def link(
-        self,
-        from_id: str,
-        to_id: str,
-        edge_type: EdgeType | str,
-        *,
-        weight: float = 1.0,
-        reason: str | None = None,
-        thread_id: str = "default",
+        self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Unpack[LinkOptions]
     ) -> WriteResult:
         """A typed edge between two memories the caller has loaded (scope checked there).
 
         A bad edge and a duplicate (from, to, type) are refusals, recorded.
         """
         now = self.now()
+        weight, reason = options.get("weight", 1.0), options.get("reason")
+        thread_id = options.get("thread_id", "default")
         try:
             edge = MemoryEdge(
                 edge_id=new_id("edge"),

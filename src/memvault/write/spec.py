@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -37,6 +37,7 @@ __all__ = [
     "UPDATABLE_FIELDS",
     "Clock",
     "FieldGate",
+    "LinkOptions",
     "MemoryPatch",
     "NewMemory",
     "OpenGate",
@@ -89,6 +90,14 @@ class NewMemory(BaseModel):
     workflow_run_id: str | None = None
     step_id: str | None = None
     source_ref: str | None = None
+
+
+class LinkOptions(TypedDict, total=False):
+    """What ``link`` takes besides its two ends and the edge type (one definition)."""
+
+    weight: float  # default 1.0
+    reason: str | None  # default None
+    thread_id: str  # default "default"
 
 
 class MemoryPatch(BaseModel):
