@@ -400,6 +400,19 @@ class RankFields:
     created_at: str = ""
     conversation_id: str | None = None
 
+    @classmethod
+    def of(cls, node: MemoryNode) -> RankFields:
+        """The ranking fields of ``node``."""
+        return cls(
+            node.memory_id,
+            node.actor_id,
+            node.importance,
+            node.confidence,
+            node.updated_at,
+            node.created_at,
+            node.conversation_id,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class TextHit:

@@ -196,18 +196,7 @@ class InMemoryStore:
             return [nodes[i] for i in sorted(set(memory_ids)) if i in nodes]
 
     def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
-        return {
-            n.memory_id: RankFields(
-                n.memory_id,
-                n.actor_id,
-                n.importance,
-                n.confidence,
-                n.updated_at,
-                n.created_at,
-                n.conversation_id,
-            )
-            for n in self.get_nodes(orchestrator_id, memory_ids)
-        }
+        return {n.memory_id: RankFields.of(n) for n in self.get_nodes(orchestrator_id, memory_ids)}
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
         wanted = set(memory_ids)

@@ -83,6 +83,8 @@ BUSY_TIMEOUT_MS = 30_000
 NODE_CACHE_SIZE = 20_000
 #: filters whose allowed ids are kept (see SQLiteStore._allowed_ids)
 FILTER_CACHE_SIZE = 32
+#: ranking fields kept in memory (see SQLiteStore.rank_fields)
+RANK_CACHE_SIZE = 500_000
 #: Files up to this size are integrity-checked (``PRAGMA quick_check``) before
 #: the store opens; larger ones in the background (measured: ~0.3 s for 240 MB).
 QUICK_CHECK_SYNC_BYTES = 256 * 1024 * 1024
@@ -186,6 +188,8 @@ class SQLiteStore(SqlLifecycleReads):
         self._filter_cache: OrderedDict[tuple[str, NodeFilter], tuple[Any, list[str]]] = (
             OrderedDict()
         )
+        self._rank_cache: dict[str, tuple[str, RankFields]] = {}
+        self._rank_marker: tuple[int, int] | None = None
         self._vectors_lock = threading.Lock()
         if not create and _holds_nothing(self.path):
             # Trigger: no file, or a 0-byte one, and the caller did not ask to create.
@@ -497,11 +501,10 @@ class SQLiteStore(SqlLifecycleReads):
         try:
             with self._vectors_lock:
                 models = [m for (o, m) in self._vectors if o == orch]
-            follow_text = self.text_leg.index is not None
             text_rows: list[TextRow] = []
             with self._transaction() as conn:
                 before = {m: self._marker(conn, orch, m) for m in models}
-                text_before = fts_marker(conn) if follow_text else None
+                text_before = fts_marker(conn)
                 for node in write.nodes:
                     text_rows.append(
                         self._upsert_node(conn, node, write.at, extras.get(node.memory_id))
@@ -518,7 +521,7 @@ class SQLiteStore(SqlLifecycleReads):
                 lifecycle_sql.apply_lifecycle(conn, write)
                 revision = self._bump_revision(conn, write)
                 after = {m: self._marker(conn, orch, m) for m in models}
-                text_after = fts_marker(conn) if follow_text else None
+                text_after = fts_marker(conn)
                 if self._anchors.wants(orch):
                     found = conn.execute(
                         "SELECT events, head_hash FROM audit_head WHERE orchestrator_id = ?",
@@ -533,8 +536,9 @@ class SQLiteStore(SqlLifecycleReads):
                 )
             # Committed: only now may the in-memory vector index follow the write.
             self._follow_write(write, before, after)
-            if text_after is not None and not write.purge_ids:
+            if not write.purge_ids:
                 self.text_leg.follow(text_before, text_after, text_rows)
+                self._follow_rank_fields(write, text_before, text_after)
             if write.purge_ids:
                 self._after_purge(orch)
             return revision
@@ -587,6 +591,17 @@ class SQLiteStore(SqlLifecycleReads):
                         active = current[0].status.value if current else "gone"
                     matrix.upsert(row.memory_id, row.vector, active=active == "active")
                 matrix.marker = after[model_id]
+
+    def _follow_rank_fields(
+        self, write: WriteSet, before: tuple[int, int], after: tuple[int, int]
+    ) -> None:
+        """The committed nodes' ranking fields into the cache (when it was current)."""
+        with self._nodes_lock:
+            if self._rank_marker != before:
+                return  # another connection wrote since: the next read clears it
+            for node in write.nodes:
+                self._rank_cache[node.memory_id] = (node.orchestrator_id, RankFields.of(node))
+            self._rank_marker = after
 
     @staticmethod
     def _insert_embedding(conn: sqlite3.Connection, orch: str, row: EmbeddingRow, at: str) -> None:
@@ -804,14 +819,41 @@ class SQLiteStore(SqlLifecycleReads):
         return node
 
     def rank_fields(self, orchestrator_id: str, memory_ids: Sequence[str]) -> dict[str, RankFields]:
-        ids = sorted(set(memory_ids))
+        """Ranking fields, from memory while no other connection changed the file.
+
+        Trigger: every search reads them for 100-200 candidates.
+        Why: they change only when their memory is written; the writes of this
+          store follow into the cache, anyone else's commit clears it.
+        Outcome: one SQL read for the ids not seen since the last foreign write.
+        """
+        with self._call():
+            self._usable()
+            marker = self._unchanged_marker(self._reader(), "fts", fts_marker)
         out: dict[str, RankFields] = {}
+        with self._nodes_lock:
+            if self._rank_marker != marker:
+                self._rank_cache.clear()
+                self._rank_marker = marker
+            cache = self._rank_cache
+            for m in memory_ids:
+                hit = cache.get(m)
+                if hit is not None and hit[0] == orchestrator_id:
+                    out[m] = hit[1]
+        ids = sorted({m for m in memory_ids if m not in out})
+        fresh: dict[str, RankFields] = {}
         for start in range(0, len(ids), 500):
             sql, params = q.rank_fields_query(orchestrator_id, ids[start : start + 500])
             for m, actor, importance, confidence, updated, created, conv in self._read(sql, params):
-                out[m] = RankFields(
+                fresh[m] = RankFields(
                     m, actor, int(importance), float(confidence), updated, created, conv
                 )
+        if fresh:
+            with self._nodes_lock:
+                if self._rank_marker == marker:
+                    if len(self._rank_cache) + len(fresh) > RANK_CACHE_SIZE:
+                        self._rank_cache.clear()
+                    self._rank_cache.update((m, (orchestrator_id, f)) for m, f in fresh.items())
+            out.update(fresh)
         return out
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
@@ -1279,6 +1321,8 @@ class SQLiteStore(SqlLifecycleReads):
         with self._nodes_lock:
             self._nodes.clear()  # a purged memory's text must not outlive it in memory
             self._filter_cache.clear()
+            self._rank_cache.clear()
+            self._rank_marker = None
         self.text_leg.forget()
 
     def audit_head(self, orchestrator_id: str) -> AuditHead:
