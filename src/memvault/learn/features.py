@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -118,7 +119,7 @@ def char_ngrams(
         grams.extend([padded[i : i + n] for i in range(len(padded) - n + 1)])
     words = folded.split()
     grams.extend(["\x01" + w for w in words])
-    grams.extend(["\x02" + a + " " + b for a, b in zip(words, words[1:], strict=False)])
+    grams.extend(["\x02" + a + " " + b for a, b in itertools.pairwise(words)])
     buckets = np.array(_crcs(grams), dtype=np.int64) % dim
     keys, counts = np.unique(buckets, return_counts=True)
     table = _LOG1
