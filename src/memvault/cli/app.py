@@ -261,22 +261,6 @@ def update(
 
 
 @app.command()
-def delete(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
-    """Soft-delete a memory (restorable until it is purged)."""
-    with _engine(ctx) as engine:
-        result = engine.delete(memory_id)
-    _print_write(result, as_json, "deleted")
-
-
-@app.command()
-def restore(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
-    """Restore a soft-deleted memory."""
-    with _engine(ctx) as engine:
-        result = engine.restore(memory_id)
-    _print_write(result, as_json, "restored")
-
-
-@app.command()
 def supersede(
     ctx: typer.Context,
     memory_id: Annotated[str, typer.Argument(help="The memory that is no longer current.")],
@@ -289,12 +273,24 @@ def supersede(
     _print_write(result, as_json, "superseded")
 
 
-@app.command()
-def retract(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
-    """Retract a memory that was wrong (status retracted; audited, kept)."""
-    with _engine(ctx) as engine:
-        result = engine.retract(memory_id)
-    _print_write(result, as_json, "retracted")
+def _status_command(name: str, done: str, doc: str) -> None:
+    """``memvault NAME MEMORY_ID``: one status change of the engine (``engine.NAME``)."""
+
+    def command(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+        with _engine(ctx) as engine:
+            result = getattr(engine, name)(memory_id)
+        _print_write(result, as_json, done)
+
+    command.__doc__ = doc
+    app.command(name)(command)
+
+
+for _name, _done, _doc in (
+    ("delete", "deleted", "Soft-delete a memory (restorable until it is purged)."),
+    ("restore", "restored", "Restore a soft-deleted memory."),
+    ("retract", "retracted", "Retract a memory that was wrong (status retracted; audited, kept)."),
+):
+    _status_command(_name, _done, _doc)
 
 
 @app.command()
