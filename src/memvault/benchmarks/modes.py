@@ -84,7 +84,7 @@ MODE_NOTES: dict[str, str] = {
 }
 
 #: Bumped whenever what an index holds changes (old caches are then rebuilt).
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.:\-]")
 
 

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from datetime import UTC, datetime
 
@@ -45,9 +46,31 @@ def parse_timestamp(stamp: str) -> datetime:
     return datetime.strptime(stamp, TIMESTAMP_FORMAT).replace(tzinfo=UTC)
 
 
+_LAST_ID: list[int] = [0, 0]  # the last (ms, random part) this process issued
+_ID_LOCK = threading.Lock()
+
+
 def new_id(prefix: str) -> str:
-    """A time-ordered unique id: ``<prefix>_<12 hex ms><16 hex random>``."""
-    return f"{prefix}_{int(time.time() * 1000):012x}{secrets.token_hex(8)}"
+    """A time-ordered unique id: ``<prefix>_<12 hex ms><16 hex random>``.
+
+    Within one process the ids are strictly increasing: an id issued in the
+    same millisecond as the previous one takes the previous random part + 1
+    (ULID's monotonic rule), so a bulk write's memories sort in the order they
+    were written (ranking reads that order for conversation neighbours).
+
+    >>> a, b = new_id("mem"), new_id("mem")
+    >>> a < b and len(a) == len(b) == 32
+    True
+    """
+    with _ID_LOCK:
+        ms = max(int(time.time() * 1000), _LAST_ID[0])
+        if ms == _LAST_ID[0] and _LAST_ID[1] < 2**64 - 1:
+            rand = _LAST_ID[1] + 1
+        else:
+            ms = max(ms, _LAST_ID[0] + (1 if ms == _LAST_ID[0] else 0))
+            rand = secrets.randbits(63)  # room to count up within the millisecond
+        _LAST_ID[0], _LAST_ID[1] = ms, rand
+    return f"{prefix}_{ms:012x}{rand:016x}"
 
 
 def summarise(content: str, limit: int = 160) -> str:
