@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import time
 from typing import Any
 
 import numpy as np
@@ -151,3 +154,31 @@ def test_thread_count_does_not_change_onnx_vectors(onnx_pass: MiniLMEmbedder) ->
     single = MiniLMEmbedder(document_backend="onnx", threads=1).embed_documents(TEXTS)
     double = MiniLMEmbedder(document_backend="onnx", threads=2).embed_documents(TEXTS)
     np.testing.assert_allclose(single, double, atol=1e-6)
+
+
+@needs_onnx
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # 3.12+: fork of a threaded process
+def test_a_forked_child_still_embeds(onnx_pass: MiniLMEmbedder) -> None:
+    """A process that forks after its session exists (multiprocessing's default on Linux):
+    the child's calls on the inherited session return the same vectors and do not hang."""
+    expected = onnx_pass.embed_documents(TEXTS)  # the parent's session exists now
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: embed, send the bytes, leave without running pytest's exit
+        try:
+            os.close(read)
+            os.write(write, onnx_pass.embed_documents(TEXTS).tobytes())
+        finally:
+            os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + 120
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung in onnxruntime")
+        time.sleep(0.05)
+    with os.fdopen(read, "rb") as pipe:
+        got = np.frombuffer(pipe.read(), dtype=np.float32).reshape(expected.shape)
+    np.testing.assert_array_equal(got, expected)
