@@ -215,3 +215,44 @@ def test_hydrated_nodes_are_reused_only_while_their_row_is_unchanged(tmp_path: P
     again = store.get_nodes("acme", [node.memory_id])[0]
     assert again is not first and again.importance == 90
     store.close()
+
+
+def test_conversation_and_audit_op_lookups_use_their_indexes(tmp_path: Path) -> None:
+    """The derived index text's per-write conversation listing and the Refusals page's
+    audit-by-op read are index lookups, not scans (migration 5)."""
+    from memvault.model import HistoryOp
+    from memvault.store.sqlite import queries as q
+
+    store = SQLiteStore(tmp_path / "memory.db")
+    conn = store._writer
+    sql, params = q.list_nodes_query("acme", NodeFilter(conversation_id="c1"), 10, 0)
+    plan = " ".join(r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+    assert "memories_conversation" in plan, plan
+    plan = " ".join(
+        r[3]
+        for r in conn.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM history WHERE orchestrator_id = ? AND op IN (?) "
+            "ORDER BY seq DESC LIMIT 25",
+            ["acme", HistoryOp.REFUSE.value],
+        )
+    )
+    assert "history_op" in plan, plan
+    store.close()
+
+
+def test_a_version_4_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    """A database written before migration 5 gains its indexes on open, rows untouched."""
+    db = tmp_path / "memory.db"
+    store = SQLiteStore(db)
+    store.apply(WriteSet("acme", ts(1), nodes=(make_node(conversation_id="c1"),)))
+    store.close()
+    with raw(db) as conn:
+        conn.execute("DROP INDEX memories_conversation")
+        conn.execute("DROP INDEX history_op")
+        conn.execute("DELETE FROM schema_version WHERE version = 5")
+    again = SQLiteStore(db)
+    assert again.schema_versions() == [v for v, _, _ in MIGRATIONS]
+    names = {r[0] for r in again._writer.execute("SELECT name FROM sqlite_master")}
+    assert {"memories_conversation", "history_op"} <= names
+    assert len(again.list_nodes("acme", NodeFilter(conversation_id="c1"), limit=5)) == 1
+    again.close()

@@ -381,9 +381,19 @@ CREATE TABLE IF NOT EXISTS store_identity (
 );
 """
 
+# Lookups that scanned: the derived index text lists a conversation's memories on
+# every write (``NodeFilter(conversation_id=…)``, newest first), and the inspector's
+# Refusals page reads the audit by ``op`` (newest first).
+_V4 = """
+CREATE INDEX IF NOT EXISTS memories_conversation
+    ON memories (orchestrator_id, conversation_id, updated_at DESC);
+CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
     (2, "partial index of pinned memories", _V2),
     (3, "store identity (matched against memory.anchor.json)", _V3),
+    (4, "conversation and audit-op lookups", _V4),
 )

@@ -232,10 +232,20 @@ CREATE TABLE store_identity (
 );
 """
 
+# Lookups that scanned (NOTE "seen and left alone" 4–5): the derived index text
+# lists a conversation's memories on every write (``NodeFilter(conversation_id=…)``,
+# newest first), and the inspector's Refusals page reads the audit by ``op``.
+_V5 = """
+CREATE INDEX IF NOT EXISTS memories_conversation
+    ON memories (orchestrator_id, conversation_id, updated_at DESC);
+CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
     (2, "full-text enrichment columns; embedding lookup index", _V2),
     (3, "lifecycle: audit head, proposal outcomes, purge and stats lookups", _V3),
     (4, "store identity (matched against memory.anchor.json)", _V4),
+    (5, "conversation and audit-op lookups", _V5),
 )

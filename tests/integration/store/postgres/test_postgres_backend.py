@@ -87,6 +87,9 @@ def test_schema_tables_indexes_and_versions(store: PostgresStore) -> None:
         )
     assert tables >= TABLES
     assert "USING gin" in indexes["memories_tsv"]
+    # migration 4: the per-write conversation listing and the Refusals page's op read
+    assert "(orchestrator_id, conversation_id, updated_at DESC)" in indexes["memories_conversation"]
+    assert "(orchestrator_id, op, seq)" in indexes["history_op"]
     hnsw = indexes[vector_index_name(384)]
     assert "USING hnsw" in hnsw and "vector_cosine_ops" in hnsw and "(dim = 384)" in hnsw
     assert store.schema_versions() == [v for v, _, _ in MIGRATIONS]
@@ -356,3 +359,24 @@ def test_bulk_writes_refresh_planner_statistics() -> None:
             assert conn.execute(sql).fetchone() == (1000.0,)  # ANALYZE ran after the write
     finally:
         store.close()
+
+
+def test_a_version_3_schema_gains_the_lookup_indexes() -> None:
+    """A schema migrated before migration 4 gets its two indexes on the next connect."""
+    dsn, schema = pg.fresh_schema()
+    PostgresStore.connect(dsn, schema=schema, pool_size=1).close()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"DROP INDEX {schema}.memories_conversation")
+        conn.execute(f"DROP INDEX {schema}.history_op")
+        conn.execute(f"DELETE FROM {schema}.schema_version WHERE version = 4")
+    again = PostgresStore.connect(dsn, schema=schema, pool_size=1)
+    assert again.schema_versions() == [v for v, _, _ in MIGRATIONS]
+    again.close()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        names = {
+            r[0]
+            for r in conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = %s", [schema]
+            ).fetchall()
+        }
+    assert {"memories_conversation", "history_op"} <= names
