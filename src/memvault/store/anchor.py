@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memvault.errors import AnchorError, StoreIdentityError, StoreMissingError
+from memvault.errors import AnchorError, StoreError, StoreIdentityError, StoreMissingError
 
 if TYPE_CHECKING:
     from memvault.store.base import Store
@@ -348,6 +348,21 @@ class AnchorKeeper:
         with self._lock:
             self._kept[identity.orchestrator_id] = (path, identity)
         self._write(path, identity)
+
+    def keep_identity(
+        self, orchestrator_id: str, identity: StoreAnchor | None, path: str | Path
+    ) -> None:
+        """:meth:`keep` for a backend's ``keep_anchor``: ``identity`` is what the store
+        recorded for ``orchestrator_id`` (``None``: nothing claimed yet — an error).
+
+        >>> AnchorKeeper().keep_identity("acme", None, "/nowhere")
+        Traceback (most recent call last):
+        ...
+        memvault.errors.StoreError: orchestrator 'acme' has no store identity to anchor
+        """
+        if identity is None:
+            raise StoreError(f"orchestrator {orchestrator_id!r} has no store identity to anchor")
+        self.keep(identity, path)
 
     def wants(self, orchestrator_id: str) -> bool:
         return orchestrator_id in self._kept

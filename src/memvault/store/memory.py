@@ -463,10 +463,7 @@ class InMemoryStore:
         return []
 
     def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
-        identity = self.identity(orchestrator_id)
-        if identity is None:
-            raise StoreError(f"orchestrator {orchestrator_id!r} has no store identity to anchor")
-        self._anchors.keep(identity, path)
+        self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)
 
     def close(self) -> None:
         with self._lock:

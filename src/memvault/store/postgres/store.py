@@ -631,10 +631,7 @@ class PostgresStore(SqlLifecycleReads):
             return threads
 
     def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
-        identity = self.identity(orchestrator_id)
-        if identity is None:
-            raise StoreError(f"orchestrator {orchestrator_id!r} has no store identity to anchor")
-        self._anchors.keep(identity, path)
+        self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)
 
     @property
     def anchor_error(self) -> str | None:
