@@ -600,18 +600,7 @@ class LifecycleService:
             )
         if not decision.allowed:
             return self._refuse_confirmed(proposal, decision, at)
-        event = self._event(
-            HistoryOp.CREATE,
-            at,
-            memory_id=node.memory_id,
-            stop_reason=decision.stop_reason,
-            detector=decision.detector,
-            detail={
-                "type": node.type.value,
-                "category": node.category,
-                "proposal_id": proposal.proposal_id,
-            },
-        )
+        event = self._builder(at).created_event(node, decision, proposal_id=proposal.proposal_id)
         decided = decide(
             proposal,
             ProposalStatus.CONFIRMED,

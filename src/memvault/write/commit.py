@@ -153,6 +153,16 @@ class WriteBuilder:
     at: str
     thread_id: str = "default"
 
+    def created_event(self, node: MemoryNode, decision: Decision, **detail: Any) -> HistoryEvent:
+        """The CREATE event of a new node: the gate's decision, its type and category."""
+        return self.event(
+            HistoryOp.CREATE,
+            node.memory_id,
+            stop_reason=decision.stop_reason,
+            detector=decision.detector,
+            detail={"type": node.type.value, "category": node.category, **detail},
+        )
+
     def event(self, op: HistoryOp, memory_id: str | None, **fields: Any) -> HistoryEvent:
         """A history event of this write."""
         return HistoryEvent(
@@ -261,18 +271,7 @@ class WriteBuilder:
         ``node_detail``: extra event detail of single nodes, by memory id.
         """
         events = [
-            self.event(
-                HistoryOp.CREATE,
-                n.memory_id,
-                stop_reason=d.stop_reason,
-                detector=d.detector,
-                detail={
-                    "type": n.type.value,
-                    "category": n.category,
-                    **detail,
-                    **(node_detail or {}).get(n.memory_id, {}),
-                },
-            )
+            self.created_event(n, d, **{**detail, **(node_detail or {}).get(n.memory_id, {})})
             for n, d in zip(nodes, decisions, strict=True)
         ]
         events += [self._link_event(e) for e in edges]
@@ -368,15 +367,7 @@ class WriteBuilder:
         events: list[HistoryEvent] = []
         changes: list[ChangeEntry] = []
         for node, decision, where in created:
-            events.append(
-                self.event(
-                    HistoryOp.CREATE,
-                    node.memory_id,
-                    stop_reason=decision.stop_reason,
-                    detector=decision.detector,
-                    detail={"type": node.type.value, "category": node.category, "ingest": where},
-                )
-            )
+            events.append(self.created_event(node, decision, ingest=where))
             changes.append(ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary))
         touched: dict[str, MemoryNode] = {}
         for target, _source, reason, where in merged:
@@ -468,18 +459,12 @@ class WriteBuilder:
         nodes: list[MemoryNode] = [node]
         edges: list[MemoryEdge] = []
         events: list[HistoryEvent] = [
-            self.event(
-                HistoryOp.CREATE,
-                node.memory_id,
-                stop_reason=decision.stop_reason,
-                detector=decision.detector,
-                detail={
-                    "type": node.type.value,
-                    "category": node.category,
-                    "trigger": "capture",
-                    "rule": candidate.rule,
-                    "outcome": resolution.outcome.value,
-                },
+            self.created_event(
+                node,
+                decision,
+                trigger="capture",
+                rule=candidate.rule,
+                outcome=resolution.outcome.value,
             )
         ]
         for old in superseded:
