@@ -102,11 +102,9 @@ def register_bench(bench_app: typer.Typer) -> None:
                 }
             )
         if writes:
-            render_table(
-                "capture_message ms per turn, ingest memories/s",
-                writes,
-                ["capture p50", "p95", "cpu p50", "ingest mem/s", "mem/cpu-s", "load"],
-            )
+            shown = ["capture p50", "p95", "cpu p50"] if result["capture"] else []
+            shown += ["ingest mem/s", "mem/cpu-s"] if result["ingest"] else []
+            render_table("capture_message ms per turn, ingest memories/s", writes, [*shown, "load"])
         if "agreement" in result:
             agreement = result["agreement"]
             output.stdout.print(
