@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from memvault.errors import WeightsError
+from memvault.extract.verbatim import PLACEHOLDER_PATTERN, protect
 from memvault.learn import Heads, SparseRows, char_ngrams, load_weights
 from memvault.model.enums import MemoryType
 
@@ -46,6 +47,7 @@ __all__ = [
     "ClauseReader",
     "Reading",
     "default_reader",
+    "reader_view",
 ]
 
 READER_MANIFEST = Path(__file__).with_name("weights") / "clause_reader.json"
@@ -82,6 +84,21 @@ TYPES: dict[str, tuple[MemoryType, str]] = {
 #: Used when a manifest records no calibrated keep rule (older weights).
 KEEP_SHARE = 0.5
 KEEP_FLOOR = 0.1
+
+
+def reader_view(text: str) -> str:
+    """What the heads read: ``text`` with every identifier, path, URL, version and
+    quote replaced by one token (``ID``).
+
+    An identifier says nothing about what a clause is, and its n-grams are noise
+    the corpus cannot cover: "bump opensearch-py to 2.6.0" and "bump the client"
+    read alike. Training and reading use the same view.
+
+    >>> reader_view('pin ruff==0.6.9 in `pyproject.toml`, see https://x.dev/a')
+    'pin ID in ID, see ID'
+    """
+    masked, spans = protect(text)
+    return PLACEHOLDER_PATTERN.sub("ID", masked) if spans else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +150,9 @@ class ClauseReader:
         """One :class:`Reading` per text (pure arithmetic, no I/O)."""
         if not texts:
             return []
-        rows = SparseRows.stack([char_ngrams(t, dim=self.dim) for t in texts], self.dim)
+        rows = SparseRows.stack(
+            [char_ngrams(reader_view(t), dim=self.dim) for t in texts], self.dim
+        )
         probs = self.heads.scores(None, rows)
         out: list[Reading] = []
         for row in probs:

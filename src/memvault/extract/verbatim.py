@@ -26,7 +26,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-__all__ = ["PLACEHOLDER_START", "identifiers", "protect", "protected", "restore"]
+__all__ = [
+    "PLACEHOLDER_PATTERN",
+    "PLACEHOLDER_START",
+    "identifiers",
+    "protect",
+    "protected",
+    "restore",
+]
 
 #: Placeholders are private-use characters: never word characters, so no
 #: ``\b`` pattern of a rewriter can start or end inside one.
@@ -34,6 +41,8 @@ PLACEHOLDER_START = "\ue000"
 _END = "\ue001"
 _DIGITS = "\ue010\ue011\ue012\ue013\ue014\ue015\ue016\ue017\ue018\ue019"
 _PLACEHOLDER = re.compile(PLACEHOLDER_START + "([" + _DIGITS + "]+)" + _END)
+#: A placeholder :func:`protect` puts in the text (to find or replace them).
+PLACEHOLDER_PATTERN = _PLACEHOLDER
 
 _QUOTED = (
     r"`[^`\n]+`"  # code in backticks

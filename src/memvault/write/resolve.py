@@ -113,8 +113,17 @@ def _family(key: str) -> str:
 def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) -> bool:
     """Vector similarity plus slot match: same type, close in meaning, and the same
     slot family or at least one shared content word besides the speaker."""
-    if n.type != candidate.type.value or n.type not in _UPDATABLE:
+    if n.type not in _UPDATABLE or candidate.type.value not in _UPDATABLE:
         return False
+    ignore = {w.lower() for w in candidate.subject.split()} | {"team"}
+    shared = (content_tokens(candidate.content) & content_tokens(n.content)) - ignore
+    if n.type != candidate.type.value:
+        # Trigger: a change cue, and the memory it changes was typed otherwise
+        #          ("we moved the sync to Thursdays" — a decision — changes the fact
+        #          "the team syncs on Tuesdays").
+        # Why: the type says how a statement was phrased, not what it is about.
+        # Outcome: across types only when close in meaning *and* sharing words.
+        return n.similarity >= bands.related and len(shared) >= 2
     if n.similarity >= bands.contradiction:
         return True
     if n.similarity < bands.related:
@@ -122,8 +131,6 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
     family = _family(candidate.key)
     if family and _family(n.key) == family:
         return True
-    ignore = {w.lower() for w in candidate.subject.split()} | {"team"}
-    shared = (content_tokens(candidate.content) & content_tokens(n.content)) - ignore
     return len(shared) >= 2
 
 

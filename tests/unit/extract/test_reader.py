@@ -129,3 +129,50 @@ def test_benign_tooling_words_are_not_sensitive_in_free_text() -> None:
     text = "we keep the api tokens and the deploy password in 1password"
     cand = statement_candidate(Clause(text, "Tom", NOW.date()), Reading("fact", 0.9, ()))
     assert cand is not None and cand.sensitive == ""
+
+
+def test_the_keep_rule_is_calibrated_and_recorded_in_the_manifest() -> None:
+    manifest = json.loads(READER_MANIFEST.read_text(encoding="utf-8"))
+    keep = manifest["keep"]
+    assert keep["silent_kept"] <= 0.05 and 0.0 < keep["floor"] <= 0.2 and keep["share"] >= 0.3
+    reader = default_reader()
+    assert (reader.keep_floor, reader.keep_share) == (keep["floor"], keep["share"])
+
+
+def test_identifiers_are_one_token_for_the_reader() -> None:
+    from memvault.extract.reader import reader_view
+
+    assert reader_view("bump grpcio to 1.66.1 in services/api") == "bump grpcio to ID in ID"
+    a, b = default_reader().read(["bump grpcio to 1.66.1", "bump grpcio to 0.9.0rc2"])
+    assert a.scores == b.scores
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could you save the chart as an svg instead?",
+        "would you note the assumptions in the readme?",
+        "Can you remember which bucket the exports went to?",
+        "i keep getting a 401 from the billing api, what am I missing",
+        "Before I forget, what's the shortcut for splitting panes in tmux?",
+    ],
+)
+def test_requests_and_questions_to_the_assistant_keep_nothing(text: str) -> None:
+    assert kept(text) == []
+
+
+def test_a_clause_in_another_language_is_not_kept_on_the_readers_word() -> None:
+    # the rules and the reader read English: unparsed, it would be stored as said
+    assert kept("Wir deployen das Backend jeden Donnerstag mit Argo auf den Cluster.") == []
+    assert kept("Nous livrons le backend chaque jeudi avec Argo sur le cluster.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("I no longer use Sublime, it's all Zed now", "Tom no longer uses Sublime"),
+        ("we agreed to freeze merges during the audit", "Tom's team agreed to freeze merges"),
+    ],
+)
+def test_verb_agreement_keeps_the_users_verb(text: str, statement: str) -> None:
+    assert any(statement in c for _, c in kept(text)), kept(text)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memvault.extract.reader import LABELS, READER_MANIFEST, SILENT
+from memvault.extract.reader import LABELS, READER_MANIFEST, SILENT, reader_view
 from memvault.extract.training.generate import CORPUS_PATH
 from memvault.learn import Heads, TrainConfig, ngram_matrix, train_heads, write_weights
 
@@ -71,14 +71,14 @@ def targets(rows: Sequence[dict[str, Any]]) -> npt.NDArray[np.float64]:
 
 
 def _fit(rows: Sequence[dict[str, Any]], config: TrainConfig) -> Heads:
-    x = ngram_matrix((r["text"] for r in rows), dim=NGRAM_DIM)
+    x = ngram_matrix((reader_view(r["text"]) for r in rows), dim=NGRAM_DIM)
     return train_heads(None, x, targets(rows), LABELS, config)
 
 
 def _evaluate(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if not rows:
         return {"items": 0}
-    probs = heads.scores(None, ngram_matrix((r["text"] for r in rows), dim=NGRAM_DIM))
+    probs = heads.scores(None, ngram_matrix((reader_view(r["text"]) for r in rows), dim=NGRAM_DIM))
     predicted = [LABELS[int(i)] for i in probs.argmax(axis=1)]
     gold = [r["label"] for r in rows]
     per_label: dict[str, float] = {}
@@ -103,8 +103,8 @@ def _evaluate(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-#: The keep rule's floor: the best label must be at least this probable (fixed).
-KEEP_FLOOR = 0.1
+#: The keep rule's floors tried: the best label must be at least this probable.
+KEEP_FLOORS = (0.02, 0.05, 0.1, 0.2)
 #: Calibration budget: at most this share of the validation split's silent
 #: clauses (questions, chit-chat, one-offs) may be kept as durable.
 SILENT_KEPT_MAX = 0.05
@@ -114,33 +114,40 @@ _SHARES = tuple(round(0.3 + 0.05 * i, 2) for i in range(11))  # 0.30 … 0.80
 def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The keep rule for clauses no rule read, from the validation split.
 
-    A reading is *sure* when its best label is at least :data:`KEEP_FLOOR`
-    probable and at least ``share`` of the summed probabilities; ``share`` is
-    the smallest of 0.30 … 0.80 that keeps at most :data:`SILENT_KEPT_MAX` of
-    the split's silent clauses as durable (the heads never saw these templates).
+    A reading is *sure* when its best label is at least ``floor`` probable and
+    at least ``share`` of the summed probabilities. Of every pair (``floor`` in
+    :data:`KEEP_FLOORS`, ``share`` in 0.30 … 0.80) that keeps at most
+    :data:`SILENT_KEPT_MAX` of the split's silent clauses as durable, the one
+    keeping the most durable clauses wins (ties: the higher floor, then share).
+    The heads never saw these templates.
     """
     if not rows:
-        return {"floor": KEEP_FLOOR, "share": _SHARES[len(_SHARES) // 2]}
-    probs = heads.scores(None, ngram_matrix((r["text"] for r in rows), dim=NGRAM_DIM))
+        return {"floor": 0.1, "share": 0.55}
+    probs = heads.scores(None, ngram_matrix((reader_view(r["text"]) for r in rows), dim=NGRAM_DIM))
     best = probs.max(axis=1)
     share = best / np.maximum(probs.sum(axis=1), 1e-12)
     durable = np.array([LABELS[int(i)] not in SILENT for i in probs.argmax(axis=1)])
     silent = np.array([r["label"] in SILENT for r in rows])
-    chosen = _SHARES[-1]
-    for s in _SHARES:
-        kept = durable & (best >= KEEP_FLOOR) & (share >= s)
-        if float(kept[silent].mean()) <= SILENT_KEPT_MAX:
-            chosen = s
-            break
-    kept = durable & (best >= KEEP_FLOOR) & (share >= chosen)
+    chosen: tuple[float, float, float, float] | None = None  # durable kept, floor, share, silent
+    for floor in KEEP_FLOORS:
+        for s in _SHARES:
+            kept = durable & (best >= floor) & (share >= s)
+            silent_kept = float(kept[silent].mean())
+            if silent_kept > SILENT_KEPT_MAX:
+                continue
+            option = (float(kept[~silent].mean()), floor, s, silent_kept)
+            if chosen is None or option[:3] > chosen[:3]:
+                chosen = option
+    if chosen is None:
+        chosen = (0.0, KEEP_FLOORS[-1], _SHARES[-1], 0.0)
+    kept_durable, floor, s, silent_kept = chosen
     return {
-        "floor": KEEP_FLOOR,
-        "share": chosen,
-        "silent_kept": round(float(kept[silent].mean()), 3),
-        "durable_kept": round(float(kept[~silent].mean()), 3),
-        "rule": f"best >= {KEEP_FLOOR} and share >= {chosen}; share = smallest of "
-        f"{_SHARES[0]}..{_SHARES[-1]} keeping <= {SILENT_KEPT_MAX:.0%} of validation "
-        "silent clauses",
+        "floor": floor,
+        "share": s,
+        "silent_kept": round(silent_kept, 3),
+        "durable_kept": round(kept_durable, 3),
+        "rule": f"best >= floor and share >= share; the pair keeping most durable clauses "
+        f"with <= {SILENT_KEPT_MAX:.0%} of validation silent clauses kept",
     }
 
 
