@@ -171,6 +171,9 @@ _INTRO = re.compile(
 )
 
 
+#: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
+_ASKED = frozenset({"TODO", "REMINDER"})
+
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|we're|my|our)\b", re.I)
 
 
@@ -300,6 +303,15 @@ class RuleExtractor:
         if reader is not None and prepared:
             texts = [s for s, _ in sentences] + [text for _, _, text, _ in prepared]
             readings = list(reader.read(texts))
+        # Trigger: the turn asks something ("we're on postgres 15 — how do I …?").
+        # Why: what precedes a question is the question's context, not something the
+        #      user asked to keep; labelled turns with a question hold almost only
+        #      reminders and todos ("can you remind me to …?").
+        # Outcome: such a turn keeps its todos, reminders and explicit requests only.
+        clause_readings = readings[len(sentences) :]
+        asks = any(s.rstrip().endswith("?") for s, _ in sentences) or any(
+            r is not None and r.label == "question" and r.sure for r in clause_readings
+        )
         trace: list[ClauseTrace] = []
         if procedure is not None:
             trace.append(
@@ -319,6 +331,8 @@ class RuleExtractor:
                 reading,
                 sentence_reading,
             )
+            if cand is not None and asks and not (explicit or cand.category in _ASKED):
+                why, cand = f"silent:context of a question ({why})", None
             if cand is not None:
                 limit = 1000 if cand.type.value == "Procedure" else 280
                 problems = check_statement(cand.content, max_chars=limit)

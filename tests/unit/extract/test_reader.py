@@ -176,3 +176,17 @@ def test_a_clause_in_another_language_is_not_kept_on_the_readers_word() -> None:
 )
 def test_verb_agreement_keeps_the_users_verb(text: str, statement: str) -> None:
     assert any(statement in c for _, c in kept(text)), kept(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept_types"),
+    [
+        ("We run Postgres 16 on the analytics box. How do I vacuum a huge table safely?", []),
+        ("i teach piano on weekends - any tips for a recital program?", []),
+        ("Could you remind me on friday to renew the domain? It expires soon.", ["Todo"]),
+    ],
+)
+def test_a_turn_that_asks_keeps_only_its_todos_and_reminders(
+    text: str, kept_types: list[str]
+) -> None:
+    assert [t for t, _ in kept(text)] == kept_types
