@@ -189,11 +189,15 @@ def rerank_features(
     run); ``fields``: the candidates' ranking fields (missing = unknown).
     """
     window = time_window(query, now)
-    inside = {m: _in_window(window, fields.get(m)) for m, _ in fused}
-    boosted = sorted(
-        fused, key=lambda item: (-item[1] * (1.0 + window_boost * inside[item[0]]), item[0])
-    )
-    ids = [m for m, _ in boosted[:pool]]
+    if window is None:
+        inside: dict[str, bool] = {}
+        ids = [m for m, _ in fused[:pool]]  # fused is best first, ties by id
+    else:
+        inside = {m: _in_window(window, fields.get(m)) for m, _ in fused}
+        boosted = sorted(
+            fused, key=lambda item: (-item[1] * (1.0 + window_boost * inside[item[0]]), item[0])
+        )
+        ids = [m for m, _ in boosted[:pool]]
     p = dict(fused)
     bm25 = dict(text or ())
     cos = dict(vector or ())
@@ -219,7 +223,7 @@ def rerank_features(
             1.0 if f is not None and names_actor(words, f.actor_id) else 0.0,
             (c - floor) / (top - floor) if top > floor else 0.0,
             score / best if best > 0 else 0.0,
-            1.0 if inside[m] else 0.0,
+            1.0 if inside.get(m) else 0.0,
             1.0 if window is not None else 0.0,
             max((p.get(o, 0.0) for o in others), default=0.0),
             max((cos.get(o, floor) for o in others), default=0.0),
