@@ -36,7 +36,7 @@ from pydantic import (
     create_model,
 )
 
-from memvault.engine import DEFAULT_CONTRACT_VERSION, load_contract
+from memvault.engine import DEFAULT_CONTRACT_VERSION, NodeFilter, load_contract
 from memvault.model.enums import (
     CapturedBy,
     MemoryType,
@@ -269,41 +269,45 @@ class MemoryPatch(_Body):
         }
 
 
-class SearchFilters(_Body):
-    """Optional filters of ``POST /v1/search`` (applied inside the store)."""
+def _filter_fields(dates: Any, *, category: bool) -> dict[str, Any]:
+    """The fields of ``NodeFilter`` (the one filter list) as this edge types them.
 
-    user_id: Ident | None = None
-    agent_id: Ident | None = None
-    run_id: Ident | None = None
-    actor_id: Ident | None = None
-    role: Ident | None = None
-    conversation_id: Ident | None = None
-    project_id: Ident | None = None
-    type: list[MemoryType] | None = Field(default=None, max_length=16)
-    pinned: Flag | None = None
-    importance_min: Importance | None = None
-    importance_max: Importance | None = None
-    updated_after: Timestamp | None = None
-    updated_before: Timestamp | None = None
+    ``status`` is the listing's own query parameter; ``category`` is the
+    request's top-level ``categories`` where ``category`` is False; the user
+    scope (``visible_to``) is the listing's alone here.
+    """
+    ident: Any = (Ident | None, None)
+    edge: dict[str, Any] = {
+        "type": (list[MemoryType] | None, Field(default=None, max_length=16)),
+        "category": (list[CategoryName] | None, Field(default=None, max_length=32)),
+        "pinned": (Flag | None, None),
+        "importance_min": (Importance | None, None),
+        "importance_max": (Importance | None, None),
+        "updated_after": (dates | None, None),
+        "updated_before": (dates | None, None),
+    }
+    skip = {"status", "visible_to"} | (set() if category else {"category"})
+    return {n: edge.get(n, ident) for n in NodeFilter.model_fields if n not in skip}
 
 
-class QueryFilters(_Body):
-    """``filters`` of ``POST /v1/query`` (memory.query, spec §6.1): dates may be days."""
-
-    user_id: Ident | None = None
-    agent_id: Ident | None = None
-    run_id: Ident | None = None
-    actor_id: Ident | None = None
-    role: Ident | None = None
-    conversation_id: Ident | None = None
-    project_id: Ident | None = None
-    category: list[CategoryName] | None = Field(default=None, max_length=32)
-    type: list[MemoryType] | None = Field(default=None, max_length=16)
-    pinned: Flag | None = None
-    importance_min: Importance | None = None
-    importance_max: Importance | None = None
-    updated_after: Day | None = None
-    updated_before: Day | None = None
+if TYPE_CHECKING:
+    SearchFilters = _Body
+    QueryFilters = _Body
+else:
+    #: Optional filters of ``POST /v1/search`` (applied inside the store).
+    SearchFilters = create_model(
+        "SearchFilters",
+        __base__=_Body,
+        __doc__="Optional filters of ``POST /v1/search`` (applied inside the store).",
+        **_filter_fields(Timestamp, category=False),
+    )
+    #: ``filters`` of ``POST /v1/query``: dates may be days.
+    QueryFilters = create_model(
+        "QueryFilters",
+        __base__=_Body,
+        __doc__="``filters`` of ``POST /v1/query`` (memory.query, spec §6.1): dates may be days.",
+        **_filter_fields(Day, category=True),
+    )
 
 
 class SearchIn(_Body):
