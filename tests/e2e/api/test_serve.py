@@ -98,12 +98,12 @@ def test_serve_keys_and_shutdown(tmp_path: Path) -> None:
         assert (who["orchestrator"], who["agent"]) == ("default", "dev")
         planner = {"Authorization": f"Bearer {grant['key']}"}
         todo = {
-            "content": "Add pagination to the orders endpoint",
+            "content": "Add a checksum column to the export manifest",
             "type": "Todo",
             "category": "TODO",
             "source_kind": "USER_EXPLICIT",
-            "key": "orders_pagination",
-            "value": "add pagination",
+            "key": "manifest_checksum",
+            "value": "add a checksum column",
             "ttl_class": "MEDIUM",
         }
         stored = httpx.post(f"{url}/v1/memories", json=todo, headers=planner, timeout=60)
@@ -111,7 +111,7 @@ def test_serve_keys_and_shutdown(tmp_path: Path) -> None:
         assert set(stored.json()) >= {"stop_reason", "memory_id"}
         hits = httpx.post(
             f"{url}/v1/search",
-            json={"query": "orders pagination", "top_k": 3},
+            json={"query": "export manifest checksum", "top_k": 3},
             headers=planner,
             timeout=60,
         ).json()["results"]

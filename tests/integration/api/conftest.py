@@ -97,12 +97,12 @@ PREFERENCE = {
 }
 
 TODO = {
-    "content": "Write unit tests for the invoice parser",
+    "content": "Draft the retry budget for the shipment webhook",
     "type": "Todo",
     "category": "TODO",
     "source_kind": "USER_EXPLICIT",
-    "key": "invoice_parser_tests",
-    "value": "write unit tests for the invoice parser",
+    "key": "webhook_retry_budget",
+    "value": "draft the retry budget for the shipment webhook",
     "ttl_class": "MEDIUM",
     "project_id": "billing",
 }

@@ -29,7 +29,7 @@ def test_memory_query_checks_the_allowlist(live: Live) -> None:
     with live.client("planner") as client:
         denied = client.post("/v1/query", json={"query": "tea", "categories": ["PREFERENCE"]})
         assert denied.status_code == 403
-        allowed = client.post("/v1/query", json={"query": "invoice parser tests"}).json()
+        allowed = client.post("/v1/query", json={"query": "shipment webhook retry budget"}).json()
         assert allowed["status"] == "ok"
         assert {r.get("category", "TODO") for r in allowed["results"]} <= {"TODO", "GOAL"}
 
@@ -46,7 +46,7 @@ def test_bulletin(live: Live) -> None:
 
 
 def test_capture_routes(live: Live) -> None:
-    message = {"text": "I prefer tabs over spaces", "user_id": "dana"}
+    message = {"text": "I like my terminal font at size fourteen", "user_id": "dana"}
     captured = _post(live, "writer", "/v1/capture/message", message)
     assert captured.status_code == 200, captured.text
     assert captured.json()["candidates"]

@@ -210,7 +210,7 @@ def test_memories_not_written_by_the_adapter_are_visible(
 ) -> None:
     with MemoryEngine.open(tmp_path, "acme") as engine:
         engine.add(
-            "The fiscal year starts in April",
+            "The staging cluster rotates its certificates on Tuesdays",
             type="Fact",
             category="KNOWLEDGE",
             source_kind="SYSTEM_KNOWN",
@@ -218,7 +218,7 @@ def test_memories_not_written_by_the_adapter_are_visible(
         ).raise_for_status()
     (item,) = store.search(())
     assert item.namespace == ("acme", "finance")
-    assert item.value["content"] == "The fiscal year starts in April"
+    assert item.value["content"] == "The staging cluster rotates its certificates on Tuesdays"
 
 
 def test_async_api(store: MemvaultStore) -> None:
@@ -241,7 +241,7 @@ def test_inside_a_compiled_graph(store: MemvaultStore) -> None:
             (state["user"], "preferences"),
             "tone",
             {
-                "content": f"{state['user']} prefers concise answers",
+                "content": f"{state['user']} wants replies that open with the verdict",
                 "type": "Preference",
                 "category": "PREFERENCE",
                 "source_kind": "USER_EXPLICIT",
@@ -250,7 +250,7 @@ def test_inside_a_compiled_graph(store: MemvaultStore) -> None:
         return {}
 
     def recall(state: State, *, store: BaseStore) -> dict[str, Any]:
-        hits = store.search((state["user"],), query="concise answers")
+        hits = store.search((state["user"],), query="replies that open with the verdict")
         return {"answer": hits[0].value["content"] if hits else ""}
 
     builder = StateGraph(State)
@@ -261,7 +261,7 @@ def test_inside_a_compiled_graph(store: MemvaultStore) -> None:
     builder.add_edge("recall", END)
     graph = builder.compile(store=store)
     result = graph.invoke({"user": "dana", "answer": ""})
-    assert result["answer"] == "dana prefers concise answers"
+    assert result["answer"] == "dana wants replies that open with the verdict"
 
 
 class CountedBatches(LetterCounts):

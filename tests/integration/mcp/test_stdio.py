@@ -148,16 +148,16 @@ def test_allowlist_and_read_only_over_stdio(tmp_path: Path) -> None:
 
 #: One benign memory per contract 19.1.0 category, with the type it naturally has.
 EVERY_CATEGORY = {
-    "PREFERENCE": ("Preference", "Dana prefers concise answers"),
+    "PREFERENCE": ("Preference", "Dana wants replies that open with the verdict"),
     "WORKFLOW_DEFAULT": ("Preference", "Run the linter before every commit"),
     "PROJECT_CONFIG": ("Fact", "The main branch of the billing repo is called trunk"),
     "CONSTRAINT": ("Preference", "Keep the monthly cloud budget under 500 euros"),
     "REMINDER": ("Todo", "Remind me to renew the TLS certificate on Friday"),
     "KNOWLEDGE": ("Fact", "The billing service is written in Go"),
-    "EVENT": ("Event", "The product launch is scheduled for September 12"),
+    "EVENT": ("Event", "The warehouse audit takes place on the third of March"),
     "DECISION": ("Decision", "We decided to move the API from REST to gRPC"),
-    "GOAL": ("Goal", "Reduce the API p95 latency below 200 ms"),
-    "TODO": ("Todo", "Write unit tests for the invoice parser"),
+    "GOAL": ("Goal", "Bring the nightly export under forty minutes"),
+    "TODO": ("Todo", "Draft the retry budget for the shipment webhook"),
     "PROCEDURE": ("Procedure", "To release: bump the version, update the changelog, tag"),
 }
 
@@ -189,7 +189,7 @@ async def _every_category_run(home: Path) -> dict[str, Any]:
             "memory_query", {"q": "tests", "categories": ["TODOS_TYPO"]}
         )
         seen["alias_read"] = _data(
-            await session.call_tool("memory_query", {"q": "unit tests", "category": "tasks"})
+            await session.call_tool("memory_query", {"q": "retry budget", "category": "tasks"})
         )
     return seen
 
