@@ -34,7 +34,8 @@ from memvault.cli.app import (
     _print_write,
 )
 from memvault.cli.app import app as root_app
-from memvault.engine import ProposalError, proposal_json
+from memvault.engine import ProposalError, consent_links, proposal_json
+from memvault.model.enums import HistoryOp
 
 __all__ = ["register"]
 
@@ -227,6 +228,61 @@ def audit_anchor(
     if out is not None:
         out.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     output.emit_json(data)
+
+
+@audit_app.command("refusals")
+def audit_refusals(
+    ctx: typer.Context,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many, newest first.")] = 50,
+    as_json: JsonFlag = False,
+) -> None:
+    """Refused writes, newest first, each consent refusal with what became of it.
+
+    A consent-gated write is refused (``MISSING_EXPLICIT_CONSENT``) and queued; the
+    refusal rows stay when the user later confirms, and the confirmation — the
+    memory's CREATE row — is shown beside them (``confirmed as mem_…``).
+    """
+    with _engine(ctx) as engine:
+        events = engine.audit_events(ops=[HistoryOp.REFUSE], limit=max(1, limit))
+        links = consent_links(engine.proposals())
+    rows: list[dict[str, Any]] = []
+    for e in events:
+        pid = e.detail.get("proposal_id")
+        rows.append(
+            {
+                "at": e.at,
+                "stop_reason": e.stop_reason.value if e.stop_reason else None,
+                "detector": e.detector,
+                "proposal_id": pid,
+                "consent": links.get(str(pid)) if pid else None,
+                "detail": dict(e.detail),
+            }
+        )
+    if as_json:
+        output.emit_json({"refusals": rows})
+        return
+
+    def outcome(row: dict[str, Any]) -> str:
+        link = row["consent"]
+        if not link:
+            return "pending" if row["proposal_id"] else ""
+        memory = f" as {link['memory_id']}" if link.get("memory_id") else ""
+        return f"{link['status']}{memory}"
+
+    output.print_table(
+        f"{len(rows)} refusals (newest first)",
+        ["at", "stop reason", "detector", "proposal", "then"],
+        [
+            (
+                r["at"][:19],
+                r["stop_reason"] or "",
+                r["detector"] or "",
+                r["proposal_id"] or "",
+                outcome(r),
+            )
+            for r in rows
+        ],
+    )
 
 
 def export(

@@ -23,7 +23,7 @@ from memvault.engine._types import Clock, MemoryPatch, NewMemory, OpenGate, Writ
 from memvault.extract.base import Role
 from memvault.ingest import IngestDisabledError, IngestReport, watch
 from memvault.layout import RuntimeLayout
-from memvault.lifecycle.proposals import proposal_json
+from memvault.lifecycle.proposals import consent_links, proposal_json
 from memvault.lifecycle.service import ProposalError
 from memvault.model.clock import format_timestamp, new_id
 from memvault.policy.allowlist import ALIASES as CATEGORY_ALIASES
@@ -78,6 +78,7 @@ __all__ = [
     "UserScope",
     "WriteGate",
     "WriteResult",
+    "consent_links",
     "format_timestamp",
     "history_json",
     "load_contract",

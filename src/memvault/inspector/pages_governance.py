@@ -33,10 +33,12 @@ def timeline(ctx: Ctx) -> Response:
         day = by_day.setdefault(event.at[:10], {})
         day[event.op.value] = day.get(event.op.value, 0) + 1
     ids = sorted({e.memory_id for e in found.rows if e.memory_id})
+    asked = {str(e.detail["proposal_id"]) for e in found.rows if e.detail.get("proposal_id")}
     return ctx.render(
         "timeline.html",
         nav="timeline",
         peers={n.memory_id: n for n in ctx.source.nodes(ids)},
+        consent=ctx.source.consent_outcomes(asked) if asked else {},
         user=user or "",
         op=op or "",
         ops=OPS,

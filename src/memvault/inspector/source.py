@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.access import AccessControl, Principal
-from memvault.engine import ALL_USERS
+from memvault.engine import ALL_USERS, consent_links
 from memvault.engine import Caller as EngineCaller
 from memvault.lifecycle import AuditReport, ForgetReport
 from memvault.model.enums import HistoryOp, MemoryStatus
@@ -329,6 +329,16 @@ class MemorySource:
         found = self.engine.proposals(status=status, user_id=user_id)
         start = (page - 1) * PAGE_SIZE
         return Page(found[start : start + PAGE_SIZE], page, len(found))
+
+    def consent_outcomes(self, proposal_ids: set[str]) -> dict[str, dict[str, Any]]:
+        """What became of these proposals (confirmed as which memory, rejected, expired).
+
+        A consent refusal row on the timeline names its proposal; this is the
+        confirmation (or rejection) linked to it (:func:`consent_links`).
+        """
+        self._unrestricted("proposals")
+        links = consent_links(self.engine.proposals())
+        return {pid: links[pid] for pid in proposal_ids if pid in links}
 
     def evidence(self, proposals: Sequence[Proposal]) -> dict[str, MemoryNode]:
         """The memories proposals point at (what a merge would replace), visible ones only."""

@@ -12,7 +12,7 @@ which may still refuse it), their no, or expiry after seven days.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -25,6 +25,7 @@ __all__ = [
     "PROPOSAL_KINDS",
     "ProposalResult",
     "consent_fields",
+    "consent_links",
     "decide",
     "is_expired",
     "proposal_json",
@@ -64,6 +65,34 @@ def decide(proposal: Proposal, status: ProposalStatus, at: str, **outcome: Any) 
         candidate=redact(proposal.candidate),
         outcome={k: v for k, v in outcome.items() if v is not None},
     )
+
+
+def consent_links(proposals: Iterable[Proposal]) -> dict[str, dict[str, Any]]:
+    """What became of each decided proposal, by id: what links a refusal row to its end.
+
+    A consent-gated write leaves ``MISSING_EXPLICIT_CONSENT`` refusal rows (the
+    gate's, and the "proposed" step, ``detail.proposal_id``); they stay — the
+    refusal happened. The user's confirmation is the memory's ``CREATE`` row
+    (detector ``consent.confirmed``, the same ``proposal_id``). Readers of the
+    audit (the inspector's timeline, ``memvault audit refusals``) show each
+    refusal row with this outcome beside it.
+
+    >>> from memvault.store.records import ProposalStatus
+    >>> p = Proposal("prop_1", "acme", "profile_field", {}, ProposalStatus.CONFIRMED, "t", "t",
+    ...              outcome={"memory_id": "mem_9", "stop_reason": "SUCCESS_STORED"})
+    >>> consent_links([p])["prop_1"]["memory_id"]
+    'mem_9'
+    """
+    return {
+        p.proposal_id: {
+            "status": p.status.value,
+            "decided_at": p.decided_at,
+            "memory_id": p.outcome.get("memory_id"),
+            "stop_reason": p.outcome.get("stop_reason"),
+        }
+        for p in proposals
+        if p.status is not ProposalStatus.PENDING
+    }
 
 
 def proposal_json(proposal: Proposal) -> dict[str, Any]:

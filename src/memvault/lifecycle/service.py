@@ -609,10 +609,15 @@ class LifecycleService:
             memory_id=node.memory_id,
         )
         replaced, edges, superseding = self._supersede(candidate.get("replaces"), node, at)
+        # Trigger: the user confirmed. Why: the refusal rows of this proposal (the
+        # gate's MISSING_EXPLICIT_CONSENT, the "proposed" step) stay — the refusal
+        # happened, and the chain is append-only — but the confirmation itself is no
+        # refusal. Outcome: it is the CREATE row (detector ``consent.confirmed``,
+        # ``detail.proposal_id``), which links back to those rows; no third refusal.
         write = self._builder(at, thread_id).compose(
             nodes=(node, *replaced),
             edges=edges,
-            events=(event, *superseding, self._consent_event(at, proposal, "confirmed")),
+            events=(event, *superseding),
             changes=(
                 ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary),
                 *(ChangeEntry(n.memory_id, ChangeKind.UPDATED, n.summary) for n in replaced),
@@ -663,8 +668,9 @@ class LifecycleService:
         self._apply(
             self._builder(at).compose(
                 events=(
-                    self._consent_event(at, proposal, "confirmed"),
-                    self._refusal(at, None, decision, proposal_id=proposal.proposal_id),
+                    self._refusal(
+                        at, None, decision, proposal_id=proposal.proposal_id, consent="confirmed"
+                    ),
                 ),
                 proposals=(decided,),
                 op_events=(OpEvent(at, "hotpath", "confirm", "skipped"),),

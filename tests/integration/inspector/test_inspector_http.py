@@ -599,3 +599,23 @@ def test_bulletin_page_takes_a_user_and_never_shows_another_users(site: Site) ->
         mine = bound.get("/bulletin", params={"thread": "lamp"}).text
         assert "quokka" in mine and "narwhal" not in mine
         assert bound.get("/bulletin", params={"user": "vic"}).status_code == 403
+
+
+def test_timeline_links_a_consent_refusal_to_its_confirmation(site: Site) -> None:
+    engine = site.engine()
+    queued = engine.add(
+        "Please call me Ilse",
+        type="Preference",
+        category="PREFERENCE",
+        key="preferred_name",
+        value="Ilse",
+        source_kind="USER_EXPLICIT",
+        user_id="ilse",
+    )
+    assert queued.proposal_id is not None
+    stored = engine.confirm_proposal(queued.proposal_id)
+    assert stored.memory_id is not None
+    with site.sign_in("writer") as writer:
+        page = writer.get("/timeline", params={"op": "REFUSE"}).text
+    assert 'data-testid="consent-link"' in page
+    assert f'→ confirmed as <a href="/memory/{stored.memory_id}">' in page
