@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from memvault.embed.minilm import _Network
+    from memvault.embed.network import Network
 
 from memvault.errors import EmbedderError
 
@@ -81,7 +81,7 @@ def onnx_available() -> bool:
     return _modules() is not None
 
 
-def _graph(onnx: Any, net: _Network, *, masked: bool = False) -> Any:
+def _graph(onnx: Any, net: Network, *, masked: bool = False) -> Any:
     """The BERT encoder + mean pooling as an ONNX model.
 
     ``masked=False``: one unpadded sequence ``(1, seq, 384)`` in, ``pooled`` out.
@@ -189,7 +189,7 @@ class QuerySession:
     """One onnxruntime session: token ids of one query in, its mean-pooled vector out."""
 
     def __init__(
-        self, session: Any, quantized: bool, payload: bytes = b"", net: _Network | None = None
+        self, session: Any, quantized: bool, payload: bytes = b"", net: Network | None = None
     ) -> None:
         self._session = session
         self._net = net
@@ -222,7 +222,7 @@ class DocumentSession:
 
     name = "onnx"
 
-    def __init__(self, session: Any, net: _Network, threads: int) -> None:
+    def __init__(self, session: Any, net: Network, threads: int) -> None:
         self._session = session
         self._net = net
         self.threads = threads
@@ -252,7 +252,7 @@ _log = logging.getLogger(__name__)
 
 
 def document_session(
-    net: _Network, *, weights_sha256: str, threads: int, required: bool
+    net: Network, *, weights_sha256: str, threads: int, required: bool
 ) -> DocumentSession | None:
     """The process's float32 batch session of ``net`` (built at first use, then shared).
 
@@ -279,7 +279,7 @@ def document_session(
     return session
 
 
-def _build_document_session(net: _Network, threads: int) -> DocumentSession | None:
+def _build_document_session(net: Network, threads: int) -> DocumentSession | None:
     mods = _modules()
     if mods is None:
         return None
@@ -307,7 +307,7 @@ def _options(ort: Any, threads: int) -> Any:
     return options
 
 
-def build_query_session(net: _Network, *, quantize: bool, threads: int = 1) -> QuerySession | None:
+def build_query_session(net: Network, *, quantize: bool, threads: int = 1) -> QuerySession | None:
     """An onnxruntime session of ``net`` (``None`` when onnx/onnxruntime are missing).
 
     ``threads``: intra-op threads; one short query gains nothing from a second
@@ -344,9 +344,7 @@ def build_query_session(net: _Network, *, quantize: bool, threads: int = 1) -> Q
     return _session(ort, payload, quantize, threads, net)
 
 
-def _session(
-    ort: Any, payload: bytes, quantized: bool, threads: int, net: _Network
-) -> QuerySession:
+def _session(ort: Any, payload: bytes, quantized: bool, threads: int, net: Network) -> QuerySession:
     """An inference session over ``payload`` (a serialized ONNX model)."""
     options = _options(ort, threads)
     session = ort.InferenceSession(payload, options, providers=["CPUExecutionProvider"])
@@ -364,7 +362,7 @@ _BUILD_LOCK = threading.Lock()
 
 
 def load_query_session(
-    net: _Network,
+    net: Network,
     *,
     weights_sha256: str,
     quantize: bool,

