@@ -308,11 +308,28 @@ class RuleExtractor:
         #      user asked to keep; labelled turns with a question hold almost only
         #      reminders and todos ("can you remind me to …?").
         # Outcome: such a turn keeps its todos, reminders and explicit requests only.
-        clause_readings = readings[len(sentences) :]
-        asks = any(s.rstrip().endswith("?") for s, _ in sentences) or any(
-            r is not None and r.label == "question" and r.sure for r in clause_readings
-        )
         trace: list[ClauseTrace] = []
+        built = [
+            self._clause(
+                raw,
+                text,
+                explicit,
+                subject,
+                moment.date(),
+                errors,
+                readings[len(sentences) + i],
+                readings[s_index] if sum(1 for p in prepared if p[0] == s_index) > 1 else None,
+            )
+            for i, (s_index, raw, text, explicit) in enumerate(prepared)
+        ]
+        asks = any(
+            cand is None
+            and why.startswith("silent:question")
+            and (r := readings[len(sentences) + i]) is not None
+            and r.label == "question"
+            and r.sure
+            for i, (cand, why) in enumerate(built)
+        )
         if procedure is not None:
             trace.append(
                 ClauseTrace(message.text, message.text, "", "", "", "procedure", procedure.content)
@@ -321,16 +338,7 @@ class RuleExtractor:
             many = sum(1 for p in prepared if p[0] == s_index) > 1
             reading = readings[len(sentences) + i]
             sentence_reading = readings[s_index] if many else None
-            cand, why = self._clause(
-                raw,
-                text,
-                explicit,
-                subject,
-                moment.date(),
-                errors,
-                reading,
-                sentence_reading,
-            )
+            cand, why = built[i]
             if cand is not None and asks and not (explicit or cand.category in _ASKED):
                 why, cand = f"silent:context of a question ({why})", None
             if cand is not None:
