@@ -178,19 +178,24 @@ def context(
     head_tail: Annotated[
         int, typer.Option("--head-tail", help="Keep first/last N task items.")
     ] = 0,
+    user: UserOpt = None,
+    all_users: AllUsersOpt = False,
     as_json: JsonFlag = False,
 ) -> None:
     """A budgeted context package from the task, project and global tiers (40/40/20).
 
     Task memory lives in the running process, so from the command line the
-    task tier is empty; project and global memory come from the store.
+    task tier is empty; project and global memory come from the store, for one
+    user (`--user`: theirs and shared memories; neither flag: shared only).
     """
     try:
         request = ContextRequest(query=query, budget_tokens=budget, head_tail=head_tail)
     except ValidationError as exc:
         _fail(str(to_validation_failed(exc)), EXIT_USAGE)
     with _engine(ctx) as engine:
-        package = engine.context_assembler().build(TaskRef(task, project), request)
+        package = engine.context_assembler().build(
+            TaskRef(task, project), request, user=_reader(user, all_users)
+        )
     data = package.to_json()
     if as_json:
         output.emit_json(data)

@@ -46,6 +46,7 @@ from memvault.model.node import MemoryNode
 from memvault.results import SearchResults, WriteResult
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter
+from memvault.store.scope import UserScope, scoped
 
 __all__ = [
     "TERMINAL_STATES",
@@ -211,8 +212,12 @@ class ProjectMemory:
             self.evict()
         return result
 
-    def items(self, query: str = "", *, limit: int = 50) -> list[ContextItem]:
-        found = _recall(self.port, query, NodeFilter(project_id=self.project_id), limit)
+    def items(
+        self, query: str = "", *, limit: int = 50, user: UserScope = None
+    ) -> list[ContextItem]:
+        """The project's memories ``user`` may see (theirs and shared; store/scope.py)."""
+        flt = scoped(NodeFilter(project_id=self.project_id), user)
+        found = _recall(self.port, query, flt, limit)
         return [_stored_item(n, "project", rel) for n, rel in found]
 
     def active(self) -> list[MemoryNode]:
@@ -258,12 +263,15 @@ class GlobalMemory:
         fields["project_id"] = None
         return self.port.add(content, **fields)
 
-    def items(self, query: str = "", *, limit: int = 50) -> list[ContextItem]:
+    def items(
+        self, query: str = "", *, limit: int = 50, user: UserScope = None
+    ) -> list[ContextItem]:
+        """Global memories ``user`` may see (theirs and shared; store/scope.py)."""
         # Trigger: the store filter has no "project_id IS NULL" condition yet.
         # Why: global recall must never surface a project's memory.
         # Outcome: over-fetch, then keep only global rows (isolation is exact;
         #          recall of global items can be short when projects dominate).
-        found = _recall(self.port, query, NodeFilter(), limit * 4)
+        found = _recall(self.port, query, scoped(NodeFilter(), user), limit * 4)
         mine = [(n, rel) for n, rel in found if n.project_id is None][:limit]
         return [_stored_item(n, "global", rel) for n, rel in mine]
 
@@ -392,15 +400,22 @@ class ContextAssembler:
     def project(self, project_id: str) -> ProjectMemory:
         return ProjectMemory(self.port, project_id, self.max_project_items)
 
-    def build(self, task: TaskRef, request: ContextRequest) -> ContextPackage:
-        """Assemble a package for ``task`` within ``request.budget_tokens``."""
+    def build(
+        self, task: TaskRef, request: ContextRequest, *, user: UserScope = None
+    ) -> ContextPackage:
+        """Assemble a package for ``task`` within ``request.budget_tokens``, for ``user``.
+
+        The project and global tiers hold ``user``'s memories and shared ones,
+        never another user's (no user: shared ones only; ``ALL_USERS``: every
+        user's, for administrators).
+        """
         n = request.candidates
         known = task.task_id in self._tasks
         project = self.project(task.project_id) if task.project_id else None
         candidates: dict[Tier, list[ContextItem]] = {
             "task": self.task(task.task_id).items(request.query) if known else [],
-            "project": project.items(request.query, limit=n) if project else [],
-            "global": self.global_memory.items(request.query, limit=n),
+            "project": project.items(request.query, limit=n, user=user) if project else [],
+            "global": self.global_memory.items(request.query, limit=n, user=user),
         }
         picked = select_within_budget(candidates, request)
         by_tier: dict[str, int] = {

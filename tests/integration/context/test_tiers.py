@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from memvault.context import ContextAssembler, ContextRequest, TaskRef
 from memvault.context.tiers import ContextItem, select_within_budget
-from memvault.engine import MemoryEngine
+from memvault.engine import ALL_USERS, MemoryEngine
 from memvault.errors import ValidationFailed
 from memvault.model import HistoryOp, MemoryStatus
 from tests.integration.context.conftest import put
@@ -27,6 +27,22 @@ def test_projects_are_isolated_and_global_is_shared(ctx_engine: MemoryEngine) ->
     assert none == {g}
     assert [i.memory_id for i in assembler.global_memory.items("postgres")] == [g]
     assert {i.memory_id for i in assembler.project("alpha").items()} == {a}
+
+
+def test_project_and_global_tiers_are_held_to_the_user(ctx_engine: MemoryEngine) -> None:
+    """A task's package holds its user's memories and shared ones, never another user's."""
+    mine = put(ctx_engine, "Alpha deploys Postgres on Mondays", project_id="alpha", user_id="ada")
+    theirs = put(ctx_engine, "Alpha deploys Postgres on Fridays", project_id="alpha", user_id="bo")
+    shared = put(ctx_engine, "Postgres upgrades need a change ticket")
+    bos = put(ctx_engine, "Bo keeps Postgres notes in a notebook", user_id="bo")
+    assembler = ctx_engine.context_assembler()
+    request = ContextRequest(query="postgres", budget_tokens=1000)
+    task = TaskRef("t1", "alpha")
+    ada = {i.memory_id for i in assembler.build(task, request, user="ada").items}
+    assert ada == {mine, shared}
+    assert {i.memory_id for i in assembler.build(task, request).items} == {shared}
+    everyone = {i.memory_id for i in assembler.build(task, request, user=ALL_USERS).items}
+    assert everyone == {mine, theirs, shared, bos}
 
 
 def test_eviction_soft_deletes_lowest_importance_then_oldest(ctx_engine: MemoryEngine) -> None:
