@@ -86,12 +86,14 @@ from langgraph.store.base import (
 
 from memvault.config import default_home
 from memvault.engine import (
+    ALL_USERS,
     DEFAULT_CONTRACT_VERSION,
     Caller,
     Grant,
     MemoryEngine,
     PolicyGate,
     RetrievalConfig,
+    UserScope,
 )
 from memvault.model.enums import MemoryType, SourceKind, TTLClass
 from memvault.model.node import MemoryNode
@@ -185,7 +187,10 @@ class MemvaultStore(BaseStore):
 
     ``agent`` is recorded as the actor of every write; every put is judged by a
     :class:`~memvault.policy.write_gate.PolicyGate` for ``contract``; ``index``
-    is LangGraph's ``IndexConfig`` (see the module docstring).
+    is LangGraph's ``IndexConfig`` (see the module docstring). ``user`` is whose
+    store it is: it reads that user's and shared memories and writes that user's;
+    without it, shared (user-less) memories only; ``ALL_USERS`` reads every user's
+    (an explicit, administrative choice; its writes are shared).
     """
 
     supports_ttl = False
@@ -196,7 +201,7 @@ class MemvaultStore(BaseStore):
         *,
         orchestrator: str = "langgraph",
         project: str | None = None,
-        user: str | None = None,
+        user: UserScope = None,
         agent: str = "langgraph",
         contract: str = DEFAULT_CONTRACT_VERSION,
         index: IndexConfig | Mapping[str, Any] | None = None,
@@ -275,9 +280,14 @@ class MemvaultStore(BaseStore):
         Outcome: ``visible_to`` in every list and search of this store.
         """
         scope: dict[str, Any] = {"project_id": self.project} if self.project else {}
-        if self.user:
-            scope["visible_to"] = (self.user,)
+        if self.user is not ALL_USERS:
+            scope["visible_to"] = (self._owner,) if self._owner else ()
         return scope
+
+    @property
+    def _owner(self) -> str | None:
+        """The ``user_id`` this store writes (``None`` for shared and all-users stores)."""
+        return self.user if isinstance(self.user, str) else None
 
     def _decode(self, node: MemoryNode) -> _Stored:
         try:
@@ -365,7 +375,7 @@ class MemvaultStore(BaseStore):
     ) -> None:
         engine = self._caller
         existing = items.get((op.namespace, op.key))
-        if existing is not None and self.user and existing.node.user_id != self.user:
+        if existing is not None and existing.node.user_id != self._owner:
             # A shared item seen by a user's store: their put writes their own item
             # (newer, so it is the one they read back); a shared one is never changed
             # or deleted through one user's store.
@@ -398,7 +408,7 @@ class MemvaultStore(BaseStore):
                 key=op.key,
                 value=envelope,
                 project_id=self.project,
-                user_id=self.user,
+                user_id=self._owner,
                 **{**_DEFAULTS, **fields},
                 **given,
             )

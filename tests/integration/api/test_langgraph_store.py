@@ -302,3 +302,27 @@ def test_a_batch_of_new_items_is_embedded_in_one_call(tmp_path: Path) -> None:
         }
     finally:
         s.close()
+
+
+def test_a_users_store_sees_theirs_and_shared_items_never_another_users(tmp_path: Path) -> None:
+    """``user=`` holds reads to that user's and shared memories (store/scope.py)."""
+    note = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
+    shared = MemvaultStore(tmp_path, orchestrator="acme")
+    alice = MemvaultStore(tmp_path, orchestrator="acme", user="alice")
+    bob = MemvaultStore(tmp_path, orchestrator="acme", user="bob")
+    try:
+        shared.put(("team",), "rota", {**note, "content": "The on-call rota changes on Mondays"})
+        alice.put(("notes",), "desk", {**note, "content": "Alice sits by the north window"})
+        bob.put(("notes",), "desk", {**note, "content": "Bob sits by the loading dock"})
+        seen = {i.value["content"] for i in alice.search((), limit=50)}
+        assert seen == {"The on-call rota changes on Mondays", "Alice sits by the north window"}
+        hits = alice.search(("notes",), query="loading dock", limit=10)
+        assert all("Bob" not in i.value["content"] for i in hits)
+        assert alice.get(("notes",), "desk").value["content"].startswith("Alice")  # type: ignore[union-attr]
+        # A user's put of a shared item's key writes their own; the shared one is untouched.
+        alice.put(("team",), "rota", {**note, "content": "Alice swaps to Tuesdays"})
+        assert shared.get(("team",), "rota").value["content"].endswith("Mondays")  # type: ignore[union-attr]
+        assert bob.get(("team",), "rota").value["content"].endswith("Mondays")  # type: ignore[union-attr]
+    finally:
+        for s in (shared, alice, bob):
+            s.close()
