@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
-from memvault.api.routes import CallerDep
+from memvault.api.routes import CallerDep, reject_unknown_query
 from memvault.api.schemas import CategoryName, QueryFilters
 from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
 from memvault.engine import CATEGORY_ALIASES as ALIASES
@@ -23,7 +23,7 @@ from memvault.model.enums import StopReason
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1")
+router = APIRouter(prefix="/v1", dependencies=[Depends(reject_unknown_query)])
 _DOCS: dict[int | str, dict[str, Any]] = dict(PROBLEM_RESPONSES)
 Ident = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]

@@ -39,9 +39,38 @@ from memvault.errors import MemoryNotFoundError
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN
 
-__all__ = ["Caller", "router"]
+__all__ = ["Caller", "reject_unknown_query", "router"]
 
-router = APIRouter(prefix="/v1")
+
+def reject_unknown_query(request: Request) -> None:
+    """422 for a query parameter the route does not declare.
+
+    Trigger: a request whose query string names a parameter its route does not take.
+    Why: a misspelt filter (``?userid=``, ``?limt=``) silently ignored answers a
+    different question than the caller asked; the OpenAPI document declares each
+    route's parameters and nothing else (issue 18: the server does what it says).
+    Outcome: problem+json 422 ``unknown-query-parameter`` naming the parameters.
+    """
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None:
+        return
+    known: set[str] = set()
+    pending = [dependant]
+    while pending:  # the route's own parameters and those of its dependencies
+        current = pending.pop()
+        known.update(param.alias for param in current.query_params)
+        pending.extend(current.dependencies)
+    unknown = sorted(set(request.query_params) - known)
+    if unknown:
+        raise ApiProblem(
+            422,
+            "unknown-query-parameter",
+            "unknown query parameter(s): " + ", ".join(repr(name[:64]) for name in unknown[:5]),
+        )
+
+
+router = APIRouter(prefix="/v1", dependencies=[Depends(reject_unknown_query)])
 _bearer = HTTPBearer(auto_error=False, description="An API key from `memvault keys create`.")
 
 _AUTHED: dict[int | str, dict[str, Any]] = dict(PROBLEM_RESPONSES)

@@ -304,3 +304,28 @@ def test_fuzz_every_route_no_5xx(live: Live) -> None:
             }
             _prober(http, method, path, base | _one_field_broken(base), params, failures)()
     assert failures == []
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "unknown"),
+    [
+        ("/v1/bulletin", {"userid": "bob"}, "userid"),  # a misspelt user_id
+        ("/v1/memories", {"limt": "5"}, "limt"),
+        ("/v1/bulletin", {"user_id": "dana", "qeury": "tea"}, "qeury"),
+    ],
+)
+def test_an_undeclared_query_parameter_is_a_422_naming_it(
+    live: Live, path: str, params: dict[str, str], unknown: str
+) -> None:
+    with live.client("writer") as http:
+        response = http.get(path, params=params)
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["type"].endswith("unknown-query-parameter")
+    assert unknown in problem["detail"]
+
+
+def test_declared_query_parameters_are_still_accepted(live: Live) -> None:
+    with live.client("writer") as http:
+        assert http.get("/v1/memories", params={"limit": "5"}).status_code == 200
+        assert http.get("/v1/bulletin", params={"query": "tea"}).status_code == 200
