@@ -39,6 +39,7 @@ __all__ = [
     "RETYPE_MIN",
     "SILENT_OVER_RULE",
     "UPDATE_CUE",
+    "as_current_state",
     "english_like",
     "overrules_rules",
     "reading_label",
@@ -55,8 +56,12 @@ SILENT_OVER_RULE = 0.7
 SENTENCE_SILENT_MIN = 0.5
 
 UPDATE_CUE = re.compile(
-    r"\b(?:now|switched (?:to|from|over)|no longer|these days|nowadays|any ?more|scratch that"
-    r"|used to|instead of|changed (?:to|from)|moved (?:to|from|over)|from now on)\b",
+    r"\b(?:now|no longer|these days|nowadays|any ?more|scratch that|used to|instead of"
+    r"|from now on|change of plan"
+    # "switched to", "moved the builds to", "upgraded the cluster to", "replaced X with"
+    r"|(?:switched|changed|moved|migrated|upgraded|downgraded|upgrade|migrate|switch)"
+    r"(?:\s+[\w.+#/-]+){0,4}?\s+(?:to|from|over|onto)"
+    r"|replaced(?:\s+[\w.+#/-]+){1,4}?\s+with)\b",
     re.I,
 )
 # Rules whose type is structural (a todo reported done closes the todo; a
@@ -136,6 +141,32 @@ def english_like(text: str) -> bool:
     if len(words) < 4:
         return True
     return sum(w in _ENGLISH for w in words) >= 0.2 * len(words)
+
+
+_DECIDED = re.compile(
+    r"\b(?:decid\w*|agreed?|chose|chosen|settled|going with|go with|picked|voted|approved)\b",
+    re.I,
+)
+
+
+def as_current_state(cand: Candidate, text: str) -> Candidate:
+    """A change stated as done ("we moved the builds to Nx", "upgraded to Vault 1.17")
+    is the new state of things — a Fact — unless the clause says it was decided.
+
+    The type of an update follows what it replaces (a fact about the stack), so
+    the memory it supersedes and the new one are of one kind.
+    """
+    if cand.cue is not ChangeCue.UPDATE or cand.type not in (MemoryType.DECISION, MemoryType.EVENT):
+        return cand
+    if _DECIDED.search(text) or cand.rule in _KEEP_RULE_TYPE:
+        return cand
+    return replace(
+        cand,
+        type=MemoryType.FACT,
+        category="KNOWLEDGE",
+        importance=max(cand.importance, IMPORTANCE.get("KNOWLEDGE", 50)),
+        ttl_class=TTL_BY_CATEGORY.get("KNOWLEDGE", cand.ttl_class),
+    )
 
 
 def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:

@@ -56,6 +56,7 @@ from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
     UPDATE_CUE,
+    as_current_state,
     english_like,
     overrules_rules,
     reading_label,
@@ -429,7 +430,7 @@ class RuleExtractor:
                     # Why: the rule's structure ("I'm a data scientist") is stronger evidence.
                     # Outcome: kept with the rule's type.
                     return cand, f"rule:{rule.name} (over a weak {quiet} reading)"
-                kept = cand if reading is None else retype(cand, reading)
+                kept = as_current_state(cand if reading is None else retype(cand, reading), text)
                 return kept, f"rule:{rule.name}" + (
                     f" retyped {kept.type.value}" if kept.type is not cand.type else ""
                 )
@@ -442,6 +443,7 @@ class RuleExtractor:
                 return None, "silent:unread (not English)"
             if reading.sure:
                 stated = statement_candidate(clause, reading)
+                stated = None if stated is None else as_current_state(stated, text)
                 return stated, f"reader.{reading.label}" + ("" if stated else " (not a statement)")
             if not explicit:
                 # Trigger: no rule knows the phrasing and the reader is not sure.

@@ -190,3 +190,16 @@ def test_a_turn_that_asks_keeps_only_its_todos_and_reminders(
     text: str, kept_types: list[str]
 ) -> None:
     assert [t for t, _ in kept(text)] == kept_types
+
+
+@pytest.mark.parametrize(
+    ("text", "type_"),
+    [
+        ("we upgraded the build agents to ubuntu 24.04 last week", "Fact"),
+        ("We moved the nightly exports to BigQuery", "Fact"),
+        ("we decided to move the nightly exports to BigQuery", "Decision"),
+    ],
+)
+def test_a_change_stated_as_done_is_the_new_state_of_things(text: str, type_: str) -> None:
+    got = kept(text)
+    assert [t for t, _ in got] == [type_], got
