@@ -19,6 +19,7 @@ import typer
 from memvault.access import AccessControl, Principal, normalise_categories
 from memvault.cli.config_cmd import ConfigOpt, load
 from memvault.engine import MemoryEngine
+from memvault.errors import ConfigError
 
 __all__ = ["register"]
 
@@ -140,6 +141,20 @@ def mcp_command(
         str | None, typer.Option(help="Comma-separated category allowlist (default: all).")
     ] = None,
     read_only: Annotated[bool, typer.Option("--read-only", help="Refuse every write.")] = False,
+    user: Annotated[
+        str | None,
+        typer.Option(
+            "--user",
+            help="Bind the tools to one user: they read that user's and shared memories "
+            "only and write only theirs.",
+        ),
+    ] = None,
+    all_users: Annotated[
+        bool,
+        typer.Option(
+            "--all-users", help="Let the tools ask for every user's memories (all_users)."
+        ),
+    ] = False,
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve MCP on stdio for the global --orchestrator (the local user is trusted)."""
@@ -150,6 +165,8 @@ def mcp_command(
     control = AccessControl(ctx.obj.home, config)
     try:
         with _errors():
+            if user is not None and all_users:
+                raise ConfigError("--user and --all-users exclude each other")
             cats = normalise_categories(categories.split(",")) if categories is not None else None
             principal = control.grant(
                 Principal(
@@ -158,6 +175,8 @@ def mcp_command(
                     "stdio",
                     frozenset(cats) if cats is not None else None,
                     read_only,
+                    user,
+                    all_users,
                 )
             )
             control.engine(principal)  # open now: a broken store fails before the handshake

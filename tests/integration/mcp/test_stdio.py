@@ -240,3 +240,47 @@ def test_input_schemas_advertise_every_accepted_name(
         jsonschema.validate({"text": "x"}, store)
     forget = seen["schemas"]["memory_forget"]
     jsonschema.validate({"id": "mem_1"}, forget)
+
+
+async def _bound_run(home: Path) -> dict[str, Any]:
+    """Bob's memory stored by an unbound server; then a server bound to Alice reads."""
+    pref = {"category": "PREFERENCE", "type": "Preference"}
+    async with (
+        stdio_client(_params(home, "--agent", "assistant")) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        bob = _data(
+            await session.call_tool(
+                "memory_store",
+                {**pref, "content": "Bob keeps his bicycle in the basement", "user_id": "bob"},
+            )
+        )
+    seen: dict[str, Any] = {"bob": bob}
+    async with (
+        stdio_client(_params(home, "--agent", "assistant", "--user", "alice")) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        seen["stored"] = _data(
+            await session.call_tool(
+                "memory_store", {**pref, "content": "Alice keeps her bicycle in the hallway"}
+            )
+        )
+        seen["query"] = _data(
+            await session.call_tool("memory_query", {"query": "bicycle basement", "top_k": 10})
+        )
+        seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {}))
+        seen["other"] = await session.call_tool("memory_bulletin", {"user_id": "bob"})
+        seen["forget_bob"] = await session.call_tool("memory_forget", {"id": bob["memory_id"]})
+    return seen
+
+
+def test_a_server_bound_to_a_user_never_reaches_another_users_memory(tmp_path: Path) -> None:
+    seen = anyio.run(_bound_run, tmp_path)
+    bob = seen["bob"]["memory_id"]
+    assert bob not in {r["id"] for r in seen["query"]["results"]}
+    assert seen["stored"]["memory_id"] in {r["id"] for r in seen["query"]["results"]}
+    assert bob not in seen["bulletin"]["text"]
+    assert seen["other"].is_error and "bound to user 'alice'" in _text(seen["other"])
+    assert seen["forget_bob"].is_error and "no memory" in _text(seen["forget_bob"])
