@@ -47,6 +47,7 @@ from memvault.embed.base import Embedder, FloatMatrix, FloatVector
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.ingest.parsers import split_long
 from memvault.model.node import CONTENT_MAX
+from memvault.policy.contract import load_contract
 from memvault.retrieval.config import PRESETS, RetrievalConfig
 from memvault.store.base import IndexText
 
@@ -57,6 +58,7 @@ __all__ = [
     "BenchTurn",
     "BuiltIndex",
     "CachedEmbedder",
+    "add_limit",
     "build_index",
     "cached",
     "closing_or_null",
@@ -84,7 +86,7 @@ MODE_NOTES: dict[str, str] = {
 }
 
 #: Bumped whenever what an index holds changes (old caches are then rebuilt).
-INDEX_VERSION = "6"
+INDEX_VERSION = "7"
 _SAFE_ID = re.compile(r"[^A-Za-z0-9_.:\-]")
 
 
@@ -229,15 +231,17 @@ def _write_add(
             _record(index, t, "empty")
             continue
         batches.setdefault(t.at, []).append(t)
+    limit = add_limit(engine)
     for at, batch in batches.items():
         clock.now = at
         items: list[dict[str, Any]] = []
         owners: list[BenchTurn] = []
         for t in batch:
-            for part in split_long(f"{t.speaker}: {t.text}", CONTENT_MAX):
+            prefix = f"{t.speaker}: "
+            for part in split_long(t.text, max(limit - len(prefix), 64)):
                 items.append(
                     {
-                        "content": part,
+                        "content": prefix + part,
                         "type": "Event",
                         "category": "EVENT",
                         "source_kind": "USER_EXPLICIT",
@@ -260,6 +264,28 @@ def _write_add(
                 index.provenance.setdefault(result.memory_id, []).append(t.ref)
             else:
                 _record(index, t, result.stop_reason.value, result.reason or "")
+
+
+def add_limit(engine: MemoryEngine, category: str = "EVENT") -> int:
+    """The longest content ``add`` accepts for a turn stored as ``category``.
+
+    ``CONTENT_MAX``, or the category's value bound in the engine's contract
+    when smaller: without a ``value`` the gate bounds the content as the value
+    (LongMemEval: 113 user turns of 12 haystacks, 700+ characters, were refused
+    ``BOUNDS_EXCEEDED`` as EVENTs of at most 512). A longer turn is split into
+    several memories, as a production caller would, never cut.
+
+    >>> import tempfile
+    >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
+    >>> add_limit(e)
+    512
+    >>> e.close()
+    """
+    try:
+        spec = load_contract(engine.contract).category(category)
+    except Exception:  # an unknown contract: the content bound alone
+        spec = None
+    return min(CONTENT_MAX, spec.value_max) if spec is not None else CONTENT_MAX
 
 
 def _write_capture(
