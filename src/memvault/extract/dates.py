@@ -96,19 +96,21 @@ def _with_prep(match: re.Match[str], text: str, default: str = "on ") -> str:
 
 _RULES: tuple[Rule, ...] = (
     (
-        re.compile(_PREP + r"\byesterday\b", re.I),
+        re.compile(_PREP + r"\byesterday\b(?!['’]s)", re.I),
         lambda m, t: _with_prep(m, _iso(t - timedelta(days=1))),
     ),
     (
-        re.compile(_PREP + r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I),
+        re.compile(
+            _PREP + r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b(?!['’]s)", re.I
+        ),
         lambda m, t: _with_prep(m, _iso(t)),
     ),
     (
-        re.compile(_PREP + r"\btomorrow\b", re.I),
+        re.compile(_PREP + r"\btomorrow\b(?!['’]s)", re.I),
         lambda m, t: _with_prep(m, _iso(t + timedelta(days=1))),
     ),
     (
-        re.compile(_PREP + r"\b(?:the )?day after tomorrow\b", re.I),
+        re.compile(_PREP + r"\b(?:the )?day after tomorrow\b(?!['’]s)", re.I),
         lambda m, t: _with_prep(m, _iso(t + timedelta(days=2))),
     ),
     (

@@ -172,6 +172,16 @@ _INTRO = re.compile(
 )
 
 
+#: Words that put a statement in today (a one-off unless it is a todo or reminder).
+_TODAY = re.compile(
+    r"\b(?:today(?:'s)?|tonight|this (?:morning|afternoon|evening)|right now|at the moment"
+    r"|in (?:\d+|a few|five|ten|twenty) (?:min(?:ute)?s?|hours?)|in an hour|later today"
+    r"|(?:the )?whole (?:morning|afternoon|day))\b",
+    re.I,
+)
+#: Rules whose statement stands whatever day it is said ("from today on, always …").
+_STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
+
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
 _ASKED = frozenset({"TODO", "REMINDER"})
 
@@ -340,6 +350,18 @@ class RuleExtractor:
             reading = readings[len(sentences) + i]
             sentence_reading = readings[s_index] if many else None
             cand, why = built[i]
+            if (
+                cand is not None
+                and not explicit
+                and cand.category not in _ASKED
+                and cand.rule not in _STANDING
+                and _TODAY.search(raw)
+            ):
+                # Trigger: a statement about today ("ordering sushi tonight", "spent the
+                #          morning on the flaky test") that is not a todo or reminder.
+                # Why: true now, not tomorrow — a one-off, however it is phrased.
+                # Outcome: nothing is kept of it.
+                why, cand = f"silent:about today ({why})", None
             if cand is not None and asks and not (explicit or cand.category in _ASKED):
                 why, cand = f"silent:context of a question ({why})", None
             if cand is not None:

@@ -203,3 +203,24 @@ def test_a_turn_that_asks_keeps_only_its_todos_and_reminders(
 def test_a_change_stated_as_done_is_the_new_state_of_things(text: str, type_: str) -> None:
     got = kept(text)
     assert [t for t, _ in got] == [type_], got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ordering dumplings for the whole team tonight since we're shipping late.",
+        "spent the whole afternoon chasing a flaky selenium test, finally found it",
+    ],
+)
+def test_a_statement_about_today_is_a_one_off(text: str) -> None:
+    assert kept(text) == []
+
+
+def test_a_possessive_day_is_not_rewritten() -> None:
+    from datetime import date
+
+    from memvault.extract.dates import resolve_relative_dates
+
+    assert resolve_relative_dates("tomorrow's sync moves", date(2026, 3, 4)) == (
+        "tomorrow's sync moves"
+    )
