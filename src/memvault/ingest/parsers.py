@@ -5,13 +5,16 @@ Each parser turns decoded text into a :class:`ParsedDocument` or raises
 column are 1-based). Parsers never look at the file system and never judge
 content: every candidate they produce still goes through the governance gate.
 
-* ``.txt`` — one candidate per paragraph (blank-line separated); a paragraph
-  longer than :data:`MAX_CHUNK_CHARS` is split at sentence boundaries.
+* ``.txt`` — one candidate per statement (sentence) of each paragraph
+  (blank-line separated), cut by :func:`memvault.ingest.statements.statements`
+  in the author's words: a stored memory is one statement, as the writing
+  constraints every write kind passes require.
 * ``.md`` — optional front matter (``key: value`` lines between ``---``
   fences); headings give each chunk its section path (``key`` and ``value``);
-  paragraphs, lists, code fences and HTML comments are blocks that are never
-  split across chunks. **HTML comments stay in the content**: hidden text is
-  exactly what the gate must see.
+  paragraphs and list items are cut into statements like ``.txt``; a code
+  fence is one ``Procedure`` candidate, and a block holding an HTML comment stays whole:
+  **HTML comments stay in the content**, hidden text is exactly what the gate
+  must see.
 * ``.json`` — the documented schema in ``docs/ingest.md``: typed memories,
   edges between them by ``ref``, and free ``text`` chunked like ``.txt``.
 
@@ -21,6 +24,9 @@ content: every candidate they produce still goes through the governance gate.
 >>> doc = parse_markdown("# Setup\\n\\n- install\\n- run <!-- note -->\\n", name="a.md")
 >>> doc.candidates[0].fields["content"], doc.candidates[0].fields["value"]
 ('- install\\n- run <!-- note -->', 'Setup')
+>>> doc = parse_markdown("# Setup\\n\\nInstall it. Then run it. Done.\\n", name="a.md")
+>>> [c.fields["content"] for c in doc.candidates]
+['Install it.', 'Then run it.', 'Done.']
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from memvault.ingest.model import (
     Rejection,
     RejectReason,
 )
+from memvault.ingest.statements import is_code_block, statements
 
 __all__ = [
     "DEFAULT_CATEGORY",
@@ -55,8 +62,8 @@ __all__ = [
 #: Document chunks are cited knowledge (contract 19.1.0 category KNOWLEDGE).
 DEFAULT_CATEGORY = "KNOWLEDGE"
 DEFAULT_TYPE = "Fact"
-#: Markdown blocks are gathered into one chunk up to about this many characters.
-TARGET_CHUNK_CHARS = 1200
+#: A Markdown code fence's type and category (a snippet is a procedure, not a statement).
+CODE_DEFAULTS = {"type": "Procedure", "category": "PROCEDURE"}
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$")
@@ -190,12 +197,17 @@ def _text_candidates(
 ) -> list[Candidate]:
     out: list[Candidate] = []
     for index, (line, paragraph) in enumerate(_paragraphs(text), start=1):
-        pieces = split_long(paragraph)
+        pieces = statements(paragraph)
         for part, piece in enumerate(pieces, start=1):
             chunk = f"{prefix}{index:04d}" + (f".{part}" if len(pieces) > 1 else "")
             out.append(
                 _candidate(
-                    chunk, piece, key=f"{stem}#{chunk}", value=title, line=line, defaults=defaults
+                    chunk,
+                    piece.text,
+                    key=f"{stem}#{chunk}",
+                    value=title,
+                    line=line + piece.line,
+                    defaults=defaults,
                 )
             )
     return out
@@ -331,29 +343,17 @@ def _md_sections(lines: list[str], offset: int) -> Iterator[tuple[list[str], lis
 
 
 def _chunk_blocks(blocks: list[_Block]) -> Iterator[tuple[int, str]]:
-    """Gather blocks into chunks of about :data:`TARGET_CHUNK_CHARS`."""
-    group: list[_Block] = []
-    size = 0
+    """One chunk per statement of each block (:func:`~memvault.ingest.statements.statements`).
+
+    A block holding an HTML comment stays whole: hidden text reaches the gate
+    with its context (and, like any candidate, is refused alone if it fails).
+    """
     for block in blocks:
-        if group and size + len(block.text) + 2 > TARGET_CHUNK_CHARS:
-            yield group[0].line, "\n\n".join(b.text for b in group)
-            group, size = [], 0
-        if len(block.text) > MAX_CHUNK_CHARS:
-            lines = block.text.split("\n")
-            piece: list[str] = []
-            for line in lines:
-                for part in split_long(line) if len(line) > MAX_CHUNK_CHARS else [line]:
-                    if piece and sum(len(x) + 1 for x in piece) + len(part) > MAX_CHUNK_CHARS:
-                        yield block.line, "\n".join(piece)
-                        piece = []
-                    piece.append(part)
-            if piece:
-                yield block.line, "\n".join(piece)
+        if "<!--" in block.text and len(block.text) <= MAX_CHUNK_CHARS:
+            yield block.line, block.text
             continue
-        group.append(block)
-        size += len(block.text) + 2
-    if group:
-        yield group[0].line, "\n\n".join(b.text for b in group)
+        for piece in statements(block.text):
+            yield block.line + piece.line, piece.text
 
 
 def parse_markdown(text: str, *, name: str) -> ParsedDocument:
@@ -368,8 +368,13 @@ def parse_markdown(text: str, *, name: str) -> ParsedDocument:
         for part, (line, content) in enumerate(_chunk_blocks(blocks), start=1):
             chunk = f"s{section:04d}.c{part:02d}"
             key = f"{stem}/{slug(path[-1]) if path else 'intro'}#{chunk}"
+            # A code fence is a how-to snippet, not prose: a Procedure unless the
+            # front matter types the document (procedures keep their own shape).
+            code = CODE_DEFAULTS if is_code_block(content) and "type" not in meta else {}
             candidates.append(
-                _candidate(chunk, content, key=key, value=heading, line=line, defaults=meta)
+                _candidate(
+                    chunk, content, key=key, value=heading, line=line, defaults={**code, **meta}
+                )
             )
     notes: dict[str, Any] = {"ignored_front_matter": ignored} if ignored else {}
     return ParsedDocument("md", tuple(candidates), notes=notes)

@@ -79,12 +79,14 @@ def test_markdown_front_matter_headings_lists_and_comments(engine: MemoryEngine)
     report = run(engine)
     assert len(report.processed) == 1
     nodes = sorted(engine.list_memories(), key=lambda n: n.key)
-    assert [n.value for n in nodes] == ["Deploy", "Deploy › Rollback"]
+    # One statement per candidate: the lead-in, the list, the commented block, the code.
+    assert [n.value for n in nodes] == ["Deploy"] * 3 + ["Deploy › Rollback"]
     assert all(n.type is MemoryType.PROCEDURE and n.importance == 70 for n in nodes)
-    deploy, rollback = nodes
-    assert "- build\n- test" in deploy.content
-    assert "<!-- reviewers:\n\nkeep this short -->" in deploy.content  # the gate saw it
-    assert "# not a heading" in rollback.content
+    contents = [n.content for n in nodes]
+    assert "Steps to ship:" in contents
+    assert "- build\n- test" in contents
+    assert any("<!-- reviewers:\n\nkeep this short -->" in c for c in contents)  # the gate saw it
+    assert "# not a heading" in nodes[-1].content
     data = manifest(engine, "processed", "runbook.md")
     assert data["notes"] == {"ignored_front_matter": ["owner"]}
 
