@@ -47,7 +47,8 @@ def test_ingest_once_json_contract_manifests_and_stats(tmp_path: Path) -> None:
         assert (ingest / folder / name).exists()
         assert (ingest / folder / f"{name}.manifest.json").exists()
     stats = json.loads(memvault(tmp_path, "stats", "--json").stdout)
-    assert stats["memories"]["total"] == stats["memories"]["active"] == 1
+    # one memory per statement: the sentence and the list
+    assert stats["memories"]["total"] == stats["memories"]["active"] == 2
 
 
 def test_watch_prints_json_lines_and_disabled_stops_clearly(tmp_path: Path) -> None:
