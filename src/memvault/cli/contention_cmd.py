@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from memvault.cli import output
+from memvault.cli.counts import comma_counts
 
 __all__ = ["register_bench"]
 
@@ -29,13 +29,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         from memvault.benchmarks.common import render_table, write_json
         from memvault.benchmarks.contention import run_contention
 
-        try:
-            counts = [int(x) for x in writers.split(",") if x.strip()]
-        except ValueError:
-            counts = []
-        if not counts or any(not 1 <= c <= 256 for c in counts):
-            output.error(f"--writers must be comma-separated counts from 1 to 256, got {writers!r}")
-            raise typer.Exit(2)
+        counts = comma_counts(writers, "--writers", most=256, noun="counts")
         result = run_contention(counts, writes)
         render_table(
             f"write latency, {writes} writes per process (one orchestrator, SQLite)",

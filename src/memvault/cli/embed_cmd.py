@@ -8,19 +8,9 @@ from typing import Annotated
 import typer
 
 from memvault.cli import output
+from memvault.cli.counts import comma_counts
 
 __all__ = ["register_bench"]
-
-
-def _counts(text: str, option: str) -> list[int]:
-    try:
-        counts = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        counts = []
-    if not counts or any(not 1 <= c <= 1024 for c in counts):
-        output.error(f"{option} must be comma-separated sizes from 1 to 1024, got {text!r}")
-        raise typer.Exit(2)
-    return counts
 
 
 def register_bench(bench_app: typer.Typer) -> None:
@@ -61,7 +51,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         if not turns.is_file():
             output.error(f"no turns file at {turns}")
             raise typer.Exit(2)
-        sizes = _counts(batches, "--batches")
+        sizes = comma_counts(batches, "--batches", most=1024)
         result = run_embed_bench(
             turns_path=turns,
             backends=chosen,

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from memvault.cli import output
+from memvault.cli.counts import comma_counts
 
 __all__ = ["register_bench"]
 
@@ -23,13 +23,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         from memvault.benchmarks.common import render_table, write_json
         from memvault.inspector.bench import run_pages
 
-        try:
-            sizes = [int(x) for x in n.split(",") if x.strip()]
-        except ValueError:
-            sizes = []
-        if not sizes or any(not 1 <= s <= 10_000_000 for s in sizes):
-            output.error(f"--n must be comma-separated sizes from 1 to 10000000, got {n!r}")
-            raise typer.Exit(2)
+        sizes = comma_counts(n, "--n", most=10_000_000)
         runs = [run_pages(size, repeats=repeats) for size in sizes]
         for run in runs:
             render_table(

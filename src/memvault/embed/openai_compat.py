@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memvault.embed.base import FloatMatrix, FloatVector, l2_normalise
+from memvault.embed.base import FloatMatrix, FloatVector, document_texts, l2_normalise
 from memvault.errors import EmbedderError
 
 if TYPE_CHECKING:
@@ -131,11 +131,7 @@ class OpenAICompatibleEmbedder:
         return self._dimension
 
     def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
-        if isinstance(texts, str):
-            raise EmbedderError(
-                "embed_documents takes a sequence of texts, not one string",
-                hint="wrap it: embed_documents([text]), or call embed_query(text)",
-            )
+        texts = document_texts(texts)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         prefixed = [self._document_prefix + text for text in texts]

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.embed.base import FloatMatrix, FloatVector, l2_normalise
+from memvault.embed.base import FloatMatrix, FloatVector, document_texts, l2_normalise
 from memvault.embed.minilm import MINILM_DIMENSION, MINILM_MODEL_ID, locate_model_files
 from memvault.errors import EmbedderError
 
@@ -117,11 +117,7 @@ class SentenceTransformersEmbedder:
         return l2_normalise(np.asarray(matrix, dtype=np.float32).reshape(len(texts), -1))
 
     def embed_documents(self, texts: Sequence[str]) -> FloatMatrix:
-        if isinstance(texts, str):
-            raise EmbedderError(
-                "embed_documents takes a sequence of texts, not one string",
-                hint="wrap it: embed_documents([text]), or call embed_query(text)",
-            )
+        texts = document_texts(texts)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return self._encode([self._document_prompt + text for text in texts])
