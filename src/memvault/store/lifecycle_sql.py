@@ -1,4 +1,6 @@
-"""Lifecycle reads both SQL backends share: proposals and operational events.
+"""Lifecycle SQL both backends share: proposals, operational events, ingest records.
+
+Reads, and the row values each backend writes (one column order, two marks).
 
 Pure query builders (STYLE principle 3) and row readers; a backend binds its
 parameter mark (``?`` for SQLite, ``%s`` for PostgreSQL). The columns are
@@ -21,15 +23,19 @@ import json
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from memvault.store.base import IngestRecord
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
     "SqlLifecycleReads",
     "event_counts_from_rows",
     "event_counts_query",
+    "ingest_params",
     "op_event_from_row",
+    "op_event_params",
     "op_events_query",
     "proposal_from_row",
+    "proposal_params",
     "proposals_query",
 ]
 
@@ -168,3 +174,54 @@ class SqlLifecycleReads:
     ) -> list[OpEvent]:
         sql, params = op_events_query(orchestrator_id, op, since, limit, mark=self._mark)
         return [op_event_from_row(r) for r in self._read_rows(sql, params)]
+
+
+# -- row values both backends write -----------------------------------------------
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
+    """Row values of ``proposal`` for either backend's proposals upsert, in its column order."""
+    return [
+        proposal.proposal_id,
+        orch,
+        proposal.user_id,
+        proposal.kind,
+        _dumps(proposal.candidate),
+        proposal.status.value,
+        proposal.created_at,
+        proposal.expires_at,
+        proposal.decided_at,
+        _dumps(proposal.outcome),
+    ]
+
+
+def op_event_params(orch: str, event: OpEvent) -> list[Any]:
+    """Row values of ``event`` for either backend's events insert, in its column order."""
+    return [
+        orch,
+        event.at,
+        event.node,
+        event.op,
+        event.status,
+        event.memory_id,
+        event.category,
+        event.best_similarity,
+    ]
+
+
+def ingest_params(orch: str, record: IngestRecord) -> list[Any]:
+    """Row values of ``record`` for either backend's ingest_files upsert, in its column order."""
+    return [
+        orch,
+        record.content_sha256,
+        record.original_name,
+        record.size_bytes,
+        record.status,
+        record.manifest_path,
+        record.received_at,
+        record.processed_at,
+    ]

@@ -14,13 +14,13 @@ an operations duty (autovacuum, WAL/backup retention) documented in
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from memvault.store.base import IngestRecord
-from memvault.store.records import AuditHead, OpEvent, Proposal
+from memvault.store.lifecycle_sql import ingest_params, op_event_params, proposal_params
+from memvault.store.records import AuditHead
 
 __all__ = [
     "ADVANCE_AUDIT_HEAD",
@@ -43,10 +43,6 @@ __all__ = [
     "purge_params",
     "thread_ids",
 ]
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
 # -- audit head ---------------------------------------------------------------
@@ -159,42 +155,12 @@ UPSERT_PROPOSAL = (
 )
 
 
-def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
-    """Row values for :data:`UPSERT_PROPOSAL`."""
-    return [
-        proposal.proposal_id,
-        orch,
-        proposal.user_id,
-        proposal.kind,
-        _dumps(proposal.candidate),
-        proposal.status.value,
-        proposal.created_at,
-        proposal.expires_at,
-        proposal.decided_at,
-        _dumps(proposal.outcome),
-    ]
-
-
 # -- operational events ---------------------------------------------------------
 
 INSERT_OP_EVENT = (
     "INSERT INTO events (orchestrator_id, at, node, op, status, memory_id, category,"
     " best_similarity) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
 )
-
-
-def op_event_params(orch: str, event: OpEvent) -> list[Any]:
-    """Row values for :data:`INSERT_OP_EVENT`."""
-    return [
-        orch,
-        event.at,
-        event.node,
-        event.op,
-        event.status,
-        event.memory_id,
-        event.category,
-        event.best_similarity,
-    ]
 
 
 # -- ingest -------------------------------------------------------------------
@@ -211,20 +177,6 @@ INGEST_RECORD = (
     "SELECT content_sha256, original_name, size_bytes, status, manifest_path, received_at,"
     " processed_at FROM ingest_files WHERE orchestrator_id = %s AND content_sha256 = %s"
 )
-
-
-def ingest_params(orch: str, record: IngestRecord) -> list[Any]:
-    """Row values for :data:`UPSERT_INGEST`."""
-    return [
-        orch,
-        record.content_sha256,
-        record.original_name,
-        record.size_bytes,
-        record.status,
-        record.manifest_path,
-        record.received_at,
-        record.processed_at,
-    ]
 
 
 def ingest_from_row(row: tuple[Any, ...]) -> IngestRecord:

@@ -17,12 +17,11 @@ it costs time proportional to the index, which is fine for a daily purge.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
 
 from memvault.store.base import WriteSet
+from memvault.store.lifecycle_sql import op_event_params, proposal_params
 from memvault.store.records import AuditHead
 
 __all__ = [
@@ -49,38 +48,14 @@ def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:
             "user_id = excluded.user_id, "
             "status = excluded.status, decided_at = excluded.decided_at, "
             "outcome = excluded.outcome WHERE proposals.orchestrator_id = excluded.orchestrator_id",
-            (
-                proposal.proposal_id,
-                orch,
-                proposal.user_id,
-                proposal.kind,
-                _dumps(proposal.candidate),
-                proposal.status.value,
-                proposal.created_at,
-                proposal.expires_at,
-                proposal.decided_at,
-                _dumps(proposal.outcome),
-            ),
+            proposal_params(orch, proposal),
         )
     for event in write.op_events:
         conn.execute(
             "INSERT INTO events (orchestrator_id, at, node, op, status, memory_id, category,"
             " best_similarity) VALUES (?,?,?,?,?,?,?,?)",
-            (
-                orch,
-                event.at,
-                event.node,
-                event.op,
-                event.status,
-                event.memory_id,
-                event.category,
-                event.best_similarity,
-            ),
+            op_event_params(orch, event),
         )
-
-
-def _dumps(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
 def _advance_head(conn: sqlite3.Connection, orch: str, added: int) -> None:

@@ -52,7 +52,7 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
-from memvault.store.lifecycle_sql import SqlLifecycleReads
+from memvault.store.lifecycle_sql import SqlLifecycleReads, ingest_params
 from memvault.store.records import AuditHead
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
@@ -1209,16 +1209,7 @@ class SQLiteStore(SqlLifecycleReads):
             "original_name = excluded.original_name, size_bytes = excluded.size_bytes, "
             "status = excluded.status, manifest_path = excluded.manifest_path, "
             "received_at = excluded.received_at, processed_at = excluded.processed_at",
-            (
-                orch,
-                record.content_sha256,
-                record.original_name,
-                record.size_bytes,
-                record.status,
-                record.manifest_path,
-                record.received_at,
-                record.processed_at,
-            ),
+            ingest_params(orch, record),
         )
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
