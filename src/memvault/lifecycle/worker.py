@@ -308,17 +308,8 @@ class Consolidator:
         ):
             self.batch.add(self.builder.compose(op_events=(replace(mark, status="skipped"),)))
             return None
-        weight = round(max(0.0, min(1.0, score)), 4)
-        edge = MemoryEdge(
-            edge_id=self.new_id("edge"),
-            orchestrator_id=self.orch,
-            from_memory_id=kept.memory_id,
-            to_memory_id=drop.memory_id,
-            edge_type=EdgeType.UPDATES,
-            weight=weight,
-            reason="consolidation: same statement",
-            created_at=at,
-        )
+        edge = self._edge(kept, drop, EdgeType.UPDATES, score, "consolidation: same statement", at)
+        weight = edge.weight
         existing = {
             (e.from_memory_id, e.to_memory_id, e.edge_type)
             for e in self.store.edges_of(self.orch, [kept.memory_id])
@@ -352,6 +343,27 @@ class Consolidator:
         )
         return kept
 
+    def _edge(
+        self,
+        source: MemoryNode,
+        target: MemoryNode,
+        edge_type: EdgeType,
+        score: float,
+        reason: str,
+        at: str,
+    ) -> MemoryEdge:
+        """A new consolidation edge ``source`` -> ``target`` weighted by ``score`` in [0, 1]."""
+        return MemoryEdge(
+            edge_id=self.new_id("edge"),
+            orchestrator_id=self.orch,
+            from_memory_id=source.memory_id,
+            to_memory_id=target.memory_id,
+            edge_type=edge_type,
+            weight=round(max(0.0, min(1.0, score)), 4),
+            reason=reason,
+            created_at=at,
+        )
+
     def _link(
         self,
         source: MemoryNode,
@@ -362,17 +374,8 @@ class Consolidator:
         mark: OpEvent,
         thread_id: str,
     ) -> None:
-        weight = round(max(0.0, min(1.0, score)), 4)
-        edge = MemoryEdge(
-            edge_id=self.new_id("edge"),
-            orchestrator_id=self.orch,
-            from_memory_id=source.memory_id,
-            to_memory_id=target.memory_id,
-            edge_type=edge_type,
-            weight=weight,
-            reason="consolidation",
-            created_at=at,
-        )
+        edge = self._edge(source, target, edge_type, score, "consolidation", at)
+        weight = edge.weight
         op = "link" if edge_type is EdgeType.RELATED_TO else "contradict"
         self.batch.add(
             self.builder.compose(
