@@ -91,7 +91,7 @@ def test_access_control_shares_one_engine_and_audits_denials(tmp_path: Path) -> 
     try:
         a = control.engine(Principal("acme", "planner", "k1", frozenset({"TODO"})), "POST /x")
         b = control.engine(Principal("acme", "stylist", "k2"))
-        assert a.engine is b.engine  # no copies of the engine per agent
+        assert a._engine is b._engine  # no copies of the engine per agent
         with pytest.raises(AccessDeniedError):
             a.add("Dana prefers tea", **PREF)
         log = (tmp_path / "acme" / "memory" / "logs" / "memory.log").read_text()

@@ -88,7 +88,8 @@ def serve(
     try:
         with _errors():
             if demo:
-                engine = control.engine(Principal(orchestrator, "demo", "demo")).engine
+                control.engine(Principal(orchestrator, "demo", "demo"))  # opens it
+                engine = control.opened()[orchestrator]
                 if engine.stats().to_json()["memories"]["total"] == 0:
                     load_demo(engine)
                     _demo_governance(engine)

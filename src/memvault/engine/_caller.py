@@ -26,6 +26,7 @@ memvault.errors.AccessDeniedError: agent 'planner' may not use category PREFEREN
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
@@ -34,10 +35,12 @@ from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
 from memvault.engine._core import _unpack
 from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
+from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
-from memvault.model.node import MemoryNode
+from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
+from memvault.store.records import AuditHead
 from memvault.store.scope import ALL_USERS, UserScope, can_see, scoped
 from memvault.write.spec import MemoryPatch, NewMemory
 
@@ -153,6 +156,9 @@ _RULES: dict[str, tuple[bool, bool]] = {
 }
 #: Never handed to a caller: they would change who it acts as.
 _WITHHELD = frozenset({"acting", "as_caller"})
+#: The only engine attributes that are not methods a caller may read: which
+#: orchestrator it is and the categories its contract names (no data, no handles).
+_ATTRIBUTES = frozenset({"orchestrator", "categories"})
 #: What a denied spanning call is called in its message ("… spans every category").
 _SPAN_NAMES = {
     "bulletin": "the bulletin",
@@ -171,14 +177,22 @@ _SPAN_NAMES = {
 
 
 class Caller(_Face):
-    """The engine's typed methods for one caller, each authorised in :meth:`authorize`."""
+    """The engine's typed methods for one caller, each authorised in :meth:`authorize`.
+
+    Nothing else of the engine is reachable through it: no store, no core, no
+    settings — only the methods (typed here or authorised by ``_RULES``) and the
+    harmless read-only attributes in ``_ATTRIBUTES``; any other name raises
+    :class:`AttributeError`.
+    """
+
+    __slots__ = ("_engine", "_on_deny", "grant")
 
     def __init__(
         self, engine: MemoryEngine, grant: CallerGrant, *, on_deny: DenyHook | None = None
     ) -> None:
-        self.engine = engine
+        self._engine = engine
         self.grant = grant
-        self.on_deny = on_deny
+        self._on_deny = on_deny
 
     # -- the one place -----------------------------------------------------------
 
@@ -214,8 +228,8 @@ class Caller(_Face):
 
     def _refuse(self, reason: str, operation: str, refused: tuple[str, ...] = ()) -> NoReturn:
         grant = self.grant
-        if self.on_deny is not None:
-            self.on_deny(grant, reason, operation, refused)
+        if self._on_deny is not None:
+            self._on_deny(grant, reason, operation, refused)
         detail = _MESSAGES[reason].format(
             agent=grant.agent,
             plural="y" if len(refused) == 1 else "ies",
@@ -266,7 +280,7 @@ class Caller(_Face):
              that the name is wrong.
         Outcome: SCHEMA_INVALID naming the unknown categories and the known ones.
         """
-        known = self.engine.categories
+        known = self._engine.categories
         unknown = sorted({c for c in categories if c and not expand_categories([c]) <= known})
         if unknown:
             raise ValidationFailed(
@@ -277,7 +291,7 @@ class Caller(_Face):
 
     def _held(self, filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
         """The caller's filters, held to its categories (asked ones checked) and its user."""
-        flt = self.engine.core.filters(filters)
+        flt = self._engine.core.filters(filters)
         if flt.category is not None:
             self.known(flt.category)
             self.authorize("read", categories=flt.category)
@@ -301,7 +315,7 @@ class Caller(_Face):
         return granted
 
     def _run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with self.engine.acting(self.grant.agent):
+        with self._engine.acting(self.grant.agent):
             return method(*args, **kwargs)
 
     # -- writes ------------------------------------------------------------------
@@ -312,7 +326,7 @@ class Caller(_Face):
         self.authorize("add", write=True, categories=[fields.get("category")])
         if self.grant.user is not None:
             fields["user_id"] = self._own(fields.get("user_id"), "add")
-        return self._run(self.engine.add, content, **{**fields, "agent_id": self.grant.agent})
+        return self._run(self._engine.add, content, **{**fields, "agent_id": self.grant.agent})
 
     def add_many(self, items: Sequence[Mapping[str, Any]], **options: Any) -> list[WriteResult]:
         """:meth:`MemoryEngine.add_many`, every item in the caller's categories and agent."""
@@ -321,7 +335,7 @@ class Caller(_Face):
         mine = [{**i, "agent_id": self.grant.agent} for i in items]
         if self.grant.user is not None:
             mine = [{**i, "user_id": self._own(i.get("user_id"), "add_many")} for i in mine]
-        return self._run(self.engine.add_many, mine, **options)
+        return self._run(self._engine.add_many, mine, **options)
 
     def update(
         self, memory_id: str, patch: MemoryPatch | None = None, **changes: Any
@@ -332,7 +346,7 @@ class Caller(_Face):
         self.authorize("update", write=True)
         node = self._node(memory_id, "update")
         self.authorize("update", write=True, categories=[node.category, changes.get("category")])
-        return self._run(self.engine.update, memory_id, **changes)
+        return self._run(self._engine.update, memory_id, **changes)
 
     def _write_on(
         self, operation: str, memory_ids: Sequence[str], *, include_deleted: bool = False
@@ -346,29 +360,29 @@ class Caller(_Face):
     def delete(self, memory_id: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.delete` of a memory in the caller's categories."""
         self._write_on("delete", [memory_id], include_deleted=bool(options.get("idempotent")))
-        return self._run(self.engine.delete, memory_id, **options)
+        return self._run(self._engine.delete, memory_id, **options)
 
     def restore(self, memory_id: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.restore` of a memory in the caller's categories."""
         self._write_on("restore", [memory_id], include_deleted=True)
-        return self._run(self.engine.restore, memory_id, **options)
+        return self._run(self._engine.restore, memory_id, **options)
 
     def supersede(self, memory_id: str, *, by: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.supersede`: both memories in the caller's categories."""
         self._write_on("supersede", [memory_id, by])
-        return self._run(self.engine.supersede, memory_id, by=by, **options)
+        return self._run(self._engine.supersede, memory_id, by=by, **options)
 
     def retract(self, memory_id: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.retract` of a memory in the caller's categories."""
         self._write_on("retract", [memory_id])
-        return self._run(self.engine.retract, memory_id, **options)
+        return self._run(self._engine.retract, memory_id, **options)
 
     def link(
         self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Any
     ) -> WriteResult:
         """:meth:`MemoryEngine.link` between two memories in the caller's categories."""
         self._write_on("link", [from_id, to_id])
-        return self._run(self.engine.link, from_id, to_id, edge_type, **options)
+        return self._run(self._engine.link, from_id, to_id, edge_type, **options)
 
     # -- reads -------------------------------------------------------------------
 
@@ -376,7 +390,7 @@ class Caller(_Face):
         """:meth:`MemoryEngine.get`, for a memory in the caller's categories (and user)."""
         if self.grant.user is not None:
             self._node(memory_id, "get", include_deleted=include_deleted)
-        view = self._run(self.engine.get, memory_id, include_deleted=include_deleted)
+        view = self._run(self._engine.get, memory_id, include_deleted=include_deleted)
         self.authorize("get", categories=[view.node.category])
         return view
 
@@ -384,7 +398,7 @@ class Caller(_Face):
         """:meth:`MemoryEngine.history` of a memory in the caller's categories."""
         node = self._node(memory_id, "history", include_deleted=True)
         self.authorize("history", categories=[node.category])
-        return self._run(self.engine.history, memory_id)
+        return self._run(self._engine.history, memory_id)
 
     def audit_events(self, *, memory_id: str | None = None, **options: Any) -> list[HistoryEvent]:
         """:meth:`MemoryEngine.audit_events`: one memory's in the caller's categories, or all
@@ -396,25 +410,25 @@ class Caller(_Face):
         else:
             node = self._node(memory_id, "audit events", include_deleted=True)
             self.authorize("audit events", categories=[node.category])
-        return self._run(self.engine.audit_events, memory_id=memory_id, **options)
+        return self._run(self._engine.audit_events, memory_id=memory_id, **options)
 
     def search(
         self, query: str, *, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> SearchResults:
         """:meth:`MemoryEngine.search` within the caller's categories."""
-        return self._run(self.engine.search, query, filters=self._held(filters), **options)
+        return self._run(self._engine.search, query, filters=self._held(filters), **options)
 
     def list_memories(
         self, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> list[MemoryNode]:
         """:meth:`MemoryEngine.list_memories` within the caller's categories."""
-        return self._run(self.engine.list_memories, self._held(filters), **options)
+        return self._run(self._engine.list_memories, self._held(filters), **options)
 
     list = list_memories
 
     def count_memories(self, filters: NodeFilter | Mapping[str, Any] | None = None) -> int:
         """:meth:`MemoryEngine.count_memories` within the caller's categories."""
-        return self._run(self.engine.count_memories, self._held(filters))
+        return self._run(self._engine.count_memories, self._held(filters))
 
     def memory_query(
         self,
@@ -447,7 +461,60 @@ class Caller(_Face):
             categories = list(self._granted("memory.query"))
         asked_request.update(agent=self.grant.agent, categories=categories)
         query = {k: v for k, v in asked_request.items() if v is not None}
-        return self._run(self.engine.memory_query, query, user=reader)
+        return self._run(self._engine.memory_query, query, user=reader)
+
+    def revision(self) -> int:
+        """The orchestrator's store revision (a counter of writes; no content).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> engine = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
+        >>> engine.as_caller(Grant("viewer", read_only=True)).revision()
+        0
+        >>> engine.close()
+        """
+        return self._engine.store.revision(self._engine.orchestrator)
+
+    def _readable(self, node: MemoryNode) -> bool:
+        granted = self.grant.categories
+        if granted is not None and node.category.upper() not in granted:
+            return False
+        bound = self.grant.user
+        return bound is None or can_see(bound, node.user_id)
+
+    def get_nodes(self, memory_ids: Sequence[str]) -> builtins.list[MemoryNode]:
+        """The memories with these ids (any status) that the grant may read: in its
+        categories and, for a grant bound to a user, that user's or shared ones.
+        Others are left out, as unknown ids are (never confirmed)."""
+        engine = self._engine
+        found = self._run(engine.store.get_nodes, engine.orchestrator, list(memory_ids))
+        return [n for n in found if self._readable(n)]
+
+    def edges_of(self, memory_ids: Sequence[str]) -> builtins.list[MemoryEdge]:
+        """The edges of those of these memories the grant may read, between two memories
+        it may read (an edge to a memory it may not read is left out)."""
+        engine = self._engine
+        mine = {n.memory_id for n in self.get_nodes(memory_ids)}
+        if not mine:
+            return []
+        edges = self._run(engine.store.edges_of, engine.orchestrator, sorted(mine))
+        ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
+        readable = mine | {n.memory_id for n in self.get_nodes(sorted(ends - mine))}
+        return [e for e in edges if {e.from_memory_id, e.to_memory_id} <= readable]
+
+    def audit_head(self) -> AuditHead:
+        """The head of the audit chain (events, hash): spans every category and user."""
+        self.authorize("audit", spans_all=True)
+        if self.grant.user is not None:
+            self._refuse("user_bound", "audit")
+        return self._engine.store.audit_head(self._engine.orchestrator)
+
+    def ingest_layout(self) -> RuntimeLayout | None:
+        """Where the drop folder and its manifests are (``None``: an in-memory engine).
+
+        Ingest spans every category, so a category-limited grant is refused."""
+        self.authorize("ingest", spans_all=True)
+        return self._engine.layout
 
     # -- context: each for one user (store/scope.py) -----------------------------
 
@@ -457,7 +524,7 @@ class Caller(_Face):
         """:meth:`MemoryEngine.bulletin` for the caller's user (it spans every category)."""
         self.authorize("the bulletin", spans_all=True)
         reader = self.reader(user, "the bulletin")
-        return self._run(self.engine.bulletin, user=reader, query=query, reuse=reuse)
+        return self._run(self._engine.bulletin, user=reader, query=query, reuse=reuse)
 
     def delta_header(
         self, thread_id: str, *, user: UserScope = None, advance: bool = True
@@ -465,7 +532,7 @@ class Caller(_Face):
         """:meth:`MemoryEngine.delta_header` for the caller's user."""
         self.authorize("the delta header", spans_all=True)
         reader = self.reader(user, "the delta header")
-        return self._run(self.engine.delta_header, thread_id, user=reader, advance=advance)
+        return self._run(self._engine.delta_header, thread_id, user=reader, advance=advance)
 
     def for_message(
         self, thread_id: str, *, user: UserScope = None, query: str | None = None
@@ -473,24 +540,29 @@ class Caller(_Face):
         """:meth:`MemoryEngine.for_message` for the caller's user."""
         self.authorize("the bulletin", spans_all=True)
         reader = self.reader(user, "the bulletin")
-        return self._run(self.engine.for_message, thread_id, user=reader, query=query)
+        return self._run(self._engine.for_message, thread_id, user=reader, query=query)
 
     # -- everything else ----------------------------------------------------------
 
     def __getattr__(self, name: str) -> Any:
-        """Any other engine attribute; a method is authorised by its rule and runs as
-        the caller's agent.
+        """Any other engine method, authorised by its rule and run as the caller's agent;
+        of the engine's other attributes only ``_ATTRIBUTES`` (else AttributeError).
 
         Trigger: the engine has more methods than the façade types one by one.
         Why: every call must still be authorised in one place, and fail closed.
         Outcome: ``_RULES`` says whether the method writes and whether it spans
         every category; a method it does not name is treated as a spanning write.
         """
-        if name in _WITHHELD:
+        if name in _ATTRIBUTES:
+            return getattr(self._engine, name)
+        if name in _WITHHELD or name.startswith("_"):
             raise AttributeError(f"{name!r} is not available on a caller's façade")
-        value = getattr(self.engine, name)
-        if not callable(value) or name.startswith("_"):
-            return value
+        value = getattr(self._engine, name)
+        if not callable(value) or isinstance(value, type):
+            # Trigger: a non-method attribute (store, core, layout, config …).
+            # Why: it would hand the caller the engine's objects, read without any grant.
+            # Outcome: absent, exactly as an unknown name is.
+            raise AttributeError(f"{name!r} is not available on a caller's façade")
         write, spans_all = _RULES.get(name, (True, True))
         operation = _SPAN_NAMES.get(name, name)
         bound = self.grant.user is not None
@@ -525,21 +597,21 @@ class Caller(_Face):
             args = (self._own(owner, name), *args[1:])
         elif name in ("confirm_proposal", "reject_proposal"):
             wanted = args[0] if args else kwargs.get("proposal_id")
-            mine = self._run(self.engine.proposals, user_id=self.grant.user)
+            mine = self._run(self._engine.proposals, user_id=self.grant.user)
             if not any(p.proposal_id == wanted for p in mine):
                 self._refuse("other_user", name)
         return args, kwargs
 
     def _node(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
         node = self._run(
-            self.engine.core.load, memory_id, operation, include_deleted=include_deleted
+            self._engine.core.load, memory_id, operation, include_deleted=include_deleted
         )
         bound = self.grant.user
         if bound is not None and not can_see(bound, node.user_id):
             # Another user's memory is answered like an unknown id (never confirmed),
             # and the attempt is logged like any scope miss.
-            self.engine.core.log_event(
+            self._engine.core.log_event(
                 "warning", "scope_miss", operation=operation, memory_id=memory_id[:128]
             )
-            raise MemoryNotFoundError(memory_id, self.engine.orchestrator)
+            raise MemoryNotFoundError(memory_id, self._engine.orchestrator)
         return node

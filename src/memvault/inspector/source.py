@@ -185,8 +185,7 @@ class MemorySource:
     # -- memories --------------------------------------------------------------
 
     def revision(self) -> int:
-        engine = self.engine
-        return engine.store.revision(engine.orchestrator)
+        return self.engine.revision()
 
     def memories(self, filters: Mapping[str, Any], *, page: int) -> Page:
         """A page of memories matching ``filters``, newest first, with the total."""
@@ -221,9 +220,7 @@ class MemorySource:
 
     def nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
         """The memories with these ids that this key may see (any status)."""
-        engine = self.engine
-        found = engine.store.get_nodes(engine.orchestrator, list(ids))
-        return [n for n in found if self.principal.allows(n.category)]
+        return self.engine.get_nodes(list(ids))  # held to the key's categories and user
 
     def delete(self, memory_id: str) -> WriteResult:
         return self.engine.delete(memory_id)
@@ -255,7 +252,7 @@ class MemorySource:
         for _ in range(hops):
             if not frontier:
                 break
-            found = engine.store.edges_of(engine.orchestrator, frontier)
+            found = engine.edges_of(frontier)  # between memories this key may read
             frontier = []
             for edge in found:
                 edges[edge.edge_id] = edge
@@ -391,7 +388,7 @@ class MemorySource:
     def manifests(self, *, status: str | None, page: int) -> Page:
         """Drop-folder manifests, newest first (at most :data:`MANIFESTS_SCANNED` looked at)."""
         self._unrestricted("ingest")
-        layout = self.engine.layout
+        layout = self.engine.ingest_layout()
         if layout is None:
             return Page([], page, 0)
         dirs = {"processed": layout.processed_dir, "rejected": layout.rejected_dir}
@@ -412,7 +409,7 @@ class MemorySource:
         return Page(rows, page, len(found), note=note)
 
     def ingest_counts(self) -> dict[str, int]:
-        layout = self.engine.layout
+        layout = self.engine.ingest_layout()
         if layout is None:
             return {}
         return {"waiting": sum(1 for p in _files(layout.ingest_dir) if p.is_file())}
@@ -425,8 +422,7 @@ class MemorySource:
 
     def audit_head(self) -> tuple[int, str]:
         self._unrestricted("audit")
-        engine = self.engine
-        head = engine.store.audit_head(engine.orchestrator)
+        head = self.engine.audit_head()
         return head.events, head.hash
 
     def export(self, user_id: str) -> Iterator[dict[str, Any]]:

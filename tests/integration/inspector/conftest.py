@@ -15,7 +15,7 @@ from memvault.access import AccessControl, Principal
 from memvault.api import create_app
 from memvault.cli.app import load_demo
 from memvault.config import load_config
-from memvault.engine import MemoryEngine
+from memvault.engine import Caller, MemoryEngine
 from tests.integration.api.conftest import serve_in_thread
 
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')
@@ -31,8 +31,13 @@ class Site:
     keys: dict[str, str] = field(default_factory=dict)
     ids: dict[str, str] = field(default_factory=dict)
 
-    def engine(self, orchestrator: str = "acme") -> MemoryEngine:
+    def engine(self, orchestrator: str = "acme") -> Caller:
         return self.control.engine(Principal(orchestrator, "seed", "seed"))
+
+    def base(self, orchestrator: str = "acme") -> MemoryEngine:
+        """The orchestrator's engine itself (not a caller's façade)."""
+        self.engine(orchestrator)  # opens it
+        return self.control.opened()[orchestrator]
 
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, timeout=60, follow_redirects=False)

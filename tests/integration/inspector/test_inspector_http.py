@@ -202,7 +202,7 @@ def test_memories_search_shows_explain_and_revision(site: Site, writer: httpx.Cl
     assert "Dana does not drink coffee any more." in page.text
     assert 'data-testid="explain"' in page.text and "importance" in page.text
     assert "text" in page.text and "Legs that ran" in page.text
-    revision = site.engine().store.revision("acme")
+    revision = site.base().store.revision("acme")
     assert f"revision {revision}" in writer.get("/").text
 
 
@@ -330,7 +330,7 @@ def test_bulletin_is_a_preview_that_does_not_advance_the_thread(writer: httpx.Cl
 
 
 def test_ingest_lists_manifests_with_reasons(site: Site, writer: httpx.Client) -> None:
-    engine = site.engine()
+    engine = site.base()
     assert engine.layout is not None
     drop = engine.layout.ingest_dir
     drop.mkdir(parents=True, exist_ok=True)
