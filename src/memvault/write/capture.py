@@ -375,13 +375,21 @@ class CapturePipeline:
         """
         budget = _Budget(per_call=max_writes)
         writes = self._writes()
-        judge = CallJudge(
-            lambda op, node: writes.judge(op, node),
-            source=source_text,
-            log=self.log,
-            wary=self.wary,
-        )
         candidates = list(candidates)
+
+        def gate(op: MemoryOp, node: MemoryNode) -> Decision:
+            # Trigger: the gate reads vectors (the learned layer's full heads).
+            # Why: one vector per candidate — the call's batch already holds the
+            #   candidate's document vector (neighbour search, stored embedding).
+            # Outcome: a candidate (STORE) is judged with its vector; a probe of
+            #   the clause said (UPDATE) is judged without one (n-gram heads).
+            if op is MemoryOp.STORE and vectors is not None:
+                vector = vectors.document(node.content)
+                if vector is not None:
+                    return writes.judge(op, node, vector=vector, vector_model=vectors.model_id)
+            return writes.judge(op, node)
+
+        judge = CallJudge(gate, source=source_text, log=self.log, wary=self.wary)
         vectors = (
             TurnVectors(
                 self.embedder,
