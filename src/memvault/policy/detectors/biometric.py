@@ -48,9 +48,9 @@ _VALUE = re.compile(
     r"landmarks|features)\b"
     r"|\b\d+(?:\.\d+)?\s?(?:mm|ms|cm|m|steps/min|spm|°|degrees|hz|px)\b|\bcadence\s*:?\s*\d+"
     r"|\b[0-9a-f]{12,}\b|(?=[A-Za-z+/]*\d)[A-Za-z0-9+/]{16,}={0,2}|\[\s*-?\d+\.\d+\s*,"
-    r"|\b[A-Z]{1,4}-[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b|s3://|https?://\S+\.(?:jpg|jpeg|png|wav|mp3)"
+    r"|(?-i:\b[A-Z]{1,4}-[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b)|s3://|https?://\S+\.(?:jpg|jpeg|png|wav|mp3)"
     r"|\b[\w-]+\.(?:jpg|jpeg|png|heic|wav|mp3|m4a|flac|bin|dat|npy|pkl|iso|tpl)\b"
-    r"|\b[A-Z]\d[A-Z0-9]{2,}\b|\b\d+/\d+\b"
+    r"|(?-i:\b[A-Z]\d[A-Z0-9]{2,}\b)|\b\d+/\d+\b"
 )
 _DATA_TERM = re.compile(
     r"(?i)(?:voice ?print|face ?print|palm ?print|sample|template|scan|embedding|hash|minutiae|"
@@ -70,7 +70,12 @@ _FRAMING = re.compile(
     r"(?i)\b(?:writing|article|blog|research(?:ing)?|paper|thesis|explain\w*|overview|how "
     r"(?:\w+ )?works?|comparison|compare|vendor|library|sdk|feature|building|develop\w*|"
     r"implement\w*|design\w*|course|lecture|regulation|gdpr|law|policy|accuracy|benchmark|"
-    r"makes?|manufactur\w*|sells?|company|readers?|sensors?|products?|devices|market)\b"
+    r"makes?|manufactur\w*|sells?|company|readers?|sensors?|products?|devices|market|privacy|"
+    r"notice|opt[- ]?outs?|novel|villain|fiction|story|rules|don't|doesn't|do not|does not)\b"
+)
+# a fingerprint of a key or certificate is not a person's ("SSH host key fingerprint")
+_TECH_PRINT = re.compile(
+    r"(?i)\b(?:key|keys|ssh|gpg|pgp|tls|ssl|certificate|cert|browser|device)\s*$"
 )
 
 
@@ -94,6 +99,8 @@ def detect(doc: NormalizedText) -> list[Hit]:
             has_purpose = _PURPOSE.search(context) is not None
             owned = _OWNER.search(context) is not None
             framed = _FRAMING.search(clause) is not None and not has_value
+            if _TECH_PRINT.search(view.text[max(0, m.start() - 24) : m.start()]):
+                continue
             if framed or not has_data or not (owned or has_purpose or has_value):
                 continue
             hits.append(

@@ -37,7 +37,17 @@ _NOT_A_VALUE = frozenset(
     stored kept saved set reset changed rotated expired expires wrong incorrect too strong weak long
     short same different hashed encrypted policy policies manager managers rules rule field fields
     length requirements requirement protected secure secured hidden shared sent updated missing
-    blank empty optional here there this that it they them these those stored""".split()
+    blank empty optional here there this that it they them these those stored min minimum max
+    maximum mínimo minimo mínima minima mindestens use never always chars characters caracteres
+    length""".split()
+)
+# Trigger: the "value" is a reference to where a secret lives, or a length policy.
+# Why: `DB_PASSWORD = os.environ["DB_PASSWORD"]` and `password_min=12; 2fa=on`
+#   name no secret: they are code and policy.
+# Outcome: not a value (nothing to refuse).
+_REFERENCE = re.compile(
+    r"(?i)^(?:os\.environ|os\.getenv|getenv\(|process\.env|env\(|\$\{|\$[a-z_]+\b|settings\.|"
+    r"config\.|secrets\.|vault:)|^\d{1,3}(?:[_ ][^\W\d]+)?[;,.]?$"
 )
 
 
@@ -59,6 +69,8 @@ def _value_ok(value: str) -> bool:
     if not v or _PLACEHOLDER.match(v):
         return False
     words = v.split()
+    if _REFERENCE.match(v) or _REFERENCE.match(words[0]):
+        return False
     first = words[0].lower().strip("\"'`.,;:")
     if _PLACEHOLDER_WORD.match(first):
         return False

@@ -457,9 +457,13 @@ _DISCUSSION = re.compile(
     r"(?i)\b(?:writing|writes|blog|post|article|explain\w*|slides?|talk|thesis|paper|research\w*|"
     r"red[- ]team\w*|test suite|test cases?|awareness|course|lecture|defen[cs]es?|detect\w*|"
     r"classif\w*|examples? of|phrases? (?:like|such as)|such as|e\.g\.|prompt injection|"
-    r"studying|owns?|category|dataset|benchmark|how attackers)\b"
+    r"studying|owns?|category|dataset|benchmark|how attackers|"
+    # the same framing in other languages (report, talk, examples, cites)
+    r"rapport|informe|relat[oó]rio|bericht|rapporto|vortrag|charla|palestra|conf[eé]rence|"
+    r"ejemplos?|exemples?|exemplos?|beispiele?n?|esempi\w*|voorbeeld\w*|przyk[lł]ad\w*|"
+    r"[oö]rnek\w*|exempel|cite|cita|zitiert|prompt-injection)\b"
 )
-_QUOTED = re.compile(r"[\"'“”‘’«»`][^\"“”«»`]{3,200}[\"'“”‘’«»`]")
+_QUOTED = re.compile(r"[\"'“”‘’«»„‚`「『][^\"“”«»„`」』]{3,200}[\"'“”‘’«»`」』]")
 _KEYWORD_ONLY = frozenset(
     {"injection.persona", "injection.signals", "injection.override_any_language"}
 )
