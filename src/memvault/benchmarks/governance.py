@@ -212,6 +212,19 @@ def run_benchmark(
             }
         )
     summary = _summarise(results, latencies, contract.version)
+    if layer is not None and layer.error is None:
+        # the learned heads alone (features + heads, the vector given): what they
+        # add to a write that already has its vector
+        heads_ms: list[float] = []
+        for r, v in zip(items, vectors, strict=True):
+            doc = normalize(str(r["text"]))
+            t0 = time.perf_counter_ns()
+            layer.judge(doc, vector=v, vector_model=model if v is not None else None)
+            heads_ms.append((time.perf_counter_ns() - t0) / 1e6)
+        summary["heads_ms"] = {
+            "p50": round(statistics.median(heads_ms), 3),
+            "p90": round(sorted(heads_ms)[int(0.9 * (len(heads_ms) - 1))], 3),
+        }
     cpu_sorted = sorted(cpu)
     summary["cpu_ms"] = {
         "p50": round(cpu_sorted[len(cpu_sorted) // 2], 4) if cpu_sorted else 0.0,
@@ -344,6 +357,11 @@ def render(result: Mapping[str, Any]) -> Any:
     head.add_row("latency ms p50 / p90 / p99", f"{lat['p50']} / {lat['p90']} / {lat['p99']}")
     if "cpu_ms" in result:
         head.add_row("CPU ms per decision p50", str(result["cpu_ms"]["p50"]))
+    if "heads_ms" in result:
+        head.add_row(
+            "learned heads ms p50 / p90",
+            f"{result['heads_ms']['p50']} / {result['heads_ms']['p90']}",
+        )
     if "encoder_ms" in result:
         head.add_row(
             "encoder ms p50 / p90", f"{result['encoder_ms']['p50']} / {result['encoder_ms']['p90']}"

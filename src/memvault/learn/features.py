@@ -160,8 +160,21 @@ class SparseRows:
         return cls(indptr, indices, values, dim)
 
     def take(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> SparseRows:
-        """The sub-matrix of ``rows`` (in the order given)."""
-        return SparseRows.stack((self.row(int(i)) for i in rows), self.dim)
+        """The sub-matrix of ``rows`` (in the order given).
+
+        >>> m = ngram_matrix(["a b", "c d e", "f"], dim=64)
+        >>> sub = m.take([2, 0])
+        >>> bool((sub.row(0).indices == m.row(2).indices).all()), sub.n_rows
+        (True, 2)
+        """
+        pick = np.asarray(rows, dtype=np.int64).reshape(-1)
+        starts = self.indptr[pick]
+        lengths = self.indptr[pick + 1] - starts
+        indptr = np.zeros(pick.shape[0] + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        # position k of the new arrays reads old position starts[row] + (k - indptr[row])
+        source = np.repeat(starts - indptr[:-1], lengths) + np.arange(indptr[-1], dtype=np.int64)
+        return SparseRows(indptr, self.indices[source], self.values[source], self.dim)
 
     def row(self, i: int) -> SparseRow:
         a, b = int(self.indptr[i]), int(self.indptr[i + 1])

@@ -16,7 +16,7 @@ from typing import Any
 from memvault.model.enums import MemoryOp, SourceKind
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.contract import Contract, load_contract
-from memvault.policy.learned import LearnedLayer
+from memvault.policy.learned import LearnedLayer, default_layer
 
 __all__ = [
     "CONSENT_GATED_KEYS",
@@ -119,10 +119,10 @@ class GateContext:
     time when the gate runs). ``classifier`` is an optional hook — a callable
     from text to a list of ``(family, reason)`` pairs — that is off (None) by
     default; the gate never needs a network or an LLM. ``learned`` is the
-    learned layer (:mod:`memvault.policy.learned`; ``default_layer()`` is the
-    shipped one, loaded once per process); None (the library default for now)
-    leaves the pattern detectors alone. ``memvault policy check``, ``explain``
-    and ``bench governance`` switch it on.
+    learned layer (:mod:`memvault.policy.learned`): by default the shipped one
+    (``default_layer()``, loaded and verified once per process) — on every path
+    that judges a write; ``learned=None`` leaves the pattern detectors alone
+    (tests of other checks, ``bench governance --encoder off``).
     """
 
     contract: Contract = field(default_factory=load_contract)
@@ -133,7 +133,7 @@ class GateContext:
     allowlist: AgentAllowlist | None = None
     now: datetime | None = None
     classifier: ClassifierHook | None = None
-    learned: LearnedLayer | None = None
+    learned: LearnedLayer | None = field(default_factory=default_layer)
 
     def current_time(self) -> datetime:
         return self.now if self.now is not None else datetime.now(UTC)

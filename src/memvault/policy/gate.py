@@ -437,6 +437,10 @@ def _check_classifier(p: Prepared) -> Iterable[Finding]:
             yield Finding(reason, "classifier_hook", f"{family}: {why}", (), family)
 
 
+#: a word of letters only: a value of ids ("mem_01a2…, mem_01a3…") has none
+_PLAIN_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?!\w)")
+
+
 def _check_learned(p: Prepared) -> Iterable[Finding]:
     layer = p.context.learned
     if layer is None or not p.fields:
@@ -447,11 +451,24 @@ def _check_learned(p: Prepared) -> Iterable[Finding]:
         )
         return
     c = p.candidate
+    text = p.fields[0][1].clean.text.casefold() if p.fields[0][0] == "text" else ""
     for name, doc in p.fields:
-        # Trigger: key and value are short extra fields of the same write.
-        # Why: embedding them too would double the cost of every decision.
+        # Trigger: a key (an identifier: "billing#memories.0", a slug of the text),
+        #   a value the text already says ("Thai curry" in "Ravi loves Thai curry")
+        #   or a value of identifiers (a list of memory ids).
+        # Why: the heads learned from sentences; on identifiers their score is
+        #   noise, and what the text says is judged once, as the text. The pattern
+        #   detectors still read every field.
+        # Outcome: the heads read the text, and a value only when it adds words.
+        if name == "key" or (
+            name == "value"
+            and (doc.clean.text.casefold() in text or len(_PLAIN_WORD.findall(doc.clean.text)) < 3)
+        ):
+            continue
+        # Trigger: the value is a short extra field of the same write.
+        # Why: embedding it too would double the cost of every decision.
         # Outcome: the text gets the full heads (with the caller's vector when it
-        #          has one), key and value the n-gram heads.
+        #          has one), the value the n-gram heads.
         is_text = name == "text"
         scores = layer.judge(
             doc,
@@ -462,6 +479,7 @@ def _check_learned(p: Prepared) -> Iterable[Finding]:
         for s in scores:
             if not s.flagged:
                 continue
+
             reason = (
                 StopReason.INJECTION_DETECTED
                 if s.family == "injection"

@@ -55,7 +55,17 @@ UsageProvider = Callable[[MemoryNode], Usage]
 
 
 class PolicyGate:
-    """A ``WriteGate``: one stop reason per write, decided by the contract."""
+    """A ``WriteGate``: one stop reason per write, decided by the contract.
+
+    The learned layer (``policy.learned``) is on by default (``learned="default"``:
+    the shipped heads, loaded and verified once); ``learned=None`` turns it off.
+    The gate reads the content's vector when the write path has one
+    (``reads_vectors``): with the encoder its heads were trained on, the heads
+    read vector and n-grams; otherwise the n-gram heads judge alone.
+    """
+
+    #: ``check`` takes the content's ``vector`` and its ``vector_model``
+    reads_vectors = True
 
     def __init__(
         self,
@@ -65,7 +75,7 @@ class PolicyGate:
         caps: Caps | None = None,
         allowlist: AgentAllowlist | None = None,
         usage: UsageProvider | None = None,
-        learned: LearnedLayer | str | None = None,
+        learned: LearnedLayer | str | None = "default",
     ) -> None:
         self.contract = load_contract(contract) if isinstance(contract, str) else contract
         # Loaded once here (weights verified); decisions never touch the disk.
@@ -86,7 +96,16 @@ class PolicyGate:
         """Why the learned layer could not load (content checks then fail closed), or None."""
         return self.learned.error if self.learned is not None else None
 
-    def candidate(self, op: MemoryOp, node: MemoryNode, agent_id: str | None) -> Candidate:
+    def candidate(
+        self,
+        op: MemoryOp,
+        node: MemoryNode,
+        agent_id: str | None,
+        *,
+        vector: Any = None,
+        vector_model: str | None = None,
+    ) -> Candidate:
+        """The gate's view of ``node`` (with its content's vector, when given)."""
         return Candidate(
             text=node.content,
             key=node.key or None,
@@ -102,6 +121,8 @@ class PolicyGate:
             # a tool-role memory can still be deleted: only writes of content are tool writes
             triggered_by_tool_output=op in (MemoryOp.STORE, MemoryOp.UPDATE)
             and says_tool(node.role, node.source.source_ref),
+            vector=vector,
+            vector_model=vector_model,
         )
 
     def check_fields(
@@ -141,10 +162,20 @@ class PolicyGate:
             policy_enabled=self.policy_enabled,
             caps=self.caps,
             allowlist=self.allowlist,
+            learned=self.learned,
         )
         return evaluate(candidate, context)
 
-    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
+    def check(
+        self,
+        op: MemoryOp,
+        node: MemoryNode,
+        *,
+        agent_id: str | None,
+        vector: Any = None,
+        vector_model: str | None = None,
+    ) -> Decision:
+        """One decision on writing ``node``; ``vector``: its content's vector, if known."""
         usage = self.usage(node) if (self.usage and op is MemoryOp.STORE) else Usage()
         context = GateContext(
             contract=self.contract,
@@ -154,4 +185,5 @@ class PolicyGate:
             allowlist=self.allowlist,
             learned=self.learned,
         )
-        return evaluate(self.candidate(op, node, agent_id), context)
+        candidate = self.candidate(op, node, agent_id, vector=vector, vector_model=vector_model)
+        return evaluate(candidate, context)

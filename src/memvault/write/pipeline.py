@@ -23,9 +23,12 @@ refusal     one record: a ``REFUSE`` history row and a ``write_refused`` log
             line (:meth:`WritePipeline.record_refusal`)
 ==========  ===============================================================
 
-A :class:`Draft` may carry a precomputed vector of its content: the gate
-reads it (when it declares ``reads_vectors``) and the stored embedding
-reuses it.
+A :class:`Draft` may carry a precomputed vector of its content. One vector per
+candidate, used three times: before the gate runs, every new draft without one
+gets its content's document vector from ``embed`` (the engine's embedder, its
+cache first — the vector retrieval stores anyway); the gate reads it (when it
+declares ``reads_vectors``: the learned layer's heads), the stored embedding
+reuses it, and nothing is embedded twice.
 
 >>> import tempfile, pathlib
 >>> from datetime import UTC, datetime
@@ -146,6 +149,8 @@ class Draft:
     index_text: IndexText | None = None
     #: control characters removed from the caller's text (recorded in the CREATE event)
     cleaned: int = 0
+    #: the ``model_id`` of the embedder that made ``vector`` (None: not known yet)
+    vector_model: str | None = None
 
 
 def strongest(decisions: Iterable[Decision]) -> Decision:
@@ -323,6 +328,7 @@ class WritePipeline:
         node: MemoryNode,
         *,
         vector: FloatVector | None = None,
+        vector_model: str | None = None,
         findings: Sequence[Decision] = (),
     ) -> Decision:
         """Every validator and the gate; the §7 winner of their findings.
@@ -338,17 +344,28 @@ class WritePipeline:
                 found = fail_closed("validator")
             if found is not None:
                 verdicts.append(found)
-        verdicts.append(self.check(op, node, vector=vector))
+        verdicts.append(self.check(op, node, vector=vector, vector_model=vector_model))
         return strongest(verdicts)
 
     def check(
-        self, op: MemoryOp, node: MemoryNode, *, vector: FloatVector | None = None
+        self,
+        op: MemoryOp,
+        node: MemoryNode,
+        *,
+        vector: FloatVector | None = None,
+        vector_model: str | None = None,
     ) -> Decision:
-        """The gate alone; an exception is INTERNAL_INCONSISTENCY."""
+        """The gate alone; an exception is INTERNAL_INCONSISTENCY.
+
+        A gate that declares ``reads_vectors`` gets the content's vector and the
+        ``model_id`` of the embedder that made it (it decides whether it can use them).
+        """
         try:
             if vector is not None and getattr(self.gate, "reads_vectors", False):
                 check: Any = self.gate.check
-                decision: Decision = check(op, node, agent_id=self.agent_id, vector=vector)
+                decision: Decision = check(
+                    op, node, agent_id=self.agent_id, vector=vector, vector_model=vector_model
+                )
                 return decision
             return self.gate.check(op, node, agent_id=self.agent_id)
         except Exception as exc:
@@ -531,6 +548,37 @@ class WritePipeline:
 
     # -- vectors ---------------------------------------------------------------
 
+    def with_vectors(self, drafts: Sequence[Draft]) -> list[Draft]:
+        """The vector step: each draft's content vector, before the gate judges it.
+
+        Trigger: the gate reads vectors (``reads_vectors``: the learned layer's
+          heads) and an embedder is configured.
+        Why: one vector per candidate, used three times — the gate's heads, the
+          stored embedding and (capture) the neighbour search read the same one;
+          embedding only the accepted drafts after the gate would embed twice.
+        Outcome: drafts without a vector get their content's document vector
+          (the store's cache first, then one batch); a precomputed one gets its
+          ``model_id``. When embedding fails or is off the drafts are unchanged
+          and the gate falls back to what it can judge without a vector.
+        """
+        if self.embed is None or not drafts or not getattr(self.gate, "reads_vectors", False):
+            return list(drafts)
+        nodes = tuple(d.node for d in drafts)
+        known = {d.node.content: d.vector for d in drafts if d.vector is not None}
+        try:
+            rows = self.embed(nodes, known=known) if known else self.embed(nodes)
+        except Exception as exc:  # a vector is an aid to the gate: never fail the write
+            self.log("warning", "embedding_failed", error=f"{type(exc).__name__}: {exc}")
+            return list(drafts)
+        by_id = {r.memory_id: r for r in rows}
+        out: list[Draft] = []
+        for d in drafts:
+            row = by_id.get(d.node.memory_id)
+            if row is not None and (d.vector is None or d.vector_model is None):
+                d = replace(d, vector=row.vector, vector_model=row.model_id)
+            out.append(d)
+        return out
+
     def rows(
         self,
         drafts: Sequence[Draft],
@@ -623,8 +671,10 @@ class WritePipeline:
         out: list[WriteResult | None] = [None] * len(drafts)
         accepted: list[tuple[int, Draft, Decision]] = []
         refused: list[tuple[int, Decision]] = []
-        for i, draft in enumerate(drafts):
-            decision = self.judge(MemoryOp.STORE, draft.node, vector=draft.vector)
+        for i, draft in enumerate(self.with_vectors(drafts)):
+            decision = self.judge(
+                MemoryOp.STORE, draft.node, vector=draft.vector, vector_model=draft.vector_model
+            )
             if decision.allowed:
                 accepted.append((i, draft, decision))
             else:

