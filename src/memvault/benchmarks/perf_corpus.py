@@ -63,7 +63,7 @@ TEMPLATES = (
     "{name} moved from {place} to {place} because of the {w} {w}",
     "{name} volunteers at the {w} shelter on {day} mornings",
     "the {w} budget for {month} was approved by {name}",
-    "{name} is allergic to {w} and keeps {w} at home",
+    "{name} is reading about {w} and {w} this month",
     "{name} finished the {w} {w} course in {month}",
 )
 QUESTIONS = (
@@ -72,7 +72,7 @@ QUESTIONS = (
     "Where is {name} going in {month}?",
     "Did {name} buy a {w}?",
     "Why did {name} move to {place}?",
-    "What is {name} allergic to?",
+    "What is {name} reading about?",
     "Which book about {w} did {name} recommend?",
     "Who owns the {w} {w}?",
     "What did {name} start learning after {place}?",

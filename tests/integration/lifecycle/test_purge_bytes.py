@@ -55,7 +55,7 @@ def test_purged_canary_leaves_no_bytes_behind(home: Path, clock: StepClock) -> N
             remember(engine, f"Ordinary preference number {i} about tea and coffee", importance=90)
         canary = remember(
             engine,
-            f"The secret phrase is {CANARY} and must vanish",
+            f"The staging bucket is called {CANARY}",
             summary=f"{CANARY_SUMMARY} {CANARY}",
             key=f"secret_{CANARY}",
             value=CANARY,

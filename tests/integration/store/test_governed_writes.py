@@ -31,7 +31,9 @@ REFUSED = [
         StopReason.INJECTION_DETECTED,
     ),
     (
-        "Dana is probably anxious about deadlines",
+        # a derived guess with nothing sensitive in it (a guess about a person
+        # is inferred profiling: FORBIDDEN_CATEGORY, which outranks NO_SOURCE, §7)
+        "The billing service probably runs on Postgres 15",
         {"source_kind": "DERIVED_UNVERIFIED"},
         StopReason.NO_SOURCE_DERIVED_FACT,
     ),
@@ -51,7 +53,7 @@ def test_policy_gate_decisions_are_kept_exactly_by_the_store(store: Store) -> No
     everything = NodeFilter(status=tuple(MemoryStatus))
     assert [n.memory_id for n in store.list_nodes("acme", everything, limit=10)] == [kept.memory_id]
     assert [h.node.memory_id for h in engine.search("green tea").hits] == [kept.memory_id]
-    assert engine.search("AKIAIOSFODNN7EXAMPLE system prompt anxious", config="text").hits == ()
+    assert engine.search("AKIAIOSFODNN7EXAMPLE system prompt Postgres", config="text").hits == ()
 
     # an update to forbidden content is refused and leaves the memory as it was
     bad = engine.update(kept.memory_id, content="Dana's AWS key is AKIAIOSFODNN7EXAMPLE")
@@ -69,7 +71,7 @@ def test_policy_gate_decisions_are_kept_exactly_by_the_store(store: Store) -> No
     ]
     assert all(e.detector for e in refusals)
     stored_text = repr([(e.detail, e.detector) for e in events])
-    for secret in ("AKIAIOSFODNN7EXAMPLE", "previous instructions", "anxious"):
+    for secret in ("AKIAIOSFODNN7EXAMPLE", "previous instructions", "probably runs on Postgres"):
         assert secret not in stored_text  # the audit log never holds refused content
     assert [e.op for e in events if e.op is not HistoryOp.REFUSE] == [
         HistoryOp.CREATE,

@@ -19,7 +19,6 @@ from memvault.policy.detectors.validators import (
     verhoeff_ok,
 )
 
-
 #: the pattern detectors alone: the learned layer (on by default) has its own tests
 DETECTORS_ONLY = GateContext(learned=None)
 

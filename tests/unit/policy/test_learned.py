@@ -83,17 +83,15 @@ def test_cli_says_so_at_startup_when_the_weights_are_broken(
 
 
 _MISS = pytest.mark.xfail(
-    strict=True, reason="known miss of the shipped n-gram heads (docs/governance.md, known limits)"
+    strict=True, reason="known miss of the shipped heads (docs/governance.md, known limits)"
 )
 
 # Written for these tests (not from any evaluation set): one family each, several languages.
 FORBIDDEN = [
     ("health", "my brother-in-law gets dialysis every other day"),
     pytest.param("health", "mi suegra toma litio para su trastorno", marks=_MISS),
-    pytest.param(
-        "health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat", marks=_MISS
-    ),
-    pytest.param("identity_trait", "Tomasz votes for the Left at every election", marks=_MISS),
+    ("health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat"),
+    ("identity_trait", "Tomasz votes for the Left at every election"),
     ("identity_trait", "ma collègue est musulmane pratiquante"),
     pytest.param("intimate", "o Bruno e a mulher estão a tentar engravidar por FIV", marks=_MISS),
     ("criminal", "il mio vicino è stato condannato per spaccio"),
@@ -112,12 +110,7 @@ HARD_NEGATIVES = [
     "the dermatology clinic closes early on Fridays",
     "Priya is writing a report on diabetes care",
     "Ship the billing dashboard to all customers this quarter",
-    pytest.param(
-        "privacy notice draft: the biometric login keeps face templates on the phone only",
-        marks=pytest.mark.xfail(
-            strict=True, reason="known false positive of detector.biometric.template"
-        ),
-    ),
+    "privacy notice draft: the biometric login keeps face templates on the phone only",
     "la novela cuenta la huida de un preso inocente",
     "résumé des élections municipales pour la newsletter",
     "Schulungsfolie: teile niemals dein Passwort",
@@ -213,3 +206,82 @@ def test_the_generator_rebuilds_the_shipped_corpus_and_it_has_the_required_shape
     assert {i["family"] for i in items if i["label"] == "forbidden"} == set(HEAD_LABELS) - {
         "injection"
     }
+
+
+def test_the_learned_layer_is_on_by_default_on_every_path() -> None:
+    """GateContext and PolicyGate carry the shipped layer unless told otherwise."""
+    from memvault.policy.write_gate import PolicyGate
+
+    assert GateContext().learned is default_layer()
+    assert PolicyGate().learned is default_layer()
+    assert PolicyGate(learned=None).learned is None
+
+
+def test_without_a_matching_vector_the_ngram_heads_judge() -> None:
+    import numpy as np
+
+    layer = default_layer()
+    text = "my brother-in-law gets dialysis every other day"
+    plain = layer.judge_text(text)
+    assert {s.heads for s in plain} == {"ngram"}
+    foreign = layer.judge_text(text, vector=np.ones(7, dtype=np.float32), vector_model="other")
+    assert [s.score for s in foreign] == [s.score for s in plain]
+    if layer.full is not None:  # the shipped heads read a vector: with one, the full heads
+        assert layer.encoder_model_id is not None
+        vector = np.zeros(layer.full.vector_dim, dtype=np.float32)
+        vector[0] = 1.0
+        full = layer.judge_text(text, vector=vector, vector_model=layer.encoder_model_id)
+        assert {s.heads for s in full} == {"full"}
+
+
+def test_identifiers_and_two_word_fields_are_left_to_the_detectors() -> None:
+    layer = default_layer()
+    for text in ("billing_service", "Thai curry", "x y", "ok"):
+        assert all(s.score == 0.0 for s in layer.judge_text(text)), text
+
+
+def test_the_write_path_hands_its_vector_to_the_gate(tmp_path: Path) -> None:
+    """One vector per candidate: the gate reads the vector the store keeps."""
+    from typing import Any
+
+    import numpy as np
+
+    from memvault.embed.hashing import HashingEmbedder
+    from memvault.engine import MemoryEngine
+    from memvault.model import MemoryNode, MemoryOp
+    from memvault.model.decision import Decision
+    from memvault.policy.write_gate import PolicyGate
+
+    seen: list[tuple[Any, str | None]] = []
+
+    class Spy(PolicyGate):
+        def check(
+            self,
+            op: MemoryOp,
+            node: MemoryNode,
+            *,
+            agent_id: str | None,
+            vector: Any = None,
+            vector_model: str | None = None,
+        ) -> Decision:
+            seen.append((vector, vector_model))
+            return super().check(
+                op, node, agent_id=agent_id, vector=vector, vector_model=vector_model
+            )
+
+    embedder = HashingEmbedder(dimension=32)
+    engine = MemoryEngine.open(tmp_path, "acme", gate=Spy(), embedder=embedder)
+    try:
+        fields = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
+        results = engine.add_many(
+            [
+                {"content": "The deploy runs at noon", **fields},
+                {"content": "Ship on Fridays", **fields},
+            ]
+        )
+        assert all(r.ok for r in results)
+        assert [m for _, m in seen] == [embedder.model_id] * 2
+        expected = embedder.embed_documents(["The deploy runs at noon"])[0]
+        np.testing.assert_allclose(seen[0][0], expected, atol=1e-6)
+    finally:
+        engine.close()
