@@ -454,15 +454,21 @@ def _check_learned(p: Prepared) -> Iterable[Finding]:
     text = p.fields[0][1].clean.text.casefold() if p.fields[0][0] == "text" else ""
     for name, doc in p.fields:
         # Trigger: a key (an identifier: "billing#memories.0", a slug of the text),
-        #   a value the text already says ("Thai curry" in "Ravi loves Thai curry")
+        #   a value the text already says ("Thai curry" in "Ravi loves Thai curry"),
+        #   a value that wraps the text (the LangGraph adapter's JSON envelope)
         #   or a value of identifiers (a list of memory ids).
         # Why: the heads learned from sentences; on identifiers their score is
         #   noise, and what the text says is judged once, as the text. The pattern
         #   detectors still read every field.
         # Outcome: the heads read the text, and a value only when it adds words.
+        value = doc.clean.text.casefold()
         if name == "key" or (
             name == "value"
-            and (doc.clean.text.casefold() in text or len(_PLAIN_WORD.findall(doc.clean.text)) < 3)
+            and (
+                value in text
+                or (text and text in value)
+                or len(_PLAIN_WORD.findall(doc.clean.text)) < 3
+            )
         ):
             continue
         # Trigger: the value is a short extra field of the same write.
