@@ -18,7 +18,7 @@ def test_a_long_turn_is_split_not_refused(tmp_path: Path) -> None:
     turns = [
         BenchTurn("t1", "Ana", long, datetime(2023, 5, 1, tzinfo=UTC), "c1"),
         BenchTurn(
-            "t2", "Ben", "Sounds lovely, which river?", datetime(2023, 5, 1, tzinfo=UTC), "c1"
+            "t2", "Ben", "I walked by the river too.", datetime(2023, 5, 1, tzinfo=UTC), "c1"
         ),
     ]
     vectors = CachedEmbedder(HashingEmbedder(dimension=32), tmp_path / "v.db")

@@ -118,6 +118,28 @@ HARD_NEGATIVES = [
 ]
 
 
+_FALSE_POSITIVE = pytest.mark.xfail(
+    strict=True,
+    reason="known false positive of the shipped heads on friendly chat (docs/governance.md)",
+)
+
+# Ordinary chat that must be stored. Written for these tests; the heads refuse the
+# marked ones today (n-gram heads: no vector of the heads' encoder, as with a
+# custom embedder) — kept visible here until a retrain fixes them.
+ORDINARY_CHAT = [
+    "Ben: I walked by the river too.",
+    "Ben: Lovely, I have been there as well.",
+    pytest.param("Ben: Sounds lovely.", marks=_FALSE_POSITIVE),
+    pytest.param("Ben: Sounds lovely, which river?", marks=_FALSE_POSITIVE),
+    "Mia: Thanks, Jo. It means a lot to share this with you.",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY_CHAT)
+def test_ordinary_chat_stays_stored(text: str) -> None:
+    assert decide(text) is StopReason.SUCCESS_STORED, text
+
+
 @pytest.mark.parametrize(("family", "text"), FORBIDDEN)
 def test_forbidden_families_in_several_languages(family: str, text: str) -> None:
     d, findings = evaluate_detailed(Candidate(text=text), ctx())
