@@ -29,7 +29,16 @@ from typing import Final, TypeAlias
 from memvault.errors import ValidationFailed
 from memvault.store.base import NodeFilter
 
-__all__ = ["ALL_USERS", "AllUsers", "UserScope", "can_see", "reader_key", "scoped", "visible_to"]
+__all__ = [
+    "ALL_USERS",
+    "AllUsers",
+    "UserScope",
+    "can_see",
+    "reader_key",
+    "same_owner",
+    "scoped",
+    "visible_to",
+]
 
 
 class AllUsers(enum.Enum):
@@ -110,3 +119,23 @@ def reader_key(reader: UserScope) -> str:
     if not users:
         return "shared"
     return "u-" + hashlib.sha256(users[0].encode()).hexdigest()[:24]
+
+
+def same_owner(user_id: str | None, project_id: str | None = None) -> NodeFilter:
+    """The memories a write owned by ``user_id`` may be resolved or related against.
+
+    Trigger: a write looks for its neighbours (duplicate, update, RelatedTo).
+    Why: ``NodeFilter(user_id=None)`` has no user condition, so a statement with
+    no user would match — and could merge into, supersede or link to — another
+    user's memory.
+    Outcome: a user's write meets that user's memories only; a write with no
+    user meets shared (user-less) memories only.
+
+    >>> same_owner("dana").user_id, same_owner("dana").visible_to
+    ('dana', None)
+    >>> same_owner(None).user_id, same_owner(None).visible_to
+    (None, ())
+    """
+    if user_id is None:
+        return NodeFilter(visible_to=(), project_id=project_id)
+    return NodeFilter(user_id=user_id, project_id=project_id)

@@ -52,6 +52,7 @@ from memvault.results import WriteResult
 from memvault.retrieval.indexing import text_sha256
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, Store, WriteSet
+from memvault.store.scope import same_owner
 from memvault.write.commit import WriteBuilder
 from memvault.write.config import CaptureConfig, bands_for
 from memvault.write.judge import CallJudge, GateFn, raw_words_check
@@ -561,7 +562,7 @@ class CapturePipeline:
         )
 
     def _scope(self, prov: Provenance) -> NodeFilter:
-        return NodeFilter(user_id=prov.user_id, project_id=prov.project_id)
+        return same_owner(prov.user_id, prov.project_id)
 
     def _neighbours(
         self,

@@ -33,7 +33,8 @@ from memvault.model.clock import new_id
 from memvault.model.enums import EdgeType, MemoryStatus
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.text import query_terms
-from memvault.store.base import NodeFilter, Store
+from memvault.store.base import Store
+from memvault.store.scope import same_owner
 from memvault.write.config import SimilarityBands, bands_for
 from memvault.write.pipeline import RELATIONS_BATCH_MAX, Relations
 from memvault.write.similarity import LexicalSimilarity, Similarity
@@ -58,7 +59,7 @@ def related_edges(
         terms = query_terms(node.content)
         if not terms:
             return ()
-        scope = NodeFilter(user_id=node.user_id, project_id=node.project_id)
+        scope = same_owner(node.user_id, node.project_id)
         hits = store.search_text(orchestrator, terms, scope, limit=recall)
         found = [
             n
