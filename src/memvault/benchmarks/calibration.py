@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from memvault.benchmarks.locomo import bench_turns, load_conversation
-from memvault.benchmarks.modes import build_index, day_after
-from memvault.embed import make_embedder
+from memvault.benchmarks.locomo import Question, bench_turns, load_conversation
+from memvault.benchmarks.modes import BuiltIndex, build_index, day_after
+from memvault.embed import Embedder, make_embedder
 from memvault.retrieval.calibration import calibrated_fuse, calibration_for, features, names_actor
 from memvault.retrieval.config import PRESETS
 from memvault.retrieval.rerank import FEATURES, rerank_features
@@ -46,106 +48,51 @@ from memvault.store.filtering import tokenize
 __all__ = ["collect", "collect_rerank", "fit_logistic", "fit_standardised"]
 
 
-def collect(data: Path, names: list[str], cache: Path, mode: str = "add") -> dict[str, Any]:
-    """Feature rows of the candidates of every question of the named conversations."""
-    embedder = make_embedder()
+Hits = list[tuple[str, float]]
+
+
+class _Rows:
+    """Feature rows, their labels (the candidate is evidence) and question groups."""
+
+    def __init__(self) -> None:
+        self.x: list[list[float]] = []
+        self.y: list[int] = []
+        self.group: list[int] = []
+
+    def add(
+        self, qn: int, memory_id: str, row: list[float], built: BuiltIndex, evidence: set[str]
+    ) -> None:
+        self.x.append(row)
+        self.y.append(1 if set(built.provenance.get(memory_id, ())) & evidence else 0)
+        self.group.append(qn)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y, "group": self.group}
+
+
+def _questions(
+    data: Path, names: list[str], cache: Path, mode: str, embedder: Embedder
+) -> Iterator[tuple[BuiltIndex, Question, Hits, Hits, datetime]]:
+    """Each question of the named conversations with its two legs' hits, on the bench's index.
+
+    One index per conversation, built by the bench's own write path (``mode``),
+    closed after its last question; ``now`` is the day after its last turn.
+    """
     cfg = PRESETS["default"]
-    rows: list[list[float]] = []
-    labels: list[int] = []
-    groups: list[int] = []
-    qn = 0
     for name in names:
         conv = load_conversation(data / f"{name}.json")
         turns = bench_turns(conv)
-        built = build_index(
-            mode,
-            turns,
-            data_hash=conv.sha256,
-            cache=cache,
-            embedder=embedder,
-            prefix="locomo",
-            search_at=day_after(t.at for t in turns),
-        )
-        engine, store = built.engine, built.engine.store
-        try:
-            for q in conv.questions:
-                text = {
-                    h.memory_id: h.score
-                    for h in store.search_text(
-                        engine.orchestrator,
-                        query_terms(q.question),
-                        NodeFilter(),
-                        limit=cfg.top_k_text,
-                        column_weights=cfg.column_weights,
-                    )
-                }
-                vec = {
-                    v.memory_id: v.similarity
-                    for v in store.search_vectors(
-                        engine.orchestrator,
-                        embedder.model_id,
-                        embedder.embed_query(q.question),
-                        NodeFilter(),
-                        limit=cfg.top_k_vector,
-                    )
-                }
-                ids = sorted(set(text) | set(vec))
-                nodes = {n.memory_id: n for n in store.get_nodes(engine.orchestrator, ids)}
-                words = frozenset(tokenize(q.question))
-                floor = min(vec.values(), default=0.0)
-                top = max(vec.values(), default=0.0)
-                best = max(text.values(), default=0.0)
-                evidence = set(q.evidence)
-                for memory_id in ids:
-                    node = nodes.get(memory_id)
-                    if node is None:
-                        continue
-                    rows.append(
-                        list(
-                            features(
-                                text.get(memory_id),
-                                vec.get(memory_id, floor),
-                                words,
-                                node.actor_id,
-                                cos_range=(floor, top),
-                                bm25_max=best,
-                            )
-                        )
-                    )
-                    refs = set(built.provenance.get(memory_id, ()))
-                    labels.append(1 if refs & evidence else 0)
-                    groups.append(qn)
-                qn += 1
-        finally:
-            engine.close()
-    return {"x": rows, "y": labels, "group": groups}
-
-
-def collect_rerank(
-    data: Path, names: list[str], cache: Path, mode: str = "add", pool: int = 100
-) -> dict[str, Any]:
-    """The reranker's feature rows of the best ``pool`` candidates of every question."""
-    embedder = make_embedder()
-    cal = calibration_for(embedder.model_id)
-    cfg = PRESETS["default"]
-    rows: list[list[float]] = []
-    labels: list[int] = []
-    groups: list[int] = []
-    qn = 0
-    for name in names:
-        conv = load_conversation(data / f"{name}.json")
-        turns = bench_turns(conv)
-        built = build_index(
-            mode,
-            turns,
-            data_hash=conv.sha256,
-            cache=cache,
-            embedder=embedder,
-            prefix="locomo",
-            search_at=day_after(t.at for t in turns),
-        )
-        engine, store = built.engine, built.engine.store
         now = day_after(t.at for t in turns)
+        built = build_index(
+            mode,
+            turns,
+            data_hash=conv.sha256,
+            cache=cache,
+            embedder=embedder,
+            prefix="locomo",
+            search_at=now,
+        )
+        engine, store = built.engine, built.engine.store
         try:
             for q in conv.questions:
                 text = [
@@ -168,32 +115,67 @@ def collect_rerank(
                         limit=cfg.top_k_vector,
                     )
                 ]
-                first = calibrated_fuse(text, vec, {}, q.question, cal)
-                wide = [m for m, _ in first[:100]]
-                fields = store.rank_fields(engine.orchestrator, wide)
-                actors = {m: f.actor_id for m, f in fields.items()}
-                words = frozenset(tokenize(q.question))
-                fused = (
-                    calibrated_fuse(text, vec, actors, q.question, cal)
-                    if any(names_actor(words, a) for a in set(actors.values()))
-                    else first
-                )
-                fields.update(
-                    store.rank_fields(
-                        engine.orchestrator, [m for m, _ in fused[: pool * 2] if m not in fields]
-                    )
-                )
-                ids, x = rerank_features(fused, text, vec, fields, q.question, now, pool=pool)
-                evidence = set(q.evidence)
-                for memory_id, row in zip(ids, x.tolist(), strict=True):
-                    rows.append(row)
-                    refs = set(built.provenance.get(memory_id, ()))
-                    labels.append(1 if refs & evidence else 0)
-                    groups.append(qn)
-                qn += 1
+                yield built, q, text, vec, now
         finally:
             engine.close()
-    return {"x": rows, "y": labels, "group": groups}
+
+
+def collect(data: Path, names: list[str], cache: Path, mode: str = "add") -> dict[str, Any]:
+    """Feature rows of the candidates of every question of the named conversations."""
+    rows = _Rows()
+    questions = _questions(data, names, cache, mode, make_embedder())
+    for qn, (built, q, text_hits, vec_hits, _now) in enumerate(questions):
+        text, vec = dict(text_hits), dict(vec_hits)
+        ids = sorted(set(text) | set(vec))
+        store, orchestrator = built.engine.store, built.engine.orchestrator
+        nodes = {n.memory_id: n for n in store.get_nodes(orchestrator, ids)}
+        words = frozenset(tokenize(q.question))
+        floor = min(vec.values(), default=0.0)
+        top = max(vec.values(), default=0.0)
+        best = max(text.values(), default=0.0)
+        evidence = set(q.evidence)
+        for memory_id in ids:
+            node = nodes.get(memory_id)
+            if node is None:
+                continue
+            row = features(
+                text.get(memory_id),
+                vec.get(memory_id, floor),
+                words,
+                node.actor_id,
+                cos_range=(floor, top),
+                bm25_max=best,
+            )
+            rows.add(qn, memory_id, list(row), built, evidence)
+    return rows.to_json()
+
+
+def collect_rerank(
+    data: Path, names: list[str], cache: Path, mode: str = "add", pool: int = 100
+) -> dict[str, Any]:
+    """The reranker's feature rows of the best ``pool`` candidates of every question."""
+    embedder = make_embedder()
+    cal = calibration_for(embedder.model_id)
+    rows = _Rows()
+    for qn, (built, q, text, vec, now) in enumerate(_questions(data, names, cache, mode, embedder)):
+        store, orchestrator = built.engine.store, built.engine.orchestrator
+        first = calibrated_fuse(text, vec, {}, q.question, cal)
+        fields = store.rank_fields(orchestrator, [m for m, _ in first[:100]])
+        actors = {m: f.actor_id for m, f in fields.items()}
+        words = frozenset(tokenize(q.question))
+        fused = (
+            calibrated_fuse(text, vec, actors, q.question, cal)
+            if any(names_actor(words, a) for a in set(actors.values()))
+            else first
+        )
+        fields.update(
+            store.rank_fields(orchestrator, [m for m, _ in fused[: pool * 2] if m not in fields])
+        )
+        ids, x = rerank_features(fused, text, vec, fields, q.question, now, pool=pool)
+        evidence = set(q.evidence)
+        for memory_id, row in zip(ids, x.tolist(), strict=True):
+            rows.add(qn, memory_id, row, built, evidence)
+    return rows.to_json()
 
 
 def fit_standardised(
