@@ -45,6 +45,7 @@ from memvault.errors import WeightsError
 from memvault.learn import Heads, SparseRows, char_ngrams, load_encoder, load_weights
 from memvault.learn.encoder import is_symmetric
 from memvault.learn.features import NGRAM_DIM
+from memvault.policy.detectors.base import FAMILIES
 from memvault.policy.normalize import NormalizedText, normalize
 
 __all__ = [
@@ -60,20 +61,7 @@ __all__ = [
 GATE_MANIFEST = Path(__file__).with_name("weights") / "gate.json"
 
 #: What the heads name: the forbidden families of contract §4, then injection.
-HEAD_LABELS = (
-    "identity_trait",
-    "health",
-    "intimate",
-    "criminal",
-    "location",
-    "credentials",
-    "gov_id",
-    "biometric",
-    "financial",
-    "inferred_profiling",
-    "tool_output",
-    "injection",
-)
+HEAD_LABELS = (*FAMILIES, "injection")
 
 _MAX_VIEW_CHARS = 2000
 #: fewer words than this and the heads do not judge a field (the detectors do)
