@@ -58,27 +58,52 @@ class Heads:
     def vector_dim(self) -> int:
         return 0 if self.dense_w is None else int(self.dense_w.shape[0])
 
-    def logits(self, dense: Array | None, sparse: SparseRows) -> npt.NDArray[np.float64]:
-        """Raw scores ``(n, len(labels))`` before the sigmoid."""
+    def logits(
+        self, dense: Array | None, sparse: SparseRows, *, row_exact: bool = False
+    ) -> npt.NDArray[np.float64]:
+        """Raw scores ``(n, len(labels))`` before the sigmoid.
+
+        ``row_exact``: every row's vector products are computed on their own, so
+        row ``i`` is bit for bit what scoring that row alone gives (a BLAS
+        product of many rows may sum in another order). The n-gram part is
+        per row in any case (:meth:`SparseRows.dot`).
+
+        >>> from memvault.learn.features import ngram_matrix
+        >>> h = Heads(labels=("a",), bias=np.zeros(1), sparse_w=np.ones((64, 1)),
+        ...           thresholds=np.full(1, 0.5), dense_w=np.arange(3.0)[:, None])
+        >>> x, d = ngram_matrix(["a b", "c"], dim=64), np.eye(3)[:2]
+        >>> bool((h.logits(d, x, row_exact=True)[1] == h.logits(d[1:], x.take([1]))[0]).all())
+        True
+        """
         z = sparse.dot(self.sparse_w) + np.asarray(self.bias, dtype=np.float64)
         if self.dense_w is not None:
             if dense is None:
                 raise ValueError("these heads read a sentence vector and none was given")
             d = np.asarray(dense, dtype=np.float64)
-            z = z + d @ np.asarray(self.dense_w, dtype=np.float64)
+
+            def mul(a: Array, w: Array | None) -> npt.NDArray[np.float64]:
+                w64 = np.asarray(w, dtype=np.float64)
+                if not row_exact or a.shape[0] <= 1:
+                    out: npt.NDArray[np.float64] = a @ w64
+                    return out
+                return np.vstack([a[i : i + 1] @ w64 for i in range(a.shape[0])])
+
+            z = z + mul(d, self.dense_w)
             if (
                 self.hidden_w is not None
                 and self.hidden_b is not None
                 and self.hidden_out is not None
             ):
-                h = np.maximum(d @ np.asarray(self.hidden_w, dtype=np.float64) + self.hidden_b, 0.0)
-                z = z + h @ np.asarray(self.hidden_out, dtype=np.float64)
+                h = np.maximum(mul(d, self.hidden_w) + self.hidden_b, 0.0)
+                z = z + mul(h, self.hidden_out)
         result: npt.NDArray[np.float64] = z
         return result
 
-    def scores(self, dense: Array | None, sparse: SparseRows) -> npt.NDArray[np.float64]:
-        """Probabilities ``(n, len(labels))``."""
-        return sigmoid(self.logits(dense, sparse))
+    def scores(
+        self, dense: Array | None, sparse: SparseRows, *, row_exact: bool = False
+    ) -> npt.NDArray[np.float64]:
+        """Probabilities ``(n, len(labels))`` (``row_exact``: see :meth:`logits`)."""
+        return sigmoid(self.logits(dense, sparse, row_exact=row_exact))
 
     # -- (de)serialisation: flat arrays under a prefix, so one file holds several
 

@@ -127,6 +127,8 @@ class LearnedLayer:
         self.encoder_model_id: str | None = None
         self._encoder: Any = None
         self._lock = threading.Lock()
+        # primed(): (text, encoder id, use_encoder) -> [(vector object, scores)]
+        self._primed: dict[tuple[str, str | None, bool], list[tuple[Any, list[HeadScore]]]] = {}
         try:
             arrays, self.manifest = load_weights(self.manifest_path)
             self.ngram = Heads.from_arrays(arrays, "ngram")
@@ -224,42 +226,126 @@ class LearnedLayer:
         use_encoder: bool = True,
     ) -> list[HeadScore]:
         """Every head's score on one normalised field (raises if the layer is broken)."""
+        for seen, scores in self._primed.get((doc.original, vector_model, use_encoder), ()):
+            if seen is vector:  # the very vector object the batch was judged with
+                return list(scores)
+        return self.judge_many(
+            [doc],
+            vectors=[vector],
+            vector_model=vector_model,
+            use_encoder=use_encoder,
+        )[0]
+
+    def judge_many(
+        self,
+        docs: Sequence[NormalizedText | str],
+        *,
+        vectors: Sequence[npt.NDArray[np.floating] | None] | None = None,
+        vector_model: str | None = None,
+        use_encoder: bool = True,
+    ) -> list[list[HeadScore]]:
+        """:meth:`judge` of many fields at once: exactly what one call per field returns.
+
+        ``docs``: normalised fields (or raw texts, normalised here); ``vectors``:
+        each one's vector from ``vector_model`` (or None), in the same order.
+        The n-gram rows are stacked and scored together, the vector products
+        row by row, so every result is bit for bit the single call's
+        (``tests/unit/policy/test_learned.py`` checks it). Raises like
+        :meth:`judge` when the layer is broken.
+
+        >>> layer = default_layer()
+        >>> many = layer.judge_many(["lunch at noon on friday", "ok"])
+        >>> many == [layer.judge_text("lunch at noon on friday"), layer.judge_text("ok")]
+        True
+        """
         if self.error is not None or self.ngram is None:
             raise WeightsError(self.error or "learned layer not loaded")
-        if word_count(doc.clean.text) < MIN_WORDS:
-            # Trigger: a field of one or two words ("ok", "x y", "Thai curry", a slug).
-            # Why: the heads learned from sentences; on a lone token or pair their
-            #      score is noise, and the pattern detectors still judge it.
-            # Outcome: every head answers 0 (not flagged).
-            return [
-                HeadScore(label, 0.0, float(t), "none")
-                for label, t in zip(self.ngram.labels, self.ngram.thresholds, strict=True)
-            ]
-        sparse = SparseRows.stack(
-            [char_ngrams(views_text(doc), dim=self.ngram_dim)], self.ngram_dim
+        if vectors is not None and len(vectors) != len(docs):
+            raise ValueError(f"{len(docs)} texts but {len(vectors)} vectors")
+        ngram, full = self.ngram, self.full
+        out: list[list[HeadScore] | None] = [None] * len(docs)
+        groups: dict[str, list[tuple[int, NormalizedText]]] = {"full": [], "ngram": []}
+        for i, item in enumerate(docs):
+            doc = normalize(item) if isinstance(item, str) else item
+            if word_count(doc.clean.text) < MIN_WORDS:
+                # Trigger: a field of one or two words ("ok", "x y", "Thai curry", a slug).
+                # Why: the heads learned from sentences; on a lone token or pair their
+                #      score is noise, and the pattern detectors still judge it.
+                # Outcome: every head answers 0 (not flagged).
+                out[i] = [
+                    HeadScore(label, 0.0, float(t), "none")
+                    for label, t in zip(ngram.labels, ngram.thresholds, strict=True)
+                ]
+                continue
+            vector = vectors[i] if vectors is not None else None
+            # Trigger: the caller has the text's vector from the heads' own encoder.
+            # Why: the full heads read vector + n-grams; the vector is of the text as
+            #   written, so a text that normalisation changed (obfuscation undone) is
+            #   judged on its n-gram views alone, as is any text without a vector.
+            # Outcome: full heads with a matching vector, else the n-gram heads.
+            if (
+                full is not None
+                and use_encoder
+                and doc.clean.text == doc.original
+                and self.accepts(vector, vector_model)
+            ):
+                groups["full"].append((i, doc))
+            else:
+                groups["ngram"].append((i, doc))
+        for name, members in groups.items():
+            if not members:
+                continue
+            heads = full if name == "full" and full is not None else ngram
+            sparse = SparseRows.stack(
+                [char_ngrams(views_text(doc), dim=self.ngram_dim) for _, doc in members],
+                self.ngram_dim,
+            )
+            dense: npt.NDArray[np.floating] | None = None
+            if heads is full and vectors is not None:
+                dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])
+            probs = heads.scores(dense, sparse, row_exact=True)
+            for (i, _), row in zip(members, probs, strict=True):
+                out[i] = [
+                    HeadScore(label, float(p), float(t), name)
+                    for label, p, t in zip(heads.labels, row, heads.thresholds, strict=True)
+                ]
+        return [scores for scores in out if scores is not None]
+
+    def primed(
+        self,
+        docs: Sequence[NormalizedText],
+        *,
+        vectors: Sequence[npt.NDArray[np.floating] | None] | None = None,
+        vector_model: str | None = None,
+        use_encoder: bool = True,
+    ) -> LearnedLayer:
+        """This layer with ``docs`` already judged in one :meth:`judge_many` call.
+
+        For a batched gate entry: prime the layer with every text field of the
+        batch, then run the (unchanged, per-candidate) gate with it in the
+        context; its :meth:`judge` answers a primed field (same text, same
+        vector object, same encoder flag) from the batch and computes anything
+        else. The answers are the same either way.
+
+        >>> from memvault.policy.normalize import normalize
+        >>> layer = default_layer()
+        >>> doc = normalize("lunch at noon on friday")
+        >>> layer.primed([doc]).judge(doc) == layer.judge(doc)
+        True
+        """
+        scores = self.judge_many(
+            docs, vectors=vectors, vector_model=vector_model, use_encoder=use_encoder
         )
-        heads = self.ngram
-        dense: npt.NDArray[np.floating] | None = None
-        # Trigger: the caller has the text's vector from the heads' own encoder.
-        # Why: the full heads read vector + n-grams; the vector is of the text as
-        #   written, so a text that normalisation changed (obfuscation undone) is
-        #   judged on its n-gram views alone, as is any text without a vector.
-        # Outcome: full heads with a matching vector, else the n-gram heads.
-        full = self.full
-        if (
-            full is not None
-            and use_encoder
-            and doc.clean.text == doc.original
-            and self.accepts(vector, vector_model)
-        ):
-            dense = np.asarray(vector, dtype=np.float64)[None, :]
-            heads = full
-        probs = heads.scores(dense if heads is full else None, sparse)[0]
-        name = "full" if heads is full else "ngram"
-        return [
-            HeadScore(label, float(p), float(t), name)
-            for label, p, t in zip(heads.labels, probs, heads.thresholds, strict=True)
-        ]
+        clone = object.__new__(LearnedLayer)
+        clone.__dict__.update(self.__dict__)
+        primed = {key: list(entries) for key, entries in self._primed.items()}
+        for i, (doc, result) in enumerate(zip(docs, scores, strict=True)):
+            vector = vectors[i] if vectors is not None else None
+            primed.setdefault((doc.original, vector_model, use_encoder), []).append(
+                (vector, result)
+            )
+        clone._primed = primed
+        return clone
 
     def judge_text(self, text: str, **kwargs: Any) -> list[HeadScore]:
         """:meth:`judge` on a raw text (normalised here)."""

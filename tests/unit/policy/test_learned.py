@@ -307,3 +307,78 @@ def test_the_write_path_hands_its_vector_to_the_gate(tmp_path: Path) -> None:
         np.testing.assert_allclose(seen[0][0], expected, atol=1e-6)
     finally:
         engine.close()
+
+
+def test_judge_many_returns_exactly_what_one_call_per_text_returns() -> None:
+    """The batched entry (for add_many / ingest) equals N single calls, score for score."""
+    import numpy as np
+
+    from memvault.learn import load_encoder
+    from memvault.policy.normalize import normalize
+
+    layer = default_layer()
+    texts = [
+        *(p.values[1] if hasattr(p, "values") else p[1] for p in FORBIDDEN),
+        *INJECTIONS,
+        *HARD_NEGATIVES,
+        "ok",
+        "Thai curry",
+        "p a s s w o r d is hunter2 for the staging box",
+        "lunch at noon on friday with the design team",
+        "",
+    ]
+    assert layer.encoder_name is not None
+    enc, why = load_encoder(layer.encoder_name)
+    assert enc is not None, why
+    model = enc.model_id
+    vectors: list[np.ndarray | None] = [
+        None if i % 3 == 0 else np.asarray(v, dtype=np.float32)
+        for i, v in enumerate(enc.embed_documents(texts))
+    ]
+    docs = [normalize(t) for t in texts]
+    many = layer.judge_many(docs, vectors=vectors, vector_model=model)
+    single = [
+        layer.judge(d, vector=v, vector_model=model) for d, v in zip(docs, vectors, strict=True)
+    ]
+    assert many == single
+    assert {s.heads for scores in many for s in scores} == {"full", "ngram", "none"}
+    # raw texts, no vectors, and the value path (use_encoder=False) agree as well
+    assert layer.judge_many(texts) == [layer.judge_text(t) for t in texts]
+    assert layer.judge_many(docs, vectors=vectors, vector_model=model, use_encoder=False) == [
+        layer.judge(d, vector=v, vector_model=model, use_encoder=False)
+        for d, v in zip(docs, vectors, strict=True)
+    ]
+    assert layer.judge_many([]) == []
+    with pytest.raises(ValueError, match="vectors"):
+        layer.judge_many(texts, vectors=vectors[:2], vector_model=model)
+
+
+def test_a_primed_layer_answers_the_gate_from_its_batch_and_decides_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``primed``: judge a batch once, then run the unchanged gate per candidate."""
+    import numpy as np
+
+    from memvault.learn import load_encoder
+    from memvault.policy.normalize import normalize
+
+    layer = default_layer()
+    texts = [*INJECTIONS, *HARD_NEGATIVES, "Ellis is out on parole and checks in every monday"]
+    assert layer.encoder_name is not None
+    enc, _why = load_encoder(layer.encoder_name)
+    assert enc is not None
+    vectors = [np.asarray(v, dtype=np.float32) for v in enc.embed_documents(texts)]
+    candidates = [
+        Candidate(text=t, vector=v, vector_model=enc.model_id)
+        for t, v in zip(texts, vectors, strict=True)
+    ]
+    plain = [evaluate_detailed(c, ctx()) for c in candidates]
+    primed = layer.primed([normalize(t) for t in texts], vectors=vectors, vector_model=enc.model_id)
+
+    def no_more_scoring(*_a: object, **_k: object) -> None:
+        raise AssertionError("a primed field was scored again")
+
+    monkeypatch.setattr(primed, "judge_many", no_more_scoring)
+    batched = [evaluate_detailed(c, GateContext(learned=primed)) for c in candidates]
+    assert batched == plain
+    assert default_layer()._primed == {}  # priming never changes the shared layer
