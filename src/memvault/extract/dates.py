@@ -18,26 +18,14 @@ import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
+from memvault.model.text import NUMBER_WORDS
+
 __all__ = ["WEEKDAYS", "has_date_expression", "resolve_relative_dates"]
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
 _PREP = r"(?P<prep>\b(?:on|by|until|before|after|from|since|for)\s+)?"
 _DAY = r"(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_NUM = r"(?P<n>\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)"
+_NUM = r"(?P<n>\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 _UNIT = r"(?P<unit>day|week|month)s?"
 
 
@@ -46,7 +34,7 @@ def _iso(d: date) -> str:
 
 
 def _count(raw: str) -> int:
-    return int(raw) if raw.isdigit() else _NUMBERS[raw.lower()]
+    return int(raw) if raw.isdigit() else NUMBER_WORDS[raw.lower()]
 
 
 def _add_months(d: date, months: int, *, keep_day: bool = False) -> date:

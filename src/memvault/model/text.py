@@ -14,10 +14,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CONTROL_CHARS", "Cleaned", "clean_fields", "clean_text"]
+__all__ = ["CONTROL_CHARS", "NUMBER_WORDS", "Cleaned", "clean_fields", "clean_text"]
 
 #: What the node model refuses: C0 controls except \t \n \r, and DEL.
 CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+#: Number words that count days, weeks or months in dates ("two weeks ago",
+#: "in a month"): read by capture's date resolution and recall's time windows.
+NUMBER_WORDS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 
 #: Text fields of a memory that are cleaned (others are ids and enums).
 TEXT_FIELDS = ("content", "summary", "key", "value")

@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from memvault.model.text import NUMBER_WORDS
+
 __all__ = ["TimeWindow", "time_window"]
 
 _MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
@@ -36,21 +38,9 @@ _MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if
 _MONTHS.pop("may", None)
 _MONTHS["may"] = 5
 _WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
+#: The shared number words plus vague counts a question may use ("a few weeks ago").
 _NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **NUMBER_WORDS,
     "couple of": 2,
     "few": 3,
     "several": 3,
