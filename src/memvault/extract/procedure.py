@@ -89,6 +89,13 @@ def _numbered_procedure(text: str, subject: str, max_steps: int) -> Candidate | 
     last_sentence = re.split(r"(?<=[.!?])\s+", intro)[-1] if intro else ""
     goal_match = _INTRO_GOAL.match(last_sentence.rstrip(" :"))
     goal = (goal_match["goal"] if goal_match else last_sentence).strip(" .:") or "the task"
+    return _procedure(goal, steps, subject, confidence=0.9, rule="procedure.numbered", said=text)
+
+
+def _procedure(
+    goal: str, steps: list[str], subject: str, *, confidence: float, rule: str, said: str
+) -> Candidate:
+    """The Procedure candidate: "Procedure for <goal>: 1. … 2. …", keyed by the goal."""
     numbered = " ".join(f"{i}. {s.rstrip('.')}." for i, s in enumerate(steps, start=1))
     content = f"Procedure for {third_person(goal, subject)}: {numbered}"
     return Candidate(
@@ -101,9 +108,9 @@ def _numbered_procedure(text: str, subject: str, max_steps: int) -> Candidate | 
         exclusive=True,
         cue=ChangeCue.UPDATE,
         importance=_IMPORTANCE["PROCEDURE"],
-        confidence=0.9,
-        rule="procedure.numbered",
-        said=text[:4000],
+        confidence=confidence,
+        rule=rule,
+        said=said[:4000],
     )
 
 
@@ -126,19 +133,4 @@ def extract_procedure(text: str, subject: str, *, max_steps: int = 12) -> Candid
     if len(steps) < 2:
         return None
     goal = (match["goal"] or "the task").strip(" .")
-    numbered = " ".join(f"{i}. {s.rstrip('.')}." for i, s in enumerate(steps, start=1))
-    content = f"Procedure for {third_person(goal, subject)}: {numbered}"
-    return Candidate(
-        content=content[:1000],
-        type=MemoryType.PROCEDURE,
-        category="PROCEDURE",
-        key="procedure." + slug(goal),
-        value=numbered[:1000],
-        subject=subject,
-        exclusive=True,
-        cue=ChangeCue.UPDATE,
-        importance=_IMPORTANCE["PROCEDURE"],
-        confidence=1.0,
-        rule="procedure",
-        said=match.group(0)[:4000],
-    )
+    return _procedure(goal, steps, subject, confidence=1.0, rule="procedure", said=match.group(0))

@@ -22,21 +22,10 @@ Labels (what the clause is, for memory):
 
 from __future__ import annotations
 
+from memvault.extract.reader import LABELS
+
 __all__ = ["LABELS", "PREFIXES", "SLOTS", "TEMPLATES"]
 
-LABELS = (
-    "fact",
-    "preference",
-    "decision",
-    "goal",
-    "todo",
-    "reminder",
-    "event",
-    "procedure",
-    "question",
-    "chitchat",
-    "oneoff",
-)
 
 SLOTS: dict[str, tuple[str, ...]] = {
     "tool": (
