@@ -326,14 +326,7 @@ class CapturePipeline:
         provenance = Provenance(
             user_id=user_id, project_id=project_id, workflow_run_id=run_id, step_id=step_id
         )
-        return self.capture_candidates(
-            extraction.candidates,
-            provenance,
-            trigger="workflow",
-            max_writes=self.config.max_writes_per_output,
-            thread_id=thread_id,
-            extraction=extraction,
-        )
+        return self._capture_output(extraction, provenance, "workflow", thread_id)
 
     def capture_diagnostics(
         self,
@@ -346,10 +339,16 @@ class CapturePipeline:
         """Observation memories from diagnostics findings, with bounded evidence."""
         extraction = parse_findings(finding, evidence_max=self.config.evidence_max_chars)
         provenance = Provenance(user_id=user_id, project_id=project_id)
+        return self._capture_output(extraction, provenance, "diagnostics", thread_id)
+
+    def _capture_output(
+        self, extraction: Extraction, provenance: Provenance, trigger: str, thread_id: str
+    ) -> CaptureResult:
+        """Capture a parsed workflow output or diagnostics finding (the per-output cap)."""
         return self.capture_candidates(
             extraction.candidates,
             provenance,
-            trigger="diagnostics",
+            trigger=trigger,
             max_writes=self.config.max_writes_per_output,
             thread_id=thread_id,
             extraction=extraction,
