@@ -47,6 +47,7 @@ from memvault.ingest.model import (
     RejectReason,
 )
 from memvault.ingest.statements import is_code_block, statements
+from memvault.model.node import PROVENANCE_FIELDS
 
 __all__ = [
     "DEFAULT_CATEGORY",
@@ -397,12 +398,7 @@ MEMORY_FIELDS = frozenset(
         "ttl_class",
         "pinned",
         "project_id",
-        "user_id",
-        "agent_id",
-        "run_id",
-        "actor_id",
-        "role",
-        "conversation_id",
+        *PROVENANCE_FIELDS,
     }
 )
 _REF = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")

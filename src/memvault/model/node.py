@@ -43,6 +43,7 @@ from memvault.model.enums import (
 __all__ = [
     "CONTENT_MAX",
     "ID_PATTERN",
+    "PROVENANCE_FIELDS",
     "SUMMARY_MAX",
     "CheckedTimestamp",
     "MemoryEdge",
@@ -57,6 +58,9 @@ ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:\-]*$"
 TIMESTAMP_PATTERN = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$"
 CONTENT_MAX = 4000
 SUMMARY_MAX = 280
+#: Who and what a memory came from: the node's provenance columns, one list for the
+#: store's columns and filters and the ingest schema.
+PROVENANCE_FIELDS = ("user_id", "agent_id", "run_id", "actor_id", "role", "conversation_id")
 
 MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=ID_PATTERN)]
 ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]

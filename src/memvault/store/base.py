@@ -29,11 +29,18 @@ from memvault.model.enums import (
     MemoryType,
     StopReason,
 )
-from memvault.model.node import CheckedTimestamp, MemoryEdge, MemoryNode, Source
+from memvault.model.node import (
+    PROVENANCE_FIELDS,
+    CheckedTimestamp,
+    MemoryEdge,
+    MemoryNode,
+    Source,
+)
 from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
+    "SCALAR_FILTERS",
     "TEXT_COLUMNS",
     "ChangeEntry",
     "ChangeRecord",
@@ -124,6 +131,10 @@ class NodeFilter(BaseModel):
         if not value:
             raise ValueError("status filter must name at least one status")
         return value
+
+
+#: The :class:`NodeFilter` fields that are one equality each (``column = value``).
+SCALAR_FILTERS = (*PROVENANCE_FIELDS, "project_id")
 
 
 @dataclass(frozen=True, slots=True)

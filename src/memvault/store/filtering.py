@@ -10,24 +10,20 @@ from __future__ import annotations
 import re
 
 from memvault.model.node import MemoryNode
-from memvault.store.base import NodeFilter
+from memvault.store.base import SCALAR_FILTERS, NodeFilter
 
 __all__ = ["matches", "tokenize"]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
-_SCALAR_FIELDS = ("user_id", "agent_id", "run_id", "actor_id", "role", "conversation_id")
-
 
 def matches(node: MemoryNode, f: NodeFilter) -> bool:
     """True when ``node`` satisfies every condition of ``f``."""
-    for name in _SCALAR_FIELDS:
+    for name in SCALAR_FILTERS:
         wanted = getattr(f, name)
         if wanted is not None and getattr(node, name) != wanted:
             return False
     if f.visible_to is not None and not (node.user_id is None or node.user_id in f.visible_to):
-        return False
-    if f.project_id is not None and node.project_id != f.project_id:
         return False
     if f.type is not None and node.type not in f.type:
         return False

@@ -15,7 +15,14 @@ from typing import Any
 
 from memvault.errors import ConfigError
 from memvault.model.node import MemoryEdge, MemoryNode, Source
-from memvault.store.base import TEXT_COLUMNS, ChangeEntry, HistoryEvent, IndexText, NodeFilter
+from memvault.store.base import (
+    SCALAR_FILTERS,
+    TEXT_COLUMNS,
+    ChangeEntry,
+    HistoryEvent,
+    IndexText,
+    NodeFilter,
+)
 from memvault.store.postgres.schema import (
     TEXT_SEARCH_CONFIG,
     TSV_MATCH,
@@ -52,16 +59,6 @@ __all__ = [
 ]
 
 Query = tuple[str, list[Any]]
-
-_SCALAR_FILTERS = (
-    "user_id",
-    "agent_id",
-    "run_id",
-    "actor_id",
-    "role",
-    "conversation_id",
-    "project_id",
-)
 
 SELECT_NODE = (
     "SELECT "
@@ -130,7 +127,7 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
     params: list[Any] = [orchestrator_id, statuses[0] if len(statuses) == 1 else statuses]
     status = "= %s" if len(statuses) == 1 else "= ANY(%s)"
     parts = [f"{alias}.orchestrator_id = %s", f"{alias}.status {status}"]
-    for name in _SCALAR_FILTERS:
+    for name in SCALAR_FILTERS:
         value = getattr(f, name)
         if value is not None:
             parts.append(f"{alias}.{name} = %s")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memvault.model.node import MemoryNode, Source
-from memvault.store.base import TEXT_COLUMNS, NodeFilter
+from memvault.model.node import PROVENANCE_FIELDS, MemoryNode, Source
+from memvault.store.base import SCALAR_FILTERS, TEXT_COLUMNS, NodeFilter
 
 __all__ = [
     "NODE_COLUMNS",
@@ -46,12 +46,7 @@ NODE_COLUMNS: tuple[str, ...] = (
     "pinned",
     "status",
     "ttl_class",
-    "user_id",
-    "agent_id",
-    "run_id",
-    "actor_id",
-    "role",
-    "conversation_id",
+    *PROVENANCE_FIELDS,
     "created_at",
     "updated_at",
     "last_accessed_at",
@@ -67,16 +62,6 @@ SOURCE_COLUMNS: tuple[str, ...] = (
     "workflow_run_id",
     "step_id",
     "source_ref",
-)
-
-_SCALAR_FILTERS = (
-    "user_id",
-    "agent_id",
-    "run_id",
-    "actor_id",
-    "role",
-    "conversation_id",
-    "project_id",
 )
 
 SELECT_NODE = (
@@ -120,7 +105,7 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
     params: list[Any] = [orchestrator_id]
     parts = [f"{alias}.orchestrator_id = ?"]
     parts.append(_in(f"{alias}.status", [s.value for s in f.status], params))
-    for name in _SCALAR_FILTERS:
+    for name in SCALAR_FILTERS:
         value = getattr(f, name)
         if value is not None:
             parts.append(f"{alias}.{name} = ?")
