@@ -41,7 +41,7 @@ MARKERS: dict[ChangeKind, str] = {
     ChangeKind.RESTORED: "↺restored",
 }
 MAX_BULLETS = 3
-#: How many of the newest revisions are read to find the bullets.
+#: How many of the reader's newest changes are read to find the bullets.
 WINDOW = 64
 
 _THREAD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$")
@@ -87,6 +87,8 @@ class DeltaHeader:
     since_revision: int
     revision: int
     bullets: tuple[DeltaBullet, ...]
+    #: The reader's changes (among the newest WINDOW) that got no bullet; other
+    #: users' changes are never counted.
     omitted: int = 0
 
     @property
@@ -161,10 +163,14 @@ def _delta_header(
     since = seen or 0
     header: DeltaHeader | None = None
     if head > since:
-        start = max(since, head - WINDOW)
+        # Trigger: the window once counted revisions, anyone's.
+        # Why: other users' writes pushed the reader's own changes out of it, and
+        #      the skipped revisions were added to ``omitted`` (their activity volume).
+        # Outcome: the reader's newest WINDOW visible changes; ``omitted`` counts
+        #          only those without a bullet (older ones are not counted).
         rows = [
             r
-            for r in store.changes_since(orchestrator, start, visible_to=users)
+            for r in store.changes_since(orchestrator, since, visible_to=users, newest=WINDOW)
             if r.revision <= head
         ]
         chosen, omitted = _bullets(store, orchestrator, rows)
@@ -187,7 +193,7 @@ def _delta_header(
             text = f"{MARKERS[row.kind]}: {label}{summary}{weight}"
             bullets.append(DeltaBullet(row.kind, row.memory_id, row.revision, text))
         if bullets:
-            header = DeltaHeader(since, head, tuple(bullets), omitted + (start - since))
+            header = DeltaHeader(since, head, tuple(bullets), omitted)
     if advance and (seen is None or head > seen):
         store.mark_thread_seen(orchestrator, thread_id, head)
     return header

@@ -544,12 +544,18 @@ class Store(Protocol):
         ...
 
     def changes_since(
-        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+        self,
+        orchestrator_id: str,
+        revision: int,
+        *,
+        visible_to: tuple[str, ...] | None = None,
+        newest: int | None = None,
     ) -> list[ChangeRecord]:
         """Change-log rows with a revision greater than ``revision``.
 
         ``visible_to`` is the user scope of :class:`NodeFilter`: only rows of
         memories that reader may see (a row whose memory is gone is left out).
+        ``newest`` keeps only that many of the latest rows (still oldest first).
         """
         ...
 

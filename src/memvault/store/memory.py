@@ -343,19 +343,24 @@ class InMemoryStore:
             return self._tenant(orchestrator_id).revision
 
     def changes_since(
-        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+        self,
+        orchestrator_id: str,
+        revision: int,
+        *,
+        visible_to: tuple[str, ...] | None = None,
+        newest: int | None = None,
     ) -> list[ChangeRecord]:
         with self._lock:
             tenant = self._tenant(orchestrator_id)
             rows = [c for c in tenant.changes if c.revision > revision]
-            if visible_to is None:
-                return rows
-            owners = {i: n.user_id for i, n in tenant.nodes.items()}
-        return [
-            c
-            for c in rows
-            if c.memory_id in owners and (owners[c.memory_id] in (None, *visible_to))
-        ]
+            if visible_to is not None:
+                owners = {i: n.user_id for i, n in tenant.nodes.items()}
+                rows = [
+                    c
+                    for c in rows
+                    if c.memory_id in owners and (owners[c.memory_id] in (None, *visible_to))
+                ]
+        return rows if newest is None else rows[max(0, len(rows) - newest) :]
 
     # -- context ---
     def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:

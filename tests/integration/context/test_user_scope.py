@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memvault.context.delta import WINDOW
 from memvault.engine import ALL_USERS, MemoryEngine
 from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
@@ -144,6 +145,25 @@ def test_delta_header_announces_only_the_readers_changes(engine: MemoryEngine) -
     assert engine.delta_header("t-alice", user="alice") is None
     fresh = engine.delta_header("t-nobody")
     assert fresh is not None and not {b.memory_id for b in fresh.bullets} & owned(ids, "bob")
+
+
+def test_delta_header_counts_and_keeps_only_the_readers_changes(engine: MemoryEngine) -> None:
+    """Other users' activity neither shows in ``omitted`` nor pushes the reader's
+    changes out of the window (it once held the newest 64 revisions, anyone's)."""
+    engine.delta_header("t-alice", user="alice")
+    mine = [put(engine, f"Alice note {i}", "Fact", user_id="alice") for i in range(5)]
+    for i in range(WINDOW + 6):
+        put(engine, f"Bob note {i}", "Fact", user_id="bob")
+    header = engine.delta_header("t-alice", user="alice")
+    assert header is not None
+    assert [b.memory_id for b in header.bullets] == mine[:1:-1]
+    assert header.omitted == 2  # Alice's two older notes; none of Bob's writes
+    for i in range(WINDOW + 6):
+        put(engine, f"Bob later note {i}", "Fact", user_id="bob")
+    late = put(engine, "Alice's late note", "Fact", user_id="alice")
+    header = engine.delta_header("t-alice", user="alice")
+    assert header is not None and [b.memory_id for b in header.bullets] == [late]
+    assert header.omitted == 0
 
 
 def test_for_message_is_scoped_end_to_end(engine: MemoryEngine) -> None:

@@ -173,6 +173,11 @@ def test_revision_and_change_log(store: Store) -> None:
     ]
     assert store.changes_since("other", 0) == []
     assert store.revision("other") == 0
+    # ``newest``: the latest rows only, still oldest first
+    c = make_node()
+    write(store, c, changes=[ChangeEntry(c.memory_id, ChangeKind.CREATED, "c")])
+    assert [x.summary for x in store.changes_since("acme", 0, newest=2)] == ["b", "c"]
+    assert [x.summary for x in store.changes_since("acme", 0, newest=9)] == ["a", "b", "c"]
 
 
 def test_history_is_hash_chained_per_orchestrator(store: Store) -> None:

@@ -87,15 +87,22 @@ def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m") ->
 
 
 def changes_since_query(
-    orchestrator_id: str, revision: int, visible_to: Sequence[str] | None = None
+    orchestrator_id: str,
+    revision: int,
+    visible_to: Sequence[str] | None = None,
+    newest: int | None = None,
 ) -> Query:
-    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories'.
+    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories';
+    with ``newest``, only that many of the latest (still oldest first).
 
     >>> changes_since_query("acme", 3, ["u1"])[1]
     ['acme', 3, 'acme', ['u1']]
+    >>> changes_since_query("acme", 3, newest=64)[1]
+    ['acme', 3, 64]
     """
     sql = (
-        "SELECT c.revision, c.thread_id, c.memory_id, c.kind, c.summary, c.at FROM change_log c "
+        "SELECT c.revision, c.thread_id, c.memory_id, c.kind, c.summary, c.at, c.seq"
+        " FROM change_log c "
         "WHERE c.orchestrator_id = %s AND c.revision > %s"
     )
     params: list[Any] = [orchestrator_id, revision]
@@ -107,7 +114,10 @@ def changes_since_query(
             " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
             f" WHERE m.orchestrator_id = %s AND {users})"
         )
-    return sql + " ORDER BY c.revision, c.seq", params
+    if newest is None:
+        return sql + " ORDER BY c.revision, c.seq", params
+    sql = f"SELECT * FROM ({sql} ORDER BY c.revision DESC, c.seq DESC LIMIT %s) latest"
+    return sql + " ORDER BY revision, seq", [*params, newest]
 
 
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:

@@ -568,9 +568,14 @@ class PostgresStore(SqlLifecycleReads):
         return int(rows[0][0]) if rows else 0
 
     def changes_since(
-        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+        self,
+        orchestrator_id: str,
+        revision: int,
+        *,
+        visible_to: tuple[str, ...] | None = None,
+        newest: int | None = None,
     ) -> list[ChangeRecord]:
-        sql, params = q.changes_since_query(orchestrator_id, revision, visible_to)
+        sql, params = q.changes_since_query(orchestrator_id, revision, visible_to, newest)
         return [
             ChangeRecord(int(r[0]), r[1], r[2], ChangeKind(r[3]), r[4], r[5])
             for r in self._read_tuples(sql, params)

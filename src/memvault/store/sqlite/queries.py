@@ -261,12 +261,18 @@ def _search_text_prefetch(
 
 
 def changes_since_query(
-    orchestrator_id: str, revision: int, visible_to: tuple[str, ...] | None = None
+    orchestrator_id: str,
+    revision: int,
+    visible_to: tuple[str, ...] | None = None,
+    newest: int | None = None,
 ) -> Query:
-    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories'.
+    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories';
+    with ``newest``, only that many of the latest (still oldest first).
 
     >>> changes_since_query("acme", 3, ())[0].count("user_id IS NULL")
     1
+    >>> changes_since_query("acme", 3, newest=64)[1]
+    ['acme', 3, 64]
     """
     sql = "SELECT c.* FROM change_log c WHERE c.orchestrator_id = ? AND c.revision > ?"
     params: list[Any] = [orchestrator_id, revision]
@@ -278,7 +284,10 @@ def changes_since_query(
             " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
             f" WHERE m.orchestrator_id = ? AND {users})"
         )
-    return sql + " ORDER BY c.revision, c.seq", params
+    if newest is None:
+        return sql + " ORDER BY c.revision, c.seq", params
+    sql = f"SELECT * FROM ({sql} ORDER BY c.revision DESC, c.seq DESC LIMIT ?)"
+    return sql + " ORDER BY revision, seq", [*params, newest]
 
 
 def filter_ids_query(orchestrator_id: str, f: NodeFilter) -> Query:

@@ -1238,9 +1238,14 @@ class SQLiteStore(SqlLifecycleReads):
         return int(rows[0][0]) if rows else 0
 
     def changes_since(
-        self, orchestrator_id: str, revision: int, *, visible_to: tuple[str, ...] | None = None
+        self,
+        orchestrator_id: str,
+        revision: int,
+        *,
+        visible_to: tuple[str, ...] | None = None,
+        newest: int | None = None,
     ) -> list[ChangeRecord]:
-        rows = self._read(*q.changes_since_query(orchestrator_id, revision, visible_to))
+        rows = self._read(*q.changes_since_query(orchestrator_id, revision, visible_to, newest))
         return [
             ChangeRecord(
                 r["revision"],
