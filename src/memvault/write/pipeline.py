@@ -335,7 +335,13 @@ class WritePipeline:
 
         Any exception in a step is INTERNAL_INCONSISTENCY (fail closed).
         """
-        verdicts = list(findings)
+        verdicts = [*findings, *self.validated(op, node)]
+        verdicts.append(self.check(op, node, vector=vector, vector_model=vector_model))
+        return strongest(verdicts)
+
+    def validated(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """Every validator step's finding on ``node`` (an exception fails closed)."""
+        verdicts: list[Decision] = []
         for validate in self.validators:
             try:
                 found = validate(op, node)
@@ -344,8 +350,61 @@ class WritePipeline:
                 found = fail_closed("validator")
             if found is not None:
                 verdicts.append(found)
-        verdicts.append(self.check(op, node, vector=vector, vector_model=vector_model))
-        return strongest(verdicts)
+        return verdicts
+
+    def judge_many(self, op: MemoryOp, drafts: Sequence[Draft]) -> list[Decision]:
+        """:meth:`judge` of every draft (with its vector): exactly the per-draft answers.
+
+        Trigger: a batch (``add_many``, ingest's files).
+        Why: the gate judged one draft at a time was ~75% of a bulk load; a gate
+          with ``check_many`` scores the batch's learned heads at once.
+        Outcome: the validators run per draft, the gate once per batch
+          (:meth:`check_many`); each draft gets the §7 winner, as ``judge`` gives.
+        """
+        if len(drafts) < 2:
+            return [
+                self.judge(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
+            ]
+        gated = self.check_many(op, drafts)
+        return [
+            strongest([*self.validated(op, d.node), decision])
+            for d, decision in zip(drafts, gated, strict=True)
+        ]
+
+    def check_many(self, op: MemoryOp, drafts: Sequence[Draft]) -> list[Decision]:
+        """:meth:`check` of every draft; the gate's ``check_many`` when it has one.
+
+        A batch call that raises is retried draft by draft, so each draft gets
+        what :meth:`check` answers (INTERNAL_INCONSISTENCY only where that fails).
+        """
+        many: Any = getattr(self.gate, "check_many", None)
+        if many is None:
+            return [
+                self.check(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
+            ]
+        reads = getattr(self.gate, "reads_vectors", False)
+        vectors = [d.vector if reads else None for d in drafts]
+        models = [
+            d.vector_model if v is not None else None for d, v in zip(drafts, vectors, strict=True)
+        ]
+        try:
+            decisions: list[Decision] = list(
+                many(
+                    op,
+                    [d.node for d in drafts],
+                    agent_id=self.agent_id,
+                    vectors=vectors,
+                    vector_models=models,
+                )
+            )
+            if len(decisions) != len(drafts):
+                raise ValueError(f"{len(decisions)} decisions for {len(drafts)} drafts")
+            return decisions
+        except Exception as exc:
+            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            return [
+                self.check(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
+            ]
 
     def check(
         self,
@@ -671,10 +730,10 @@ class WritePipeline:
         out: list[WriteResult | None] = [None] * len(drafts)
         accepted: list[tuple[int, Draft, Decision]] = []
         refused: list[tuple[int, Decision]] = []
-        for i, draft in enumerate(self.with_vectors(drafts)):
-            decision = self.judge(
-                MemoryOp.STORE, draft.node, vector=draft.vector, vector_model=draft.vector_model
-            )
+        drafts = self.with_vectors(drafts)
+        for i, (draft, decision) in enumerate(
+            zip(drafts, self.judge_many(MemoryOp.STORE, drafts), strict=True)
+        ):
             if decision.allowed:
                 accepted.append((i, draft, decision))
             else:
