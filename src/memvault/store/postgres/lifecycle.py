@@ -18,9 +18,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memvault.store.base import IngestRecord
-from memvault.store.lifecycle_sql import ingest_params, op_event_params, proposal_params
 from memvault.store.records import AuditHead
+from memvault.store.sql import ingest_params, op_event_params, proposal_params
 
 __all__ = [
     "ADVANCE_AUDIT_HEAD",
@@ -28,15 +27,12 @@ __all__ = [
     "CHECKPOINT_TABLES",
     "CLAIM_IDENTITY",
     "IDENTITY",
-    "INGEST_RECORD",
     "INSERT_OP_EVENT",
     "MARK_THREAD_SEEN",
     "PURGE_STATEMENTS",
-    "THREAD_SEEN",
     "UPSERT_INGEST",
     "UPSERT_PROPOSAL",
     "audit_head_from_row",
-    "ingest_from_row",
     "ingest_params",
     "op_event_params",
     "proposal_params",
@@ -173,27 +169,10 @@ UPSERT_INGEST = (
     "status = excluded.status, manifest_path = excluded.manifest_path, "
     "received_at = excluded.received_at, processed_at = excluded.processed_at"
 )
-INGEST_RECORD = (
-    "SELECT content_sha256, original_name, size_bytes, status, manifest_path, received_at,"
-    " processed_at FROM ingest_files WHERE orchestrator_id = %s AND content_sha256 = %s"
-)
-
-
-def ingest_from_row(row: tuple[Any, ...]) -> IngestRecord:
-    return IngestRecord(
-        content_sha256=row[0],
-        original_name=row[1],
-        size_bytes=int(row[2]),
-        status=row[3],
-        manifest_path=row[4],
-        received_at=row[5],
-        processed_at=row[6],
-    )
 
 
 # -- context: what a thread has seen ------------------------------------------
 
-THREAD_SEEN = "SELECT revision FROM thread_revision WHERE orchestrator_id = %s AND thread_id = %s"
 MARK_THREAD_SEEN = (
     "INSERT INTO thread_revision AS t (orchestrator_id, thread_id, revision) VALUES (%s, %s, %s) "
     "ON CONFLICT (orchestrator_id, thread_id) "

@@ -8,7 +8,6 @@ inside the SQL; nothing is filtered in Python afterwards.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,7 +18,6 @@ from memvault.store.base import (
     SCALAR_FILTERS,
     TEXT_COLUMNS,
     ChangeEntry,
-    HistoryEvent,
     IndexText,
     NodeFilter,
 )
@@ -37,14 +35,11 @@ __all__ = [
     "SOURCE_COLUMNS",
     "Query",
     "change_params",
-    "changes_since_query",
     "edge_params",
     "edges_of_query",
-    "event_params",
     "filter_clause",
     "filter_ids_query",
     "get_nodes_query",
-    "history_query",
     "index_text_params",
     "list_nodes_query",
     "lock_and_bump_query",
@@ -84,40 +79,6 @@ def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m") ->
         return shared
     params.append(list(users))
     return f"({alias}.user_id = ANY(%s) OR {shared})"
-
-
-def changes_since_query(
-    orchestrator_id: str,
-    revision: int,
-    visible_to: Sequence[str] | None = None,
-    newest: int | None = None,
-) -> Query:
-    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories';
-    with ``newest``, only that many of the latest (still oldest first).
-
-    >>> changes_since_query("acme", 3, ["u1"])[1]
-    ['acme', 3, 'acme', ['u1']]
-    >>> changes_since_query("acme", 3, newest=64)[1]
-    ['acme', 3, 64]
-    """
-    sql = (
-        "SELECT c.revision, c.thread_id, c.memory_id, c.kind, c.summary, c.at, c.seq"
-        " FROM change_log c "
-        "WHERE c.orchestrator_id = %s AND c.revision > %s"
-    )
-    params: list[Any] = [orchestrator_id, revision]
-    if visible_to is not None:
-        # Any status: a deleted memory's bullet is still its owner's news.
-        params.append(orchestrator_id)
-        users = visible_clause(visible_to, params)
-        sql += (
-            " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
-            f" WHERE m.orchestrator_id = %s AND {users})"
-        )
-    if newest is None:
-        return sql + " ORDER BY c.revision, c.seq", params
-    sql = f"SELECT * FROM ({sql} ORDER BY c.revision DESC, c.seq DESC LIMIT %s) latest"
-    return sql + " ORDER BY revision, seq", [*params, newest]
 
 
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:
@@ -330,37 +291,6 @@ def missing_embeddings_query(orchestrator_id: str, model_id: str, limit: int) ->
     return sql, [orchestrator_id, model_id, limit]
 
 
-def history_query(
-    orchestrator_id: str,
-    memory_id: str | None,
-    limit: int,
-    *,
-    ops: Sequence[str] | None = None,
-    newest_first: bool = False,
-    offset: int = 0,
-) -> Query:
-    """Audit events in write order (or newest first), optionally only some ops.
-
-    >>> history_query("acme", None, 10)[1]
-    ['acme', 10, 0]
-    >>> history_query("acme", None, 5, ops=["REFUSE"], newest_first=True, offset=5)[0][-49:]
-    'op = ANY(%s) ORDER BY seq DESC LIMIT %s OFFSET %s'
-    """
-    sql = (
-        "SELECT event_id, orchestrator_id, op, at, memory_id, stop_reason, actor, detector,"
-        " detail, prev_hash, hash FROM history WHERE orchestrator_id = %s"
-    )
-    params: list[Any] = [orchestrator_id]
-    if memory_id is not None:
-        sql += " AND memory_id = %s"
-        params.append(memory_id)
-    if ops is not None:
-        sql += " AND op = ANY(%s)"
-        params.append(list(ops))
-    order = "DESC" if newest_first else "ASC"
-    return sql + f" ORDER BY seq {order} LIMIT %s OFFSET %s", [*params, limit, offset]
-
-
 def lock_and_bump_query(orchestrator_id: str, bump: bool) -> Query:
     """Take the orchestrator's write lock and bump its revision in one statement.
 
@@ -419,23 +349,6 @@ def edge_params(edge: MemoryEdge) -> list[Any]:
     ]
 
 
-def event_params(orch: str, event: HistoryEvent, prev_hash: str, digest: str) -> list[Any]:
-    """Row values for :data:`INSERT_EVENT` (``detail`` as exact JSON text)."""
-    return [
-        event.event_id,
-        orch,
-        event.memory_id,
-        event.op.value,
-        event.stop_reason.value if event.stop_reason else None,
-        event.actor,
-        event.detector,
-        json.dumps(event.detail, sort_keys=True, ensure_ascii=False),
-        event.at,
-        prev_hash,
-        digest,
-    ]
-
-
 def change_params(
     orch: str, revision: int, seq: int, thread_id: str, change: ChangeEntry, at: str
 ) -> list[Any]:
@@ -480,7 +393,6 @@ INSERT_CHANGE = (
     "INSERT INTO change_log (orchestrator_id, revision, seq, thread_id, memory_id, kind,"
     " summary, at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)"
 )
-REVISION = "SELECT revision FROM thread_revision WHERE orchestrator_id = %s AND thread_id = '*'"
 COUNT_BY_STATUS = "SELECT status, count(*) FROM memories WHERE orchestrator_id = %s GROUP BY status"
 COUNT_BY_TYPE = "SELECT type, count(*) FROM memories WHERE orchestrator_id = %s GROUP BY type"
 COUNT_EDGES = (

@@ -40,14 +40,11 @@ from memvault.errors import (
     StoreError,
     StoreUnavailableError,
 )
-from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
+from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
-    ChangeRecord,
-    HistoryEvent,
-    IngestRecord,
     NodeFilter,
     RankFields,
     StoreCounts,
@@ -56,7 +53,6 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
-from memvault.store.lifecycle_sql import SqlLifecycleReads
 from memvault.store.postgres import lifecycle as lc
 from memvault.store.postgres import queries as q
 from memvault.store.postgres import vectors as v
@@ -67,6 +63,7 @@ from memvault.store.postgres.schema import (
     vector_index_name,
 )
 from memvault.store.records import AuditHead
+from memvault.store.sql import SqlReads, history_params
 
 try:
     import psycopg
@@ -87,7 +84,7 @@ DEFAULT_POOL_SIZE = 10
 ANALYZE_AFTER_ROWS = 1000
 
 
-class PostgresStore(SqlLifecycleReads):
+class PostgresStore(SqlReads):
     """A :class:`~memvault.store.base.Store` on a PostgreSQL database with pgvector.
 
     Tables live in ``schema`` (created if missing); the migration list of
@@ -351,7 +348,7 @@ class PostgresStore(SqlLifecycleReads):
             rows = []
             for event in write.events:
                 digest = chain_hash(prev, event)
-                rows.append(q.event_params(orch, event, prev, digest))
+                rows.append(history_params(orch, event, prev, digest))
                 prev = digest
             cur.executemany(q.INSERT_EVENT, rows)
             cur.execute(lc.ADVANCE_AUDIT_HEAD, [orch, len(write.events), prev])
@@ -516,70 +513,9 @@ class PostgresStore(SqlLifecycleReads):
         sql, params = v.cached_embeddings_query(model_id, hashes)
         return {r[0]: v.decode_vector(r[1]) for r in self._read_tuples(sql, params)}
 
-    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
-        rows = self._read_tuples(lc.INGEST_RECORD, [orchestrator_id, content_sha256])
-        return lc.ingest_from_row(rows[0]) if rows else None
-
-    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
-        rows = self._read_tuples(lc.THREAD_SEEN, [orchestrator_id, thread_id])
-        return int(rows[0][0]) if rows else None
-
     def audit_head(self, orchestrator_id: str) -> AuditHead:
         rows = self._read_tuples(lc.AUDIT_HEAD, [orchestrator_id])
         return lc.audit_head_from_row(rows[0] if rows else None)
-
-    def history(
-        self,
-        orchestrator_id: str,
-        memory_id: str | None = None,
-        *,
-        limit: int = 1000,
-        ops: Sequence[HistoryOp] | None = None,
-        newest_first: bool = False,
-        offset: int = 0,
-    ) -> list[HistoryEvent]:
-        sql, params = q.history_query(
-            orchestrator_id,
-            memory_id,
-            limit,
-            ops=[op.value for op in ops] if ops is not None else None,
-            newest_first=newest_first,
-            offset=offset,
-        )
-        return [
-            HistoryEvent(
-                event_id=r["event_id"],
-                orchestrator_id=r["orchestrator_id"],
-                op=HistoryOp(r["op"]),
-                at=r["at"],
-                memory_id=r["memory_id"],
-                stop_reason=StopReason(r["stop_reason"]) if r["stop_reason"] else None,
-                actor=r["actor"],
-                detector=r["detector"],
-                detail=r["detail"],
-                prev_hash=r["prev_hash"],
-                hash=r["hash"],
-            )
-            for r in self._read(sql, params)
-        ]
-
-    def revision(self, orchestrator_id: str) -> int:
-        rows = self._read_tuples(q.REVISION, [orchestrator_id])
-        return int(rows[0][0]) if rows else 0
-
-    def changes_since(
-        self,
-        orchestrator_id: str,
-        revision: int,
-        *,
-        visible_to: tuple[str, ...] | None = None,
-        newest: int | None = None,
-    ) -> list[ChangeRecord]:
-        sql, params = q.changes_since_query(orchestrator_id, revision, visible_to, newest)
-        return [
-            ChangeRecord(int(r[0]), r[1], r[2], ChangeKind(r[3]), r[4], r[5])
-            for r in self._read_tuples(sql, params)
-        ]
 
     def counts(self, orchestrator_id: str) -> StoreCounts:
         def grouped(sql: str) -> dict[str, int]:

@@ -21,8 +21,8 @@ import sqlite3
 from collections.abc import Sequence
 
 from memvault.store.base import WriteSet
-from memvault.store.lifecycle_sql import op_event_params, proposal_params
 from memvault.store.records import AuditHead
+from memvault.store.sql import op_event_params, proposal_params
 
 __all__ = [
     "apply_lifecycle",

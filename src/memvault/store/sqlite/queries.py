@@ -16,7 +16,6 @@ __all__ = [
     "NODE_COLUMNS",
     "Query",
     "bm25_weights",
-    "changes_since_query",
     "filter_clause",
     "filter_ids_query",
     "fts_match_expression",
@@ -258,36 +257,6 @@ def _search_text_prefetch(
         "ORDER BY r.score DESC, f.memory_id LIMIT ?"
     )
     return sql, [fts_match_expression(terms), prefetch, orchestrator_id, *params, limit]
-
-
-def changes_since_query(
-    orchestrator_id: str,
-    revision: int,
-    visible_to: tuple[str, ...] | None = None,
-    newest: int | None = None,
-) -> Query:
-    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories';
-    with ``newest``, only that many of the latest (still oldest first).
-
-    >>> changes_since_query("acme", 3, ())[0].count("user_id IS NULL")
-    1
-    >>> changes_since_query("acme", 3, newest=64)[1]
-    ['acme', 3, 64]
-    """
-    sql = "SELECT c.* FROM change_log c WHERE c.orchestrator_id = ? AND c.revision > ?"
-    params: list[Any] = [orchestrator_id, revision]
-    if visible_to is not None:
-        # Any status: a deleted memory's bullet is still its owner's news.
-        params.append(orchestrator_id)
-        users = visible_clause(visible_to, params)
-        sql += (
-            " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
-            f" WHERE m.orchestrator_id = ? AND {users})"
-        )
-    if newest is None:
-        return sql + " ORDER BY c.revision, c.seq", params
-    sql = f"SELECT * FROM ({sql} ORDER BY c.revision DESC, c.seq DESC LIMIT ?)"
-    return sql + " ORDER BY revision, seq", [*params, newest]
 
 
 def filter_ids_query(orchestrator_id: str, f: NodeFilter) -> Query:

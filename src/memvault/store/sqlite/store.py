@@ -11,7 +11,6 @@ their own per-thread connections and, thanks to WAL, never wait for it.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -34,12 +33,11 @@ from memvault.errors import (
     StoreMissingError,
     StoreUnavailableError,
 )
-from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
+from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
-    ChangeRecord,
     EmbeddingRow,
     HistoryEvent,
     IndexText,
@@ -52,8 +50,8 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
-from memvault.store.lifecycle_sql import SqlLifecycleReads, ingest_params
 from memvault.store.records import AuditHead
+from memvault.store.sql import SqlReads, history_params, ingest_params
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
@@ -129,7 +127,7 @@ class LockWaits:
             self.waited += 1
 
 
-class SQLiteStore(SqlLifecycleReads):
+class SQLiteStore(SqlReads):
     """A :class:`~memvault.store.base.Store` on one SQLite file.
 
     >>> import tempfile, pathlib
@@ -725,19 +723,7 @@ class SQLiteStore(SqlLifecycleReads):
             conn.execute(
                 "INSERT INTO history (event_id, orchestrator_id, memory_id, op, stop_reason, actor,"
                 " detector, detail, at, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    event.event_id,
-                    orch,
-                    event.memory_id,
-                    event.op.value,
-                    event.stop_reason.value if event.stop_reason else None,
-                    event.actor,
-                    event.detector,
-                    json.dumps(event.detail, sort_keys=True, ensure_ascii=False),
-                    event.at,
-                    prev,
-                    digest,
-                ),
+                history_params(orch, event, prev, digest),
             )
             prev = digest
 
@@ -1161,43 +1147,6 @@ class SQLiteStore(SqlLifecycleReads):
                 found[sha] = decode_vector(blob, dim)
         return found
 
-    def history(
-        self,
-        orchestrator_id: str,
-        memory_id: str | None = None,
-        *,
-        limit: int = 1000,
-        ops: Sequence[HistoryOp] | None = None,
-        newest_first: bool = False,
-        offset: int = 0,
-    ) -> list[HistoryEvent]:
-        sql = "SELECT * FROM history WHERE orchestrator_id = ?"
-        params: list[Any] = [orchestrator_id]
-        if memory_id is not None:
-            sql += " AND memory_id = ?"
-            params.append(memory_id)
-        if ops is not None:
-            sql += f" AND op IN ({', '.join('?' for _ in ops) or 'NULL'})"
-            params.extend(op.value for op in ops)
-        order = "DESC" if newest_first else "ASC"
-        rows = self._read(sql + f" ORDER BY seq {order} LIMIT ? OFFSET ?", [*params, limit, offset])
-        return [
-            HistoryEvent(
-                event_id=r["event_id"],
-                orchestrator_id=r["orchestrator_id"],
-                op=HistoryOp(r["op"]),
-                at=r["at"],
-                memory_id=r["memory_id"],
-                stop_reason=StopReason(r["stop_reason"]) if r["stop_reason"] else None,
-                actor=r["actor"],
-                detector=r["detector"],
-                detail=json.loads(r["detail"]),
-                prev_hash=r["prev_hash"],
-                hash=r["hash"],
-            )
-            for r in rows
-        ]
-
     # -- ingest ---
 
     @staticmethod
@@ -1212,60 +1161,7 @@ class SQLiteStore(SqlLifecycleReads):
             ingest_params(orch, record),
         )
 
-    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
-        rows = self._read(
-            "SELECT * FROM ingest_files WHERE orchestrator_id = ? AND content_sha256 = ?",
-            [orchestrator_id, content_sha256],
-        )
-        if not rows:
-            return None
-        r = rows[0]
-        return IngestRecord(
-            content_sha256=r["content_sha256"],
-            original_name=r["original_name"],
-            size_bytes=int(r["size_bytes"]),
-            status=r["status"],
-            manifest_path=r["manifest_path"],
-            received_at=r["received_at"],
-            processed_at=r["processed_at"],
-        )
-
-    def revision(self, orchestrator_id: str) -> int:
-        rows = self._read(
-            "SELECT revision FROM thread_revision WHERE orchestrator_id = ? AND thread_id = '*'",
-            [orchestrator_id],
-        )
-        return int(rows[0][0]) if rows else 0
-
-    def changes_since(
-        self,
-        orchestrator_id: str,
-        revision: int,
-        *,
-        visible_to: tuple[str, ...] | None = None,
-        newest: int | None = None,
-    ) -> list[ChangeRecord]:
-        rows = self._read(*q.changes_since_query(orchestrator_id, revision, visible_to, newest))
-        return [
-            ChangeRecord(
-                r["revision"],
-                r["thread_id"],
-                r["memory_id"],
-                ChangeKind(r["kind"]),
-                r["summary"],
-                r["at"],
-            )
-            for r in rows
-        ]
-
     # -- context ---
-    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
-        rows = self._read(
-            "SELECT revision FROM thread_revision WHERE orchestrator_id = ? AND thread_id = ?",
-            [orchestrator_id, thread_id],
-        )
-        return int(rows[0][0]) if rows else None
-
     def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
         if thread_id == "*":
             raise StoreError("thread id '*' is reserved for the head revision")

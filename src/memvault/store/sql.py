@@ -1,0 +1,460 @@
+"""SQL both backends share: the audit history, the change log, revisions, proposals,
+operational events and ingest records.
+
+Pure query builders (STYLE principle 3) and row readers; a backend binds its
+parameter mark (``?`` for SQLite, ``%s`` for PostgreSQL). The columns are
+selected by name in a fixed order, so a row reads by position on either.
+:class:`SqlReads` runs them for both stores.
+
+>>> sql, params = proposals_query("acme", ProposalStatus.PENDING, None, None, 5, mark="%s")
+>>> sql.split(" WHERE ")[1]
+'orchestrator_id = %s AND status = %s ORDER BY created_at, proposal_id LIMIT %s'
+>>> params
+['acme', 'pending', 5]
+>>> op_events_query("acme", "pair_checked", None, 10, mark="?")[0].split(" WHERE ")[1]
+'orchestrator_id = ? AND op = ? ORDER BY event_id LIMIT ?'
+>>> event_counts_query("acme", "2026-01-01", mark="?")[1]
+['acme', '2026-01-01']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from memvault.model.enums import ChangeKind, HistoryOp, StopReason
+from memvault.store.base import ChangeRecord, HistoryEvent, IngestRecord
+from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
+
+__all__ = [
+    "SqlReads",
+    "change_from_row",
+    "changes_since_query",
+    "event_counts_from_rows",
+    "event_counts_query",
+    "history_from_row",
+    "history_params",
+    "history_query",
+    "ingest_from_row",
+    "ingest_params",
+    "ingest_record_query",
+    "op_event_from_row",
+    "op_event_params",
+    "op_events_query",
+    "proposal_from_row",
+    "proposal_params",
+    "proposals_query",
+    "revision_query",
+    "thread_seen_query",
+]
+
+Query = tuple[str, list[Any]]
+
+_PROPOSAL_FIELDS = (
+    "proposal_id",
+    "orchestrator_id",
+    "kind",
+    "candidate",
+    "status",
+    "created_at",
+    "expires_at",
+    "user_id",
+    "decided_at",
+    "outcome",
+)
+_PROPOSAL_COLUMNS = ", ".join(_PROPOSAL_FIELDS)
+
+
+def _where(orchestrator_id: str, mark: str, *pairs: tuple[str, Any]) -> tuple[str, list[Any]]:
+    """``orchestrator_id = ?`` and ``column = ?`` for each pair whose value is given."""
+    parts = [f"orchestrator_id = {mark}"]
+    params: list[Any] = [orchestrator_id]
+    for column, value in pairs:
+        if value is not None:
+            parts.append(f"{column} {mark}")
+            params.append(value)
+    return " AND ".join(parts), params
+
+
+def proposals_query(
+    orchestrator_id: str,
+    status: ProposalStatus | None,
+    user_id: str | None,
+    proposal_id: str | None,
+    limit: int,
+    *,
+    mark: str,
+) -> Query:
+    """SELECT for proposals, oldest first."""
+    where, params = _where(
+        orchestrator_id,
+        mark,
+        ("status =", status.value if status else None),
+        ("user_id =", user_id),
+        ("proposal_id =", proposal_id),
+    )
+    sql = (
+        f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE {where} "
+        f"ORDER BY created_at, proposal_id LIMIT {mark}"
+    )
+    return sql, [*params, limit]
+
+
+def proposal_from_row(row: Sequence[Any]) -> Proposal:
+    """A :class:`Proposal` from a row of :func:`proposals_query`."""
+    data = dict(zip(_PROPOSAL_FIELDS, row, strict=True))
+    data.update(
+        candidate=json.loads(data["candidate"]),
+        outcome=json.loads(data["outcome"]),
+        status=ProposalStatus(data["status"]),
+    )
+    return Proposal(**data)
+
+
+def event_counts_query(orchestrator_id: str, since: str | None, *, mark: str) -> Query:
+    """Operational events grouped by (UTC day, node, op, status)."""
+    where, params = _where(orchestrator_id, mark, ("at >=", since))
+    sql = (
+        "SELECT substr(at, 1, 10) AS day, node, op, status, count(*) FROM events "
+        f"WHERE {where} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
+    )
+    return sql, params
+
+
+def event_counts_from_rows(rows: Sequence[Sequence[Any]]) -> list[EventCount]:
+    """:class:`EventCount` rows of :func:`event_counts_query`."""
+    return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
+
+
+def op_events_query(
+    orchestrator_id: str, op: str | None, since: str | None, limit: int, *, mark: str
+) -> Query:
+    """Operational events in write order."""
+    where, params = _where(orchestrator_id, mark, ("op =", op), ("at >=", since))
+    sql = (
+        "SELECT at, node, op, status, memory_id, category, best_similarity FROM events "
+        f"WHERE {where} ORDER BY event_id LIMIT {mark}"
+    )
+    return sql, [*params, limit]
+
+
+def op_event_from_row(row: Sequence[Any]) -> OpEvent:
+    """An :class:`OpEvent` from a row of :func:`op_events_query` (columns in field order)."""
+    return OpEvent(*row)
+
+
+def _in(column: str, values: Sequence[Any], mark: str, params: list[Any]) -> str:
+    """``column IN (?, …)``, appending ``values``; none is ``IN (NULL)`` (matches nothing)."""
+    params.extend(values)
+    return f"{column} IN ({', '.join(mark for _ in values) or 'NULL'})"
+
+
+# -- the audit history ------------------------------------------------------------
+
+_HISTORY_FIELDS = (
+    "event_id",
+    "orchestrator_id",
+    "op",
+    "at",
+    "memory_id",
+    "stop_reason",
+    "actor",
+    "detector",
+    "detail",
+    "prev_hash",
+    "hash",
+)
+
+
+def history_query(
+    orchestrator_id: str,
+    memory_id: str | None,
+    limit: int,
+    *,
+    ops: Sequence[HistoryOp] | None = None,
+    newest_first: bool = False,
+    offset: int = 0,
+    mark: str,
+) -> Query:
+    """Audit events in write order (or newest first), optionally only some ops.
+
+    >>> history_query("acme", None, 10, mark="?")[1]
+    ['acme', 10, 0]
+    >>> refusals = [HistoryOp.REFUSE]
+    >>> sql, _ = history_query("acme", None, 5, ops=refusals, newest_first=True, mark="%s")
+    >>> sql.split(" WHERE ")[1]
+    'orchestrator_id = %s AND op IN (%s) ORDER BY seq DESC LIMIT %s OFFSET %s'
+    """
+    sql = f"SELECT {', '.join(_HISTORY_FIELDS)} FROM history WHERE orchestrator_id = {mark}"
+    params: list[Any] = [orchestrator_id]
+    if memory_id is not None:
+        sql += f" AND memory_id = {mark}"
+        params.append(memory_id)
+    if ops is not None:
+        sql += " AND " + _in("op", [op.value for op in ops], mark, params)
+    order = "DESC" if newest_first else "ASC"
+    return sql + f" ORDER BY seq {order} LIMIT {mark} OFFSET {mark}", [*params, limit, offset]
+
+
+def history_from_row(row: Sequence[Any]) -> HistoryEvent:
+    """A :class:`HistoryEvent` from a row of :func:`history_query`."""
+    data = dict(zip(_HISTORY_FIELDS, row, strict=True))
+    detail, stop = data["detail"], data["stop_reason"]
+    data.update(
+        op=HistoryOp(data["op"]),
+        stop_reason=StopReason(stop) if stop else None,
+        # SQLite keeps the JSON text; PostgreSQL's json column arrives decoded.
+        detail=json.loads(detail) if isinstance(detail, str) else detail,
+    )
+    return HistoryEvent(**data)
+
+
+def history_params(orch: str, event: HistoryEvent, prev_hash: str, digest: str) -> list[Any]:
+    """Row values of ``event`` for either backend's history insert (``detail`` as exact
+    JSON text, the columns of ``INSERT INTO history (event_id, orchestrator_id, memory_id,
+    op, stop_reason, actor, detector, detail, at, prev_hash, hash)``)."""
+    return [
+        event.event_id,
+        orch,
+        event.memory_id,
+        event.op.value,
+        event.stop_reason.value if event.stop_reason else None,
+        event.actor,
+        event.detector,
+        _dumps(event.detail),
+        event.at,
+        prev_hash,
+        digest,
+    ]
+
+
+# -- the change log, revisions, what a thread has seen ----------------------------
+
+
+def changes_since_query(
+    orchestrator_id: str,
+    revision: int,
+    visible_to: Sequence[str] | None = None,
+    newest: int | None = None,
+    *,
+    mark: str,
+) -> Query:
+    """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories'
+    (theirs and shared ones, store/scope.py); with ``newest``, only that many of the
+    latest (still oldest first).
+
+    >>> changes_since_query("acme", 3, ["u1"], mark="%s")[1]
+    ['acme', 3, 'acme', 'u1']
+    >>> changes_since_query("acme", 3, (), mark="?")[0].count("user_id IS NULL")
+    1
+    >>> changes_since_query("acme", 3, newest=64, mark="?")[1]
+    ['acme', 3, 64]
+    """
+    sql = (
+        "SELECT c.revision, c.thread_id, c.memory_id, c.kind, c.summary, c.at, c.seq"
+        f" FROM change_log c WHERE c.orchestrator_id = {mark} AND c.revision > {mark}"
+    )
+    params: list[Any] = [orchestrator_id, revision]
+    if visible_to is not None:
+        # Any status: a deleted memory's bullet is still its owner's news.
+        params.append(orchestrator_id)
+        users = "m.user_id IS NULL"
+        if visible_to:
+            users = f"({_in('m.user_id', list(visible_to), mark, params)} OR {users})"
+        sql += (
+            " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
+            f" WHERE m.orchestrator_id = {mark} AND {users})"
+        )
+    if newest is None:
+        return sql + " ORDER BY c.revision, c.seq", params
+    sql = f"SELECT * FROM ({sql} ORDER BY c.revision DESC, c.seq DESC LIMIT {mark}) latest"
+    return sql + " ORDER BY revision, seq", [*params, newest]
+
+
+def change_from_row(row: Sequence[Any]) -> ChangeRecord:
+    """A :class:`ChangeRecord` from a row of :func:`changes_since_query`."""
+    return ChangeRecord(int(row[0]), row[1], row[2], ChangeKind(row[3]), row[4], row[5])
+
+
+def revision_query(orchestrator_id: str, *, mark: str) -> Query:
+    """The orchestrator's head revision (the ``'*'`` thread's row; none before a write)."""
+    sql = f"SELECT revision FROM thread_revision WHERE orchestrator_id = {mark} AND thread_id = '*'"
+    return sql, [orchestrator_id]
+
+
+def thread_seen_query(orchestrator_id: str, thread_id: str, *, mark: str) -> Query:
+    """The revision ``thread_id`` last saw (no row: never marked)."""
+    sql = (
+        f"SELECT revision FROM thread_revision WHERE orchestrator_id = {mark}"
+        f" AND thread_id = {mark}"
+    )
+    return sql, [orchestrator_id, thread_id]
+
+
+# -- ingest records ----------------------------------------------------------------
+
+_INGEST_FIELDS = (
+    "content_sha256",
+    "original_name",
+    "size_bytes",
+    "status",
+    "manifest_path",
+    "received_at",
+    "processed_at",
+)
+
+
+def ingest_record_query(orchestrator_id: str, content_sha256: str, *, mark: str) -> Query:
+    """The ``ingest_files`` row of one content hash."""
+    sql = (
+        f"SELECT {', '.join(_INGEST_FIELDS)} FROM ingest_files"
+        f" WHERE orchestrator_id = {mark} AND content_sha256 = {mark}"
+    )
+    return sql, [orchestrator_id, content_sha256]
+
+
+def ingest_from_row(row: Sequence[Any]) -> IngestRecord:
+    """An :class:`IngestRecord` from a row of :func:`ingest_record_query`."""
+    data = dict(zip(_INGEST_FIELDS, row, strict=True))
+    return IngestRecord(**{**data, "size_bytes": int(data["size_bytes"])})
+
+
+class SqlReads:
+    """The reads both SQL stores run the same way, written once (a mixin).
+
+    The store sets ``_mark`` (its parameter mark) and ``_read_rows(sql, params)``
+    (rows readable by position).
+    """
+
+    _mark: ClassVar[str]
+
+    def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        raise NotImplementedError
+
+    def proposals(
+        self,
+        orchestrator_id: str,
+        *,
+        status: ProposalStatus | None = None,
+        user_id: str | None = None,
+        proposal_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[Proposal]:
+        sql, params = proposals_query(
+            orchestrator_id, status, user_id, proposal_id, limit, mark=self._mark
+        )
+        return [proposal_from_row(r) for r in self._read_rows(sql, params)]
+
+    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
+        sql, params = event_counts_query(orchestrator_id, since, mark=self._mark)
+        return event_counts_from_rows(self._read_rows(sql, params))
+
+    def op_events(
+        self,
+        orchestrator_id: str,
+        *,
+        op: str | None = None,
+        since: str | None = None,
+        limit: int = 100_000,
+    ) -> list[OpEvent]:
+        sql, params = op_events_query(orchestrator_id, op, since, limit, mark=self._mark)
+        return [op_event_from_row(r) for r in self._read_rows(sql, params)]
+
+    def history(
+        self,
+        orchestrator_id: str,
+        memory_id: str | None = None,
+        *,
+        limit: int = 1000,
+        ops: Sequence[HistoryOp] | None = None,
+        newest_first: bool = False,
+        offset: int = 0,
+    ) -> list[HistoryEvent]:
+        sql, params = history_query(
+            orchestrator_id,
+            memory_id,
+            limit,
+            ops=ops,
+            newest_first=newest_first,
+            offset=offset,
+            mark=self._mark,
+        )
+        return [history_from_row(r) for r in self._read_rows(sql, params)]
+
+    def changes_since(
+        self,
+        orchestrator_id: str,
+        revision: int,
+        *,
+        visible_to: tuple[str, ...] | None = None,
+        newest: int | None = None,
+    ) -> list[ChangeRecord]:
+        sql, params = changes_since_query(
+            orchestrator_id, revision, visible_to, newest, mark=self._mark
+        )
+        return [change_from_row(r) for r in self._read_rows(sql, params)]
+
+    def revision(self, orchestrator_id: str) -> int:
+        rows = self._read_rows(*revision_query(orchestrator_id, mark=self._mark))
+        return int(rows[0][0]) if rows else 0
+
+    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+        rows = self._read_rows(*thread_seen_query(orchestrator_id, thread_id, mark=self._mark))
+        return int(rows[0][0]) if rows else None
+
+    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
+        sql, params = ingest_record_query(orchestrator_id, content_sha256, mark=self._mark)
+        rows = self._read_rows(sql, params)
+        return ingest_from_row(rows[0]) if rows else None
+
+
+# -- row values both backends write -----------------------------------------------
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
+    """Row values of ``proposal`` for either backend's proposals upsert, in its column order."""
+    return [
+        proposal.proposal_id,
+        orch,
+        proposal.user_id,
+        proposal.kind,
+        _dumps(proposal.candidate),
+        proposal.status.value,
+        proposal.created_at,
+        proposal.expires_at,
+        proposal.decided_at,
+        _dumps(proposal.outcome),
+    ]
+
+
+def op_event_params(orch: str, event: OpEvent) -> list[Any]:
+    """Row values of ``event`` for either backend's events insert, in its column order."""
+    return [
+        orch,
+        event.at,
+        event.node,
+        event.op,
+        event.status,
+        event.memory_id,
+        event.category,
+        event.best_similarity,
+    ]
+
+
+def ingest_params(orch: str, record: IngestRecord) -> list[Any]:
+    """Row values of ``record`` for either backend's ingest_files upsert, in its column order."""
+    return [
+        orch,
+        record.content_sha256,
+        record.original_name,
+        record.size_bytes,
+        record.status,
+        record.manifest_path,
+        record.received_at,
+        record.processed_at,
+    ]
