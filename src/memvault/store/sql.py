@@ -21,21 +21,28 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
-from memvault.model.enums import ChangeKind, HistoryOp, StopReason
-from memvault.store.base import ChangeRecord, HistoryEvent, IngestRecord
+from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
+from memvault.model.node import MemoryEdge
+from memvault.store.anchor import AnchorKeeper, StoreAnchor
+from memvault.store.base import GENESIS_HASH, ChangeRecord, HistoryEvent, IngestRecord
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
+    "EDGE_COLUMNS",
     "SqlReads",
     "change_from_row",
     "changes_since_query",
+    "edge_from_row",
+    "edge_params",
     "event_counts_from_rows",
     "event_counts_query",
     "history_from_row",
     "history_params",
     "history_query",
+    "identity_query",
     "ingest_from_row",
     "ingest_params",
     "ingest_record_query",
@@ -292,6 +299,53 @@ def thread_seen_query(orchestrator_id: str, thread_id: str, *, mark: str) -> Que
     return sql, [orchestrator_id, thread_id]
 
 
+# -- edges ------------------------------------------------------------------------
+
+#: The ``memory_edges`` columns, in the order :func:`edge_params` and
+#: :func:`edge_from_row` use.
+EDGE_COLUMNS = (
+    "edge_id",
+    "orchestrator_id",
+    "from_memory_id",
+    "to_memory_id",
+    "edge_type",
+    "weight",
+    "reason",
+    "resolved",
+    "created_at",
+)
+
+
+def edge_params(edge: MemoryEdge) -> list[Any]:
+    """Row values of ``edge`` in :data:`EDGE_COLUMNS` order (either backend's upsert)."""
+    data = edge.model_dump(mode="json")
+    return [data[c] for c in EDGE_COLUMNS]
+
+
+def edge_from_row(row: Sequence[Any]) -> MemoryEdge:
+    """A :class:`MemoryEdge` from a row of :data:`EDGE_COLUMNS` (SQLite's 0/1 ``resolved``
+    is a bool again)."""
+    data = dict(zip(EDGE_COLUMNS, row, strict=True))
+    return MemoryEdge(
+        **{**data, "edge_type": EdgeType(data["edge_type"]), "resolved": bool(data["resolved"])}
+    )
+
+
+# -- store identity (matched against memory.anchor.json) ---------------------------
+
+
+def identity_query(orchestrator_id: str, *, mark: str) -> Query:
+    """The recorded identity with the live audit head and revision (no row: none)."""
+    sql = (
+        "SELECT i.store_uuid, i.created_at, coalesce(h.events, 0), h.head_hash, "
+        "coalesce(r.revision, 0) FROM store_identity i "
+        "LEFT JOIN audit_head h ON h.orchestrator_id = i.orchestrator_id "
+        "LEFT JOIN thread_revision r ON r.orchestrator_id = i.orchestrator_id "
+        f"AND r.thread_id = '*' WHERE i.orchestrator_id = {mark}"
+    )
+    return sql, [orchestrator_id]
+
+
 # -- ingest records ----------------------------------------------------------------
 
 _INGEST_FIELDS = (
@@ -323,11 +377,12 @@ def ingest_from_row(row: Sequence[Any]) -> IngestRecord:
 class SqlReads:
     """The reads both SQL stores run the same way, written once (a mixin).
 
-    The store sets ``_mark`` (its parameter mark) and ``_read_rows(sql, params)``
-    (rows readable by position).
+    The store sets ``_mark`` (its parameter mark), ``_read_rows(sql, params)``
+    (rows readable by position) and ``_anchors`` (its :class:`AnchorKeeper`).
     """
 
     _mark: ClassVar[str]
+    _anchors: AnchorKeeper
 
     def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         raise NotImplementedError
@@ -407,6 +462,23 @@ class SqlReads:
         sql, params = ingest_record_query(orchestrator_id, content_sha256, mark=self._mark)
         rows = self._read_rows(sql, params)
         return ingest_from_row(rows[0]) if rows else None
+
+    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
+        rows = self._read_rows(*identity_query(orchestrator_id, mark=self._mark))
+        if not rows:
+            return None
+        uuid, created, events, head, revision = rows[0]
+        return StoreAnchor(
+            orchestrator_id, uuid, created, int(revision), int(events), head or GENESIS_HASH
+        )
+
+    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
+        self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)
+
+    @property
+    def anchor_error(self) -> str | None:
+        """Why the last anchor file update failed (``None``: it is up to date)."""
+        return self._anchors.last_error
 
 
 # -- row values both backends write -----------------------------------------------

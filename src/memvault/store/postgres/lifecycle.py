@@ -26,7 +26,6 @@ __all__ = [
     "AUDIT_HEAD",
     "CHECKPOINT_TABLES",
     "CLAIM_IDENTITY",
-    "IDENTITY",
     "INSERT_OP_EVENT",
     "MARK_THREAD_SEEN",
     "PURGE_STATEMENTS",
@@ -99,13 +98,6 @@ def thread_ids(conn: Any, orchestrator_id: str, user_id: str, quoting: Sequence[
 
 # -- store identity (issue 20) ----------------------------------------------------
 
-IDENTITY = (
-    "SELECT i.store_uuid, i.created_at, coalesce(h.events, 0), h.head_hash, "
-    "coalesce(r.revision, 0) FROM store_identity i "
-    "LEFT JOIN audit_head h ON h.orchestrator_id = i.orchestrator_id "
-    "LEFT JOIN thread_revision r ON r.orchestrator_id = i.orchestrator_id "
-    "AND r.thread_id = '*' WHERE i.orchestrator_id = %s"
-)
 CLAIM_IDENTITY = (
     "INSERT INTO store_identity (orchestrator_id, store_uuid, created_at) VALUES (%s, %s, %s) "
     "ON CONFLICT (orchestrator_id) DO NOTHING"

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memvault.errors import ConfigError
-from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.model.node import MemoryNode, Source
 from memvault.store.base import (
     SCALAR_FILTERS,
     TEXT_COLUMNS,
@@ -27,6 +27,7 @@ from memvault.store.postgres.schema import (
     normalised,
     tsv_column,
 )
+from memvault.store.sql import EDGE_COLUMNS
 from memvault.store.sqlite.queries import NODE_COLUMNS, SOURCE_COLUMNS
 
 __all__ = [
@@ -35,7 +36,6 @@ __all__ = [
     "SOURCE_COLUMNS",
     "Query",
     "change_params",
-    "edge_params",
     "edges_of_query",
     "filter_clause",
     "filter_ids_query",
@@ -181,8 +181,7 @@ def edges_of_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:
     """
     ids = list(memory_ids)
     sql = (
-        "SELECT edge_id, orchestrator_id, from_memory_id, to_memory_id, edge_type, weight,"
-        " reason, resolved, created_at FROM memory_edges WHERE orchestrator_id = %s"
+        f"SELECT {', '.join(EDGE_COLUMNS)} FROM memory_edges WHERE orchestrator_id = %s"
         " AND (from_memory_id = ANY(%s) OR to_memory_id = ANY(%s))"
         " ORDER BY created_at, edge_id"
     )
@@ -332,21 +331,6 @@ def source_params(orch: str, memory_id: str, source: Source, at: str, primary: b
 def index_text_params(orch: str, memory_id: str, extra: IndexText) -> list[Any]:
     """Row values for :data:`SET_INDEX_TEXT`."""
     return [extra.subject, extra.context, extra.date, orch, memory_id]
-
-
-def edge_params(edge: MemoryEdge) -> list[Any]:
-    """Row values for :data:`UPSERT_EDGE`."""
-    return [
-        edge.edge_id,
-        edge.orchestrator_id,
-        edge.from_memory_id,
-        edge.to_memory_id,
-        edge.edge_type.value,
-        edge.weight,
-        edge.reason,
-        edge.resolved,
-        edge.created_at,
-    ]
 
 
 def change_params(

@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,6 @@ from memvault.errors import (
     StoreError,
     StoreUnavailableError,
 )
-from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
@@ -63,7 +61,7 @@ from memvault.store.postgres.schema import (
     vector_index_name,
 )
 from memvault.store.records import AuditHead
-from memvault.store.sql import SqlReads, history_params
+from memvault.store.sql import SqlReads, edge_from_row, edge_params, history_params
 
 try:
     import psycopg
@@ -333,7 +331,7 @@ class PostgresStore(SqlReads):
                 [q.source_params(orch, m, s, write.at, False) for m, s in write.extra_sources],
             )
         if write.edges:
-            cur.executemany(q.UPSERT_EDGE, [q.edge_params(e) for e in write.edges])
+            cur.executemany(q.UPSERT_EDGE, [edge_params(e) for e in write.edges])
         if write.embeddings:
             cur.executemany(
                 v.UPSERT_EMBEDDING,
@@ -445,20 +443,7 @@ class PostgresStore(SqlReads):
         if not ids:
             return []
         sql, params = q.edges_of_query(orchestrator_id, ids)
-        return [
-            MemoryEdge(
-                edge_id=r["edge_id"],
-                orchestrator_id=r["orchestrator_id"],
-                from_memory_id=r["from_memory_id"],
-                to_memory_id=r["to_memory_id"],
-                edge_type=EdgeType(r["edge_type"]),
-                weight=r["weight"],
-                reason=r["reason"],
-                resolved=r["resolved"],
-                created_at=r["created_at"],
-            )
-            for r in self._read(sql, params)
-        ]
+        return [edge_from_row(r) for r in self._read_tuples(sql, params)]
 
     def list_nodes(
         self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
@@ -531,15 +516,6 @@ class PostgresStore(SqlReads):
 
     # -- identity ---
 
-    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
-        rows = self._read_tuples(lc.IDENTITY, [orchestrator_id])
-        if not rows:
-            return None
-        uuid, created, events, head, revision = rows[0]
-        return StoreAnchor(
-            orchestrator_id, uuid, created, int(revision), int(events), head or GENESIS_HASH
-        )
-
     def claim_identity(self, anchor: StoreAnchor) -> StoreAnchor:
         with self._conn() as conn:
             conn.execute(
@@ -570,14 +546,6 @@ class PostgresStore(SqlReads):
                     for table in ("checkpoint_writes", "checkpoint_blobs", "checkpoints"):
                         conn.execute(f"DELETE FROM {table} WHERE thread_id = ANY(%s)", [threads])
             return threads
-
-    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
-        self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)
-
-    @property
-    def anchor_error(self) -> str | None:
-        """Why the last anchor file update failed (``None``: it is up to date)."""
-        return self._anchors.last_error
 
     def close(self) -> None:
         """Close the pool: calls holding a connection finish first (up to 30 s).

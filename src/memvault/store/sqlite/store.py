@@ -33,7 +33,6 @@ from memvault.errors import (
     StoreMissingError,
     StoreUnavailableError,
 )
-from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
@@ -51,7 +50,14 @@ from memvault.store.base import (
     chain_hash,
 )
 from memvault.store.records import AuditHead
-from memvault.store.sql import SqlReads, history_params, ingest_params
+from memvault.store.sql import (
+    EDGE_COLUMNS,
+    SqlReads,
+    edge_from_row,
+    edge_params,
+    history_params,
+    ingest_params,
+)
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
@@ -690,17 +696,7 @@ class SQLiteStore(SqlReads):
                 " edge_type, weight, reason, resolved, created_at) VALUES (?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT (edge_id) DO UPDATE SET weight = excluded.weight, "
                 "reason = excluded.reason, resolved = excluded.resolved",
-                (
-                    edge.edge_id,
-                    edge.orchestrator_id,
-                    edge.from_memory_id,
-                    edge.to_memory_id,
-                    edge.edge_type.value,
-                    edge.weight,
-                    edge.reason,
-                    int(edge.resolved),
-                    edge.created_at,
-                ),
+                edge_params(edge),
             )
         except sqlite3.IntegrityError as exc:
             if "UNIQUE" in str(exc):
@@ -851,22 +847,12 @@ class SQLiteStore(SqlReads):
             chunk = ids[start : start + 400]
             marks = ", ".join("?" for _ in chunk)
             rows = self._read(
-                "SELECT * FROM memory_edges WHERE orchestrator_id = ? AND "
+                f"SELECT {', '.join(EDGE_COLUMNS)} FROM memory_edges WHERE orchestrator_id = ? AND "
                 f"(from_memory_id IN ({marks}) OR to_memory_id IN ({marks}))",
                 [orchestrator_id, *chunk, *chunk],
             )
-            for r in rows:
-                found[r["edge_id"]] = MemoryEdge(
-                    edge_id=r["edge_id"],
-                    orchestrator_id=r["orchestrator_id"],
-                    from_memory_id=r["from_memory_id"],
-                    to_memory_id=r["to_memory_id"],
-                    edge_type=EdgeType(r["edge_type"]),
-                    weight=r["weight"],
-                    reason=r["reason"],
-                    resolved=bool(r["resolved"]),
-                    created_at=r["created_at"],
-                )
+            for edge in map(edge_from_row, rows):
+                found[edge.edge_id] = edge
         return sorted(found.values(), key=lambda e: (e.created_at, e.edge_id))
 
     def list_nodes(
@@ -1227,22 +1213,6 @@ class SQLiteStore(SqlReads):
 
     # -- identity ---
 
-    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
-        rows = self._read(
-            "SELECT i.store_uuid, i.created_at, coalesce(h.events, 0), h.head_hash, "
-            "coalesce(r.revision, 0) FROM store_identity i "
-            "LEFT JOIN audit_head h ON h.orchestrator_id = i.orchestrator_id "
-            "LEFT JOIN thread_revision r ON r.orchestrator_id = i.orchestrator_id "
-            "AND r.thread_id = '*' WHERE i.orchestrator_id = ?",
-            [orchestrator_id],
-        )
-        if not rows:
-            return None
-        uuid, created, events, head, revision = rows[0]
-        return StoreAnchor(
-            orchestrator_id, uuid, created, int(revision), int(events), head or GENESIS_HASH
-        )
-
     def claim_identity(self, anchor: StoreAnchor) -> StoreAnchor:
         try:
             with self._transaction() as conn:
@@ -1266,14 +1236,6 @@ class SQLiteStore(SqlReads):
     ) -> list[str]:
         # The agent's SQLite checkpoints are a file of their own (the engine erases them).
         return []
-
-    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
-        self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)
-
-    @property
-    def anchor_error(self) -> str | None:
-        """Why the last anchor file update failed (``None``: it is up to date)."""
-        return self._anchors.last_error
 
     def close(self) -> None:
         """Close every connection once running calls are done (idempotent).
