@@ -36,12 +36,14 @@ True
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import re
 import threading
 import uuid
+import weakref
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -157,6 +159,12 @@ def read_anchor(path: str | Path) -> StoreAnchor | None:
     (a damaged anchor is reported, never mistaken for "no anchor").
     """
     path = Path(path)
+    for keeper in list(_KEEPERS):
+        keeper.flush()  # this process's own pending anchor writes land first
+    return _read(path)
+
+
+def _read(path: Path) -> StoreAnchor | None:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -215,7 +223,7 @@ def advance_anchor(path: str | Path, anchor: StoreAnchor) -> StoreAnchor:
     """
     path = Path(path)
     with _locked(path):
-        current = read_anchor(path)
+        current = _read(path)
         if (
             current is not None
             and current.store_uuid == anchor.store_uuid
@@ -328,6 +336,16 @@ class AnchorKeeper:
     An anchor that cannot be written never undoes or fails the write that was
     already committed: the error is kept in :attr:`last_error` (health reports it).
 
+    Trigger: the anchor's fsync doubled the disk sync of every write (the
+      database's COMMIT is the other one): ~3–11 ms of a 20–45 ms capture.
+    Why: the anchor detects swaps and rollbacks; it must never be *ahead* of
+      the database, and a crash may already leave it one write behind.
+    Outcome: :meth:`committed` hands the new head to a writer thread and
+      returns; the thread writes the newest head (tmp + fsync + rename, only
+      forward), so a burst of commits costs one anchor write. Whatever reads the
+      anchor in this process (:func:`read_anchor`, :attr:`last_error`, ``close``)
+      waits for the pending write first (docs/adr/0007-anchor-written-behind.md).
+
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / ANCHOR_NAME
     >>> keeper = AnchorKeeper()
@@ -335,12 +353,29 @@ class AnchorKeeper:
     >>> keeper.committed("acme", revision=1, history_count=2, last_hash="9" * 64)
     >>> read_anchor(path).history_count
     2
+    >>> keeper.close()
     """
+
+    #: an idle writer thread ends after this many seconds (a new commit starts one)
+    idle_seconds = 2.0
 
     def __init__(self) -> None:
         self._kept: dict[str, tuple[Path, StoreAnchor]] = {}
         self._lock = threading.Lock()
-        self.last_error: str | None = None
+        self._changed = threading.Condition(self._lock)
+        self._pending: dict[Path, StoreAnchor] = {}
+        self._writing = 0
+        self._thread: threading.Thread | None = None
+        self._pid = os.getpid()
+        self._error: str | None = None
+        self._closed = False
+        _KEEPERS.add(self)
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last anchor write failed (``None``: the file is up to date)."""
+        self.flush()
+        return self._error
 
     def keep(self, identity: StoreAnchor, path: str | Path) -> None:
         """Keep ``path`` in step with ``identity``'s orchestrator; write it now."""
@@ -370,21 +405,88 @@ class AnchorKeeper:
     def committed(
         self, orchestrator_id: str, *, revision: int, history_count: int, last_hash: str
     ) -> None:
+        """A write committed: its head goes to the writer thread (newest head wins)."""
         kept = self._kept.get(orchestrator_id)
         if kept is None:
             return
         path, identity = kept
-        self._write(
-            path,
-            identity.advanced(revision=revision, history_count=history_count, last_hash=last_hash),
+        anchor = identity.advanced(
+            revision=revision, history_count=history_count, last_hash=last_hash
         )
+        with self._changed:
+            if self._closed or self._pid != os.getpid():
+                inline = True  # closed, or a forked child: no writer thread here
+            else:
+                inline = False
+                current = self._pending.get(path)
+                if current is None or _order(anchor) >= _order(current):
+                    self._pending[path] = anchor
+                if self._thread is None:
+                    self._thread = threading.Thread(
+                        target=self._run, name="memvault-anchor", daemon=True
+                    )
+                    self._thread.start()
+                self._changed.notify_all()
+        if inline:
+            self._write(path, anchor)
+
+    def flush(self, timeout: float = 30.0) -> None:
+        """Wait until every committed head handed over so far is on disk."""
+        with self._changed:
+            if self._pid != os.getpid():
+                self._pending.clear()  # a forked child never writes its parent's heads
+                return
+            self._changed.wait_for(lambda: not self._pending and not self._writing, timeout)
+
+    def close(self) -> None:
+        """Write what is pending and stop the writer thread (later commits write inline)."""
+        self.flush()
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                if not self._pending:
+                    self._changed.wait_for(
+                        lambda: bool(self._pending) or self._closed, self.idle_seconds
+                    )
+                if not self._pending:
+                    self._thread = None  # idle or closed: the next commit starts another
+                    return
+                path, anchor = next(iter(self._pending.items()))
+                del self._pending[path]
+                self._writing += 1
+            try:
+                self._write(path, anchor)
+            finally:
+                with self._changed:
+                    self._writing -= 1
+                    self._changed.notify_all()
 
     def _write(self, path: Path, anchor: StoreAnchor) -> None:
         try:
             advance_anchor(path, anchor)
-            self.last_error = None
+            self._error = None
         except AnchorError as exc:
-            self.last_error = str(exc)
+            self._error = str(exc)
+        except Exception as exc:  # the writer thread must outlive any surprise
+            self._error = f"cannot write the store anchor {path}: {type(exc).__name__}: {exc}"
+
+
+def _order(anchor: StoreAnchor) -> tuple[int, int]:
+    return (anchor.history_count, anchor.revision)
+
+
+#: every keeper of this process, so a reader of an anchor file sees its pending writes
+_KEEPERS: weakref.WeakSet[AnchorKeeper] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    for keeper in list(_KEEPERS):
+        keeper.flush(timeout=10.0)
 
 
 @contextlib.contextmanager

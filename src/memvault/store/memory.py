@@ -473,3 +473,4 @@ class InMemoryStore:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+        self._anchors.close()

@@ -139,3 +139,64 @@ def test_behind_means_rolled_back() -> None:
     assert anchor.advanced(revision=3, history_count=9, last_hash="2" * 64).is_behind(anchor)
     assert anchor.advanced(revision=2, history_count=10, last_hash="2" * 64).is_behind(anchor)
     assert not anchor.is_behind(anchor)
+
+
+def test_keeper_writes_behind_and_readers_see_the_newest_head(tmp_path: Path) -> None:
+    """ADR 0007: committed() returns before the fsync; the newest head always lands, a
+    reader in this process waits for it, heads handed over out of order never move back."""
+    import threading
+
+    from memvault.store.anchor import AnchorKeeper
+
+    path = tmp_path / ANCHOR_NAME
+    keeper = AnchorKeeper()
+    identity = new_anchor("acme", AT)
+    keeper.keep(identity, path)
+    workers = [
+        threading.Thread(
+            target=lambda start=start: [
+                keeper.committed("acme", revision=n, history_count=n, last_hash="a" * 64)
+                for n in range(start, 120, 3)
+            ]
+        )
+        for start in range(3)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    keeper.committed("acme", revision=5, history_count=5, last_hash="b" * 64)  # an old head
+    got = read_anchor(path)  # waits for the writer thread
+    assert got is not None and (got.revision, got.history_count) == (119, 119)
+    assert got.store_uuid == identity.store_uuid
+    assert keeper.last_error is None
+    keeper.close()
+    keeper.committed("acme", revision=121, history_count=121, last_hash="c" * 64)
+    after_close = read_anchor(path)  # written inline once closed
+    assert after_close is not None and after_close.revision == 121
+
+
+def test_keeper_reports_a_failed_write_and_its_thread_ends_when_idle(tmp_path: Path) -> None:
+    import time
+
+    from memvault.store.anchor import AnchorKeeper
+
+    keeper = AnchorKeeper()
+    keeper.idle_seconds = 0.05
+    path = tmp_path / "d" / ANCHOR_NAME
+    keeper.keep(new_anchor("acme", AT), path)
+    (tmp_path / "d").rename(tmp_path / "elsewhere")
+    (tmp_path / "d").write_text("a file where the folder was")
+    keeper.committed("acme", revision=1, history_count=1, last_hash="a" * 64)  # never raises
+    assert keeper.last_error is not None and "cannot" in keeper.last_error
+    deadline = time.monotonic() + 5
+    while keeper._thread is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert keeper._thread is None  # idle: no thread left behind
+    (tmp_path / "d").unlink()
+    (tmp_path / "elsewhere").rename(tmp_path / "d")
+    keeper.committed("acme", revision=2, history_count=2, last_hash="a" * 64)  # a new thread
+    assert keeper.last_error is None
+    got = read_anchor(path)
+    assert got is not None and got.revision == 2
+    keeper.close()

@@ -556,6 +556,7 @@ class PostgresStore(SqlReads):
             return
         self._closed = True
         self._pool.close(timeout=30.0)
+        self._anchors.close()
 
 
 _UNREACHABLE = "check the DSN, that the server runs, and that it accepts connections"

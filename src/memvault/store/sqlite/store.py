@@ -1255,6 +1255,7 @@ class SQLiteStore(SqlReads):
                     for conn in self._readers:
                         conn.interrupt()
                 done = self._calls.wait_for(lambda: self._running == 0, 5.0)
+        self._anchors.close()  # the last committed head is on disk before close returns
         if not done:
             return
         with self._readers_lock:
