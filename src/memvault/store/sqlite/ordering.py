@@ -22,14 +22,11 @@ def best_first(ids: Sequence[str], scores: npt.NDArray[Any]) -> list[tuple[str, 
     [('c', 2.0), ('a', 1.0), ('b', 1.0)]
     """
     values = np.asarray(scores, dtype=np.float64)
-    order = np.argsort(-values, kind="stable").tolist()
-    ranked = [(ids[i], float(values[i])) for i in order]
-    out: list[tuple[str, float]] = []
-    i = 0
-    while i < len(ranked):
-        j = i + 1
-        while j < len(ranked) and ranked[j][1] == ranked[i][1]:
-            j += 1
-        out.extend(sorted(ranked[i:j]) if j - i > 1 else ranked[i:j])
-        i = j
-    return out
+    order = np.argsort(-values, kind="stable")
+    ranked = values[order]
+    if ranked.size > 1 and bool(np.any(ranked[1:] == ranked[:-1])):
+        # Trigger: equal scores (common in the text leg). Why: they must come by
+        # id, not by position. Outcome: one lexsort on (score, id) instead.
+        order = np.lexsort((np.array(ids, dtype=str), -values))
+        ranked = values[order]
+    return list(zip([ids[i] for i in order.tolist()], ranked.tolist(), strict=True))

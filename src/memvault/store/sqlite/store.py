@@ -667,7 +667,8 @@ class SQLiteStore(SqlReads):
             (node.memory_id, node.orchestrator_id, *texts),
         )
         rowid = int(cursor.lastrowid or 0)
-        return TextRow(rowid, node.memory_id, node.orchestrator_id, node.status.value, texts)
+        rank = RankFields.of(node)
+        return TextRow(rowid, node.memory_id, node.orchestrator_id, node.status.value, texts, rank)
 
     @staticmethod
     def _insert_source(
@@ -811,7 +812,14 @@ class SQLiteStore(SqlReads):
         with self._call():
             self._usable()
             marker = self._unchanged_marker(self._reader(), "fts", fts_marker)
-        out: dict[str, RankFields] = {}
+        index = self.text_leg.index
+        if index is not None and index.marker == marker:
+            # the text index reflects exactly this snapshot and holds every row's fields
+            out = index.rank_fields(orchestrator_id, memory_ids)
+            if len(out) == len(set(memory_ids)):
+                return out
+        else:
+            out = {}
         with self._nodes_lock:
             if self._rank_marker != marker:
                 self._rank_cache.clear()

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memvault.store.base import TEXT_COLUMNS
+from memvault.store.base import TEXT_COLUMNS, RankFields
 from memvault.store.sqlite.ordering import best_first
 
 __all__ = [
@@ -71,13 +71,18 @@ Slots = npt.NDArray[Any]
 
 @dataclass(frozen=True, slots=True)
 class TextRow:
-    """One ``memory_fts`` row: its rowid, memory, tenant, status and the 7 text columns."""
+    """One ``memory_fts`` row: its rowid, memory, tenant, status and the 7 text columns.
+
+    ``rank``: the memory's ranking fields, when known (the index answers
+    :meth:`TextIndex.rank_fields` from them).
+    """
 
     rowid: int
     memory_id: str
     orchestrator_id: str
     status: str
     texts: tuple[str, ...]
+    rank: RankFields | None = None
 
 
 class FtsTokens:
@@ -184,6 +189,7 @@ class TextIndex:
         self._live = np.zeros(cap, dtype=bool)
         self._length = np.zeros(cap, dtype=np.float64)
         self._postings: dict[str, _Postings] = {}
+        self._rank: dict[str, RankFields] = {}
         self.rows = 0  # live rows (FTS5's nRow)
         self.tokens_total = 0  # tokens of live rows (FTS5's total column size)
         self.max_rowid = 0
@@ -243,6 +249,8 @@ class TextIndex:
                 self.rows += 1
                 self.tokens_total += length
                 self.max_rowid = max(self.max_rowid, row.rowid)
+                if row.rank is not None:
+                    self._rank[row.memory_id] = row.rank
                 for col, counts in enumerate(per_col):
                     for term, tf in counts.items():
                         post = self._postings.get(term)
@@ -256,6 +264,7 @@ class TextIndex:
 
     def _drop_memory(self, memory_id: str) -> None:
         slot = self._slot_of_memory.pop(memory_id, None)
+        self._rank.pop(memory_id, None)
         if slot is not None and self._live[slot]:
             self._live[slot] = False
             self.rows -= 1
@@ -268,6 +277,33 @@ class TextIndex:
                 self._drop_memory(memory_id)
             self.version += 1
             self._allowed.clear()
+
+    def rank_fields(self, orchestrator_id: str, memory_ids: Iterable[str]) -> dict[str, RankFields]:
+        """The ranking fields the index holds for ``memory_ids`` of that tenant.
+
+        Trigger: every search reads them for 100–200 candidates.
+        Why: one SQL read of those rows cost more than both search legs (a
+          B-tree probe and a Python row each); the index already holds one
+          row per memory and follows every write that changes them.
+        Outcome: dictionary lookups; ids it does not hold are left out.
+
+        >>> row = TextRow(1, "m1", "acme", "active", ("tea",) + ("",) * 6,
+        ...               RankFields("m1", "Ann", 50, 1.0, "2026-01-01T00:00:00.000000Z"))
+        >>> index = TextIndex(FtsTokens()); index.add([row])
+        >>> index.rank_fields("acme", ["m1", "m2"])["m1"].actor_id, index.rank_fields("x", ["m1"])
+        ('Ann', {})
+        """
+        orch = self._orch_code.get(orchestrator_id)
+        if orch is None:
+            return {}
+        out: dict[str, RankFields] = {}
+        with self.lock:
+            rank, slot_of, tenant = self._rank, self._slot_of_memory, self._orch
+            for m in memory_ids:
+                fields = rank.get(m)
+                if fields is not None and tenant[slot_of[m]] == orch:
+                    out[m] = fields
+        return out
 
     def phrases(self, terms: Sequence[str]) -> list[list[str]]:
         """Each query term as FTS5 tokenizes it inside a quoted phrase."""
@@ -390,8 +426,10 @@ Marker = tuple[int, int]
 _ROWS_SQL = (
     "SELECT f.rowid, f.memory_id, f.orchestrator_id, coalesce(m.status, ''), "
     + ", ".join(f"f.{c}" for c in TEXT_COLUMNS)
+    + ", m.actor_id, m.importance, m.confidence, m.updated_at, m.created_at, m.conversation_id"
     + " FROM memory_fts f LEFT JOIN memories m ON m.memory_id = f.memory_id"
 )
+_TEXTS = slice(4, 4 + len(TEXT_COLUMNS))
 
 
 def fts_marker(conn: sqlite3.Connection) -> Marker:
@@ -408,12 +446,22 @@ def fts_marker(conn: sqlite3.Connection) -> Marker:
 
 
 def read_rows(conn: sqlite3.Connection, after_rowid: int = 0) -> list[TextRow]:
-    """The ``memory_fts`` rows past ``after_rowid`` with their memories' status."""
+    """The ``memory_fts`` rows past ``after_rowid``, with their memories' status and rank fields."""
     rows = conn.execute(_ROWS_SQL + " WHERE f.rowid > ? ORDER BY f.rowid", (after_rowid,))
-    return [
-        TextRow(int(r[0]), str(r[1]), str(r[2]), str(r[3]), tuple(str(t or "") for t in r[4:]))
-        for r in rows
-    ]
+    out: list[TextRow] = []
+    for r in rows:
+        memory_id = str(r[1])
+        actor, importance, confidence, updated, created, conv = r[_TEXTS.stop :]
+        rank = (
+            None
+            if updated is None  # a full-text row without its memory
+            else RankFields(
+                memory_id, actor, int(importance), float(confidence), updated, created, conv
+            )
+        )
+        texts = tuple(str(t or "") for t in r[_TEXTS])
+        out.append(TextRow(int(r[0]), memory_id, str(r[2]), str(r[3]), texts, rank))
+    return out
 
 
 class TextLeg:
