@@ -24,6 +24,7 @@ millisecond per clause on any platform. Weights ship in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -47,6 +48,7 @@ __all__ = [
     "ClauseReader",
     "Reading",
     "default_reader",
+    "english_like",
     "reader_view",
 ]
 
@@ -101,6 +103,33 @@ def reader_view(text: str) -> str:
     return PLACEHOLDER_PATTERN.sub("ID", masked) if spans else text
 
 
+# The commonest English function words: every English clause of some length has a
+# few, a clause in another language almost none ("an", "a", "me" are shared).
+_ENGLISH = frozenset(
+    """the a an to of in on for with and or but is are was were be been am i i'm we we're my
+    our you it it's this that at by from as have has had do does did not no so if will would
+    can should need needs use uses just all me us they their there what when how up out about
+    into than then also very every each after before our's isn't don't doesn't""".split()
+)
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def english_like(text: str) -> bool:
+    """Whether ``text`` reads as English (the language the rules and the rewriter read).
+
+    Short clauses pass; from four words on, at least a fifth must be common
+    English function words. Kept in the user's words, a clause the reader only
+    guessed at would be stored unparsed — in any language, sensitive or not.
+
+    >>> english_like("we deploy the api with helm"), english_like("Wir deployen mit Helm jeden Tag")
+    (True, False)
+    """
+    words = [w.lower() for w in _WORD.findall(text)]
+    if len(words) < 4:
+        return True
+    return sum(w in _ENGLISH for w in words) >= 0.2 * len(words)
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """The reader's answer for one clause: the best label, its probability, all of them.
@@ -145,6 +174,11 @@ class ClauseReader:
         keep = self.manifest.get("keep") or {}
         self.keep_share = float(keep.get("share", KEEP_SHARE))
         self.keep_floor = float(keep.get("floor", KEEP_FLOOR))
+        # Clauses in other languages have their own rule, calibrated the same way on
+        # the validation split's clauses that are not English.
+        other = self.manifest.get("keep_other") or keep
+        self.other_share = float(other.get("share", self.keep_share))
+        self.other_floor = float(other.get("floor", self.keep_floor))
 
     def read(self, texts: Sequence[str]) -> list[Reading]:
         """One :class:`Reading` per text (pure arithmetic, no I/O)."""
@@ -155,14 +189,19 @@ class ClauseReader:
         )
         probs = self.heads.scores(None, rows)
         out: list[Reading] = []
-        for row in probs:
+        for text, row in zip(texts, probs, strict=True):
+            floor, need = (
+                (self.keep_floor, self.keep_share)
+                if english_like(text)
+                else (self.other_floor, self.other_share)
+            )
             best = int(np.argmax(row))
             scores = tuple(
                 (label, round(float(p), 4)) for label, p in zip(LABELS, row, strict=True)
             )
             top = float(row[best])
             share = top / max(float(row.sum()), 1e-12)
-            sure = top >= self.keep_floor and share >= self.keep_share
+            sure = top >= floor and share >= need
             out.append(Reading(LABELS[best], round(top, 4), scores, round(share, 4), sure))
         return out
 

@@ -27,11 +27,13 @@ decides what is kept and as which type:
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import replace
 
 from memvault.extract.base import Candidate, ChangeCue
 from memvault.extract.clause import IMPORTANCE, TTL_BY_CATEGORY, Clause, candidate
-from memvault.extract.reader import SILENT, TYPES, Reading
+from memvault.extract.constraints import normalise_statement
+from memvault.extract.reader import SILENT, TYPES, Reading, english_like
 from memvault.extract.text import object_slug, slug
 from memvault.model.enums import MemoryType
 
@@ -40,12 +42,16 @@ __all__ = [
     "SILENT_OVER_RULE",
     "UPDATE_CUE",
     "as_current_state",
+    "durable_fallback",
     "english_like",
+    "help_question",
     "overrules_rules",
     "reading_label",
     "retype",
     "silent",
+    "stated",
     "statement_candidate",
+    "verbatim_candidate",
 ]
 
 #: The reader overrides a rule's type only at or above this probability.
@@ -87,6 +93,7 @@ _KEEP_RULE_TYPE = frozenset(
         "todo",
         "decision",
         "remember",
+        "likes",
     }
 )
 
@@ -116,31 +123,131 @@ _LEAD_ONLY = re.compile(
 )
 
 
-# The commonest English function words: every English clause of some length has a
-# few, a clause in another language almost none ("an", "a", "me" are shared).
-_ENGLISH = frozenset(
-    """the a an to of in on for with and or but is are was were be been am i i'm we we're my
-    our you it it's this that at by from as have has had do does did not no so if will would
-    can should need needs use uses just all me us they their there what when how up out about
-    into than then also very every each after before our's isn't don't doesn't""".split()
+# First person as the subject, maybe after a time phrase or a filler: "I …",
+# "last weekend we …", "my kids …" — not "send all my notes to …" (an imperative).
+_LEAD_IN = (
+    r"(?:(?:(?:last|this|next|past|every|over the|in|on|at|during|after|before|since|for"
+    r"|a few|a couple of|two|three|some|early|late|back in)\s+[\w'’-]+(?:\s+[\w'’-]+)?"
+    r"|yesterday|recently|lately|finally|actually|honestly|also|and|but|so|then|now|well|oh"
+    r"|anyway|just|today|tonight|a while (?:back|ago)|these days|nowadays|guess what"
+    r"|[\w'’-]+ (?:days?|weeks?|months?|years?) ago)[,:\s-]+)"
 )
-_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_FIRST_PERSON_LEAD = re.compile(
+    rf"^{_LEAD_IN}{{0,2}}(?:(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\b"
+    r"|(?:my|our)\s)",
+    re.I,
+)
+_LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|ya|u)\b", re.I)
+_INTERROGATIVE = re.compile(
+    r"^(?:what|why|how|where|when|who|whom|which|whose|is|are|was|were|do|does|did|can"
+    r"|could|would|will|should|shall|have|has|any|anything|anyone|guess)\b",
+    re.I,
+)
+_CONTENT_WORD = re.compile(r"[^\W\d_]{3,}")
+_LIGHT = frozenset(
+    """the and but was were are has have had been being this that these those with from
+    for just really very so too its it's i'm i've we're we've our my what when then than
+    also still even much many some any all about into some there their they them""".split()
+)
 
 
-def english_like(text: str) -> bool:
-    """Whether ``text`` reads as English (the language the reader was trained on).
+def stated(text: str) -> bool:
+    """Whether ``text`` states something about the speaker in the first person.
 
-    Short clauses pass; from four words on, at least a fifth must be common
-    English function words. Kept in the user's words, a clause the reader only
-    guessed at would be stored unparsed — in any language, sensitive or not.
+    A declarative clause ("last weekend I joined a climbing club", "my sister
+    lives in Lyon", "we've been painting a lot lately") with a few content
+    words, not a question and not addressed to the listener. Such a clause is
+    kept unless the reader is confident it is chit-chat, a question or a
+    one-off: in friendly chat most of what users say about their lives is
+    worded in ways no corpus covers.
 
-    >>> english_like("we deploy the api with helm"), english_like("Wir deployen mit Helm jeden Tag")
+    >>> stated("last weekend I joined a climbing club"), stated("I'm so proud of you")
     (True, False)
+    >>> stated("What got you into running?"), stated("thanks so much")
+    (False, False)
     """
-    words = [w.lower() for w in _WORD.findall(text)]
-    if len(words) < 4:
+    clause = text.strip()
+    if not clause or clause.endswith("?") or _INTERROGATIVE.match(clause):
+        return False
+    if _LISTENER.search(clause) or not _FIRST_PERSON_LEAD.match(clause):
+        return False
+    content = [w for w in _CONTENT_WORD.findall(clause.lower()) if w not in _LIGHT]
+    return len(clause.split()) >= 4 and len(content) >= 2
+
+
+#: A stated clause is silenced by a silent reading only at or above this probability.
+STATED_SILENT_MIN = 0.5
+#: … and this share of the summed probabilities.
+STATED_SILENT_SHARE = 0.5
+
+
+def durable_fallback(reading: Reading) -> Reading:
+    """The reading's best *durable* label (a stated clause the reader was unsure of).
+
+    >>> r = Reading("oneoff", 0.3, (("fact", 0.1), ("event", 0.2), ("oneoff", 0.3)))
+    >>> durable_fallback(r).label
+    'event'
+    """
+    if reading.label in TYPES and reading.label != "procedure":
+        return reading
+    options = [(p, label) for label, p in reading.scores if label in TYPES and label != "procedure"]
+    if not options:
+        return Reading("fact", 0.0, reading.scores, 0.0, False)
+    p, label = max(options)
+    return Reading(label, p, reading.scores, reading.share, False)
+
+
+# A question that asks for help ("we're on postgres 15 — how do I …?"): what
+# precedes it is its context. A question back to the listener ("any fun plans for
+# the summer?", "what got you into running?") is conversation, not a request.
+_REQUEST = re.compile(
+    r"\b(?:(?:can|could|would|will) you|do you know|how (?:do|can|should|would|could) (?:i|we)"
+    r"|should (?:i|we)|what (?:should|do|can) (?:i|we)|where (?:do|should|can) (?:i|we)"
+    r"|which \w+ should|what am i missing|any (?:idea|ideas|tips|advice) (?:why|how|on|for)"
+    r"|(?:what|how) (?:do|would) you (?:think|recommend|suggest|do|handle|approach|structure)"
+    r"|do you think|have you (?:used|tried|worked with|seen)|(?:your|any) (?:take|opinion"
+    r"|thoughts|advice|recommendations?)|recommend|suggest|worth it|is it (?:safe|ok|okay"
+    r"|possible|better|worth))\b",
+    re.I,
+)
+# A follow-up on the listener's story: "what was it about?", "where is it?".
+_FOLLOW_UP = re.compile(
+    r"^(?:(?:so|and|oh|wow|really)[,!]?\s+)?(?:what|where|when|who|how|which|why)(?:'s)?"
+    r"\s+(?:(?:was|were|did|made|is|are|does|do)\s+)?(?:it|they|that|this|he|she|them|those"
+    r"|these|the kids|everyone)\b"
+    r"|^(?:any|anything) (?:fun|new|big|exciting|special|interesting|good|cool)\b"
+    r"|^(?:what's up|how's it going|how have things been|what about|how about)\b",
+    re.I,
+)
+_RHETORICAL = re.compile(r"^(?:guess what|you know what|know what)\b", re.I)
+_ABOUT_ME = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", re.I)
+
+
+def help_question(text: str) -> bool:
+    """Whether a question asks for help with the speaker's own task.
+
+    A request ("can you …", "how do I …") or a question about the speaker's own
+    things; a question back to the listener or about their story is conversation.
+
+    >>> help_question("how do I rotate the keys?"), help_question("any fun plans for the summer?")
+    (True, False)
+    >>> help_question("can you help me with the migration?"), help_question("how was your weekend?")
+    (True, False)
+    >>> help_question("my build fails with exit code 137, why?")
+    True
+    >>> help_question("what was it about?")
+    False
+    >>> help_question("guess what I did this week?"), help_question("it made me think how we work")
+    (False, False)
+    >>> help_question("is there a faster way to diff two parquet files?")
+    True
+    """
+    clause = text.strip()
+    if not (clause.endswith("?") or _INTERROGATIVE.match(clause)) or _RHETORICAL.match(clause):
+        return False  # a statement the reader took for a question, or "guess what I did?"
+    if _REQUEST.search(clause) or _ABOUT_ME.search(clause):
         return True
-    return sum(w in _ENGLISH for w in words) >= 0.2 * len(words)
+    return _LISTENER.search(clause) is None and _FOLLOW_UP.match(clause) is None
 
 
 _DECIDED = re.compile(
@@ -196,10 +303,20 @@ def reading_label(reading: Reading | None) -> str:
 _DATED_RULES = frozenset({"event"})
 
 
-def overrules_rules(reading: Reading | None, rule: str = "") -> bool:
-    """A silent reading confident enough to drop a clause a rule would have kept."""
+#: A clause that states a change ("my timezone is now JST") is silenced only above this.
+SILENT_OVER_CHANGE = 0.9
+
+
+def overrules_rules(reading: Reading | None, rule: str = "", *, change: bool = False) -> bool:
+    """A silent reading confident enough to drop a clause a rule would have kept.
+
+    ``change``: the clause states a change ("now", "switched to"): the new state
+    of things, which "right now" one-offs resemble in their words only.
+    """
     if reading is None or reading.label not in SILENT:
         return False
+    if change:
+        return reading.score >= SILENT_OVER_CHANGE
     return reading.score >= SILENT_OVER_RULE or (rule in _DATED_RULES and reading.sure)
 
 
@@ -269,5 +386,45 @@ def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
         key,
         clause.value(key_text),
         cue=ChangeCue.UPDATE if UPDATE_CUE.search(text) else ChangeCue.ASSERT,
+        confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
+    )
+
+
+#: The rule name of a clause kept word for word (not English: nothing is rewritten).
+VERBATIM_RULE = "reader.verbatim"
+
+
+def verbatim_candidate(clause: Clause, reading: Reading) -> Candidate | None:
+    """A clause in another language, kept word for word and typed by the reader.
+
+    Neither the rules nor the pronoun rewriter read the language, so nothing is
+    rewritten: the statement is the user's clause (normalised spacing, capital,
+    full stop), its speaker the candidate's subject. The same gate, consent and
+    sensitive-word checks apply as to every candidate.
+
+    >>> from datetime import date
+    >>> r = Reading("preference", 0.9, (("preference", 0.9),))
+    >>> c = verbatim_candidate(Clause("me encanta la cerámica", "Ana", date(2026, 1, 5)), r)
+    >>> c.type.value, c.content, c.rule
+    ('Preference', 'Me encanta la cerámica.', 'reader.verbatim.preference')
+    """
+    if reading.label not in TYPES or reading.label == "procedure":
+        return None
+    text = " ".join(clause.text.split()).strip(" ,;:-")
+    if len(text) < 6:
+        return None
+    type_, category = TYPES[reading.label]
+    key = slug(text)
+    if key == "item" or not key.isascii():
+        key = f"{zlib.crc32(text.lower().encode('utf-8')):08x}"
+    return candidate(
+        clause,
+        f"{VERBATIM_RULE}.{reading.label}",
+        normalise_statement(text),
+        type_,
+        category,
+        f"{reading.label}.{key}",
+        text,
+        cue=ChangeCue.ASSERT,
         confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
     )

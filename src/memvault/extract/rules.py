@@ -55,14 +55,21 @@ from memvault.extract.dates import has_date_expression
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
+    STATED_SILENT_MIN,
+    STATED_SILENT_SHARE,
     UPDATE_CUE,
+    VERBATIM_RULE,
     as_current_state,
+    durable_fallback,
     english_like,
+    help_question,
     overrules_rules,
     reading_label,
     retype,
     silent,
+    stated,
     statement_candidate,
+    verbatim_candidate,
 )
 from memvault.extract.text import slug, split_sentences
 from memvault.extract.verbatim import protected
@@ -339,6 +346,7 @@ class RuleExtractor:
             and (r := readings[len(sentences) + i]) is not None
             and r.label == "question"
             and r.sure
+            and help_question(prepared[i][2])
             for i, (cand, why) in enumerate(built)
         )
         if procedure is not None:
@@ -367,6 +375,9 @@ class RuleExtractor:
             if cand is not None:
                 limit = 1000 if cand.type.value == "Procedure" else 280
                 problems = check_statement(cand.content, max_chars=limit)
+                if cand.rule.startswith(VERBATIM_RULE):
+                    # another language's "me", "we", "us" are not English pronouns
+                    problems = tuple(p for p in problems if p != "first_or_second_person")
                 if problems:
                     dropped.append((cand.content[:280], ",".join(problems)))
                     why = "dropped:" + ",".join(problems)
@@ -426,7 +437,24 @@ class RuleExtractor:
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
         if reading is None and not explicit and _is_chitchat(text):
             return None, "silent:chit-chat (no reader)"
-        if quiet and (quiet != reading_label(reading) or overrules_rules(reading)):
+        says = reading is not None and stated(text)
+        if says and quiet and reading is not None:
+            # Trigger: a first-person statement ("last weekend I joined a climbing club")
+            #          that the reader calls silent without conviction.
+            # Why: friendly chat says durable things in wordings no corpus covers; an
+            #      unsure silent reading of a stated clause is no evidence against it.
+            # Outcome: only a confident silent reading (or a question mark) silences it.
+            confident = (
+                reading.label in {"question", "chitchat", "oneoff"}
+                and reading.score >= STATED_SILENT_MIN
+                and reading.share >= STATED_SILENT_SHARE
+            )
+            if (quiet == "one-off sentence" and reading.durable and reading.score >= 0.5) or (
+                quiet == reading_label(reading) and not confident
+            ):
+                quiet = ""
+        change = UPDATE_CUE.search(text) is not None and _TODAY.search(text) is None
+        if quiet and (quiet != reading_label(reading) or overrules_rules(reading, change=change)):
             # a question, a one-off sentence, or a confident silent reading
             return None, f"silent:{quiet}"
         clause = Clause(text, subject, today, explicit, said=raw.strip())
@@ -445,7 +473,7 @@ class RuleExtractor:
             if cand is not None:
                 if cand.cue is ChangeCue.ASSERT and UPDATE_CUE.search(text):
                     cand = replace(cand, cue=ChangeCue.UPDATE)  # "these days", "switched to"
-                if quiet and overrules_rules(reading, rule.name):
+                if quiet and overrules_rules(reading, rule.name, change=change):
                     return None, f"silent:{quiet} (over rule {rule.name})"
                 if quiet:
                     # Trigger: a rule knows the phrasing, the reader weakly calls it silent.
@@ -458,15 +486,27 @@ class RuleExtractor:
                 )
         if quiet:
             return None, f"silent:{quiet} (no rule)"
+        if says and reading is not None and not reading.durable:
+            reading = durable_fallback(reading)
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
             if not english_like(text):
-                # the reader (and every rule) reads English: kept, the clause would be
-                # stored unparsed, in the user's words
-                return None, "silent:unread (not English)"
-            if reading.sure:
-                stated = statement_candidate(clause, reading)
-                stated = None if stated is None else as_current_state(stated, text)
-                return stated, f"reader.{reading.label}" + ("" if stated else " (not a statement)")
+                # Trigger: a clause in another language, read as durable.
+                # Why: no rule and no rewriter reads it; only a sure reading says what
+                #      it is (the corpus has eleven languages, not every wording).
+                # Outcome: a sure reading keeps the clause word for word, typed; an
+                #          unsure one keeps nothing.
+                if not reading.sure:
+                    return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
+                word_for_word = verbatim_candidate(clause, reading)
+                return word_for_word, f"reader.{reading.label} (verbatim)" + (
+                    "" if word_for_word else " (too short)"
+                )
+            if reading.sure or says:
+                read = reading if reading.sure else durable_fallback(reading)
+                own = statement_candidate(clause, read)
+                own = None if own is None else as_current_state(own, text)
+                how = "" if reading.sure else " (stated)"
+                return own, f"reader.{read.label}{how}" + ("" if own else " (not a statement)")
             if not explicit:
                 # Trigger: no rule knows the phrasing and the reader is not sure.
                 # Why: the best of eleven low scores is no reading at all (a language

@@ -96,9 +96,85 @@ _FREE_WORDS: dict[str, str] = {
     r"\s+(?:at|on)\s+(?:no\.?\s*)?\d[\w/-]*\b"
     r"|(?:(?:i|we)\s+live|(?:flat|apartment|apt|house|home|place)\s+is)\s+at",
 }
-_FREE = tuple(
-    (family, re.compile(rf"\b(?:{words})\b", re.IGNORECASE))
-    for family, words in _FREE_WORDS.items()
+#: The same families in the other languages the clause reader reads (es, fr, de,
+#: pt, it, nl, pl, tr, ru): stems, matched at a word start. A clause in another
+#: language is kept word for word, so its words are all there is to check.
+_FREE_WORDS_OTHER: dict[str, str] = {
+    "health": (
+        r"diagnostiqu\w*|diagnosticad\w*|diagnosticat\w*|diagnóstic\w*|diagnosi\b|diagnoz\w*"
+        r"|diagnostiziert|depresi\w*|depress\w*|ansiedad|ansiet\w*|anxi[eé]t\w*"
+        r"|angststörung\w*|c[aá]ncer\w*|cancro|krebs\w*|tumou?r\w*|diabet\w*|cukrzyc\w*"
+        r"|medicament\w*|médicament\w*|medikament\w*|antidepress\w*|terapi\w*|th[eé]rapi\w*"
+        r"|psychiat\w*|psiquiatr\w*|psicólog[oa]|psicologo|psycholog(?:ue|in|e)\b|psikolog\w*"
+        r"|embaraz\w*|enceinte"
+        r"|schwanger\w*|gr[aá]vida|incinta|zwanger|w ciąży|hamile|беремен\w*|депресс\w*|рак\b"
+        r"|диагноз\w*|лекарств\w*|таблетк\w*|психиатр\w*|терапи\w*|тревожн\w*|диабет\w*"
+        r"|krankheit\w*|enfermedad\w*|maladie\w*|doen[cç]a\w*|malattia\w*|ziekte\w*|choroba\w*"
+        r"|hastalı\w*|болезн\w*|hiv|vih|sida|tdah|adhs|autis\w*|autyz\w*|bipolar\w*"
+        r"|ilaç\w*|tedavi\w*|teşhis\w*|kanser\w*|depresyon\w*|leczen\w*|lek[ió]w|leki\b"
+        r"|chemio\w*|quimio\w*|chimio\w*|fehlgeburt|aborto\w*|avortement|poronien\w*|выкидыш"
+        r"|rehabilit\w*|süchtig\w*|adicci\w*|uzależn\w*|зависимост\w*|bağımlı\w*"
+        r"|erkrank\w*|enferm[oa]s?\b|malade\w*|doente\w*|malat[oa]\b|ziek\b|chor[ya]\b|hastay\w*|hastaland\w*"
+        r"|болен|больна|gürtelrose|grippe|gripe|influenza|covid|corona\b|migr[äa]ne\w*|migra\w*ña"
+    ),
+    "criminal": (
+        r"deteni\w*|détenu\w*|arrest\w*|verhaft\w*|festgenommen|prisi[oó]n|c[aá]rcel|prison\w*"
+        r"|gef[aä]ngnis\w*|carcere|cadeia|gevangenis|więzie\w*|hapis\w*|тюрьм\w*|арест\w*"
+        r"|condenad\w*|condamn\w*|verurteil\w*|vorstraf\w*|antecedentes penales"
+        r"|casier judiciaire|skazan\w*|mahkum\w*|судим\w*|tutuklan\w*|aresztowan\w*"
+        r"|tribunal\w*|procès|juicio penal|vol à l[' ]étalage|ladendiebstahl|diebstahl\w*|robo\b"
+        r"|hurto|furto|kradzież\w*|hırsızlık\w*|краж\w*|angeklagt\w*|acusad[oa]s?|accusé\w*"
+        r"|processo penale|rechtszaak|polic[eí]a me|gericht\w*|mahkeme\w*|суд\b|судом|sąd\w*"
+    ),
+    "identity_trait": (
+        r"religi\w*|gay|lesbi\w*|bisex\w*|transg[eé]n\w*|transsex\w*|trans\b|queer|homosex\w*"
+        r"|ateo|atea|athée|atheist\w*|ateist\w*|musulm\w*|muslim\w*|moslim\w*|müslüman\w*"
+        r"|мусульман\w*|jud[ií]o\w*|jud[ií]a\w*|juif|juive|jüdisch\w*|ebre[oa]\b|joods|żyd\w*"
+        r"|yahudi\w*|еврей\w*|cat[oó]lic\w*|katholi\w*|cattolic\w*|katoli\w*|католи\w*"
+        r"|chr[eé]tien\w*|christ(?:in|lich)\w*|hind[uú]\w*|budist\w*|bouddhist\w*|buddhist\w*"
+        r"|буддист\w*|православ\w*|partido pol[ií]tico|parti politique|sindicat\w*|syndicat\w*"
+        r"|gewerkschaft\w*|vakbond|związk\w* zawodow\w*|sendika\w*|профсоюз\w*|etni\w*|ethni\w*"
+        r"|этни\w*|orientaci[oó]n sexual|orientation sexuelle|sexuelle orientierung"
+        r"|orienta[cç][aã]o sexual|orientamento sessuale|гей\b|лесби\w*"
+    ),
+    "intimate": (
+        r"(?:mi|su|tu|mis|sus) novi[oa]s?|marido|esposa|(?:mi|su|tu) espos[oa]|petit ami"
+        r"|petite amie|(?:mon|ma|son|sa|ton|ta) (?:copain|copine|mari|femme)\b"
+        r"|(?:mein|meine|meinem|meiner|sein|seine|seinem|seiner|ihr|ihre|ihrem|ihrer|dein|deine)"
+        r" (?:freund|freundin)\b|ehemann|ehefrau|namorad[oa]|fidanzat[oa]"
+        r"|(?:mio|mia|suo|sua|tuo|tua) (?:ragazz[oa])\b|moglie|marito"
+        r"|(?:mijn|zijn|haar|je) (?:vriend|vriendin)\b|echtgeno\w*"
+        r"|m(?:ój|ojego|oim) chłopa\w*|mo(?:ja|jej|ją) dziewczyn\w*|mąż|męża|mężem|żona|żony"
+        r"|erkek arkadaş\w*|kız arkadaş\w*|kocam\w*|karım\w*|(?:мой|моего|моим|с) парн\w*"
+        r"|мо(?:я|ей|ю) девушк\w*|муж\b|мужем|жена\b|женой|divorc\w*|divórcio|scheidung|geschieden"
+        r"|rozw[oó]d\w*|boşan\w*|развод\w*|sexo|sexe|sesso|seks\w*|sexual\w*|sexuel\w*|секс\w*"
+    ),
+    "biometric": (
+        r"huella\w* dactilar\w*|empreinte\w* digitale\w*|fingerabdr[uü]ck\w*|impress[aã]o digital"
+        r"|impronta digitale|vingerafdruk\w*|odcisk\w* palc\w*|parmak iz\w*|отпечат\w* пальц\w*"
+        r"|reconocimiento facial|reconnaissance faciale|gesichtserkennung|biometr\w*|биометр\w*"
+    ),
+}
+#: Written without spaces between words: matched anywhere in the clause.
+_FREE_WORDS_CJK: dict[str, str] = {
+    "health": r"抑郁|焦虑|癌|糖尿病|诊断|吃药|药物|精神科|心理医生|怀孕|流产|うつ病|鬱|不安障害"
+    r"|診断|薬を飲|妊娠|流産|治療|疾患|病気",
+    "criminal": r"逮捕|坐牢|监狱|前科|判刑|刑務所|有罪判決",
+    "identity_trait": r"同性恋|双性恋|跨性别|宗教|信仰|穆斯林|基督徒|佛教徒|党员|同性愛"
+    r"|バイセクシュアル|トランスジェンダー|ゲイ|レズビアン|イスラム教徒|キリスト教徒|仏教徒|支持政党|労働組合",
+    "intimate": r"男朋友|女朋友|老公|老婆|妻子|离婚|分手|约会|性生活|彼氏|旦那|離婚|元カレ|元カノ",
+    "biometric": r"指纹|人脸识别|虹膜|指紋|顔認証|虹彩",
+}
+_FREE = (
+    tuple(
+        (family, re.compile(rf"\b(?:{words})\b", re.IGNORECASE))
+        for family, words in _FREE_WORDS.items()
+    )
+    + tuple(
+        (family, re.compile(rf"(?<!\w)(?:{words})", re.IGNORECASE))
+        for family, words in _FREE_WORDS_OTHER.items()
+    )
+    + tuple((family, re.compile(words)) for family, words in _FREE_WORDS_CJK.items())
 )
 
 
@@ -110,6 +186,10 @@ def sensitive_words(text: str) -> str | None:
 
     >>> sensitive_words("started on antidepressants last month"), sensitive_words("we use vault")
     ('health', None)
+    >>> sensitive_words("me diagnosticaron ansiedad"), sensitive_words("我男朋友下周来")
+    ('health', 'intimate')
+    >>> sensitive_words("me encanta la cerámica"), sensitive_words("je travaille comme graphiste")
+    (None, None)
     """
     for family, pattern in _FREE:
         if pattern.search(text):

@@ -161,10 +161,31 @@ def test_requests_and_questions_to_the_assistant_keep_nothing(text: str) -> None
     assert kept(text) == []
 
 
-def test_a_clause_in_another_language_is_not_kept_on_the_readers_word() -> None:
-    # the rules and the reader read English: unparsed, it would be stored as said
+def test_a_clause_in_another_language_is_kept_word_for_word_only_when_the_reader_is_sure() -> None:
+    # sure: the user's clause, unrewritten, typed by the reader
+    assert kept("Mi hermana vive en Valencia desde hace tres años.") == [
+        ("Fact", "Mi hermana vive en Valencia desde hace tres años.")
+    ]
+    assert kept("Ayer fuimos a la playa con mis hijos y lo pasamos genial.") == [
+        ("Event", "Ayer fuimos a la playa con mis hijos y lo pasamos genial.")
+    ]
+    # unsure: nothing (unparsed, it would be stored on a guess)
     assert kept("Wir deployen das Backend jeden Donnerstag mit Argo auf den Cluster.") == []
-    assert kept("Nous livrons le backend chaque jeudi avec Argo sur le cluster.") == []
+    # silent in any language: today's mood, thanks, a question back
+    assert kept("Hoy estoy agotada.") == []
+    assert kept("Obrigado pela ajuda!") == []
+    assert kept("¿Qué tal el fin de semana?") == []
+
+
+def test_a_clause_in_another_language_meets_the_sensitive_words() -> None:
+    # kept word for word, the clause is marked: capture refuses it (extract.sensitive_words)
+    for text, family in [
+        ("Ma sœur est enceinte de jumeaux.", "health"),
+        ("Mi hermana vive en Valencia con su novio.", "intimate"),
+    ]:
+        x = RuleExtractor().extract(Message(text=text, speaker="Tom"), now=NOW)
+        assert x.candidates, text
+        assert all(c.sensitive == family for c in x.candidates), x.candidates
 
 
 @pytest.mark.parametrize(

@@ -24,15 +24,16 @@ import json
 import random
 import re
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memvault.extract.training import fragments_chat
+from memvault.extract.training import fragments_chat, fragments_life, fragments_multi
 from memvault.extract.training.fragments import LABELS, PREFIXES
 from memvault.extract.training.fragments import SLOTS as _SLOTS_1
 from memvault.extract.training.fragments import TEMPLATES as _TEMPLATES_1
 
-__all__ = ["CORPUS_PATH", "PER_LABEL", "SEED", "generate", "write_corpus"]
+__all__ = ["BATCHES", "CORPUS_PATH", "PER_LABEL", "SEED", "Batch", "generate", "write_corpus"]
 
 CORPUS_PATH = Path(__file__).with_name("clauses.jsonl")
 SEED = 16
@@ -61,23 +62,64 @@ TAIL_RATE = 0.3
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
-def _fill(template: str, rng: random.Random, depth: int = 0) -> str:
+def _fill(
+    template: str,
+    rng: random.Random,
+    depth: int = 0,
+    slots: dict[str, tuple[str, ...]] | None = None,
+) -> str:
+    table = SLOTS if slots is None else slots
+
     def one(match: re.Match[str]) -> str:
-        values = SLOTS.get(match.group(1))
+        values = table.get(match.group(1))
         if not values:
             return match.group(0)
         value = rng.choice(values)
-        return _fill(value, rng, depth + 1) if depth < 3 and "{" in value else value
+        return _fill(value, rng, depth + 1, table) if depth < 3 and "{" in value else value
 
     return _SLOT.sub(one, template)
 
 
-def _surface(text: str, label: str, rng: random.Random) -> str:
-    prefix = rng.choice(PREFIXES) if label not in {"chitchat"} else ""
-    tails = fragments_chat.TAILS.get(label, ())
+@dataclass(frozen=True)
+class Batch:
+    """A later batch of fragments, generated after the first with its own seed and slots
+    (so adding a batch never changes the rows of the batches before it)."""
+
+    name: str
+    templates: dict[str, tuple[str, ...]]
+    slots: dict[str, tuple[str, ...]]
+    per_label: dict[str, int]
+    #: English fillers in front ("btw", "so"): only for English batches.
+    prefixes: bool = True
+
+
+#: Batches after the first two (each adds rows; earlier rows stay byte-identical).
+BATCHES: tuple[Batch, ...] = (
+    Batch(
+        "life",
+        fragments_life.TEMPLATES,
+        {**SLOTS, **fragments_life.SLOTS},
+        fragments_life.PER_LABEL,
+    ),
+    *(
+        Batch(
+            f"multi.{lang}",
+            fragments_multi.TEMPLATES[lang],
+            fragments_multi.SLOTS[lang],
+            fragments_multi.PER_LABEL,
+            prefixes=False,
+        )
+        for lang in fragments_multi.LANGUAGES
+    ),
+)
+
+
+def _surface(text: str, label: str, rng: random.Random, *, english: bool = True) -> str:
+    prefix = rng.choice(PREFIXES) if label not in {"chitchat"} and english else ""
+    tails = fragments_chat.TAILS.get(label, ()) if english else ()
     if tails and not text.endswith("?") and rng.random() < TAIL_RATE:
         text += _fill(rng.choice(tails), rng)
-    if not prefix and label != "chitchat" and rng.random() < LEAD_RATE:
+    if english and not prefix and label != "chitchat" and rng.random() < LEAD_RATE:
         prefix = _fill(rng.choice(fragments_chat.LEADS), rng)
     out = prefix + text
     roll = rng.random()
@@ -85,7 +127,7 @@ def _surface(text: str, label: str, rng: random.Random) -> str:
         out = out.lower()
     elif roll < 0.8:
         out = out[:1].upper() + out[1:]
-    if out.endswith("?"):
+    if out.endswith(("?", "？")):
         if rng.random() < 0.25:
             out = out[:-1]
         return out
@@ -115,6 +157,39 @@ def generate(*, per_label: int | None = None, seed: int = SEED) -> list[dict[str
             if not text or text in seen:
                 continue
             seen.add(text)
+            rows.append(
+                {
+                    "text": text,
+                    "label": label,
+                    "template": zlib.crc32(template.encode("utf-8")),
+                }
+            )
+    taken = {r["text"] for r in rows}
+    for number, batch in enumerate(BATCHES, start=1):
+        rows.extend(_batch(batch, seed + number, per_label, taken))
+    return rows
+
+
+def _batch(batch: Batch, seed: int, per_label: int | None, taken: set[str]) -> list[dict[str, Any]]:
+    """The rows of one later batch (texts already in the corpus are skipped)."""
+    rng = random.Random(seed)
+    rows: list[dict[str, Any]] = []
+    for label in LABELS:
+        templates = batch.templates.get(label, ())
+        if not templates:
+            continue
+        want = per_label if per_label is not None else batch.per_label.get(label, 0)
+        count = 0
+        attempts = 0
+        while count < want and attempts < want * 20:
+            attempts += 1
+            template = templates[attempts % len(templates)]
+            filled = _fill(template, rng, slots=batch.slots)
+            text = _surface(filled, label, rng, english=batch.prefixes).strip()
+            if not text or text in taken:
+                continue
+            taken.add(text)
+            count += 1
             rows.append(
                 {
                     "text": text,

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memvault.extract.reader import LABELS, READER_MANIFEST, SILENT, reader_view
+from memvault.extract.reader import LABELS, READER_MANIFEST, SILENT, english_like, reader_view
 from memvault.extract.training.generate import CORPUS_PATH
 from memvault.learn import Heads, TrainConfig, ngram_matrix, train_heads, write_weights
 
@@ -132,10 +132,15 @@ def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, An
     for floor in KEEP_FLOORS:
         for s in _SHARES:
             kept = durable & (best >= floor) & (share >= s)
-            silent_kept = float(kept[silent].mean())
+            silent_kept = float(kept[silent].mean()) if silent.any() else 0.0
             if silent_kept > SILENT_KEPT_MAX:
                 continue
-            option = (float(kept[~silent].mean()), floor, s, silent_kept)
+            option = (
+                float(kept[~silent].mean()) if (~silent).any() else 0.0,
+                floor,
+                s,
+                silent_kept,
+            )
             if chosen is None or option[:3] > chosen[:3]:
                 chosen = option
     if chosen is None:
@@ -178,7 +183,10 @@ def train_reader(
     held = [r for r in rows if is_validation(r)]
     trained = _fit(train, config)
     validation = _evaluate(trained, held)
-    keep = calibrate_keep(trained, held)
+    keep = calibrate_keep(trained, [r for r in held if english_like(r["text"])])
+    # Clauses in other languages read less surely (fewer templates per language):
+    # their keep rule is calibrated on their own validation clauses, same budget.
+    keep_other = calibrate_keep(trained, [r for r in held if not english_like(r["text"])])
     heads = _fit(rows, config)
     manifest = {
         "command": TRAIN_COMMAND,
@@ -194,5 +202,6 @@ def train_reader(
         "ngram_dim": NGRAM_DIM,
         "validation": {"held_out": "templates with crc32 % 100 < 15", **validation},
         "keep": keep,
+        "keep_other": keep_other,
     }
     return write_weights(folder, "clause_reader", heads.arrays("reader"), manifest)
