@@ -28,12 +28,24 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
+from memvault.engine._capture import CaptureOps
+from memvault.engine._context import ContextOps
 from memvault.engine._core import _unpack
+from memvault.engine._grant import (
+    _BOUND_FORWARDS,
+    _MESSAGES,
+    _WITHHELD,
+    CallerGrant,
+    DenyHook,
+    Grant,
+    _Forward,
+)
+from memvault.engine._lifecycle import LifecycleOps
+from memvault.engine._reads import Reader
 from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
@@ -42,147 +54,25 @@ from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
 from memvault.store.records import AuditHead
 from memvault.store.scope import ALL_USERS, UserScope, can_see, scoped
+from memvault.write import CapturePipeline
 from memvault.write.spec import MemoryPatch, NewMemory
 
 if TYPE_CHECKING:
     from memvault.engine._sync import MemoryEngine
-
-    # Type checkers see every engine method on the façade (it forwards them).
-    _Face = MemoryEngine
-else:
-    _Face = object
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
 
 T = TypeVar("T")
 
 
-class CallerGrant(Protocol):
-    """Who calls and what they may do (``access.Principal`` is one)."""
-
-    @property
-    def agent(self) -> str: ...
-
-    @property
-    def categories(self) -> frozenset[str] | None: ...
-
-    @property
-    def read_only(self) -> bool: ...
-
-    @property
-    def user(self) -> str | None: ...
-
-    @property
-    def all_users(self) -> bool: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Grant:
-    """A plain grant: an agent, its categories (``None`` = all), read-only or not.
-
-    ``user`` binds the grant to one user: every read is theirs and shared
-    memories, every write theirs (store/scope.py). ``all_users`` lets it ask for
-    the orchestrator-wide view (:data:`~memvault.store.scope.ALL_USERS`).
-    """
-
-    agent: str
-    categories: frozenset[str] | None = None
-    read_only: bool = False
-    user: str | None = None
-    all_users: bool = False
-
-
-#: ``on_deny(grant, reason, operation, categories)`` — audit a denial before it is raised.
-DenyHook = Callable[[CallerGrant, str, str, tuple[str, ...]], None]
-
-_MESSAGES = {
-    "read_only": "the key of agent {agent!r} is read-only",
-    "category_not_allowed": "agent {agent!r} may not use categor{plural} {cats}",
-    "category_allowlist": "{op} spans every category; the key of agent {agent!r} is "
-    "limited to {limited}",
-    "other_user": "the key of agent {agent!r} is bound to user {user!r}; {op} for another "
-    "user is not allowed",
-    "all_users": "the key of agent {agent!r} may not see every user's memories ({op}); "
-    "create it with --all-users",
-    "user_bound": "the key of agent {agent!r} is bound to user {user!r}; {op} is not "
-    "available to it",
-}
-
-#: Engine methods a grant bound to a user may still reach through ``__getattr__``:
-#: each acts for the user it is given, which :meth:`Caller._for_user` forces to the
-#: grant's own. Any other untyped method is refused to a bound grant (fail closed).
-_BOUND_FORWARDS = frozenset(
-    {
-        "capture_message",
-        "capture_workflow_output",
-        "capture_diagnostics",
-        "proposals",
-        "confirm_proposal",
-        "reject_proposal",
-        "export_user",
-        "forget_user",
-        "flush_context_events",
-    }
-)
-
-
-#: How every other engine method is authorised: ``name -> (writes, spans_all)``.
-#: A call that spans every category (the bulletin summarises them all; capture,
-#: ingest and proposals choose their own) is refused to a category-limited grant.
-_RULES: dict[str, tuple[bool, bool]] = {
-    "bulletin": (False, True),
-    "for_message": (False, True),
-    "delta_header": (False, True),
-    "context_assembler": (False, True),
-    "proposals": (False, True),
-    "export_user": (False, True),
-    "verify_audit": (False, True),
-    "audit_anchor": (False, True),
-    "stats": (False, False),
-    "flush_context_events": (False, False),
-    "capture_message": (True, True),
-    "capture_workflow_output": (True, True),
-    "capture_diagnostics": (True, True),
-    "ingest_pending": (True, True),
-    "propose": (True, True),
-    "propose_insights": (True, True),
-    "confirm_proposal": (True, True),
-    "reject_proposal": (True, True),
-    "run_lifecycle": (True, True),
-    "consolidate": (True, True),
-    "forget_user": (True, True),
-    "record_event": (True, True),
-    "backfill_embeddings": (True, True),
-}
-#: Never handed to a caller: they would change who it acts as.
-_WITHHELD = frozenset({"acting", "as_caller"})
-#: The only engine attributes that are not methods a caller may read: which
-#: orchestrator it is and the categories its contract names (no data, no handles).
-_ATTRIBUTES = frozenset({"orchestrator", "categories"})
-#: What a denied spanning call is called in its message ("… spans every category").
-_SPAN_NAMES = {
-    "bulletin": "the bulletin",
-    "for_message": "the bulletin",
-    "delta_header": "the delta header",
-    "capture_message": "capture",
-    "capture_workflow_output": "capture",
-    "capture_diagnostics": "capture",
-    "ingest_pending": "ingest",
-    "proposals": "proposals",
-    "propose": "proposals",
-    "propose_insights": "proposals",
-    "confirm_proposal": "proposals",
-    "reject_proposal": "proposals",
-}
-
-
-class Caller(_Face):
+class Caller:
     """The engine's typed methods for one caller, each authorised in :meth:`authorize`.
 
     Nothing else of the engine is reachable through it: no store, no core, no
-    settings — only the methods (typed here or authorised by ``_RULES``) and the
-    harmless read-only attributes in ``_ATTRIBUTES``; any other name raises
-    :class:`AttributeError`.
+    settings — only the methods (written here, or an engine method under its
+    rule, :class:`_Forward`) and two read-only attributes, :attr:`orchestrator`
+    and :attr:`categories`; any other name raises :class:`AttributeError`.
+    Type checkers see exactly this surface (it is not typed as the engine).
     """
 
     __slots__ = ("_engine", "_on_deny", "grant")
@@ -193,6 +83,16 @@ class Caller(_Face):
         self._engine = engine
         self.grant = grant
         self._on_deny = on_deny
+
+    @property
+    def orchestrator(self) -> str:
+        """The orchestrator this caller's engine serves."""
+        return self._engine.orchestrator
+
+    @property
+    def categories(self) -> frozenset[str]:
+        """The categories the engine's contract names (not the grant's: see ``grant``)."""
+        return self._engine.categories
 
     # -- the one place -----------------------------------------------------------
 
@@ -542,44 +442,89 @@ class Caller(_Face):
         reader = self.reader(user, "the bulletin")
         return self._run(self._engine.for_message, thread_id, user=reader, query=query)
 
-    # -- everything else ----------------------------------------------------------
+    def context_assembler(self, *, max_project_items: int = 1000) -> ctx.ContextAssembler:
+        """:meth:`MemoryEngine.context_assembler` (it spans every category and user)."""
+        self.authorize("context_assembler", spans_all=True)
+        if self.grant.user is not None:
+            self._refuse("user_bound", "context_assembler")
+        return self._run(self._engine.context_assembler, max_project_items=max_project_items)
 
-    def __getattr__(self, name: str) -> Any:
-        """Any other engine method, authorised by its rule and run as the caller's agent;
-        of the engine's other attributes only ``_ATTRIBUTES`` (else AttributeError).
+    # -- every other engine method, under its rule ---------------------------------
 
-        Trigger: the engine has more methods than the façade types one by one.
-        Why: every call must still be authorised in one place, and fail closed.
-        Outcome: ``_RULES`` says whether the method writes and whether it spans
-        every category; a method it does not name is treated as a spanning write.
-        """
-        if name in _ATTRIBUTES:
-            return getattr(self._engine, name)
-        if name in _WITHHELD or name.startswith("_"):
-            raise AttributeError(f"{name!r} is not available on a caller's façade")
-        value = getattr(self._engine, name)
-        if not callable(value) or isinstance(value, type):
-            # Trigger: a non-method attribute (store, core, layout, config …).
-            # Why: it would hand the caller the engine's objects, read without any grant.
-            # Outcome: absent, exactly as an unknown name is.
-            raise AttributeError(f"{name!r} is not available on a caller's façade")
-        write, spans_all = _RULES.get(name, (True, True))
-        operation = _SPAN_NAMES.get(name, name)
+    stats = _Forward(LifecycleOps.stats, write=False, spans_all=False)
+    flush_context_events = _Forward(ContextOps.flush_context_events, write=False, spans_all=False)
+    proposals = _Forward(LifecycleOps.proposals, write=False, spans_all=True)
+    export_user = _Forward(LifecycleOps.export_user, write=False, spans_all=True)
+    verify_audit = _Forward(LifecycleOps.verify_audit, write=False, spans_all=True)
+    audit_anchor = _Forward(LifecycleOps.audit_anchor, write=False, spans_all=True)
+    capture_message = _Forward(
+        CaptureOps.capture_message, write=True, spans_all=True, operation="capture"
+    )
+    capture_workflow_output = _Forward(
+        CapturePipeline.capture_workflow_output, write=True, spans_all=True, operation="capture"
+    )
+    capture_diagnostics = _Forward(
+        CapturePipeline.capture_diagnostics, write=True, spans_all=True, operation="capture"
+    )
+    ingest_pending = _Forward(
+        LifecycleOps.ingest_pending, write=True, spans_all=True, operation="ingest"
+    )
+    propose = _Forward(LifecycleOps.propose, write=True, spans_all=True, operation="proposals")
+    propose_insights = _Forward(
+        LifecycleOps.propose_insights, write=True, spans_all=True, operation="proposals"
+    )
+    confirm_proposal = _Forward(
+        LifecycleOps.confirm_proposal, write=True, spans_all=True, operation="proposals"
+    )
+    reject_proposal = _Forward(
+        LifecycleOps.reject_proposal, write=True, spans_all=True, operation="proposals"
+    )
+    run_lifecycle = _Forward(LifecycleOps.run_lifecycle, write=True, spans_all=True)
+    consolidate = _Forward(LifecycleOps.consolidate, write=True, spans_all=True)
+    forget_user = _Forward(LifecycleOps.forget_user, write=True, spans_all=True)
+    record_event = _Forward(LifecycleOps.record_event, write=True, spans_all=True)
+    backfill_embeddings = _Forward(Reader.backfill_embeddings, write=True, spans_all=True)
+
+    def _forwarded(
+        self, name: str, write: bool, spans_all: bool, operation: str
+    ) -> Callable[..., Any]:
+        """The engine method ``name``, authorised by its rule and run as the caller's agent."""
+        method = getattr(self._engine, name)
         bound = self.grant.user is not None
 
         def as_caller(*args: Any, **kwargs: Any) -> Any:
             self.authorize(operation, write=write, spans_all=spans_all)
             if bound:
-                # Trigger: a grant bound to one user reaches an untyped engine method.
-                # Why: such a method does not take the user scope; it could read or
-                #      write another user's memories (store/scope.py).
+                # Trigger: a grant bound to one user reaches an engine method without
+                #          a user scope of its own.
+                # Why: it could read or write another user's memories (store/scope.py).
                 # Outcome: refused unless it acts for one user, then for the grant's.
                 if name not in _BOUND_FORWARDS:
                     self._refuse("user_bound", name)
                 args, kwargs = self._for_user(name, args, kwargs)
-            return self._run(value, *args, **kwargs)
+            return self._run(method, *args, **kwargs)
 
         return as_caller
+
+    if not TYPE_CHECKING:  # type checkers see the declared surface only
+
+        def __getattr__(self, name: str) -> Any:
+            """Any engine method not declared above, as a spanning write (fail closed);
+            no other engine attribute (AttributeError).
+
+            Trigger: the engine gains a method the façade does not declare yet.
+            Why: every call must still be authorised in one place, and fail closed.
+            Outcome: it needs a writable grant without a category allowlist.
+            """
+            if name in _WITHHELD or name.startswith("_"):
+                raise AttributeError(f"{name!r} is not available on a caller's façade")
+            value = getattr(self._engine, name)
+            if not callable(value) or isinstance(value, type):
+                # Trigger: a non-method attribute (store, core, layout, config …).
+                # Why: it would hand the caller the engine's objects, read without any grant.
+                # Outcome: absent, exactly as an unknown name is.
+                raise AttributeError(f"{name!r} is not available on a caller's façade")
+            return self._forwarded(name, True, True, name)
 
     def _for_user(
         self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
