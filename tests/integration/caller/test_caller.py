@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -13,25 +12,7 @@ from memvault.config import load_config
 from memvault.engine import Grant, MemoryEngine
 from memvault.errors import AccessDeniedError
 from memvault.model.enums import HistoryOp
-
-TODO: dict[str, Any] = {
-    "type": "Todo",
-    "category": "TODO",
-    "source_kind": "USER_EXPLICIT",
-    "ttl_class": "MEDIUM",
-}
-PREF: dict[str, Any] = {
-    "type": "Preference",
-    "category": "PREFERENCE",
-    "source_kind": "USER_EXPLICIT",
-}
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Any:
-    e = MemoryEngine.open(tmp_path, "acme", embedder=None)
-    yield e
-    e.close()
+from tests.integration.caller.conftest import PREF, TODO
 
 
 def test_every_operation_is_held_to_the_grant(engine: MemoryEngine) -> None:

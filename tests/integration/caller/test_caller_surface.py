@@ -4,7 +4,6 @@ and the inspector's source reads other categories' and users' memories through n
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,25 +15,7 @@ from memvault.engine._caller import Caller
 from memvault.engine._grant import _Forward
 from memvault.errors import AccessDeniedError, MemoryNotFoundError
 from memvault.inspector.source import MemorySource
-
-TODO: dict[str, Any] = {
-    "type": "Todo",
-    "category": "TODO",
-    "source_kind": "USER_EXPLICIT",
-    "ttl_class": "MEDIUM",
-}
-PREF: dict[str, Any] = {
-    "type": "Preference",
-    "category": "PREFERENCE",
-    "source_kind": "USER_EXPLICIT",
-}
-
-
-@pytest.fixture
-def engine(tmp_path: Path) -> Any:
-    e = MemoryEngine.open(tmp_path, "acme", embedder=None)
-    yield e
-    e.close()
+from tests.integration.caller.conftest import PREF, TODO
 
 
 def test_engine_objects_are_unreachable_through_a_caller(engine: MemoryEngine) -> None:
