@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.errors import WeightsError
-from memvault.learn import Heads, SparseRows, char_ngrams, load_encoder, load_weights
+from memvault.learn import Heads, load_encoder, load_weights, ngram_matrix
 from memvault.learn.encoder import is_symmetric
 from memvault.learn.features import NGRAM_DIM
 from memvault.policy.detectors.base import FAMILIES
@@ -296,10 +296,7 @@ class LearnedLayer:
             if not members:
                 continue
             heads = full if name == "full" and full is not None else ngram
-            sparse = SparseRows.stack(
-                [char_ngrams(views_text(doc), dim=self.ngram_dim) for _, doc in members],
-                self.ngram_dim,
-            )
+            sparse = ngram_matrix([views_text(doc) for _, doc in members], dim=self.ngram_dim)
             dense: npt.NDArray[np.floating] | None = None
             if heads is full and vectors is not None:
                 dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])

@@ -9,6 +9,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memvault.learn import features
 from memvault.learn.features import NGRAM_DIM, NGRAM_SIZES, char_ngrams, fold
@@ -66,3 +68,33 @@ def test_a_full_cache_is_cleared_not_wrong(monkeypatch: pytest.MonkeyPatch) -> N
         row = char_ngrams(text)
         assert (row.indices.tolist(), row.values.tobytes()) == _reference(text)
     assert len(features._CRC) < 10 + 400
+
+
+def test_the_batch_path_gives_every_row_of_the_definition() -> None:
+    """``ngram_matrix`` (vectorised CRC-32 for ASCII texts) == one ``char_ngrams`` per text."""
+    from memvault.learn.features import SparseRows, ngram_matrix
+
+    texts = [*TEXTS, *TEXTS[::-1], "p a s s w o r d\npassword", "tab\tand\nnew line", "  "]
+    for dim in (NGRAM_DIM, 977):
+        batch = ngram_matrix(texts, dim=dim)
+        single = SparseRows.stack((char_ngrams(t, dim=dim) for t in texts), dim)
+        assert batch.indptr.tolist() == single.indptr.tolist()
+        assert batch.indices.dtype == single.indices.dtype == np.int32
+        assert batch.indices.tobytes() == single.indices.tobytes()
+        assert batch.values.tobytes() == single.values.tobytes()
+    for i, text in enumerate(texts):
+        keys, values = _reference(text)
+        row = ngram_matrix(texts).row(i)
+        assert row.indices.tolist() == keys and row.values.tobytes() == values
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=60), max_size=6))
+def test_the_batch_path_on_any_ascii_texts(texts: list[str]) -> None:
+    from memvault.learn.features import ngram_matrix
+
+    batch = ngram_matrix(texts, dim=4096)
+    for i, text in enumerate(texts):
+        row = char_ngrams(text, dim=4096)
+        assert batch.row(i).indices.tobytes() == row.indices.tobytes()
+        assert batch.row(i).values.tobytes() == row.values.tobytes()
