@@ -16,11 +16,16 @@ from datetime import datetime
 import numpy as np
 
 from memvault.embed.base import Embedder, FloatVector
-from memvault.model.node import MemoryNode
+from memvault.model.clock import new_id
+from memvault.model.enums import EdgeType
+from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.hybrid import CONTEXT_SPACE_SUFFIX
+from memvault.retrieval.rerank import FOLLOWS
 from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store
 
 __all__ = [
+    "FOLLOWS",
+    "conversation_links",
     "derived_index_text",
     "embedding_rows",
     "embedding_texts",
@@ -30,6 +35,8 @@ __all__ = [
 
 #: How many earlier memories of the same conversation lend their summaries.
 CONTEXT_NEIGHBOURS = 2
+#: How many of a conversation's latest stored memories are read to find the previous one.
+_LATEST = 64
 
 
 def text_sha256(text: str) -> str:
@@ -79,6 +86,96 @@ def derived_index_text(
     if not context and not date:
         return None
     return IndexText(context=" ".join(context)[:2000], date=date)
+
+
+def conversation_links(
+    store: Store, orchestrator: str, nodes: Sequence[MemoryNode]
+) -> list[MemoryEdge]:
+    """A ``RelatedTo`` edge (reason :data:`FOLLOWS`) from each new memory to the one before it.
+
+    Trigger: new memories that carry the caller's ``conversation_id``.
+    Why: an answer is often said a turn before or after the memory that
+      matches a question's words; ranking needs to know which memories were
+      consecutive (issue 17), and only the write path knows the order: the
+      timestamps of a conversation loaded at once tie.
+    Outcome: each of ``nodes`` (in write order) links to the previous memory
+      of its conversation: the previous one of ``nodes``, else the latest
+      stored one (by timestamp, then id) at or before it. Legitimate inputs
+      only: the caller's conversation id and timestamps, no text; one read
+      per conversation of a write.
+
+    >>> import tempfile, pathlib
+    >>> from datetime import UTC, datetime
+    >>> from memvault.store import SQLiteStore
+    >>> from memvault.write.pipeline import WritePipeline
+    >>> from memvault.write.spec import OpenGate
+    >>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
+    >>> p = WritePipeline(store=store, orchestrator="acme", gate=OpenGate(),
+    ...                   clock=lambda: datetime(2026, 1, 15, tzinfo=UTC))
+    >>> turn = {"type": "Event", "category": "EVENT", "source_kind": "USER_EXPLICIT",
+    ...         "conversation_id": "c1"}
+    >>> a = p.add({"content": "Ann: I moved to Lyon.", **turn}).memory_id
+    >>> b, c = [r.memory_id for r in p.add_many([
+    ...     ({"content": "Bo: Why Lyon?", **turn}, None),
+    ...     ({"content": "Ann: A new job.", **turn}, None)])]
+    >>> [(e.to_memory_id == a, e.reason) for e in store.edges_of("acme", [b])
+    ...  if e.from_memory_id == b]
+    [(True, 'follows in conversation')]
+    >>> [e.to_memory_id == b for e in store.edges_of("acme", [c]) if e.from_memory_id == c]
+    [True]
+    >>> store.close()
+    """
+    last: dict[str, MemoryNode] = {}
+    edges: list[MemoryEdge] = []
+    for node in nodes:
+        conversation = node.conversation_id
+        if not conversation:
+            continue
+        previous = last.get(conversation)
+        if previous is None:
+            previous = _latest_stored(store, orchestrator, node)
+        if previous is not None:
+            edges.append(
+                MemoryEdge(
+                    edge_id=new_id("edge"),
+                    orchestrator_id=orchestrator,
+                    from_memory_id=node.memory_id,
+                    to_memory_id=previous.memory_id,
+                    edge_type=EdgeType.RELATED_TO,
+                    weight=1.0,
+                    reason=FOLLOWS,
+                    created_at=node.created_at,
+                )
+            )
+        last[conversation] = node
+    return edges
+
+
+def _latest_stored(store: Store, orchestrator: str, node: MemoryNode) -> MemoryNode | None:
+    """The stored memory of ``node``'s conversation written last at or before it.
+
+    Listing is newest ``updated_at`` first, ties by id: the first row is the
+    one unless the first two tie (a conversation stored in one batch) or it
+    was changed since it was written; then up to :data:`_LATEST` rows decide.
+    """
+    where = NodeFilter(conversation_id=node.conversation_id)
+    rows = store.list_nodes(orchestrator, where, limit=2)
+    first = rows[0] if rows else None
+    if (
+        first is not None
+        and first.updated_at == first.created_at
+        and first.created_at <= node.created_at
+        and (len(rows) == 1 or rows[1].updated_at != first.updated_at)
+    ):
+        return first
+    if len(rows) < 2:
+        return first if first is not None and first.created_at <= node.created_at else None
+    earlier = [
+        n
+        for n in store.list_nodes(orchestrator, where, limit=_LATEST)
+        if n.memory_id != node.memory_id and n.created_at <= node.created_at
+    ]
+    return max(earlier, key=lambda n: (n.created_at, n.memory_id), default=None)
 
 
 def embedding_texts(

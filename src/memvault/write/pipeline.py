@@ -73,7 +73,7 @@ from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path, to_validation_failed
 from memvault.results import WriteResult
-from memvault.retrieval.indexing import derived_index_text, embedding_rows
+from memvault.retrieval.indexing import conversation_links, derived_index_text, embedding_rows
 from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
 from memvault.store.records import OpEvent
 from memvault.write.commit import WriteBuilder, with_op_events
@@ -662,6 +662,30 @@ class WritePipeline:
                 self.log("warning", "relations_failed", error=f"{type(exc).__name__}: {exc}")
         return tuple(edges)
 
+    def new_edges(self, nodes: Sequence[MemoryNode], *, bulk: bool) -> list[MemoryEdge]:
+        """The edges new nodes get: conversation links, then the relations steps' edges.
+
+        Bulk loads skip the relations steps: one recall per memory would
+        dominate the load (consolidation links similar memories later). Every
+        write links consecutive memories of a conversation (one read per
+        conversation); a pair linked twice keeps its first edge.
+        """
+        try:
+            edges = conversation_links(self.store, self.orchestrator, nodes)
+        except Exception as exc:  # a link is an aid to ranking: never fail the write
+            self.log("warning", "conversation_links_failed", error=f"{type(exc).__name__}: {exc}")
+            edges = []
+        if not bulk:
+            edges.extend(e for n in nodes for e in self.edges_of_new(n))
+        seen: set[tuple[str, str, EdgeType]] = set()
+        out: list[MemoryEdge] = []
+        for edge in edges:
+            key = (edge.from_memory_id, edge.to_memory_id, edge.edge_type)
+            if key not in seen:
+                seen.add(key)
+                out.append(edge)
+        return out
+
     # -- the write kinds -----------------------------------------------------
 
     def add(
@@ -755,11 +779,9 @@ class WritePipeline:
             write = self.builder(at, thread_id).created(
                 [d.node for d in kept],
                 [dec for _, _, dec in accepted],
-                # Bulk loads skip the relations steps: one recall per memory would
-                # dominate the load (consolidation links similar memories later).
-                edges=[e for d in kept for e in self.edges_of_new(d.node)]
-                if len(drafts) <= RELATIONS_BATCH_MAX
-                else [],
+                edges=self.new_edges(
+                    [d.node for d in kept], bulk=len(drafts) > RELATIONS_BATCH_MAX
+                ),
                 embeddings=self.rows(kept),
                 index_texts=[
                     (d.node.memory_id, d.index_text) for d in kept if d.index_text is not None
