@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -40,9 +40,9 @@ from memvault.benchmarks.modes import BuiltIndex, build_index, day_after
 from memvault.embed import Embedder, make_embedder
 from memvault.retrieval.calibration import calibrated_fuse, calibration_for, features, names_actor
 from memvault.retrieval.config import PRESETS
-from memvault.retrieval.rerank import FEATURES, rerank_features
+from memvault.retrieval.rerank import FEATURES, follows, rerank_features
 from memvault.retrieval.text import query_terms
-from memvault.store.base import NodeFilter
+from memvault.store.base import NodeFilter, Store
 from memvault.store.filtering import tokenize
 
 __all__ = ["collect", "collect_rerank", "fit_logistic", "fit_standardised"]
@@ -171,7 +171,15 @@ def collect_rerank(
         fields.update(
             store.rank_fields(orchestrator, [m for m, _ in fused[: pool * 2] if m not in fields])
         )
-        ids, x = rerank_features(fused, text, vec, fields, q.question, now, pool=pool)
+
+        def linked(
+            ids: Sequence[str], store: Store = store, orchestrator: str = orchestrator
+        ) -> dict[str, list[str]]:
+            return follows(store.edges_of(orchestrator, list(ids)))
+
+        ids, x = rerank_features(
+            fused, text, vec, fields, q.question, now, pool=pool, linked=linked
+        )
         evidence = set(q.evidence)
         for memory_id, row in zip(ids, x.tolist(), strict=True):
             rows.add(qn, memory_id, row, built, evidence)

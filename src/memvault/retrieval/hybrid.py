@@ -22,7 +22,7 @@ from memvault.retrieval.calibration import calibrated_fuse, calibration_for, nam
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
-from memvault.retrieval.rerank import rerank, reranker_for
+from memvault.retrieval.rerank import FOLLOWS, follows, rerank, reranker_for
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
@@ -82,6 +82,8 @@ def apply_modifiers(
         ends = (edge.from_memory_id, edge.to_memory_id)
         if edge.edge_type is EdgeType.CONTRADICTS and not edge.resolved:
             contested.update(ends)
+        if edge.reason == FOLLOWS:
+            continue  # consecutive in a conversation: the reranker's, not a relation
         if edge.from_memory_id in candidate_ids and edge.to_memory_id in candidate_ids:
             for end in ends:
                 links[end] = links.get(end, 0) + 1
@@ -227,6 +229,8 @@ def hybrid_search(
 
     limit = top_n or config.top_n
     calibrated = config.fusion == "calibrated"
+    read: set[str] = set()  # memories whose edges are in ``known`` (one read serves both)
+    known: list[MemoryEdge] = []
     fields: dict[str, RankFields] = {}
     if calibrated:
         # Trigger: the calibrated preset (scores comparable across queries).
@@ -258,8 +262,23 @@ def hybrid_search(
             missing = [m for m, _ in fused[: pool_size * 2] if m not in fields]
             if missing:
                 fields.update(store.rank_fields(orchestrator_id, missing))
+
+            def linked(ids: Sequence[str]) -> dict[str, list[str]]:
+                read.update(ids)
+                known.extend(store.edges_of(orchestrator_id, list(ids)))
+                return follows(known)
+
             fused = rerank(
-                fused, text_leg, vector_leg, fields, query, now, cal, second, pool=pool_size
+                fused,
+                text_leg,
+                vector_leg,
+                fields,
+                query,
+                now,
+                cal,
+                second,
+                pool=pool_size,
+                linked=linked,
             )
     elif config.fusion == "rrf":
         fused = rrf_fuse(rankings, k=config.rrf_k, weights=weights)
@@ -270,7 +289,11 @@ def hybrid_search(
     missing = [m for m in ids if m not in fields]
     if missing:
         fields.update(store.rank_fields(orchestrator_id, missing))
-    edges = store.edges_of(orchestrator_id, ids) if ids else []
+    if read.issuperset(ids):
+        wanted = set(ids)
+        edges = [e for e in known if e.from_memory_id in wanted or e.to_memory_id in wanted]
+    else:
+        edges = store.edges_of(orchestrator_id, ids) if ids else []
     modified = apply_modifiers(
         pool, fields, edges, config.modifiers, now, query, normalise=not calibrated
     )[:limit]
@@ -290,5 +313,13 @@ def hybrid_search(
         for memory_id, score, parts in modified
     )
     chosen = {r.node.memory_id for r in ranked}
-    related = tuple(e for e in edges if e.from_memory_id in chosen or e.to_memory_id in chosen)
+    # A conversation link may cross owners (two people in one conversation):
+    # it is returned only between memories this search could see.
+    seen = {m for ranking in rankings for m, _ in ranking}
+    related = tuple(
+        e
+        for e in edges
+        if (e.from_memory_id in chosen or e.to_memory_id in chosen)
+        and (e.reason != FOLLOWS or {e.from_memory_id, e.to_memory_id} <= seen)
+    )
     return HybridOutcome(ranked, tuple(legs), related, degraded)

@@ -8,9 +8,12 @@ of the questions users ask a conversational memory (issue 17):
   weeks ago": :func:`memvault.retrieval.temporal.time_window` turns the
   question's time into a window of memory timestamps;
 - **conversation neighbours** — the answer is often said a turn before or
-  after the turn that matches the question's words; among the best candidates,
-  memories of the same conversation stored within :data:`NEIGHBOUR_GAP` of
-  each other lend each other their evidence (the memory graph's own
+  after the turn that matches the question's words; a candidate's neighbours
+  (the memories the write path linked it to as written just before or after
+  it in its conversation, :func:`memvault.retrieval.indexing.conversation_links`)
+  lend it their evidence when they are candidates too. A store written before
+  those links falls back to the best candidates of the same conversation
+  stored within :data:`NEIGHBOUR_GAP` of each other (the memory graph's own
   ``conversation_id`` and timestamps, never transcript text);
 - **each leg's rank** beside its raw score.
 
@@ -27,7 +30,7 @@ column: no node is read.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -36,6 +39,8 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.model.clock import parse_timestamp
+from memvault.model.enums import EdgeType
+from memvault.model.node import MemoryEdge
 from memvault.retrieval.calibration import CalibrationPair, names_actor
 from memvault.retrieval.temporal import TimeWindow, time_window
 from memvault.store.base import RankFields
@@ -43,9 +48,12 @@ from memvault.store.filtering import tokenize
 
 __all__ = [
     "FEATURES",
+    "FOLLOWS",
     "NEIGHBOUR_GAP",
     "RERANKERS",
+    "Linked",
     "Reranker",
+    "follows",
     "rerank",
     "rerank_features",
     "reranker_for",
@@ -70,6 +78,31 @@ FEATURES: tuple[str, ...] = (
     "log1p_text_rank",
     "log1p_vector_rank",
 )
+
+
+#: The ``reason`` of the write path's conversation links
+#: (:func:`memvault.retrieval.indexing.conversation_links`).
+FOLLOWS = "follows in conversation"
+
+Linked = Callable[[Sequence[str]], Mapping[str, Sequence[str]]]
+"""Given memory ids, each one's conversation neighbours (linked by the write path)."""
+
+
+def follows(edges: Iterable[MemoryEdge]) -> dict[str, list[str]]:
+    """Both ends' neighbours along the write path's conversation links among ``edges``.
+
+    >>> e = MemoryEdge(edge_id="e1", orchestrator_id="o", from_memory_id="b",
+    ...                to_memory_id="a", edge_type=EdgeType.RELATED_TO, reason=FOLLOWS,
+    ...                created_at="2026-01-01T00:00:00.000000Z")
+    >>> follows([e])
+    {'b': ['a'], 'a': ['b']}
+    """
+    out: dict[str, list[str]] = {}
+    for e in edges:
+        if e.edge_type is EdgeType.RELATED_TO and e.reason == FOLLOWS:
+            out.setdefault(e.from_memory_id, []).append(e.to_memory_id)
+            out.setdefault(e.to_memory_id, []).append(e.from_memory_id)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,25 +133,27 @@ class Reranker:
 
 
 #: Fitted on LoCoMo conversations 26, 30, 41 written in ``add`` mode (the
-#: production write path), 383 questions, top 100 candidates each; per model id.
+#: production write path with its conversation links, the learned gate on),
+#: 383 questions, top 100 candidates each (38,300 rows, 444 from evidence
+#: turns); per model id.
 RERANKERS: dict[str, Reranker] = {
     "all-MiniLM-L6-v2": Reranker(
         weights=(
-            0.3025,
-            -5.6149,
-            -0.1539,
-            -0.6673,
-            1.8488,
-            2.0402,
-            3.118,
-            3.7246,
-            -2.5952,
-            0.0353,
-            1.7131,
-            -0.2885,
-            -0.3127,
+            0.3337,
+            -6.398,
+            -0.3056,
+            -1.0527,
+            2.1086,
+            1.9461,
+            2.9642,
+            3.4162,
+            -2.4663,
+            0.6347,
+            2.1153,
+            -0.2429,
+            -0.3711,
         ),
-        bias=0.5271,
+        bias=1.0189,
     ),
 }
 
@@ -181,12 +216,16 @@ def rerank_features(
     *,
     pool: int,
     window_boost: float = 1.0,
+    linked: Linked | None = None,
 ) -> tuple[list[str], npt.NDArray[np.float64]]:
     """The pool (best ``pool`` of ``fused``, time-window matches boosted) and its feature rows.
 
     ``fused``: the calibrated ``(memory_id, probability)`` list, best first;
     ``text``/``vector``: the raw legs, best first (``None`` when a leg did not
-    run); ``fields``: the candidates' ranking fields (missing = unknown).
+    run); ``fields``: the candidates' ranking fields (missing = unknown);
+    ``linked``: the pool's conversation neighbours as the write path linked
+    them (only neighbours that are candidates count: a memory the search's
+    filters exclude is never read); without links, time adjacency in the pool.
     """
     window = time_window(query, now)
     if window is None:
@@ -207,14 +246,22 @@ def rerank_features(
     top = max(cos.values(), default=0.0)
     best = max(bm25.values(), default=0.0)
     words = frozenset(tokenize(query))
-    near = _neighbours(ids, fields)
+    found = linked(ids) if linked is not None else {}
+    # A memory without any neighbour (no conversation) counts as its own:
+    # the fit's memories nearly all have one, and a zero would sink it.
+    near = (
+        {m: [o for o in found[m] if o in p] for m in ids if m in found}
+        if found
+        else _neighbours(ids, fields)
+    )
     rows = np.zeros((len(ids), len(FEATURES)), dtype=np.float64)
     for i, m in enumerate(ids):
         prob = p[m]
         c = cos.get(m, floor)
         score = max(0.0, bm25.get(m, 0.0))
         f = fields.get(m)
-        others = near.get(m, [])
+        others = near.get(m)
+        alone = others is None
         rows[i] = (
             math.log(prob / (1.0 - prob + 1e-9) + 1e-9),
             c,
@@ -225,8 +272,8 @@ def rerank_features(
             score / best if best > 0 else 0.0,
             1.0 if inside.get(m) else 0.0,
             1.0 if window is not None else 0.0,
-            max((p.get(o, 0.0) for o in others), default=0.0),
-            max((cos.get(o, floor) for o in others), default=0.0),
+            prob if alone else max((p.get(o, 0.0) for o in others or ()), default=0.0),
+            c if alone else max((cos.get(o, floor) for o in others or ()), default=0.0),
             math.log1p(text_rank.get(m, ABSENT_RANK)),
             math.log1p(vector_rank.get(m, ABSENT_RANK)),
         )
@@ -244,6 +291,7 @@ def rerank(
     model: Reranker,
     *,
     pool: int | None = None,
+    linked: Linked | None = None,
 ) -> list[tuple[str, float]]:
     """The best ``pool`` candidates reordered and rescored, best first (ties by id).
 
@@ -258,6 +306,7 @@ def rerank(
         now,
         pool=max(pool or 0, model.pool),
         window_boost=model.window_boost,
+        linked=linked,
     )
     if not ids:
         return []

@@ -81,8 +81,9 @@ def test_no_node_beyond_the_top_k_is_read(
 
 
 def test_neighbours_lend_their_evidence() -> None:
-    """A candidate whose conversation neighbour (stored minutes apart) is a strong
-    match carries that neighbour's probability as a feature; one a month apart does not."""
+    """Without write-path links (an older store): a candidate whose conversation
+    neighbour (stored minutes apart) is a strong match carries that neighbour's
+    probability as a feature; one a month apart has no neighbour and counts as its own."""
     f = {
         "a": RankFields("a", None, 50, 1.0, "", "2023-01-01T10:00:00.000000Z", "c"),
         "b": RankFields("b", None, 50, 1.0, "", "2023-01-01T10:02:00.000000Z", "c"),
@@ -94,8 +95,63 @@ def test_neighbours_lend_their_evidence() -> None:
     )
     column = dict(zip(ids, rows[:, 9], strict=True))
     assert column["b"] == pytest.approx(0.9)
-    assert column["c"] == 0.0
+    assert column["c"] == pytest.approx(0.2)
     assert "all-MiniLM-L6-v2" in RERANKERS
+
+
+def test_linked_neighbours_are_the_write_paths_not_the_clocks() -> None:
+    """With links, the neighbours are the linked memories that are candidates:
+    "c" (a month later, linked to "a") gets a's evidence, "b" (minutes after "a",
+    not linked) gets none from it; a link to a non-candidate counts 0."""
+    f = {
+        "a": RankFields("a", None, 50, 1.0, "", "2023-01-01T10:00:00.000000Z", "c"),
+        "b": RankFields("b", None, 50, 1.0, "", "2023-01-01T10:02:00.000000Z", "c"),
+        "c": RankFields("c", None, 50, 1.0, "", "2023-02-01T10:00:00.000000Z", "c"),
+    }
+    links = {"a": ["c"], "c": ["a"], "b": ["hidden"], "hidden": ["b"]}
+    asked: list[list[str]] = []
+
+    def linked(ids: Any) -> dict[str, list[str]]:
+        asked.append(list(ids))
+        return {m: links[m] for m in ids if m in links}
+
+    fused = [("a", 0.9), ("b", 0.2), ("c", 0.2)]
+    ids, rows = rerank_features(
+        fused,
+        [("a", 5.0)],
+        [("a", 0.6), ("b", 0.3), ("c", 0.3)],
+        f,
+        "q",
+        datetime.now(UTC),
+        pool=3,
+        linked=linked,
+    )
+    column = dict(zip(ids, rows[:, 9], strict=True))
+    assert column == {"a": pytest.approx(0.2), "c": pytest.approx(0.9), "b": 0.0}
+    assert asked == [ids]
+
+
+def test_a_conversation_link_is_only_returned_between_visible_memories(tmp_path: Path) -> None:
+    """Two people in one conversation: Bo's turn links to Ann's (consecutive), but
+    Bo's own search never receives an edge that names Ann's memory."""
+    turn: dict[str, Any] = {"type": "Event", "category": "EVENT", "source_kind": "USER_EXPLICIT"}
+    with MemoryEngine.open(
+        tmp_path, "acme", gate=OpenGate(), embedder=MiniLMEmbedder().load()
+    ) as e:
+        ann = e.add(
+            "Ann: I moved to Lyon for a new job.", user_id="ann", conversation_id="c1", **turn
+        )
+        bo = e.add("Bo: Lyon has great food markets.", user_id="bo", conversation_id="c1", **turn)
+        assert ann.ok and bo.ok
+        linked = e.get(bo.memory_id or "").edges
+        assert [(x.to_memory_id, x.reason) for x in linked] == [
+            (ann.memory_id, "follows in conversation")
+        ]
+        everyone = e.search("Lyon markets", top_k=5)
+        assert any(x.to_memory_id == ann.memory_id for x in everyone.edges)
+        own = e.search("Lyon markets", top_k=5, filters={"user_id": "bo"})
+        assert [h.node.memory_id for h in own.hits] == [bo.memory_id]
+        assert all(ann.memory_id not in (x.from_memory_id, x.to_memory_id) for x in own.edges)
 
 
 def test_unknown_fields_never_fail(tmp_path: Path) -> None:
