@@ -23,8 +23,8 @@ from memvault.engine._types import Clock, MemoryPatch, NewMemory, OpenGate, Writ
 from memvault.extract.base import Role
 from memvault.ingest import IngestDisabledError, IngestReport, watch
 from memvault.layout import RuntimeLayout
+from memvault.lifecycle.consent import ProposalError
 from memvault.lifecycle.proposals import consent_links, proposal_json
-from memvault.lifecycle.service import ProposalError
 from memvault.model.clock import format_timestamp, new_id
 from memvault.policy.allowlist import ALIASES as CATEGORY_ALIASES
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract

@@ -22,8 +22,9 @@ from memvault.lifecycle import (
     insights,
 )
 from memvault.lifecycle.consolidate import ConsolidationReport
+from memvault.lifecycle.hooks import EngineHooks
 from memvault.lifecycle.proposals import ProposalResult
-from memvault.lifecycle.service import EngineHooks, LifecycleService
+from memvault.lifecycle.service import LifecycleService
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.enums import MemoryOp, MemoryStatus
 from memvault.model.node import MemoryNode
@@ -362,22 +363,22 @@ class LifecycleOps:
         self, /, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any
     ) -> ProposalResult:
         """Queue an inferred memory for the user's consent instead of storing it."""
-        return self.lifecycle.propose(content, kind=kind, user_id=user_id, fields=fields)
+        return self.lifecycle.consent.propose(content, kind=kind, user_id=user_id, fields=fields)
 
     def proposals(
         self, *, status: ProposalStatus | str | None = None, user_id: str | None = None
     ) -> list[Proposal]:
         """Consent proposals, oldest first (unanswered ones past their date are expired)."""
         wanted = ProposalStatus(status) if status is not None else None
-        return self.lifecycle.proposals(status=wanted, user_id=user_id)
+        return self.lifecycle.consent.proposals(status=wanted, user_id=user_id)
 
     def confirm_proposal(self, proposal_id: str, *, thread_id: str = "default") -> WriteResult:
         """The user consents: store it as USER_EXPLICIT (the gate may still refuse)."""
-        return self.lifecycle.confirm(proposal_id, thread_id=thread_id)
+        return self.lifecycle.consent.confirm(proposal_id, thread_id=thread_id)
 
     def reject_proposal(self, proposal_id: str) -> Proposal:
         """The user declines: nothing is stored and the proposal's text is dropped."""
-        return self.lifecycle.reject(proposal_id)
+        return self.lifecycle.consent.reject(proposal_id)
 
     def record_event(self, /, node: str, op: str, status: str = "ok", **fields: Any) -> None:
         """Record an operational event (spec §14); best effort, never raises."""

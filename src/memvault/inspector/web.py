@@ -33,7 +33,7 @@ from memvault.errors import (
 )
 from memvault.inspector.sessions import COOKIE, Session, SessionStore, cookie_header
 from memvault.inspector.source import MemorySource
-from memvault.lifecycle.service import ProposalError
+from memvault.lifecycle.consent import ProposalError
 
 __all__ = ["WRITE", "Ctx", "Handler", "Inspector", "PageError", "page", "render"]
 

@@ -8,7 +8,7 @@ import pytest
 
 from memvault.engine import MemoryEngine
 from memvault.errors import ValidationFailed
-from memvault.lifecycle.service import ProposalError
+from memvault.lifecycle.consent import ProposalError
 from memvault.model import HistoryOp, MemoryNode, MemoryOp, StopReason
 from memvault.model.decision import Decision
 from memvault.store.records import ProposalStatus
