@@ -6,7 +6,8 @@ import json
 import math
 import statistics
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,17 +15,36 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from memvault.extract.base import Message
+
 __all__ = [
     "dcg_ndcg",
     "percentile",
     "progress",
     "recall_at",
     "render_table",
+    "turn_message",
     "write_json",
     "write_plot",
 ]
 
 stderr = Console(stderr=True)
+
+
+def turn_message(turn: Mapping[str, Any]) -> Message:
+    """A turn of the extraction sets' JSONL (``text``, ``user``, ``speaker``, ``at``) as
+    the message capture reads.
+
+    >>> turn_message({"text": "hi", "user": "u1", "speaker": "Ana",
+    ...               "at": "2026-01-02T10:00:00Z"}).at.isoformat()
+    '2026-01-02T10:00:00+00:00'
+    """
+    return Message(
+        text=turn["text"],
+        user_id=turn["user"],
+        speaker=turn["speaker"],
+        at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
+    )
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -27,13 +27,12 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memvault.benchmarks.common import percentile
+from memvault.benchmarks.common import percentile, turn_message
 
 __all__ = ["DEFAULT_TURNS", "load_turns", "run_embed_bench", "summarise"]
 
@@ -94,7 +93,6 @@ def _time_embedding(
 
 def _time_capture(embedder: Any, turns: list[dict[str, Any]]) -> dict[str, Any]:
     from memvault.engine import MemoryEngine
-    from memvault.extract import Message
 
     latencies, cpu = [], []
     load_before = _load()
@@ -103,12 +101,7 @@ def _time_capture(embedder: Any, turns: list[dict[str, Any]]) -> dict[str, Any]:
         MemoryEngine.open(home, "bench", embedder=embedder) as engine,
     ):
         for turn in turns:
-            message = Message(
-                text=turn["text"],
-                user_id=turn["user"],
-                speaker=turn["speaker"],
-                at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
-            )
+            message = turn_message(turn)
             began, began_cpu = time.perf_counter(), time.process_time()
             engine.capture_message(message)
             latencies.append((time.perf_counter() - began) * 1000)

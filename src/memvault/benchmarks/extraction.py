@@ -37,12 +37,11 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memvault.benchmarks.common import turn_message
 from memvault.engine import MemoryEngine
-from memvault.extract import Message
 from memvault.write import (
     CaptureResult,
     EmbeddingSimilarity,
@@ -113,12 +112,7 @@ def _pass(
         try:
             engine.capture.use_similarity(similarity)
             for turn in turns:
-                message = Message(
-                    text=turn["text"],
-                    user_id=turn["user"],
-                    speaker=turn["speaker"],
-                    at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
-                )
+                message = turn_message(turn)
                 start, start_cpu = time.perf_counter(), time.process_time()
                 result = engine.capture_message(message)
                 latencies.append((time.perf_counter() - start) * 1000)
