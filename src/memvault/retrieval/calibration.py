@@ -24,6 +24,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +38,11 @@ __all__ = [
     "calibrated_fuse",
     "calibration_for",
     "features",
+    "fitted_for",
     "names_actor",
 ]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +142,21 @@ def calibration_for(model_id: str | None) -> CalibrationPair | None:
     >>> calibration_for("hashing-256") is None
     True
     """
+    return fitted_for(CALIBRATIONS, model_id)
+
+
+def fitted_for(table: Mapping[str, T], model_id: str | None) -> T | None:
+    """What ``table`` holds for an embedding model: by its id without the ``#`` suffix,
+    else by its last path part ("sentence-transformers/all-MiniLM-L6-v2" → its name).
+
+    >>> fitted_for({"all-MiniLM-L6-v2": 1}, "sentence-transformers/all-MiniLM-L6-v2#384")
+    1
+    """
     if model_id is None:
         return None
     base = model_id.split("#", 1)[0]
-    return CALIBRATIONS.get(base) or CALIBRATIONS.get(base.rsplit("/", 1)[-1])
+    found = table.get(base)
+    return found if found is not None else table.get(base.rsplit("/", 1)[-1])
 
 
 def names_actor(query_words: frozenset[str], actor_id: str | None) -> bool:

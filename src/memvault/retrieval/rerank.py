@@ -41,7 +41,7 @@ import numpy.typing as npt
 from memvault.model.clock import parse_timestamp
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge
-from memvault.retrieval.calibration import CalibrationPair, names_actor
+from memvault.retrieval.calibration import CalibrationPair, fitted_for, names_actor
 from memvault.retrieval.temporal import TimeWindow, time_window
 from memvault.store.base import RankFields
 from memvault.store.filtering import tokenize
@@ -164,10 +164,7 @@ def reranker_for(model_id: str | None) -> Reranker | None:
     >>> reranker_for("hashing-256") is None
     True
     """
-    if model_id is None:
-        return None
-    base = model_id.split("#", 1)[0]
-    return RERANKERS.get(base) or RERANKERS.get(base.rsplit("/", 1)[-1])
+    return fitted_for(RERANKERS, model_id)
 
 
 def _in_window(window: TimeWindow | None, fields: RankFields | None) -> bool:
