@@ -32,6 +32,7 @@ from memvault.results import EngineStats, WriteResult
 from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
+from memvault.write.pipeline import Draft
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
 __all__ = ["LifecycleOps"]
@@ -75,6 +76,7 @@ class LifecycleOps:
             orchestrator=self.core.orchestrator,
             layout=self.core.layout,
             judge=lambda node: writes.judge(MemoryOp.STORE, node),
+            judge_many=lambda nodes: writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes]),
             now=self.core.now,
             writes=writes,
             log=self.core.log_event,

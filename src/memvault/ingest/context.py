@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memvault.embed.base import Embedder
 from memvault.errors import ConfigError
-from memvault.ingest.judge import Judge
+from memvault.ingest.judge import Judge, JudgeMany
 from memvault.layout import RuntimeLayout
 from memvault.store.base import Store
 from memvault.write import SimilarityBands
@@ -60,3 +60,5 @@ class IngestContext:
     embedder_error: str | None = None
     bands: Mapping[str, SimilarityBands] | None = None
     merge_nudge: float = 0.05
+    #: the gate on a file's nodes at once (exactly ``judge`` per node); None: one by one
+    judge_many: JudgeMany | None = None

@@ -23,7 +23,7 @@ from the gate. Edges are built only between accepted memories.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +39,12 @@ from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.validation import to_validation_failed
 from memvault.write.pipeline import WritePipeline
 
-__all__ = ["DocumentJudge", "Judge", "Judged", "derived_id", "summarise"]
+__all__ = ["DocumentJudge", "Judge", "JudgeMany", "Judged", "derived_id", "summarise"]
 
 #: The governance seam as ingestion sees it: one node in, one decision out.
 Judge = Callable[[MemoryNode], Decision]
+#: The same seam for a file's nodes at once: exactly one ``Judge`` call per node.
+JudgeMany = Callable[[Sequence[MemoryNode]], list[Decision]]
 
 
 def derived_id(prefix: str, *parts: str) -> str:
@@ -69,11 +71,14 @@ class Judged:
 class DocumentJudge:
     """Builds and judges the nodes and edges of one orchestrator's documents."""
 
-    def __init__(self, writes: WritePipeline, judge: Judge) -> None:
+    def __init__(
+        self, writes: WritePipeline, judge: Judge, judge_many: JudgeMany | None = None
+    ) -> None:
         self.writes = writes
         self.orchestrator = writes.orchestrator
         self.now = writes.now
         self.gate = judge
+        self.gate_many = judge_many
 
     def node(self, candidate: Candidate, sha: str, source: Source) -> MemoryNode:
         data = dict(candidate.fields)
@@ -98,8 +103,11 @@ class DocumentJudge:
         )
 
     def judge(self, document: ParsedDocument, sha: str, source_path: str) -> Judged:
+        """Build every candidate's node, judge them (the file's nodes at once when a
+        ``judge_many`` is given: the same decisions), keep the accepted, audit the rest."""
         judged = Judged()
         by_ref: dict[str, MemoryNode] = {}
+        built: list[tuple[Candidate, MemoryNode | Decision, tuple[str, ...]]] = []
         for candidate in document.candidates:
             source = Source(
                 source_type=SourceType.INGEST_FILE,
@@ -109,7 +117,7 @@ class DocumentJudge:
                 source_ref=f"doc:sha256:{sha}#chunk:{candidate.chunk_id}",
             )
             try:
-                node = self.node(candidate, sha, source)
+                built.append((candidate, self.node(candidate, sha, source), ()))
             except ValidationFailed as exc:
                 raw = {
                     **candidate.fields,
@@ -117,20 +125,31 @@ class DocumentJudge:
                     "source_ref": source.source_ref,
                 }
                 decision = self.writes.judge_invalid(MemoryOp.STORE, exc, raw)
-                fields = tuple(sorted({f for f, _ in exc.errors}))
-                judged.refused.append((candidate, decision, fields))
+                built.append((candidate, decision, tuple(sorted({f for f, _ in exc.errors}))))
+        decisions = iter(self._decide([n for _, n, _ in built if isinstance(n, MemoryNode)]))
+        for candidate, built_node, fields in built:
+            if not isinstance(built_node, MemoryNode):  # no node: refused as invalid
+                judged.refused.append((candidate, built_node, fields))
                 continue
-            decision = self.gate(node)
+            decision = next(decisions)
             if decision.allowed:
-                judged.accepted.append((candidate, node, decision))
+                judged.accepted.append((candidate, built_node, decision))
                 if candidate.ref is not None:
-                    by_ref[candidate.ref] = node
+                    by_ref[candidate.ref] = built_node
             else:
                 judged.refused.append((candidate, decision, ()))
         seen: set[tuple[str, str, str]] = set()
         for spec in document.edges:
             self.edge(spec, sha, by_ref, seen, judged)
         return judged
+
+    def _decide(self, nodes: list[MemoryNode]) -> list[Decision]:
+        """One decision per node: the batch entry when there is one (same answers)."""
+        if self.gate_many is not None and len(nodes) > 1:
+            decisions = self.gate_many(nodes)
+            if len(decisions) == len(nodes):
+                return decisions
+        return [self.gate(n) for n in nodes]
 
     def edge(
         self,

@@ -211,7 +211,9 @@ class _Pass:
         if duplicate is not None:  # known content: not gated again
             return duplicate
         gate_started = time.perf_counter()
-        judged = DocumentJudge(self.ctx.writes, self.ctx.judge).judge(document, sha, source_path)
+        judged = DocumentJudge(self.ctx.writes, self.ctx.judge, self.ctx.judge_many).judge(
+            document, sha, source_path
+        )
         timings["gate_ms"] = _ms(gate_started)
         return _Prepared(index, entry, document, judged, sha, source_path, timings, started)
 
