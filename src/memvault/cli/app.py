@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -33,6 +33,7 @@ from memvault.cli import output
 from memvault.cli.fields import options_from
 from memvault.config import load_config
 from memvault.engine import (
+    Grant,
     MemoryEngine,
     NewMemory,
     NodeFilter,
@@ -48,7 +49,13 @@ from memvault.errors import (
     ValidationFailed,
 )
 
-__all__ = ["app", "bench_app", "load_demo", "main"]
+__all__ = [
+    "app",
+    "bench_app",
+    "known_categories",
+    "load_demo",
+    "main",
+]
 
 app = typer.Typer(
     name="memvault",
@@ -311,6 +318,17 @@ def link(
     _print_write(result, as_json, "linked")
 
 
+def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:
+    """Refuse (exit 2, naming the known ones) a category the engine's contract does not have.
+
+    Trigger: ``--category NOPE`` on a read (a typo, a made-up name).
+    Why: an empty listing reads as "nothing stored"; HTTP answers 422 and MCP an
+         error for the same read (the caller's one check, ``Caller.known``).
+    Outcome: ValidationFailed, which ``_errors`` prints as one line, exit 2.
+    """
+    engine.as_caller(Grant(agent="cli", all_users=True)).known(names)
+
+
 def _filters(**raw: Any) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if v not in (None, [], ())}
 
@@ -328,6 +346,7 @@ def list_command(
     """List memories matching filters (active only unless --status is given)."""
     filters = _filters(**raw)
     with _engine(ctx) as engine:
+        known_categories(engine, filters.get("category", ()))
         nodes = engine.list_memories(filters, limit=limit, offset=offset)
     if as_json:
         output.emit_json({"memories": [n.to_json() for n in nodes]})
@@ -362,6 +381,7 @@ def search(
     """Recall memories for a query (hybrid: full text + vectors), best first, with provenance."""
     filters = _filters(**raw)
     with _engine(ctx) as engine:
+        known_categories(engine, filters.get("category", ()))
         results = engine.search(query, filters=filters, top_k=top_k, config=preset, explain=explain)
     _print_search(results.to_json(), as_json)
 

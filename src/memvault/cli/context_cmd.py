@@ -19,7 +19,16 @@ from pydantic import ValidationError
 
 from memvault.benchmarks import context as bench
 from memvault.cli import output
-from memvault.cli.app import EXIT_REFUSED, EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
+from memvault.cli.app import (
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    JsonFlag,
+    _engine,
+    _fail,
+    app,
+    bench_app,
+    known_categories,
+)
 from memvault.engine import ALL_USERS, AgentAllowlist, ContextRequest, TaskRef, UserScope
 from memvault.model.validation import to_validation_failed
 
@@ -149,6 +158,7 @@ def query(
     if threshold is not None:
         request["threshold"] = threshold
     with _engine(ctx) as engine:
+        known_categories(engine, category or ())
         if allowlist is not None:
             engine.allowlist = AgentAllowlist.load(allowlist)
         result = engine.memory_query(request, user=reader)
