@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,17 @@ def test_an_unknown_category_is_a_usage_error_not_an_empty_answer(
     code, out, err = cli(home, *[a if a != "NOPE" else "PREFERENCE" for a in args], "--json")
     assert code == 0, err
     assert "Dana prefers tea" in out
+
+
+@pytest.mark.parametrize("flag", ["--updated-after", "--updated-before"])
+def test_date_bounds_take_any_iso_8601_day_or_moment(home: Path, flag: str) -> None:
+    for moment in ("2000-01-01", "2000-01-01T00:00:00Z", "2000-01-01T02:00:00+02:00"):
+        code, out, err = cli(home, "list", flag, moment, "--json")
+        assert code == 0, err
+        found = [m["content"] for m in json.loads(out)["memories"]]
+        assert found == (["Dana prefers tea over coffee"] if flag == "--updated-after" else [])
+    code, out, err = cli(home, "search", "tea", flag, "2000-01-01", "--json")
+    assert code == 0, err
+    code, out, err = cli(home, "list", flag, "nope")
+    assert code == 2
+    assert f"{flag} is not an ISO-8601 moment: 'nope'" in err

@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -39,6 +40,7 @@ from memvault.engine import (
     NodeFilter,
     RuntimeLayout,
     WriteResult,
+    format_timestamp,
     history_json,
 )
 from memvault.errors import (
@@ -55,6 +57,7 @@ __all__ = [
     "known_categories",
     "load_demo",
     "main",
+    "parse_moment",
 ]
 
 app = typer.Typer(
@@ -318,6 +321,27 @@ def link(
     _print_write(result, as_json, "linked")
 
 
+def parse_moment(text: str, flag: str) -> datetime:
+    """An ISO-8601 day or date-time given on the command line (UTC if it names no offset).
+
+    A mistake exits 2 naming the flag: ``--updated-after is not an ISO-8601 moment``.
+
+    >>> parse_moment("2026-01-31", "--x").isoformat()
+    '2026-01-31T00:00:00+00:00'
+    >>> parse_moment("2026-01-31T09:30:00+02:00", "--x").isoformat()
+    '2026-01-31T09:30:00+02:00'
+    """
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        _fail(
+            f"{flag} is not an ISO-8601 moment: {text!r}",
+            EXIT_USAGE,
+            "e.g. 2026-01-31 or 2026-01-31T09:30:00Z",
+        )
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:
     """Refuse (exit 2, naming the known ones) a category the engine's contract does not have.
 
@@ -330,7 +354,13 @@ def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:
 
 
 def _filters(**raw: Any) -> dict[str, Any]:
-    return {k: v for k, v in raw.items() if v not in (None, [], ())}
+    """The filter options that were given; date bounds as stored timestamps."""
+    filters = {k: v for k, v in raw.items() if v not in (None, [], ())}
+    for name in ("updated_after", "updated_before"):
+        if name in filters:
+            flag = "--" + name.replace("_", "-")
+            filters[name] = format_timestamp(parse_moment(str(filters[name]), flag))
+    return filters
 
 
 @app.command("list")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,6 +32,7 @@ from memvault.cli.app import (
     _engine,
     _fail,
     _print_write,
+    parse_moment,
 )
 from memvault.cli.app import app as root_app
 from memvault.engine import ProposalError, consent_links, proposal_json
@@ -50,13 +51,7 @@ NowOpt = Annotated[
 
 
 def _parse_now(text: str | None) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        _fail(f"--now is not an ISO-8601 moment: {text!r}", EXIT_USAGE, "e.g. 2026-03-01T00:00:00Z")
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return None if text is None else parse_moment(text, "--now")
 
 
 @lifecycle_app.command("run")
