@@ -60,3 +60,14 @@ def test_date_bounds_take_any_iso_8601_day_or_moment(home: Path, flag: str) -> N
     code, out, err = cli(home, "list", flag, "nope")
     assert code == 2
     assert f"{flag} is not an ISO-8601 moment: 'nope'" in err
+
+
+@pytest.mark.parametrize("user", ["", "   ", " dana", "dana\n", "x" * 129])
+def test_export_forget_and_insights_refuse_what_cannot_name_a_user(home: Path, user: str) -> None:
+    for command in ("export", "forget", "lifecycle insights"):
+        code, out, err = cli(home, *command.split(), "--user", user)
+        assert code == 2, (command, out)
+        assert "--user is not a user id" in err
+    # nothing was touched: Dana's memory is still there
+    code, out, _ = cli(home, "list", "--user-id", "dana", "--json")
+    assert [m["content"] for m in json.loads(out)["memories"]] == ["Dana prefers tea over coffee"]

@@ -54,6 +54,7 @@ from memvault.errors import (
 __all__ = [
     "app",
     "bench_app",
+    "checked_user",
     "known_categories",
     "load_demo",
     "main",
@@ -340,6 +341,26 @@ def parse_moment(text: str, flag: str) -> datetime:
             "e.g. 2026-01-31 or 2026-01-31T09:30:00Z",
         )
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def checked_user(user: str, flag: str = "--user") -> str:
+    """A user id named on the command line, refused (exit 2) when it cannot name a user.
+
+    Trigger: ``--user ""``, ``--user " dana"`` or a pasted id with a line break.
+    Why: no memory has such an owner, so export would print an empty record set and
+         forget would report "0 purged" — both read as "done" while nothing was.
+    Outcome: one line naming the flag and the value, exit 2.
+
+    >>> checked_user("dana")
+    'dana'
+    """
+    if not user.strip() or user != user.strip() or len(user) > 128 or not user.isprintable():
+        _fail(
+            f"{flag} is not a user id: {user!r}",
+            EXIT_USAGE,
+            "give 1-128 characters without surrounding spaces or control characters",
+        )
+    return user
 
 
 def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:

@@ -32,6 +32,7 @@ from memvault.cli.app import (
     _engine,
     _fail,
     _print_write,
+    checked_user,
     parse_moment,
 )
 from memvault.cli.app import app as root_app
@@ -77,6 +78,7 @@ def insights(
     as_json: JsonFlag = False,
 ) -> None:
     """Propose insights (a recurring preference, a working pattern) for the user's consent."""
+    checked_user(user)
     with _engine(ctx) as engine:
         results = engine.propose_insights(user)
     data = [r.to_json() for r in results]
@@ -285,6 +287,7 @@ def export(
     user: Annotated[str, typer.Option("--user", help="The user whose data to export.")],
 ) -> None:
     """Right of access: a user's memories, edges, history and proposals as JSON Lines."""
+    checked_user(user)
     with _engine(ctx) as engine:
         for record in engine.export_user(user):
             sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -297,6 +300,7 @@ def forget(
     as_json: JsonFlag = False,
 ) -> None:
     """Right to erasure: purge a user's memories and proposals; print counts and the verdict."""
+    checked_user(user)
     with _engine(ctx) as engine:
         report = engine.forget_user(user)
     data: dict[str, Any] = report.to_json()
