@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from memvault.errors import MigrationError
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
 from memvault.model.node import MemoryEdge
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
@@ -49,6 +50,7 @@ __all__ = [
     "op_event_from_row",
     "op_event_params",
     "op_events_query",
+    "pending_migrations",
     "proposal_from_row",
     "proposal_params",
     "proposals_query",
@@ -149,6 +151,27 @@ def op_events_query(
 def op_event_from_row(row: Sequence[Any]) -> OpEvent:
     """An :class:`OpEvent` from a row of :func:`op_events_query` (columns in field order)."""
     return OpEvent(*row)
+
+
+#: ``(version, description, sql)`` of a schema migration.
+Migration = tuple[int, str, str]
+
+
+def pending_migrations(
+    applied: set[int], migrations: Sequence[Migration], where: str
+) -> list[Migration]:
+    """The migrations not applied yet, in order; a database with a version this memvault
+    does not know is newer than it, and refused.
+
+    >>> pending_migrations({1}, [(1, "initial", ""), (2, "index", "")], "memory.db")
+    [(2, 'index', '')]
+    """
+    if applied - {version for version, _, _ in migrations}:
+        raise MigrationError(
+            f"{where} has schema version {max(applied)}, newer than this memvault",
+            hint="upgrade memvault",
+        )
+    return [m for m in migrations if m[0] not in applied]
 
 
 def _in(column: str, values: Sequence[Any], mark: str, params: list[Any]) -> str:

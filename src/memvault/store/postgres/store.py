@@ -61,7 +61,13 @@ from memvault.store.postgres.schema import (
     vector_index_name,
 )
 from memvault.store.records import AuditHead
-from memvault.store.sql import SqlReads, edge_from_row, edge_params, history_params
+from memvault.store.sql import (
+    SqlReads,
+    edge_from_row,
+    edge_params,
+    history_params,
+    pending_migrations,
+)
 
 try:
     import psycopg
@@ -210,15 +216,8 @@ class PostgresStore(SqlReads):
                 " description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())"
             )
             applied = {r[0] for r in cur.execute("SELECT version FROM schema_version")}
-            known = {v for v, _, _ in MIGRATIONS}
-            if applied - known:
-                raise MigrationError(
-                    f"schema {self.schema!r} has version {max(applied)}, newer than this memvault",
-                    hint="upgrade memvault",
-                )
-            for version, description, sql in MIGRATIONS:
-                if version in applied:
-                    continue
+            where = f"PostgreSQL schema {self.schema!r}"
+            for version, description, sql in pending_migrations(applied, MIGRATIONS, where):
                 try:
                     cur.execute(sql)
                 except psycopg.Error as exc:

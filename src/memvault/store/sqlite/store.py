@@ -27,7 +27,6 @@ import numpy.typing as npt
 
 from memvault.errors import (
     DuplicateEdgeError,
-    MigrationError,
     ScopeViolationError,
     StoreError,
     StoreMissingError,
@@ -57,6 +56,7 @@ from memvault.store.sql import (
     edge_params,
     history_params,
     ingest_params,
+    pending_migrations,
 )
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
@@ -476,15 +476,9 @@ class SQLiteStore(SqlReads):
                 "version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
             applied = {r[0] for r in conn.execute("SELECT version FROM schema_version")}
-            known = {v for v, _, _ in MIGRATIONS}
-            if applied - known:
-                raise MigrationError(
-                    f"{self.path} has schema version {max(applied)}, newer than this memvault",
-                    hint="upgrade memvault",
-                )
-            for version, description, sql in MIGRATIONS:
-                if version in applied:
-                    continue
+            for version, description, sql in pending_migrations(
+                applied, MIGRATIONS, str(self.path)
+            ):
                 for statement in _split_sql(sql):
                     conn.execute(statement)
                 conn.execute(
