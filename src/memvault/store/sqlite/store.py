@@ -94,6 +94,10 @@ RANK_CACHE_SIZE = 500_000
 QUICK_CHECK_SYNC_BYTES = 256 * 1024 * 1024
 
 
+#: columns of a ``SELECT_NODE`` row that belong to the node (the source's follow)
+_NODE_WIDTH = len(q.NODE_COLUMNS)
+
+
 def _connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
     conn = sqlite3.connect(
         path,
@@ -759,9 +763,13 @@ class SQLiteStore(SqlReads):
 
     @staticmethod
     def _node(row: sqlite3.Row) -> MemoryNode:
-        data = {c: row[c] for c in q.NODE_COLUMNS}
+        # Trigger: a row of ``SELECT_NODE`` (node columns, then source columns).
+        # Why: ``row[name]`` searches the column names one by one (~25 of them).
+        # Outcome: positional values zipped with the column lists.
+        values = tuple(row)
+        data: dict[str, Any] = dict(zip(q.NODE_COLUMNS, values[:_NODE_WIDTH], strict=True))
         data["pinned"] = bool(data["pinned"])
-        data["source"] = Source(**{c: row[f"s_{c}"] for c in q.SOURCE_COLUMNS})
+        data["source"] = Source(**dict(zip(q.SOURCE_COLUMNS, values[_NODE_WIDTH:], strict=True)))
         return MemoryNode.model_validate(data)
 
     def get_nodes(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryNode]:
