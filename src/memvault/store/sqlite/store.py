@@ -94,6 +94,8 @@ RANK_CACHE_SIZE = 500_000
 QUICK_CHECK_SYNC_BYTES = 256 * 1024 * 1024
 
 
+#: the filter of an unfiltered search (built once: a pydantic model costs ~50 us to build)
+_NO_FILTER = NodeFilter()
 #: columns of a ``SELECT_NODE`` row that belong to the node (the source's follow)
 _NODE_WIDTH = len(q.NODE_COLUMNS)
 
@@ -973,7 +975,7 @@ class SQLiteStore(SqlReads):
             return None
         statuses = tuple(s.value for s in filters.status)
         allowed = None
-        if filters.model_copy(update={"status": NodeFilter().status}) != NodeFilter():
+        if filters.model_copy(update={"status": _NO_FILTER.status}) != _NO_FILTER:
             allowed = self._allowed_ids(orchestrator_id, filters)
         hits = index.search(
             orchestrator_id,
@@ -1105,7 +1107,7 @@ class SQLiteStore(SqlReads):
         try:
             matrix = self._matrix(orchestrator_id, model_id, dim)
             rows = None
-            if filters != NodeFilter():
+            if filters != _NO_FILTER:
                 # Trigger: filters beyond "active". Why: they must be applied by
                 # the database, never in Python after ranking. Outcome: the
                 # allowed ids come from SQL and only their rows are scored.

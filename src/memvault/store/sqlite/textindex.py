@@ -145,13 +145,40 @@ class FtsTokens:
 class _Postings:
     """One term's (slot, column, frequency) entries, in slot order, growable."""
 
-    __slots__ = ("_np", "cols", "slots", "tfs")
+    __slots__ = ("_np", "_summed", "cols", "slots", "tfs")
 
     def __init__(self) -> None:
         self.slots = array("q")
         self.cols = array("b")
         self.tfs = array("l")
         self._np: tuple[int, Slots, npt.NDArray[np.int8], npt.NDArray[np.float64]] | None = None
+        self._summed: tuple[int, tuple[float, ...], Slots, npt.NDArray[np.float64]] | None = None
+
+    def summed(
+        self, weights: npt.NDArray[np.float64], key: tuple[float, ...]
+    ) -> tuple[Slots, npt.NDArray[np.float64]]:
+        """Each slot once, with its column-weighted term frequency (``key``: the weights).
+
+        Trigger: a common term has tens of thousands of postings, and every
+          search weighted and summed all of them again.
+        Why: they change only when the term's postings grow (a write), and a
+          store's searches use one set of column weights.
+        Outcome: kept until the postings grow or the weights differ; the sums
+          are the same operations in the same order as before (exact).
+        """
+        n = len(self.slots)
+        hit = self._summed
+        if hit is not None and hit[0] == n and hit[1] == key:
+            return hit[2], hit[3]
+        slots, cols, tfs = self.arrays()
+        freq_all = weights[cols] * tfs
+        if slots.size > 1:
+            starts = np.flatnonzero(np.concatenate(([True], slots[1:] != slots[:-1])))
+            uniq, freq = slots[starts], np.add.reduceat(freq_all, starts)
+        else:
+            uniq, freq = slots, freq_all
+        self._summed = (n, key, uniq, freq)
+        return uniq, freq
 
     def arrays(self) -> tuple[Slots, npt.NDArray[np.int8], npt.NDArray[np.float64]]:
         n = len(self.slots)
@@ -343,7 +370,8 @@ class TextIndex:
         """
         if any(len(p) != 1 for p in phrases):
             raise ValueError("every phrase must be one token")
-        w = np.array([float((weights or {}).get(c, 1.0)) for c in TEXT_COLUMNS], dtype=np.float64)
+        key = tuple(float((weights or {}).get(c, 1.0)) for c in TEXT_COLUMNS)
+        w = np.array(key, dtype=np.float64)
         with self.lock:
             if not phrases or self.rows == 0 or limit <= 0:
                 return []
@@ -365,14 +393,7 @@ class TextIndex:
                 post = self._postings.get(term)
                 if post is None:
                     continue
-                slots, cols, tfs = post.arrays()
-                freq_all = w[cols] * tfs
-                if slots.size > 1:
-                    starts = np.flatnonzero(np.concatenate(([True], slots[1:] != slots[:-1])))
-                    uniq = slots[starts]
-                    freq = np.add.reduceat(freq_all, starts)
-                else:
-                    uniq, freq = slots, freq_all
+                uniq, freq = post.summed(w, key)
                 keep = live[uniq]
                 uniq, freq = uniq[keep], freq[keep]
                 hits = uniq.size

@@ -97,6 +97,7 @@ class VectorMatrix:
         self.row: dict[str, int] = {}
         self._matrix: F32 = np.zeros((capacity, dim), dtype=np.float32)
         self._active = np.zeros(capacity, dtype=bool)
+        self._active_n = 0  # count of True in _active (read by every search)
         self.marker: Marker | None = None
         #: built on the first search above the ANN threshold; follows upserts after that
         self.ann: AnnIndex | HnswIndex | None = None
@@ -128,6 +129,7 @@ class VectorMatrix:
             self.ids.append(memory_id)
             self.row[memory_id] = index
         self._matrix[index] = vector
+        self._active_n += int(active) - int(self._active[index])
         self._active[index] = active
         if self.ann is not None or self._building is not None:
             with self._ann_lock:
@@ -142,6 +144,7 @@ class VectorMatrix:
     def set_active(self, memory_id: str, active: bool) -> None:
         index = self.row.get(memory_id)
         if index is not None:
+            self._active_n += int(active) - int(self._active[index])
             self._active[index] = active
 
     def refresh_active(self, active_ids: set[str]) -> None:
@@ -154,12 +157,13 @@ class VectorMatrix:
         """
         n = len(self.ids)
         self._active[:n] = np.fromiter((i in active_ids for i in self.ids), dtype=bool, count=n)
+        self._active_n = int(np.count_nonzero(self._active[:n]))
 
     def rows_of(self, memory_ids: list[str]) -> npt.NDArray[np.intp]:
         return np.fromiter((self.row[m] for m in memory_ids if m in self.row), dtype=np.intp)
 
     def active_count(self) -> int:
-        return int(np.count_nonzero(self._active[: len(self.ids)]))
+        return self._active_n
 
     def search(
         self,
