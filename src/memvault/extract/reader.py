@@ -179,6 +179,11 @@ class ClauseReader:
         other = self.manifest.get("keep_other") or keep
         self.other_share = float(other.get("share", self.keep_share))
         self.other_floor = float(other.get("floor", self.keep_floor))
+        # A first-person statement no rule read is dropped only on a silent reading
+        # at least this sure (calibrated on the validation split's statements).
+        told = self.manifest.get("keep_stated") or {}
+        self.stated_min = float(told.get("silent_min", 0.5))
+        self.stated_share = float(told.get("share", 0.5))
 
     def read(self, texts: Sequence[str]) -> list[Reading]:
         """One :class:`Reading` per text (pure arithmetic, no I/O)."""

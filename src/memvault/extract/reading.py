@@ -181,6 +181,9 @@ STATED_SILENT_MIN = 0.5
 STATED_SILENT_SHARE = 0.5
 
 
+_FALLBACK = frozenset({"fact", "preference", "event", "goal"})
+
+
 def durable_fallback(reading: Reading) -> Reading:
     """The reading's best *durable* label (a stated clause the reader was unsure of).
 
@@ -190,7 +193,9 @@ def durable_fallback(reading: Reading) -> Reading:
     """
     if reading.label in TYPES and reading.label != "procedure":
         return reading
-    options = [(p, label) for label, p in reading.scores if label in TYPES and label != "procedure"]
+    # a todo, reminder or decision is said with its own words ("need to", "remind me",
+    # "decided"): an unsure statement is one of the plain kinds
+    options = [(p, label) for label, p in reading.scores if label in _FALLBACK]
     if not options:
         return Reading("fact", 0.0, reading.scores, 0.0, False)
     p, label = max(options)
@@ -219,6 +224,11 @@ _FOLLOW_UP = re.compile(
     r"|^(?:what's up|how's it going|how have things been|what about|how about)\b",
     re.I,
 )
+_LISTENER_OTHER = re.compile(
+    r"(?<!\w)(?:tú|ti|toi|vous|du|dich|dir|você|vocês|jij|jou|jullie|ty|ciebie|tobie|sen|sana"
+    r"|siz|ты|вы|тебя|тебе|usted|voi)(?!\w)|あなた|你",
+    re.I,
+)
 _RHETORICAL = re.compile(r"^(?:guess what|you know what|know what)\b", re.I)
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", re.I)
 
@@ -241,8 +251,14 @@ def help_question(text: str) -> bool:
     (False, False)
     >>> help_question("is there a faster way to diff two parquet files?")
     True
+    >>> help_question("¿Cómo puedo exportar la base de datos a CSV?"), help_question("¿Y tú?")
+    (True, False)
     """
     clause = text.strip()
+    if _LISTENER_OTHER.search(clause):
+        return False  # "¿y tú?", "et toi ?", "und du?": a question back, in any language
+    if clause.endswith(("?", "？")) and not english_like(clause):
+        return True  # another language: a question is taken as a request (no cue to tell)
     if not (clause.endswith("?") or _INTERROGATIVE.match(clause)) or _RHETORICAL.match(clause):
         return False  # a statement the reader took for a question, or "guess what I did?"
     if _REQUEST.search(clause) or _ABOUT_ME.search(clause):

@@ -186,12 +186,33 @@ _TODAY = re.compile(
     r"|(?:the )?whole (?:morning|afternoon|day))\b",
     re.I,
 )
+#: Logistics of the next hours or days ("a 1:1 at 3pm", "on call this weekend", "in late
+#: tomorrow"): one-offs when no rule read the clause and it is not a todo or reminder.
+_LOGISTICS = re.compile(
+    r"\b(?:at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|at noon|at midnight|(?:this|all|the whole) weekend"
+    r"|tomorrow (?:morning|afternoon|evening|night|at)|until \d{1,2}|after lunch|before lunch"
+    r"|in (?:an|a couple of|two|a few) hours?|back (?:online|in an hour|later)"
+    r"|(?:be|running|'ll be) (?:late|offline|out|away|afk)|bear with me|on call|ooo"
+    r"|out of (?:the )?office)\b",
+    re.I,
+)
+#: The same, in the other languages the reader reads (for clauses kept word for word).
+_TODAY_OTHER = re.compile(
+    r"(?<!\w)(?:hoy|esta (?:noche|tarde|mañana)|ahora mismo|ahora|aujourd'hui|ce soir|ce matin"
+    r"|cet après-midi|maintenant|en ce moment|heute(?: abend| morgen| nachmittag)?|gerade|jetzt"
+    r"|hoje(?: à noite)?|esta noite|agora|oggi|stasera|stamattina|adesso|in questo momento"
+    r"|vandaag|vanavond|vanochtend|nu|op dit moment|dziś|dzisiaj|dziś wieczorem|teraz|bugün"
+    r"|bu akşam|bu sabah|şu an|şimdi|сегодня|сейчас|вечером)(?!\w)"
+    r"|今日|今夜|今朝|今は|今、|いま|今天|今晚|今早|现在|此刻",
+    re.I,
+)
 #: Rules whose statement stands whatever day it is said ("from today on, always …").
 _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
 
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
 _ASKED = frozenset({"TODO", "REMINDER"})
 
+_ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|we're|my|our)\b", re.I)
 
 
@@ -344,8 +365,7 @@ class RuleExtractor:
             cand is None
             and why.startswith("silent:question")
             and (r := readings[len(sentences) + i]) is not None
-            and r.label == "question"
-            and r.sure
+            and ((r.label == "question" and r.sure) or not english_like(prepared[i][2]))
             and help_question(prepared[i][2])
             for i, (cand, why) in enumerate(built)
         )
@@ -363,13 +383,27 @@ class RuleExtractor:
                 and not explicit
                 and cand.category not in _ASKED
                 and cand.rule not in _STANDING
-                and _TODAY.search(raw)
+                and (
+                    _TODAY.search(raw)
+                    or (cand.rule.startswith(VERBATIM_RULE) and _TODAY_OTHER.search(raw))
+                )
             ):
                 # Trigger: a statement about today ("ordering sushi tonight", "spent the
                 #          morning on the flaky test") that is not a todo or reminder.
                 # Why: true now, not tomorrow — a one-off, however it is phrased.
                 # Outcome: nothing is kept of it.
                 why, cand = f"silent:about today ({why})", None
+            if (
+                cand is not None
+                and not explicit
+                and cand.rule.startswith("reader.")
+                and cand.category not in _ASKED
+                and _LOGISTICS.search(raw)
+            ):
+                # Trigger: a clause no rule read, about the next hours or days' logistics.
+                # Why: "a 1:1 at 3pm", "on call this weekend" are true for a day.
+                # Outcome: nothing is kept of it (a todo or reminder is kept, dated).
+                why, cand = f"silent:logistics ({why})", None
             if cand is not None and asks and not (explicit or cand.category in _ASKED):
                 why, cand = f"silent:context of a question ({why})", None
             if cand is not None:
@@ -444,10 +478,15 @@ class RuleExtractor:
             # Why: friendly chat says durable things in wordings no corpus covers; an
             #      unsure silent reading of a stated clause is no evidence against it.
             # Outcome: only a confident silent reading (or a question mark) silences it.
+            bar, share = (
+                (self.reader.stated_min, self.reader.stated_share)
+                if self.reader is not None
+                else (STATED_SILENT_MIN, STATED_SILENT_SHARE)
+            )
             confident = (
                 reading.label in {"question", "chitchat", "oneoff"}
-                and reading.score >= STATED_SILENT_MIN
-                and reading.share >= STATED_SILENT_SHARE
+                and reading.score >= bar
+                and reading.share >= share
             )
             if (quiet == "one-off sentence" and reading.durable and reading.score >= 0.5) or (
                 quiet == reading_label(reading) and not confident
@@ -501,6 +540,12 @@ class RuleExtractor:
                 return word_for_word, f"reader.{reading.label} (verbatim)" + (
                     "" if word_for_word else " (too short)"
                 )
+            if reading.sure and reading.label == "event" and not _ABOUT_SPEAKER.search(text):
+                # Trigger: a happening no rule read, and not the speaker's ("the deploy
+                #          went fine yesterday", "the outage lasted an hour").
+                # Why: the status of things around the user, not an event of their life.
+                # Outcome: nothing is kept of it.
+                return None, f"silent:not the speaker's event ({reading.score:.2f})"
             if reading.sure or says:
                 read = reading if reading.sure else durable_fallback(reading)
                 own = statement_candidate(clause, read)
