@@ -28,7 +28,14 @@ from memvault.errors import MigrationError
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
 from memvault.model.node import MemoryEdge
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
-from memvault.store.base import GENESIS_HASH, ChangeRecord, HistoryEvent, IngestRecord
+from memvault.store.base import (
+    GENESIS_HASH,
+    SCALAR_FILTERS,
+    ChangeRecord,
+    HistoryEvent,
+    IngestRecord,
+    NodeFilter,
+)
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "edge_params",
     "event_counts_from_rows",
     "event_counts_query",
+    "filter_clause",
     "history_from_row",
     "history_params",
     "history_query",
@@ -56,6 +64,7 @@ __all__ = [
     "proposals_query",
     "revision_query",
     "thread_seen_query",
+    "visible_clause",
 ]
 
 Query = tuple[str, list[Any]]
@@ -180,6 +189,70 @@ def _in(column: str, values: Sequence[Any], mark: str, params: list[Any]) -> str
     return f"{column} IN ({', '.join(mark for _ in values) or 'NULL'})"
 
 
+# -- filters ------------------------------------------------------------------------
+
+
+def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m", *, mark: str) -> str:
+    """The user scope (store/scope.py) as one condition; appends its parameters.
+
+    Trigger: the read serves one user's turn or query.
+    Why: that user's memories and shared ones, never another user's.
+    Outcome: ``(user_id IN (…) OR user_id IS NULL)``; no users → shared only.
+
+    >>> visible_clause(["u1"], [], mark="?")
+    '(m.user_id IN (?) OR m.user_id IS NULL)'
+    """
+    shared = f"{alias}.user_id IS NULL"
+    if not users:
+        return shared
+    return f"({_in(f'{alias}.user_id', list(users), mark, params)} OR {shared})"
+
+
+def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m", *, mark: str) -> Query:
+    """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``: one
+    translation of :class:`NodeFilter` for both SQL backends.
+
+    Trigger: PostgreSQL plans ``status = ANY(array)`` as a filter, not an index order.
+    Why: one status (the usual "active") as an equality makes
+    ``(orchestrator_id, status, updated_at DESC, memory_id)`` an index whose order
+    serves "newest first", and a ``LIMIT`` stops early (measured: a bulletin section
+    at 10k memories 14–24 ms → ~1 ms).
+    Outcome: lists are ``IN (…)``, and PostgreSQL reads a one-element ``IN`` as ``=``.
+
+    >>> filter_clause("acme", NodeFilter(user_id="u1"), mark="%s")
+    ('m.orchestrator_id = %s AND m.status IN (%s) AND m.user_id = %s', ['acme', 'active', 'u1'])
+    >>> filter_clause("acme", NodeFilter(visible_to="u1"), mark="?")[0]
+    'm.orchestrator_id = ? AND m.status IN (?) AND (m.user_id IN (?) OR m.user_id IS NULL)'
+    """
+    params: list[Any] = [orchestrator_id]
+    parts = [
+        f"{alias}.orchestrator_id = {mark}",
+        _in(f"{alias}.status", [s.value for s in f.status], mark, params),
+    ]
+    for name in SCALAR_FILTERS:
+        value = getattr(f, name)
+        if value is not None:
+            parts.append(f"{alias}.{name} = {mark}")
+            params.append(value)
+    if f.visible_to is not None:
+        parts.append(visible_clause(f.visible_to, params, alias, mark=mark))
+    if f.type is not None:
+        parts.append(_in(f"{alias}.type", [t.value for t in f.type], mark, params))
+    if f.category is not None:
+        parts.append(_in(f"{alias}.category", list(f.category), mark, params))
+    for column, op, value in (
+        ("pinned", "=", f.pinned),
+        ("importance", ">=", f.importance_min),
+        ("importance", "<=", f.importance_max),
+        ("updated_at", ">", f.updated_after),
+        ("updated_at", "<", f.updated_before),
+    ):
+        if value is not None:
+            parts.append(f"{alias}.{column} {op} {mark}")
+            params.append(value)
+    return " AND ".join(parts), params
+
+
 # -- the audit history ------------------------------------------------------------
 
 _HISTORY_FIELDS = (
@@ -289,9 +362,7 @@ def changes_since_query(
     if visible_to is not None:
         # Any status: a deleted memory's bullet is still its owner's news.
         params.append(orchestrator_id)
-        users = "m.user_id IS NULL"
-        if visible_to:
-            users = f"({_in('m.user_id', list(visible_to), mark, params)} OR {users})"
+        users = visible_clause(visible_to, params, mark=mark)
         sql += (
             " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
             f" WHERE m.orchestrator_id = {mark} AND {users})"

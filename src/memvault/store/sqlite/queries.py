@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memvault.model.node import PROVENANCE_FIELDS, MemoryNode, Source
-from memvault.store.base import SCALAR_FILTERS, TEXT_COLUMNS, NodeFilter
+from memvault.store import sql as shared_sql
+from memvault.store.base import TEXT_COLUMNS, NodeFilter
 
 __all__ = [
     "NODE_COLUMNS",
@@ -25,7 +26,6 @@ __all__ = [
     "rank_fields_query",
     "search_text_query",
     "source_params",
-    "visible_clause",
 ]
 
 Query = tuple[str, list[Any]]
@@ -77,57 +77,13 @@ def _in(column: str, values: Sequence[str], params: list[Any]) -> str:
     return f"{column} IN ({', '.join('?' for _ in values)})"
 
 
-def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m") -> str:
-    """The user scope (store/scope.py) as one condition; appends its parameters.
-
-    Trigger: the read serves one user's turn or query.
-    Why: that user's memories and shared ones, never another user's.
-    Outcome: ``(user_id IN (…) OR user_id IS NULL)``; no users → shared only.
-
-    >>> visible_clause(["u1"], [])
-    '(m.user_id IN (?) OR m.user_id IS NULL)'
-    """
-    shared = f"{alias}.user_id IS NULL"
-    if not users:
-        return shared
-    return f"({_in(f'{alias}.user_id', list(users), params)} OR {shared})"
-
-
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Query:
-    """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``.
+    """``WHERE`` conditions for ``f`` with SQLite's marks (:func:`.sql.filter_clause`).
 
     >>> filter_clause("acme", NodeFilter(user_id="u1"))[0]
     'm.orchestrator_id = ? AND m.status IN (?) AND m.user_id = ?'
-    >>> filter_clause("acme", NodeFilter(visible_to="u1"))[0]
-    'm.orchestrator_id = ? AND m.status IN (?) AND (m.user_id IN (?) OR m.user_id IS NULL)'
     """
-    params: list[Any] = [orchestrator_id]
-    parts = [f"{alias}.orchestrator_id = ?"]
-    parts.append(_in(f"{alias}.status", [s.value for s in f.status], params))
-    for name in SCALAR_FILTERS:
-        value = getattr(f, name)
-        if value is not None:
-            parts.append(f"{alias}.{name} = ?")
-            params.append(value)
-    if f.visible_to is not None:
-        parts.append(visible_clause(f.visible_to, params, alias))
-    if f.type is not None:
-        parts.append(_in(f"{alias}.type", [t.value for t in f.type], params))
-    if f.category is not None:
-        parts.append(_in(f"{alias}.category", list(f.category), params))
-    if f.pinned is not None:
-        parts.append(f"{alias}.pinned = ?")
-        params.append(int(f.pinned))
-    for column, op, value in (
-        ("importance", ">=", f.importance_min),
-        ("importance", "<=", f.importance_max),
-        ("updated_at", ">", f.updated_after),
-        ("updated_at", "<", f.updated_before),
-    ):
-        if value is not None:
-            parts.append(f"{alias}.{column} {op} ?")
-            params.append(value)
-    return " AND ".join(parts), params
+    return shared_sql.filter_clause(orchestrator_id, f, alias, mark="?")
 
 
 def list_nodes_query(orchestrator_id: str, f: NodeFilter, limit: int, offset: int) -> Query:
