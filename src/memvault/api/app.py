@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -246,6 +246,14 @@ def _install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _request_invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        not_json = _not_json(exc.errors())
+        if not_json is not None:
+            # Trigger: a body that does not parse as JSON, or one sent with another
+            #          content type (so it was never read as JSON).
+            # Why: the error table (docs/http-api.md, problems.py) says 400; a 422
+            #      "body.11: JSON decode error" reads as a schema problem at field 11.
+            # Outcome: 400 saying what is wrong with the body; nothing is stored.
+            return problem_response(400, "malformed-json", not_json)
         errors = [
             {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()
         ]
@@ -291,6 +299,26 @@ def _install_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         return problem_response(500, "internal-error", f"unexpected {type(exc).__name__}")
+
+
+def _not_json(errors: Sequence[Any]) -> str | None:
+    """Why the request body is not JSON at all (``None``: it is JSON, maybe of a wrong shape).
+
+    >>> bad = {"type": "json_invalid", "loc": ("body", 5), "ctx": {"error": "Expecting value"}}
+    >>> _not_json([bad])
+    'the body is not valid JSON: Expecting value at character 5'
+    >>> _not_json([{"type": "missing", "loc": ("body", "query"), "input": {}}]) is None
+    True
+    """
+    for error in errors:
+        loc = tuple(error.get("loc", ()))
+        if error.get("type") == "json_invalid":
+            where = f" at character {loc[1]}" if len(loc) > 1 else ""
+            cause = (error.get("ctx") or {}).get("error", "JSON decode error")
+            return f"the body is not valid JSON: {cause}{where}"
+        if loc == ("body",) and isinstance(error.get("input"), bytes):
+            return "the body was not read as JSON: send it with Content-Type: application/json"
+    return None
 
 
 #: Pydantic error types that are a broken bound, not a wrong shape.

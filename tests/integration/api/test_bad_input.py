@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from memvault.cli import app
-from tests.integration.api.conftest import Live
+from tests.integration.api.conftest import PREFERENCE, Live
 
 FUZZ_EXAMPLES = 12  # per route; ~17 routes over real HTTP
 
@@ -71,6 +71,32 @@ def test_named_bad_inputs_are_422(live: Live, path: str, body: Any, field: str) 
     assert response.headers["content-type"].startswith("application/problem+json")
     assert field in response.text
     assert "Traceback" not in response.text
+
+
+@pytest.mark.parametrize(
+    ("content_type", "data", "detail"),
+    [
+        ("application/json", b'{"content": "Dana likes tea", "type":', "not valid JSON"),
+        ("application/json", b"{'content': 'single quotes'}", "not valid JSON"),
+        ("text/plain", json.dumps(PREFERENCE).encode(), "Content-Type: application/json"),
+        ("application/x-www-form-urlencoded", b"content=Dana+likes+tea", "Content-Type"),
+    ],
+)
+def test_a_body_that_is_not_json_is_400_and_stores_nothing(
+    live: Live, content_type: str, data: bytes, detail: str
+) -> None:
+    with live.client("writer") as http:
+        before = http.get("/v1/memories", params={"limit": 500}).json()["memories"]
+        response = http.post("/v1/memories", content=data, headers={"content-type": content_type})
+        after = http.get("/v1/memories", params={"limit": 500}).json()["memories"]
+    assert response.status_code == 400, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["type"] == "urn:memvault:problem:malformed-json"
+    assert detail in body["detail"]
+    assert after == before
+    # a JSON body of the wrong shape is still a 422 naming the field
+    assert post(live, "/v1/memories", {"content": "x"}).status_code == 422
 
 
 def test_list_filter_with_impossible_date_is_422(live: Live) -> None:
