@@ -29,7 +29,7 @@ from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, Contract, load_contract
 from memvault.policy.gate import evaluate
 from memvault.policy.learned import LearnedLayer, default_layer
-from memvault.policy.normalize import NormalizedText, normalize
+from memvault.policy.parallel import GateSettings, judge_candidates, judge_split
 
 __all__ = ["TOOL_ROLES", "PolicyGate", "UsageProvider", "says_tool"]
 
@@ -205,7 +205,9 @@ class PolicyGate:
         text field of the batch in one :meth:`~LearnedLayer.judge_many` call
         (:meth:`~LearnedLayer.primed`); the contract's checks then run per node,
         unchanged, so every decision — stop reason, detector, reason, spans — is
-        the single call's (``tests/unit/policy/test_check_many.py``).
+        the single call's (``tests/unit/policy/test_check_many.py``). A large
+        batch is judged half here, half in a second process
+        (:mod:`memvault.policy.parallel`) — the same function on the same inputs.
 
         >>> from memvault.model import CapturedBy, MemoryNode, Source, SourceKind, SourceType
         >>> def node(text):
@@ -230,51 +232,21 @@ class PolicyGate:
                 self.check(op, n, agent_id=agent_id, vector=v, vector_model=m)
                 for n, v, m in zip(nodes, vecs, models, strict=True)
             ]
-        layer = self.learned
-        if layer is not None and layer.error is None and op in (MemoryOp.STORE, MemoryOp.UPDATE):
-            layer = _primed(layer, nodes, vecs, models)
-        out: list[Decision] = []
-        for node, vector, model in zip(nodes, vecs, models, strict=True):
-            usage = self.usage(node) if (self.usage and op is MemoryOp.STORE) else Usage()
-            context = GateContext(
-                contract=self.contract,
-                policy_enabled=self.policy_enabled,
-                caps=self.caps,
-                usage=usage,
-                allowlist=self.allowlist,
-                learned=layer,
+        items = [
+            (
+                self.candidate(op, n, agent_id, vector=v, vector_model=m),
+                self.usage(n) if (self.usage and op is MemoryOp.STORE) else Usage(),
             )
-            candidate = self.candidate(op, node, agent_id, vector=vector, vector_model=model)
-            out.append(evaluate(candidate, context))
-        return out
-
-
-def _primed(
-    layer: LearnedLayer,
-    nodes: Sequence[MemoryNode],
-    vectors: Sequence[Any],
-    models: Sequence[str | None],
-) -> LearnedLayer:
-    """``layer`` primed with the fields the gate's heads read in ``nodes``.
-
-    Trigger: a batch of writes (``add_many``, ingest) about to be judged.
-    Why: scoring the heads one field at a time repeats the per-call numpy work
-      for every row; the text's heads read its vector (by model), a value the
-      n-gram heads only (see ``gate._check_learned``).
-    Outcome: one ``judge_many`` per vector model, plus one for values; a field
-      not primed here is still judged on its own, with the same answer.
-    """
-    by_model: dict[str | None, tuple[list[NormalizedText], list[Any]]] = {}
-    values: list[NormalizedText] = []
-    for node, vector, model in zip(nodes, vectors, models, strict=True):
-        docs, vecs = by_model.setdefault(model, ([], []))
-        docs.append(normalize(node.content))
-        vecs.append(vector)
-        value = node.value or None
-        if isinstance(value, str) and value != node.content:
-            values.append(normalize(value))
-    for model, (docs, vecs) in by_model.items():
-        layer = layer.primed(docs, vectors=vecs, vector_model=model)
-    if values:
-        layer = layer.primed(values, use_encoder=False)
-    return layer
+            for n, v, m in zip(nodes, vecs, models, strict=True)
+        ]
+        shipped = self.learned is None or self.learned is default_layer()
+        settings = GateSettings(
+            self.contract,
+            self.policy_enabled,
+            self.caps,
+            self.allowlist,
+            "none" if self.learned is None else "default",
+        )
+        if not shipped:  # a layer of the caller's own: judged in this process only
+            return judge_candidates(items, settings, self.learned)
+        return judge_split(items, settings)

@@ -208,3 +208,38 @@ def test_a_failing_batch_entry_falls_back_to_single_checks(tmp_path: Path) -> No
         assert got[2].stop_reason is StopReason.INJECTION_DETECTED
     finally:
         store.close()
+
+
+def test_a_batch_split_with_the_second_process_decides_exactly_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``policy.parallel``: half the batch judged by the child process, the same answers;
+    a child that dies mid-batch leaves its half to this process, still the same answers."""
+    from memvault.policy import parallel
+
+    monkeypatch.setattr(parallel, "MIN_BATCH", 8)
+    gate = PolicyGate(usage=_usage)
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        nodes = _nodes(_pipeline(gate, store), ITEMS * 2)
+        vectors, models = _vectors(nodes)
+        singles = _singles(gate, MemoryOp.STORE, nodes, vectors, models, None)
+        parallel.shutdown()
+        assert parallel.warm(timeout=120), "the gate worker did not start"
+        worker = parallel._WORKER
+        assert worker is not None and worker.ready
+        split = gate.check_many(
+            MemoryOp.STORE, nodes, agent_id=None, vectors=vectors, vector_models=models
+        )
+        assert split == singles
+        assert worker.ready and not worker.broken  # the child answered its half
+        worker.proc.kill()
+        worker.proc.wait(timeout=10)
+        after = gate.check_many(
+            MemoryOp.STORE, nodes, agent_id=None, vectors=vectors, vector_models=models
+        )
+        assert after == singles
+        assert worker.broken  # not used again
+    finally:
+        parallel.shutdown()
+        store.close()

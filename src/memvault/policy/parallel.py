@@ -1,0 +1,313 @@
+"""Half of a large batch judged in a second process: the same gate, the same answers.
+
+Trigger: a bulk write (``add_many`` of hundreds of memories) on a machine with
+two or more cores.
+Why: the gate is pure Python under the GIL, ~0.9 ms a candidate, and judging
+was most of a bulk load; a thread cannot run it beside the caller.
+Outcome: a child process (``python -m memvault.policy.parallel``, started on
+the first large batch and ready a few seconds later) judges the second half of
+each large batch while this process judges the first. Both halves go through
+:func:`judge_candidates` — the learned heads primed once per half, then the
+pure :func:`~memvault.policy.gate.evaluate` per candidate (ADR 0002) — so
+every decision is the one a single call gives. Until the child is ready,
+when another thread is using it, and whenever it fails, the whole batch is
+judged here; a failed child is not started again.
+
+The child runs the same code (its import path and the learned layer's weights
+hash are checked against this process's when it says it is ready), reads
+length-prefixed pickles on stdin and answers on stdout; it ends when its
+stdin closes (this process exits or calls :func:`shutdown`).
+
+>>> from memvault.policy.candidate import Candidate, GateContext, Usage
+>>> from memvault.policy.contract import load_contract
+>>> settings = GateSettings(load_contract(), True, Caps(), None, "default")
+>>> [d.stop_reason.value for d in judge_candidates(
+...     [(Candidate(text="Ship on Fridays"), Usage())], settings)]
+['SUCCESS_STORED']
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import pickle
+import select
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from memvault.model.decision import Decision
+from memvault.policy.allowlist import AgentAllowlist
+from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
+from memvault.policy.contract import Contract
+from memvault.policy.gate import evaluate
+from memvault.policy.learned import LearnedLayer, default_layer
+from memvault.policy.normalize import NormalizedText, normalize
+
+__all__ = ["MIN_BATCH", "GateSettings", "judge_candidates", "judge_split", "shutdown", "warm"]
+
+#: batches smaller than this are judged here only (the round trip is not worth it)
+MIN_BATCH = 512
+
+
+@dataclass(frozen=True, slots=True)
+class GateSettings:
+    """What a :class:`~memvault.policy.write_gate.PolicyGate` judges with, picklable.
+
+    ``learned``: ``"default"`` (the shipped layer, each process loads its own
+    verified copy) or ``"none"``.
+    """
+
+    contract: Contract
+    policy_enabled: bool
+    caps: Caps
+    allowlist: AgentAllowlist | None
+    learned: str
+
+
+def _layer(settings: GateSettings) -> LearnedLayer | None:
+    return default_layer() if settings.learned == "default" else None
+
+
+def primed(layer: LearnedLayer, candidates: Sequence[Candidate]) -> LearnedLayer:
+    """``layer`` primed with the fields the gate's heads read in ``candidates``.
+
+    Trigger: a batch of candidates about to be judged.
+    Why: scoring the heads one field at a time repeats the per-call numpy work
+      for every row; the text's heads read its vector (by model), a value the
+      n-gram heads only (see ``gate._check_learned``).
+    Outcome: one ``judge_many`` per vector model, plus one for values; a field
+      not primed here is still judged on its own, with the same answer.
+    """
+    by_model: dict[str | None, tuple[list[NormalizedText], list[Any]]] = {}
+    values: list[NormalizedText] = []
+    for c in candidates:
+        docs, vecs = by_model.setdefault(c.vector_model, ([], []))
+        docs.append(normalize(c.text))
+        vecs.append(c.vector)
+        if isinstance(c.value, str) and c.value != c.text:
+            values.append(normalize(c.value))
+    for model, (docs, vecs) in by_model.items():
+        layer = layer.primed(docs, vectors=vecs, vector_model=model)
+    if values:
+        layer = layer.primed(values, use_encoder=False)
+    return layer
+
+
+def judge_candidates(
+    items: Sequence[tuple[Candidate, Usage]],
+    settings: GateSettings,
+    layer: LearnedLayer | str | None = "settings",
+) -> list[Decision]:
+    """One :func:`evaluate` per candidate, the learned heads primed once for all.
+
+    ``layer``: the learned layer to use (``"settings"``: the one ``settings`` names).
+    """
+    learned = _layer(settings) if isinstance(layer, str) else layer
+    if learned is not None and learned.error is None and items:
+        learned = primed(learned, [c for c, _ in items])
+    return [
+        evaluate(
+            candidate,
+            GateContext(
+                contract=settings.contract,
+                policy_enabled=settings.policy_enabled,
+                caps=settings.caps,
+                usage=usage,
+                allowlist=settings.allowlist,
+                learned=learned,
+            ),
+        )
+        for candidate, usage in items
+    ]
+
+
+# -- the child process ----------------------------------------------------------------
+
+
+def _send(stream: IO[bytes], obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack(">Q", len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: IO[bytes]) -> Any:
+    head = stream.read(8)
+    if len(head) != 8:
+        raise EOFError("the gate worker closed its pipe")
+    (size,) = struct.unpack(">Q", head)
+    data = stream.read(size)
+    if len(data) != size:
+        raise EOFError("the gate worker closed its pipe mid-message")
+    return pickle.loads(data)  # our own child process, run by the same user
+
+
+def _identity() -> tuple[str, str | None]:
+    import memvault
+
+    return (str(memvault.__file__), default_layer().manifest.get("sha256"))
+
+
+def _serve() -> None:
+    """The child's loop: ready, then one batch in, its decisions out, until EOF."""
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a stray print must never corrupt the answers
+    inp = sys.stdin.buffer
+    _send(out, ("ready", _identity()))
+    while True:
+        try:
+            settings, items = _receive(inp)
+        except EOFError:
+            return
+        try:
+            _send(out, ("ok", judge_candidates(items, settings)))
+        except Exception as exc:  # reported; the parent judges this half itself
+            _send(out, ("error", f"{type(exc).__name__}: {exc}"))
+
+
+class _Worker:
+    """This process's handle on its child (one batch at a time)."""
+
+    def __init__(self) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        env.setdefault("OMP_NUM_THREADS", "1")
+        env.setdefault("OPENBLAS_NUM_THREADS", "1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "memvault.policy.parallel"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        self.ready = False
+        self.broken = False
+        self.lock = threading.Lock()
+
+    def poll_ready(self, timeout: float = 0.0) -> bool:
+        if self.ready or self.broken:
+            return self.ready
+        assert self.proc.stdout is not None
+        readable, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not readable:
+            return False
+        try:
+            kind, identity = _receive(self.proc.stdout)
+            self.ready = kind == "ready" and identity == _identity()
+        except Exception:
+            self.ready = False
+        if not self.ready:
+            self.close()
+        return self.ready
+
+    def round_trip(self, settings: GateSettings, items: Sequence[tuple[Candidate, Usage]]) -> None:
+        assert self.proc.stdin is not None
+        _send(self.proc.stdin, (settings, list(items)))
+
+    def answer(self) -> list[Decision]:
+        assert self.proc.stdout is not None
+        kind, payload = _receive(self.proc.stdout)
+        if kind != "ok":
+            raise RuntimeError(f"the gate worker failed: {payload}")
+        decisions: list[Decision] = payload
+        return decisions
+
+    def close(self) -> None:
+        self.broken = True
+        self.ready = False
+        with contextlib.suppress(Exception):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=5)
+        except Exception:
+            with contextlib.suppress(Exception):
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        with contextlib.suppress(Exception):
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+
+
+_WORKER: _Worker | None = None
+_WORKER_GUARD = threading.Lock()
+
+
+def _usable() -> bool:
+    return os.name == "posix" and (os.cpu_count() or 1) >= 2
+
+
+def _worker() -> _Worker | None:
+    global _WORKER
+    with _WORKER_GUARD:
+        if _WORKER is None and _usable():
+            try:
+                _WORKER = _Worker()
+            except OSError:
+                return None
+        return _WORKER
+
+
+def warm(timeout: float = 60.0) -> bool:
+    """Start the child if needed and wait until it is ready (True) or failed (False)."""
+    worker = _worker()
+    return worker is not None and worker.poll_ready(timeout)
+
+
+def shutdown() -> None:
+    """Stop the child (a later large batch starts a new one)."""
+    global _WORKER
+    with _WORKER_GUARD:
+        worker, _WORKER = _WORKER, None
+    if worker is not None:
+        worker.close()
+
+
+atexit.register(shutdown)
+
+
+def judge_split(
+    items: Sequence[tuple[Candidate, Usage]],
+    settings: GateSettings,
+    log: Any = None,
+) -> list[Decision]:
+    """:func:`judge_candidates` of ``items``, the second half in the child when it is ready.
+
+    Exactly the decisions of :func:`judge_candidates` on all of ``items``
+    (``tests/unit/policy/test_check_many.py``); ``log(event, error)`` hears of
+    a child that failed (its half is then judged here).
+    """
+    worker = _worker() if len(items) >= MIN_BATCH else None
+    if worker is None or not worker.poll_ready() or not worker.lock.acquire(blocking=False):
+        return judge_candidates(items, settings)
+    try:
+        half = len(items) // 2
+        try:
+            worker.round_trip(settings, items[half:])
+        except Exception as exc:
+            worker.close()
+            if log is not None:
+                log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
+            return judge_candidates(items, settings)
+        here = judge_candidates(items[:half], settings)
+        try:
+            there = worker.answer()
+            if len(there) != len(items) - half:
+                raise RuntimeError("the gate worker answered for another batch")
+        except Exception as exc:
+            worker.close()
+            if log is not None:
+                log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
+            there = judge_candidates(items[half:], settings)
+        return [*here, *there]
+    finally:
+        worker.lock.release()
+
+
+if __name__ == "__main__":
+    _serve()
