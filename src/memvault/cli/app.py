@@ -32,6 +32,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.fields import options_from
+from memvault.cli.options import JsonFlag
 from memvault.config import load_config
 from memvault.engine import (
     Grant,
@@ -71,8 +72,6 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Benchmarks: print a table and write JSON.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 
 EXIT_REFUSED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_UNAVAILABLE = 1, 2, 3, 4
 

@@ -20,7 +20,8 @@ from typing import Annotated, Any
 import typer
 
 from memvault.cli import output
-from memvault.cli.app import EXIT_USAGE, JsonFlag, _engine, _fail, app, bench_app
+from memvault.cli.app import EXIT_USAGE, _engine, _fail, app, bench_app
+from memvault.cli.options import JsonFlag
 from memvault.engine import CaptureResult
 
 __all__ = ["capture_app", "register", "register_bench"]

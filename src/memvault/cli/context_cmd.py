@@ -22,13 +22,13 @@ from memvault.cli import output
 from memvault.cli.app import (
     EXIT_REFUSED,
     EXIT_USAGE,
-    JsonFlag,
     _engine,
     _fail,
     app,
     bench_app,
     known_categories,
 )
+from memvault.cli.options import JsonFlag
 from memvault.engine import ALL_USERS, AgentAllowlist, ContextRequest, TaskRef, UserScope
 from memvault.model.validation import to_validation_failed
 

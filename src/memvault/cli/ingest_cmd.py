@@ -28,7 +28,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from memvault.benchmarks.ingest import bench_result, generate_folder
 from memvault.cli import output
-from memvault.cli.app import JsonFlag, _engine, _errors, app, bench_app
+from memvault.cli.app import _engine, _errors, app, bench_app
+from memvault.cli.options import JsonFlag
 from memvault.engine import IngestDisabledError, IngestReport, MemoryEngine, watch
 
 __all__ = ["register", "register_bench"]

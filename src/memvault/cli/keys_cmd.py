@@ -18,6 +18,13 @@ import typer
 
 from memvault.access import KeyStore
 from memvault.cli import output
+from memvault.cli.options import (
+    AllUsersGrantFlag,
+    BoundUserOpt,
+    CategoriesOpt,
+    JsonFlag,
+    ReadOnlyFlag,
+)
 from memvault.config import default_home
 
 __all__ = ["keys_app", "register"]
@@ -40,29 +47,12 @@ def create(
         str | None,
         typer.Option("--orchestrator", help="Tenant of the key (default: the global one)."),
     ] = None,
-    categories: Annotated[
-        str | None,
-        typer.Option("--categories", help="Comma-separated category allowlist (default: all)."),
-    ] = None,
-    read_only: Annotated[bool, typer.Option("--read-only", help="Refuse every write.")] = False,
-    user: Annotated[
-        str | None,
-        typer.Option(
-            "--user",
-            help="Bind the key to one user: it reads that user's and shared memories only "
-            "and writes only theirs.",
-        ),
-    ] = None,
-    all_users: Annotated[
-        bool,
-        typer.Option(
-            "--all-users",
-            help="Let the key ask for the orchestrator-wide view (every user's memories; "
-            "administrators and the inspector).",
-        ),
-    ] = False,
+    categories: CategoriesOpt = None,
+    read_only: ReadOnlyFlag = False,
+    user: BoundUserOpt = None,
+    all_users: AllUsersGrantFlag = False,
     label: Annotated[str, typer.Option(help="A note for `keys list`.")] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Create an API key; the key itself is printed once and stored only as a hash."""
     from memvault.cli.app import _errors
@@ -97,7 +87,7 @@ def create(
 def list_keys(
     ctx: typer.Context,
     include_revoked: Annotated[bool, typer.Option("--all", help="Include revoked keys.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """List API keys (ids and grants, never secrets)."""
     from memvault.cli.app import _errors
@@ -139,7 +129,7 @@ def list_keys(
 def revoke(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The key id (or the whole key).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Revoke an API key; requests with it get 401 from then on."""
     from memvault.cli.app import EXIT_NOT_FOUND, _errors, _fail

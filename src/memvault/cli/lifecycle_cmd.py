@@ -28,7 +28,6 @@ from memvault.cli.app import (
     EXIT_NOT_FOUND,
     EXIT_REFUSED,
     EXIT_USAGE,
-    JsonFlag,
     _engine,
     _fail,
     _print_write,
@@ -36,6 +35,7 @@ from memvault.cli.app import (
     parse_moment,
 )
 from memvault.cli.app import app as root_app
+from memvault.cli.options import JsonFlag
 from memvault.engine import ProposalError, consent_links, proposal_json
 from memvault.model.enums import HistoryOp
 

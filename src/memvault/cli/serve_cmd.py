@@ -18,6 +18,7 @@ import typer
 
 from memvault.access import AccessControl, Principal, normalise_categories
 from memvault.cli.config_cmd import ConfigOpt, load
+from memvault.cli.options import AllUsersGrantFlag, BoundUserOpt, CategoriesOpt, ReadOnlyFlag
 from memvault.engine import MemoryEngine
 from memvault.errors import ConfigError
 
@@ -138,24 +139,10 @@ def serve(
 def mcp_command(
     ctx: typer.Context,
     agent: Annotated[str, typer.Option(help="The agent the tools act as.")] = "assistant",
-    categories: Annotated[
-        str | None, typer.Option(help="Comma-separated category allowlist (default: all).")
-    ] = None,
-    read_only: Annotated[bool, typer.Option("--read-only", help="Refuse every write.")] = False,
-    user: Annotated[
-        str | None,
-        typer.Option(
-            "--user",
-            help="Bind the tools to one user: they read that user's and shared memories "
-            "only and write only theirs.",
-        ),
-    ] = None,
-    all_users: Annotated[
-        bool,
-        typer.Option(
-            "--all-users", help="Let the tools ask for every user's memories (all_users)."
-        ),
-    ] = False,
+    categories: CategoriesOpt = None,
+    read_only: ReadOnlyFlag = False,
+    user: BoundUserOpt = None,
+    all_users: AllUsersGrantFlag = False,
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve MCP on stdio for the global --orchestrator (the local user is trusted)."""
