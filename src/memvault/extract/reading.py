@@ -63,9 +63,10 @@ SENTENCE_SILENT_MIN = 0.5
 
 UPDATE_CUE = re.compile(
     r"\b(?:now|no longer|these days|nowadays|any ?more|scratch that|used to|instead of"
-    r"|from now on|change of plan"
+    r"|from now on|change of plan|after all|on second thought|actually no|correction"
     # "switched to", "moved the builds to", "upgraded the cluster to", "replaced X with"
-    r"|(?:switched|changed|moved|migrated|upgraded|downgraded|upgrade|migrate|switch)"
+    r"|(?:switched|changed|moved|migrated|upgraded|downgraded|upgrade|migrate|switch|bumped|bump"
+    r"|pushed|postponed|rescheduled|went back)"
     r"(?:\s+[\w.+#/-]+){0,4}?\s+(?:to|from|over|onto)"
     r"|replaced(?:\s+[\w.+#/-]+){1,4}?\s+with)\b",
     re.I,
@@ -266,6 +267,9 @@ def help_question(text: str) -> bool:
     return _LISTENER.search(clause) is None and _FOLLOW_UP.match(clause) is None
 
 
+_REVERSAL = re.compile(
+    r"\b(?:after all|change of plan|scratch that|on second thought|actually no)\b", re.I
+)
 _DECIDED = re.compile(
     r"\b(?:decid\w*|agreed?|chose|chosen|settled|going with|go with|picked|voted|approved)\b",
     re.I,
@@ -281,8 +285,8 @@ def as_current_state(cand: Candidate, text: str) -> Candidate:
     """
     if cand.cue is not ChangeCue.UPDATE or cand.type not in (MemoryType.DECISION, MemoryType.EVENT):
         return cand
-    if _DECIDED.search(text) or cand.rule in _KEEP_RULE_TYPE:
-        return cand
+    if _DECIDED.search(text) or _REVERSAL.search(text) or cand.rule in _KEEP_RULE_TYPE:
+        return cand  # decided, or a plan reversed ("Vite for the frontend after all")
     return replace(
         cand,
         type=MemoryType.FACT,

@@ -196,6 +196,10 @@ _LOGISTICS = re.compile(
     r"|out of (?:the )?office)\b",
     re.I,
 )
+#: A standing schedule, not a one-off ("standup is at 9:30 every day").
+_RECURRING = re.compile(
+    r"\b(?:every|each|daily|weekly|monthly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I
+)
 #: The same, in the other languages the reader reads (for clauses kept word for word).
 _TODAY_OTHER = re.compile(
     r"(?<!\w)(?:hoy|esta (?:noche|tarde|mañana)|ahora mismo|ahora|aujourd'hui|ce soir|ce matin"
@@ -399,6 +403,8 @@ class RuleExtractor:
                 and cand.rule.startswith("reader.")
                 and cand.category not in _ASKED
                 and _LOGISTICS.search(raw)
+                and not UPDATE_CUE.search(raw)
+                and not _RECURRING.search(raw)
             ):
                 # Trigger: a clause no rule read, about the next hours or days' logistics.
                 # Why: "a 1:1 at 3pm", "on call this weekend" are true for a day.
@@ -510,7 +516,9 @@ class RuleExtractor:
                 errors.append(f"rule {rule.name}: {type(exc).__name__}: {exc}"[:200])
                 continue
             if cand is not None:
-                if cand.cue is ChangeCue.ASSERT and UPDATE_CUE.search(text):
+                if cand.cue is ChangeCue.ASSERT and (
+                    UPDATE_CUE.search(text) or UPDATE_CUE.search(raw)
+                ):
                     cand = replace(cand, cue=ChangeCue.UPDATE)  # "these days", "switched to"
                 if quiet and overrules_rules(reading, rule.name, change=change):
                     return None, f"silent:{quiet} (over rule {rule.name})"

@@ -99,6 +99,9 @@ def _numbers(text: str) -> set[str]:
 _UPDATABLE = frozenset({"Fact", "Preference", "Decision", "Goal"})
 
 
+#: How far below the related band a change cue may still find the memory it changes.
+UPDATE_SLACK = 0.1
+
 _PREFERENCE_SLOTS = frozenset({"likes", "prefers", "favourite", "preference"})
 
 
@@ -126,7 +129,11 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
         return n.similarity >= bands.related and len(shared) >= 2
     if n.similarity >= bands.contradiction:
         return True
-    if n.similarity < bands.related:
+    # Only ever asked under an explicit change cue ("these days", "switched to"): the
+    # new value makes the statement less similar than a plain paraphrase ("uses VS
+    # Code for everything" → "these days uses Zed for everything": 0.55 with MiniLM),
+    # so the bar is a notch below the related band, with the slot or words to match.
+    if n.similarity < bands.related - UPDATE_SLACK:
         return False
     family = _family(candidate.key)
     if family and _family(n.key) == family:

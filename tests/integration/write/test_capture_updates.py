@@ -63,3 +63,29 @@ def test_the_cap_keeps_the_dated_todo_and_defers_the_rest_to_the_next_turn(
     ]
     assert len(active(sqlite)) == 4
     assert say(p, "ok").candidates == ()  # nothing waits any more
+
+
+def test_updates_by_meaning_under_every_change_cue(pipeline: CapturePipeline) -> None:
+    # each pair: a statement, then a change worded differently; the second updates the first
+    pairs = [
+        ("I use VS Code for everything.", "These days I use Zed for everything."),
+        ("Please reply to me in English.", "From now on, please reply in German."),
+        (
+            "We pin torch==2.5.1 in the training image.",
+            "We bumped torch to torch==2.6.0 in the training image.",
+        ),
+        (
+            "We're going with Webpack for the new frontend.",
+            "We're using Vite for the new frontend after all.",
+        ),
+    ]
+    for number, (first, change) in enumerate(pairs):
+        conversation = f"c{number}"
+        before = say(pipeline, first, conversation)
+        old = before.candidates[0].memory_ids[0]
+        result = say(pipeline, change, conversation)
+        (cand,) = result.candidates
+        assert cand.outcome is Outcome.UPDATED, (change, result.to_json())
+        assert [(e.type, e.to_id) for e in cand.edges] == [("Updates", old)]
+    # the bumped pin comes out byte-identical
+    assert "torch==2.6.0" in " ".join(active(pipeline.store))
