@@ -25,9 +25,11 @@ from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault.access import AccessControl, Principal
+from memvault.api.context_routes import THREAD_PATTERN
 from memvault.api.context_routes import router as more_router
 from memvault.api.problems import ApiProblem, problem_response, status_for
 from memvault.api.routes import router
+from memvault.api.schemas import CONTENT_PATTERN, TEXT_PATTERN
 from memvault.engine import DEFAULT_CONTRACT_VERSION, PolicyGate
 from memvault.errors import (
     AccessDeniedError,
@@ -40,6 +42,7 @@ from memvault.errors import (
 from memvault.inspector import mount as mount_inspector
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
+from memvault.model.node import ID_PATTERN
 
 __all__ = ["McpMount", "create_app"]
 
@@ -255,7 +258,8 @@ def _install_handlers(app: FastAPI) -> None:
             # Outcome: 400 saying what is wrong with the body; nothing is stored.
             return problem_response(400, "malformed-json", not_json)
         errors = [
-            {"field": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()
+            {"field": ".".join(str(p) for p in e["loc"]), "message": _message(e)}
+            for e in exc.errors()
         ]
         # A request the published schema rules out: its stop reason is BOUNDS_EXCEEDED
         # when only a bound was broken, else SCHEMA_INVALID (as the engine would say).
@@ -319,6 +323,31 @@ def _not_json(errors: Sequence[Any]) -> str | None:
         if loc == ("body",) and isinstance(error.get("input"), bytes):
             return "the body was not read as JSON: send it with Content-Type: application/json"
     return None
+
+
+#: What a pattern of the published schema asks for, in words (the regex is in the OpenAPI).
+_PATTERN_WORDS = {
+    CONTENT_PATTERN: "visible text without control characters (tab and line breaks are fine)",
+    TEXT_PATTERN: "text without control characters (tab and line breaks are fine)",
+    ID_PATTERN: "an id: a letter or digit, then letters, digits, '_', '.', ':' or '-'",
+    THREAD_PATTERN: "a thread id: a letter or digit, then up to 127 letters, digits, "
+    "'_', '.', ':', '@' or '-'",
+}
+
+
+def _message(error: Any) -> str:
+    """A validation error's message, a known pattern said in words instead of as a regex.
+
+    >>> _message({"type": "string_pattern_mismatch", "msg": "…", "ctx": {"pattern": TEXT_PATTERN}})
+    'should be text without control characters (tab and line breaks are fine)'
+    >>> _message({"type": "missing", "msg": "Field required"})
+    'Field required'
+    """
+    if error.get("type") == "string_pattern_mismatch":
+        words = _PATTERN_WORDS.get((error.get("ctx") or {}).get("pattern", ""))
+        if words is not None:
+            return f"should be {words}"
+    return str(error["msg"])
 
 
 #: Pydantic error types that are a broken bound, not a wrong shape.

@@ -99,6 +99,28 @@ def test_a_body_that_is_not_json_is_400_and_stores_nothing(
     assert post(live, "/v1/memories", {"content": "x"}).status_code == 422
 
 
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("Dana likes \u0007 bells", "visible text without control characters"),
+        ("   ", "visible text without control characters"),
+    ],
+)
+def test_a_pattern_refusal_says_what_is_wanted_in_words(
+    live: Live, content: str, words: str
+) -> None:
+    response = post(live, "/v1/memories", {**PREFERENCE, "content": content})
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["field"].endswith("content")
+    assert words in error["message"]
+    assert "\\x00" not in response.text  # never the regex itself
+    with live.client("writer") as http:
+        response = http.get("/v1/bulletin", params={"thread_id": "-bad thread"})
+    assert response.status_code == 422, response.text
+    assert "should be a thread id" in response.text
+
+
 def test_list_filter_with_impossible_date_is_422(live: Live) -> None:
     with live.client("writer") as http:
         response = http.get("/v1/memories", params={"updated_after": "2026-02-30T00:00:00.000000Z"})
