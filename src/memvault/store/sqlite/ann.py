@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DEFAULT_ANN_MIN_ROWS", "AnnIndex", "HnswIndex", "load_faiss"]
+__all__ = ["DEFAULT_ANN_MIN_ROWS", "AnnIndex", "HnswIndex", "ef_search", "load_faiss"]
 
 F32 = npt.NDArray[np.float32]
 
@@ -171,7 +171,30 @@ class AnnIndex:
 #: HNSW graph degree and build / search breadth (faiss IndexHNSWFlat, inner product).
 HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 80
+#: search breadth up to :data:`HNSW_EF_BASE_ROWS` points; it grows with the graph beyond
 HNSW_EF_SEARCH = 200
+HNSW_EF_BASE_ROWS = 100_000
+HNSW_EF_MAX = 1024
+
+
+def ef_search(points: int) -> int:
+    """The HNSW search breadth for a graph of ``points``: 200 up to 100k, then ``200·√(n/100k)``.
+
+    Trigger: a fixed breadth finds a shrinking share of the true neighbours as
+      the graph grows.
+    Why: measured on the perf corpus's vectors (4,096 real MiniLM vectors and
+      synthetic near-copies of them), 200 user questions, recall@10 against
+      exact search: 100k: .971 at 200; 300k: .809 / .896 / .917 at 200 / 300 /
+      400 (0.44 / 0.62 / 0.85 ms CPU per search, load ~16).
+    Outcome: the breadth grows with the square root of the size (347 at 300k,
+      633 at 1M), capped at 1024.
+
+    >>> ef_search(50_000), ef_search(300_000), ef_search(1_000_000), ef_search(10**8)
+    (200, 347, 633, 1024)
+    """
+    if points <= HNSW_EF_BASE_ROWS:
+        return HNSW_EF_SEARCH
+    return min(HNSW_EF_MAX, math.ceil(HNSW_EF_SEARCH * math.sqrt(points / HNSW_EF_BASE_ROWS)))
 
 
 class HnswIndex:
@@ -251,9 +274,11 @@ class HnswIndex:
         """Up to ``k`` (row, inner product) pairs, best first, among ``allowed`` rows."""
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         slots = self._slots
+        breadth = ef_search(slots)
         if allowed is None and self.stale == 0:
+            if self._index.hnsw.efSearch != max(breadth, k):
+                self._index.hnsw.efSearch = max(breadth, k)
             scores, labels = self._index.search(q, k)
-            share = 1.0
         else:
             slot_row = self._slot_row[:slots]
             valid = self._row_slot[slot_row] == np.arange(slots)
@@ -264,7 +289,7 @@ class HnswIndex:
             # Why: the walk still passes through masked points but returns none of them.
             # Outcome: widen the beam by 1/share (capped), so about as many allowed
             #   points are met; too few results make the caller search exactly.
-            ef = min(4096, max(HNSW_EF_SEARCH, math.ceil(HNSW_EF_SEARCH / max(share, 1e-9))))
+            ef = min(4096, max(breadth, math.ceil(breadth / max(share, 1e-9))))
             params = self._faiss.SearchParametersHNSW(
                 sel=self._faiss.IDSelectorBitmap(np.packbits(valid, bitorder="little")),
                 efSearch=max(ef, k),
