@@ -34,6 +34,9 @@ class WriteResult:
     store_unavailable: bool = False
     #: A consent-gated write queued for the user's confirmation instead of being lost.
     proposal_id: str | None = None
+    #: A long ``add`` stored as several memories: all their ids in order
+    #: (``memory_id`` is the first); empty for a memory stored whole.
+    parts: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -64,6 +67,8 @@ class WriteResult:
             data["memory_available"] = False
         if self.proposal_id is not None:
             data["proposal_id"] = self.proposal_id
+        if self.parts:
+            data["parts"] = list(self.parts)
         return data
 
 

@@ -180,3 +180,19 @@ def test_demo_runs_and_cleans_up(tmp_path: Path) -> None:
     assert not Path(report["home"]).exists()
     human = run(tmp_path, "demo")
     assert human.returncode == 0 and "Loaded 11 memories" in human.stdout
+
+
+def test_a_long_add_is_stored_as_several_memories(tmp_path: Path) -> None:
+    """`add` of a message over the category's bound (EVENT: 512) stores it in
+    parts instead of refusing BOUNDS_EXCEEDED; both outputs name every part."""
+    text = "Ana: " + " ".join(
+        f"Chapter {i} of the novel was slow but the ending made up for it." for i in range(20)
+    )
+    event = ["--type", "Event", "--category", "EVENT", "--source-kind", "USER_EXPLICIT"]
+    code, out, err = cli(tmp_path, "add", text, *event, "--json")
+    assert code == 0, err
+    added = json.loads(out)
+    assert added["stop_reason"] == "SUCCESS_STORED" and len(added["parts"]) == 3
+    assert added["memory_id"] == added["parts"][0]
+    code, out, err = cli(tmp_path, "add", text, *event)
+    assert code == 0 and "and 2 more" in out, (out, err)

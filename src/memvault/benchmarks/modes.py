@@ -47,7 +47,6 @@ from memvault.embed.base import Embedder, FloatMatrix, FloatVector
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.ingest.parsers import split_long
 from memvault.model.node import CONTENT_MAX
-from memvault.policy.contract import load_contract
 from memvault.retrieval.config import PRESETS, RetrievalConfig
 from memvault.store.base import IndexText
 
@@ -267,13 +266,11 @@ def _write_add(
 
 
 def add_limit(engine: MemoryEngine, category: str = "EVENT") -> int:
-    """The longest content ``add`` accepts for a turn stored as ``category``.
+    """The longest content one memory of ``category`` holds: the engine's own bound.
 
-    ``CONTENT_MAX``, or the category's value bound in the engine's contract
-    when smaller: without a ``value`` the gate bounds the content as the value
-    (LongMemEval: 113 user turns of 12 haystacks, 700+ characters, were refused
-    ``BOUNDS_EXCEEDED`` as EVENTs of at most 512). A longer turn is split into
-    several memories, as a production caller would, never cut.
+    ``add`` stores a longer content as several memories itself; ``add_many``
+    (one result per item) does not, so the bench splits its turns the same
+    way first (LongMemEval: 113 user turns of 12 haystacks are 700+ characters).
 
     >>> import tempfile
     >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
@@ -281,11 +278,7 @@ def add_limit(engine: MemoryEngine, category: str = "EVENT") -> int:
     512
     >>> e.close()
     """
-    try:
-        spec = load_contract(engine.contract).category(category)
-    except Exception:  # an unknown contract: the content bound alone
-        spec = None
-    return min(CONTENT_MAX, spec.value_max) if spec is not None else CONTENT_MAX
+    return engine.core.content_limit(category)
 
 
 def _write_capture(

@@ -151,6 +151,8 @@ def _print_write(result: WriteResult, as_json: bool, verb: str) -> None:
         output.emit_json(result.to_json())
     elif result.ok:
         target = result.edge_id or result.memory_id
+        if len(result.parts) > 1:  # a long text stored as several memories
+            target = f"{target} and {len(result.parts) - 1} more ({', '.join(result.parts[1:])})"
         output.stdout.print(f"{verb} {target} ({result.stop_reason.value})", highlight=False)
     else:
         output.error(f"{result.stop_reason.value}: {result.reason}")

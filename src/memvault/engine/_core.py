@@ -20,6 +20,7 @@ from memvault import context as ctx
 from memvault.embed.base import Embedder, FloatVector
 from memvault.errors import MemoryNotFoundError
 from memvault.extract.base import Extractor
+from memvault.ingest.statements import message_parts
 from memvault.layout import JsonLineLog, RuntimeLayout
 from memvault.lifecycle.settings import LifecyclePolicy
 from memvault.model.clock import format_timestamp
@@ -28,7 +29,7 @@ from memvault.model.enums import (
     MemoryOp,
     MemoryStatus,
 )
-from memvault.model.node import MemoryNode
+from memvault.model.node import CONTENT_MAX, MemoryNode
 from memvault.model.validation import to_validation_failed
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
 from memvault.retrieval.config import RetrievalConfig, preset
@@ -286,7 +287,28 @@ class EngineCore:
                 *self.write_relations,
                 *((related_edges(self.store, self.orchestrator),) if self.auto_relations else ()),
             ),
+            content_limit=self.content_limit,
+            splitter=message_parts,
         )
+
+    def content_limit(self, category: str) -> int:
+        """The longest content one memory of ``category`` may hold under this contract.
+
+        ``CONTENT_MAX``, or the category's value bound when smaller: without a
+        ``value`` the gate bounds the content as the value. A longer ``add``
+        is stored as several memories (:meth:`WritePipeline.parts`).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None) as e:
+        ...     e.core.content_limit("EVENT"), e.core.content_limit("NO_SUCH_CATEGORY")
+        (512, 4000)
+        """
+        try:
+            spec = load_contract(self.contract).category(category)
+        except Exception:  # an unknown contract: the content bound alone
+            spec = None
+        return min(CONTENT_MAX, spec.value_max) if spec is not None else CONTENT_MAX
 
     def load(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
         nodes = self.store.get_nodes(self.orchestrator, [memory_id]) if memory_id else []

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from memvault.write.validators import problems_of
 
-__all__ = ["STATEMENT_CHARS", "Statement", "is_code_block", "statements"]
+__all__ = ["STATEMENT_CHARS", "Statement", "is_code_block", "message_parts", "statements"]
 
 #: A statement longer than this is cut at whitespace (the node allows 4,000).
 STATEMENT_CHARS = 1000
@@ -114,3 +114,31 @@ def statements(text: str, *, limit: int = STATEMENT_CHARS) -> list[Statement]:
         line = text.count("\n", 0, begin + (len(text[begin:end]) - len(text[begin:end].lstrip())))
         out.extend(Statement(line, part) for part in _bounded(piece, limit))
     return out
+
+
+def message_parts(text: str, limit: int, *, sentences: int | None = None) -> list[str]:
+    """A long message as consecutive exact slices of ``text``, each at most ``limit`` long.
+
+    Whole statements (:func:`statements`) are packed in order while they fit
+    (and, with ``sentences``, up to that many per part); only the whitespace
+    at a cut is left out: tabs and line breaks inside a part are kept, and no
+    character of a statement is lost.
+
+    >>> message_parts("One.\\tTwo is here.\\nThree! Four?", 18)
+    ['One.\\tTwo is here.', 'Three! Four?']
+    >>> message_parts("A. B. C.", 100, sentences=2)
+    ['A. B.', 'C.']
+    """
+    parts: list[tuple[int, int]] = []
+    count = 0
+    position = 0
+    for statement in statements(text, limit=limit):
+        start = text.index(statement.text, position)
+        end = position = start + len(statement.text)
+        if parts and end - parts[-1][0] <= limit and (sentences is None or count < sentences):
+            parts[-1] = (parts[-1][0], end)
+            count += 1
+        else:
+            parts.append((start, end))
+            count = 1
+    return [text[a:b] for a, b in parts]

@@ -89,7 +89,7 @@ def derived_index_text(
 
 
 def conversation_links(
-    store: Store, orchestrator: str, nodes: Sequence[MemoryNode]
+    store: Store, orchestrator: str, nodes: Sequence[MemoryNode], *, chain: bool = False
 ) -> list[MemoryEdge]:
     """A ``RelatedTo`` edge (reason :data:`FOLLOWS`) from each new memory to the one before it.
 
@@ -102,7 +102,8 @@ def conversation_links(
       of its conversation: the previous one of ``nodes``, else the latest
       stored one (by timestamp, then id) at or before it. Legitimate inputs
       only: the caller's conversation id and timestamps, no text; one read
-      per conversation of a write.
+      per conversation of a write. ``chain``: ``nodes`` are the pieces of one
+      text, so those of no conversation link to the piece before them too.
 
     >>> import tempfile, pathlib
     >>> from datetime import UTC, datetime
@@ -127,13 +128,13 @@ def conversation_links(
     """
     last: dict[str, MemoryNode] = {}
     edges: list[MemoryEdge] = []
+    before: MemoryNode | None = None
     for node in nodes:
         conversation = node.conversation_id
         if not conversation:
-            continue
-        previous = last.get(conversation)
-        if previous is None:
-            previous = _latest_stored(store, orchestrator, node)
+            previous, before = (before if chain else None), node
+        else:
+            previous = last.get(conversation) or _latest_stored(store, orchestrator, node)
         if previous is not None:
             edges.append(
                 MemoryEdge(
@@ -147,7 +148,8 @@ def conversation_links(
                     created_at=node.created_at,
                 )
             )
-        last[conversation] = node
+        if conversation:
+            last[conversation] = node
     return edges
 
 

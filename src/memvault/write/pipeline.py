@@ -88,6 +88,7 @@ from memvault.write.spec import (
     WriteGate,
     derive_key,
 )
+from memvault.write.validators import SEMANTIC_TYPES
 
 __all__ = [
     "Draft",
@@ -122,6 +123,12 @@ Relations = Callable[[MemoryNode], Sequence[MemoryEdge]]
 """A relations step: edges a new node gets in its own transaction."""
 
 Cleaner = Callable[[str], str]
+
+
+class Splitter(Protocol):
+    """Cuts ``text`` into consecutive exact slices of at most ``limit`` characters."""
+
+    def __call__(self, text: str, limit: int, *, sentences: int | None = None) -> list[str]: ...
 
 
 class EmbedRows(Protocol):
@@ -206,6 +213,8 @@ class WritePipeline:
         validators: Sequence[Validator] = (),
         relations: Sequence[Relations] = (),
         clean: Cleaner = _clean,
+        content_limit: Callable[[str], int] | None = None,
+        splitter: Splitter | None = None,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
@@ -218,6 +227,10 @@ class WritePipeline:
         self.validators = tuple(validators)
         self.relations = tuple(relations)
         self.clean = clean
+        #: The longest content one memory of a category may hold (``None``: no split).
+        self.content_limit = content_limit
+        #: Cuts a long content into exact slices (``ingest.statements.message_parts``).
+        self.splitter = splitter
 
     # -- plumbing ------------------------------------------------------------
 
@@ -662,16 +675,19 @@ class WritePipeline:
                 self.log("warning", "relations_failed", error=f"{type(exc).__name__}: {exc}")
         return tuple(edges)
 
-    def new_edges(self, nodes: Sequence[MemoryNode], *, bulk: bool) -> list[MemoryEdge]:
+    def new_edges(
+        self, nodes: Sequence[MemoryNode], *, bulk: bool, chain: bool = False
+    ) -> list[MemoryEdge]:
         """The edges new nodes get: conversation links, then the relations steps' edges.
 
         Bulk loads skip the relations steps: one recall per memory would
         dominate the load (consolidation links similar memories later). Every
         write links consecutive memories of a conversation (one read per
-        conversation); a pair linked twice keeps its first edge.
+        conversation), ``chain`` consecutive ``nodes`` of no conversation (the
+        pieces of one text); a pair linked twice keeps its first edge.
         """
         try:
-            edges = conversation_links(self.store, self.orchestrator, nodes)
+            edges = conversation_links(self.store, self.orchestrator, nodes, chain=chain)
         except Exception as exc:  # a link is an aid to ranking: never fail the write
             self.log("warning", "conversation_links_failed", error=f"{type(exc).__name__}: {exc}")
             edges = []
@@ -696,13 +712,76 @@ class WritePipeline:
         index_text: IndexText | None = None,
         vector: FloatVector | None = None,
     ) -> WriteResult:
-        """Build, validate, gate and store one new memory from raw fields."""
+        """Build, validate, gate and store one new memory from raw fields.
+
+        A content longer than its category allows is stored as several
+        memories (:meth:`parts`), all or none, never cut.
+        """
         fields, removed = self.strip_controls(fields)
+        pieces = self.parts(fields)
+        if len(pieces) > 1:
+            return self.add_parts(fields, pieces, removed, thread_id, index_text)
         try:
             node = self.build_fields(fields)
         except ValidationFailed as exc:
             return self.invalid(MemoryOp.STORE, exc, fields=fields)
         return self.create([Draft(node, vector, index_text, removed)], thread_id=thread_id)[0]
+
+    def parts(self, fields: Mapping[str, Any]) -> list[str]:
+        """The consecutive pieces a long ``content`` is stored as (``[]``: stored whole).
+
+        Trigger: an ``add`` whose content is longer than its category's bound
+        (a user message over 512 characters as an EVENT) and that gives no
+        separate ``value``.
+        Why: refusing it (BOUNDS_EXCEEDED) lost what the user said, and cutting
+          it would lose the rest silently (issue 17).
+        Outcome: exact slices of the content at sentence ends, each within the
+          bound; a statement type (fact, preference …) takes at most two
+          sentences a piece, as the writing constraints ask.
+        """
+        content = fields.get("content")
+        if (
+            self.content_limit is None
+            or self.splitter is None
+            or not isinstance(content, str)
+            or bool(fields.get("value"))
+        ):
+            return []
+        limit = self.content_limit(str(fields.get("category") or ""))
+        if len(content) <= limit:
+            return []
+        kind = str(fields.get("type") or "").lower()
+        statement = kind in {t.value.lower() for t in SEMANTIC_TYPES}
+        return self.splitter(content, limit, sentences=2 if statement else None)
+
+    def add_parts(
+        self,
+        fields: Mapping[str, Any],
+        pieces: Sequence[str],
+        removed: int,
+        thread_id: str,
+        index_text: IndexText | None,
+    ) -> WriteResult:
+        """One message as several memories in one transaction: all stored, or none.
+
+        Judged piece by piece; any refusal refuses the message (its strongest
+        stop reason, one REFUSE row), as the same text added whole would be.
+        Consecutive pieces are linked (the conversation links). The result is
+        the first piece's, with every piece's id in ``parts``.
+        """
+        drafts: list[Draft] = []
+        for n, piece in enumerate(pieces):
+            try:
+                node = self.build_fields({**fields, "content": piece})
+            except ValidationFailed as exc:
+                return self.invalid(MemoryOp.STORE, exc, fields=fields)
+            drafts.append(Draft(node, None, index_text, removed if n == 0 else 0))
+        results = self.create(drafts, thread_id=thread_id, whole=True)
+        first = results[0]
+        if len(results) != len(drafts) or not all(r.ok for r in results):
+            return first
+        self.log("info", "content_split", parts=len(results))
+        return replace(first, parts=tuple(r.memory_id or "" for r in results))
 
     def strip_controls(self, fields: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
         """The cleaning step: control characters other than tab and line breaks removed.
@@ -749,8 +828,15 @@ class WritePipeline:
             results[i] = result
         return [r for r in results if r is not None]
 
-    def create(self, drafts: Sequence[Draft], *, thread_id: str = "default") -> list[WriteResult]:
-        """Judge each draft; write the accepted ones (and their relations) in one transaction."""
+    def create(
+        self, drafts: Sequence[Draft], *, thread_id: str = "default", whole: bool = False
+    ) -> list[WriteResult]:
+        """Judge each draft; write the accepted ones (and their relations) in one transaction.
+
+        ``whole``: the drafts are the pieces of one text: a refusal of any
+        refuses them all (one result, the strongest stop reason; nothing stored),
+        and consecutive pieces are linked.
+        """
         out: list[WriteResult | None] = [None] * len(drafts)
         accepted: list[tuple[int, Draft, Decision]] = []
         refused: list[tuple[int, Decision]] = []
@@ -762,6 +848,8 @@ class WritePipeline:
                 accepted.append((i, draft, decision))
             else:
                 refused.append((i, decision))
+        if whole and refused:
+            return [self.refuse(MemoryOp.STORE, strongest(d for _, d in refused))]
         if len(refused) == 1:
             i, decision = refused[0]
             out[i] = self.refuse(MemoryOp.STORE, decision)
@@ -780,7 +868,7 @@ class WritePipeline:
                 [d.node for d in kept],
                 [dec for _, _, dec in accepted],
                 edges=self.new_edges(
-                    [d.node for d in kept], bulk=len(drafts) > RELATIONS_BATCH_MAX
+                    [d.node for d in kept], bulk=len(drafts) > RELATIONS_BATCH_MAX, chain=whole
                 ),
                 embeddings=self.rows(kept),
                 index_texts=[
