@@ -71,3 +71,30 @@ def test_export_forget_and_insights_refuse_what_cannot_name_a_user(home: Path, u
     # nothing was touched: Dana's memory is still there
     code, out, _ = cli(home, "list", "--user-id", "dana", "--json")
     assert [m["content"] for m in json.loads(out)["memories"]] == ["Dana prefers tea over coffee"]
+
+
+def test_a_key_or_mcp_allowlist_names_contract_categories_or_is_refused(tmp_path: Path) -> None:
+    def keys(*args: str) -> tuple[int, str, str]:
+        result = runner.invoke(app, ["--home", str(tmp_path), "keys", *args], env=ENV)
+        return result.exit_code, result.stdout, result.stderr
+
+    code, _, err = keys(
+        "create",
+        "--orchestrator",
+        "acme",
+        "--agent",
+        "planner",
+        "--categories",
+        "tasks,goal",
+        "--json",
+    )
+    assert code == 0, err
+    for bad in ("NOPE", "TODO,NOPE", "", " , "):
+        code, _, err = keys("create", "--orchestrator", "acme", "--agent", "x", "--categories", bad)
+        assert code == 2, bad
+        assert "--categories" in err and "PREFERENCE" in err
+        code, _, err = cli(tmp_path, "mcp", "--agent", "x", "--categories", bad)
+        assert code == 2, bad
+    code, out, _ = keys("list", "--json")
+    # the alias expanded to the contract's categories; no key was made for a refused name
+    assert [k["categories"] for k in json.loads(out)["keys"]] == [["GOAL", "REMINDER", "TODO"]]

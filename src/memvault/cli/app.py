@@ -35,6 +35,7 @@ from memvault.cli.fields import options_from
 from memvault.cli.options import JsonFlag
 from memvault.config import load_config
 from memvault.engine import (
+    CATEGORY_ALIASES,
     Grant,
     MemoryEngine,
     NewMemory,
@@ -43,6 +44,7 @@ from memvault.engine import (
     WriteResult,
     format_timestamp,
     history_json,
+    load_contract,
 )
 from memvault.errors import (
     ConfigError,
@@ -56,6 +58,7 @@ __all__ = [
     "app",
     "bench_app",
     "checked_user",
+    "granted_categories",
     "known_categories",
     "load_demo",
     "main",
@@ -373,6 +376,39 @@ def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:
     Outcome: ValidationFailed, which ``_errors`` prints as one line, exit 2.
     """
     engine.as_caller(Grant(agent="cli", all_users=True)).known(names)
+
+
+def granted_categories(text: str | None, contract: str) -> list[str] | None:
+    """The categories of ``--categories A,B`` (a key's or the MCP tools' allowlist).
+
+    Names are contract categories in any case, or the spec's aliases (``tasks`` →
+    REMINDER and TODO, ``preferences`` → PREFERENCE); ``None`` is unrestricted.
+
+    Trigger: ``--categories tasks`` or a typo such as ``--categories TODOS``.
+    Why: the name was kept as given, so the key was limited to a category no
+         memory can have and every call with it was refused (403) — a key that
+         silently grants nothing.
+    Outcome: aliases expand; a name the contract does not have, or none at all,
+         is exit 2 naming the categories that exist.
+
+    >>> granted_categories("tasks,goal", "19.1.0")
+    ['GOAL', 'REMINDER', 'TODO']
+    """
+    if text is None:
+        return None
+    known = frozenset(load_contract(contract).categories)
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    expanded = {n: CATEGORY_ALIASES.get(n.lower(), frozenset({n.upper()})) for n in names}
+    unknown = [n for n, cats in expanded.items() if not cats <= known]
+    if unknown or not names:
+        what = f"unknown category: {', '.join(unknown)}" if unknown else "no category named"
+        _fail(
+            f"--categories: {what}",
+            EXIT_USAGE,
+            f"use one of {', '.join(sorted(known))} (or an alias such as 'tasks'); "
+            "leave out --categories for all",
+        )
+    return sorted(set().union(*expanded.values()))
 
 
 def _filters(**raw: Any) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from memvault.cli.options import (
     JsonFlag,
     ReadOnlyFlag,
 )
-from memvault.config import default_home
+from memvault.config import default_home, load_config
 
 __all__ = ["keys_app", "register"]
 
@@ -55,10 +55,11 @@ def create(
     as_json: JsonFlag = False,
 ) -> None:
     """Create an API key; the key itself is printed once and stored only as a hash."""
-    from memvault.cli.app import _errors
+    from memvault.cli.app import _errors, granted_categories
 
-    cats = [c for c in categories.split(",")] if categories is not None else None
     with _errors():
+        contract = load_config(ctx.obj.home).policy.contract
+        cats = granted_categories(categories, contract)
         token, record = _store(ctx).create(
             orchestrator or ctx.obj.orchestrator,
             agent,

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from memvault.access import AccessControl, Principal, normalise_categories
+from memvault.access import AccessControl, Principal
 from memvault.cli.config_cmd import ConfigOpt, load
 from memvault.cli.options import AllUsersGrantFlag, BoundUserOpt, CategoriesOpt, ReadOnlyFlag
 from memvault.engine import MemoryEngine
@@ -146,7 +146,7 @@ def mcp_command(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve MCP on stdio for the global --orchestrator (the local user is trusted)."""
-    from memvault.cli.app import _errors
+    from memvault.cli.app import _errors, granted_categories
     from memvault.mcp import run_stdio
 
     config = load(ctx, config_file)
@@ -155,7 +155,7 @@ def mcp_command(
         with _errors():
             if user is not None and all_users:
                 raise ConfigError("--user and --all-users exclude each other")
-            cats = normalise_categories(categories.split(",")) if categories is not None else None
+            cats = granted_categories(categories, config.policy.contract)
             principal = control.grant(
                 Principal(
                     ctx.obj.orchestrator,
