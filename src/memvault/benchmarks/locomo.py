@@ -13,36 +13,28 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from memvault.benchmarks.common import (
-    mean,
-    percentile,
-    progress,
-    render_table,
-    stderr,
-    write_json,
-    write_plot,
-)
 from memvault.benchmarks.modes import (
     DEFAULT_MODE,
-    MODE_NOTES,
     BenchTurn,
-    build_index,
-    cached,
-    closing_or_null,
     day_after,
-    evidence_without_memory,
-    merge_index_stats,
-    ranked_turns,
-    safe_search,
     turns_at,
 )
+from memvault.benchmarks.runner import (
+    Query,
+    Skipped,
+    Unit,
+    aggregate,
+    run_units,
+    summary,
+)
+from memvault.benchmarks.runner import report as runner_report
 from memvault.embed.base import Embedder
 from memvault.retrieval.config import PRESETS, RetrievalConfig
 
@@ -203,13 +195,26 @@ def _session(dia_id: str) -> int:
     return int(dia_id.split(":")[0][1:])
 
 
-def _aggregate(rows: list[dict[str, float]], latencies: list[float]) -> dict[str, Any]:
-    keys = sorted({k for r in rows for k in r})
-    agg: dict[str, Any] = {k: mean(r[k] for r in rows) for k in keys}
-    agg["n_questions"] = len(rows)
-    agg["p50_ms"] = percentile(latencies, 50)
-    agg["p95_ms"] = percentile(latencies, 95)
-    return agg
+def _units(conversations: Sequence[Conversation], ks: Sequence[int]) -> list[Unit]:
+    """Each conversation as the runner's unit: its turns and its questions' scorers."""
+    units: list[Unit] = []
+    for conv in conversations:
+        turns = bench_turns(conv)
+        units.append(
+            Unit(
+                name=conv.name,
+                label={"conversation": conv.name},
+                turns=turns,
+                data_hash=conv.sha256,
+                search_at=day_after(t.at for t in turns),
+                evidence=[e for q in conv.questions for e in q.evidence],
+                queries=[
+                    Query(q.question, partial(_score, q=q, ks=ks), str(q.category))
+                    for q in conv.questions
+                ],
+            )
+        )
+    return units
 
 
 def run_locomo(
@@ -230,140 +235,66 @@ def run_locomo(
     files = sorted(data_dir.glob("*.json")) if data_dir.is_dir() else [data_dir]
     if not files:
         raise FileNotFoundError(f"no LoCoMo *.json files in {data_dir}")
-    all_configs = {**PRESETS, **(configs or {})}
     ks = sorted(set(ks) | {1, 5, 10, 20})
-    failures: list[dict[str, str]] = []
+    unreadable: list[Skipped] = []
     conversations: list[Conversation] = []
     for f in files:
         try:
             conversations.append(load_conversation(f))
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            failures.append({"file": f.name, "detail": f"{type(exc).__name__}: {exc}"[:300]})
-    per_method: dict[str, dict[str, list[dict[str, float]]]] = {
-        mode: {m: [] for m in methods} for mode in modes
-    }
-    per_cat: dict[str, dict[str, dict[int, list[dict[str, float]]]]] = {
-        mode: {m: {} for m in methods} for mode in modes
-    }
-    latency: dict[str, dict[str, list[float]]] = {mode: {m: [] for m in methods} for mode in modes}
-    index_stats: dict[str, dict[str, Any]] = {mode: {} for mode in modes}
-    missing: dict[str, dict[str, str]] = {mode: {} for mode in modes}
-    evidence: list[str] = []
-    total = sum(len(c.questions) for c in conversations) * len(methods) * len(modes)
-    vectors = cached(embedder, cache)
-    with progress() as bar, closing_or_null(vectors):
-        task = bar.add_task("locomo", total=total)
-        for conv in conversations:
-            turns = bench_turns(conv)
-            evidence.extend(f"{conv.name}/{e}" for q in conv.questions for e in q.evidence)
-            for mode in modes:
-                bar.update(task, description=f"indexing {conv.name} ({mode})")
-                try:
-                    built = build_index(
-                        mode,
-                        turns,
-                        data_hash=conv.sha256,
-                        cache=cache,
-                        embedder=vectors,
-                        prefix="locomo",
-                        search_at=day_after(t.at for t in turns),
-                    )
-                except Exception as exc:  # one conversation never stops the run
-                    failures.append(
-                        {"conversation": conv.name, "mode": mode, "detail": repr(exc)[:300]}
-                    )
-                    bar.advance(task, len(conv.questions) * len(methods))
-                    continue
-                merge_index_stats(index_stats[mode], built.stats())
-                failures.extend({"mode": mode, **f} for f in built.failures[:20])
-                missing[mode].update(
-                    {f"{conv.name}/{ref}": why for ref, why in built.without_memory.items()}
-                )
-                engine = built.engine
-                try:
-                    for method in methods:
-                        cfg = all_configs[method]
-                        bar.update(task, description=f"{conv.name} · {mode} · {method}")
-                        for q in conv.questions:
-                            t0 = time.perf_counter()
-                            ids = safe_search(
-                                engine,
-                                q.question,
-                                top_k=max(ks),
-                                config=cfg,
-                                failures=failures,
-                            )
-                            latency[mode][method].append((time.perf_counter() - t0) * 1000)
-                            row = _score(ranked_turns(ids, built.provenance), q, ks)
-                            per_method[mode][method].append(row)
-                            per_cat[mode][method].setdefault(q.category, []).append(row)
-                            bar.advance(task)
-                finally:
-                    engine.close()
-    results = {
-        mode: {m: _aggregate(per_method[mode][m], latency[mode][m]) for m in methods}
-        for mode in modes
-    }
-    for mode in modes:
-        gaps = evidence_without_memory(evidence, missing[mode])
-        for agg in results[mode].values():
-            if mode == "capture":
-                agg["evidence_without_memory"] = gaps
+        except Exception as exc:  # one bad file never stops the run
+            detail = f"{type(exc).__name__}: {exc}"[:300]
+            unreadable.append(Skipped({"file": f.name, "detail": detail}, queries=0))
+    got = run_units(
+        [*unreadable, *_units(conversations, ks)],
+        benchmark="locomo",
+        total=sum(len(c.questions) for c in conversations),
+        methods=methods,
+        modes=modes,
+        configs={**PRESETS, **(configs or {})},
+        cache=cache,
+        embedder=embedder,
+        top_k=max(ks),
+        failures_kept=20,
+    )
+    out = summary(
+        got, benchmark="locomo", note=NOTE, methods=methods, modes=modes, embedder=embedder
+    )
     by_category = {
         mode: {
-            m: {str(c): _aggregate(rows, []) for c, rows in sorted(per_cat[mode][m].items())}
-            for m in methods
+            m: {c: _without_latency(aggregate(rows, [])) for c, rows in sorted(cats.items())}
+            for m, cats in got.groups[mode].items()
         }
         for mode in modes
     }
-    for cats_of in by_category.values():
-        for cats in cats_of.values():
-            for agg in cats.values():
-                agg.pop("p50_ms", None)
-                agg.pop("p95_ms", None)
-    main_mode = DEFAULT_MODE if DEFAULT_MODE in modes else modes[0]
-    return {
-        "benchmark": "locomo",
-        "default_mode": main_mode,
-        "default_method": methods[0],
-        "note": NOTE,
-        "mode_notes": {mode: MODE_NOTES[mode] for mode in modes},
-        "embedder": embedder.model_id if embedder else None,
-        "conversations": [c.name for c in conversations],
-        "results": results[main_mode],
-        "by_category": by_category[main_mode],
-        "modes": results,
-        "by_category_modes": by_category,
-        "index": index_stats,
-        "evidence_without_memory_by_mode": {
-            mode: evidence_without_memory(evidence, missing[mode]) for mode in modes
-        },
-        "failures": failures,
-    }
+    out["conversations"] = [c.name for c in conversations]
+    out["by_category"] = by_category[out["default_mode"]]
+    out["by_category_modes"] = by_category
+    return out
+
+
+def _without_latency(agg: dict[str, Any]) -> dict[str, Any]:
+    agg.pop("p50_ms", None)
+    agg.pop("p95_ms", None)
+    return agg
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
     """Print the table, write JSON and (if matplotlib is present) a PNG plot."""
-    columns = [
-        "recall@1",
-        "recall@5",
-        "recall@10",
-        "recall@20",
-        "any@10",
-        "session_recall@10",
-        "n_questions",
-        "p50_ms",
-        "p95_ms",
-    ]
-    rows = {
-        f"{mode} · {method}": metrics
-        for mode, by_method in result["modes"].items()
-        for method, metrics in by_method.items()
-    }
-    render_table("LoCoMo turn-level evidence recall (categories 1–4)", rows, columns)
-    for mode, gaps in result["evidence_without_memory_by_mode"].items():
-        stderr.print(f"{mode}: evidence turns without a memory {gaps}")
-    write_json(json_out, result)
-    if plot:
-        ks = ["recall@1", "recall@5", "recall@10", "recall@20"]
-        write_plot(json_out.with_suffix(".png"), "LoCoMo recall@k", rows, ks)
+    runner_report(
+        result,
+        json_out,
+        title="LoCoMo turn-level evidence recall (categories 1–4)",
+        columns=[
+            "recall@1",
+            "recall@5",
+            "recall@10",
+            "recall@20",
+            "any@10",
+            "session_recall@10",
+            "n_questions",
+            "p50_ms",
+            "p95_ms",
+        ],
+        plot_keys=["recall@1", "recall@5", "recall@10", "recall@20"],
+        plot=plot,
+    )

@@ -13,37 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from memvault.benchmarks.common import (
-    dcg_ndcg,
-    mean,
-    percentile,
-    progress,
-    render_table,
-    stderr,
-    write_json,
-    write_plot,
-)
-from memvault.benchmarks.modes import (
-    DEFAULT_MODE,
-    MODE_NOTES,
-    BenchTurn,
-    build_index,
-    cached,
-    closing_or_null,
-    day_after,
-    evidence_without_memory,
-    flat_turns,
-    merge_index_stats,
-    ranked_turns,
-    safe_search,
-    turns_at,
-)
+from memvault.benchmarks.common import dcg_ndcg
+from memvault.benchmarks.modes import DEFAULT_MODE, BenchTurn, day_after, flat_turns, turns_at
+from memvault.benchmarks.runner import Query, Skipped, Unit, run_units, summary
+from memvault.benchmarks.runner import report as runner_report
 from memvault.embed.base import Embedder
 from memvault.retrieval.config import PRESETS
 
@@ -84,14 +62,15 @@ def bench_turns(q: dict[str, Any]) -> list[BenchTurn]:
     ):
         at = parse_lme_date(str(date)) or fallback
         fallback = at
-        for i, turn in enumerate(session):
-            text = str(turn.get("content", ""))
+        said = [t if isinstance(t, dict) else {} for t in session]  # a malformed turn says nothing
+        for i, turn in enumerate(said):
+            text = str(turn.get("content") or "")
             if turn.get("role") != "user" or not text.strip():
                 continue
             around = [
-                str(session[j].get("content", ""))[:300]
+                str(said[j].get("content") or "")[:300]
                 for j in (i - 1, i + 1)
-                if 0 <= j < len(session)
+                if 0 <= j < len(said)
             ]
             out.append(
                 BenchTurn(
@@ -119,7 +98,8 @@ def stratified(questions: Sequence[dict[str, Any]], limit: int) -> list[dict[str
     """
     by_type: dict[str, list[int]] = {}
     for i, q in enumerate(questions):
-        by_type.setdefault(str(q.get("question_type", "")), []).append(i)
+        kind = q.get("question_type", "") if isinstance(q, dict) else ""
+        by_type.setdefault(str(kind), []).append(i)
     chosen: list[int] = []
     queues = [list(v) for v in by_type.values()]
     while len(chosen) < min(limit, len(questions)):
@@ -150,6 +130,59 @@ def _session_metrics(ranked: list[list[str]], relevant: set[str]) -> dict[str, f
     return out
 
 
+def _unit(q: dict[str, Any]) -> Unit | Skipped:
+    """One question as the runner's unit, or what made it unreadable."""
+    qid = str(q.get("question_id", "?")) if isinstance(q, dict) else "?"
+    try:
+        turns = bench_turns(q)
+        turn_evidence = {
+            f"{sid}\t{i}"
+            for sid, session in zip(q["haystack_session_ids"], q["haystack_sessions"], strict=True)
+            for i, turn in enumerate(session)
+            if isinstance(turn, dict) and turn.get("role") == "user" and turn.get("has_answer")
+        }
+        session_evidence = {str(s) for s in q["answer_session_ids"]}
+        asked = parse_lme_date(str(q.get("question_date", "")))
+        raw = json.dumps(q["haystack_sessions"], sort_keys=True).encode()
+        question = str(q["question"])
+    except Exception as exc:  # one bad question never stops the run
+        return Skipped({"question_id": qid, "detail": f"{type(exc).__name__}: {exc}"[:300]})
+
+    def score(ranked: list[list[str]]) -> dict[str, float]:
+        sessions = list(dict.fromkeys(t.split("\t")[0] for t in flat_turns(ranked)))
+        row = _session_metrics(ranked, session_evidence)
+        if turn_evidence:
+            row.update(_turn_metrics(ranked, turn_evidence))
+        row.update({f"session_ndcg@{k}": dcg_ndcg(sessions, session_evidence, k) for k in (5, 10)})
+        return row
+
+    return Unit(
+        name=qid,
+        label={"question_id": qid},
+        turns=turns,
+        data_hash=hashlib.sha256(raw).hexdigest(),
+        search_at=asked or day_after(t.at for t in turns),
+        evidence=sorted(turn_evidence),
+        queries=[Query(question, score)],
+    )
+
+
+def load_questions(path: Path, limit: int | None = None) -> list[Any]:
+    """The file's questions without abstention ones (``_abs``), ``limit`` of them stratified.
+
+    An item that is not a question object is kept (the run records it as a failure).
+    """
+    data = json.loads(path.read_text())
+    if not isinstance(data, list):
+        raise ValueError(f"{path} is not a JSON list of LongMemEval questions")
+    questions = [
+        q
+        for q in data
+        if not (isinstance(q, dict) and str(q.get("question_id", "")).endswith("_abs"))
+    ]
+    return stratified(questions, limit) if limit is not None else questions
+
+
 def run_longmemeval(
     path: Path,
     *,
@@ -160,148 +193,49 @@ def run_longmemeval(
     limit: int | None = None,
 ) -> dict[str, Any]:
     """Run every (non-abstention) question in each mode; a bad question is recorded, not fatal."""
-    questions = [
-        q for q in json.loads(path.read_text()) if not str(q["question_id"]).endswith("_abs")
-    ]
-    if limit is not None:
-        questions = stratified(questions, limit)
-    rows: dict[str, dict[str, list[dict[str, float]]]] = {
-        mode: {m: [] for m in methods} for mode in modes
-    }
-    lat: dict[str, dict[str, list[float]]] = {mode: {m: [] for m in methods} for mode in modes}
-    failures: list[dict[str, str]] = []
-    missing: dict[str, dict[str, str]] = {mode: {} for mode in modes}
-    index_stats: dict[str, dict[str, Any]] = {mode: {} for mode in modes}
-    evidence: list[str] = []
-    vectors = cached(embedder, cache)
-    with progress() as bar, closing_or_null(vectors):
-        task = bar.add_task("longmemeval", total=len(questions) * len(methods) * len(modes))
-        for q in questions:
-            qid = str(q.get("question_id", "?"))
-            try:
-                turns = bench_turns(q)
-                turn_evidence = {
-                    f"{sid}\t{i}"
-                    for sid, session in zip(
-                        q["haystack_session_ids"], q["haystack_sessions"], strict=True
-                    )
-                    for i, turn in enumerate(session)
-                    if turn.get("role") == "user" and turn.get("has_answer")
-                }
-                session_evidence = {str(s) for s in q["answer_session_ids"]}
-                question = str(q["question"])
-                asked = parse_lme_date(str(q.get("question_date", "")))
-                raw = json.dumps(q["haystack_sessions"], sort_keys=True).encode()
-            except (KeyError, TypeError, ValueError) as exc:
-                failures.append({"question_id": qid, "detail": f"{type(exc).__name__}: {exc}"})
-                bar.advance(task, len(methods) * len(modes))
-                continue
-            evidence.extend(f"{qid}/{t}" for t in turn_evidence)
-            for mode in modes:
-                bar.update(task, description=f"indexing {qid} ({mode})")
-                try:
-                    built = build_index(
-                        mode,
-                        turns,
-                        data_hash=hashlib.sha256(raw).hexdigest(),
-                        cache=cache,
-                        embedder=vectors,
-                        prefix="lme",
-                        search_at=asked or day_after(t.at for t in turns),
-                    )
-                except Exception as exc:  # one question never stops the run
-                    failures.append({"question_id": qid, "mode": mode, "detail": repr(exc)[:300]})
-                    bar.advance(task, len(methods))
-                    continue
-                merge_index_stats(index_stats[mode], built.stats())
-                failures.extend({"question_id": qid, "mode": mode, **f} for f in built.failures[:5])
-                missing[mode].update({f"{qid}/{r}": why for r, why in built.without_memory.items()})
-                engine = built.engine
-                try:
-                    for method in methods:
-                        t0 = time.perf_counter()
-                        ids = safe_search(
-                            engine,
-                            question,
-                            top_k=100,
-                            config=PRESETS[method],
-                            failures=failures,
-                        )
-                        lat[mode][method].append((time.perf_counter() - t0) * 1000)
-                        ranked = ranked_turns(ids, built.provenance)
-                        turns_ranked = flat_turns(ranked)
-                        sessions = list(dict.fromkeys(t.split("\t")[0] for t in turns_ranked))
-                        row = _session_metrics(ranked, session_evidence)
-                        if turn_evidence:
-                            row.update(_turn_metrics(ranked, turn_evidence))
-                        row.update(
-                            {
-                                f"session_ndcg@{k}": dcg_ndcg(sessions, session_evidence, k)
-                                for k in (5, 10)
-                            }
-                        )
-                        rows[mode][method].append(row)
-                        bar.advance(task)
-                finally:
-                    engine.close()
-    results: dict[str, dict[str, Any]] = {}
+    questions = load_questions(path, limit)
+    got = run_units(
+        (_unit(q) for q in questions),
+        benchmark="lme",
+        total=len(questions),
+        methods=methods,
+        modes=modes,
+        configs=PRESETS,
+        cache=cache,
+        embedder=embedder,
+        top_k=100,
+        failures_kept=5,
+    )
+    out = summary(
+        got, benchmark="longmemeval", note=NOTE, methods=methods, modes=modes, embedder=embedder
+    )
     for mode in modes:
-        results[mode] = {}
         for m in methods:
-            keys = sorted({k for r in rows[mode][m] for k in r})
-            agg: dict[str, Any] = {k: mean(r[k] for r in rows[mode][m] if k in r) for k in keys}
-            agg["n_questions"] = len(rows[mode][m])
-            agg["n_turn_questions"] = sum(1 for r in rows[mode][m] if "turn_any@5" in r)
-            agg["p50_ms"] = percentile(lat[mode][m], 50)
-            agg["p95_ms"] = percentile(lat[mode][m], 95)
-            if mode == "capture":
-                agg["evidence_without_memory"] = evidence_without_memory(evidence, missing[mode])
-            results[mode][m] = agg
-    main_mode = DEFAULT_MODE if DEFAULT_MODE in modes else modes[0]
-    return {
-        "benchmark": "longmemeval",
-        "default_mode": main_mode,
-        "default_method": methods[0],
-        "note": NOTE,
-        "mode_notes": {mode: MODE_NOTES[mode] for mode in modes},
-        "embedder": embedder.model_id if embedder else None,
-        "results": results[main_mode],
-        "modes": results,
-        "index": index_stats,
-        "evidence_without_memory_by_mode": {
-            mode: evidence_without_memory(evidence, missing[mode]) for mode in modes
-        },
-        "failures": failures,
-    }
+            out["modes"][mode][m]["n_turn_questions"] = sum(
+                1 for r in got.rows[mode][m] if "turn_any@5" in r
+            )
+    return out
 
 
 def report(result: dict[str, Any], json_out: Path, plot: bool = True) -> None:
-    columns = [
-        "turn_any@5",
-        "turn_all@5",
-        "turn_any@10",
-        "turn_all@10",
-        "turn_ndcg@10",
-        "session_any@5",
-        "session_all@5",
-        "session_any@10",
-        "session_all@10",
-        "n_questions",
-        "p50_ms",
-    ]
-    rows = {
-        f"{mode} · {method}": metrics
-        for mode, by_method in result["modes"].items()
-        for method, metrics in by_method.items()
-    }
-    render_table("LongMemEval retrieval", rows, columns)
-    for mode, gaps in result["evidence_without_memory_by_mode"].items():
-        stderr.print(f"{mode}: evidence turns without a memory {gaps}")
-    write_json(json_out, result)
-    if plot:
-        write_plot(
-            json_out.with_suffix(".png"),
-            "LongMemEval",
-            rows,
-            ["turn_any@5", "turn_all@10", "session_any@5", "session_all@10"],
-        )
+    """Print the table, write JSON and (if matplotlib is present) a PNG plot."""
+    runner_report(
+        result,
+        json_out,
+        title="LongMemEval retrieval",
+        columns=[
+            "turn_any@5",
+            "turn_all@5",
+            "turn_any@10",
+            "turn_all@10",
+            "turn_ndcg@10",
+            "session_any@5",
+            "session_all@5",
+            "session_any@10",
+            "session_all@10",
+            "n_questions",
+            "p50_ms",
+        ],
+        plot_keys=["turn_any@5", "turn_all@10", "session_any@5", "session_all@10"],
+        plot=plot,
+    )

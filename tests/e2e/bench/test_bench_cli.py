@@ -299,3 +299,55 @@ def test_gold_ids_never_reach_the_store(tmp_path: Path) -> None:
     run_longmemeval(path, methods=("text",), modes=("turns", "add"), cache=cache, embedder=None)
     for db in cache.rglob("*.db*"):
         assert b"answer_a1" not in db.read_bytes() and b"noise_n1" not in db.read_bytes()
+
+
+def test_no_item_stops_a_recall_bench(tmp_path: Path) -> None:
+    """Items a held-out file may hold: a non-object, a question without text, a
+    malformed turn, an empty turn, control characters and a 20,000-character turn.
+    Each bad one is recorded; the good question is scored; nothing crashes."""
+    good = {
+        "question_id": "q1",
+        "question_type": "single-session-user",
+        "question": "What breed is my dog?",
+        "question_date": "2023/05/01 (Mon) 10:00",
+        "answer": "beagle",
+        "answer_session_ids": ["s1"],
+        "haystack_session_ids": ["s1"],
+        "haystack_dates": ["2023/04/01 (Sat) 10:00"],
+        "haystack_sessions": [
+            [
+                None,
+                "not a turn",
+                {"role": "user", "content": ""},
+                {"role": "user", "content": "\x1b[31mred\x1b[0m alert\x7f and a\x0bvertical tab"},
+                {"role": "user", "content": "The weather was mild and we read. " * 600},
+                {"role": "user", "content": "My dog is a beagle named Rex.", "has_answer": True},
+            ]
+        ],
+    }
+    textless = {k: v for k, v in good.items() if k != "question"} | {"question_id": "q2"}
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps([good, 17, textless, None]))
+    out = tmp_path / "out.json"
+    args = ["--cache", str(tmp_path / "c"), "--embedder", "hashing", "--mode", "add,capture"]
+    result = runner.invoke(app, ["bench", "longmemeval", str(path), "--json", str(out), *args])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["results"]["default"]["n_questions"] == 1
+    assert report["results"]["text"]["turn_any@10"] == 1.0
+    assert sorted(f["question_id"] for f in report["failures"]) == ["?", "?", "q2"]
+    # the huge turn became several memories; the control characters were no refusal
+    assert report["index"]["add"]["memories"] >= 40
+    assert report["index"]["add"]["turns_without_memory"] == {}
+    # a LoCoMo file that is not a conversation is recorded beside a good one
+    data = tmp_path / "locomo"
+    data.mkdir()
+    (data / "bad.json").write_text(json.dumps({"conversation": {"session_1": ["oops"]}}))
+    (data / "good.json").write_text(json.dumps(_conversation()))
+    result = runner.invoke(
+        app, ["bench", "locomo", str(data), "--json", str(out), *args[:4], "--mode", "add"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert [f["file"] for f in report["failures"] if "file" in f] == ["bad.json"]
+    assert report["results"]["default"]["n_questions"] == 3
