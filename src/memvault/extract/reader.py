@@ -109,8 +109,12 @@ _ENGLISH = frozenset(
     """the a an to of in on for with and or but is are was were be been am i i'm we we're my
     our you it it's this that at by from as have has had do does did not no so if will would
     can should need needs use uses just all me us they their there what when how up out about
-    into than then also very every each after before our's isn't don't doesn't""".split()
+    into than then also very every each after before our's isn't don't doesn't your you you're
+    please keep get got like want more less only over under too here his her he she them its
+    i'd i'll i've we'll we've let's any some one two three which who why where than much""".split()
 )
+#: Accented Latin letters (other scripts are not English, whatever the word count).
+_LATIN_EXTRA = frozenset(chr(c) for c in range(0xC0, 0x250))
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -123,7 +127,14 @@ def english_like(text: str) -> bool:
 
     >>> english_like("we deploy the api with helm"), english_like("Wir deployen mit Helm jeden Tag")
     (True, False)
+    >>> english_like("请用中文回答我"), english_like("thanks!")
+    (False, True)
     """
+    letters = [ch for ch in text if ch.isalpha()]
+    if letters and sum(not ch.isascii() and ch not in _LATIN_EXTRA for ch in letters) > 0.3 * len(
+        letters
+    ):
+        return False  # mostly another script (CJK, Cyrillic, Arabic, Devanagari …)
     words = [w.lower() for w in _WORD.findall(text)]
     if len(words) < 4:
         return True

@@ -211,7 +211,7 @@ _REQUEST = re.compile(
     r"|should (?:i|we)|what (?:should|do|can) (?:i|we)|where (?:do|should|can) (?:i|we)"
     r"|which \w+ should|what am i missing|any (?:idea|ideas|tips|advice) (?:why|how|on|for)"
     r"|(?:what|how) (?:do|would) you (?:think|recommend|suggest|do|handle|approach|structure)"
-    r"|do you think|have you (?:used|tried|worked with|seen)|(?:your|any) (?:take|opinion"
+    r"|do you think|(?:your|any) (?:take|opinion"
     r"|thoughts|advice|recommendations?)|recommend|suggest|worth it|is it (?:safe|ok|okay"
     r"|possible|better|worth))\b",
     re.I,
@@ -222,7 +222,9 @@ _FOLLOW_UP = re.compile(
     r"\s+(?:(?:was|were|did|made|is|are|does|do)\s+)?(?:it|they|that|this|he|she|them|those"
     r"|these|the kids|everyone)\b"
     r"|^(?:any|anything) (?:fun|new|big|exciting|special|interesting|good|cool)\b"
-    r"|^(?:what's up|how's it going|how have things been|what about|how about)\b",
+    r"|^(?:what's up|how's it going|how have things been|what about|how about|what's new"
+    r"|what's been (?:going on|up|happening))\b"
+    r"|^how(?:'s| is| are| was| were)\s+(?:the|things|life|work|everything|it|ya|ur)\b",
     re.I,
 )
 _LISTENER_OTHER = re.compile(
@@ -264,6 +266,8 @@ def help_question(text: str) -> bool:
         return False  # a statement the reader took for a question, or "guess what I did?"
     if _REQUEST.search(clause) or _ABOUT_ME.search(clause):
         return True
+    if len(_CONTENT_WORD.findall(clause)) <= 2:
+        return False  # "Paris?", "been good?": a short question back
     return _LISTENER.search(clause) is None and _FOLLOW_UP.match(clause) is None
 
 
@@ -440,7 +444,7 @@ def verbatim_candidate(clause: Clause, reading: Reading) -> Candidate | None:
     return candidate(
         clause,
         f"{VERBATIM_RULE}.{reading.label}",
-        normalise_statement(text),
+        text if text.endswith(("。", "！", "？", "…")) else normalise_statement(text),
         type_,
         category,
         f"{reading.label}.{key}",

@@ -369,7 +369,11 @@ class RuleExtractor:
             cand is None
             and why.startswith("silent:question")
             and (r := readings[len(sentences) + i]) is not None
-            and ((r.label == "question" and r.sure) or not english_like(prepared[i][2]))
+            and (
+                (r.label == "question" and r.sure)
+                or prepared[i][2].rstrip().endswith(("?", "？"))
+                or not english_like(prepared[i][2])
+            )
             and help_question(prepared[i][2])
             for i, (cand, why) in enumerate(built)
         )
