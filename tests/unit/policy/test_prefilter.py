@@ -165,3 +165,22 @@ def test_the_start_needles_still_come_first() -> None:
     rx = re.compile(r"\b(?:diabet\w*|cancer)s?\b")
     assert base.needles_of(rx.pattern) == frozenset({"diabet", "cancer"})
     assert not may_match(rx, "nothing medical")
+
+
+def test_the_shared_needle_scan_answers_as_each_patterns_own_search() -> None:
+    """One overlapping scan for every pattern's start needles (``_present``) gives each
+    pattern the answer its own needle search gives — also after a new pattern (with
+    needles that are prefixes of others') joins the scan."""
+    texts = [t.lower() for t in _corpus()] + ["passport pass pas", "ssn: x", "", "a"]
+    late = re.compile(r"\b(?:pas|passportnummer|ssn)\b")
+
+    def own(pattern: re.Pattern[str], lower: str) -> bool | None:
+        rx = base._needle_regex(pattern.pattern)
+        return None if rx is None else rx.search(lower) is not None
+
+    for round_ in range(2):
+        for pattern in [*PATTERNS, late] if round_ else PATTERNS:
+            for lower in texts:
+                expected = own(pattern, lower)
+                if expected is not None:
+                    assert may_match(pattern, lower) is expected, (pattern.pattern, lower)

@@ -9,6 +9,7 @@ read. The gate turns hits into findings with spans on the original text.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -409,18 +410,80 @@ def _required_regex(pattern: str, flags: int) -> tuple[re.Pattern[str], re.Patte
     return re.compile(_trie_pattern(minimal)), risky_rx
 
 
+@cache
+def _start_needles(pattern: str) -> frozenset[str] | None:
+    """The minimal start needles of ``pattern``, registered with the shared scan."""
+    needles = needles_of(pattern)
+    if needles is None:
+        return None
+    minimal = frozenset(n for n in needles if not any(o != n and n.startswith(o) for o in needles))
+    _register(minimal)
+    return minimal
+
+
+class _Scan:
+    """Every start needle of every pattern seen, as one trie, and what each match implies."""
+
+    def __init__(self, needles: frozenset[str]) -> None:
+        self.needles = needles
+        # At each position the trie matches the LONGEST needle starting there (greedy,
+        # one child per character); every needle that is a prefix of it starts there too.
+        self.regex = re.compile("(?=(" + _trie_pattern(needles) + "))")
+        self.prefixes = {n: frozenset(o for o in needles if n.startswith(o)) for n in needles}
+
+
+_SCAN = _Scan(frozenset())
+_SCAN_LOCK = threading.Lock()
+#: lower-cased text -> the start needles present in it (bounded; cleared when full)
+_PRESENT: dict[str, frozenset[str]] = {}
+_PRESENT_MAX = 4096
+
+
+def _register(needles: frozenset[str]) -> None:
+    global _SCAN
+    with _SCAN_LOCK:
+        if not needles <= _SCAN.needles:
+            _SCAN = _Scan(_SCAN.needles | needles)
+            _PRESENT.clear()
+
+
+def _present(lower_text: str) -> frozenset[str]:
+    """The registered start needles that occur in ``lower_text``.
+
+    Trigger: one text meets ~50 start-needle prefilters per view (every rule of
+      every detector), each a separate regex search.
+    Why: the Python call per search cost more than the search.
+    Outcome: one overlapping scan of the text finds every registered needle it
+      holds (cached by text); a rule's prefilter is then a set intersection —
+      the same answer as searching for its own needles.
+    """
+    found = _PRESENT.get(lower_text)
+    if found is None:
+        scan = _SCAN
+        hits: set[str] = set()
+        for m in scan.regex.finditer(lower_text):
+            hits |= scan.prefixes[m.group(1)]
+        found = frozenset(hits)
+        if len(_PRESENT) >= _PRESENT_MAX:
+            _PRESENT.clear()
+        if scan is _SCAN:  # not built with a scan replaced meanwhile
+            _PRESENT[lower_text] = found
+    return found
+
+
 def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
     """False only when ``pattern`` certainly cannot match ``lower_text`` (lower-cased).
 
-    First the literals every match starts with (:func:`needles_of`); for a
-    pattern without such a start, the literals every match contains
+    First the literals every match starts with (:func:`needles_of`, found for
+    every pattern at once by :func:`_present`); for a pattern without such a
+    start, the literals every match contains
     (:func:`required_literals`) — skipped on the rare text holding a character
     ``re`` case-folds onto a needle's letter that ``str.lower`` does not; for a
     pattern with neither, a digit when every match needs one (:func:`needs_digit`).
     """
-    rx = _needle_regex(pattern.pattern)
-    if rx is not None:
-        return rx.search(lower_text) is not None
+    starts = _start_needles(pattern.pattern)
+    if starts is not None:
+        return not starts.isdisjoint(_present(lower_text))
     required = _required_regex(pattern.pattern, pattern.flags)
     if required is None:
         # Numbers (IDs, cards, coordinates): no digit in the text, no match.
