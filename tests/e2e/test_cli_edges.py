@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,31 @@ def test_a_key_or_mcp_allowlist_names_contract_categories_or_is_refused(tmp_path
     code, out, _ = keys("list", "--json")
     # the alias expanded to the contract's categories; no key was made for a refused name
     assert [k["categories"] for k in json.loads(out)["keys"]] == [["GOAL", "REMINDER", "TODO"]]
+
+
+def test_init_and_stats_name_the_store_they_use(tmp_path: Path) -> None:
+    from tests.integration.store.postgres import server as pg
+
+    code, out, err = cli(tmp_path / "lite", "init", "--json")
+    assert code == 0, err
+    lite = json.loads(out)
+    assert lite["store"] == "sqlite" and Path(lite["db_path"]).is_file()
+
+    server = pg.shared_server()
+    server.claim_schema("memvault")  # the store factory's default schema
+    env = {
+        **ENV,
+        "MEMVAULT__STORE__BACKEND": "postgres",
+        "MEMVAULT__STORE__POSTGRES__DSN": server.dsn,
+    }
+    home = tmp_path / "pg"
+    orch = f"edges-{secrets.token_hex(4)}"
+    result = runner.invoke(app, ["--home", str(home), "-o", orch, "init", "--json"], env=env)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    # no SQLite file is made or read on PostgreSQL: none is named
+    assert data["store"] == "postgres" and data["db_path"] is None
+    assert not list(home.rglob("*.db"))
+    result = runner.invoke(app, ["--home", str(home), "-o", orch, "stats"], env=env)
+    assert result.exit_code == 0, result.stderr
+    assert "PostgreSQL" in result.stdout and "memory.db" not in result.stdout

@@ -83,6 +83,8 @@ EXIT_REFUSED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_UNAVAILABLE = 1, 2, 3, 4
 class Settings:
     home: Path | None
     orchestrator: str
+    #: The store backend of the loaded configuration (set when a command opens its engine).
+    backend: str = "sqlite"
 
 
 def _fail(message: str, code: int, hint: str = "") -> NoReturn:
@@ -111,6 +113,7 @@ def _engine(ctx: typer.Context, *, create: bool = False) -> Iterator[MemoryEngin
     with _errors():
         # The embedder and retrieval preset come from memvault.toml / MEMVAULT__… .
         config = load_config(settings.home)
+        settings.backend = config.store.backend
         # Trigger: any command but `init` on an orchestrator that has no store,
         #          in a home where other orchestrators do have one.
         # Why: a mistyped `-o acem` must not silently start an empty memory, and
@@ -170,10 +173,14 @@ def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     with _engine(ctx, create=True) as engine:
         layout = engine.layout
         assert layout is not None
+        backend = ctx.obj.backend
         data = {
             "orchestrator": engine.orchestrator,
             "home": str(layout.home),
-            "db_path": str(layout.db_path),
+            "store": backend,
+            # Trigger: store.backend = "postgres". Why: no SQLite file is made or read
+            # then; printing one sends people looking for it. Outcome: null.
+            "db_path": str(layout.db_path) if backend == "sqlite" else None,
             "ingest_dir": str(layout.ingest_dir),
             "log_path": str(layout.log_path),
         }
@@ -520,9 +527,10 @@ def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         output.emit_json(data)
         return
+    postgres = "PostgreSQL (store.postgres.dsn)" if ctx.obj.backend == "postgres" else None
     flat = {
         "orchestrator": data["orchestrator"],
-        "database": data["db_path"],
+        "database": data["db_path"] if postgres is None else postgres,
         "revision": data["revision"],
         **{f"memories.{k}": v for k, v in data["memories"].items()},
         "edges": data["edges"],
