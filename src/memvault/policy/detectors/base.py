@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from re import _casefix as _sre_casefix  # type: ignore[attr-defined]
@@ -85,18 +85,20 @@ _META = set("\\()[]{}.*+?|^$")
 _ZERO_WIDTH_PREFIXES = ("(?=", "(?!", "(?<=", "(?<!")
 
 
-def _split_alternatives(p: str) -> list[str] | None:
-    parts: list[str] = []
+def _scan(p: str, start: int = 0) -> Iterator[tuple[int, str, int, bool]]:
+    """Walk regex ``p`` from ``start``: ``(offset, token, depth, syntax)`` for each escape
+    pair or character, with the group depth after it; nothing escaped or inside a
+    ``[…]`` class is syntax."""
     depth = 0
     in_class = False
-    cur: list[str] = []
-    i = 0
+    i = start
     while i < len(p):
-        ch = p[i]
-        if ch == "\\":
-            cur.append(p[i : i + 2])
+        if p[i] == "\\":
+            yield i, p[i : i + 2], depth, False
             i += 2
             continue
+        ch = p[i]
+        syntax = not in_class
         if in_class:
             in_class = ch != "]"
         elif ch == "[":
@@ -105,37 +107,28 @@ def _split_alternatives(p: str) -> list[str] | None:
             depth += 1
         elif ch == ")":
             depth -= 1
-        elif ch == "|" and depth == 0:
+        yield i, ch, depth, syntax
+        i += 1
+
+
+def _split_alternatives(p: str) -> list[str] | None:
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for _, token, depth, syntax in _scan(p):
+        if syntax and token == "|" and depth == 0:
             parts.append("".join(cur))
             cur = []
-            i += 1
-            continue
-        cur.append(ch)
-        i += 1
+        else:
+            cur.append(token)
     parts.append("".join(cur))
     return parts if depth == 0 else None
 
 
 def _group_end(p: str, start: int) -> int:
-    depth = 0
-    i = start
-    in_class = False
-    while i < len(p):
-        ch = p[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+    for i, token, depth, syntax in _scan(p, start):
+        if syntax and token == ")" and depth == 0:
+            return i
     return -1
 
 
