@@ -57,9 +57,10 @@ __all__ = [
 BM25_K1 = 1.2
 BM25_B = 0.75
 
-#: From this many rows in ``memory_fts`` the text leg is served by the index
-#: (below it FTS5 answers in about a millisecond).
-DEFAULT_TEXT_INDEX_MIN_ROWS = 2_000
+#: From this many rows in ``memory_fts`` the text leg is served by the index.
+#: Measured (200-deep default leg, CPU per search, load ~20): 300 rows FTS5
+#: 0.18 ms / index 0.19 ms; 1,000 rows 0.44 / 0.26; 1,999 rows 0.92 / 0.31.
+DEFAULT_TEXT_INDEX_MIN_ROWS = 500
 
 #: The store's FTS5 tokenizer (schema migration 2).
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
