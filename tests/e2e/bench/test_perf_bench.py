@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +109,23 @@ def test_text_only_run_has_no_vector_figures() -> None:
     row = result["results"]["100"]
     assert row["search_text_p50_ms"] > 0 and row["vectors_real"] == 0
     assert "vector_leg_exact_p50_ms" not in row and result["embedder"] is None
+
+
+def test_a_seeded_store_is_kept_and_reused(tmp_path: Path) -> None:
+    """``--store-cache``: the second run searches the first run's store, seeding nothing."""
+    cache = tmp_path / "stores"
+    kwargs: dict[str, Any] = {
+        "embedder": HashingEmbedder(dimension=16),
+        "queries": 3,
+        "adds": 2,
+        "real_vectors": 50,
+        "data_dir": None,
+        "store_cache": cache,
+    }
+    first = run_perf([300], **kwargs)["results"]["300"]
+    assert first["reused_rows"] == 0 and first["seeded"] == 300
+    second = run_perf([300], **kwargs)["results"]["300"]
+    assert second["reused_rows"] == 300 and second["seeded"] == 0
+    assert "seed_rows_per_s" not in second and second["search_default_p50_ms"] > 0
+    assert second["store_cache"] == first["store_cache"]
+    assert [p.name for p in cache.iterdir()] == [Path(first["store_cache"]).name]
