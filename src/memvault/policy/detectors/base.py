@@ -80,6 +80,24 @@ class Rule:
     group: int = 0
     views: tuple[str, ...] = ("clean", "collapsed", "numeric")
 
+    @classmethod
+    def named(
+        cls,
+        family: str,
+        name: str,
+        label: str,
+        pattern: str | re.Pattern[str],
+        reason: str,
+        **options: Any,
+    ) -> Rule:
+        r"""A rule of ``family`` called ``family.name`` (a ``str`` pattern is compiled as is).
+
+        >>> Rule.named("location", "coordinates", "coordinates", r"\d+", "why").name
+        'location.coordinates'
+        """
+        compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
+        return cls(f"{family}.{name}", family, label, compiled, reason, **options)
+
 
 _META = set("\\()[]{}.*+?|^$")
 _ZERO_WIDTH_PREFIXES = ("(?=", "(?!", "(?<=", "(?<!")

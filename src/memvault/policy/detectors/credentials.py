@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from typing import Any
 
 from memvault.policy.detectors.base import Hit, Rule, run_rules
 from memvault.policy.normalize import NormalizedText, View
@@ -111,15 +112,8 @@ def _conn_ok(m: re.Match[str], view: View) -> bool:
     return _value_ok(m.group("value")) and m.group("value").lower() not in ("password", "pass")
 
 
-def _r(name: str, label: str, pattern: str, reason: str, **kw: object) -> Rule:
-    return Rule(
-        name=f"{_F}.{name}",
-        family=_F,
-        label=label,
-        pattern=re.compile(pattern),
-        reason=reason,
-        **kw,  # type: ignore[arg-type]
-    )
+def _r(name: str, label: str, pattern: str, reason: str, **kw: Any) -> Rule:
+    return Rule.named(_F, name, label, pattern, reason, **kw)
 
 
 _PWD_WORDS = (

@@ -112,15 +112,7 @@ def _stdnum_ok(m: re.Match[str], view: View) -> bool:
     return len(digits_of(tok)) >= 6 and stdnum_match(tok) is not None
 
 
-def _r(family: str, name: str, label: str, pattern: str, reason: str, **kw: object) -> Rule:
-    return Rule(
-        name=f"{family}.{name}",
-        family=family,
-        label=label,
-        pattern=re.compile(pattern),
-        reason=reason,
-        **kw,  # type: ignore[arg-type]
-    )
+_r = Rule.named
 
 
 # ID words, several languages. Short acronyms are matched case-sensitively.

@@ -24,6 +24,7 @@ frames it (a blog post, a thesis, a red-team suite) is not a finding.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from memvault.policy.detectors.base import Hit, Rule, may_match
 from memvault.policy.normalize import NormalizedText, View
@@ -473,16 +474,8 @@ def _c(p: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
     return re.compile(p, flags)
 
 
-def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: object) -> Rule:
-    return Rule(
-        name=f"{_F}.{name}",
-        family=_F,
-        label=label,
-        pattern=pattern,
-        reason=reason,
-        views=_VIEWS,
-        **kw,  # type: ignore[arg-type]
-    )
+def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: Any) -> Rule:
+    return Rule.named(_F, name, label, pattern, reason, views=_VIEWS, **kw)
 
 
 def _persona_ok(m: re.Match[str], view: View) -> bool:

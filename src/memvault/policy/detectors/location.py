@@ -15,6 +15,7 @@ Coarse places (a city, a country, a conference venue) are never findings.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from memvault.policy.detectors.base import Hit, Rule, clause_of, run_rules
 from memvault.policy.normalize import NormalizedText, View
@@ -198,15 +199,8 @@ def _generic_address_ok(m: re.Match[str], view: View) -> bool:
     return bool(_WORKPLACE.search(text) or _POSTCODE.search(text[m.end() : m.end() + 40]))
 
 
-def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: object) -> Rule:
-    return Rule(
-        name=f"{_F}.{name}",
-        family=_F,
-        label=label,
-        pattern=pattern,
-        reason=reason,
-        **kw,  # type: ignore[arg-type]
-    )
+def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: Any) -> Rule:
+    return Rule.named(_F, name, label, pattern, reason, **kw)
 
 
 RULES: tuple[Rule, ...] = (
