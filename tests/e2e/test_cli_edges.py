@@ -127,3 +127,23 @@ def test_init_and_stats_name_the_store_they_use(tmp_path: Path) -> None:
     result = runner.invoke(app, ["--home", str(home), "-o", orch, "stats"], env=env)
     assert result.exit_code == 0, result.stderr
     assert "PostgreSQL" in result.stdout and "memory.db" not in result.stdout
+
+
+def test_every_bench_writes_its_default_result_under_bench_results() -> None:
+    """A bench run in a checkout leaves nothing git would pick up (bench/results/ is ignored)."""
+    import typer
+
+    from memvault.cli.app import bench_app
+
+    group = typer.main.get_command(bench_app)
+    ctx = group.context_class(group)
+    defaults = {}
+    for name in group.list_commands(ctx):  # type: ignore[attr-defined]
+        command = group.get_command(ctx, name)  # type: ignore[attr-defined]
+        for param in command.params:
+            if param.name in ("out", "json_out", "json") and isinstance(param.default, Path):
+                defaults[name] = str(param.default)
+    assert "context" in defaults
+    assert {n: d for n, d in defaults.items() if not d.startswith("bench/results/")} == {}
+    ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text(encoding="utf-8")
+    assert "bench/results/" in ignored.split()

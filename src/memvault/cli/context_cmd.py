@@ -236,7 +236,7 @@ def bench_context(
     ] = "1000,10000,100000",
     repeats: Annotated[int, typer.Option("--repeats", help="Timed calls per figure.")] = 100,
     out: Annotated[Path, typer.Option("--out", help="Where to write the JSON result.")] = Path(
-        "bench-results/context.json"
+        "bench/results/context.json"
     ),
     as_json: JsonFlag = False,
 ) -> None:
