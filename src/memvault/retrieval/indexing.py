@@ -76,12 +76,8 @@ def derived_index_text(
         context = [n.summary or n.content for n in same[-CONTEXT_NEIGHBOURS:]]
         missing = CONTEXT_NEIGHBOURS - len(context)
         if missing > 0:
-            stored = store.list_nodes(
-                node.orchestrator_id,
-                NodeFilter(conversation_id=node.conversation_id),
-                limit=missing,
-            )
-            context = [n.summary or n.content for n in reversed(stored)] + context
+            stored = _latest_stored(store, node.orchestrator_id, node, missing)
+            context = [n.summary or n.content for n in stored] + context
     date = index_date(node.created_at)
     if not context and not date:
         return None
@@ -134,7 +130,9 @@ def conversation_links(
         if not conversation:
             previous, before = (before if chain else None), node
         else:
-            previous = last.get(conversation) or _latest_stored(store, orchestrator, node)
+            previous = last.get(conversation) or next(
+                iter(_latest_stored(store, orchestrator, node)), None
+            )
         if previous is not None:
             edges.append(
                 MemoryEdge(
@@ -153,31 +151,33 @@ def conversation_links(
     return edges
 
 
-def _latest_stored(store: Store, orchestrator: str, node: MemoryNode) -> MemoryNode | None:
-    """The stored memory of ``node``'s conversation written last at or before it.
+def _latest_stored(
+    store: Store, orchestrator: str, node: MemoryNode, n: int = 1
+) -> list[MemoryNode]:
+    """The ``n`` stored memories of ``node``'s conversation written last at or before it
+    (oldest first).
 
-    Listing is newest ``updated_at`` first, ties by id: the first row is the
-    one unless the first two tie (a conversation stored in one batch) or it
-    was changed since it was written; then up to :data:`_LATEST` rows decide.
+    Listing is newest ``updated_at`` first, ties by id: its first ``n`` rows
+    are the ones unless one was changed since it was written, was written
+    after ``node``, or the ``n``-th ties with the next (a conversation stored
+    in one batch); then up to :data:`_LATEST` rows decide.
     """
     where = NodeFilter(conversation_id=node.conversation_id)
-    rows = store.list_nodes(orchestrator, where, limit=2)
-    first = rows[0] if rows else None
-    if (
-        first is not None
-        and first.updated_at == first.created_at
-        and first.created_at <= node.created_at
-        and (len(rows) == 1 or rows[1].updated_at != first.updated_at)
+    rows = store.list_nodes(orchestrator, where, limit=n + 1)
+    head = rows[:n]
+    if all(r.updated_at == r.created_at <= node.created_at for r in head) and (
+        len(rows) <= n or rows[n - 1].updated_at != rows[n].updated_at
     ):
-        return first
-    if len(rows) < 2:
-        return first if first is not None and first.created_at <= node.created_at else None
-    earlier = [
-        n
-        for n in store.list_nodes(orchestrator, where, limit=_LATEST)
-        if n.memory_id != node.memory_id and n.created_at <= node.created_at
-    ]
-    return max(earlier, key=lambda n: (n.created_at, n.memory_id), default=None)
+        return sorted(head, key=lambda r: (r.created_at, r.memory_id))
+    earlier = sorted(
+        (
+            r
+            for r in store.list_nodes(orchestrator, where, limit=_LATEST)
+            if r.memory_id != node.memory_id and r.created_at <= node.created_at
+        ),
+        key=lambda r: (r.created_at, r.memory_id),
+    )
+    return earlier[-n:]
 
 
 def embedding_texts(
