@@ -17,12 +17,20 @@ from memvault.policy.detectors import (
     location,
     topical,
 )
-from memvault.policy.detectors.base import FAMILIES, Hit
+from memvault.policy.detectors.base import FAMILIES, Hit, register_patterns
 from memvault.policy.normalize import NormalizedText
 
 __all__ = ["CONTENT_DETECTORS", "FAMILIES", "Detector", "Hit"]
 
 Detector = Callable[[NormalizedText], list[Hit]]
+
+# One shared prefilter scan, built once for every rule (base.register_patterns).
+register_patterns(
+    [
+        *(r.pattern for m in (injection, identifiers, credentials, location) for r in m.RULES),
+        *(r.term for r in topical.FAMILY_RULES),
+    ]
+)
 
 CONTENT_DETECTORS: Mapping[str, Detector] = {
     "injection": injection.detect,

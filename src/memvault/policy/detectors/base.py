@@ -428,8 +428,20 @@ def _start_needles(pattern: str) -> frozenset[str] | None:
     if needles is None:
         return None
     minimal = frozenset(n for n in needles if not any(o != n and n.startswith(o) for o in needles))
-    _register(minimal)
+    if not minimal <= _SCAN.needles:
+        with _SCAN_LOCK:
+            _PENDING.update(minimal)
     return minimal
+
+
+def register_patterns(patterns: Iterable[re.Pattern[str]]) -> None:
+    """Put the start needles of ``patterns`` into the shared scan before first use.
+
+    A detector module registers its rules at import, so the scan is built once
+    (a pattern met later still joins it, at the cost of one more build).
+    """
+    for pattern in patterns:
+        _start_needles(pattern.pattern)
 
 
 class _Scan:
@@ -439,23 +451,30 @@ class _Scan:
         self.needles = needles
         # At each position the trie matches the LONGEST needle starting there (greedy,
         # one child per character); every needle that is a prefix of it starts there too.
-        self.regex = re.compile("(?=(" + _trie_pattern(needles) + "))")
-        self.prefixes = {n: frozenset(o for o in needles if n.startswith(o)) for n in needles}
+        self.regex = re.compile("(?=(" + _trie_pattern(needles) + "))") if needles else None
+        self.prefixes = {
+            n: frozenset(n[:k] for k in range(1, len(n) + 1) if n[:k] in needles) for n in needles
+        }
 
 
 _SCAN = _Scan(frozenset())
 _SCAN_LOCK = threading.Lock()
+#: needles registered since the scan was built (the next ``_present`` rebuilds it)
+_PENDING: set[str] = set()
 #: lower-cased text -> the start needles present in it (bounded; cleared when full)
 _PRESENT: dict[str, frozenset[str]] = {}
 _PRESENT_MAX = 4096
 
 
-def _register(needles: frozenset[str]) -> None:
+def _scan() -> _Scan:
     global _SCAN
-    with _SCAN_LOCK:
-        if not needles <= _SCAN.needles:
-            _SCAN = _Scan(_SCAN.needles | needles)
-            _PRESENT.clear()
+    if _PENDING:
+        with _SCAN_LOCK:
+            if _PENDING:
+                _SCAN = _Scan(_SCAN.needles | _PENDING)
+                _PENDING.clear()
+                _PRESENT.clear()
+    return _SCAN
 
 
 def _present(lower_text: str) -> frozenset[str]:
@@ -468,16 +487,17 @@ def _present(lower_text: str) -> frozenset[str]:
       holds (cached by text); a rule's prefilter is then a set intersection —
       the same answer as searching for its own needles.
     """
+    scan = _scan()
     found = _PRESENT.get(lower_text)
     if found is None:
-        scan = _SCAN
         hits: set[str] = set()
-        for m in scan.regex.finditer(lower_text):
-            hits |= scan.prefixes[m.group(1)]
+        if scan.regex is not None:
+            for m in scan.regex.finditer(lower_text):
+                hits |= scan.prefixes[m.group(1)]
         found = frozenset(hits)
         if len(_PRESENT) >= _PRESENT_MAX:
             _PRESENT.clear()
-        if scan is _SCAN:  # not built with a scan replaced meanwhile
+        if scan is _SCAN and not _PENDING:  # not built with a scan replaced meanwhile
             _PRESENT[lower_text] = found
     return found
 
