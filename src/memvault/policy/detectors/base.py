@@ -466,7 +466,7 @@ _PRESENT: dict[str, frozenset[str]] = {}
 _PRESENT_MAX = 4096
 
 
-def _scan() -> _Scan:
+def _needle_scan() -> _Scan:
     global _SCAN
     if _PENDING:
         with _SCAN_LOCK:
@@ -487,7 +487,7 @@ def _present(lower_text: str) -> frozenset[str]:
       holds (cached by text); a rule's prefilter is then a set intersection —
       the same answer as searching for its own needles.
     """
-    scan = _scan()
+    scan = _needle_scan()
     found = _PRESENT.get(lower_text)
     if found is None:
         hits: set[str] = set()
