@@ -71,6 +71,7 @@ from memvault.extract.reading import (
     statement_candidate,
     verbatim_candidate,
 )
+from memvault.extract.sensitive import sensitive_words
 from memvault.extract.text import slug, split_sentences
 from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType
@@ -216,6 +217,8 @@ _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "con
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
 _ASKED = frozenset({"TODO", "REMINDER"})
 
+#: Someone other than the speaker ("her", "his", "they") in a clause.
+_SOMEONE_ELSE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|he's|she's)\b", re.I)
 _ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|we're|my|our)\b", re.I)
 
@@ -440,6 +443,23 @@ class RuleExtractor:
                     cand.content if cand is not None else "",
                 )
             )
+        if any(c.sensitive and c.sensitive_in == "words" for c in candidates) or (
+            candidates and sensitive_words(message.text)
+        ):
+            # Trigger: a clause of the turn names a forbidden family in its words
+            #          ("my boss is gay and he's moving to Berlin next month").
+            # Why: the turn's other clauses no rule read are most often about the same
+            #      person or thing ("he's moving to Berlin"): kept in raw words, they
+            #      would store what the sensitive clause was about.
+            # Outcome: only the rules' candidates about the speaker (and the refused
+            #          ones) stay: "I prefer replies in Spanish" is kept, "we're throwing
+            #          her a party" or a raw-words clause is not.
+            candidates = [
+                c
+                for c in candidates
+                if c.sensitive
+                or not (c.rule.startswith("reader.") or _SOMEONE_ELSE.search(c.said or c.content))
+            ]
         return Extraction(
             tuple(candidates[: self.max_candidates]),
             tuple(errors),

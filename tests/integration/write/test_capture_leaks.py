@@ -131,3 +131,22 @@ def test_a_change_cue_updates_the_memory_it_changes_across_types(
     result = say(hashed, "We moved the design review to Thursday afternoons now.")
     outcomes = [c.outcome for c in result.candidates]
     assert Outcome.UPDATED in outcomes, result.to_json()
+
+
+def test_a_sensitive_turn_keeps_nothing_about_someone_else_or_in_raw_words(
+    pipeline: CapturePipeline,
+) -> None:
+    # the party is about the sister the first sentence names as pregnant
+    result = say(
+        pipeline,
+        "My sister is pregnant with twins. We are throwing her a baby party in Lisbon next month.",
+    )
+    assert "lisbon" not in stored_text(pipeline.store), result.to_json()
+    # another language: the unsure sensitive clause is not kept, nor its neighbour
+    result = say(
+        pipeline, "Mi hermana está embarazada. Vamos a hacer una fiesta en Lisboa el mes que viene."
+    )
+    assert "lisboa" not in stored_text(pipeline.store), result.to_json()
+    # a clause a rule read about the speaker stays ("I prefer replies in Spanish")
+    result = say(pipeline, "My husband works nights at the depot. I prefer replies in Spanish.")
+    assert "spanish" in stored_text(pipeline.store), result.to_json()
