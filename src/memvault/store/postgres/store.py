@@ -62,12 +62,12 @@ from memvault.store.postgres.schema import (
 )
 from memvault.store.records import AuditHead
 from memvault.store.sql import (
-    SqlReads,
     edge_from_row,
     edge_params,
     history_params,
     pending_migrations,
 )
+from memvault.store.sql_reads import SqlReads
 
 try:
     import psycopg

@@ -51,13 +51,13 @@ from memvault.store.base import (
 from memvault.store.records import AuditHead
 from memvault.store.sql import (
     EDGE_COLUMNS,
-    SqlReads,
     edge_from_row,
     edge_params,
     history_params,
     ingest_params,
     pending_migrations,
 )
+from memvault.store.sql_reads import SqlReads
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS

@@ -1,0 +1,143 @@
+"""The reads both SQL stores run the same way, written once: :class:`SqlReads`.
+
+Each builds its query with :mod:`memvault.store.sql` (the store's parameter
+mark bound) and reads the rows by position: SQLite and PostgreSQL run these
+reads with the same code and differ only in how a query reaches the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from memvault.model.enums import HistoryOp
+from memvault.store.anchor import AnchorKeeper, StoreAnchor
+from memvault.store.base import GENESIS_HASH, ChangeRecord, HistoryEvent, IngestRecord
+from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.sql import (
+    change_from_row,
+    changes_since_query,
+    event_counts_from_rows,
+    event_counts_query,
+    history_from_row,
+    history_query,
+    identity_query,
+    ingest_from_row,
+    ingest_record_query,
+    op_event_from_row,
+    op_events_query,
+    proposal_from_row,
+    proposals_query,
+    revision_query,
+    thread_seen_query,
+)
+
+__all__ = ["SqlReads"]
+
+
+class SqlReads:
+    """The reads both SQL stores run the same way, written once (a mixin).
+
+    The store sets ``_mark`` (its parameter mark), ``_read_rows(sql, params)``
+    (rows readable by position) and ``_anchors`` (its :class:`AnchorKeeper`).
+    """
+
+    _mark: ClassVar[str]
+    _anchors: AnchorKeeper
+
+    def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        raise NotImplementedError
+
+    def proposals(
+        self,
+        orchestrator_id: str,
+        *,
+        status: ProposalStatus | None = None,
+        user_id: str | None = None,
+        proposal_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[Proposal]:
+        sql, params = proposals_query(
+            orchestrator_id, status, user_id, proposal_id, limit, mark=self._mark
+        )
+        return [proposal_from_row(r) for r in self._read_rows(sql, params)]
+
+    def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
+        sql, params = event_counts_query(orchestrator_id, since, mark=self._mark)
+        return event_counts_from_rows(self._read_rows(sql, params))
+
+    def op_events(
+        self,
+        orchestrator_id: str,
+        *,
+        op: str | None = None,
+        since: str | None = None,
+        limit: int = 100_000,
+    ) -> list[OpEvent]:
+        sql, params = op_events_query(orchestrator_id, op, since, limit, mark=self._mark)
+        return [op_event_from_row(r) for r in self._read_rows(sql, params)]
+
+    def history(
+        self,
+        orchestrator_id: str,
+        memory_id: str | None = None,
+        *,
+        limit: int = 1000,
+        ops: Sequence[HistoryOp] | None = None,
+        newest_first: bool = False,
+        offset: int = 0,
+    ) -> list[HistoryEvent]:
+        sql, params = history_query(
+            orchestrator_id,
+            memory_id,
+            limit,
+            ops=ops,
+            newest_first=newest_first,
+            offset=offset,
+            mark=self._mark,
+        )
+        return [history_from_row(r) for r in self._read_rows(sql, params)]
+
+    def changes_since(
+        self,
+        orchestrator_id: str,
+        revision: int,
+        *,
+        visible_to: tuple[str, ...] | None = None,
+        newest: int | None = None,
+    ) -> list[ChangeRecord]:
+        sql, params = changes_since_query(
+            orchestrator_id, revision, visible_to, newest, mark=self._mark
+        )
+        return [change_from_row(r) for r in self._read_rows(sql, params)]
+
+    def revision(self, orchestrator_id: str) -> int:
+        rows = self._read_rows(*revision_query(orchestrator_id, mark=self._mark))
+        return int(rows[0][0]) if rows else 0
+
+    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+        rows = self._read_rows(*thread_seen_query(orchestrator_id, thread_id, mark=self._mark))
+        return int(rows[0][0]) if rows else None
+
+    def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
+        sql, params = ingest_record_query(orchestrator_id, content_sha256, mark=self._mark)
+        rows = self._read_rows(sql, params)
+        return ingest_from_row(rows[0]) if rows else None
+
+    def identity(self, orchestrator_id: str) -> StoreAnchor | None:
+        rows = self._read_rows(*identity_query(orchestrator_id, mark=self._mark))
+        if not rows:
+            return None
+        uuid, created, events, head, revision = rows[0]
+        return StoreAnchor(
+            orchestrator_id, uuid, created, int(revision), int(events), head or GENESIS_HASH
+        )
+
+    def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
+        self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)
+
+    @property
+    def anchor_error(self) -> str | None:
+        """Why the last anchor file update failed (``None``: it is up to date)."""
+        return self._anchors.last_error
