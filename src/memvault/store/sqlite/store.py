@@ -352,7 +352,9 @@ class SQLiteStore(SqlReads):
             rows = conn.execute("PRAGMA quick_check(3)").fetchall()
         except sqlite3.DatabaseError as exc:
             return str(exc)
-        findings = [str(r[0]) for r in rows]
+        # A finding may span lines ("*** in database main ***\nPage 105: …"): one line
+        # each, so the error a CLI prints stays one line.
+        findings = ["; ".join(str(r[0]).splitlines()) for r in rows]
         return None if findings == ["ok"] else "; ".join(findings)
 
     def _background_check(self) -> None:
