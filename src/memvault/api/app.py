@@ -257,10 +257,7 @@ def _install_handlers(app: FastAPI) -> None:
             #      "body.11: JSON decode error" reads as a schema problem at field 11.
             # Outcome: 400 saying what is wrong with the body; nothing is stored.
             return problem_response(400, "malformed-json", not_json)
-        errors = [
-            {"field": ".".join(str(p) for p in e["loc"]), "message": _message(e)}
-            for e in exc.errors()
-        ]
+        errors = _errors(exc.errors())
         # A request the published schema rules out: its stop reason is BOUNDS_EXCEEDED
         # when only a bound was broken, else SCHEMA_INVALID (as the engine would say).
         bounds_only = all(e["type"] in _BOUND_ERRORS for e in exc.errors())
@@ -348,6 +345,33 @@ def _message(error: Any) -> str:
         if words is not None:
             return f"should be {words}"
     return str(error["msg"])
+
+
+def _field(loc: Sequence[Any]) -> str:
+    """The dotted path of a value, without pydantic's union-member tags.
+
+    >>> _field(("body", "categories", 0, "literal['CONSTRAINT','DECISION']"))
+    'body.categories.0'
+    >>> _field(("body", "PREFERENCE", "type"))
+    'body.PREFERENCE.type'
+    """
+    return ".".join(str(p) for p in loc if not (isinstance(p, str) and "[" in p))
+
+
+def _errors(raw: Sequence[Any]) -> list[dict[str, str]]:
+    """One entry per field: a value every member of a union refused is one error, not N.
+
+    Trigger: ``categories: ["NOPE"]`` on /v1/query (a category or a spec alias).
+    Why: pydantic reports each union member, its tag (a 33-name literal) in the path.
+    Outcome: ``body.categories.0`` once, the members' messages joined by "; or ".
+    """
+    merged: dict[str, list[str]] = {}
+    for error in raw:
+        messages = merged.setdefault(_field(error["loc"]), [])
+        message = _message(error)
+        if message not in messages:
+            messages.append(message)
+    return [{"field": f, "message": "; or ".join(m)} for f, m in merged.items()]
 
 
 #: Pydantic error types that are a broken bound, not a wrong shape.

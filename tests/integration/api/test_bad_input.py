@@ -121,6 +121,15 @@ def test_a_pattern_refusal_says_what_is_wanted_in_words(
     assert "should be a thread id" in response.text
 
 
+def test_a_value_every_union_member_refuses_is_one_error_at_its_path(live: Live) -> None:
+    response = post(live, "/v1/query", {"query": "tea", "categories": ["NOPE"]})
+    assert response.status_code == 422, response.text
+    errors = response.json()["errors"]
+    assert [e["field"] for e in errors] == ["body.categories.0"]
+    assert "'PREFERENCE'" in errors[0]["message"] and "'tasks'" in errors[0]["message"]
+    assert "literal[" not in response.text
+
+
 def test_list_filter_with_impossible_date_is_422(live: Live) -> None:
     with live.client("writer") as http:
         response = http.get("/v1/memories", params={"updated_after": "2026-02-30T00:00:00.000000Z"})
