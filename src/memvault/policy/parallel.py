@@ -256,7 +256,10 @@ def _worker() -> _Worker | None:
 def warm(timeout: float = 60.0) -> bool:
     """Start the child if needed and wait until it is ready (True) or failed (False)."""
     worker = _worker()
-    return worker is not None and worker.poll_ready(timeout)
+    if worker is None:
+        return False
+    with worker.lock:
+        return worker.poll_ready(timeout)
 
 
 def shutdown() -> None:
@@ -283,9 +286,11 @@ def judge_split(
     a child that failed (its half is then judged here).
     """
     worker = _worker() if len(items) >= MIN_BATCH else None
-    if worker is None or not worker.poll_ready() or not worker.lock.acquire(blocking=False):
+    if worker is None or not worker.lock.acquire(blocking=False):
         return judge_candidates(items, settings)
     try:
+        if not worker.poll_ready():  # still starting (or failed): all of it here
+            return judge_candidates(items, settings)
         half = len(items) // 2
         try:
             worker.round_trip(settings, items[half:])
