@@ -126,7 +126,7 @@ def test_init_and_stats_name_the_store_they_use(tmp_path: Path) -> None:
     assert not list(home.rglob("*.db"))
     result = runner.invoke(app, ["--home", str(home), "-o", orch, "stats"], env=env)
     assert result.exit_code == 0, result.stderr
-    assert "PostgreSQL" in result.stdout and "memory.db" not in result.stdout
+    assert "no file here (postgres store)" in result.stdout and "memory.db" not in result.stdout
 
 
 def test_every_bench_writes_its_default_result_under_bench_results() -> None:

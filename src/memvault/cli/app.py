@@ -152,6 +152,11 @@ def _root(
     ctx.obj = Settings(home, orchestrator)
 
 
+def _file_or_none(path: str | Path | None) -> str | None:
+    """``path`` when a database file is there, else ``None`` (a server-backed store)."""
+    return str(path) if path is not None and Path(path).is_file() else None
+
+
 def _print_write(result: WriteResult, as_json: bool, verb: str) -> None:
     if as_json:
         output.emit_json(result.to_json())
@@ -173,14 +178,14 @@ def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     with _engine(ctx, create=True) as engine:
         layout = engine.layout
         assert layout is not None
-        backend = ctx.obj.backend
         data = {
             "orchestrator": engine.orchestrator,
             "home": str(layout.home),
-            "store": backend,
-            # Trigger: store.backend = "postgres". Why: no SQLite file is made or read
-            # then; printing one sends people looking for it. Outcome: null.
-            "db_path": str(layout.db_path) if backend == "sqlite" else None,
+            "store": ctx.obj.backend,
+            # Trigger: a store that keeps no file here (store.backend = "postgres").
+            # Why: printing a path that was never made sends people looking for it.
+            # Outcome: the database file when there is one, else null.
+            "db_path": _file_or_none(layout.db_path),
             "ingest_dir": str(layout.ingest_dir),
             "log_path": str(layout.log_path),
         }
@@ -527,10 +532,9 @@ def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     if as_json:
         output.emit_json(data)
         return
-    postgres = "PostgreSQL (store.postgres.dsn)" if ctx.obj.backend == "postgres" else None
     flat = {
         "orchestrator": data["orchestrator"],
-        "database": data["db_path"] if postgres is None else postgres,
+        "database": _file_or_none(data["db_path"]) or f"no file here ({ctx.obj.backend} store)",
         "revision": data["revision"],
         **{f"memories.{k}": v for k, v in data["memories"].items()},
         "edges": data["edges"],
