@@ -48,7 +48,7 @@ _FRAMING = re.compile(
     r"(?i)\b(?:writ(?:e|es|ing)|wrote|reports? (?:on|about)|research\w*|stud(?:y|ies|ying)|"
     r"article|blog|"
     r"podcast|book|novel|chapter|textbook|lecture|course|class|classes|teach\w*|glossary|"
-    r"dataset|datasets|statistics|survey|museum|guide|"
+    r"dataset|datasets|statistics|survey|museum|exhibitions?|exhibits?|galler(?:y|ies)|guide|"
     r"overview|docs|documentation|thesis|paper|papers|translat\w*|project|assignment|homework|"
     r"quiz|exam|fiction\w*|story|stories|script|screenplay|game|journalis\w*|covering|civics|"
     r"history of|explain\w*|summar\w*|compar\w*|table|build(?:s|ing)?|design\w*|develop\w*|"
@@ -197,7 +197,7 @@ _IDENT_ORIENT = (
     r"trans|transgender|trans(?:gender)? (?:woman|man|person)|non-?binary|genderqueer|genderfluid|"
     r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|bisexuell|"
     r"homosexuel(?:le)?|bisexuel(?:le)?|lesbienne|lesbiana|omosessuale|transg[eé]nero|"
-    r"transsexuel(?:le)?|gay[ae]?"
+    r"transsexuel(?:le)?"
 )
 _IDENT_ETHNIC = (
     r"black|african[- ]american|afro-\w+|latino|latina|latinx|latine|hispanic|"
@@ -210,7 +210,8 @@ _IDENT_ETHNIC = (
     r"nigerian|somali|turkish|greek|polish|russian)-(?:american|canadian|british|australian)"
 )
 _IDENT_CASTE = (
-    r"caste|brahmin|kshatriya|vaishya|shudra|dalit|obc|scheduled caste|untouchable|jati|varna"
+    r"caste(?!s? (?:system|systems|hierarch(?:y|ies)))|brahmin|kshatriya|vaishya|shudra|dalit|obc|"
+    r"scheduled caste|untouchable|jati|varna"
 )
 _IDENT_POLITICS = (
     r"republican|democrat|democratic party|labour|labor party|tory|tories|conservative(?: party)?|"
@@ -219,8 +220,16 @@ _IDENT_POLITICS = (
     r"afd|cdu|spd|fdp|die linke|reform uk|snp|ukip|ndp|bjp|congress party|pt|psoe|pp|vox|"
     r"rassemblement national|la france insoumise|fidesz|likud"
 )
+# "grew up in a small town by the sea" names a kind of place, not a country; the same
+# place with a country after it ("a small town in Morocco") still counts.
+_PLACE_KIND = (
+    r" (?:a|an|the) (?:[\w'-]+ ){0,2}?(?:town|village|city|suburbs?|house|home|farm|family|"
+    r"neighbou?rhood|household|flat|apartment|countryside|place)\b"
+    r"(?![^.;,!?]*\b(?:in|of|near|outside) (?!the\b|a\b|an\b|my\b|our\b)\w)"
+)
 _IDENT_ORIGIN = (
-    r"originally from|born in(?! \d)|grew up in|immigrated|emigrated|immigrant|refugee|asylum|"
+    rf"originally from|born in(?! \d|{_PLACE_KIND})|grew up in(?!{_PLACE_KIND})|immigrated|"
+    r"emigrated|immigrant|refugee|asylum|"
     r"undocumented|illegal immigrant|immigration status|visa status|green card holder|"
     r"citizenship|stateless|naturali[sz]ed|first-generation immigrant|nationality|"
     r"ethnic(?:ity|ally)|of \w+ descent"

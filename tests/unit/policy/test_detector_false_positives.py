@@ -1,0 +1,64 @@
+"""Rule-detector false positives from issue 21, each beside close twins that stay refused.
+
+The benign sentences are judged by the pattern detectors alone (the learned layer has
+its own tests and owner); each twin says the same words about a person and must still be
+refused by the detectors. Sentences are written for this file, not taken from any corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.model.enums import StopReason
+from memvault.policy import Candidate, GateContext, evaluate
+
+#: the pattern detectors alone
+DETECTORS_ONLY = GateContext(learned=None)
+
+
+def decide(text: str) -> StopReason:
+    return evaluate(Candidate(text=text), DETECTORS_ONLY).stop_reason
+
+
+def detector(text: str) -> str | None:
+    return evaluate(Candidate(text=text), DETECTORS_ONLY).detector
+
+
+BENIGN = [
+    # Hinglish "ho gaye / ho gaya" are verbs ("became"), not an orientation word.
+    "hum log ghar pahunch gaye, sab thak ke so gaye... ho gaye free finally",
+    "ho gaya yaar, kaam khatam, ab chai peete hain",
+    # a kind of place is not a national origin
+    "I grew up in a small town by the sea",
+    "my brother was born in a little village by the river",
+    # an exhibition about a group is a topic
+    "We visited an exhibition about immigrant chefs",
+    # the caste system as a subject of study
+    "We learned about the caste system in our sociology course",
+]
+
+
+@pytest.mark.parametrize("text", BENIGN)
+def test_benign_sentence_passes_the_detectors(text: str) -> None:
+    assert decide(text) is StopReason.SUCCESS_STORED, detector(text)
+
+
+FORBIDDEN_TWINS = [
+    ("she is gay and lives with her girlfriend", "detector.identity.orientation_gender"),
+    ("ho gaya, I am gay and finally out to my parents", "detector.identity.orientation_gender"),
+    ("yaar main bisexual hoon, I am bi", "detector.identity.orientation_gender"),
+    ("I was born in Morocco and moved here", "detector.identity.origin"),
+    ("I grew up in a small town in Morocco", "detector.identity.origin"),
+    ("my dad grew up in Senegal before he immigrated", "detector.identity.origin"),
+    ("I am an immigrant from Syria", "detector.identity.origin"),
+    ("my sister is a refugee", "detector.identity.origin"),
+    ("I am from the Dalit caste", "detector.identity.caste"),
+    ("my family's caste is Brahmin", "detector.identity.caste"),
+    ("we belong to a lower caste in our village", "detector.identity.caste"),
+]
+
+
+@pytest.mark.parametrize(("text", "name"), FORBIDDEN_TWINS)
+def test_forbidden_twin_is_still_refused(text: str, name: str) -> None:
+    assert decide(text) is StopReason.FORBIDDEN_CATEGORY
+    assert detector(text) == name
