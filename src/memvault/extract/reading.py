@@ -228,8 +228,9 @@ _FOLLOW_UP = re.compile(
     re.I,
 )
 _LISTENER_OTHER = re.compile(
-    r"(?<!\w)(?:tú|ti|toi|vous|du|dich|dir|você|vocês|jij|jou|jullie|ty|ciebie|tobie|sen|sana"
-    r"|siz|ты|вы|тебя|тебе|usted|voi)(?!\w)|あなた|你",
+    r"(?<!\w)(?:tú|tu|tus|ti|toi|ton|ta|tes|vous|votre|du|dich|dir|dein\w*|você|vocês|teu|tua"
+    r"|tuo|tuoi|jij|jou|jouw|jullie|ty|ciebie|tobie|twój|twoja|sen|sana|senin|siz|ты|вы|тебя"
+    r"|тебе|твой|твоя|usted|voi)(?!\w)|あなた|你",
     re.I,
 )
 _RHETORICAL = re.compile(r"^(?:guess what|you know what|know what)\b", re.I)
@@ -256,9 +257,11 @@ def help_question(text: str) -> bool:
     True
     >>> help_question("¿Cómo puedo exportar la base de datos a CSV?"), help_question("¿Y tú?")
     (True, False)
+    >>> help_question("¿Qué tal tu fin de semana?"), help_question("how do I fix a ton of errors?")
+    (False, True)
     """
     clause = text.strip()
-    if _LISTENER_OTHER.search(clause):
+    if _LISTENER_OTHER.search(clause) and (len(clause.split()) < 4 or not english_like(clause)):
         return False  # "¿y tú?", "et toi ?", "und du?": a question back, in any language
     if clause.endswith(("?", "？")) and not english_like(clause):
         return True  # another language: a question is taken as a request (no cue to tell)
