@@ -62,3 +62,21 @@ FORBIDDEN_TWINS = [
 def test_forbidden_twin_is_still_refused(text: str, name: str) -> None:
     assert decide(text) is StopReason.FORBIDDEN_CATEGORY
     assert detector(text) == name
+
+
+def test_password_manager_is_not_a_password() -> None:
+    assert decide("I set up a password manager for my parents") is StopReason.SUCCESS_STORED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my password is hunter2",
+        "the password for my parents' wifi is sunflower42",
+        "password manager master password: Tr0ub4dor&3",
+        "la contraseña del router es gato2024",
+    ],
+)
+def test_password_twin_is_still_refused(text: str) -> None:
+    assert decide(text) is StopReason.FORBIDDEN_CATEGORY
+    assert detector(text) == "detector.credentials.password_assignment"

@@ -121,7 +121,11 @@ _PWD_WORDS = (
     r"mot de passe|passwort|"
     r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?"
 )
-_OP = r"(?i:\s*(?:is|was|are|=|:|:=|->|=>|es|est|ist|é|è)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
+# Word operators stand as words: "password manager for my parents" holds no "are".
+_OP = (
+    r"(?i:\s*(?:\b(?:is|was|are|es|est|ist|é|è)\b|=|:|:=|->|=>)\s*|\s+is\s+set\s+to\s+|"
+    r"\s*-\s+)"
+)
 
 RULES: tuple[Rule, ...] = (
     _r(
