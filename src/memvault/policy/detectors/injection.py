@@ -153,6 +153,12 @@ _SYSTEM_LABEL = (
     r"granted|polic\w*|filters?|memor\w*|safety|mode|access|privileges|rules?|instructions?|"
     r"keys?|tokens?|forward|send|delete)\b)"
 )
+# "developer mode on my camera" is a device setting, not a claim over the model.
+_DEVICE_MODE = (
+    r"(?! (?:on|of|in|for) (?:my|the|our|his|her|their|your|a) (?:[\w'-]+ ){0,2}?(?:camera|phone|"
+    r"android|iphone|pixel|tv|router|car|browser|laptop|device|console|tablet|watch|printer|"
+    r"drone|chromebook|kindle|switch|xbox|playstation|smartwatch)s?\b)"
+)
 _AUTHORITY = (
     r"\b(?:message|note|notice|directive|instruction|update|order|alert|memo|announcement)s? "
     r"(?:from|by) (?:the )?(?:platform|security|trust (?:and|&) safety|developers?|dev team|model "
@@ -168,7 +174,8 @@ _AUTHORITY = (
     r"|\b(?:elevated|admin|root|sudo|full|unrestricted|superuser) (?:privileges|access|permissions|"
     r"rights|mode) (?:granted|enabled|activated|unlocked)|\bgrant(?:ed|s)? (?:\w+ )?(?:elevated|"
     r"admin|root|full|superuser) (?:privileges|access|permissions)"
-    r"|\b(?:system|security|admin) override\b|\boverride mode\b|\bgod mode\b|\bdeveloper mode\b"
+    r"|\b(?:system|security|admin) override\b|\boverride mode\b|\bgod mode\b"
+    rf"|\bdeveloper mode\b{_DEVICE_MODE}"
     r"|\btreat (?:the user|me|them|this user) as (?:an? )?(?:admin\w*|root|developer|superuser|"
     r"owner|operator)\b|\bIMPORTANT:?\s+(?:new |updated )?(?:instructions?|rules?|polic\w*)\b"
     r"|\bmemory policy (?:has been |was )?updated\b"
@@ -176,7 +183,7 @@ _AUTHORITY = (
     r"from )?(?:an? |the )?(?:admin\w*|root|developer|superuser|system|operator|owner)\b"
     r"|\bthis is (?:the |your )?(?:system administrator|sysadmin|administrator|admin|developers?|"
     r"dev team|security team|platform team|model provider|openai|anthropic)\b"
-    r"|\b(?:unrestricted|developer|god|admin|jailbreak|debug|dan) mode\b"
+    rf"|\b(?:unrestricted|developer|god|admin|jailbreak|debug|dan) mode\b{_DEVICE_MODE}"
     r"|\bapproved (?:unrestricted|unfiltered|uncensored)\b"
 )
 _PERSONA_VERB = (
@@ -297,8 +304,9 @@ _CONCEAL = (
     r"(?:saved |stored |hidden )?(?:instructions|notes|memor(?:y|ies)|rules)\b|\bhide (?:this|"
     r"it) from\b|\bhide (?:this|these) (?:instructions?|notes?|memor(?:y|ies)|rules?)\b|"
     r"\b(?:disable|turn off|stop|pause|bypass) (?:the )?(?:logging|audit(?:ing| logs?| trail)?|"
-    r"monitoring|history)\b|\b(?:hidden|secret) (?:rule|"
-    r"instruction|directive|command)s?\b"
+    r"monitoring|history)\b|(?<!made up )(?<!make up )(?<!invented )\b(?:hidden|secret) (?:rule|"
+    r"instruction|directive|command)s?\b(?! (?:for|of|in) (?:their|our|his|her|my|the) "
+    r"(?:club|clubhouse|treehouse|game|team|gang|family|house|party|group)\b)"
 )
 _BYPASS_Q = (
     r"(?:sensitive[- ]\w+|privacy|safety|security|content|memory|governance|policy|moderation|"
@@ -456,7 +464,8 @@ _DECODE_CUE = (
 )
 _DISCUSSION = re.compile(
     r"(?i)\b(?:writing|writes|blog|post|article|explain\w*|slides?|talk|thesis|paper|research\w*|"
-    r"red[- ]team\w*|test suite|test cases?|awareness|course|lecture|defen[cs]es?|detect\w*|"
+    r"red[- ]team\w*|test suite|test cases?|(?:inputs?|prompts?|strings?|payloads?) (?:like|such "
+    r"as)|awareness|course|lecture|defen[cs]es?|detect\w*|"
     r"classif\w*|examples? of|phrases? (?:like|such as)|such as|e\.g\.|prompt injection|"
     r"studying|owns?|category|dataset|benchmark|how attackers|"
     # the same framing in other languages (report, talk, examples, cites)
