@@ -168,6 +168,14 @@ class InMemoryStore:
         state.head = AuditHead(state.head.events + len(write.events), head_hash)
         purged = {i for i in write.purge_ids if i in state.nodes}
         if purged:
+            # Their conversations' derived context quotes them: blank it (see
+            # memvault.store.sqlite.lifecycle._blank_neighbour_context).
+            talks = {state.nodes[i].conversation_id for i in purged} - {None}
+            near = {i for i, n in state.nodes.items() if n.conversation_id in talks}
+            for memory_id in near & state.extras.keys():
+                state.extras[memory_id] = replace(state.extras[memory_id], context="")
+            purged_ctx = {k for k in state.vectors if k[0] in near and k[1].endswith("#ctx")}
+            state.vectors = {k: v for k, v in state.vectors.items() if k not in purged_ctx}
             for memory_id in purged:
                 del state.nodes[memory_id]
                 state.extras.pop(memory_id, None)

@@ -115,6 +115,23 @@ def audit_head_from_row(row: tuple[Any, ...] | None) -> AuditHead:
 
 #: Run in order with ``[orchestrator_id, ids]``; only this orchestrator's rows match.
 PURGE_STATEMENTS: tuple[str, ...] = (
+    # The purged memories' conversations lose their derived context (the index-only
+    # text that quotes neighbours' words, and its #ctx vectors): see
+    # memvault.store.sqlite.lifecycle._blank_neighbour_context.
+    "UPDATE memories m SET idx_context = '' FROM memories p WHERE p.orchestrator_id = %s "
+    "AND p.memory_id = ANY(%s) AND m.orchestrator_id = p.orchestrator_id "
+    "AND m.conversation_id = p.conversation_id AND m.idx_context <> ''",
+    "DELETE FROM embedding_cache c USING memory_embeddings e, memories m, memories p "
+    "WHERE p.orchestrator_id = %s AND p.memory_id = ANY(%s) "
+    "AND m.orchestrator_id = p.orchestrator_id AND m.conversation_id = p.conversation_id "
+    "AND e.orchestrator_id = m.orchestrator_id AND e.memory_id = m.memory_id "
+    "AND e.model_id LIKE '%%#ctx' AND c.orchestrator_id = e.orchestrator_id "
+    "AND c.model_id = e.model_id AND c.text_sha256 = e.text_sha256",
+    "DELETE FROM memory_embeddings e USING memories m, memories p "
+    "WHERE p.orchestrator_id = %s AND p.memory_id = ANY(%s) "
+    "AND m.orchestrator_id = p.orchestrator_id AND m.conversation_id = p.conversation_id "
+    "AND e.orchestrator_id = m.orchestrator_id AND e.memory_id = m.memory_id "
+    "AND e.model_id LIKE '%%#ctx'",
     "DELETE FROM embedding_cache c USING memory_embeddings e WHERE c.orchestrator_id = %s "
     "AND e.orchestrator_id = c.orchestrator_id AND e.memory_id = ANY(%s) "
     "AND c.model_id = e.model_id AND c.text_sha256 = e.text_sha256",

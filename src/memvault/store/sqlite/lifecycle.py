@@ -87,6 +87,7 @@ def _purge(conn: sqlite3.Connection, orch: str, memory_ids: Sequence[str]) -> No
         if not found:
             continue
         marks = ", ".join("?" for _ in found)
+        _blank_neighbour_context(conn, orch, found, marks)
         conn.execute(
             "DELETE FROM embedding_cache WHERE (model_id, text_sha256) IN (SELECT model_id, "
             f"text_sha256 FROM memory_embeddings WHERE memory_id IN ({marks}))",
@@ -103,6 +104,42 @@ def _purge(conn: sqlite3.Connection, orch: str, memory_ids: Sequence[str]) -> No
         ):
             conn.execute(sql, found)
     conn.execute("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')")
+
+
+def _blank_neighbour_context(
+    conn: sqlite3.Connection, orch: str, found: Sequence[str], marks: str
+) -> None:
+    """Blank the derived context of the purged memories' conversations.
+
+    Trigger: memories about to be purged.
+    Why: a memory's index-only ``context`` quotes the memories written just
+      before it in its conversation (``retrieval.indexing.derived_index_text``),
+      so a purged memory's words would outlive it in its neighbours' full-text
+      rows and context vectors.
+    Outcome: every other memory of those conversations loses its derived
+      context (full-text column and ``#ctx`` vectors); ranking falls back to
+      the memory's own text there, and nothing of the purged words is left.
+    """
+    same = (
+        "SELECT m.memory_id FROM memories m WHERE m.orchestrator_id = ? "
+        "AND m.conversation_id IN (SELECT conversation_id FROM memories "
+        f"WHERE orchestrator_id = ? AND memory_id IN ({marks}))"
+    )
+    params = [orch, orch, *found]
+    conn.execute(
+        f"UPDATE memory_fts SET context = '' WHERE context != '' AND memory_id IN ({same})",
+        params,
+    )
+    conn.execute(
+        "DELETE FROM embedding_cache WHERE (model_id, text_sha256) IN (SELECT model_id, "
+        "text_sha256 FROM memory_embeddings WHERE model_id LIKE '%#ctx' "
+        f"AND memory_id IN ({same}))",
+        params,
+    )
+    conn.execute(
+        f"DELETE FROM memory_embeddings WHERE model_id LIKE '%#ctx' AND memory_id IN ({same})",
+        params,
+    )
 
 
 def checkpoint(conn: sqlite3.Connection) -> bool:
