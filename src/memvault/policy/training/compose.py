@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.policy.training.benign import BENIGN, HARD
+from memvault.policy.training.chat import CHAT, CHAT_NAMES
 from memvault.policy.training.forbidden_a import FORBIDDEN_A
 from memvault.policy.training.forbidden_b import FORBIDDEN_B
 from memvault.policy.training.injections import INJECTIONS
@@ -47,6 +48,7 @@ QUOTA = {
     "injection": 120,  # per technique
     "benign": 360,  # per benign group (about_people: twice)
     "hard": 220,  # per hard-negative group
+    "chat": 1100,  # ordinary chat turns (chat.py), many with a speaker prefix
 }
 
 _PREFIX: dict[str, tuple[str, ...]] = {
@@ -365,6 +367,23 @@ def _groups() -> Iterator[tuple[str, str, str, dict[str, list[str]], int, bool]]
         )
     for sub, by_lang in sorted(HARD.items()):
         yield "benign", sub, sub, by_lang, QUOTA["hard"] * (3 if sub == "topic_frames" else 1), True
+    yield "benign", "ordinary_chat", "ordinary_chat", CHAT, QUOTA["chat"], False
+
+
+def _chat_style(text: str, rng: random.Random, lang: str) -> tuple[str, str]:
+    """A chat turn as people type it: often ``"Name: text"``, as transcripts carry it."""
+    names = CHAT_NAMES.get(lang, CHAT_NAMES["en"])
+    text = text.replace("{n}", rng.choice(names))
+    r = rng.random()
+    if r < 0.40:
+        return f"{rng.choice(names)}: {text}", "speaker"
+    if r < 0.65:
+        return text, "plain"
+    if r < 0.82:
+        return text.lower().rstrip(".!"), "lower_chat"
+    if r < 0.92:
+        return _typo(text, rng), "typo"
+    return text + rng.choice((" :)", " 😊", " haha", "!!", " x")), "emoji"
 
 
 _EXPECTED = {
@@ -400,7 +419,17 @@ def compose(seed: int = SEED) -> list[dict[str, Any]]:
             mixers = (
                 [] if hard or label == "benign" else mixers_by_lang.get(lang, mixers_by_lang["en"])
             )
-            text, style = _style(base, rng, lang, label, mixers)
+            if sub == "ordinary_chat":
+                text, style = _chat_style(base, rng, lang)
+            else:
+                text, style = _style(base, rng, lang, label, mixers)
+                # Trigger: chat transcripts and raw-turn adds carry "Name: text".
+                # Why: ordinary chat is often written so (chat.py); without the same
+                #      prefix on other items the heads would read it as "benign".
+                # Outcome: one item in ten of every group gets a speaker prefix.
+                if style not in ("json", "key_value", "base64") and rng.random() < 0.1:
+                    names = CHAT_NAMES.get(lang, CHAT_NAMES["en"])
+                    text, style = f"{rng.choice(names)}: {text}", f"speaker_{style}"
             if label == "injection":
                 wrapped, how = _injection_wrap(text, rng)
                 if how:
