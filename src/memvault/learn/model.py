@@ -49,6 +49,8 @@ class Heads:
     hidden_w: Array | None = None
     hidden_b: Array | None = None
     hidden_out: Array | None = None
+    #: stricter thresholds for short texts (fewer than ``short_words`` words), or None
+    short_thresholds: Array | None = None
 
     @property
     def uses_vector(self) -> bool:
@@ -115,7 +117,7 @@ class Heads:
             f"{prefix}.sparse_w": np.asarray(self.sparse_w, dtype=np.float32),
             f"{prefix}.thresholds": np.asarray(self.thresholds, dtype=np.float32),
         }
-        for name in ("dense_w", "hidden_w", "hidden_b", "hidden_out"):
+        for name in ("dense_w", "hidden_w", "hidden_b", "hidden_out", "short_thresholds"):
             value = getattr(self, name)
             if value is not None:
                 out[f"{prefix}.{name}"] = np.asarray(value, dtype=np.float32)
@@ -138,12 +140,14 @@ class Heads:
             raise WeightsError(f"weights hold no complete {prefix!r} heads")
         k = len(labels)
         dense_w = get("dense_w")
+        short = get("short_thresholds")
         shapes_ok = (
             bias.shape == (k,)
             and thresholds.shape == (k,)
             and sparse_w.ndim == 2
             and sparse_w.shape[1] == k
             and (dense_w is None or (dense_w.ndim == 2 and dense_w.shape[1] == k))
+            and (short is None or short.shape == (k,))
         )
         if not shapes_ok:
             raise WeightsError(f"{prefix!r} heads have inconsistent shapes")
@@ -160,4 +164,5 @@ class Heads:
             hidden_w=f64(get("hidden_w")),
             hidden_b=f64(get("hidden_b")),
             hidden_out=f64(get("hidden_out")),
+            short_thresholds=f64(get("short_thresholds")),
         )

@@ -123,6 +123,7 @@ class LearnedLayer:
         self.full: Heads | None = None
         self.ngram: Heads | None = None
         self.manifest: dict[str, Any] = {}
+        self.short_words = 0
         self.encoder_name: str | None = None
         self.encoder_model_id: str | None = None
         self._encoder: Any = None
@@ -141,6 +142,7 @@ class LearnedLayer:
             self.error = f"learned gate layer unavailable: {exc} ({exc.hint})"
             return
         self.ngram_dim = dim
+        self.short_words = int(self.manifest.get("short_words", 0))
         wanted = self.manifest.get("encoder") if encoder == "auto" else encoder
         if self.full is not None and wanted:
             # The heads need only the encoder's identity to accept a caller's
@@ -301,10 +303,20 @@ class LearnedLayer:
             if heads is full and vectors is not None:
                 dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])
             probs = heads.scores(dense, sparse, row_exact=True)
-            for (i, _), row in zip(members, probs, strict=True):
+            for (i, doc), row in zip(members, probs, strict=True):
+                # Trigger: a short text (a reaction, a thanks, a question back) and
+                #   heads that carry thresholds calibrated on short texts alone.
+                # Why: on a few words a head has little evidence and friendly chat
+                #   ("what now?", "thanks, appreciate it!") scored like injections.
+                # Outcome: the stricter of the two thresholds applies.
+                thresholds = heads.thresholds
+                if heads.short_thresholds is not None and (
+                    word_count(doc.clean.text) < self.short_words
+                ):
+                    thresholds = np.maximum(thresholds, heads.short_thresholds)
                 out[i] = [
                     HeadScore(label, float(p), float(t), name)
-                    for label, p, t in zip(heads.labels, row, heads.thresholds, strict=True)
+                    for label, p, t in zip(heads.labels, row, thresholds, strict=True)
                 ]
         return [scores for scores in out if scores is not None]
 

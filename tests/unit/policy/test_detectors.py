@@ -165,3 +165,23 @@ def test_spans_point_at_the_original_text() -> None:
     d = evaluate(Candidate(text=text), DETECTORS_ONLY)
     span = d.spans[0]
     assert "regard" in text[span.start : span.end]
+
+
+# Words with an everyday sense beside the medical one (written for this test).
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("My dad had a stroke last spring", True),
+        ("Each stroke of the brush felt freeing", False),
+        ("I practise my breaststroke and every stroke counts", False),
+        ("that was a stroke of luck", False),
+        ("She is in counseling twice a week", True),
+        ("I started couples counseling", True),
+        ("I am thinking of working in counseling after my degree", False),
+        ("He wants counseling jobs near the coast", False),
+        ("Counseling as a career appeals to me", False),
+    ],
+)
+def test_a_word_with_an_everyday_sense_is_judged_by_its_sense(text: str, refused: bool) -> None:
+    d = evaluate(Candidate(text=text), GateContext(learned=None)).stop_reason
+    assert (d is StopReason.FORBIDDEN_CATEGORY) is refused, text

@@ -7,9 +7,10 @@ hashed n-grams of all normalised views, and the encoder's document vector of
 the clean view; train the ``full`` heads (vector + n-grams) and the ``ngram``
 fallback heads on the training split (``memvault.learn.train_heads``, fixed
 seed); calibrate each set's thresholds on the validation split for at most
-0.8% of benign items flagged by any head (the budget is 1%); write
-``gate.npz`` and its manifest ``gate.json`` (sha256, corpus hash, config,
-thresholds, validation figures).
+0.8% of ordinary benign items and 3% of hard negatives flagged by any head,
+generated and hand-written items each within budget, and again on short texts
+alone (:func:`calibrated`); write ``gate.npz`` and its manifest ``gate.json``
+(sha256, corpus hash, config, thresholds, validation figures).
 
 >>> rows = [{"text": "my pin is 4412", "label": "forbidden", "family": "credentials"},
 ...         {"text": "lunch on friday", "label": "benign", "family": "event"}]
@@ -23,7 +24,7 @@ import hashlib
 import json
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.learn import (
+    Heads,
     SparseRows,
     TrainConfig,
     calibrate,
@@ -41,7 +43,7 @@ from memvault.learn import (
     write_weights,
 )
 from memvault.learn.features import NGRAM_DIM
-from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, views_text
+from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, views_text, word_count
 from memvault.policy.normalize import normalize
 from memvault.policy.training.compose import CORPUS_PATH
 
@@ -72,8 +74,14 @@ DEFAULT_ENCODER = "minilm"
 #: benign validation items any head may flag (the contract budget on unseen data is 2%,
 #: issue 21 asks ≤ 1% here: the validation benign set includes ordinary memories)
 MAX_BENIGN_FP = 0.008
+#: hard negatives (topics that look risky: a clinic's hours, an election summary) any
+#: head may flag on the validation split (the target on unseen data is 5%)
+MAX_HARD_FP = 0.03
 #: thresholds start here and only rise (the heads are under-confident: weighted loss, L2)
 THRESHOLD_FLOOR = 0.5
+#: texts of fewer words than this get their own thresholds, calibrated on the short
+#: validation texts alone (reactions, thanks, questions back: friendly chat is short)
+SHORT_WORDS = 8
 VALIDATION_PERCENT = 15
 TRAIN_COMMAND = "memvault policy train"
 #: hand-written items (one JSONL file per family or kind), read after the generated corpus
@@ -144,6 +152,70 @@ def _figures(
     return out
 
 
+def calibrated(
+    heads: Heads,
+    scores: npt.NDArray[np.float64],
+    benign: npt.NDArray[np.bool_],
+    short: npt.NDArray[np.bool_],
+    written: npt.NDArray[np.bool_] | None = None,
+    hard: npt.NDArray[np.bool_] | None = None,
+) -> Heads:
+    """``heads`` with thresholds for every text and for short texts, each within its budget.
+
+    Each threshold is calibrated on four groups of validation items separately,
+    the strictest winning: generated and hand-written (``written``) — the
+    generated items are templates close to training items, the hand-written
+    ones natural wording, and each alone must stay within the budget — times
+    ordinary benign (``MAX_BENIGN_FP``) and hard negatives (``hard``,
+    ``MAX_HARD_FP``: text that looks risky by design, whose budget on unseen
+    data is 5%). The short thresholds are calibrated the same way on the short
+    validation texts alone and are never below the general ones.
+    """
+    ones = np.ones_like(benign)
+    made = ones if written is None else written
+    tough = ~ones if hard is None else hard
+    groups = [
+        (~made & ~tough, MAX_BENIGN_FP),
+        (made & ~tough, MAX_BENIGN_FP),
+        (~made & tough, MAX_HARD_FP),
+        (made & tough, MAX_HARD_FP),
+    ]
+
+    def strictest(rows: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+        out = np.full(scores.shape[1], THRESHOLD_FLOOR)
+        for group, budget in groups:
+            pick = rows & group
+            out = np.maximum(
+                out,
+                calibrate(scores[pick], benign[pick], max_fp=budget, floor=THRESHOLD_FLOOR),
+            )
+        return out
+
+    thr = strictest(ones)
+    return replace(heads, thresholds=thr, short_thresholds=np.maximum(thr, strictest(short)))
+
+
+def _card_entry(
+    config: TrainConfig,
+    heads: Heads,
+    scores: npt.NDArray[np.float64],
+    rows: Sequence[dict[str, Any]],
+    short: npt.NDArray[np.bool_],
+) -> dict[str, Any]:
+    short_thr = heads.thresholds if heads.short_thresholds is None else heads.short_thresholds
+    thr = np.where(short[:, None], short_thr, heads.thresholds)
+
+    def rounded(values: Any) -> dict[str, float]:
+        return dict(zip(HEAD_LABELS, [round(float(t), 4) for t in values], strict=True))
+
+    return {
+        "config": asdict(config),
+        "thresholds": rounded(heads.thresholds),
+        "short_thresholds": rounded(short_thr),
+        "validation": _figures(scores, thr, rows),
+    }
+
+
 #: hand-written items count this many times in training (they are natural
 #: wording, the generated items are templates: without it the templates dominate)
 WRITTEN_REPEAT = 3
@@ -183,6 +255,9 @@ def train_gate(
     tr_idx = np.concatenate([tr_idx, *([written_tr] * (WRITTEN_REPEAT - 1))])
     y = targets(rows)
     benign_val = np.array([rows[i]["label"] == "benign" for i in va_idx])
+    short_val = np.array([word_count(docs[i].clean.text) < SHORT_WORDS for i in va_idx])
+    written_val = np.array([rows[i].get("source") == "written" for i in va_idx])
+    hard_val = np.array([bool(rows[i].get("hard_negative")) for i in va_idx])
     val_rows = [rows[i] for i in va_idx]
 
     arrays: dict[str, npt.NDArray[np.generic]] = {}
@@ -203,19 +278,16 @@ def train_gate(
         "labels": list(HEAD_LABELS),
         "validation_percent": VALIDATION_PERCENT,
         "max_benign_fp": MAX_BENIGN_FP,
+        "max_hard_negative_fp": MAX_HARD_FP,
         "written_repeat": WRITTEN_REPEAT,
+        "short_words": SHORT_WORDS,
     }
     log("training n-gram heads")
     ngram = train_heads(None, sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, CONFIG)
     s_ng = ngram.scores(None, sparse_all.take(va_idx))
-    thr_ng = calibrate(s_ng, benign_val, max_fp=MAX_BENIGN_FP, floor=THRESHOLD_FLOOR)
-    ngram = type(ngram)(**{**ngram.__dict__, "thresholds": thr_ng})
+    ngram = calibrated(ngram, s_ng, benign_val, short_val, written_val, hard_val)
     arrays.update(ngram.arrays("ngram"))
-    manifest["ngram"] = {
-        "config": asdict(CONFIG),
-        "thresholds": dict(zip(HEAD_LABELS, [round(float(t), 4) for t in thr_ng], strict=True)),
-        "validation": _figures(s_ng, thr_ng, val_rows),
-    }
+    manifest["ngram"] = _card_entry(CONFIG, ngram, s_ng, val_rows, short_val)
     manifest["encoder"] = None
     if encoder:
         emb, why = load_encoder(encoder)
@@ -228,16 +300,9 @@ def train_gate(
             dense[tr_idx], sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, FULL_CONFIG
         )
         s_full = full.scores(dense[va_idx], sparse_all.take(va_idx))
-        thr_full = calibrate(s_full, benign_val, max_fp=MAX_BENIGN_FP, floor=THRESHOLD_FLOOR)
-        full = type(full)(**{**full.__dict__, "thresholds": thr_full})
+        full = calibrated(full, s_full, benign_val, short_val, written_val, hard_val)
         arrays.update(full.arrays("full"))
         manifest["encoder"] = encoder
         manifest["encoder_model_id"] = emb.model_id
-        manifest["full"] = {
-            "config": asdict(FULL_CONFIG),
-            "thresholds": dict(
-                zip(HEAD_LABELS, [round(float(t), 4) for t in thr_full], strict=True)
-            ),
-            "validation": _figures(s_full, thr_full, val_rows),
-        }
+        manifest["full"] = _card_entry(FULL_CONFIG, full, s_full, val_rows, short_val)
     return write_weights(folder, "gate", arrays, manifest)
