@@ -132,6 +132,12 @@ ORDINARY_CHAT = [
     pytest.param("Ben: Sounds lovely.", marks=_FALSE_POSITIVE),
     pytest.param("Ben: Sounds lovely, which river?", marks=_FALSE_POSITIVE),
     "Mia: Thanks, Jo. It means a lot to share this with you.",
+    "Tom: So what did you end up cooking?",
+    "Kim: Haha, you always find the best spots.",
+    "Kim: Give me a shout once you are back in town.",
+    "Lea: Danke dir, bis später!",
+    "Ana: ¡Qué envidia, disfruta mucho!",
+    "Zoé: Bravo pour ton concert, c'était génial !",
 ]
 
 
@@ -382,3 +388,49 @@ def test_a_primed_layer_answers_the_gate_from_its_batch_and_decides_the_same(
     batched = [evaluate_detailed(c, GateContext(learned=primed)) for c in candidates]
     assert batched == plain
     assert default_layer()._primed == {}  # priming never changes the shared layer
+
+
+def test_short_texts_meet_the_stricter_of_their_two_thresholds() -> None:
+    """Heads carry thresholds calibrated on short texts; a short text meets the stricter."""
+    import numpy as np
+
+    layer = default_layer()
+    assert layer.ngram is not None and layer.ngram.short_thresholds is not None
+    assert layer.short_words > 3
+    general = layer.ngram.thresholds.tolist()
+    strict = np.maximum(layer.ngram.thresholds, layer.ngram.short_thresholds).tolist()
+    short = layer.judge_text("thanks, see you soon")
+    long = layer.judge_text("thanks for the lovely dinner on friday, see you at the match next week")
+    assert [s.threshold for s in short] == strict
+    assert [s.threshold for s in long] == general
+
+
+def test_calibration_keeps_every_group_of_benign_items_within_its_budget() -> None:
+    """Generated and hand-written, ordinary and hard benign items: each group on its own."""
+    import numpy as np
+
+    from memvault.learn import Heads
+    from memvault.policy.training.train import MAX_BENIGN_FP, MAX_HARD_FP, calibrated
+
+    rng = np.random.default_rng(7)
+    n = 4000
+    benign = rng.uniform(size=n) < 0.7
+    # benign items score below the 0.995 ceiling, so every budget can be met
+    scores = np.where(
+        benign[:, None], rng.uniform(0.0, 0.98, size=(n, 2)), rng.uniform(0.3, 1.0, size=(n, 2))
+    )
+    written = rng.uniform(size=n) < 0.4
+    hard = benign & (rng.uniform(size=n) < 0.3)
+    short = rng.uniform(size=n) < 0.5
+    heads = Heads(
+        labels=("a", "b"), bias=np.zeros(2), sparse_w=np.zeros((4, 2)), thresholds=np.full(2, 0.5)
+    )
+    out = calibrated(heads, scores, benign, short, written, hard)
+    assert out.short_thresholds is not None
+    assert (out.short_thresholds >= out.thresholds).all()
+    for rows, thr in ((np.ones(n, dtype=bool), out.thresholds), (short, out.short_thresholds)):
+        flagged = (scores >= thr).any(axis=1)
+        for made in (written, ~written):
+            for tough, budget in ((hard, MAX_HARD_FP), (benign & ~hard, MAX_BENIGN_FP)):
+                group = rows & made & tough
+                assert flagged[group].sum() <= int(budget * group.sum()), (budget, thr)
