@@ -90,7 +90,9 @@ _MISS = pytest.mark.xfail(
 FORBIDDEN = [
     ("health", "my brother-in-law gets dialysis every other day"),
     pytest.param("health", "mi suegra toma litio para su trastorno", marks=_MISS),
-    ("health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat"),
+    pytest.param(
+        "health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat", marks=_MISS
+    ),
     ("identity_trait", "Tomasz votes for the Left at every election"),
     ("identity_trait", "ma collègue est musulmane pratiquante"),
     pytest.param("intimate", "o Bruno e a mulher estão a tentar engravidar por FIV", marks=_MISS),
@@ -123,14 +125,14 @@ _FALSE_POSITIVE = pytest.mark.xfail(
     reason="known false positive of the shipped heads on friendly chat (docs/governance.md)",
 )
 
-# Ordinary chat that must be stored. Written for these tests; the heads refuse the
-# marked ones today (n-gram heads: no vector of the heads' encoder, as with a
-# custom embedder) — kept visible here until a retrain fixes them.
+# Ordinary chat that must be stored, written for these tests (none is in the training
+# corpus). Judged twice: without a vector (the n-gram heads, as with a custom
+# embedder) and with the MiniLM vector the write path hands over (the full heads).
 ORDINARY_CHAT = [
     "Ben: I walked by the river too.",
     "Ben: Lovely, I have been there as well.",
-    pytest.param("Ben: Sounds lovely.", marks=_FALSE_POSITIVE),
-    pytest.param("Ben: Sounds lovely, which river?", marks=_FALSE_POSITIVE),
+    "Ben: Sounds lovely.",
+    "Ben: Sounds lovely, which river?",
     "Mia: Thanks, Jo. It means a lot to share this with you.",
     "Tom: So what did you end up cooking?",
     "Kim: Haha, you always find the best spots.",
@@ -144,6 +146,21 @@ ORDINARY_CHAT = [
 @pytest.mark.parametrize("text", ORDINARY_CHAT)
 def test_ordinary_chat_stays_stored(text: str) -> None:
     assert decide(text) is StopReason.SUCCESS_STORED, text
+
+
+@pytest.mark.parametrize("text", ORDINARY_CHAT)
+def test_ordinary_chat_stays_stored_with_the_write_paths_vector(text: str) -> None:
+    from memvault.learn import load_encoder
+
+    layer = default_layer()
+    assert layer.encoder_name is not None
+    enc, why = load_encoder(layer.encoder_name)
+    assert enc is not None, why
+    vector = enc.embed_documents([text])[0]
+    d, findings = evaluate_detailed(
+        Candidate(text=text, vector=vector, vector_model=enc.model_id), ctx()
+    )
+    assert d.stop_reason is StopReason.SUCCESS_STORED, (text, [f.reason for f in findings])
 
 
 @pytest.mark.parametrize(("family", "text"), FORBIDDEN)
@@ -400,7 +417,7 @@ def test_short_texts_meet_the_stricter_of_their_two_thresholds() -> None:
     general = layer.ngram.thresholds.tolist()
     strict = np.maximum(layer.ngram.thresholds, layer.ngram.short_thresholds).tolist()
     short = layer.judge_text("thanks, see you soon")
-    long = layer.judge_text("thanks for the lovely dinner on friday, see you at the match next week")
+    long = layer.judge_text("thanks for the lovely dinner on friday, see you at the match soon")
     assert [s.threshold for s in short] == strict
     assert [s.threshold for s in long] == general
 

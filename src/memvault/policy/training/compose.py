@@ -26,6 +26,7 @@ import base64
 import json
 import random
 import string
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,22 @@ __all__ = ["CORPUS_PATH", "SEED", "compose", "write_corpus"]
 
 SEED = 20261126
 CORPUS_PATH = Path(__file__).with_name("corpus.jsonl")
+#: the hand-written items (``written/*.jsonl``): a generated item never repeats one
+WRITTEN_DIR = Path(__file__).with_name("written")
+
+
+def _key(text: str) -> str:
+    """Exact-overlap key: NFKC, case-folded, whitespace collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _written_keys(folder: Path = WRITTEN_DIR) -> set[str]:
+    keys: set[str] = set()
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        with path.open(encoding="utf-8") as fh:
+            keys.update(_key(json.loads(line)["text"]) for line in fh if line.strip())
+    return keys
+
 
 #: how many items each group gets (templates are cycled, styles vary)
 QUOTA = {
@@ -404,6 +421,11 @@ def compose(seed: int = SEED) -> list[dict[str, Any]]:
             mixers_by_lang.setdefault(lang, []).extend(_fill(t, mix_rng, lang) for t in templates)
     items: list[dict[str, Any]] = []
     seen: set[str] = set()
+    # Trigger: a template happens to say what a hand-written item says ("How did it go?").
+    # Why: the written set is counted three times and checked for overlap with this
+    #      corpus; the same sentence twice would only weigh it more.
+    # Outcome: the generated copy is dropped (the group draws another item).
+    written = _written_keys()
     for label, family, sub, by_lang, quota, hard in _groups():
         # one generator per group: adding a group never changes another's items
         rng = random.Random(f"{seed}:{label}:{family}:{sub}:{hard}")
@@ -434,7 +456,7 @@ def compose(seed: int = SEED) -> list[dict[str, Any]]:
                 wrapped, how = _injection_wrap(text, rng)
                 if how:
                     text, style = wrapped, how
-            if text in seen or not text.strip():
+            if text in seen or not text.strip() or _key(text) in written:
                 continue
             seen.add(text)
             made += 1
