@@ -101,26 +101,19 @@ def conversation_links(
       per conversation of a write. ``chain``: ``nodes`` are the pieces of one
       text, so those of no conversation link to the piece before them too.
 
-    >>> import tempfile, pathlib
-    >>> from datetime import UTC, datetime
-    >>> from memvault.store import SQLiteStore
-    >>> from memvault.write.pipeline import WritePipeline
-    >>> from memvault.write.spec import OpenGate
-    >>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
-    >>> p = WritePipeline(store=store, orchestrator="acme", gate=OpenGate(),
-    ...                   clock=lambda: datetime(2026, 1, 15, tzinfo=UTC))
+    >>> import tempfile
+    >>> from memvault.engine import MemoryEngine, OpenGate
+    >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme", gate=OpenGate(), embedder=None)
     >>> turn = {"type": "Event", "category": "EVENT", "source_kind": "USER_EXPLICIT",
     ...         "conversation_id": "c1"}
-    >>> a = p.add({"content": "Ann: I moved to Lyon.", **turn}).memory_id
-    >>> b, c = [r.memory_id for r in p.add_many([
-    ...     ({"content": "Bo: Why Lyon?", **turn}, None),
-    ...     ({"content": "Ann: A new job.", **turn}, None)])]
-    >>> [(e.to_memory_id == a, e.reason) for e in store.edges_of("acme", [b])
-    ...  if e.from_memory_id == b]
+    >>> a = e.add("Ann: I moved to Lyon.", **turn).memory_id
+    >>> b, c = [r.memory_id for r in e.add_many([
+    ...     {"content": "Bo: Why Lyon?", **turn}, {"content": "Ann: A new job.", **turn}])]
+    >>> [(x.to_memory_id == a, x.reason) for x in e.get(b).edges if x.from_memory_id == b]
     [(True, 'follows in conversation')]
-    >>> [e.to_memory_id == b for e in store.edges_of("acme", [c]) if e.from_memory_id == c]
+    >>> [x.to_memory_id == b for x in e.get(c).edges if x.from_memory_id == c]
     [True]
-    >>> store.close()
+    >>> e.close()
     """
     last: dict[str, MemoryNode] = {}
     edges: list[MemoryEdge] = []
