@@ -200,6 +200,14 @@ class Caller:
         bound = self.grant.user
         if bound is not None:
             flt = scoped(flt, bound)
+        elif not self.grant.all_users and flt.user_id is None and flt.visible_to is None:
+            # Trigger: a key bound to no user, without --all-users, lists or searches
+            #   naming no user (neither ``user_id`` nor a ``visible_to`` scope).
+            # Why: such a key reads as the user it names (``reader``); naming none
+            #   listed every user's memories while the bulletin and query of the
+            #   same key saw shared ones only.
+            # Outcome: shared memories only, as its other reads.
+            flt = scoped(flt, None)
         return flt
 
     def _granted(self, operation: str) -> tuple[str, ...]:

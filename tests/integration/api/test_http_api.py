@@ -80,9 +80,15 @@ def test_add_get_list_search(live: Live) -> None:
         assert got["orchestrator_id"] == "acme"
         listed = client.get("/v1/memories", params={"user_id": "dana"}).json()["memories"]
         assert memory_id in [m["memory_id"] for m in listed]
-        hits = client.post("/v1/search", json={"query": "what does Dana drink", "top_k": 5})
+        hits = client.post(
+            "/v1/search",
+            json={"query": "what does Dana drink", "top_k": 5, "filters": {"user_id": "dana"}},
+        )
         assert hits.status_code == 200
         assert memory_id in [r["memory_id"] for r in hits.json()["results"]]
+        # An unbound key that names no user searches shared memories only.
+        unnamed = client.post("/v1/search", json={"query": "what does Dana drink", "top_k": 5})
+        assert memory_id not in [r["memory_id"] for r in unnamed.json()["results"]]
         filtered = client.post(
             "/v1/search",
             json={"query": "tea", "top_k": 3, "filters": {"user_id": "nobody"}},
@@ -127,7 +133,9 @@ def test_patch_delete_restore_history(live: Live) -> None:
         assert deleted.status_code == 200 and deleted.json()["stop_reason"] == "SUCCESS_DELETED"
         _problem(client.get(f"/v1/memories/{memory_id}"), 404)
         _problem(client.delete(f"/v1/memories/{memory_id}"), 404)
-        listed = client.get("/v1/memories", params={"status": "soft_deleted"}).json()
+        listed = client.get(
+            "/v1/memories", params={"status": "soft_deleted", "user_id": "dana"}
+        ).json()
         assert memory_id in [m["memory_id"] for m in listed["memories"]]
         restored = client.post(f"/v1/memories/{memory_id}/restore")
         assert restored.status_code == 200

@@ -117,3 +117,23 @@ def test_a_key_bound_to_a_user_never_reaches_another_users_memory(
     assert {e["detail"].get("reason") for e in events if e["event"] == "access_denied"} >= {
         "other_user"
     }
+
+
+def test_an_unbound_key_lists_and_searches_as_the_user_it_names(
+    live: Live, ids: dict[str, str]
+) -> None:
+    """Before, a key bound to no user (no --all-users) listed and searched every
+    user's memories while its bulletin and query saw shared ones only."""
+    with live.client("svc") as http:
+        listed = {m["memory_id"] for m in http.get("/v1/memories").json()["memories"]}
+        assert ids["shared"] in listed and not listed & {ids["alice"], ids["bob"]}
+        found = http.post("/v1/search", json={"query": "narwhal colour scheme"}).json()
+        assert ids["bob"] not in {h["memory_id"] for h in found["results"]}
+        named = http.post(
+            "/v1/search", json={"query": "colour scheme", "filters": {"user_id": "alice"}}
+        ).json()
+        got = {h["memory_id"] for h in named["results"]}
+        assert ids["alice"] in got and not got & {ids["bob"], ids["shared"]}
+    with live.client("admin") as http:
+        listed = {m["memory_id"] for m in http.get("/v1/memories").json()["memories"]}
+        assert set(ids.values()) <= listed

@@ -198,8 +198,11 @@ def test_every_page_renders(site: Site, writer: httpx.Client) -> None:
 
 
 def test_memories_search_shows_explain_and_revision(site: Site, writer: httpx.Client) -> None:
-    page = writer.get("/", params={"q": "coffee"})
+    page = writer.get("/", params={"q": "coffee", "user": "dana"})
     assert "Dana does not drink coffee any more." in page.text
+    # A key bound to no user (no --all-users) that names none sees shared memories only.
+    unnamed = writer.get("/", params={"q": "coffee"}).text
+    assert "Dana does not drink coffee any more." not in unnamed
     assert 'data-testid="explain"' in page.text and "importance" in page.text
     assert "text" in page.text and "Legs that ran" in page.text
     revision = site.base().store.revision("acme")
@@ -209,7 +212,7 @@ def test_memories_search_shows_explain_and_revision(site: Site, writer: httpx.Cl
 def test_memories_filters_narrow_the_list(site: Site, writer: httpx.Client) -> None:
     billing = writer.get("/", params={"project": "billing", "type": "Todo"}).text
     assert "data migration script" in billing and "espresso" not in billing
-    cats = writer.get("/", params={"category": "constraint"}).text
+    cats = writer.get("/", params={"category": "constraint", "user": "dana"}).text
     assert "Never push to trunk" in cats and "espresso" not in cats
     assert "espresso" not in writer.get("/", params={"importance_min": "90"}).text
 
