@@ -223,10 +223,15 @@ _SCALAR = (
     | st.floats(allow_nan=False, allow_infinity=False)
     | _TEXT
 )
-_JSON = st.recursive(
-    _SCALAR,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
-    max_leaves=6,
+# Two levels of nesting, written out: ``st.recursive`` here sometimes raised
+# HypothesisDeprecationWarning ("extend ... doesn't use it's argument") when its
+# validation ran inside another draw, which -W error turned into a flaky failure.
+_FLAT = st.lists(_SCALAR, max_size=3) | st.dictionaries(_TEXT, _SCALAR, max_size=3)
+_JSON = (
+    _SCALAR
+    | _FLAT
+    | st.lists(_SCALAR | _FLAT, max_size=3)
+    | st.dictionaries(_TEXT, _SCALAR | _FLAT, max_size=3)
 )
 _FILTER_KEYS = [
     "updated_after",
