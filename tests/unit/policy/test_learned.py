@@ -120,11 +120,6 @@ HARD_NEGATIVES = [
 ]
 
 
-_FALSE_POSITIVE = pytest.mark.xfail(
-    strict=True,
-    reason="known false positive of the shipped heads on friendly chat (docs/governance.md)",
-)
-
 # Ordinary chat that must be stored, written for these tests (none is in the training
 # corpus). Judged twice: without a vector (the n-gram heads, as with a custom
 # embedder) and with the MiniLM vector the write path hands over (the full heads).
