@@ -8,8 +8,10 @@ single engine call whose errors are mapped in :mod:`memvault.api.app`.
 
 from __future__ import annotations
 
+from collections import abc
 from dataclasses import dataclass
-from typing import Annotated, Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
@@ -56,10 +58,14 @@ def reject_unknown_query(request: Request) -> None:
     if dependant is None:
         return
     known: set[str] = set()
+    single: set[str] = set()
     pending = [dependant]
     while pending:  # the route's own parameters and those of its dependencies
         current = pending.pop()
-        known.update(param.alias for param in current.query_params)
+        for param in current.query_params:
+            known.add(param.alias)
+            if not _repeatable(param.field_info.annotation):
+                single.add(param.alias)
         pending.extend(current.dependencies)
     unknown = sorted(set(request.query_params) - known)
     if unknown:
@@ -68,6 +74,29 @@ def reject_unknown_query(request: Request) -> None:
             "unknown-query-parameter",
             "unknown query parameter(s): " + ", ".join(repr(name[:64]) for name in unknown[:5]),
         )
+    # A parameter that takes one value, given twice (``?run_id=a&run_id=b``), was
+    # answered with the last one: the first was silently ignored.
+    repeated = sorted(k for k in single if len(request.query_params.getlist(k)) > 1)
+    if repeated:
+        raise ApiProblem(
+            422,
+            "repeated-query-parameter",
+            "query parameter(s) given more than once: " + ", ".join(map(repr, repeated[:5])),
+        )
+
+
+def _repeatable(annotation: Any) -> bool:
+    """Whether a query parameter of this type takes several values (a list of them).
+
+    >>> _repeatable(list[str] | None), _repeatable(str | None), _repeatable(int)
+    (True, False, False)
+    """
+    origin = get_origin(annotation)
+    if origin in (list, tuple, set, frozenset, abc.Sequence):
+        return True
+    if origin in (Union, UnionType, Annotated):
+        return any(_repeatable(arg) for arg in get_args(annotation))
+    return False
 
 
 router = APIRouter(prefix="/v1", dependencies=[Depends(reject_unknown_query)])

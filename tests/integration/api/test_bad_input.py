@@ -391,3 +391,15 @@ def test_declared_query_parameters_are_still_accepted(live: Live) -> None:
     with live.client("writer") as http:
         assert http.get("/v1/memories", params={"limit": "5"}).status_code == 200
         assert http.get("/v1/bulletin", params={"query": "tea"}).status_code == 200
+
+
+def test_a_single_valued_query_parameter_given_twice_is_a_422(live: Live) -> None:
+    """Before, ``?run_id=a&run_id=b`` was answered for ``b`` (schemathesis found it)."""
+    with live.client("writer") as http:
+        response = http.get("/v1/memories", params=[("run_id", "r-1"), ("run_id", "r-2")])
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert (
+            problem["type"].endswith("repeated-query-parameter") and "run_id" in problem["detail"]
+        )
+        assert http.get("/v1/memories", params={"run_id": "r-1"}).status_code == 200
