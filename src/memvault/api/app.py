@@ -324,7 +324,7 @@ def _not_json(errors: Sequence[Any]) -> str | None:
 
 #: What a pattern of the published schema asks for, in words (the regex is in the OpenAPI).
 _PATTERN_WORDS = {
-    CONTENT_PATTERN: "visible text without control characters (tab and line breaks are fine)",
+    CONTENT_PATTERN: "visible text (not blank)",
     TEXT_PATTERN: "text without control characters (tab and line breaks are fine)",
     ID_PATTERN: "an id: a letter or digit, then letters, digits, '_', '.', ':' or '-'",
     THREAD_PATTERN: "a thread id: a letter or digit, then up to 127 letters, digits, "

@@ -59,11 +59,10 @@ __all__ = [
 
 #: Plain text: no control characters (tab, newline and carriage return are fine).
 TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
-#: Plain text with at least one visible character (content may not be blank).
-CONTENT_PATTERN = (
-    r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*[^\s\x00-\x1f\x7f]"
-    r"[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
-)
+#: Content holds at least one visible character (it may not be blank). Other
+#: control characters than tab and line breaks are not refused: the write path
+#: removes them and records the removal (issue 17: a pasted table is not lost).
+CONTENT_PATTERN = r"[^\s\x00-\x1f\x7f]"
 
 Content = Annotated[
     str, StringConstraints(min_length=1, max_length=CONTENT_MAX, pattern=CONTENT_PATTERN)

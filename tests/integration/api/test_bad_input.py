@@ -102,8 +102,8 @@ def test_a_body_that_is_not_json_is_400_and_stores_nothing(
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        ("Dana likes \u0007 bells", "visible text without control characters"),
-        ("   ", "visible text without control characters"),
+        ("   ", "visible text (not blank)"),
+        ("\u0007\u0008", "visible text (not blank)"),
     ],
 )
 def test_a_pattern_refusal_says_what_is_wanted_in_words(
@@ -119,6 +119,18 @@ def test_a_pattern_refusal_says_what_is_wanted_in_words(
         response = http.get("/v1/bulletin", params={"thread_id": "-bad thread"})
     assert response.status_code == 422, response.text
     assert "should be a thread id" in response.text
+
+
+def test_control_characters_in_content_are_removed_not_refused(live: Live) -> None:
+    """Issue 17: tabs and line breaks are content; other control characters are removed
+    at the edge with the removal recorded (a pasted table is never lost). Before, HTTP
+    refused the memory with 422 while the CLI and MCP stored it cleaned."""
+    response = post(live, "/v1/memories", {**PREFERENCE, "content": "Dana likes\u0007\tbells\n"})
+    assert response.status_code == 201, response.text
+    memory_id = response.json()["memory_id"]
+    with live.client("writer") as http:
+        stored = http.get(f"/v1/memories/{memory_id}").json()["content"]
+    assert "\u0007" not in stored and "\t" in stored and "bells" in stored
 
 
 def test_a_value_every_union_member_refuses_is_one_error_at_its_path(live: Live) -> None:
