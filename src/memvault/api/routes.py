@@ -8,10 +8,8 @@ single engine call whose errors are mapped in :mod:`memvault.api.app`.
 
 from __future__ import annotations
 
-from collections import abc
 from dataclasses import dataclass
-from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
@@ -38,6 +36,7 @@ from memvault.api.schemas import (
 from memvault.engine import Caller as EngineCaller
 from memvault.engine import WriteResult, history_json
 from memvault.errors import MemoryNotFoundError
+from memvault.model.annotations import unwrap
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN
 
@@ -64,7 +63,7 @@ def reject_unknown_query(request: Request) -> None:
         current = pending.pop()
         for param in current.query_params:
             known.add(param.alias)
-            if not _repeatable(param.field_info.annotation):
+            if not unwrap(param.field_info.annotation)[2]:
                 single.add(param.alias)
         pending.extend(current.dependencies)
     unknown = sorted(set(request.query_params) - known)
@@ -83,20 +82,6 @@ def reject_unknown_query(request: Request) -> None:
             "repeated-query-parameter",
             "query parameter(s) given more than once: " + ", ".join(map(repr, repeated[:5])),
         )
-
-
-def _repeatable(annotation: Any) -> bool:
-    """Whether a query parameter of this type takes several values (a list of them).
-
-    >>> _repeatable(list[str] | None), _repeatable(str | None), _repeatable(int)
-    (True, False, False)
-    """
-    origin = get_origin(annotation)
-    if origin in (list, tuple, set, frozenset, abc.Sequence):
-        return True
-    if origin in (Union, UnionType, Annotated):
-        return any(_repeatable(arg) for arg in get_args(annotation))
-    return False
 
 
 router = APIRouter(prefix="/v1", dependencies=[Depends(reject_unknown_query)])

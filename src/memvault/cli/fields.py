@@ -19,8 +19,6 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
-import types
-import typing
 from collections.abc import Callable, Collection, Mapping
 from typing import Annotated, Any, TypeVar
 
@@ -28,31 +26,15 @@ import typer
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from memvault.model.annotations import unwrap
+
 __all__ = ["model_options", "options_from"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _plain(annotation: Any) -> tuple[Any, bool, bool]:
-    """``(base type, optional, many)`` of a field's annotation (Annotated and None stripped)."""
-    optional = many = False
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is Annotated:
-            annotation = typing.get_args(annotation)[0]
-        elif origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(annotation) if a is not type(None)]
-            optional = optional or len(args) < len(typing.get_args(annotation))
-            annotation = args[0]
-        elif origin in (tuple, list, frozenset, set):
-            many = True
-            annotation = typing.get_args(annotation)[0]
-        else:
-            return annotation, optional, many
-
-
 def _option(name: str, field: FieldInfo, help: str | None) -> inspect.Parameter:
-    base, optional, many = _plain(field.annotation)
+    base, optional, many = unwrap(field.annotation)
     if (isinstance(base, type) and issubclass(base, enum.Enum)) or base not in (bool, int, float):
         base = str
     flag = "--" + name.replace("_", "-")

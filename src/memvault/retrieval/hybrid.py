@@ -24,13 +24,10 @@ from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
 from memvault.retrieval.rerank import FOLLOWS, follows, rerank, reranker_for
 from memvault.retrieval.text import query_terms
-from memvault.store.base import NodeFilter, RankFields, Store
+from memvault.store.base import CONTEXT_SPACE_SUFFIX, NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
 
 __all__ = ["CONTEXT_SPACE_SUFFIX", "HybridOutcome", "Ranked", "apply_modifiers", "hybrid_search"]
-
-#: Vector space of "context + content" vectors, stored beside the plain ones.
-CONTEXT_SPACE_SUFFIX = "#ctx"
 
 
 @dataclass(frozen=True, slots=True)

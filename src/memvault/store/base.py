@@ -40,6 +40,7 @@ from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
 
 __all__ = [
+    "CONTEXT_SPACE_SUFFIX",
     "SCALAR_FILTERS",
     "TEXT_COLUMNS",
     "ChangeEntry",
@@ -62,6 +63,9 @@ __all__ = [
 ]
 
 GENESIS_HASH = "0" * 64
+#: Model-id suffix of the "context + content" vector space, stored beside the plain one
+#: (a purge drops it for the purged memories' conversation neighbours).
+CONTEXT_SPACE_SUFFIX = "#ctx"
 
 
 class NodeFilter(BaseModel):

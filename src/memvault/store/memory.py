@@ -22,6 +22,7 @@ from memvault.model.enums import HistoryOp
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
+    CONTEXT_SPACE_SUFFIX,
     GENESIS_HASH,
     TEXT_COLUMNS,
     ChangeRecord,
@@ -174,7 +175,9 @@ class InMemoryStore:
             near = {i for i, n in state.nodes.items() if n.conversation_id in talks}
             for memory_id in near & state.extras.keys():
                 state.extras[memory_id] = replace(state.extras[memory_id], context="")
-            purged_ctx = {k for k in state.vectors if k[0] in near and k[1].endswith("#ctx")}
+            purged_ctx = {
+                k for k in state.vectors if k[0] in near and k[1].endswith(CONTEXT_SPACE_SUFFIX)
+            }
             state.vectors = {k: v for k, v in state.vectors.items() if k not in purged_ctx}
             for memory_id in purged:
                 del state.nodes[memory_id]

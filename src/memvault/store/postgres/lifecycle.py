@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from memvault.store.base import CONTEXT_SPACE_SUFFIX
 from memvault.store.records import AuditHead
 from memvault.store.sql import ingest_params, op_event_params, proposal_params
 
@@ -125,13 +126,13 @@ PURGE_STATEMENTS: tuple[str, ...] = (
     "WHERE p.orchestrator_id = %s AND p.memory_id = ANY(%s) "
     "AND m.orchestrator_id = p.orchestrator_id AND m.conversation_id = p.conversation_id "
     "AND e.orchestrator_id = m.orchestrator_id AND e.memory_id = m.memory_id "
-    "AND e.model_id LIKE '%%#ctx' AND c.orchestrator_id = e.orchestrator_id "
+    f"AND e.model_id LIKE '%%{CONTEXT_SPACE_SUFFIX}' AND c.orchestrator_id = e.orchestrator_id "
     "AND c.model_id = e.model_id AND c.text_sha256 = e.text_sha256",
     "DELETE FROM memory_embeddings e USING memories m, memories p "
     "WHERE p.orchestrator_id = %s AND p.memory_id = ANY(%s) "
     "AND m.orchestrator_id = p.orchestrator_id AND m.conversation_id = p.conversation_id "
     "AND e.orchestrator_id = m.orchestrator_id AND e.memory_id = m.memory_id "
-    "AND e.model_id LIKE '%%#ctx'",
+    f"AND e.model_id LIKE '%%{CONTEXT_SPACE_SUFFIX}'",
     "DELETE FROM embedding_cache c USING memory_embeddings e WHERE c.orchestrator_id = %s "
     "AND e.orchestrator_id = c.orchestrator_id AND e.memory_id = ANY(%s) "
     "AND c.model_id = e.model_id AND c.text_sha256 = e.text_sha256",

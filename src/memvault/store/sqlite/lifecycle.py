@@ -20,7 +20,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from memvault.store.base import WriteSet
+from memvault.store.base import CONTEXT_SPACE_SUFFIX, WriteSet
 from memvault.store.records import AuditHead
 from memvault.store.sql import op_event_params, proposal_params
 
@@ -31,6 +31,8 @@ __all__ = [
 ]
 
 _CHUNK = 400
+#: Every model's context vector space (see CONTEXT_SPACE_SUFFIX).
+_CONTEXT_LIKE = "%" + CONTEXT_SPACE_SUFFIX
 
 
 def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:
@@ -132,13 +134,13 @@ def _blank_neighbour_context(
     )
     conn.execute(
         "DELETE FROM embedding_cache WHERE (model_id, text_sha256) IN (SELECT model_id, "
-        "text_sha256 FROM memory_embeddings WHERE model_id LIKE '%#ctx' "
+        "text_sha256 FROM memory_embeddings WHERE model_id LIKE ? "
         f"AND memory_id IN ({same}))",
-        params,
+        [_CONTEXT_LIKE, *params],
     )
     conn.execute(
-        f"DELETE FROM memory_embeddings WHERE model_id LIKE '%#ctx' AND memory_id IN ({same})",
-        params,
+        f"DELETE FROM memory_embeddings WHERE model_id LIKE ? AND memory_id IN ({same})",
+        [_CONTEXT_LIKE, *params],
     )
 
 
