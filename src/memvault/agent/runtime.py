@@ -40,6 +40,7 @@ from memvault.controller import (
     MemoryController,
 )
 from memvault.errors import ConfigError, ValidationFailed
+from memvault.model.jsonl import json_objects
 
 __all__ = [
     "AgentRuntime",
@@ -116,19 +117,12 @@ def parse_script(lines: Iterable[str]) -> list[Envelope]:
     """
     out: list[Envelope] = []
     last = {"channel": "cli", "orchestrator": "default", "user": "user"}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValidationFailed(
-                f"script line {number} is not JSON: {exc}", errors=((f"line {number}", "json"),)
-            ) from None
-        if not isinstance(item, dict):
-            raise ValidationFailed(
-                f"script line {number} is not an object", errors=((f"line {number}", "object"),)
-            )
+    try:
+        items = list(json_objects(lines))
+    except ValueError as exc:
+        line = str(exc).split(":", 1)[0]
+        raise ValidationFailed(f"script {exc}", errors=((line, "json"),)) from None
+    for number, item in items:
         last = {k: str(item.get(k) or last[k]) for k in ("channel", "orchestrator", "user")}
         channel, orch, user = last["channel"], last["orchestrator"], last["user"]
         at = str(item["at"]) if item.get("at") else None

@@ -20,7 +20,6 @@ plus the CPU time per decision, which a loaded machine does not inflate).
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 import time
@@ -29,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memvault.model.jsonl import json_objects
 from memvault.policy.candidate import Candidate, GateContext
 from memvault.policy.contract import load_contract
 from memvault.policy.gate import evaluate
@@ -122,14 +122,8 @@ def load_corpus(path: str | Path) -> list[dict[str, Any]]:
     """Read a labelled JSON Lines corpus; raises ValueError naming the bad line."""
     rows: list[dict[str, Any]] = []
     with Path(path).open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"line {n}: invalid JSON ({exc.msg})") from exc
-            if not isinstance(row, dict) or "text" not in row or "expected" not in row:
+        for n, row in json_objects(fh):
+            if "text" not in row or "expected" not in row:
                 raise ValueError(f"line {n}: needs at least 'text' and 'expected'")
             rows.append(row)
     return rows

@@ -14,6 +14,8 @@ from typing import IO, Annotated, Any, NoReturn
 
 import typer
 
+from memvault.model.jsonl import json_objects
+
 __all__ = ["bench_governance", "check_lines", "register", "register_bench"]
 
 _FILE_HELP = (
@@ -50,13 +52,7 @@ def _layer_status() -> None:
 _BATCH = 32
 
 
-def _parse_line(n: int, line: str) -> dict[str, Any]:
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"line {n}: invalid JSON ({exc.msg})") from exc
-    if not isinstance(row, dict):
-        raise ValueError(f"line {n}: expected a JSON object")
+def _checked_row(n: int, row: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(row.get("text"), str):
         raise ValueError(f"line {n}: 'text' must be a string")
     for name in ("declared_category", "source_kind", "key", "type", "ttl_class", "source_ref"):
@@ -120,17 +116,15 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
             count += 1
 
     pending: list[dict[str, Any]] = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            pending.append(_parse_line(n, line))
-        except ValueError:
-            judge(pending)
-            raise
-        if len(pending) >= _BATCH:
-            judge(pending)
-            pending = []
+    try:
+        for n, row in json_objects(lines):
+            pending.append(_checked_row(n, row))
+            if len(pending) >= _BATCH:
+                batch, pending = pending, []
+                judge(batch)
+    except ValueError:
+        judge(pending)  # every line before the bad one is answered
+        raise
     judge(pending)
     return count
 

@@ -184,17 +184,18 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     tools: list[Tool] = []
 
     def tool(
-        name: str,
         title: str,
         annotations: ToolAnnotations,
         parameters: list[inspect.Parameter] | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register ``fn`` as the tool named like the function (``memory_store``)."""
+
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             if parameters is not None:  # derived from the engine's types
                 fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
                     parameters, return_annotation=dict[str, Any]
                 )
-            found = Tool.from_function(fn, name=name, title=title, annotations=annotations)
+            found = Tool.from_function(fn, name=fn.__name__, title=title, annotations=annotations)
             tools.append(advertise_aliases(found))
             return fn
 
@@ -220,11 +221,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         data: dict[str, Any] = result.to_json()
         return data
 
-    @tool(
-        name="memory_query",
-        title="Query memory",
-        annotations=_reads(),
-    )
+    @tool("Query memory", _reads())
     def memory_query(
         ctx: Context,
         query: Annotated[
@@ -268,11 +265,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         }
         return call(ctx, "memory_query", lambda engine: engine.memory_query(request, user=user_id))
 
-    @tool(
-        name="memory_bulletin",
-        title="Memory bulletin",
-        annotations=_reads(),
-    )
+    @tool("Memory bulletin", _reads())
     def memory_bulletin(
         ctx: Context,
         query: Annotated[str | None, _alias("query", "q", "topic", max_length=2000)] = None,
@@ -300,12 +293,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             )
         return call(ctx, "memory_bulletin", lambda e: e.bulletin(user=user, query=query))
 
-    @tool(
-        name="memory_store",
-        parameters=_store_parameters(),
-        title="Store a memory",
-        annotations=_writes(),
-    )
+    @tool("Store a memory", _writes(), parameters=_store_parameters())
     def memory_store(ctx: Context, **fields: Any) -> dict[str, Any]:
         """Store one durable memory; returns its ``stop_reason`` and ``memory_id``.
 
@@ -319,11 +307,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
             fields["ttl_class"] = ttl
         return call(ctx, "memory_store", lambda engine: engine.add(**fields))
 
-    @tool(
-        name="memory_forget",
-        title="Forget a memory",
-        annotations=_writes(destructive=True, idempotent=True),
-    )
+    @tool("Forget a memory", _writes(destructive=True, idempotent=True))
     def memory_forget(
         ctx: Context,
         memory_id: MemoryIdParam,
@@ -334,11 +318,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         """
         return call(ctx, "memory_forget", lambda engine: engine.delete(memory_id, idempotent=True))
 
-    @tool(
-        name="memory_supersede",
-        title="Supersede a memory",
-        annotations=_writes(),
-    )
+    @tool("Supersede a memory", _writes())
     def memory_supersede(
         ctx: Context,
         memory_id: MemoryIdParam,
@@ -347,11 +327,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
         return call(ctx, "memory_supersede", lambda engine: engine.supersede(memory_id, by=by))
 
-    @tool(
-        name="memory_retract",
-        title="Retract a memory",
-        annotations=_writes(),
-    )
+    @tool("Retract a memory", _writes())
     def memory_retract(
         ctx: Context,
         memory_id: MemoryIdParam,

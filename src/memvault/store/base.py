@@ -45,6 +45,7 @@ __all__ = [
     "TEXT_COLUMNS",
     "ChangeEntry",
     "ChangeRecord",
+    "CheckpointsElsewhere",
     "EmbeddingRow",
     "HistoryEvent",
     "IndexText",
@@ -58,6 +59,7 @@ __all__ = [
     "WriteSet",
     "chain_hash",
     "recorded_digests",
+    "recorded_identity",
     "row_digest",
     "with_row_digests",
 ]
@@ -450,6 +452,30 @@ class StoreCounts:
     @property
     def total(self) -> int:
         return sum(self.memories_by_status.values())
+
+
+class CheckpointsElsewhere:
+    """For a backend whose agent checkpoints live in a SQLite file of their own beside
+    the home (the engine erases that file): no agent threads in the store's database.
+
+    >>> CheckpointsElsewhere().erase_agent_threads("acme", "dana")
+    []
+    """
+
+    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
+        return []
+
+    def erase_agent_threads(
+        self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
+    ) -> list[str]:
+        return []
+
+
+def recorded_identity(store: Store, orchestrator_id: str) -> StoreAnchor:
+    """The identity ``claim_identity`` just recorded (or found) for ``orchestrator_id``."""
+    recorded = store.identity(orchestrator_id)
+    assert recorded is not None, "claim_identity recorded no identity"
+    return recorded
 
 
 @runtime_checkable

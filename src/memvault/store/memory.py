@@ -26,6 +26,7 @@ from memvault.store.base import (
     GENESIS_HASH,
     TEXT_COLUMNS,
     ChangeRecord,
+    CheckpointsElsewhere,
     HistoryEvent,
     IndexText,
     IngestRecord,
@@ -36,6 +37,7 @@ from memvault.store.base import (
     VectorHit,
     WriteSet,
     chain_hash,
+    recorded_identity,
 )
 from memvault.store.filtering import matches, tokenize
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
@@ -77,7 +79,7 @@ class _Tenant:
         )
 
 
-class InMemoryStore:
+class InMemoryStore(CheckpointsElsewhere):
     """A :class:`~memvault.store.base.Store` held in process memory.
 
     >>> from memvault.store.base import NodeFilter
@@ -465,18 +467,7 @@ class InMemoryStore:
         with self._lock:
             self._tenant(anchor.orchestrator_id)  # refuses when closed
             self._identities.setdefault(anchor.orchestrator_id, anchor)
-        recorded = self.identity(anchor.orchestrator_id)
-        assert recorded is not None
-        return recorded
-
-    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
-        return []
-
-    def erase_agent_threads(
-        self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
-    ) -> list[str]:
-        # The agent's SQLite checkpoints are a file of their own (the engine erases them).
-        return []
+        return recorded_identity(self, anchor.orchestrator_id)
 
     def keep_anchor(self, orchestrator_id: str, path: Path) -> None:
         self._anchors.keep_identity(orchestrator_id, self.identity(orchestrator_id), path)

@@ -27,10 +27,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Unpack
 
 from memvault.errors import (
     ConfigError,
@@ -50,6 +51,7 @@ from memvault.store.base import (
     VectorHit,
     WriteSet,
     chain_hash,
+    recorded_identity,
 )
 from memvault.store.postgres import lifecycle as lc
 from memvault.store.postgres import queries as q
@@ -86,6 +88,14 @@ DEFAULT_SCHEMA = "memvault"
 DEFAULT_POOL_SIZE = 10
 #: Rows (nodes + vectors) written by one store object before it refreshes statistics.
 ANALYZE_AFTER_ROWS = 1000
+
+
+class PostgresOptions(TypedDict, total=False):
+    """The keywords of :class:`PostgresStore` besides its DSN (one definition)."""
+
+    schema: str  # default DEFAULT_SCHEMA
+    pool_size: int  # default DEFAULT_POOL_SIZE
+    timeout: float  # seconds to reach the server, default 10.0
 
 
 class PostgresStore(SqlReads):
@@ -153,22 +163,16 @@ class PostgresStore(SqlReads):
             raise
 
     @classmethod
-    def connect(
-        cls,
-        dsn: str,
-        *,
-        schema: str = DEFAULT_SCHEMA,
-        pool_size: int = DEFAULT_POOL_SIZE,
-        timeout: float = 10.0,
-    ) -> PostgresStore:
-        """Open a pool to ``dsn``, create/upgrade the schema, return the store.
+    def connect(cls, dsn: str, **options: Unpack[PostgresOptions]) -> PostgresStore:
+        """Open a pool to ``dsn``, create/upgrade the schema, return the store
+        (the constructor's keywords: ``schema``, ``pool_size``, ``timeout``).
 
         Raises :class:`StoreUnavailableError` when the server cannot be
         reached within ``timeout`` seconds.
 
         >>> PostgresStore.connect("postgresql://db/memvault", pool_size=20)  # doctest: +SKIP
         """
-        return cls(dsn, schema=schema, pool_size=pool_size, timeout=timeout)
+        return cls(dsn, **options)
 
     # -- connections ---------------------------------------------------------
 
@@ -520,9 +524,7 @@ class PostgresStore(SqlReads):
             conn.execute(
                 lc.CLAIM_IDENTITY, [anchor.orchestrator_id, anchor.store_uuid, anchor.created_at]
             )
-        recorded = self.identity(anchor.orchestrator_id)
-        assert recorded is not None
-        return recorded
+        return recorded_identity(self, anchor.orchestrator_id)
 
     def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
         with self._conn() as conn:

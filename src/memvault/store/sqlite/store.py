@@ -36,6 +36,7 @@ from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
+    CheckpointsElsewhere,
     EmbeddingRow,
     HistoryEvent,
     IndexText,
@@ -47,6 +48,7 @@ from memvault.store.base import (
     VectorHit,
     WriteSet,
     chain_hash,
+    recorded_identity,
 )
 from memvault.store.records import AuditHead
 from memvault.store.sql import (
@@ -139,7 +141,7 @@ class LockWaits:
             self.waited += 1
 
 
-class SQLiteStore(SqlReads):
+class SQLiteStore(CheckpointsElsewhere, SqlReads):
     """A :class:`~memvault.store.base.Store` on one SQLite file.
 
     >>> import tempfile, pathlib
@@ -1238,18 +1240,7 @@ class SQLiteStore(SqlReads):
         except sqlite3.DatabaseError as exc:
             self._write_failed(exc)
             raise StoreUnavailableError(f"write failed on {self.path}: {exc}") from exc
-        recorded = self.identity(anchor.orchestrator_id)
-        assert recorded is not None
-        return recorded
-
-    def agent_threads(self, orchestrator_id: str, user_id: str) -> list[str]:
-        return []
-
-    def erase_agent_threads(
-        self, orchestrator_id: str, user_id: str, quoting: Sequence[str] = ()
-    ) -> list[str]:
-        # The agent's SQLite checkpoints are a file of their own (the engine erases them).
-        return []
+        return recorded_identity(self, anchor.orchestrator_id)
 
     def close(self) -> None:
         """Close every connection once running calls are done (idempotent).
