@@ -10,6 +10,8 @@ A memory must still be true when it is read months later, so "yesterday" or
 'Dana ships it by 2026-01-23'
 >>> resolve_relative_dates("the review is on Monday", date(2026, 1, 15))
 'the review is on 2026-01-19'
+>>> resolve_relative_dates("Dana runs on Sunday evenings", date(2026, 1, 15))
+'Dana runs on Sunday evenings'
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ __all__ = ["WEEKDAYS", "has_date_expression", "resolve_relative_dates"]
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _PREP = r"(?P<prep>\b(?:on|by|until|before|after|from|since|for)\s+)?"
-_DAY = r"(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+#: A weekday followed by a plural part of the day is a habit ("on Sunday evenings"),
+#: not a date: it is never resolved (nor is "Sundays" or "every Sunday").
+_HABIT = r"(?!\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
+_DAY = r"(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)" + _HABIT
 _NUM = r"(?P<n>\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 _UNIT = r"(?P<unit>day|week|month)s?"
 
@@ -165,7 +170,9 @@ _ANY_DATE = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening)"
     r"|(?:next|last|this) (?:week|month|year|monday|tuesday|wednesday|thursday|friday"
     r"|saturday|sunday)|(?:on|by|until|before) (?:monday|tuesday|wednesday|thursday|friday"
-    r"|saturday|sunday)|in \w+ (?:days?|weeks?|months?)|\w+ (?:days?|weeks?|months?) ago"
+    r"|saturday|sunday)"
+    + _HABIT
+    + r"|in \w+ (?:days?|weeks?|months?)|\w+ (?:days?|weeks?|months?) ago"
     r"|\d{4}-\d{2}-\d{2})\b",
     re.I,
 )

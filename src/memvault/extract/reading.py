@@ -64,6 +64,8 @@ SENTENCE_SILENT_MIN = 0.5
 UPDATE_CUE = re.compile(
     r"\b(?:now|no longer|these days|nowadays|any ?more|scratch that|used to|instead of"
     r"|from now on|change of plan|after all|on second thought|actually no|correction"
+    # a reversal: "I changed my mind, we're keeping RabbitMQ", "decided against Kafka"
+    r"|chang(?:ed|ing) (?:my|our) minds?|decided against|(?:sticking|stick) with"
     # "switched to", "moved the builds to", "upgraded the cluster to", "replaced X with"
     r"|(?:switched|changed|moved|migrated|upgraded|downgraded|upgrade|migrate|switch|bumped|bump"
     r"|pushed|postponed|rescheduled|went back)"
@@ -275,7 +277,9 @@ def help_question(text: str) -> bool:
 
 
 _REVERSAL = re.compile(
-    r"\b(?:after all|change of plan|scratch that|on second thought|actually no)\b", re.I
+    r"\b(?:after all|change of plan|scratch that|on second thought|actually no"
+    r"|chang(?:ed|ing) (?:my|our) minds?|decided against)\b",
+    re.I,
 )
 _DECIDED = re.compile(
     r"\b(?:decid\w*|agreed?|chose|chosen|settled|going with|go with|picked|voted|approved)\b",

@@ -122,6 +122,7 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
     _BY_NAME[name]
     for name in (
         "moved",
+        "introduction",
         "lives_in",
         "based_in",
         "employer",
@@ -199,7 +200,9 @@ _LOGISTICS = re.compile(
 )
 #: A standing schedule, not a one-off ("standup is at 9:30 every day").
 _RECURRING = re.compile(
-    r"\b(?:every|each|daily|weekly|monthly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.I
+    r"\b(?:every|each|daily|weekly|monthly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
+    re.I,
 )
 #: The same, in the other languages the reader reads (for clauses kept word for word).
 _TODAY_OTHER = re.compile(
@@ -221,6 +224,10 @@ _ASKED = frozenset({"TODO", "REMINDER"})
 _SOMEONE_ELSE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|he's|she's)\b", re.I)
 _ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|we're|my|our)\b", re.I)
+#: An intro that is itself a request ("always give me metric units, I …"): never dropped.
+_PERSONAL_INTRO = re.compile(
+    r"\b(?:me|you|your|us|myself)\b|^(?:please|always|never|don't|do not|stop)\b", re.I
+)
 
 
 def _clean(clause: str) -> str:
@@ -237,6 +244,7 @@ def _clean_masked(clause: str) -> str:
             intro
             and not has_date_expression(intro["intro"])
             and not _FIRST_PERSON.search(intro["intro"])
+            and not _PERSONAL_INTRO.search(intro["intro"])
         ):
             # "Just to be clear, I prefer tabs" → "I prefer tabs"
             stripped = stripped[intro.end() :]

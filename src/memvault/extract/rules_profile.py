@@ -90,6 +90,36 @@ def _occupation(m: re.Match[str], c: Clause) -> Candidate:
     )
 
 
+#: Capitalised words an "I'm …" clause often starts with that are no name.
+_NOT_A_NAME = frozenset(
+    """back here home done fine good great ok okay sorry sure ready busy tired glad happy
+    excited new not so just still also only going trying looking working thinking off out
+    in on at from with into over late early free afraid curious confused stuck lost sick
+    the a an this that very really totally pretty kinda almost always never all""".split()
+)
+
+
+def _introduction(m: re.Match[str], c: Clause) -> Candidate | None:
+    # Trigger: "I'm Maya", "my name is Maya", "this is Maya".
+    # Why: an introduction names the user; rewritten naively it is "Maya is Maya".
+    # Outcome: a name fact in the user's own name ("Maya is the user's name" when the
+    #          speaker is the name itself), a name and nothing else in the clause.
+    name = m["v"].strip()
+    words = name.split()
+    if m["lead"].lower().startswith(("my name", "name")):
+        ok = all(w[:1].isalpha() for w in words)
+    else:  # "I'm tired", "this is fine": a name is capitalised and no common word
+        ok = all(w[:1].isupper() for w in words) and words[0].lower() not in _NOT_A_NAME
+    if not ok:
+        return None
+    name = " ".join(w[:1].upper() + w[1:] for w in words)
+    same = name.lower() == c.subject.lower() or c.subject == "The user"
+    content = f"The user's name is {name}." if same else f"{c.subject}'s name is {name}."
+    return _cand(
+        c, "introduction", content, MemoryType.FACT, "KNOWLEDGE", "name", name, exclusive=True
+    )
+
+
 def _working_on(m: re.Match[str], c: Clause) -> Candidate:
     return _cand(
         c,
@@ -185,6 +215,14 @@ _RULES: tuple[Rule, ...] = (
             r"|joined|started (?:at|working at|working for))\s+(?:at\s+|for\s+)?(?P<v>[A-Z0-9].+)$"
         ),
         _employer,
+    ),
+    Rule(
+        "introduction",
+        _r(
+            r"^(?P<lead>i'm|i am|im|my name is|my name's|name's|this is)\s+"
+            r"(?P<v>[^\W\d_][\w'-]{1,30}(?:\s+[^\W\d_][\w'-]{1,30})?)$"
+        ),
+        _introduction,
     ),
     Rule(
         "occupation",

@@ -57,7 +57,17 @@ _CONJ_SPLIT = re.compile(
     r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)"
     # "…, what am I missing" / "…, any idea why": the question is a clause of its own
     r"|,\s+(?=(?:what|why|how|where|which|who|any (?:idea|ideas|tips|thoughts)|is there"
-    r"|are there|can you|could you|would you|should i|do you|does anyone)\b)",
+    r"|are there|can you|could you|would you|should i|do you|does anyone)\b)"
+    # "I'm Maya, please always give me metric units": the request is a clause of its own
+    r"|,\s+(?=please\b)",
+    re.I,
+)
+#: A request to the assistant ("always give me metric units, I can't picture miles"):
+#: the first-person clause after its comma is a clause of its own.
+_REQUEST_THEN_I = re.compile(
+    r"^(?P<ask>(?:please\s+)?(?:always|never|don't|do not|stop|keep|use|give|reply|respond"
+    r"|answer|call|write|show|send|remind)\b[^,]*?),\s+(?P<rest>(?:i|i'm|i've|i'd|my|we|we're"
+    r"|our)\b.+)$",
     re.I,
 )
 
@@ -127,7 +137,11 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     masked, spans = protect(text)  # never split inside a quote, a path or code
     out: list[tuple[str, list[str]]] = []
     for sentence in _CLAUSE_SPLIT.split(masked):
-        parts = [p.strip(" ,") for p in _CONJ_SPLIT.split(sentence)]
+        parts = []
+        for part in _CONJ_SPLIT.split(sentence):
+            request = _REQUEST_THEN_I.match(part.strip())
+            parts += [request["ask"], request["rest"]] if request else [part]
+        parts = [p.strip(" ,") for p in parts]
         clauses = [restore(p, spans) for p in parts if p]
         if clauses:
             out.append((restore(sentence.strip(), spans), clauses))

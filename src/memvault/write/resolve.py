@@ -102,7 +102,21 @@ _UPDATABLE = frozenset({"Fact", "Preference", "Decision", "Goal"})
 #: How far below the related band a change cue may still find the memory it changes.
 UPDATE_SLACK = 0.1
 
+#: What a reversal ("changed my mind", "scratch that") takes back: a plan, not a fact.
+_PLANS = frozenset({"Decision", "Goal"})
+_REVERSAL = re.compile(
+    r"\b(?:after all|change of plan|scratch that|on second thought|actually no"
+    r"|chang(?:ed|ing) (?:my|our|their) minds?|decided against)\b",
+    re.I,
+)
+
 _PREFERENCE_SLOTS = frozenset({"likes", "prefers", "favourite", "preference"})
+#: Words of a change cue ("switched to", "now", "any more"): shared by a change and
+#: an unrelated memory that happened to say "now", they are no evidence of a topic.
+_CUE_WORDS = frozenset(
+    """now switched switch changed change moved move mind longer anymore days nowadays
+    instead actually keeping keep still""".split()
+)
 
 
 def _family(key: str) -> str:
@@ -113,13 +127,58 @@ def _family(key: str) -> str:
     return "preference" if head in _PREFERENCE_SLOTS else head
 
 
+def _slot_match(key: str, other: str) -> bool:
+    """The same slot: one family and a shared word in the slot's object.
+
+    A family alone is no slot: every clause the reader kept is keyed ``fact.…`` or
+    ``preference.…``, and "likes.jazz" is not the slot of "prefers.vim".
+
+    >>> _slot_match("likes.coffee", "prefers.tea_over_coffee")
+    True
+    >>> _slot_match("fact.daughter_school", "fact.evening_runs")
+    False
+    """
+    family = _family(key)
+    if not family or _family(other) != family:
+        return False
+    return bool(set(key.split(".", 1)[1].split("_")) & set(other.split(".", 1)[1].split("_")))
+
+
+_RELATION = re.compile(
+    r"^\S+(?:\s\S+)?['’]s\s+(?:(?:older|younger|little|big|best|new|old|eldest|youngest)\s+)?"
+    r"(?P<who>daughter|son|kid|child|children|baby|wife|husband|partner|spouse|boyfriend"
+    r"|girlfriend|fianc[ée]e?|mom|mum|mother|dad|father|parent|brother|sister|sibling"
+    r"|grandma|grandpa|grandmother|grandfather|aunt|uncle|cousin|niece|nephew|friend"
+    r"|roommate|flatmate|neighbou?r|boss|manager|colleague|coworker|co-worker|dog|cat|pet"
+    r"|puppy|kitten)s?\b",
+    re.I,
+)
+
+
+def _holder(content: str) -> str:
+    """Whom a statement is about: a person or pet of the speaker's, or "" (the speaker).
+
+    >>> _holder("Maya's daughter goes to Oakwood Primary."), _holder("Maya runs at 6am.")
+    ('daughter', '')
+    """
+    found = _RELATION.match(content)
+    return found["who"].lower().rstrip("s") if found else ""
+
+
 def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) -> bool:
-    """Vector similarity plus slot match: same type, close in meaning, and the same
-    slot family or at least one shared content word besides the speaker."""
+    """Vector similarity plus slot match: same type, close in meaning, about the same
+    person, and the same slot or shared content words besides the speaker."""
     if n.type not in _UPDATABLE or candidate.type.value not in _UPDATABLE:
         return False
+    if _holder(candidate.content) != _holder(n.content):
+        # Trigger: a change cue ("switched to evening runs") and a close memory about
+        #          someone else ("Maya's daughter goes to Oakwood Primary").
+        # Why: a change the speaker states about themself never changes a fact about
+        #      their daughter, however close the words are (both mention school, mornings).
+        # Outcome: not the same topic; the old memory stays active.
+        return False
     ignore = {w.lower() for w in candidate.subject.split()} | {"team"}
-    shared = (content_tokens(candidate.content) & content_tokens(n.content)) - ignore
+    shared = (content_tokens(candidate.content) & content_tokens(n.content)) - ignore - _CUE_WORDS
     if n.type != candidate.type.value:
         # Trigger: a change cue, and the memory it changes was typed otherwise
         #          ("we moved the sync to Thursdays" — a decision — changes the fact
@@ -128,6 +187,12 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
         # Outcome: across types only when close in meaning *and* sharing words.
         return n.similarity >= bands.related and len(shared) >= 2
     if n.similarity >= bands.contradiction:
+        return bool(shared) or _slot_match(candidate.key, n.key)
+    if _REVERSAL.search(candidate.content) and n.type in _PLANS and n.similarity >= bands.related:
+        # Trigger: "actually I changed my mind, we're keeping RabbitMQ", and the
+        #          closest related plan ("moving the job queue to Kafka").
+        # Why: a reversal names what stays, not what it reverses: few shared words.
+        # Outcome: the plan it reverses is superseded (only the closest one).
         return True
     # Only ever asked under an explicit change cue ("these days", "switched to"): the
     # new value makes the statement less similar than a plain paraphrase ("uses VS
@@ -135,10 +200,7 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
     # so the bar is a notch below the related band, with the slot or words to match.
     if n.similarity < bands.related - UPDATE_SLACK:
         return False
-    family = _family(candidate.key)
-    if family and _family(n.key) == family:
-        return True
-    return len(shared) >= 2
+    return _slot_match(candidate.key, n.key) or len(shared) >= 2
 
 
 def resolve(

@@ -171,3 +171,77 @@ def test_a_failing_rule_never_costs_the_other_candidates() -> None:
     assert any("injected rule fault" in e for e in x.errors)
     # The broken rule's clause falls through to the next rule; the other clause is intact.
     assert [c.content for c in x.candidates] == ["Dana loves coffee.", "Dana needs to call Ana."]
+
+
+def _one(text: str, **fields: object) -> list[tuple[str, str]]:
+    msg = Message(text=text, user_id="maya", speaker="Maya", **fields)  # type: ignore[arg-type]
+    return [(c.type.value, c.content) for c in X.extract(msg, now=NOW).candidates]
+
+
+@pytest.mark.parametrize(
+    ("text", "habit"),
+    [
+        ("I go running on Sunday evenings.", "on Sunday evenings"),
+        ("We do a board game night on Friday nights.", "on Friday nights"),
+    ],
+)
+def test_a_weekly_habit_stays_recurring(text: str, habit: str) -> None:
+    # newuser: "Sunday evenings" became one date (2026-11-29): a habit is not an event
+    got = _one(text)
+    assert got and all(habit in content for _, content in got), got
+    assert all(t != "Event" and not re.search(r"\d{4}-\d{2}-\d{2}", c) for t, c in got)
+
+
+def test_one_sunday_evening_is_still_a_date() -> None:
+    got = _one("I'm flying to Oslo on Sunday evening.")
+    assert any("2026-01-18" in c for _, c in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please always give me metric units, I can't picture miles.",
+        "Hi! I'm Maya, please always give me metric units.",
+        "Always give me metric units, I grew up with them.",
+    ],
+)
+def test_a_standing_request_is_kept_whatever_follows_it(text: str) -> None:
+    # newuser: "Please always give me metric units" lost the request itself (its
+    # comma made it a dropped intro)
+    got = _one(text)
+    assert any(
+        t == "Preference" and "metric units" in c and "Maya is Maya" not in c for t, c in got
+    ), got
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I'm Maya", "The user's name is Maya."),
+        ("Hi! I'm Maya.", "The user's name is Maya."),
+        ("my name is maya", "The user's name is Maya."),
+    ],
+)
+def test_an_introduction_is_a_name_fact_without_tautology(text: str, content: str) -> None:
+    # newuser: "I'm Maya" became "Maya is Maya"
+    assert _one(text) == [("Fact", content)]
+    msg = Message(text=text, user_id="u7")
+    got = [c.content for c in X.extract(msg, now=NOW).candidates]
+    assert got == ["U7's name is Maya."]
+
+
+@pytest.mark.parametrize("text", ["I'm tired", "I'm Back", "this is Fine", "I'm good"])
+def test_a_state_is_no_introduction(text: str) -> None:
+    assert all(
+        c.rule != "introduction"
+        for c in X.extract(Message(text=text, speaker="Maya"), now=NOW).candidates
+    )
+
+
+def test_changing_ones_mind_is_a_change_cue() -> None:
+    # newuser: "Actually I changed my mind … we're keeping RabbitMQ" was only RelatedTo
+    msg = Message(
+        text="Actually I changed my mind about the queue, we're keeping RabbitMQ.", speaker="Maya"
+    )
+    got = X.extract(msg, now=NOW).candidates
+    assert got and got[0].cue is ChangeCue.UPDATE and got[0].type is MemoryType.DECISION

@@ -67,3 +67,65 @@ def test_done_closes_the_matching_todo_only() -> None:
 def test_bands_must_be_ordered() -> None:
     with pytest.raises(ValidationError):
         SimilarityBands(duplicate=0.5, contradiction=0.8, related=0.3, done=0.5)
+
+
+def test_a_change_about_the_speaker_never_supersedes_a_memory_about_their_child() -> None:
+    # newuser: "switched to evening runs" superseded the memory about a daughter's school
+    # (a reader fact keyed fact.… shared the "fact" family with every other reader fact).
+    c = cand(
+        "Maya switched to evening runs because school drop-off takes her mornings now.",
+        "fact.switched_evening_runs_school_drop",
+        cue=ChangeCue.UPDATE,
+        subject="Maya",
+    )
+    school = n(
+        "m1",
+        "Maya's daughter started at Oakwood school, drop-off is in the mornings.",
+        "fact.daughter_started_oakwood_school",
+        sim=0.5,
+    )
+    r = resolve(c, [school], BANDS)
+    assert r.outcome is not Outcome.UPDATED and r.supersedes == ()
+    runs = n(
+        "m2", "Maya runs in the mornings before work.", "fact.runs_mornings_before_work", sim=0.45
+    )
+    assert resolve(c, [school, runs], BANDS).supersedes == ("m2",)
+
+
+def test_a_slot_family_alone_is_no_slot_match() -> None:
+    # "likes.jazz" and "prefers.vim" are both preferences, not one slot
+    c = Candidate(
+        "Dana now likes jazz.",
+        MemoryType.PREFERENCE,
+        "PREFERENCE",
+        "likes.jazz",
+        "jazz",
+        cue=ChangeCue.UPDATE,
+        subject="Dana",
+    )
+    vim = n("m1", "Dana prefers vim.", "prefers.vim", "vim", 0.3, t="Preference")
+    assert resolve(c, [vim], BANDS).outcome is not Outcome.UPDATED
+    tea = n("m2", "Dana likes black tea.", "likes.black_jazz", "tea", 0.3, t="Preference")
+    assert resolve(c, [tea], BANDS).supersedes == ("m2",)
+
+
+def test_changing_ones_mind_updates_the_related_plan() -> None:
+    # newuser: "Actually I changed my mind … we're keeping RabbitMQ" was only RelatedTo
+    c = Candidate(
+        "Maya changed their mind, Maya's team is keeping RabbitMQ.",
+        MemoryType.DECISION,
+        "DECISION",
+        "decision.changed_mind_keeping_rabbitmq",
+        "RabbitMQ",
+        cue=ChangeCue.UPDATE,
+        subject="Maya",
+    )
+    plan = n(
+        "m1",
+        "Maya's team is moving the job queue to Kafka.",
+        "decision.moving_job_queue",
+        sim=0.4,
+        t="Decision",
+    )
+    r = resolve(c, [plan], BANDS)
+    assert r.outcome is Outcome.UPDATED and r.supersedes == ("m1",)
