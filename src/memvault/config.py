@@ -189,6 +189,10 @@ class CategorySettings(_Section):
 class PolicySettings(_Section):
     """``policy``: the governance contract, per-agent allowlists, per-category context.
 
+    ``parallel_gate = false`` keeps the gate in the calling process: no second
+    process is started for large batches (``add_many``, ingest), and every
+    decision is the same either way.
+
     ``allowlists`` maps an agent name to the categories it may read and write
     (implementation spec §5). An agent without an entry is not restricted by
     config (its API key may still restrict it). Categories are upper-cased.
@@ -197,6 +201,9 @@ class PolicySettings(_Section):
     """
 
     contract: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")] = "19.1.0"
+    #: A batch of 512 or more candidates is judged half in a second process
+    #: (``python -m memvault.policy.parallel``); ``false``: all in this process.
+    parallel_gate: bool = True
     allowlists: dict[AgentName, tuple[Category, ...]] = Field(default_factory=dict)
     categories: dict[Category, CategorySettings] = Field(default_factory=dict)
 

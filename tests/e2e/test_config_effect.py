@@ -103,6 +103,86 @@ def test_cli_search_follows_retrieval_and_embedder(
             engine.close()
 
 
+def _bulk(n: int) -> list[dict[str, str]]:
+    return [
+        {**KNOWLEDGE, "content": f"Service {i} deploys from the release branch"} for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("toml", "env", "started"),
+    [
+        (HASHING, {}, True),
+        (HASHING + "[policy]\nparallel_gate = false\n", {}, False),
+        (HASHING, {"MEMVAULT__POLICY__PARALLEL_GATE": "false"}, False),
+        (
+            HASHING + "[policy]\nparallel_gate = false\n",
+            {"MEMVAULT__POLICY__PARALLEL_GATE": "1"},
+            True,
+        ),
+    ],
+)
+def test_parallel_gate_decides_whether_a_second_process_starts(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    toml: str,
+    env: dict[str, str],
+    started: bool,
+) -> None:
+    """``policy.parallel_gate`` (file < environment): a large ``add_many`` batch starts
+    the gate's second process only when it is on; the decisions are the same."""
+    from memvault.policy import parallel
+
+    monkeypatch.setattr(parallel, "MIN_BATCH", 8)  # a "large" batch, cheaply
+    home = _home(tmp_path, "h", toml)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    config = load_config(home)  # the entry point reads the settings once
+    assert config.policy.parallel_gate is started
+    parallel.shutdown()
+    engine = MemoryEngine.open(home, "acme", config=config)
+    try:
+        results = engine.add_many(_bulk(10))
+        assert [r.stop_reason.value for r in results] == ["SUCCESS_STORED"] * 10
+        assert (parallel._WORKER is not None) is started
+    finally:
+        engine.close()
+        parallel.shutdown()
+
+
+def test_cli_parallel_gate_flag_wins_over_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memvault ingest --no-parallel-gate`` over ``parallel_gate = true``: no second
+    process for the file's batch; ``config show`` prints the setting."""
+    from memvault.policy import parallel
+
+    monkeypatch.setattr(parallel, "MIN_BATCH", 8)
+    home = _home(tmp_path, "h", HASHING + "[policy]\nparallel_gate = true\n")
+    shown = json.loads(_cli(home, "config", "show", "--json").stdout)
+    assert shown["policy"]["parallel_gate"] is True
+    monkeypatch.setenv("MEMVAULT__POLICY__PARALLEL_GATE", "false")
+    shown = json.loads(_cli(home, "config", "show", "--json").stdout)
+    assert shown["policy"]["parallel_gate"] is False
+    monkeypatch.delenv("MEMVAULT__POLICY__PARALLEL_GATE")
+    assert _cli(home, "init").exit_code == 0
+    inbox = home / "acme" / "memory" / "ingest"
+    sentences = " ".join(f"Service {i} deploys from the release branch." for i in range(12))
+    parallel.shutdown()
+    try:
+        (inbox / "notes.txt").write_text(sentences, encoding="utf-8")
+        ran = _cli(home, "ingest", "--no-parallel-gate", "--json")
+        assert ran.exit_code == 0, ran.output
+        assert json.loads(ran.stdout)["memories"] >= 8
+        assert parallel._WORKER is None
+        (inbox / "more.txt").write_text(sentences.replace("Service", "Queue"), encoding="utf-8")
+        ran = _cli(home, "ingest", "--json")
+        assert ran.exit_code == 0, ran.output
+        assert parallel._WORKER is not None  # the file's setting (on) applies again
+    finally:
+        parallel.shutdown()
+
+
 # -- serve (HTTP) ------------------------------------------------------------------
 
 

@@ -108,11 +108,14 @@ def _errors() -> Iterator[None]:
 
 
 @contextmanager
-def _engine(ctx: typer.Context, *, create: bool = False) -> Iterator[MemoryEngine]:
+def _engine(
+    ctx: typer.Context, *, create: bool = False, overrides: dict[str, Any] | None = None
+) -> Iterator[MemoryEngine]:
     settings: Settings = ctx.obj
     with _errors():
-        # The embedder and retrieval preset come from memvault.toml / MEMVAULT__… .
-        config = load_config(settings.home)
+        # The embedder and retrieval preset come from memvault.toml / MEMVAULT__… ;
+        # ``overrides``: the command's flags (highest precedence).
+        config = load_config(settings.home, overrides=overrides)
         settings.backend = config.store.backend
         # Trigger: any command but `init` on an orchestrator that has no store,
         #          in a home where other orchestrators do have one.

@@ -36,6 +36,16 @@ __all__ = ["register", "register_bench"]
 
 _stderr = Console(stderr=True)
 
+#: ``--parallel-gate/--no-parallel-gate``: the ``policy.parallel_gate`` setting for one run.
+ParallelGateFlag = Annotated[
+    bool | None,
+    typer.Option(
+        "--parallel-gate/--no-parallel-gate",
+        help="Override policy.parallel_gate: judge large batches half in a second process.",
+        show_default=False,
+    ),
+]
+
 
 class _Bar:
     """A progress bar created on the first file of a batch, closed at the end."""
@@ -123,12 +133,14 @@ def ingest(
     max_passes: Annotated[
         int | None, typer.Option("--max-passes", help="Stop --watch after N passes.")
     ] = None,
+    parallel_gate: ParallelGateFlag = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Ingest .txt/.md/.json files from the drop folder into governed memories."""
     bar = _Bar(enabled=not as_json and _stderr.is_terminal)
     passes = 1 if (once or not watch_mode) else max_passes
-    with _engine(ctx) as engine:
+    overrides = {"policy": {"parallel_gate": parallel_gate}} if parallel_gate is not None else None
+    with _engine(ctx, overrides=overrides) as engine:
 
         def run_once() -> IngestReport:
             # Trigger: every pass. Why: `memory.ingest.enabled = false` must stop a
@@ -181,6 +193,7 @@ def bench_ingest(
     threads: Annotated[
         int, typer.Option("--threads", min=1, max=16, help="Embedding worker threads.")
     ] = 2,
+    parallel_gate: ParallelGateFlag = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Files/s and memories/s for a generated folder of mixed .txt/.md/.json files."""
@@ -190,7 +203,10 @@ def bench_ingest(
         with (
             _errors(),
             MemoryEngine.open(
-                home, ctx.obj.orchestrator, embedder=None if embedder == "none" else embedder
+                home,
+                ctx.obj.orchestrator,
+                embedder=None if embedder == "none" else embedder,
+                parallel_gate=True if parallel_gate is None else parallel_gate,
             ) as engine,
         ):
             assert engine.layout is not None

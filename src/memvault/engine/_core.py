@@ -97,12 +97,16 @@ class EngineCore:
         embedder_options: Mapping[str, Any] | None = None,
         retrieval: RetrievalConfig | str = "default",
         contract: str | None = None,
+        parallel_gate: bool = True,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
         self.layout = layout
         #: The governance contract's version (its categories are :attr:`categories`).
         self.contract = contract or DEFAULT_CONTRACT_VERSION
+        #: ``policy.parallel_gate``: the default gate may judge large batches in a
+        #: second process (``False``: never).
+        self.parallel_gate = parallel_gate
         self.gate: WriteGate = gate or self.default_gate(contract)
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._agent_id = agent_id
@@ -183,7 +187,10 @@ class EngineCore:
             return ()
 
     def default_gate(self, contract: str | None = None) -> WriteGate:
-        """The governance gate of ``contract`` (default 19.1.0); counts the user's writes today."""
+        """The governance gate of ``contract`` (default 19.1.0); counts the user's writes today.
+
+        Its second process for large batches follows :attr:`parallel_gate`.
+        """
         from memvault.policy.candidate import Usage
         from memvault.policy.write_gate import PolicyGate
 
@@ -198,7 +205,9 @@ class EngineCore:
             )
             return Usage(user_today=written)
 
-        gate = PolicyGate(usage=usage) if contract is None else PolicyGate(contract, usage=usage)
+        gate = PolicyGate(
+            contract or DEFAULT_CONTRACT_VERSION, usage=usage, parallel=self.parallel_gate
+        )
         if gate.startup_error:
             # Trigger: the learned layer's weights are missing or altered.
             # Why: fail closed (INV-8) — every content write is refused — and say so once.

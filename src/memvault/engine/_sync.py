@@ -171,9 +171,10 @@ class MemoryEngine:
 
         ``config`` (from :func:`memvault.config.load_config`, built by the entry
         point) supplies the store (``store.*``), the gate's contract
-        (``policy.contract``), the embedder (``embedder.*``) and retrieval
-        (``memory.retrieval.*``) unless ``options`` name them; without it the
-        library defaults apply (nothing is read from a file or the environment).
+        (``policy.contract``) and second process (``policy.parallel_gate``), the
+        embedder (``embedder.*``) and retrieval (``memory.retrieval.*``) unless
+        ``options`` name them; without it the library defaults apply (nothing is
+        read from a file or the environment).
 
         The store's identity is checked against its anchor file
         (``memory/memory.anchor.json``): a store that existed and whose
@@ -184,8 +185,8 @@ class MemoryEngine:
         """
         # Trigger: every open. Why: settings are read once, at the entry point that
         # built ``config``; below it nothing reads a file or the environment.
-        # Outcome: store (store.*), gate (policy.contract), embedder (embedder.*)
-        # and retrieval (memory.retrieval.*) all come from ``config`` — the
+        # Outcome: store (store.*), gate (policy.contract, policy.parallel_gate),
+        # embedder (embedder.*) and retrieval (memory.retrieval.*) all come from ``config`` — the
         # library defaults when there is none; ``options`` name overrides.
         from memvault.config import defaults
 
@@ -195,6 +196,7 @@ class MemoryEngine:
         options.setdefault("embedder_options", embedder_options)
         options.setdefault("retrieval", cfg.memory.retrieval.to_config())
         options.setdefault("contract", cfg.policy.contract)
+        options.setdefault("parallel_gate", cfg.policy.parallel_gate)
         dsn = cfg.store.postgres.dsn
         layout = RuntimeLayout.for_orchestrator(home, orchestrator)
         store = open_bound_store(

@@ -63,6 +63,9 @@ class PolicyGate:
     The gate reads the content's vector when the write path has one
     (``reads_vectors``): with the encoder its heads were trained on, the heads
     read vector and n-grams; otherwise the n-gram heads judge alone.
+    ``parallel=False`` (the ``policy.parallel_gate`` setting) judges every batch
+    in this process: :meth:`check_many` then never starts the second process
+    of :mod:`memvault.policy.parallel`.
     """
 
     #: ``check`` takes the content's ``vector`` and its ``vector_model``
@@ -77,6 +80,7 @@ class PolicyGate:
         allowlist: AgentAllowlist | None = None,
         usage: UsageProvider | None = None,
         learned: LearnedLayer | str | None = "default",
+        parallel: bool = True,
     ) -> None:
         self.contract = load_contract(contract) if isinstance(contract, str) else contract
         # Loaded once here (weights verified); decisions never touch the disk.
@@ -91,6 +95,8 @@ class PolicyGate:
         self.caps = caps or Caps()
         self.allowlist = allowlist
         self.usage = usage
+        #: large batches judged half in a second process (``policy.parallel_gate``)
+        self.parallel = parallel
 
     @property
     def startup_error(self) -> str | None:
@@ -207,7 +213,8 @@ class PolicyGate:
         unchanged, so every decision — stop reason, detector, reason, spans — is
         the single call's (``tests/unit/policy/test_check_many.py``). A large
         batch is judged half here, half in a second process
-        (:mod:`memvault.policy.parallel`) — the same function on the same inputs.
+        (:mod:`memvault.policy.parallel`) — the same function on the same inputs —
+        unless the gate was built with ``parallel=False``.
 
         >>> from memvault.model import CapturedBy, MemoryNode, Source, SourceKind, SourceType
         >>> def node(text):
@@ -249,4 +256,6 @@ class PolicyGate:
         )
         if not shipped:  # a layer of the caller's own: judged in this process only
             return judge_candidates(items, settings, self.learned)
+        if not self.parallel:  # policy.parallel_gate = false: no second process
+            return judge_candidates(items, settings)
         return judge_split(items, settings)
