@@ -1,15 +1,17 @@
 """The delta header: what changed in memory since a thread last looked (spec §1).
 
 Every write bumps the orchestrator's revision by one and appends change-log
-rows (the store does both in the write's transaction). A thread remembers the
-revision it last saw (``Store.mark_thread_seen``); on its next message it gets::
+rows (the store does both in the write's transaction). Each reader of a thread
+(a user, shared-only, or the orchestrator-wide view) remembers the revision it
+last saw there (``Store.mark_thread_seen``): one user reading a thread never
+hides its changes from another. On the reader's next message it gets::
 
     Memory updates since rev 12:
     - +created: [PREFERENCE] Preferred name is Ana (imp=60)
     - ↑updated: [KNOWLEDGE] Ship v1 by Sep
 
 at most three bullets (newest first, one per memory), and no header at all
-when nothing changed. A thread never seen before counts from revision 0.
+when nothing changed. A thread the reader never saw counts from revision 0.
 
 >>> from memvault.store import InMemoryStore
 >>> delta_header(InMemoryStore(), "acme", "t1") is None
@@ -27,7 +29,7 @@ from memvault.context.render import quote
 from memvault.errors import StoreError, ValidationFailed
 from memvault.model.enums import ChangeKind, MemoryType
 from memvault.store.base import ChangeRecord, Store
-from memvault.store.scope import UserScope, visible_to
+from memvault.store.scope import UserScope, reader_key, visible_to
 
 __all__ = ["DeltaBullet", "DeltaHeader", "delta_header", "validate_thread_id"]
 
@@ -135,17 +137,19 @@ def delta_header(
 
     Only changes of memories ``user`` may see are announced (store/scope.py:
     theirs and shared ones; ``None`` is shared only). With ``advance`` (the
-    default) the thread is marked as having seen the current revision, so the
-    same changes are not announced twice. With ``warn``, a store failure is
+    default) the thread is marked as seen by ``user`` at the current revision,
+    so the same changes are not announced to them twice (other readers of the
+    thread keep their own marks). With ``warn``, a store failure is
     logged through it and gives ``None`` instead of raising (the per-message
     path must never block on memory).
     """
     validate_thread_id(thread_id)
     users = visible_to(user)
+    reader = reader_key(user)
     if warn is None:
-        return _delta_header(store, orchestrator, thread_id, advance, users)
+        return _delta_header(store, orchestrator, thread_id, advance, users, reader)
     try:
-        return _delta_header(store, orchestrator, thread_id, advance, users)
+        return _delta_header(store, orchestrator, thread_id, advance, users, reader)
     except StoreError as exc:
         warn("warning", "delta_header_failed", thread_id=thread_id, error=str(exc)[:500])
         return None
@@ -157,9 +161,10 @@ def _delta_header(
     thread_id: str,
     advance: bool,
     users: tuple[str, ...] | None,
+    reader: str,
 ) -> DeltaHeader | None:
     head = store.revision(orchestrator)
-    seen = store.thread_seen(orchestrator, thread_id)
+    seen = store.thread_seen(orchestrator, thread_id, reader=reader)
     since = seen or 0
     header: DeltaHeader | None = None
     if head > since:
@@ -195,5 +200,5 @@ def _delta_header(
         if bullets:
             header = DeltaHeader(since, head, tuple(bullets), omitted)
     if advance and (seen is None or head > seen):
-        store.mark_thread_seen(orchestrator, thread_id, head)
+        store.mark_thread_seen(orchestrator, thread_id, head, reader=reader)
     return header

@@ -32,6 +32,7 @@ from memvault.results import EngineStats, WriteResult
 from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
+from memvault.store.scope import reader_key
 from memvault.write.pipeline import Draft
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
@@ -314,8 +315,9 @@ class LifecycleOps:
         Every copy outside the memory rows goes too, and the report's ``cleaned``
         counts each place: ingested source files and their manifests, the
         ``ingest_files`` rows (kept as content-free tombstones), lines of
-        ``logs/memory.log``, materialised bulletins and the agent's thread
-        checkpoints in ``<home>/agent/checkpoints.db``.
+        ``logs/memory.log``, materialised bulletins, the agent's thread
+        checkpoints in ``<home>/agent/checkpoints.db`` and the user's delta-header
+        seen-marks.
         """
         nodes = self._user_nodes(user_id)
         files, words = self._user_copies(user_id, nodes)
@@ -328,8 +330,12 @@ class LifecycleOps:
             # Before the purge: its WAL checkpoint then also flushes the old names away.
             stones = erasure.tombstones(recorded, at)
             self.core.writes.apply(self.core.writes.builder(at).compose(ingest_records=stones))
+        # The delta header's seen-marks of the user (which threads they read, and when);
+        # before the purge, whose WAL checkpoint then also flushes the old rows away.
+        marks = self.core.store.erase_reader_marks(self.core.orchestrator, reader_key(user_id))
         report = self.lifecycle.forget_user(user_id, thread_id=thread_id)
         cleaned = {"memories": report.memories_purged, "proposals": report.proposals_erased}
+        cleaned["thread_marks"] = marks
         cleaned["ingest_records"] = len(recorded)
         if report.memories_purged or files:
             bulletins = self.context.drop_materialised()

@@ -590,15 +590,26 @@ class Store(Protocol):
         ...
 
     # -- context ---
-    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
-        """The revision ``thread_id`` last saw (``None`` if it was never marked)."""
+    def thread_seen(self, orchestrator_id: str, thread_id: str, *, reader: str) -> int | None:
+        """The revision ``reader`` last saw in ``thread_id`` (``None`` if never marked).
+
+        ``reader`` is an opaque key of whoever reads the thread
+        (``store.scope.reader_key``): marks are kept per thread *and* reader, so
+        one user reading a thread does not hide its changes from another.
+        """
         ...
 
-    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
-        """Remember that ``thread_id`` has seen ``revision``; it never moves backwards.
+    def mark_thread_seen(
+        self, orchestrator_id: str, thread_id: str, revision: int, *, reader: str
+    ) -> None:
+        """Remember that ``reader`` has seen ``revision`` in ``thread_id``; never backwards.
 
         ``"*"`` names the head revision and is refused (:class:`StoreError`).
         """
+        ...
+
+    def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
+        """Delete every thread mark of ``reader`` (right to erasure); how many went."""
         ...
 
     def counts(self, orchestrator_id: str) -> StoreCounts:

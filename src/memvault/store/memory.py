@@ -92,7 +92,7 @@ class InMemoryStore(CheckpointsElsewhere):
         self._cache: dict[tuple[str, str], npt.NDArray[np.float32]] = {}
         self._lock = threading.RLock()
         self._closed = False
-        self._seen: dict[tuple[str, str], int] = {}  # (orchestrator, thread) -> revision
+        self._seen: dict[tuple[str, str, str], int] = {}  # (orchestrator, thread, reader) -> rev
         self._identities: dict[str, StoreAnchor] = {}
         self._anchors = AnchorKeeper()
 
@@ -376,18 +376,28 @@ class InMemoryStore(CheckpointsElsewhere):
         return rows if newest is None else rows[max(0, len(rows) - newest) :]
 
     # -- context ---
-    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
+    def thread_seen(self, orchestrator_id: str, thread_id: str, *, reader: str) -> int | None:
         with self._lock:
             self._tenant(orchestrator_id)  # fails when closed
-            return self._seen.get((orchestrator_id, thread_id))
+            return self._seen.get((orchestrator_id, thread_id, reader))
 
-    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+    def mark_thread_seen(
+        self, orchestrator_id: str, thread_id: str, revision: int, *, reader: str
+    ) -> None:
         if thread_id == "*":
             raise StoreError("thread id '*' is reserved for the head revision")
         with self._lock:
             self._tenant(orchestrator_id)
-            key = (orchestrator_id, thread_id)
+            key = (orchestrator_id, thread_id, reader)
             self._seen[key] = max(revision, self._seen.get(key, revision))
+
+    def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
+        with self._lock:
+            self._tenant(orchestrator_id)
+            gone = [k for k in self._seen if k[0] == orchestrator_id and k[2] == reader]
+            for key in gone:
+                del self._seen[key]
+            return len(gone)
 
     def counts(self, orchestrator_id: str) -> StoreCounts:
         with self._lock:

@@ -41,6 +41,7 @@ __all__ = [
     "changes_since_query",
     "edge_from_row",
     "edge_params",
+    "erase_reader_marks_query",
     "event_counts_from_rows",
     "event_counts_query",
     "filter_clause",
@@ -51,6 +52,7 @@ __all__ = [
     "ingest_from_row",
     "ingest_params",
     "ingest_record_query",
+    "mark_thread_seen_query",
     "op_event_from_row",
     "op_event_params",
     "op_events_query",
@@ -380,13 +382,47 @@ def revision_query(orchestrator_id: str, *, mark: str) -> Query:
     return sql, [orchestrator_id]
 
 
-def thread_seen_query(orchestrator_id: str, thread_id: str, *, mark: str) -> Query:
-    """The revision ``thread_id`` last saw (no row: never marked)."""
+def thread_seen_query(orchestrator_id: str, thread_id: str, reader: str, *, mark: str) -> Query:
+    """The revision ``reader`` last saw in ``thread_id`` (no row: never marked).
+
+    >>> thread_seen_query("acme", "t1", "shared", mark="?")[1]
+    ['acme', 't1', 'shared']
+    """
     sql = (
-        f"SELECT revision FROM thread_revision WHERE orchestrator_id = {mark}"
-        f" AND thread_id = {mark}"
+        f"SELECT revision FROM thread_seen WHERE orchestrator_id = {mark}"
+        f" AND thread_id = {mark} AND reader = {mark}"
     )
-    return sql, [orchestrator_id, thread_id]
+    return sql, [orchestrator_id, thread_id, reader]
+
+
+def mark_thread_seen_query(
+    orchestrator_id: str, thread_id: str, reader: str, revision: int, *, mark: str
+) -> Query:
+    """Record that ``reader`` has seen ``revision`` in ``thread_id``; a mark never moves back.
+
+    The same statement on SQLite and PostgreSQL (an upsert with a ``WHERE``).
+
+    >>> "WHERE excluded.revision > thread_seen.revision" in mark_thread_seen_query(
+    ...     "acme", "t1", "shared", 3, mark="?")[0]
+    True
+    """
+    sql = (
+        "INSERT INTO thread_seen (orchestrator_id, thread_id, reader, revision)"
+        f" VALUES ({mark}, {mark}, {mark}, {mark})"
+        " ON CONFLICT (orchestrator_id, thread_id, reader) DO UPDATE"
+        " SET revision = excluded.revision WHERE excluded.revision > thread_seen.revision"
+    )
+    return sql, [orchestrator_id, thread_id, reader, revision]
+
+
+def erase_reader_marks_query(orchestrator_id: str, reader: str, *, mark: str) -> Query:
+    """Delete every thread mark of ``reader`` (right to erasure).
+
+    >>> erase_reader_marks_query("acme", "u-1", mark="%s")
+    ('DELETE FROM thread_seen WHERE orchestrator_id = %s AND reader = %s', ['acme', 'u-1'])
+    """
+    sql = f"DELETE FROM thread_seen WHERE orchestrator_id = {mark} AND reader = {mark}"
+    return sql, [orchestrator_id, reader]
 
 
 # -- edges ------------------------------------------------------------------------

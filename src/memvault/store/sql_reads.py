@@ -116,8 +116,9 @@ class SqlReads:
         rows = self._read_rows(*revision_query(orchestrator_id, mark=self._mark))
         return int(rows[0][0]) if rows else 0
 
-    def thread_seen(self, orchestrator_id: str, thread_id: str) -> int | None:
-        rows = self._read_rows(*thread_seen_query(orchestrator_id, thread_id, mark=self._mark))
+    def thread_seen(self, orchestrator_id: str, thread_id: str, *, reader: str) -> int | None:
+        sql, params = thread_seen_query(orchestrator_id, thread_id, reader, mark=self._mark)
+        rows = self._read_rows(sql, params)
         return int(rows[0][0]) if rows else None
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:

@@ -22,6 +22,7 @@ from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model import EdgeType, MemoryEdge
 from memvault.store import InMemoryStore, NodeFilter, SQLiteStore, Store, WriteSet
+from memvault.store.scope import reader_key
 from tests.integration.context.conftest import make_engine, put
 from tests.integration.store.postgres import server as pg_server
 
@@ -145,6 +146,34 @@ def test_delta_header_announces_only_the_readers_changes(engine: MemoryEngine) -
     assert engine.delta_header("t-alice", user="alice") is None
     fresh = engine.delta_header("t-nobody")
     assert fresh is not None and not {b.memory_id for b in fresh.bullets} & owned(ids, "bob")
+
+
+def test_delta_header_seen_marks_are_per_reader(engine: MemoryEngine) -> None:
+    """Al reading a thread does not hide its changes from Bea (NOTE5 "left alone" 2)."""
+    shared = put(engine, "The team standup moved to 9:30", "Fact")
+    al = engine.delta_header("team-chat", user="al")
+    assert al is not None and [b.memory_id for b in al.bullets] == [shared]
+    bea = engine.delta_header("team-chat", user="bea")
+    assert bea is not None and [b.memory_id for b in bea.bullets] == [shared]
+    assert engine.delta_header("team-chat", user="al") is None
+    assert engine.delta_header("team-chat", user="bea") is None
+    nobody = engine.delta_header("team-chat")  # the shared-only reader has its own mark
+    assert nobody is not None and [b.memory_id for b in nobody.bullets] == [shared]
+    everyone = engine.delta_header("team-chat", user=ALL_USERS)
+    assert everyone is not None and everyone.since_revision == 0
+
+
+def test_forget_user_erases_their_seen_marks(engine: MemoryEngine) -> None:
+    put(engine, "The team standup moved to 9:30", "Fact")
+    engine.delta_header("team-chat", user="al")
+    engine.delta_header("dm-al", user="al")
+    engine.delta_header("team-chat", user="bea")
+    report = engine.forget_user("al")
+    assert report.cleaned["thread_marks"] == 2
+    al, bea = reader_key("al"), reader_key("bea")
+    assert engine.store.thread_seen("acme", "team-chat", reader=al) is None
+    assert engine.store.thread_seen("acme", "dm-al", reader=al) is None
+    assert engine.store.thread_seen("acme", "team-chat", reader=bea) is not None
 
 
 def test_delta_header_counts_and_keeps_only_the_readers_changes(engine: MemoryEngine) -> None:

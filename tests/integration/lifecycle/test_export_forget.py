@@ -7,6 +7,7 @@ from typing import Any
 
 from memvault.engine import MemoryEngine
 from memvault.model import HistoryOp, MemoryStatus
+from memvault.store.scope import reader_key
 from tests.integration.lifecycle.conftest import remember
 
 
@@ -69,6 +70,8 @@ def test_export_is_one_users_data_as_records(eng: MemoryEngine) -> None:
 def test_forget_purges_one_user_and_leaves_the_others(eng: MemoryEngine) -> None:
     ids = _setup(eng)
     before_eli = _records(eng, "eli")
+    for who in ("dana", "eli"):
+        eng.delta_header("team-chat", user=who)  # each reader's seen-mark
     report = eng.forget_user("dana")
     assert report.to_json() == {
         "user_id": "dana",
@@ -85,6 +88,7 @@ def test_forget_purges_one_user_and_leaves_the_others(eng: MemoryEngine) -> None
             "manifests": 0,
             "agent_threads": 0,
             "log_lines": report.cleaned["log_lines"],
+            "thread_marks": 1,
         },
     }
     assert report.audit.ok
@@ -92,6 +96,8 @@ def test_forget_purges_one_user_and_leaves_the_others(eng: MemoryEngine) -> None
     assert eng.list_memories({"user_id": "dana", "status": every}) == []
     assert eng.store.get_nodes("acme", [ids["a"], ids["b"], ids["c"]]) == []
     assert eng.proposals(user_id="dana") == []
+    assert eng.store.thread_seen("acme", "team-chat", reader=reader_key("dana")) is None
+    assert eng.store.thread_seen("acme", "team-chat", reader=reader_key("eli")) is not None
     assert "oolong" not in json.dumps([p.candidate for p in eng.proposals()])
     # Eli: untouched, except the edge that pointed at Dana's memory
     eli = [n.memory_id for n in eng.list_memories({"user_id": "eli"})]

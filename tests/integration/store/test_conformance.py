@@ -48,19 +48,37 @@ def event(
 
 # -- context ---
 def test_thread_seen_revisions(store: Store) -> None:
-    assert store.thread_seen("acme", "t1") is None
-    store.mark_thread_seen("acme", "t1", 3)
-    store.mark_thread_seen("acme", "t1", 2)  # never moves backwards
-    assert store.thread_seen("acme", "t1") == 3
-    assert store.thread_seen("acme", "t2") is None
-    assert store.thread_seen("other", "t1") is None  # scoped to the orchestrator
-    store.mark_thread_seen("acme", "t1", 5)
-    assert store.thread_seen("acme", "t1") == 5
+    seen = store.thread_seen
+    assert seen("acme", "t1", reader="shared") is None
+    store.mark_thread_seen("acme", "t1", 3, reader="shared")
+    store.mark_thread_seen("acme", "t1", 2, reader="shared")  # never moves backwards
+    assert seen("acme", "t1", reader="shared") == 3
+    assert seen("acme", "t2", reader="shared") is None
+    assert seen("other", "t1", reader="shared") is None  # scoped to the orchestrator
+    store.mark_thread_seen("acme", "t1", 5, reader="shared")
+    assert seen("acme", "t1", reader="shared") == 5
     assert store.revision("acme") == 0  # the head revision is a different row
     with pytest.raises(StoreError):
-        store.mark_thread_seen("acme", "*", 9)
+        store.mark_thread_seen("acme", "*", 9, reader="shared")
     write(store, make_node())
-    assert store.revision("acme") == 1 and store.thread_seen("acme", "t1") == 5
+    assert store.revision("acme") == 1 and seen("acme", "t1", reader="shared") == 5
+
+
+def test_thread_seen_marks_are_per_reader(store: Store) -> None:
+    """One reader marking a thread leaves every other reader's mark alone (NOTE5 #2)."""
+    store.mark_thread_seen("acme", "t1", 4, reader="u-al")
+    assert store.thread_seen("acme", "t1", reader="u-al") == 4
+    assert store.thread_seen("acme", "t1", reader="u-bea") is None
+    assert store.thread_seen("acme", "t1", reader="shared") is None
+    store.mark_thread_seen("acme", "t1", 2, reader="u-bea")
+    store.mark_thread_seen("acme", "t2", 6, reader="u-al")
+    store.mark_thread_seen("other", "t1", 7, reader="u-al")
+    assert store.erase_reader_marks("acme", "u-al") == 2
+    assert store.thread_seen("acme", "t1", reader="u-al") is None
+    assert store.thread_seen("acme", "t2", reader="u-al") is None
+    assert store.thread_seen("acme", "t1", reader="u-bea") == 2  # others keep theirs
+    assert store.thread_seen("other", "t1", reader="u-al") == 7  # scoped to the orchestrator
+    assert store.erase_reader_marks("acme", "u-al") == 0
 
 
 def test_node_round_trip(store: Store) -> None:

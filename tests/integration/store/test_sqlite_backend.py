@@ -24,6 +24,7 @@ TABLES = {
     "history",
     "change_log",
     "thread_revision",
+    "thread_seen",
     "events",
     "ingest_files",
     "proposals",
@@ -255,4 +256,25 @@ def test_a_version_4_file_is_upgraded_in_place(tmp_path: Path) -> None:
     names = {r[0] for r in again._writer.execute("SELECT name FROM sqlite_master")}
     assert {"memories_conversation", "history_op"} <= names
     assert len(again.list_nodes("acme", NodeFilter(conversation_id="c1"), limit=5)) == 1
+    again.close()
+
+
+def test_a_version_5_file_keeps_seen_marks_per_reader(tmp_path: Path) -> None:
+    """Migration 6: marks move to ``thread_seen`` (per reader); the head row stays."""
+    db = tmp_path / "memory.db"
+    store = SQLiteStore(db)
+    store.apply(WriteSet("acme", ts(1), nodes=(make_node(),)))
+    store.close()
+    with raw(db) as conn:
+        conn.execute("DROP TABLE thread_seen")
+        conn.execute("DELETE FROM schema_version WHERE version = 6")
+        conn.execute("INSERT INTO thread_revision VALUES ('acme', 'team-chat', 1)")  # old mark
+    again = SQLiteStore(db)
+    assert again.schema_versions() == [v for v, _, _ in MIGRATIONS]
+    assert again.revision("acme") == 1
+    rows = again._writer.execute("SELECT thread_id FROM thread_revision").fetchall()
+    assert [tuple(r) for r in rows] == [("*",)]  # the old reader-less mark is gone, the head kept
+    assert again.thread_seen("acme", "team-chat", reader="u-al") is None
+    again.mark_thread_seen("acme", "team-chat", 1, reader="u-al")
+    assert again.thread_seen("acme", "team-chat", reader="u-al") == 1
     again.close()

@@ -28,7 +28,6 @@ __all__ = [
     "CHECKPOINT_TABLES",
     "CLAIM_IDENTITY",
     "INSERT_OP_EVENT",
-    "MARK_THREAD_SEEN",
     "PURGE_STATEMENTS",
     "UPSERT_INGEST",
     "UPSERT_PROPOSAL",
@@ -178,13 +177,4 @@ UPSERT_INGEST = (
     "original_name = excluded.original_name, size_bytes = excluded.size_bytes, "
     "status = excluded.status, manifest_path = excluded.manifest_path, "
     "received_at = excluded.received_at, processed_at = excluded.processed_at"
-)
-
-
-# -- context: what a thread has seen ------------------------------------------
-
-MARK_THREAD_SEEN = (
-    "INSERT INTO thread_revision AS t (orchestrator_id, thread_id, revision) VALUES (%s, %s, %s) "
-    "ON CONFLICT (orchestrator_id, thread_id) "
-    "DO UPDATE SET revision = GREATEST(t.revision, excluded.revision)"
 )

@@ -390,10 +390,28 @@ CREATE INDEX IF NOT EXISTS memories_conversation
 CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
 """
 
+# Delta-header seen-marks per reader (NOTE5 "seen and left alone" 2): a mark was
+# kept per thread, so when Al read a thread, Bea's header for it came back empty.
+# Marks are now kept per (thread, reader); the old per-thread marks cannot be
+# told apart by reader and are dropped (each reader of an old thread is told of
+# at most three recent changes once). ``thread_revision`` keeps the head ('*').
+_V5 = f"""
+CREATE TABLE IF NOT EXISTS thread_seen (
+    orchestrator_id  {_ID} NOT NULL,
+    thread_id        {_ID} NOT NULL,
+    reader           {_ID} NOT NULL,
+    revision         bigint NOT NULL,
+    PRIMARY KEY (orchestrator_id, thread_id, reader)
+);
+CREATE INDEX IF NOT EXISTS thread_seen_reader ON thread_seen (orchestrator_id, reader);
+DELETE FROM thread_revision WHERE thread_id <> '*';
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
     (2, "partial index of pinned memories", _V2),
     (3, "store identity (matched against memory.anchor.json)", _V3),
     (4, "conversation and audit-op lookups", _V4),
+    (5, "delta-header seen-marks per (thread, reader)", _V5),
 )

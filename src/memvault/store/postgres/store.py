@@ -66,7 +66,9 @@ from memvault.store.records import AuditHead
 from memvault.store.sql import (
     edge_from_row,
     edge_params,
+    erase_reader_marks_query,
     history_params,
+    mark_thread_seen_query,
     pending_migrations,
 )
 from memvault.store.sql_reads import SqlReads
@@ -408,11 +410,21 @@ class PostgresStore(SqlReads):
         first = write.edges[0]
         return DuplicateEdgeError(first.from_memory_id, first.to_memory_id, first.edge_type.value)
 
-    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+    def mark_thread_seen(
+        self, orchestrator_id: str, thread_id: str, revision: int, *, reader: str
+    ) -> None:
         if thread_id == "*":
             raise StoreError("thread id '*' is reserved for the head revision")
+        sql, params = mark_thread_seen_query(
+            orchestrator_id, thread_id, reader, revision, mark="%s"
+        )
         with self._conn() as conn:
-            conn.execute(lc.MARK_THREAD_SEEN, [orchestrator_id, thread_id, revision])
+            conn.execute(sql, params)
+
+    def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
+        sql, params = erase_reader_marks_query(orchestrator_id, reader, mark="%s")
+        with self._conn() as conn:
+            return conn.execute(sql, params).rowcount
 
     # -- reads ---------------------------------------------------------------
 

@@ -241,6 +241,23 @@ CREATE INDEX IF NOT EXISTS memories_conversation
 CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
 """
 
+# Delta-header seen-marks per reader (NOTE5 "seen and left alone" 2): a mark was
+# kept per thread, so when Al read a thread, Bea's header for it came back empty.
+# Marks are now kept per (thread, reader); the old per-thread marks cannot be
+# told apart by reader and are dropped (each reader of an old thread is told of
+# at most three recent changes once). ``thread_revision`` keeps the head ('*').
+_V6 = """
+CREATE TABLE thread_seen (
+    orchestrator_id  TEXT NOT NULL,
+    thread_id        TEXT NOT NULL,
+    reader           TEXT NOT NULL,
+    revision         INTEGER NOT NULL,
+    PRIMARY KEY (orchestrator_id, thread_id, reader)
+);
+CREATE INDEX thread_seen_reader ON thread_seen (orchestrator_id, reader);
+DELETE FROM thread_revision WHERE thread_id <> '*';
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
@@ -248,4 +265,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "lifecycle: audit head, proposal outcomes, purge and stats lookups", _V3),
     (4, "store identity (matched against memory.anchor.json)", _V4),
     (5, "conversation and audit-op lookups", _V5),
+    (6, "delta-header seen-marks per (thread, reader)", _V6),
 )

@@ -55,8 +55,10 @@ from memvault.store.sql import (
     EDGE_COLUMNS,
     edge_from_row,
     edge_params,
+    erase_reader_marks_query,
     history_params,
     ingest_params,
+    mark_thread_seen_query,
     pending_migrations,
 )
 from memvault.store.sql_reads import SqlReads
@@ -1164,17 +1166,23 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
         )
 
     # -- context ---
-    def mark_thread_seen(self, orchestrator_id: str, thread_id: str, revision: int) -> None:
+    def mark_thread_seen(
+        self, orchestrator_id: str, thread_id: str, revision: int, *, reader: str
+    ) -> None:
         if thread_id == "*":
             raise StoreError("thread id '*' is reserved for the head revision")
+        self._write_one(
+            *mark_thread_seen_query(orchestrator_id, thread_id, reader, revision, mark="?")
+        )
+
+    def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
+        return self._write_one(*erase_reader_marks_query(orchestrator_id, reader, mark="?"))
+
+    def _write_one(self, sql: str, params: Sequence[Any]) -> int:
+        """One statement in its own transaction; the rows it changed."""
         try:
             with self._transaction() as conn:
-                conn.execute(
-                    "INSERT INTO thread_revision (orchestrator_id, thread_id, revision) "
-                    "VALUES (?, ?, ?) ON CONFLICT (orchestrator_id, thread_id) "
-                    "DO UPDATE SET revision = max(revision, excluded.revision)",
-                    (orchestrator_id, thread_id, revision),
-                )
+                return conn.execute(sql, params).rowcount
         except sqlite3.DatabaseError as exc:
             self._write_failed(exc)
             raise StoreUnavailableError(f"write failed on {self.path}: {exc}") from exc

@@ -40,6 +40,7 @@ TABLES = {
     "history",
     "change_log",
     "thread_revision",
+    "thread_seen",
     "events",
     "ingest_files",
     "proposals",
@@ -380,3 +381,27 @@ def test_a_version_3_schema_gains_the_lookup_indexes() -> None:
             ).fetchall()
         }
     assert {"memories_conversation", "history_op"} <= names
+
+
+def test_a_version_4_schema_keeps_seen_marks_per_reader() -> None:
+    """Migration 5: marks move to ``thread_seen`` (per reader); the head row stays."""
+    dsn, schema = pg.fresh_schema()
+    store = PostgresStore.connect(dsn, schema=schema, pool_size=1)
+    store.apply(WriteSet("acme", ts(1), nodes=(make_node(),)))
+    store.close()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"DROP TABLE {schema}.thread_seen")
+        conn.execute(f"DELETE FROM {schema}.schema_version WHERE version = 5")
+        conn.execute(f"INSERT INTO {schema}.thread_revision VALUES ('acme', 'team-chat', 1)")
+    again = PostgresStore.connect(dsn, schema=schema, pool_size=1)
+    try:
+        assert again.schema_versions() == [v for v, _, _ in MIGRATIONS]
+        assert again.revision("acme") == 1
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            rows = conn.execute(f"SELECT thread_id FROM {schema}.thread_revision").fetchall()
+        assert rows == [("*",)]  # the old reader-less mark is gone, the head kept
+        assert again.thread_seen("acme", "team-chat", reader="u-al") is None
+        again.mark_thread_seen("acme", "team-chat", 1, reader="u-al")
+        assert again.thread_seen("acme", "team-chat", reader="u-al") == 1
+    finally:
+        again.close()
