@@ -135,6 +135,7 @@ class EngineStats:
     """Counts and paths for ``memvault stats``."""
 
     orchestrator: str
+    #: The SQLite database file (``None`` for any other backend).
     db_path: str | None
     revision: int
     memories_by_status: Mapping[str, int]
@@ -143,12 +144,16 @@ class EngineStats:
     history_events: int
     #: Operational events (spec §14): counts by node, op, node/op and day.
     operations: Mapping[str, Any] = field(default_factory=dict)
+    #: Where the data lives, safe to print (``Store.location``: a file, or a
+    #: PostgreSQL DSN without its password).
+    location: str = ""
 
     def to_json(self) -> dict[str, Any]:
         by_status = dict(sorted(self.memories_by_status.items()))
         return {
             "orchestrator": self.orchestrator,
             "db_path": self.db_path,
+            "location": self.location,
             "revision": self.revision,
             "memories": {
                 "total": sum(by_status.values()),

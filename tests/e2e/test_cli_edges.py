@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from memvault.cli import app
+from memvault.store.postgres.store import redacted_dsn
 
 runner = CliRunner()
 ENV = {"MEMVAULT__EMBEDDER__NAME": "hashing"}
@@ -121,12 +122,26 @@ def test_init_and_stats_name_the_store_they_use(tmp_path: Path) -> None:
     result = runner.invoke(app, ["--home", str(home), "-o", orch, "init", "--json"], env=env)
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    # no SQLite file is made or read on PostgreSQL: none is named
+    # no SQLite file is made or read on PostgreSQL: none is named; the server is
+    where = redacted_dsn(server.dsn, "memvault")
     assert data["store"] == "postgres" and data["db_path"] is None
+    assert data["location"] == where and where.startswith("postgresql://")
     assert not list(home.rglob("*.db"))
     result = runner.invoke(app, ["--home", str(home), "-o", orch, "stats"], env=env)
     assert result.exit_code == 0, result.stderr
-    assert "no file here (postgres store)" in result.stdout and "memory.db" not in result.stdout
+    assert "memory.db" not in result.stdout and "schema memvault" in result.stdout
+    result = runner.invoke(app, ["--home", str(home), "-o", orch, "stats", "--json"], env=env)
+    assert result.exit_code == 0, result.stderr
+    stats = json.loads(result.stdout)
+    assert stats["db_path"] is None and stats["location"] == where  # was <home>/…/memory.db
+    lite_stats = json.loads(cli(tmp_path / "lite", "stats", "--json")[1])
+    assert lite_stats["db_path"] == lite["db_path"] == lite_stats["location"]
+
+
+def test_a_postgres_location_never_shows_the_password() -> None:
+    where = redacted_dsn("postgresql://mv:hunter2@db:5432/mem?sslmode=require&password=x", "s1")
+    assert where == "postgresql://mv@db:5432/mem (schema s1)"
+    assert "hunter2" not in redacted_dsn("user=mv password=hunter2 host=db dbname=mem", "s1")
 
 
 def test_every_bench_writes_its_default_result_under_bench_results() -> None:

@@ -189,6 +189,8 @@ def init(ctx: typer.Context, as_json: JsonFlag = False) -> None:
             # Why: printing a path that was never made sends people looking for it.
             # Outcome: the database file when there is one, else null.
             "db_path": _file_or_none(layout.db_path),
+            # Where the data lives, safe to print (a PostgreSQL DSN without its password).
+            "location": engine.store.location,
             "ingest_dir": str(layout.ingest_dir),
             "log_path": str(layout.log_path),
         }
@@ -537,7 +539,7 @@ def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
         return
     flat = {
         "orchestrator": data["orchestrator"],
-        "database": _file_or_none(data["db_path"]) or f"no file here ({ctx.obj.backend} store)",
+        "database": data["db_path"] or data["location"],
         "revision": data["revision"],
         **{f"memories.{k}": v for k, v in data["memories"].items()},
         "edges": data["edges"],

@@ -393,10 +393,17 @@ class LifecycleOps:
         self.lifecycle.record(node, op, status, **fields)
 
     def stats(self) -> EngineStats:
-        counts = self.core.store.counts(self.core.orchestrator)
+        store, layout = self.core.store, self.core.layout
+        counts = store.counts(self.core.orchestrator)
+        # Trigger: ``db_path`` was the layout's SQLite path whatever the backend.
+        # Why: on PostgreSQL it named a file that was never made or read.
+        # Outcome: ``db_path`` only when the store is that file; ``location`` always
+        # says where the data is (a PostgreSQL DSN without its password).
+        here = layout is not None and Path(store.location) == layout.db_path
         return EngineStats(
             orchestrator=self.core.orchestrator,
-            db_path=str(self.core.layout.db_path) if self.core.layout else None,
+            db_path=str(layout.db_path) if here and layout is not None else None,
+            location=store.location,
             revision=counts.revision,
             memories_by_status=counts.memories_by_status,
             memories_by_type=counts.memories_by_type,

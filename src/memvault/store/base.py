@@ -480,7 +480,11 @@ def recorded_identity(store: Store, orchestrator_id: str) -> StoreAnchor:
 
 @runtime_checkable
 class Store(Protocol):
-    """What the engine needs from a backend. Implementations: in-memory, SQLite."""
+    """What the engine needs from a backend. Implementations: in-memory, SQLite, PostgreSQL."""
+
+    #: Where the data lives, safe to print: a database file, or a PostgreSQL DSN
+    #: without its password (``memvault stats``).
+    location: str
 
     def apply(self, write: WriteSet) -> int:
         """Apply ``write`` atomically; return the orchestrator's new revision."""

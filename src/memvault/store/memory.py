@@ -87,6 +87,9 @@ class InMemoryStore(CheckpointsElsewhere):
     []
     """
 
+    #: Where the data lives (``Store.location``): this process's memory.
+    location = "memory (this process)"
+
     def __init__(self) -> None:
         self._tenants: dict[str, _Tenant] = {}
         self._cache: dict[tuple[str, str], npt.NDArray[np.float32]] = {}

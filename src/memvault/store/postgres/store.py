@@ -76,6 +76,7 @@ from memvault.store.sql_reads import SqlReads
 try:
     import psycopg
     from psycopg import errors as pg_errors
+    from psycopg.conninfo import conninfo_to_dict
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -121,6 +122,8 @@ class PostgresStore(SqlReads):
         timeout: float = 10.0,
     ) -> None:
         self.schema = validate_schema_name(schema)
+        #: Where the data lives, safe to print (``Store.location``): no password.
+        self.location = redacted_dsn(dsn, self.schema)
         if pool_size < 1:
             raise ConfigError(f"pool_size must be >= 1, got {pool_size}")
         self._closed = False
@@ -573,6 +576,32 @@ class PostgresStore(SqlReads):
 
 
 _UNREACHABLE = "check the DSN, that the server runs, and that it accepts connections"
+
+
+def redacted_dsn(dsn: str, schema: str) -> str:
+    """Where a PostgreSQL store lives, safe to print: the DSN without its password.
+
+    Only user, host, port and database are kept (any other parameter may hold
+    a secret), then the schema.
+
+    >>> redacted_dsn("postgresql://al:s3cret@db.internal:5433/mem?sslmode=require", "memvault")
+    'postgresql://al@db.internal:5433/mem (schema memvault)'
+    >>> redacted_dsn("host=/run/pg dbname=mem password=s3cret", "memvault")
+    'postgresql:///mem?host=/run/pg (schema memvault)'
+    """
+    try:
+        parts = conninfo_to_dict(dsn)
+    except psycopg.Error:
+        return f"postgresql (unreadable DSN) (schema {schema})"
+    user, host, port = parts.get("user"), parts.get("host"), parts.get("port")
+    where = str(host or "")
+    if where.startswith("/"):  # a socket directory: libpq's URI form puts it in the query
+        where, query = "", f"?host={where}"
+    else:
+        query = ""
+    login = f"{user}@" if user else ""
+    at = f"{where}:{port}" if where and port else where
+    return f"postgresql://{login}{at}/{parts.get('dbname') or ''}{query} (schema {schema})"
 
 
 def _probe(dsn: str, timeout: float) -> None:

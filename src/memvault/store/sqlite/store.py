@@ -172,6 +172,8 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
         text_index_min_rows: int | None = DEFAULT_TEXT_INDEX_MIN_ROWS,
     ) -> None:
         self.path = Path(path)
+        #: Where the data lives (``Store.location``): the database file.
+        self.location = str(self.path)
         self.ann_min_rows = ann_min_rows
         if ann_kind not in ANN_KINDS:
             raise ValueError(f"unknown ANN index {ann_kind!r}; one of {', '.join(ANN_KINDS)}")
