@@ -98,9 +98,17 @@ def reader_view(text: str) -> str:
 
     >>> reader_view('pin ruff==0.6.9 in `pyproject.toml`, see https://x.dev/a')
     'pin ID in ID, see ID'
+    >>> reader_view("コーヒーが好きです。")
+    'コーヒーが好きです.'
     """
     masked, spans = protect(text)
-    return PLACEHOLDER_PATTERN.sub("ID", masked) if spans else text
+    view = PLACEHOLDER_PATTERN.sub("ID", masked) if spans else text
+    # "東京に住んでいます。" reads like the corpus's "東京に住んでいます.": full-width
+    # sentence marks are one n-gram with their ASCII forms.
+    return view.translate(_FULL_WIDTH)
+
+
+_FULL_WIDTH = str.maketrans({"。": ".", "！": "!", "？": "?", "，": ",", "：": ":", "；": ";"})
 
 
 # The commonest English function words: every English clause of some length has a

@@ -50,6 +50,7 @@ __all__ = [
     "retype",
     "silent",
     "stated",
+    "stated_other",
     "statement_candidate",
     "verbatim_candidate",
 ]
@@ -61,7 +62,7 @@ SILENT_OVER_RULE = 0.7
 #: A sentence read as a one-off silences its clauses at or above this probability.
 SENTENCE_SILENT_MIN = 0.5
 
-UPDATE_CUE = re.compile(
+_UPDATE_EN = (
     r"\b(?:now|no longer|these days|nowadays|any ?more|scratch that|used to|instead of"
     r"|from now on|change of plan|after all|on second thought|actually no|correction"
     # a reversal: "I changed my mind, we're keeping RabbitMQ", "decided against Kafka"
@@ -70,9 +71,24 @@ UPDATE_CUE = re.compile(
     r"|(?:switched|changed|moved|migrated|upgraded|downgraded|upgrade|migrate|switch|bumped|bump"
     r"|pushed|postponed|rescheduled|went back)"
     r"(?:\s+[\w.+#/-]+){0,4}?\s+(?:to|from|over|onto)"
-    r"|replaced(?:\s+[\w.+#/-]+){1,4}?\s+with)\b",
-    re.I,
+    r"|replaced(?:\s+[\w.+#/-]+){1,4}?\s+with)\b"
 )
+#: The same cues in the other languages the reader reads (a clause kept word for word
+#: is an update when it says "ahora uso …", "inzwischen …", "改用 …").
+_UPDATE_OTHER = (
+    r"(?<!\w)(?:ahora|ya no|últimamente|cambi(?:é|amos) a|me pasé a|nos pasamos a|en (?:vez|lugar)"
+    r" de|a partir de ahora|desde ahora|al final|maintenant|désormais|ne \w+ plus|plus jamais"
+    r"|(?:je suis|on est|nous sommes) pass(?:é|és) (?:à|sur)|j'ai changé|au lieu de|finalement"
+    r"|dorénavant|jetzt|inzwischen|mittlerweile|nicht mehr|kein\w* \w+ mehr|gewechselt"
+    r"|umgestiegen|stattdessen|ab jetzt|agora|já não|não \w+ mais|mudei para|mudamos para"
+    r"|troquei|troc(?:amos|ei) para|em vez de|a partir de agora|afinal|adesso|ormai|non \w+ più"
+    r"|(?:sono|siamo) passat[oi] a|invece di|d'ora in poi|alla fine|tegenwoordig|niet meer"
+    r"|overgestapt|in plaats van|vanaf nu|teraz|już nie|przeszli?(?:śmy|łem|łam) na|zamiast"
+    r"|od teraz|artık|yerine|geçtim|geçtik|теперь|больше не|перешл[иа] на|вместо)(?!\w)"
+    r"|今は|最近は|乗り換え|切り替え|に変更|代わりに|これからは|もう使って|现在|不再|改用|换成|换到"
+    r"|转到|改成|以后都"
+)
+UPDATE_CUE = re.compile(rf"{_UPDATE_EN}|{_UPDATE_OTHER}", re.I)
 # Rules whose type is structural (a todo reported done closes the todo; a
 # procedure is numbered steps): the reader never retypes them.
 # Standing instructions, diets and named slots ("my timezone is …") are typed by
@@ -176,6 +192,37 @@ def stated(text: str) -> bool:
         return False
     content = [w for w in _CONTENT_WORD.findall(clause.lower()) if w not in _LIGHT]
     return len(clause.split()) >= 4 and len(content) >= 2
+
+
+#: First-person words of the other languages the reader reads ("yo", "je", "ich", "私"…).
+_FIRST_PERSON_OTHER = re.compile(
+    r"(?<!\w)(?:yo|mi|mis|nosotros|nosotras|nuestr[oa]s?|tengo|soy|estoy|vivo|trabajo|uso"
+    r"|usamos|prefiero|necesito|quiero|me gusta|me encanta|je|j'\w+|mon|ma|mes|nous|notre|nos"
+    r"|ich|mein\w*|wir|unser\w*|eu|meu|minha|meus|minhas|nós|noss[oa]s?|tenho|sou|moro"
+    r"|prefiro|preciso|io|mio|mia|miei|mie|noi|nostr[oaie]|ho|sono|lavoro|abito|preferisco"
+    r"|devo|ik|mijn|wij|ons|onze|ja|mój|moja|moje|my|nasz\w*|mam|jestem|pracuję|mieszkam"
+    r"|muszę|ben|benim|biz|bizim|я|мой|моя|мои|мы|наш\w*)(?!\w)"
+    r"|私|僕|俺|うちの|我々|わたし|我",
+    re.I,
+)
+
+
+def stated_other(text: str) -> bool:
+    """:func:`stated` for a clause in another language: the speaker's own statement
+    (a first-person word), no question, some length.
+
+    >>> stated_other("tengo que renovar el pasaporte"), stated_other("¿qué tal el finde?")
+    (True, False)
+    >>> stated_other("来週までに私は報告書を書かなければ"), stated_other("qué bien")
+    (True, False)
+    """
+    clause = text.strip()
+    if not clause or clause.endswith(("?", "？")) or clause.startswith("¿"):
+        return False
+    if _LISTENER_OTHER.search(clause) or not _FIRST_PERSON_OTHER.search(clause):
+        return False
+    spaced = len(clause.split()) >= 4
+    return spaced or sum(ch.isalpha() for ch in clause) >= 10
 
 
 #: A stated clause is silenced by a silent reading only at or above this probability.
@@ -456,6 +503,6 @@ def verbatim_candidate(clause: Clause, reading: Reading) -> Candidate | None:
         category,
         f"{reading.label}.{key}",
         text,
-        cue=ChangeCue.ASSERT,
+        cue=ChangeCue.UPDATE if UPDATE_CUE.search(text) else ChangeCue.ASSERT,
         confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
     )

@@ -68,6 +68,7 @@ from memvault.extract.reading import (
     retype,
     silent,
     stated,
+    stated_other,
     statement_candidate,
     verbatim_candidate,
 )
@@ -206,16 +207,24 @@ _RECURRING = re.compile(
 )
 #: The same, in the other languages the reader reads (for clauses kept word for word).
 _TODAY_OTHER = re.compile(
-    r"(?<!\w)(?:hoy|esta (?:noche|tarde|mañana)|ahora mismo|ahora|aujourd'hui|ce soir|ce matin"
-    r"|cet après-midi|maintenant|en ce moment|heute(?: abend| morgen| nachmittag)?|gerade|jetzt"
-    r"|hoje(?: à noite)?|esta noite|agora|oggi|stasera|stamattina|adesso|in questo momento"
-    r"|vandaag|vanavond|vanochtend|nu|op dit moment|dziś|dzisiaj|dziś wieczorem|teraz|bugün"
-    r"|bu akşam|bu sabah|şu an|şimdi|сегодня|сейчас|вечером)(?!\w)"
-    r"|今日|今夜|今朝|今は|今、|いま|今天|今晚|今早|现在|此刻",
+    # not a bare "now" ("ahora", "jetzt", "现在"): in these languages it is the commonest
+    # way to say a change ("ahora uso Neovim"), not a one-off
+    r"(?<!\w)(?:hoy|esta (?:noche|tarde|mañana)|ahora mismo|aujourd'hui|ce soir|ce matin"
+    r"|cet après-midi|en ce moment|heute(?: abend| morgen| nachmittag)?|gerade"
+    r"|hoje(?: à noite)?|esta noite|oggi|stasera|stamattina|in questo momento"
+    r"|vandaag|vanavond|vanochtend|op dit moment|dziś|dzisiaj|dziś wieczorem|bugün"
+    r"|bu akşam|bu sabah|şu an|сегодня|вечером)(?!\w)"
+    r"|今日|今夜|今朝|今天|今晚|今早|此刻",
     re.I,
 )
 #: Rules whose statement stands whatever day it is said ("from today on, always …").
 _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
+
+#: What an unsure reading of a first-person clause in another language may keep: not an
+#: event (where a stranger's illness or arrest is told) and never a silent reading.
+_STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
+#: … and only when its label stands out: more than half again of the others together.
+_STATED_OTHER_SHARE = 0.6
 
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
 _ASKED = frozenset({"TODO", "REMINDER"})
@@ -509,7 +518,7 @@ class RuleExtractor:
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
         if reading is None and not explicit and _is_chitchat(text):
             return None, "silent:chit-chat (no reader)"
-        says = reading is not None and stated(text)
+        says = reading is not None and (stated(text) if english_like(text) else stated_other(text))
         if says and quiet and reading is not None:
             # Trigger: a first-person statement ("last weekend I joined a climbing club")
             #          that the reader calls silent without conviction.
@@ -565,16 +574,25 @@ class RuleExtractor:
                 )
         if quiet:
             return None, f"silent:{quiet} (no rule)"
-        if says and reading is not None and not reading.durable:
+        other = not english_like(text)
+        if says and reading is not None and not reading.durable and not other:
             reading = durable_fallback(reading)
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
-            if not english_like(text):
+            if other:
                 # Trigger: a clause in another language, read as durable.
                 # Why: no rule and no rewriter reads it; only a sure reading says what
                 #      it is (the corpus has eleven languages, not every wording).
-                # Outcome: a sure reading keeps the clause word for word, typed; an
-                #          unsure one keeps nothing.
-                if not reading.sure:
+                # Outcome: a sure reading keeps the clause word for word, typed; so does
+                #          an unsure durable one of a first-person statement ("tengo que
+                #          …", "私は…"), as in English; anything else keeps nothing.
+                if not (
+                    reading.sure
+                    or (
+                        says
+                        and reading.label in _STATED_OTHER
+                        and reading.share >= _STATED_OTHER_SHARE
+                    )
+                ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
                 word_for_word = verbatim_candidate(clause, reading)
                 return word_for_word, f"reader.{reading.label} (verbatim)" + (

@@ -51,7 +51,8 @@ _CUT = re.compile(
     r"from now on|too|though|a lot|so much|very much|now)\b.*$",
     re.I,
 )
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+|;\s*|\s+-\s+")
+# Ideographic full stops ("。", "！", "？") end a sentence with no space after them.
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*(?=\S)|\n+|;\s*|\s+-\s+")
 _CONJ_SPLIT = re.compile(
     r",?\s+(?:and|but|so|also|plus|although|though|while)\s+(?:also\s+|now\s+)?"
     r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)"
@@ -133,6 +134,8 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
 
     >>> split_sentences("dentist tomorrow, so I can't join. Thanks!")[0]
     ("dentist tomorrow, so I can't join.", ['dentist tomorrow', "I can't join."])
+    >>> [s for s, _ in split_sentences("東京に住んでいます。コーヒーが好きです。")]
+    ['東京に住んでいます。', 'コーヒーが好きです。']
     """
     masked, spans = protect(text)  # never split inside a quote, a path or code
     out: list[tuple[str, list[str]]] = []

@@ -114,7 +114,7 @@ def test_an_unread_clause_says_why_in_the_extraction_trace() -> None:
 
     x = RuleExtractor().extract(
         Message(
-            text="Wir deployen das Backend jeden Donnerstag mit Argo auf den Cluster.",
+            text="Das Backend wird jeden Donnerstag mit Argo auf den Cluster deployt.",
             speaker="Ina",
         ),
         now=datetime(2026, 3, 2, tzinfo=UTC),

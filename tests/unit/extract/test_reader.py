@@ -169,8 +169,15 @@ def test_a_clause_in_another_language_is_kept_word_for_word_only_when_the_reader
     assert kept("Ayer fuimos a la playa con mis hijos y lo pasamos genial.") == [
         ("Event", "Ayer fuimos a la playa con mis hijos y lo pasamos genial.")
     ]
-    # unsure: nothing (unparsed, it would be stored on a guess)
-    assert kept("Wir deployen das Backend jeden Donnerstag mit Argo auf den Cluster.") == []
+    # unsure and not the speaker's statement: nothing (unparsed, it would be stored on a guess)
+    assert kept("Das Backend wird jeden Donnerstag mit Argo auf den Cluster deployt.") == []
+    # unsure, but said in the first person with a durable reading that stands out: kept,
+    # as an English "I …" statement is
+    assert kept("Wir deployen das Backend jeden Donnerstag mit Argo auf den Cluster.") == [
+        ("Fact", "Wir deployen das Backend jeden Donnerstag mit Argo auf den Cluster.")
+    ]
+    # … but not a muddled reading ("I was at the doctor's yesterday": goal? event?)
+    assert kept("Ich war gestern beim Arzt.") == []
     # silent in any language: today's mood, thanks, a question back
     assert kept("Hoy estoy agotada.") == []
     assert kept("Obrigado pela ajuda!") == []
@@ -181,7 +188,7 @@ def test_a_clause_in_another_language_meets_the_sensitive_words() -> None:
     # kept word for word, the clause is marked: capture refuses it (extract.sensitive_words)
     for text, family in [
         ("Mi hermano vive en Sevilla con su novia desde hace dos años.", "intimate"),
-        ("Mein Bruder wohnt mit seiner Freundin in Hamburg.", "intimate"),
+        ("Mein Bruder wohnt seit drei Jahren mit seiner Freundin in Hamburg.", "intimate"),
     ]:
         x = RuleExtractor().extract(Message(text=text, speaker="Tom"), now=NOW)
         assert x.candidates, text

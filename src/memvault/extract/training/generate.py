@@ -28,7 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memvault.extract.training import fragments_chat, fragments_life, fragments_multi
+from memvault.extract.training import (
+    fragments_chat,
+    fragments_context,
+    fragments_life,
+    fragments_multi,
+)
 from memvault.extract.training.fragments import LABELS, PREFIXES
 from memvault.extract.training.fragments import SLOTS as _SLOTS_1
 from memvault.extract.training.fragments import TEMPLATES as _TEMPLATES_1
@@ -110,6 +115,22 @@ BATCHES: tuple[Batch, ...] = (
             prefixes=False,
         )
         for lang in fragments_multi.LANGUAGES
+    ),
+    Batch(
+        "context",
+        fragments_context.TEMPLATES,
+        {**SLOTS, **fragments_context.SLOTS},
+        fragments_context.PER_LABEL,
+    ),
+    *(
+        Batch(
+            f"context.{lang}",
+            fragments_context.TEMPLATES_OTHER[lang],
+            fragments_context.SLOTS_OTHER,
+            fragments_context.PER_LABEL_OTHER,
+            prefixes=False,
+        )
+        for lang in fragments_context.LANGUAGES
     ),
 )
 
