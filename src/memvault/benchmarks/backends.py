@@ -258,8 +258,9 @@ def _sqlite_run(workdir: Path) -> BackendRun:
 
 
 @contextmanager
-def postgres_dsn(dsn: str | None, env: Mapping[str, str] | None = None) -> Iterator[str]:
-    """``dsn``, else the environment's, else a temporary embedded server (deleted after).
+def postgres_dsn(dsn: str | None) -> Iterator[str]:
+    """``dsn`` (the CLI's ``--dsn``, else ``$MEMVAULT__STORE__POSTGRES__DSN``), else a
+    temporary embedded server (deleted after). Reads no environment (the CLI does).
 
     Raises :class:`ConfigError` (with how to give a DSN) when none is possible.
 
@@ -267,7 +268,7 @@ def postgres_dsn(dsn: str | None, env: Mapping[str, str] | None = None) -> Itera
     ...     dsn
     'postgresql://db/x'
     """
-    given = dsn or (os.environ if env is None else env).get(ENV_DSN, "").strip()
+    given = (dsn or "").strip()
     if given:
         yield given
         return

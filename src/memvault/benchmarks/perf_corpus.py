@@ -22,7 +22,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
-import os
 import random
 import re
 from collections.abc import Iterator
@@ -147,12 +146,17 @@ class PerfCorpus:
         return "".join(parts())
 
 
-def find_data_dir() -> Path | None:
-    """``$MEMVAULT_BENCH_DATA``, else ``../shared/data`` from the working directory
-    or from the source checkout, if it holds LoCoMo or LongMemEval files."""
+def find_data_dir(given: Path | str | None = None) -> Path | None:
+    """``given`` (the CLI passes ``$MEMVAULT_BENCH_DATA``), else ``../shared/data``
+    from the working directory or from the source checkout, if it holds LoCoMo or
+    LongMemEval files. Reads no environment (entry points do).
+
+    >>> find_data_dir("/nonexistent") is None or True
+    True
+    """
     candidates = []
-    if os.environ.get(ENV_DATA):
-        candidates.append(Path(os.environ[ENV_DATA]))
+    if given:
+        candidates.append(Path(given))
     candidates.append(Path.cwd().parent / "shared" / "data")
     candidates.append(Path(__file__).resolve().parents[4] / "shared" / "data")
     for path in candidates:

@@ -7,11 +7,19 @@ the orchestrator-wide view.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-__all__ = ["AllUsersGrantFlag", "BoundUserOpt", "CategoriesOpt", "JsonFlag", "ReadOnlyFlag"]
+__all__ = [
+    "AllUsersGrantFlag",
+    "BenchDataOpt",
+    "BoundUserOpt",
+    "CategoriesOpt",
+    "JsonFlag",
+    "ReadOnlyFlag",
+]
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 
@@ -33,5 +41,17 @@ AllUsersGrantFlag = Annotated[
         "--all-users",
         help="May ask for the orchestrator-wide view (every user's memories; administrators "
         "and the inspector).",
+    ),
+]
+#: The benchmarks' LoCoMo/LongMemEval folder; the CLI reads ``$MEMVAULT_BENCH_DATA``
+#: here (``benchmarks.perf_corpus.ENV_DATA``) so that nothing below it reads the environment.
+BenchDataOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-dir",
+        envvar="MEMVAULT_BENCH_DATA",
+        show_envvar=False,
+        help="LoCoMo/LongMemEval folder for the corpus (default: $MEMVAULT_BENCH_DATA, "
+        "else ../shared/data if present, else a generated corpus).",
     ),
 ]

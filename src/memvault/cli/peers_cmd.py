@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from memvault.cli import output
+from memvault.cli.options import BenchDataOpt
 
 __all__ = ["register_bench"]
 
@@ -40,9 +41,11 @@ def register_bench(bench_app: typer.Typer) -> None:
         embedder: Annotated[
             str, typer.Option("--embedder", help="memvault embedder injected into every system.")
         ] = "default",
+        bench_data: BenchDataOpt = None,
     ) -> None:
         """Bulk rows/s, search p50/p95 and LoCoMo recall@10 against vector-store peers."""
         from memvault.benchmarks.peers import SYSTEMS, report, run_peers
+        from memvault.benchmarks.perf_corpus import find_data_dir
         from memvault.engine.tools import make_embedder
 
         chosen = [s.strip() for s in systems.split(",") if s.strip()]
@@ -62,5 +65,6 @@ def register_bench(bench_app: typer.Typer) -> None:
             locomo=locomo,
             mem0_budget_s=mem0_budget,
             partial_json=json_out.with_suffix(".partial.json"),
+            data_dir=find_data_dir(bench_data),
         )
         report(result, json_out)

