@@ -156,6 +156,18 @@ def test_list_filters_and_unknown_filter_keys(engine: MemoryEngine) -> None:
         engine.search("alpha", top_k=0)
 
 
+@pytest.mark.parametrize("query", ["", " ", "\n\t ", "\x00"])
+def test_an_empty_or_blank_query_is_refused_not_answered(engine: MemoryEngine, query: str) -> None:
+    engine.add("alpha", **PREF)
+    with pytest.raises(ValidationFailed) as caught:
+        engine.search(query)
+    assert caught.value.stop_reason is StopReason.SCHEMA_INVALID
+    assert caught.value.errors[0][0] == "query"
+    with pytest.raises(ValidationFailed, match="query"):
+        engine.memory_query(agent="planner", query=query)
+    assert [h.node.content for h in engine.search(" alpha ").hits] == ["alpha"]
+
+
 def test_source_paths_are_canonical_and_confined(engine: MemoryEngine, tmp_path: Path) -> None:
     assert engine.layout is not None
     doc = engine.layout.root / "docs" / "guide.md"

@@ -20,6 +20,7 @@ from memvault.api.schemas import CategoryName, QueryFilters
 from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
 from memvault.engine import CATEGORY_ALIASES as ALIASES
 from memvault.model.enums import StopReason
+from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = ["router"]
 
@@ -51,7 +52,7 @@ class _Body(BaseModel):
 class QueryIn(_Body):
     """``POST /v1/query``: memory.query (spec §6); the agent comes from the key."""
 
-    query: Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+    query: Annotated[str, StringConstraints(max_length=4000, pattern=VISIBLE_PATTERN)]
     agent: Name | None = Field(default=None, description="must be the key's agent (403)")
     categories: list[QueryCategory] | None = Field(default=None, max_length=32)
     filters: QueryFilters | None = None

@@ -44,6 +44,7 @@ from memvault.model.enums import (
     TTLClass,
 )
 from memvault.model.node import CONTENT_MAX, ID_PATTERN, SUMMARY_MAX
+from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = [
     "CONTENT_PATTERN",
@@ -62,7 +63,7 @@ TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
 #: Content holds at least one visible character (it may not be blank). Other
 #: control characters than tab and line breaks are not refused: the write path
 #: removes them and records the removal (issue 17: a pasted table is not lost).
-CONTENT_PATTERN = r"[^\s\x00-\x1f\x7f]"
+CONTENT_PATTERN = VISIBLE_PATTERN
 
 Content = Annotated[
     str, StringConstraints(min_length=1, max_length=CONTENT_MAX, pattern=CONTENT_PATTERN)
@@ -312,7 +313,8 @@ else:
 class SearchIn(_Body):
     """``POST /v1/search``: ``{"query", "top_k"}`` plus optional categories and filters."""
 
-    query: Annotated[str, StringConstraints(max_length=2_000)]
+    #: Not empty or blank (422): listing memories is ``GET /v1/memories``.
+    query: Annotated[str, StringConstraints(max_length=2_000, pattern=VISIBLE_PATTERN)]
     top_k: Annotated[int, Field(ge=1, le=100)] = 10
     categories: list[CategoryName] | None = Field(default=None, max_length=32)
     filters: SearchFilters | None = None

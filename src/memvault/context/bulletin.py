@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memvault.context.render import estimate_tokens, quote
 from memvault.model.enums import EdgeType, MemoryStatus, MemoryType
 from memvault.model.node import MemoryNode
+from memvault.model.validation import is_blank
 from memvault.store.base import NodeFilter, Store
 from memvault.store.scope import UserScope, can_see, scoped
 
@@ -269,7 +270,7 @@ def select_lines(
     )
     chosen: dict[str, list[MemoryNode]] = {}
     for section, types in SECTION_TYPES.items():
-        if section == "knowledge_summary" and query and query.strip() and recall is not None:
+        if section == "knowledge_summary" and query and not is_blank(query) and recall is not None:
             # Trigger: the caller gave the message text.
             # Why: knowledge is the one section where relevance beats importance.
             # Outcome: the recall order (deterministic for a fixed state) is kept.

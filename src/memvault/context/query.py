@@ -46,7 +46,7 @@ from pydantic import (
 from memvault.context.render import estimate_tokens, quote
 from memvault.model.enums import MemoryType, StopReason
 from memvault.model.node import CheckedTimestamp, MemoryNode
-from memvault.model.validation import to_validation_failed
+from memvault.model.validation import BLANK_QUERY, is_blank, to_validation_failed
 from memvault.policy.allowlist import ALIASES, AgentAllowlist
 from memvault.store.base import NodeFilter
 from memvault.store.records import OpEvent
@@ -155,13 +155,21 @@ class MemoryQuery(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
     agent: Name
-    query: Annotated[str, StringConstraints(min_length=1, max_length=4000)]
+    #: Not empty or blank (``_visible``, the same rule as search).
+    query: Annotated[str, StringConstraints(max_length=4000)]
     categories: tuple[Name, ...] | None = None
     filters: QueryFilters = Field(default_factory=QueryFilters)
     top_k: int = Field(default=3, ge=1, le=100)
     threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     return_mode: Literal["bullets", "full"] = Field(default="bullets", alias="return")
     budget_tokens: int = Field(default=512, ge=1, le=100_000)
+
+    @field_validator("query")
+    @classmethod
+    def _visible(cls, value: str) -> str:
+        if is_blank(value):
+            raise ValueError(BLANK_QUERY)  # as search says it (model/validation.py)
+        return value
 
     @field_validator("categories", mode="before")
     @classmethod

@@ -10,6 +10,7 @@ from memvault.engine._core import EngineCore
 from memvault.errors import ValidationFailed
 from memvault.model.enums import HistoryOp, StopReason
 from memvault.model.node import MemoryNode
+from memvault.model.validation import require_query
 from memvault.results import MemoryView, SearchHit, SearchResults
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.hybrid import hybrid_search
@@ -99,8 +100,10 @@ class Reader:
         ``spec``, ``rrf``, ``fts``, ``text``, ``vector``); ``explain`` adds each hit's
         per-leg ranks and modifier contributions. ``legs`` says which legs ran.
         ``query_vector``: the query's vector from :attr:`embedder`, if the caller
-        already has it (capture does); otherwise the query is embedded here.
+        already has it (capture does); otherwise the query is embedded here. An
+        empty or blank query is refused (:class:`ValidationFailed`).
         """
+        require_query(query)
         if not 1 <= top_k <= 1000:
             raise ValidationFailed(
                 "top_k must be between 1 and 1000",

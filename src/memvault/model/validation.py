@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -10,7 +11,22 @@ from pydantic import ValidationError
 
 from memvault.model.enums import StopReason
 
-__all__ = ["canonical_source_path", "is_bounds_error", "to_validation_failed"]
+__all__ = [
+    "BLANK_QUERY",
+    "VISIBLE_PATTERN",
+    "canonical_source_path",
+    "is_blank",
+    "is_bounds_error",
+    "require_query",
+    "to_validation_failed",
+]
+
+#: Text holding at least one visible character (not empty, not only blanks or
+#: control characters): a memory's content, a search query.
+VISIBLE_PATTERN = r"[^\s\x00-\x1f\x7f]"
+_VISIBLE = re.compile(VISIBLE_PATTERN)
+#: Why a blank query is refused, as every edge says it.
+BLANK_QUERY = "must hold a visible character (an empty or blank query asks for nothing)"
 
 #: pydantic error types that mean "a bound was exceeded", not "wrong shape".
 _BOUNDS_TYPES = frozenset(
@@ -53,6 +69,43 @@ def to_validation_failed(exc: ValidationError, prefix: str = "") -> Exception:
     first = f"{pairs[0][0]}: {pairs[0][1]}" if pairs else "invalid value"
     more = f" (+{len(pairs) - 1} more)" if len(pairs) > 1 else ""
     return ValidationFailed(f"{first}{more}", stop_reason=reason, errors=pairs)
+
+
+def is_blank(text: str) -> bool:
+    """Whether ``text`` holds no visible character.
+
+    >>> is_blank(" \\t\\n"), is_blank("tea")
+    (True, False)
+    """
+    return _VISIBLE.search(text) is None
+
+
+def require_query(query: object, field: str = "query") -> str:
+    """``query`` when it holds a visible character; else :class:`ValidationFailed`.
+
+    Trigger: ``search ""`` answered with memories (a vector for nothing matches
+    anything), on the CLI, over HTTP and in the library.
+    Why: an empty query is a mistake (a lost argument, an unset variable), not
+    a request; listing memories is ``list`` / ``GET /v1/memories``.
+    Outcome: SCHEMA_INVALID naming the field (CLI exit 2, HTTP 422).
+
+    >>> require_query("tea")
+    'tea'
+    >>> require_query("  ")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: query is empty or blank
+    """
+    from memvault.errors import ValidationFailed
+
+    if isinstance(query, str) and not is_blank(query):
+        return query
+    raise ValidationFailed(
+        f"{field} is empty or blank" if isinstance(query, str) else f"{field} must be text",
+        stop_reason=StopReason.SCHEMA_INVALID,
+        errors=((field, BLANK_QUERY),),
+        hint="give the words to recall; to see memories without a query, list them",
+    )
 
 
 def canonical_source_path(path: str | os.PathLike[str], allowed_roots: Iterable[Path]) -> str:

@@ -121,6 +121,36 @@ def test_a_pattern_refusal_says_what_is_wanted_in_words(
     assert "should be a thread id" in response.text
 
 
+@pytest.mark.parametrize("path", ["/v1/search", "/v1/query"])
+@pytest.mark.parametrize("query", ["", "   ", "\n\t", "\u0007"])
+def test_an_empty_or_blank_query_is_422_not_results(live: Live, path: str, query: str) -> None:
+    """``search ""`` answered with memories (NOTE5 "left alone" 7); memory.query too."""
+    response = post(live, path, {"query": query})
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    problem = response.json()
+    assert problem["stop_reason"] == "SCHEMA_INVALID"
+    assert problem["errors"][0]["field"] == "body.query"
+    assert problem["errors"][0]["message"] == "should be visible text (not blank)"
+    assert post(live, path, {"query": " tea "}).status_code == 200
+
+
+def test_cli_search_and_query_refuse_an_empty_or_blank_query(tmp_path: Path) -> None:
+    runner = CliRunner()
+    home = ["--home", str(tmp_path)]
+    for command in ("search", "query"):
+        for query in ("", "  ", "\t"):
+            result = runner.invoke(app, [*home, command, query])
+            assert result.exit_code == 2, (command, query, result.output)
+            assert "query" in result.stderr and "Traceback" not in result.output
+            assert (
+                "empty or blank" in result.stderr
+                or "visible character" in result.stderr
+                or ("at least 1 character" in result.stderr)
+            )
+        assert runner.invoke(app, [*home, command, "tea"]).exit_code == 0
+
+
 def test_control_characters_in_content_are_removed_not_refused(live: Live) -> None:
     """Issue 17: tabs and line breaks are content; other control characters are removed
     at the edge with the removal recorded (a pasted table is never lost). Before, HTTP

@@ -69,6 +69,7 @@ async def _session_run(home: Path) -> dict[str, Any]:
         seen["refused"] = await session.call_tool(
             "memory_store", {"content": "x", "category": "PREFERENCE", "type": "Fakt"}
         )
+        seen["blank"] = await session.call_tool("memory_query", {"q": " \n "})
         seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {"user": "dana"}))
         seen["other"] = _data(await session.call_tool("memory_bulletin", {"user": "erin"}))
         seen["everyone"] = await session.call_tool("memory_bulletin", {"all_users": True})
@@ -106,6 +107,7 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert seen["stored"]["memory_id"] not in seen["other"]["text"]
     assert seen["everyone"].is_error and "every user" in _text(seen["everyone"])
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
+    assert seen["blank"].is_error and "visible character" in _text(seen["blank"])
     assert seen["forgot"]["stop_reason"] == "SUCCESS_DELETED"
     # Idempotent: forgetting an already-forgotten memory succeeds again, writing nothing.
     assert seen["forgot_again"]["stop_reason"] == "SUCCESS_DELETED"
