@@ -288,9 +288,27 @@ def _is_chitchat(clause: str) -> bool:
     )
 
 
+#: A clause that drops its subject ("switched to Zed last week", "finally moved to Leeds"):
+#: chat's way of saying "I …". Not a mood ("tired of it") nor an order ("started?").
+_DROPPED_SUBJECT = re.compile(
+    r"^(?:(?:just|finally|recently|also|now|still|actually|mostly|usually)\s+)?"
+    r"(?!(?:tired|bored|excited|confused|stressed|annoyed|worried|pleased|interested|surprised"
+    r"|impressed|scared|obsessed|exhausted|relieved|amazed|thrilled|need|needed|based)\b)"
+    r"(?:[a-z]{3,}ed|went|got|took|made|left|began|bought|sold|met|ran|won|lost|quit|gave up"
+    r"|set up|built|wrote|became|spent|found|chose|grew up)\s+(?!(?:you|it|that|this)\b)\w",
+    re.I,
+)
+
+
 def _prepare(raw: str) -> tuple[str, bool]:
     """The clause the rules and the reader read, and whether it was an explicit request."""
     text = _clean(raw)
+    if _DROPPED_SUBJECT.match(text) and not text.rstrip().endswith("?"):
+        # Trigger: "switched to Zed last week", "moved to Leeds in May" (no subject).
+        # Why: chat drops the "I"; read without it, the clause is nobody's event and
+        #      its statement has no subject.
+        # Outcome: read and written as the speaker's own ("Maya switched to Zed …").
+        text = "I " + text[:1].lower() + text[1:]
     explicit = False
     asked = _ASK.match(text)
     if asked:

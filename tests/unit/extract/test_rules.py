@@ -245,3 +245,36 @@ def test_changing_ones_mind_is_a_change_cue() -> None:
     )
     got = X.extract(msg, now=NOW).candidates
     assert got and got[0].cue is ChangeCue.UPDATE and got[0].type is MemoryType.DECISION
+
+
+def test_lower_case_chat_without_function_words_is_english() -> None:
+    # read as another language, it was kept word for word (or not at all) and never parsed
+    from memvault.extract.reader import english_like
+
+    assert english_like("these days I mostly drink green tea instead")
+    assert not english_like("tengo dos hijos y un perro")
+    assert not english_like("Devo finire la presentazione entro lunedì")
+    got = _one("these days I mostly drink green tea instead.")
+    assert got and all(c.startswith("These days Maya") for _, c in got), got
+
+
+def test_a_clause_without_its_subject_is_the_speakers() -> None:
+    got = _one("switched to Zed last week, way faster.")
+    assert got and got[0][1].startswith("Maya switched to Zed"), got
+    assert _one("tried restarting it, no luck.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ahora usamos GitHub Actions para el CI en lugar de Jenkins.",
+        "Maintenant je travaille avec Neovim tous les jours.",
+        "Inzwischen nutzen wir Terraform für alles.",
+    ],
+)
+def test_a_change_in_another_language_is_an_update(text: str) -> None:
+    from memvault.extract.reading import UPDATE_CUE
+
+    assert UPDATE_CUE.search(text)
+    got = X.extract(Message(text=text, speaker="Ana"), now=NOW).candidates
+    assert all(c.cue is ChangeCue.UPDATE for c in got)
