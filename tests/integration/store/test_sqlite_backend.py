@@ -278,3 +278,69 @@ def test_a_version_5_file_keeps_seen_marks_per_reader(tmp_path: Path) -> None:
     again.mark_thread_seen("acme", "team-chat", 1, reader="u-al")
     assert again.thread_seen("acme", "team-chat", reader="u-al") == 1
     again.close()
+
+
+def _fts_rows(conn: sqlite3.Connection, memory_id: str) -> list[tuple[int, str]]:
+    return [
+        (int(r[0]), str(r[1]))
+        for r in conn.execute(
+            "SELECT rowid, content FROM memory_fts WHERE memory_id = ?", (memory_id,)
+        )
+    ]
+
+
+def test_an_update_finds_the_full_text_row_by_rowid_not_by_a_scan(tmp_path: Path) -> None:
+    """Migration 7: an update (a merge touch, a status change) of a stored memory
+    replaces its one full-text row through ``memory_fts_rows``; no statement looks the
+    UNINDEXED ``memory_id`` up in ``memory_fts`` (a scan of the whole index)."""
+    store = SQLiteStore(tmp_path / "memory.db")
+    node, other = make_node(content="deploys run on fridays"), make_node()
+    store.apply(WriteSet("acme", ts(1), nodes=(node, other)))
+    conn = store._writer
+    assert conn is not None
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    changed = node.model_copy(update={"content": "deploys run on mondays", "updated_at": ts(2)})
+    store.apply(WriteSet("acme", ts(2), nodes=(changed,)))
+    conn.set_trace_callback(None)
+    scans = [s for s in statements if "memory_fts WHERE memory_id" in s]
+    assert not scans, scans
+    rows = _fts_rows(conn, node.memory_id)
+    assert [text for _, text in rows] == ["deploys run on mondays"]
+    mapped = [
+        tuple(r)
+        for r in conn.execute("SELECT memory_id, fts_rowid FROM memory_fts_rows ORDER BY memory_id")
+    ]
+    assert mapped == sorted(
+        [(node.memory_id, rows[0][0]), (other.memory_id, _fts_rows(conn, other.memory_id)[0][0])]
+    )
+    assert [h.memory_id for h in store.search_text("acme", ["mondays"], NodeFilter(), limit=5)] == [
+        node.memory_id
+    ]
+    assert not store.search_text("acme", ["fridays"], NodeFilter(), limit=5)
+    store.close()
+
+
+def test_a_version_6_file_gains_its_full_text_row_map(tmp_path: Path) -> None:
+    """A database written before migration 7 maps every full-text row on open; an
+    update then replaces the row it maps (and a row it lacks is still found)."""
+    db = tmp_path / "memory.db"
+    store = SQLiteStore(db)
+    nodes = [make_node(content=f"service {i} runs nightly") for i in range(3)]
+    store.apply(WriteSet("acme", ts(1), nodes=tuple(nodes)))
+    store.close()
+    with raw(db) as conn:
+        conn.execute("DROP TABLE memory_fts_rows")
+        conn.execute("DELETE FROM schema_version WHERE version = 7")
+    again = SQLiteStore(db)
+    assert again.schema_versions() == [v for v, _, _ in MIGRATIONS]
+    conn = again._writer
+    assert conn is not None
+    assert conn.execute("SELECT count(*) FROM memory_fts_rows").fetchone()[0] == 3
+    conn.execute("DELETE FROM memory_fts_rows WHERE memory_id = ?", (nodes[1].memory_id,))
+    for i, node in enumerate(nodes[:2]):
+        changed = node.model_copy(update={"content": f"service {i} runs weekly"})
+        again.apply(WriteSet("acme", ts(2), nodes=(changed,)))
+        assert [t for _, t in _fts_rows(conn, node.memory_id)] == [f"service {i} runs weekly"]
+    assert conn.execute("SELECT count(*) FROM memory_fts").fetchone()[0] == 3
+    again.close()

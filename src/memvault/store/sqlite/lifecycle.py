@@ -101,6 +101,7 @@ def _purge(conn: sqlite3.Connection, orch: str, memory_ids: Sequence[str]) -> No
             f"DELETE FROM memory_edges WHERE to_memory_id IN ({marks})",
             f"DELETE FROM memory_sources WHERE memory_id IN ({marks})",
             f"DELETE FROM memory_fts WHERE memory_id IN ({marks})",
+            f"DELETE FROM memory_fts_rows WHERE memory_id IN ({marks})",
             f"DELETE FROM memories WHERE memory_id IN ({marks})",
             f"UPDATE change_log SET summary = '' WHERE memory_id IN ({marks})",
         ):

@@ -258,6 +258,18 @@ CREATE INDEX thread_seen_reader ON thread_seen (orchestrator_id, reader);
 DELETE FROM thread_revision WHERE thread_id <> '*';
 """
 
+# Where each memory's full-text row is (issue 22). ``memory_id`` is UNINDEXED in
+# FTS5, so ``WHERE memory_id = ?`` scanned the whole index on every update of a
+# stored memory (an ingest or capture merge, a status change): quadratic ingest.
+_V7 = """
+CREATE TABLE memory_fts_rows (
+    memory_id        TEXT PRIMARY KEY,
+    fts_rowid        INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR REPLACE INTO memory_fts_rows (memory_id, fts_rowid)
+    SELECT memory_id, max(rowid) FROM memory_fts GROUP BY memory_id;
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
@@ -266,4 +278,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (4, "store identity (matched against memory.anchor.json)", _V4),
     (5, "conversation and audit-op lookups", _V5),
     (6, "delta-header seen-marks per (thread, reader)", _V6),
+    (7, "full-text row of each memory by id", _V7),
 )

@@ -648,18 +648,19 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
             self._insert_source(
                 conn, node.orchestrator_id, node.memory_id, node.source, at, primary=True
             )
-        # Trigger: a node written for the first time. Why: memory_id is UNINDEXED in
-        # FTS5, so looking it up scans the whole index (quadratic bulk ingest).
-        # Outcome: the FTS lookups run only for nodes that already existed.
-        if extra is None and existed is not None:
+        # Trigger: a node that already existed (a merge touch, a status change).
+        # Why: memory_id is UNINDEXED in FTS5, so looking it up scans the whole
+        #   index (quadratic bulk ingest and capture).
+        # Outcome: its full-text row is found by rowid (``memory_fts_rows``).
+        where = self._fts_row(conn, node.memory_id) if existed is not None else None
+        if extra is None and where is not None:
             old = conn.execute(
-                "SELECT subject, context, date FROM memory_fts WHERE memory_id = ?",
-                (node.memory_id,),
+                f"SELECT subject, context, date FROM memory_fts WHERE {where[0]}", where[1]
             ).fetchone()
             extra = IndexText(*old) if old else IndexText()
         extra = extra or IndexText()
-        if existed is not None:
-            conn.execute("DELETE FROM memory_fts WHERE memory_id = ?", (node.memory_id,))
+        if where is not None:
+            conn.execute(f"DELETE FROM memory_fts WHERE {where[0]}", where[1])
         texts = (
             node.content,
             node.key,
@@ -675,8 +676,26 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
             (node.memory_id, node.orchestrator_id, *texts),
         )
         rowid = int(cursor.lastrowid or 0)
+        conn.execute(
+            "INSERT OR REPLACE INTO memory_fts_rows (memory_id, fts_rowid) VALUES (?, ?)",
+            (node.memory_id, rowid),
+        )
         rank = RankFields.of(node)
         return TextRow(rowid, node.memory_id, node.orchestrator_id, node.status.value, texts, rank)
+
+    @staticmethod
+    def _fts_row(conn: sqlite3.Connection, memory_id: str) -> tuple[str, tuple[Any, ...]]:
+        """The WHERE clause (and its parameters) that finds ``memory_id``'s full-text row.
+
+        By rowid when ``memory_fts_rows`` knows it; else by ``memory_id`` (a scan:
+        a row written by an older version that wrote no ``memory_fts_rows`` row).
+        """
+        found = conn.execute(
+            "SELECT fts_rowid FROM memory_fts_rows WHERE memory_id = ?", (memory_id,)
+        ).fetchone()
+        if found is not None:
+            return "rowid = ?", (int(found[0]),)
+        return "memory_id = ?", (memory_id,)
 
     @staticmethod
     def _insert_source(
