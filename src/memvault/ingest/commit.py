@@ -197,11 +197,19 @@ def plan_file(
         else set()
     )
     effective: dict[str, str] = {}  # node id -> id the file's edges should use
-    for candidate, node, decision in judged.accepted:
-        row = embedded.vectors.get(node.memory_id)
-        resolution = deduper.resolve(
-            candidate, node, row.vector if row is not None else None, exclude=own
-        )
+    # Trigger: the file's chunks (nothing is written until the file's transaction).
+    # Why: one vector search and one node read per chunk and per merge target.
+    # Outcome: one batch resolve, one read of every merge target.
+    resolutions = deduper.resolve_many(
+        [
+            (c, n, row.vector if (row := embedded.vectors.get(n.memory_id)) is not None else None)
+            for c, n, _ in judged.accepted
+        ],
+        exclude=own,
+    )
+    targets = sorted({t for r in resolutions if (t := merged_into(r)) is not None})
+    stored = {n.memory_id: n for n in deduper.store.get_nodes(deduper.orchestrator, targets)}
+    for (candidate, node, decision), resolution in zip(judged.accepted, resolutions, strict=True):
         target = merged_into(resolution)
         if node.memory_id in existing or (target is None and not recovered):
             plan.created.append((candidate, node, decision))
@@ -209,8 +217,8 @@ def plan_file(
             continue
         old = plan.touched.get(target) if target is not None else None
         if target is not None and old is None:
-            found = deduper.store.get_nodes(deduper.orchestrator, [target])
-            old = found[0] if found and found[0].status is MemoryStatus.ACTIVE else None
+            found = stored.get(target)
+            old = found if found is not None and found.status is MemoryStatus.ACTIVE else None
         if old is None and not recovered:  # the target vanished: store it after all
             plan.created.append((candidate, node, decision))
             effective[node.memory_id] = node.memory_id

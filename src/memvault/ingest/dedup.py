@@ -104,6 +104,93 @@ class Deduper:
         exclude: frozenset[str] = frozenset(),
     ) -> Resolution:
         """The write path's resolution for ``node`` (``exclude``: ids never neighbours)."""
+        return self.resolve_many([(candidate, node, vector)], exclude=exclude)[0]
+
+    def resolve_many(
+        self,
+        items: Sequence[tuple[Candidate, MemoryNode, npt.NDArray[np.float32] | None]],
+        *,
+        exclude: frozenset[str] = frozenset(),
+    ) -> list[Resolution]:
+        """:meth:`resolve` of each item against the store as it is now, in one batch.
+
+        Trigger: a file's accepted chunks (nothing is written between them).
+        Why: one vector search and one node read per chunk were most of resolve.
+        Outcome: one :meth:`~memvault.store.base.Store.search_vectors_many` per
+          scope, one ``get_nodes`` for every neighbour; each item's neighbours,
+          in id order as before, and its resolution are what :meth:`resolve` gives.
+        """
+        plans = [self._proposal(c, n, v) for c, n, v in items]
+        similarity: list[dict[str, float]] = [{} for _ in items]
+        texts: list[list[str]] = [[] for _ in items]
+        by_scope: dict[tuple[str | None, str | None], list[int]] = {}
+        for i, (_, node, vector) in enumerate(items):
+            if vector is not None and self.model_id is not None:
+                by_scope.setdefault((node.user_id, node.project_id), []).append(i)
+            else:
+                # Trigger: a scoped chunk (user or project). Why: a memory of another
+                # scope is never "the same statement" for this one. Outcome: the scope
+                # is a SQL filter, and equality is checked again (None matches None only).
+                scope = NodeFilter(user_id=node.user_id, project_id=node.project_id)
+                matched = self.store.search_text(
+                    self.orchestrator, query_terms(node.content), scope, limit=self.neighbours
+                )
+                texts[i] = [h.memory_id for h in matched]
+        for (user, project), where in by_scope.items():
+            assert self.model_id is not None
+            queries = np.stack([np.asarray(items[i][2], dtype=np.float32) for i in where])
+            found = self.store.search_vectors_many(
+                self.orchestrator,
+                self.model_id,
+                queries,
+                NodeFilter(user_id=user, project_id=project),
+                limit=self.neighbours,
+            )
+            for i, hits in zip(where, found, strict=True):
+                floor = plans[i][2]
+                similarity[i] = {
+                    h.memory_id: max(0.0, min(1.0, h.similarity))
+                    for h in hits
+                    if h.similarity >= floor
+                }
+        wanted = [
+            sorted({m for m in (*similarity[i], *texts[i]) if m not in exclude})
+            for i in range(len(items))
+        ]
+        union = sorted({m for ids in wanted for m in ids})
+        nodes = {n.memory_id: n for n in self.store.get_nodes(self.orchestrator, union)}
+        out: list[Resolution] = []
+        for i, (_, node, _) in enumerate(items):
+            found_nodes = [
+                n
+                for m in wanted[i]
+                if (n := nodes.get(m)) is not None
+                and n.status is MemoryStatus.ACTIVE
+                and n.user_id == node.user_id
+                and n.project_id == node.project_id
+            ]
+            if not found_nodes:
+                out.append(Resolution(Outcome.STORED))
+                continue
+            scores = similarity[i]
+            if texts[i]:
+                lexical = LexicalSimilarity().scores(node.content, [n.content for n in found_nodes])
+                scores = {n.memory_id: s for n, s in zip(found_nodes, lexical, strict=True)}
+            views = [
+                NeighbourView(
+                    n.memory_id, n.content, n.key, n.value, n.type.value, scores[n.memory_id]
+                )
+                for n in found_nodes
+            ]
+            proposal, bands, _ = plans[i]
+            out.append(resolve(proposal, views, bands, related_top_k=0))
+        return out
+
+    def _proposal(
+        self, candidate: Candidate, node: MemoryNode, vector: npt.NDArray[np.float32] | None
+    ) -> tuple[WriteCandidate, SimilarityBands, float]:
+        """The resolver's view of ``node``, its bands and the similarity floor of its
+        vector neighbours."""
         key = semantic_key(candidate, node.key)
         proposal = WriteCandidate(
             content=node.content,
@@ -119,51 +206,4 @@ class Deduper:
         # whose cosine is ~1). Loading and comparing the rest cost ~5 ms a chunk.
         # Outcome: vector neighbours below the band minus a margin are not loaded.
         floor = 0.0 if key else max(0.0, bands.duplicate - MERGE_MARGIN)
-        views = self._neighbours(node, vector, exclude, floor)
-        if not views:
-            return Resolution(Outcome.STORED)
-        return resolve(proposal, views, bands, related_top_k=0)
-
-    def _neighbours(
-        self,
-        node: MemoryNode,
-        vector: npt.NDArray[np.float32] | None,
-        exclude: frozenset[str],
-        floor: float,
-    ) -> list[NeighbourView]:
-        # Trigger: a scoped chunk (user or project). Why: a memory of another
-        # scope is never "the same statement" for this one. Outcome: the scope
-        # is a SQL filter, and equality is checked again (None matches None only).
-        scope = NodeFilter(user_id=node.user_id, project_id=node.project_id)
-        similarity: dict[str, float] = {}
-        if vector is not None and self.model_id is not None:
-            for hit in self.store.search_vectors(
-                self.orchestrator, self.model_id, vector, scope, limit=self.neighbours
-            ):
-                if hit.similarity >= floor:
-                    similarity[hit.memory_id] = max(0.0, min(1.0, hit.similarity))
-            texts: Sequence[str] = ()
-        else:
-            hits = self.store.search_text(
-                self.orchestrator, query_terms(node.content), scope, limit=self.neighbours
-            )
-            texts = [h.memory_id for h in hits]
-        ids = [m for m in (*similarity, *texts) if m not in exclude]
-        if not ids:
-            return []
-        found = [
-            n
-            for n in self.store.get_nodes(self.orchestrator, ids)
-            if n.status is MemoryStatus.ACTIVE
-            and n.user_id == node.user_id
-            and n.project_id == node.project_id
-        ]
-        if texts:
-            scores = LexicalSimilarity().scores(node.content, [n.content for n in found])
-            similarity = {n.memory_id: s for n, s in zip(found, scores, strict=True)}
-        return [
-            NeighbourView(
-                n.memory_id, n.content, n.key, n.value, n.type.value, similarity[n.memory_id]
-            )
-            for n in found
-        ]
+        return proposal, bands, floor

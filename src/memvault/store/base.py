@@ -56,6 +56,7 @@ __all__ = [
     "StoreCounts",
     "TextHit",
     "VectorHit",
+    "VectorSearchEach",
     "WriteSet",
     "chain_hash",
     "recorded_digests",
@@ -471,6 +472,30 @@ class CheckpointsElsewhere:
         return []
 
 
+class VectorSearchEach:
+    """For a backend that answers one vector query per call: a batch is one call per query.
+
+    The SQLite store scores a batch with one matrix product instead.
+
+    >>> from memvault.store import InMemoryStore
+    >>> InMemoryStore().search_vectors_many("acme", "m", np.eye(2, dtype=np.float32),
+    ...                                     NodeFilter(), limit=3)
+    [[], []]
+    """
+
+    def search_vectors_many(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        queries: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[list[VectorHit]]:
+        search: Any = getattr(self, "search_vectors")  # noqa: B009  # the backend's own
+        return [search(orchestrator_id, model_id, q, filters, limit=limit) for q in queries]
+
+
 def recorded_identity(store: Store, orchestrator_id: str) -> StoreAnchor:
     """The identity ``claim_identity`` just recorded (or found) for ``orchestrator_id``."""
     recorded = store.identity(orchestrator_id)
@@ -538,6 +563,19 @@ class Store(Protocol):
     ) -> list[VectorHit]:
         """Nearest nodes to ``query`` by cosine among those matching ``filters``, best first
         (ties by memory id)."""
+        ...
+
+    def search_vectors_many(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        queries: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[list[VectorHit]]:
+        """:meth:`search_vectors` of each row of ``queries`` (one batch: ingest and
+        capture resolve a file's or a turn's candidates at once)."""
         ...
 
     def missing_embeddings(

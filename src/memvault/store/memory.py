@@ -35,6 +35,7 @@ from memvault.store.base import (
     StoreCounts,
     TextHit,
     VectorHit,
+    VectorSearchEach,
     WriteSet,
     chain_hash,
     recorded_identity,
@@ -79,7 +80,7 @@ class _Tenant:
         )
 
 
-class InMemoryStore(CheckpointsElsewhere):
+class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
     """A :class:`~memvault.store.base.Store` held in process memory.
 
     >>> from memvault.store.base import NodeFilter

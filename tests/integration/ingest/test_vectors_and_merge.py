@@ -246,3 +246,41 @@ def test_recovered_file_lists_its_redirected_edges_again(engine: MemoryEngine) -
 
     assert [ends(e) for e in manifest(engine, "two.json")["edges"]] == [ends(edge)]
     assert len(engine.get(one.memory_ids[0]).edges) == 1  # written once
+
+
+def test_a_batch_resolve_answers_each_chunk_as_one_resolve(engine: MemoryEngine) -> None:
+    """``Deduper.resolve_many`` (one vector search per scope, one node read) decides
+    every chunk of a batch as ``resolve`` decides it alone: merged into the stored
+    statement, stored, by vector or by full text, in the chunk's own scope only."""
+    from memvault.ingest.dedup import Deduper
+    from memvault.ingest.model import Candidate
+    from memvault.write import Outcome
+
+    drop(
+        engine,
+        "stored.md",
+        "# Notes\n\nThe billing service publishes to the event bus.\n\n"
+        "## Build\n\nThe build runs on Jenkins every weekday.\n\n"
+        "## Search\n\nThe search index is rebuilt every night.\n",
+    )
+    (stored,) = run(engine).processed
+    olds = engine.store.get_nodes(engine.orchestrator, list(stored.memory_ids))
+    embedder = HashingEmbedder()
+    texts = [n.content for n in olds] + ["The mobile client reads from the object store."]
+    nodes = [
+        olds[0].model_copy(update={"memory_id": f"mem_new{i}", "content": t, "key": f"k#c{i}"})
+        for i, t in enumerate(texts)
+    ]
+    nodes.append(nodes[0].model_copy(update={"memory_id": "mem_scoped", "user_id": "dana"}))
+    candidates = [Candidate(f"c{i}", {}) for i in range(len(nodes))]
+    matrix = embedder.embed_documents([n.content for n in nodes])
+    with_vectors = [(c, n, v) for c, n, v in zip(candidates, nodes, matrix, strict=True)]
+    text_only = [(c, n, None) for c, n in zip(candidates, nodes, strict=True)]
+    deduper = Deduper(engine.store, engine.orchestrator, model_id=embedder.model_id)
+    for items in (with_vectors, text_only, [*with_vectors[:2], *text_only[2:]]):
+        many = deduper.resolve_many(items, exclude=frozenset({"mem_new3"}))
+        each = [deduper.resolve(c, n, v, exclude=frozenset({"mem_new3"})) for c, n, v in items]
+        assert many == each
+        outcomes = [r.outcome for r in many]
+        assert outcomes[:3] == [Outcome.MERGED] * 3 and Outcome.MERGED not in outcomes[3:]
+        assert [r.merge_into for r in many[:3]] == [n.memory_id for n in olds]

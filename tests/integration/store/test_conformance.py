@@ -393,3 +393,37 @@ def test_ingest_record_alone_is_an_upsert_that_does_not_move_the_revision(store:
     again = _ingest_record("d" * 64, "processed", name="b.txt")
     store.apply(WriteSet("acme", ts(6), ingest_records=(again,)))
     assert store.ingest_record("acme", "d" * 64) == again
+
+
+# -- batched vector search ---
+def test_search_vectors_many_answers_each_query_as_search_vectors(store: Store) -> None:
+    """One batch of queries (ingest and capture resolve) gives what one call per query
+    gives: the same ids in the same order, the same scores up to float rounding."""
+    import numpy as np
+
+    from memvault.store.base import EmbeddingRow
+
+    rng = np.random.default_rng(3)
+    nodes = [make_node(user_id="u1" if i % 3 else None) for i in range(40)]
+    vectors = rng.standard_normal((40, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    rows = tuple(
+        EmbeddingRow(n.memory_id, "m", v, f"sha-{n.memory_id}")
+        for n, v in zip(nodes, vectors, strict=True)
+    )
+    store.apply(WriteSet("acme", ts(5), nodes=tuple(nodes), embeddings=rows))
+    queries = rng.standard_normal((6, 16)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    for filters in (NodeFilter(), NodeFilter(user_id="u1")):
+        many = store.search_vectors_many("acme", "m", queries, filters, limit=4)
+        each = [store.search_vectors("acme", "m", q, filters, limit=4) for q in queries]
+        assert [[h.memory_id for h in hits] for hits in many] == [
+            [h.memory_id for h in hits] for hits in each
+        ]
+        assert np.allclose(
+            [[h.similarity for h in hits] for hits in many],
+            [[h.similarity for h in hits] for hits in each],
+            atol=1e-5,
+        )
+    assert store.search_vectors_many("acme", "m", queries[:0], NodeFilter(), limit=4) == []
+    assert store.search_vectors_many("other", "m", queries[:2], NodeFilter(), limit=4) == [[], []]

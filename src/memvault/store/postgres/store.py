@@ -49,6 +49,7 @@ from memvault.store.base import (
     StoreCounts,
     TextHit,
     VectorHit,
+    VectorSearchEach,
     WriteSet,
     chain_hash,
     recorded_identity,
@@ -101,7 +102,7 @@ class PostgresOptions(TypedDict, total=False):
     timeout: float  # seconds to reach the server, default 10.0
 
 
-class PostgresStore(SqlReads):
+class PostgresStore(SqlReads, VectorSearchEach):
     """A :class:`~memvault.store.base.Store` on a PostgreSQL database with pgvector.
 
     Tables live in ``schema`` (created if missing); the migration list of

@@ -1122,6 +1122,33 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
             self._usable()
             return self._search_vectors(orchestrator_id, model_id, query, filters, dim, limit)
 
+    def search_vectors_many(
+        self,
+        orchestrator_id: str,
+        model_id: str,
+        queries: npt.NDArray[np.float32],
+        filters: NodeFilter,
+        *,
+        limit: int,
+    ) -> list[list[VectorHit]]:
+        q = np.asarray(queries, dtype=np.float32)
+        if q.ndim != 2:
+            raise ValueError(f"queries must be a matrix (one row per query), got {q.shape}")
+        if q.shape[0] == 0:
+            return []
+        with self._call():
+            self._usable()
+            try:
+                matrix = self._matrix(orchestrator_id, model_id, int(q.shape[1]))
+                rows = None
+                if filters != _NO_FILTER:  # as in _search_vectors: the database filters
+                    rows = matrix.rows_of(self._allowed_ids(orchestrator_id, filters))
+                found = matrix.search_many(q, limit, rows, ann_min_rows=self.ann_min_rows)
+            except sqlite3.DatabaseError as exc:
+                self._read_failed(exc)
+                raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
+        return [[VectorHit(m, s) for m, s in hits] for hits in found]
+
     def _search_vectors(
         self,
         orchestrator_id: str,

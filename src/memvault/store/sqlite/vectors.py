@@ -192,6 +192,54 @@ class VectorMatrix:
                 return hits
         return self.search_exact(query, limit, rows)
 
+    def search_many(
+        self,
+        queries: npt.NDArray[np.float32],
+        limit: int,
+        rows: npt.NDArray[np.intp] | None,
+        *,
+        ann_min_rows: int | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """:meth:`search` of each row of ``queries``.
+
+        Trigger: a batch of queries (ingest resolves a file's chunks at once).
+        Why: each exact search reads the whole matrix; one product scores all.
+        Outcome: below the ANN threshold one matrix product and a top-``limit``
+        per query (the scores of :meth:`search_exact`, up to float rounding);
+        with the ANN index, one :meth:`search` per query.
+
+        >>> m = VectorMatrix(2)
+        >>> m.upsert("a", np.array([1, 0], dtype=np.float32), active=True)
+        >>> m.upsert("b", np.array([0, 1], dtype=np.float32), active=True)
+        >>> m.search_many(np.eye(2, dtype=np.float32), 1, None)
+        [[('a', 1.0)], [('b', 1.0)]]
+        """
+        q = np.asarray(queries, dtype=np.float32).reshape(-1, self.dim)
+        n = len(self.ids)
+        if q.shape[0] == 0:
+            return []
+        if n == 0 or limit <= 0:
+            return [[] for _ in range(q.shape[0])]
+        candidates = self.active_count() if rows is None else int(rows.size)
+        if len(q) == 1 or (
+            ann_min_rows and candidates >= ann_min_rows and load_faiss() is not None
+        ):
+            return [self.search(v, limit, rows, ann_min_rows=ann_min_rows) for v in q]
+        if rows is None:
+            rows = np.flatnonzero(self._active[:n])
+        if rows.size == 0:
+            return [[] for _ in range(q.shape[0])]
+        in_place = rows.size * 4 >= n
+        with _one_blas_thread():
+            scores = (self._matrix[:n] @ q.T)[rows] if in_place else self._matrix[rows] @ q.T
+        k = min(limit, rows.size)
+        ids = self.ids
+        out: list[list[tuple[str, float]]] = []
+        for column in scores.T:
+            top = np.argpartition(-column, k - 1)[:k] if k < column.size else np.arange(column.size)
+            out.append(best_first([ids[r] for r in rows[top].tolist()], column[top]))
+        return out
+
     def search_exact(
         self, query: F32, limit: int, rows: npt.NDArray[np.intp] | None
     ) -> list[tuple[str, float]]:
