@@ -24,6 +24,7 @@ from memvault.cli.options import (
     CategoriesOpt,
     JsonFlag,
     ReadOnlyFlag,
+    YesFlag,
 )
 from memvault.config import default_home, load_config
 
@@ -130,12 +131,25 @@ def list_keys(
 def revoke(
     ctx: typer.Context,
     key: Annotated[str, typer.Argument(help="The key id (or the whole key).")],
+    yes: YesFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Revoke an API key; requests with it get 401 from then on."""
+    """Revoke an API key; requests with it get 401 from then on.
+
+    Asks first (a revoked key cannot be restored); --yes skips the question, and
+    is needed when stdin is not a terminal. --json never asks (it is for programs).
+    """
     from memvault.cli.app import EXIT_NOT_FOUND, _errors, _fail
+    from memvault.cli.confirm import confirm
 
     key_id = key.split("_")[1] if key.startswith("mvk_") and key.count("_") >= 2 else key
+    confirm(
+        f"revoking key {key_id!r}",
+        f"Revoke key {key_id!r}? Its clients get 401 from their next request; "
+        "this cannot be undone.",
+        yes=yes,
+        as_json=as_json,
+    )
     with _errors():
         revoked = _store(ctx).revoke(key_id)
     if not revoked:

@@ -10,14 +10,15 @@ Each command parses, makes one engine call and prints (``--json`` for machines):
 - ``memvault audit verify`` — exit 0 when the hash chain holds, 1 (and the
   first broken row) when it does not.
 - ``memvault export --user U`` — JSON Lines on stdout (right of access).
-- ``memvault forget --user U --json`` — purge a user's memories; print counts.
+- ``memvault forget --user U [--yes] [--json]`` — purge a user's memories; print counts
+  (asks first; ``--yes`` is needed when stdin is not a terminal; ``--json`` never asks).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -35,9 +36,10 @@ from memvault.cli.app import (
     parse_moment,
 )
 from memvault.cli.app import app as root_app
-from memvault.cli.options import JsonFlag
+from memvault.cli.confirm import confirm
+from memvault.cli.options import JsonFlag, YesFlag
 from memvault.engine import ProposalError, consent_links, proposal_json
-from memvault.model.enums import HistoryOp
+from memvault.model.enums import HistoryOp, MemoryStatus
 
 __all__ = ["register"]
 
@@ -56,9 +58,23 @@ def _parse_now(text: str | None) -> datetime | None:
 
 
 @lifecycle_app.command("run")
-def lifecycle_run(ctx: typer.Context, now: NowOpt = None, as_json: JsonFlag = False) -> None:
-    """Expire proposals, soft-delete idle memories (TTL), purge what is due."""
+def lifecycle_run(
+    ctx: typer.Context, now: NowOpt = None, yes: YesFlag = False, as_json: JsonFlag = False
+) -> None:
+    """Expire proposals, soft-delete idle memories (TTL), purge what is due.
+
+    A --now later than the clock purges early, so it asks first (--yes skips the
+    question); a run at the real time (cron) and --json never ask.
+    """
     moment = _parse_now(now)
+    if moment is not None and moment > datetime.now(UTC):
+        confirm(
+            "a lifecycle run dated in the future",
+            f"Act as if it were {moment.isoformat()}, in the future: memories are soft-deleted "
+            "and purged early, and a purge cannot be undone. Go on?",
+            yes=yes,
+            as_json=as_json,
+        )
     with _engine(ctx) as engine:
         report = engine.run_lifecycle(now=moment).to_json()
     if as_json:
@@ -297,11 +313,24 @@ def export(
 def forget(
     ctx: typer.Context,
     user: Annotated[str, typer.Option("--user", help="The user whose data to erase.")],
+    yes: YesFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Right to erasure: purge a user's memories and proposals; print counts and the verdict."""
+    """Right to erasure: purge a user's memories and proposals; print counts and the verdict.
+
+    Asks first (it cannot be undone); --yes skips the question, and is needed
+    when stdin is not a terminal. --json never asks (it is for programs).
+    """
     checked_user(user)
     with _engine(ctx) as engine:
+        if not (yes or as_json):
+            held = engine.count_memories({"user_id": user, "status": list(MemoryStatus)})
+            confirm(
+                f"erasing user {user!r}",
+                f"Erase user {user!r} of orchestrator {engine.orchestrator!r} ({held} "
+                "memories, their proposals and every copy)? This cannot be undone.",
+                yes=yes,
+            )
         report = engine.forget_user(user)
     data: dict[str, Any] = report.to_json()
     if as_json:

@@ -19,9 +19,20 @@ __all__ = [
     "CategoriesOpt",
     "JsonFlag",
     "ReadOnlyFlag",
+    "YesFlag",
 ]
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+#: Answer yes to a command's confirmation beforehand (``cli/confirm.py``).
+YesFlag = Annotated[
+    bool,
+    typer.Option(
+        "--yes",
+        "-y",
+        help="Do not ask for confirmation (needed when stdin is not a terminal; --json never "
+        "asks).",
+    ),
+]
 
 CategoriesOpt = Annotated[
     str | None,

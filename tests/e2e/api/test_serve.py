@@ -119,7 +119,7 @@ def test_serve_keys_and_shutdown(tmp_path: Path) -> None:
         assert (
             httpx.get(f"{url}/v1/memories/{hits[0]['memory_id']}", headers=dev).status_code == 404
         )
-        assert _cli(tmp_path, "keys", "revoke", grant["key"]).returncode == 0
+        assert _cli(tmp_path, "keys", "revoke", grant["key"], "--yes").returncode == 0
         assert httpx.get(f"{url}/v1/whoami", headers=planner).status_code == 401
         listed = json.loads(_cli(tmp_path, "keys", "list", "--all", "--json").stdout)["keys"]
         assert listed[0]["revoked_at"] is not None and "key" not in listed[0]
@@ -132,4 +132,4 @@ def test_serve_keys_and_shutdown(tmp_path: Path) -> None:
             proc.stderr.close()
     # uvicorn stops gracefully, then re-raises SIGTERM: "terminated", as a service should.
     assert code in (0, -signal.SIGTERM)
-    assert _cli(tmp_path, "keys", "revoke", "nope").returncode == 3
+    assert _cli(tmp_path, "keys", "revoke", "nope", "--yes").returncode == 3
