@@ -57,6 +57,15 @@ def _print(result: CaptureResult, as_json: bool) -> None:
         output.error(error)
 
 
+#: The options the capture commands share (defined once).
+ProjectOpt = Annotated[
+    str | None, typer.Option("--project-id", help="Project of the captured memories.")
+]
+OwnerOpt = Annotated[
+    str | None, typer.Option("--user", help="The user the captured memories belong to.")
+]
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -80,7 +89,7 @@ def capture_message(
     role: Annotated[
         str, typer.Option("--role", help="user, assistant, tool or system (only user writes).")
     ] = "user",
-    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    project_id: ProjectOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Capture one transcript turn: typed candidates, gated, resolved, committed."""
@@ -110,8 +119,8 @@ def capture_workflow(
     file: Annotated[Path, typer.Argument(help="The step output: JSON or markdown.")],
     run_id: Annotated[str, typer.Option("--run-id", help="Workflow run id (provenance).")],
     step_id: Annotated[str, typer.Option("--step-id", help="Step id (provenance).")],
-    user: Annotated[str | None, typer.Option("--user")] = None,
-    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    user: OwnerOpt = None,
+    project_id: ProjectOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Capture decisions, todos and goals from a workflow step's output."""
@@ -127,8 +136,8 @@ def capture_workflow(
 def capture_diagnostics(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="Finding(s): JSON object, list, or text.")],
-    user: Annotated[str | None, typer.Option("--user")] = None,
-    project_id: Annotated[str | None, typer.Option("--project-id")] = None,
+    user: OwnerOpt = None,
+    project_id: ProjectOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Capture diagnostics findings as Observation memories (bounded evidence)."""

@@ -10,7 +10,7 @@ memvault.inspector.web.PageError: page must be a whole number from 1 to 10, not 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from memvault.inspector.web import PageError
@@ -36,29 +36,34 @@ def text(params: Mapping[str, str], name: str, *, max_len: int = 128) -> str | N
 
 def integer(params: Mapping[str, str], name: str, lo: int, hi: int, default: int | None) -> Any:
     """A whole number in ``lo..hi`` (``default`` when absent)."""
-    raw = (params.get(name) or "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = None
-    if value is None or not lo <= value <= hi:
-        raise _bad(f"{name} must be a whole number from {lo} to {hi}, not {raw[:40]!r}")
-    return value
+    return _bounded(params, name, int, lo, hi, "a whole number", default)
 
 
 def number(params: Mapping[str, str], name: str, lo: float, hi: float) -> float | None:
     """A decimal number in ``lo..hi`` (``None`` when absent)."""
+    value: float | None = _bounded(params, name, float, lo, hi, "a number", None)
+    return value
+
+
+def _bounded(
+    params: Mapping[str, str],
+    name: str,
+    parse: Callable[[str], Any],
+    lo: float,
+    hi: float,
+    what: str,
+    default: Any,
+) -> Any:
+    """``parse`` of the parameter, within ``lo..hi`` (``default`` when absent)."""
     raw = (params.get(name) or "").strip()
     if not raw:
-        return None
+        return default
     try:
-        value = float(raw)
+        value = parse(raw)
     except ValueError:
         value = None
     if value is None or not lo <= value <= hi:
-        raise _bad(f"{name} must be a number from {lo} to {hi}, not {raw[:40]!r}")
+        raise _bad(f"{name} must be {what} from {lo} to {hi}, not {raw[:40]!r}")
     return value
 
 
