@@ -9,6 +9,7 @@ from typing import Any
 
 from memvault.embed import HashingEmbedder
 from memvault.embed.base import FloatMatrix, FloatVector
+from memvault.engine import WriteResult
 from memvault.model import (
     CapturedBy,
     MemoryEdge,
@@ -90,3 +91,18 @@ class FlakyEmbedder:
         if self.broken:
             raise RuntimeError("embedding backend down")
         return self.inner.embed_query(text)
+
+
+def add_fields(target: Any, content: str, /, **fields: Any) -> Any:
+    """Store raw fields the way an edge does: ``new_memory`` parses them (a refusal is a
+    result, recorded), then the typed ``add`` stores the value.
+
+    ``target`` is a ``MemoryEngine`` or a ``Caller``; ``thread_id``, ``index_text``,
+    ``vector`` and ``vector_model`` go to ``add``, the rest are the memory's fields.
+    """
+    options = {k: fields.pop(k) for k in _ADD_OPTIONS if k in fields}
+    parsed = target.new_memory({"content": content, **fields})
+    return parsed if isinstance(parsed, WriteResult) else target.add(parsed, **options)
+
+
+_ADD_OPTIONS = ("thread_id", "index_text", "vector", "vector_model")

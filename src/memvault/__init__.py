@@ -2,10 +2,10 @@
 
 The public API is small and curated (``__all__`` is checked by a test)::
 
-    from memvault import MemoryEngine
+    from memvault import MemoryEngine, NewMemory
     with MemoryEngine.open(home, "acme") as engine:
-        engine.add("Prefers concise answers", type="Preference",
-                   category="PREFERENCE", source_kind="USER_EXPLICIT")
+        engine.add(NewMemory(content="Prefers concise answers", type="Preference",
+                             category="PREFERENCE", source_kind="USER_EXPLICIT"))
         engine.search("how should answers look?")
 """
 

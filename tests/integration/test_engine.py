@@ -14,12 +14,15 @@ from memvault import (
     AsyncMemoryEngine,
     MemoryEngine,
     MemoryNotFoundError,
+    NewMemory,
     StopReason,
     ValidationFailed,
     WriteRefusedError,
 )
+from memvault.engine import Grant, WriteResult
 from memvault.model import Decision, HistoryOp, MemoryNode, MemoryOp, MemoryStatus
 from tests.conftest import StepClock
+from tests.helpers import add_fields
 
 PREF: dict[str, Any] = {
     "type": "Preference",
@@ -38,7 +41,9 @@ def db_counts(engine: MemoryEngine) -> dict[str, int]:
 
 
 def test_add_get_search_round_trip(engine: MemoryEngine) -> None:
-    r = engine.add("Dana prefers dark mode in every editor", user_id="dana", importance=70, **PREF)
+    r = add_fields(
+        engine, "Dana prefers dark mode in every editor", user_id="dana", importance=70, **PREF
+    )
     assert r.stop_reason is StopReason.SUCCESS_STORED and r.memory_id and r.revision == 1
     view = engine.get(r.memory_id)
     assert view.node.content == "Dana prefers dark mode in every editor"
@@ -64,7 +69,7 @@ def test_add_get_search_round_trip(engine: MemoryEngine) -> None:
 def test_invalid_add_writes_no_memory(
     engine: MemoryEngine, fields: dict[str, Any], reason: StopReason
 ) -> None:
-    r = engine.add("something to remember", **{**PREF, **fields})
+    r = add_fields(engine, "something to remember", **{**PREF, **fields})
     assert r.stop_reason is reason
     assert r.memory_id is None and r.errors
     assert db_counts(engine) == {
@@ -82,7 +87,7 @@ def test_invalid_add_writes_no_memory(
 
 
 def test_update_delete_restore_and_history(engine: MemoryEngine) -> None:
-    mid = engine.add("Build with make release", **PREF).memory_id
+    mid = add_fields(engine, "Build with make release", **PREF).memory_id
     assert mid
     r = engine.update(mid, content="Build with make dist", importance=80)
     assert r.stop_reason is StopReason.SUCCESS_UPDATED
@@ -118,14 +123,19 @@ def test_update_delete_restore_and_history(engine: MemoryEngine) -> None:
 
 
 def test_link_rules(engine: MemoryEngine) -> None:
-    a = engine.add(
+    a = add_fields(
+        engine,
         "We chose PostgreSQL",
         type="Decision",
         category="PROJECT_CONFIG",
         source_kind="SYSTEM_KNOWN",
     ).memory_id
-    b = engine.add(
-        "Migrate the data", type="Todo", category="PROJECT_CONFIG", source_kind="SYSTEM_KNOWN"
+    b = add_fields(
+        engine,
+        "Migrate the data",
+        type="Todo",
+        category="PROJECT_CONFIG",
+        source_kind="SYSTEM_KNOWN",
     ).memory_id
     assert a and b
     r = engine.link(b, a, "PartOf", weight=0.8, reason="implements")
@@ -142,8 +152,8 @@ def test_link_rules(engine: MemoryEngine) -> None:
 
 
 def test_list_filters_and_unknown_filter_keys(engine: MemoryEngine) -> None:
-    engine.add("alpha", user_id="u1", importance=10, **PREF)
-    engine.add("beta", user_id="u2", importance=90, project_id="p1", **PREF)
+    add_fields(engine, "alpha", user_id="u1", importance=10, **PREF)
+    add_fields(engine, "beta", user_id="u2", importance=90, project_id="p1", **PREF)
     assert [n.content for n in engine.list_memories({"user_id": "u2"})] == ["beta"]
     assert [n.content for n in engine.list_memories({"importance_min": 50})] == ["beta"]
     assert [n.content for n in engine.list_memories({"project_id": "p1"})] == ["beta"]
@@ -158,7 +168,7 @@ def test_list_filters_and_unknown_filter_keys(engine: MemoryEngine) -> None:
 
 @pytest.mark.parametrize("query", ["", " ", "\n\t ", "\x00"])
 def test_an_empty_or_blank_query_is_refused_not_answered(engine: MemoryEngine, query: str) -> None:
-    engine.add("alpha", **PREF)
+    engine.add(NewMemory(content="alpha", **PREF))
     with pytest.raises(ValidationFailed) as caught:
         engine.search(query)
     assert caught.value.stop_reason is StopReason.SCHEMA_INVALID
@@ -175,7 +185,8 @@ def test_source_paths_are_canonical_and_confined(engine: MemoryEngine, tmp_path:
     doc.write_text("x")
     link = engine.layout.root / "alias.md"
     link.symlink_to(doc)
-    r = engine.add(
+    r = add_fields(
+        engine,
         "From the guide",
         type="Fact",
         category="PROJECT_CONFIG",
@@ -189,7 +200,8 @@ def test_source_paths_are_canonical_and_confined(engine: MemoryEngine, tmp_path:
     outside = tmp_path / "outside.md"
     outside.write_text("x")
     for bad in ("docs/guide.md", str(outside), str(engine.layout.root / ".." / "x.md")):
-        refused = engine.add(
+        refused = add_fields(
+            engine,
             "From elsewhere",
             type="Fact",
             category="PROJECT_CONFIG",
@@ -215,16 +227,16 @@ def test_gate_seam_refuses_and_fails_closed(tmp_path: Path) -> None:
         (Broken(), StopReason.INTERNAL_INCONSISTENCY),
     ):
         with MemoryEngine.open(tmp_path / type(gate).__name__, "acme", gate=gate) as e:
-            r = e.add("secret stuff", **PREF)
+            r = add_fields(e, "secret stuff", **PREF)
             assert r.stop_reason is reason and r.memory_id is None
             assert e.stats().to_json()["memories"]["total"] == 0
 
 
 def test_store_failure_is_internal_inconsistency(engine: MemoryEngine) -> None:
     assert engine.layout is not None
-    mid = engine.add("kept", **PREF).memory_id
+    mid = add_fields(engine, "kept", **PREF).memory_id
     engine.store.close()  # the store is gone: writes must fail closed, not raise
-    r = engine.add("lost", **PREF)
+    r = add_fields(engine, "lost", **PREF)
     assert r.stop_reason is StopReason.INTERNAL_INCONSISTENCY
     fresh = MemoryEngine.open(engine.layout.home, "acme")
     assert [n.memory_id for n in fresh.list_memories()] == [mid]
@@ -235,8 +247,8 @@ def test_orchestrators_are_isolated_and_attempts_logged(tmp_path: Path) -> None:
     home = tmp_path / "home"
     a = MemoryEngine.open(home, "tenant-a", agent_id="agent-1")
     b = MemoryEngine.open(home, "tenant-b", agent_id="agent-2")
-    mid = a.add("tenant A's roadmap lives in Notion", **PREF).memory_id
-    other = a.add("tenant A's second memory", **PREF).memory_id
+    mid = add_fields(a, "tenant A's roadmap lives in Notion", **PREF).memory_id
+    other = add_fields(a, "tenant A's second memory", **PREF).memory_id
     assert mid and other
     with pytest.raises(MemoryNotFoundError):
         b.get(mid)
@@ -288,11 +300,16 @@ def test_async_engine_shares_the_sync_logic(tmp_path: Path) -> None:
         engine = await AsyncMemoryEngine.open(tmp_path, "acme", clock=StepClock())
         async with engine:
             results = await asyncio.gather(
-                *(engine.add(f"async memory {i}", **PREF) for i in range(10))
+                *(engine.add(NewMemory(content=f"async memory {i}", **PREF)) for i in range(10))
             )
             hits = await engine.search("async memory", top_k=20)
-            bad = await engine.add(
-                "x", type="nope", category="PREFERENCE", source_kind="USER_EXPLICIT"
+            bad = await engine.new_memory(
+                {
+                    "content": "x",
+                    "type": "nope",
+                    "category": "PREFERENCE",
+                    "source_kind": "USER_EXPLICIT",
+                }
             )
             assert all(r.ok for r in results)
             return bad.stop_reason, len(hits.hits)
@@ -318,7 +335,7 @@ def test_async_engine_has_every_public_method_of_the_sync_one(tmp_path: Path) ->
 
     async def scenario() -> tuple[str, int, list[dict[str, Any]]]:
         async with await AsyncMemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
-            await engine.add("Dana prefers tea", user_id="dana", **PREF)
+            await engine.add(NewMemory(content="Dana prefers tea", user_id="dana", **PREF))
             result = await engine.memory_query(agent="supervisor", query="tea")
             header = await engine.delta_header("default", user="dana")
             exported = await engine.export_user("dana")
@@ -351,3 +368,22 @@ def test_typed_add_and_update(tmp_path: Path) -> None:
         assert (node.importance, node.pinned) == (20, True)
         history = [e.detail.get("fields") for e in engine.history(added.memory_id)]
         assert ["importance", "pinned"] in history
+
+
+def test_keyword_add_is_a_deprecated_shim_with_the_same_results(tmp_path: Path) -> None:
+    """``add(text, **fields)`` warns and answers what the typed path answers."""
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        with pytest.warns(DeprecationWarning, match="pass a NewMemory"):
+            kept = engine.add("Dana prefers tea", **PREF)
+        with pytest.warns(DeprecationWarning):
+            bad = engine.add("x", **{**PREF, "type": "Fakt"})
+        parsed = engine.new_memory({"content": "x", **PREF, "type": "Fakt"})
+        assert kept.ok and engine.get(str(kept.memory_id)).node.content == "Dana prefers tea"
+        assert isinstance(parsed, WriteResult)
+        assert bad.stop_reason is parsed.stop_reason is StopReason.SCHEMA_INVALID
+        assert bad.errors == parsed.errors and ("type", bad.errors[0][1]) == bad.errors[0]
+        refusals = engine.audit_events(ops=[HistoryOp.REFUSE])
+        assert len(refusals) == 2  # the typed parse records its refusal like add did
+        caller = engine.as_caller(Grant("planner", frozenset({"PREFERENCE"})))
+        with pytest.warns(DeprecationWarning):
+            assert caller.add("Dana prefers jazz", **PREF).ok

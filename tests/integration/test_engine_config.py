@@ -11,6 +11,7 @@ from memvault.cli.app import app
 from memvault.config import load_config
 from memvault.engine import MemoryEngine
 from memvault.errors import ConfigError
+from tests.helpers import add_fields
 
 
 def test_configured_embedder_and_preset_are_the_engines(tmp_path: Path) -> None:
@@ -27,7 +28,7 @@ def test_configured_embedder_and_preset_are_the_engines(tmp_path: Path) -> None:
         assert engine.embedder is not None and engine.embedder.dimension == 64
         assert (engine.retrieval.name, engine.retrieval.rrf_k) == ("rrf", 25.0)
         pref = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
-        assert engine.add("Ada prefers tea in the morning", **pref).ok
+        assert add_fields(engine, "Ada prefers tea in the morning", **pref).ok
         results = engine.search("tea")
         assert results.legs == ("text", "vector")
 

@@ -164,8 +164,15 @@ def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
         raise ApiProblem(
             403, "agent-mismatch", "agent_id comes from the API key and may not differ from it"
         )
-    fields = body.model_dump(mode="json", exclude={"content", "thread_id"})
-    result = c.engine.add(body.content, thread_id=body.thread_id, **fields)
+    fields = body.model_dump(mode="json", exclude={"thread_id", "vector", "vector_model"})
+    parsed = c.engine.new_memory(fields)
+    result = (
+        parsed
+        if isinstance(parsed, WriteResult)
+        else c.engine.add(
+            parsed, thread_id=body.thread_id, vector=body.vector, vector_model=body.vector_model
+        )
+    )
     if not result.ok and any(field == "source.source_path" for field, _ in result.errors):
         # Trigger: a well-formed absolute source_path outside the orchestrator's workspace.
         # Why: the schema can say "absolute", not "inside this server's workspace".

@@ -42,7 +42,7 @@ import numpy as np
 from memvault.benchmarks.common import percentile, progress, stderr, write_json
 from memvault.config import ENV_POSTGRES_DSN as ENV_DSN
 from memvault.embed.hashing import HashingEmbedder
-from memvault.engine import ALL_USERS, MemoryEngine, OpenGate
+from memvault.engine import ALL_USERS, MemoryEngine, NewMemory, OpenGate
 from memvault.errors import ConfigError, MemvaultError
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType
 from memvault.model.node import MemoryNode, Source
@@ -166,7 +166,9 @@ def measure_size(store: Store, n: int, *, writes: int, queries: int, seed: int) 
     }
     texts = iter([f"write {i} about {_sentence(rng)}" for i in range(writes)])
     stored: list[str | None] = []
-    lat = _timed(lambda: stored.append(engine.add(next(texts), **fact).memory_id), writes)
+    lat = _timed(
+        lambda: stored.append(engine.add(NewMemory(content=next(texts), **fact)).memory_id), writes
+    )
     if None in stored:
         raise MemvaultError("a benchmark write was refused; the timings would be meaningless")
     row["writes_per_s"] = round(1000 * len(lat) / max(sum(lat), 1e-9), 1)

@@ -64,7 +64,8 @@ def summarise_run(
 
 def _worker(home: str, writes: int, worker: int) -> None:
     """One writer process: open, signal ready, wait for start, write, report (stdout)."""
-    from memvault.engine import MemoryEngine, OpenGate
+    from memvault.engine import MemoryEngine, NewMemory, OpenGate
+    from memvault.model.enums import MemoryType, SourceKind
 
     engine = MemoryEngine.open(home, ORCHESTRATOR, gate=OpenGate(), embedder=None, create=False)
     print("ready", flush=True)
@@ -75,10 +76,13 @@ def _worker(home: str, writes: int, worker: int) -> None:
     for i in range(writes):
         started = time.perf_counter()
         result = engine.add(
-            f"Writer {worker} note {i}: the deploy of build {worker * 10_000 + i} went fine",
-            type="Fact",
-            category="KNOWLEDGE",
-            source_kind="SYSTEM_KNOWN",
+            NewMemory(
+                content=f"Writer {worker} note {i}: the deploy of build {worker * 10_000 + i} "
+                "went fine",
+                type=MemoryType.FACT,
+                category="KNOWLEDGE",
+                source_kind=SourceKind.SYSTEM_KNOWN,
+            )
         )
         latencies.append(time.perf_counter() - started)
         failed += not result.ok

@@ -33,7 +33,7 @@ import numpy as np
 from memvault.benchmarks.common import percentile, progress, render_table, write_json
 from memvault.benchmarks.perf_corpus import PerfCorpus, find_data_dir, load_corpus
 from memvault.embed.base import Embedder, FloatMatrix, l2_normalise
-from memvault.engine import MemoryEngine, OpenGate
+from memvault.engine import MemoryEngine, NewMemory, OpenGate
 from memvault.layout import RuntimeLayout
 from memvault.retrieval.config import preset
 from memvault.retrieval.fusion import minmax_fuse
@@ -165,7 +165,7 @@ def _measure_size(
         layout = RuntimeLayout.for_orchestrator(home, "perf").ensure()
         store = SQLiteStore(layout.db_path)
         plain = MemoryEngine(store, "perf", layout=layout, gate=OpenGate(), embedder=None)
-        lat = _time(lambda: plain.add(corpus.sentence(rng), **fact), adds)
+        lat = _time(lambda: plain.add(NewMemory(content=corpus.sentence(rng), **fact)), adds)
         row["add_p50_ms_no_embedding"] = percentile(lat, 50)
         row["adds_per_s_no_embedding"] = 1000 / max(row["add_p50_ms_no_embedding"], 1e-9)
         engine = MemoryEngine(store, "perf", layout=layout, gate=OpenGate(), embedder=embedder)
@@ -177,7 +177,9 @@ def _measure_size(
             #   store is this size's cached one, topped up to n if it holds fewer.
             if embedder is not None:
                 engine.search("warm up the model")
-                lat = _time(lambda: engine.add(corpus.sentence(rng), **fact), adds)
+                lat = _time(
+                    lambda: engine.add(NewMemory(content=corpus.sentence(rng), **fact)), adds
+                )
                 row["add_p50_ms_with_embedding"] = percentile(lat, 50)
             engine.close()
             cached = store_cache / _cache_name(n, corpus, len(base_texts), embedder)
@@ -190,7 +192,9 @@ def _measure_size(
         try:
             if embedder is not None and store_cache is None:
                 engine.search("warm up the model")
-                lat = _time(lambda: engine.add(corpus.sentence(rng), **fact), adds)
+                lat = _time(
+                    lambda: engine.add(NewMemory(content=corpus.sentence(rng), **fact)), adds
+                )
                 row["add_p50_ms_with_embedding"] = percentile(lat, 50)
             if "add_p50_ms_with_embedding" in row:
                 row["adds_per_s_with_embedding"] = 1000 / max(

@@ -226,7 +226,8 @@ def add(
 ) -> None:
     """Store one memory; prints its stop reason and id."""
     with _engine(ctx) as engine:
-        result = engine.add(text, **fields)
+        parsed = engine.new_memory({"content": text, **fields})
+        result = parsed if isinstance(parsed, WriteResult) else engine.add(parsed)
     _print_write(result, as_json, "stored")
 
 
@@ -554,8 +555,8 @@ def load_demo(engine: MemoryEngine) -> dict[str, str]:
     sample = json.loads(resources.files("memvault.cli").joinpath("demo_data.json").read_text())
     ids: dict[str, str] = {}
     for item in sample["memories"]:
-        fields = {k: v for k, v in item.items() if k not in ("ref", "content")}
-        ids[item["ref"]] = engine.add(item["content"], **fields).raise_for_status().memory_id or ""
+        memory = NewMemory(**{k: v for k, v in item.items() if k != "ref"})
+        ids[item["ref"]] = engine.add(memory).raise_for_status().memory_id or ""
     for edge in sample["edges"]:
         engine.link(
             ids[edge["from"]],

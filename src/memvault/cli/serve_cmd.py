@@ -19,8 +19,9 @@ import typer
 from memvault.access import AccessControl, Principal
 from memvault.cli.config_cmd import ConfigOpt, load
 from memvault.cli.options import AllUsersGrantFlag, BoundUserOpt, CategoriesOpt, ReadOnlyFlag
-from memvault.engine import MemoryEngine
+from memvault.engine import MemoryEngine, NewMemory
 from memvault.errors import ConfigError
+from memvault.model.enums import MemoryType, SourceKind
 
 __all__ = ["register"]
 
@@ -48,17 +49,19 @@ def _demo_governance(engine: MemoryEngine) -> None:
     engine.propose(
         "Dana prefers code reviews in the morning.",
         user_id="dana",
-        type="Preference",
+        type=MemoryType.PREFERENCE,
         category="PREFERENCE",
         importance=40,
     )
     # Refused by the gate (a credential): only its stop reason and detector are kept.
     engine.add(
-        "Remember my deploy password is hunter2-Secret!",
-        type="Preference",
-        category="PREFERENCE",
-        source_kind="USER_EXPLICIT",
-        user_id="dana",
+        NewMemory(
+            content="Remember my deploy password is hunter2-Secret!",
+            type=MemoryType.PREFERENCE,
+            category="PREFERENCE",
+            source_kind=SourceKind.USER_EXPLICIT,
+            user_id="dana",
+        )
     )
 
 

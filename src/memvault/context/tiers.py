@@ -33,7 +33,7 @@ budget to the best remaining items, and never exceeds the budget.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -73,7 +73,11 @@ _LIST_PAGE = 10_000
 class MemoryPort(Protocol):
     """What the tiers need from the engine (``MemoryEngine`` satisfies it)."""
 
-    def add(self, content: str, *, thread_id: str = ..., **fields: Any) -> WriteResult: ...
+    def new_memory(self, fields: Mapping[str, Any]) -> Any:
+        """The engine's typed ``NewMemory`` of raw fields, or the refusal (a WriteResult)."""
+        ...
+
+    def add(self, memory: Any, /, *, thread_id: str = ...) -> WriteResult: ...
 
     def delete(self, memory_id: str, *, thread_id: str = ...) -> WriteResult: ...
 
@@ -84,6 +88,14 @@ class MemoryPort(Protocol):
     def search(
         self, query: str, *, filters: NodeFilter | None = ..., top_k: int = ...
     ) -> SearchResults: ...
+
+
+def _add(port: MemoryPort, fields: Mapping[str, Any]) -> WriteResult:
+    """Parse raw fields with the engine, then store them (bad input is a result)."""
+    rest = dict(fields)
+    thread_id = str(rest.pop("thread_id", "default"))
+    parsed = port.new_memory(rest)
+    return parsed if isinstance(parsed, WriteResult) else port.add(parsed, thread_id=thread_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,8 +218,7 @@ class ProjectMemory:
 
     def add(self, content: str, **fields: Any) -> WriteResult:
         """Store a memory in this project, then evict if the project is over ``max_items``."""
-        fields["project_id"] = self.project_id
-        result = self.port.add(content, **fields)
+        result = _add(self.port, {**fields, "content": content, "project_id": self.project_id})
         if result.ok:
             self.evict()
         return result
@@ -260,8 +271,7 @@ class GlobalMemory:
     port: MemoryPort
 
     def add(self, content: str, **fields: Any) -> WriteResult:
-        fields["project_id"] = None
-        return self.port.add(content, **fields)
+        return _add(self.port, {**fields, "content": content, "project_id": None})
 
     def items(
         self, query: str = "", *, limit: int = 50, user: UserScope = None

@@ -6,8 +6,8 @@ through an engine can see another tenant's rows.
 
 >>> import tempfile
 >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as engine:
-...     r = engine.add("Prefers concise answers", type="Preference", category="PREFERENCE",
-...                    source_kind="USER_EXPLICIT", user_id="u1")
+...     r = engine.add(NewMemory(content="Prefers concise answers", type="Preference",
+...                    category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="u1"))
 ...     [h.node.memory_id == r.memory_id for h in engine.search("concise").hits]
 [True]
 """

@@ -10,14 +10,14 @@ audited it. Interfaces (HTTP routes, MCP tools, adapters) parse, make one
 call on the façade and map the result.
 
 >>> import tempfile
->>> from memvault.engine import MemoryEngine
+>>> from memvault.engine import MemoryEngine, NewMemory
 >>> engine = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
 >>> planner = engine.as_caller(Grant("planner", frozenset({"TODO"})))
->>> planner.add("Write the tests", type="Todo", category="TODO", ttl_class="MEDIUM",
-...             source_kind="USER_EXPLICIT").ok
+>>> planner.add(NewMemory(content="Write the tests", type="Todo", category="TODO",
+...                       ttl_class="MEDIUM", source_kind="USER_EXPLICIT")).ok
 True
->>> planner.add("Prefers tea", type="Preference", category="PREFERENCE",
-...             source_kind="USER_EXPLICIT")
+>>> planner.add(NewMemory(content="Prefers tea", type="Preference", category="PREFERENCE",
+...                       source_kind="USER_EXPLICIT"))
 Traceback (most recent call last):
 ...
 memvault.errors.AccessDeniedError: agent 'planner' may not use category PREFERENCE
@@ -27,6 +27,7 @@ memvault.errors.AccessDeniedError: agent 'planner' may not use category PREFEREN
 from __future__ import annotations
 
 import builtins
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -46,6 +47,7 @@ from memvault.engine._grant import (
 )
 from memvault.engine._lifecycle import LifecycleOps
 from memvault.engine._reads import Reader
+from memvault.engine._writes import KEYWORD_ADD_DEPRECATED
 from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
@@ -61,6 +63,9 @@ if TYPE_CHECKING:
     from memvault.engine._sync import MemoryEngine
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
+
+#: ``add``'s keywords besides the memory (how to write it, not what).
+_ADD_OPTIONS = frozenset({"thread_id", "index_text", "vector", "vector_model"})
 
 T = TypeVar("T")
 
@@ -228,13 +233,27 @@ class Caller:
 
     # -- writes ------------------------------------------------------------------
 
-    def add(self, content: str | NewMemory, **fields: Any) -> WriteResult:
-        """:meth:`MemoryEngine.add` as this caller (its agent is the memory's agent)."""
-        content, fields = _unpack(content, fields)
+    def new_memory(self, fields: Mapping[str, Any]) -> NewMemory | WriteResult:
+        """:meth:`MemoryEngine.new_memory` as this caller (a refusal is recorded: a write)."""
         self.authorize("add", write=True, categories=[fields.get("category")])
+        return self._run(self._engine.new_memory, fields)
+
+    def add(self, memory: NewMemory | str, /, **options: Any) -> WriteResult:
+        """:meth:`MemoryEngine.add` as this caller (its agent is the memory's agent)."""
+        fields = {k: v for k, v in options.items() if k not in _ADD_OPTIONS}
+        if fields or not isinstance(memory, NewMemory):
+            warnings.warn(KEYWORD_ADD_DEPRECATED, DeprecationWarning, stacklevel=2)
+            content, fields = _unpack(memory, fields)
+            parsed = self.new_memory({"content": content, **fields})
+            if isinstance(parsed, WriteResult):
+                return parsed
+            memory = parsed
+        self.authorize("add", write=True, categories=[memory.category])
+        own: dict[str, Any] = {"agent_id": self.grant.agent}
         if self.grant.user is not None:
-            fields["user_id"] = self._own(fields.get("user_id"), "add")
-        return self._run(self._engine.add, content, **{**fields, "agent_id": self.grant.agent})
+            own["user_id"] = self._own(memory.user_id, "add")
+        typed = {k: v for k, v in options.items() if k in _ADD_OPTIONS}
+        return self._run(self._engine.add, memory.model_copy(update=own), **typed)
 
     def add_many(self, items: Sequence[Mapping[str, Any]], **options: Any) -> list[WriteResult]:
         """:meth:`MemoryEngine.add_many`, every item in the caller's categories and agent."""

@@ -51,10 +51,10 @@ class Reader:
         which record stop reason and detector, never content).
 
         >>> import tempfile
-        >>> from memvault.engine import MemoryEngine
+        >>> from memvault.engine import MemoryEngine, NewMemory
         >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as e:
-        ...     _ = e.add("Dana likes tea.", type="Preference", category="PREFERENCE",
-        ...               source_kind="USER_EXPLICIT")
+        ...     _ = e.add(NewMemory(content="Dana likes tea.", type="Preference",
+        ...                         category="PREFERENCE", source_kind="USER_EXPLICIT"))
         ...     [ev.op.value for ev in e.audit_events(limit=5)]
         ['CREATE']
         """

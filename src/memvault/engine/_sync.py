@@ -257,6 +257,7 @@ class MemoryEngine:
     # -- writer ------------------------------------------------------------------
 
     add = _by("writer", Writer.add)
+    new_memory = _by("writer", Writer.new_memory)
     add_many = _by("writer", Writer.add_many)
     update = _by("writer", Writer.update)
     delete = _by("writer", Writer.delete)

@@ -3,6 +3,7 @@ retract, link, bulk add), each through the one write pipeline."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -20,7 +21,13 @@ from memvault.store.base import IndexText
 from memvault.write.precomputed import checked_vector
 from memvault.write.spec import LinkOptions, MemoryPatch, NewMemory
 
-__all__ = ["Writer"]
+__all__ = ["KEYWORD_ADD_DEPRECATED", "Writer"]
+
+#: What ``add(content, **fields)`` warns (the typed call is ``add(NewMemory(...))``).
+KEYWORD_ADD_DEPRECATED = (
+    "add(content, **fields) is deprecated: pass a NewMemory "
+    "(engine.new_memory(fields) turns raw fields into one, or into the refusal add answers)"
+)
 
 #: ``propose(content, kind=, user_id=, **fields)`` — queue a memory for the user's consent.
 ProposeFn = Callable[..., ProposalResult]
@@ -33,10 +40,36 @@ class Writer:
         self.core = core
         self.propose = propose
 
+    def new_memory(self, fields: Mapping[str, Any]) -> NewMemory | WriteResult:
+        """The typed :class:`~memvault.engine.NewMemory` of raw ``add`` fields
+        (``content`` included) — or, when none can be built, the refusal ``add``
+        answers: SCHEMA_INVALID with the fields in ``errors`` (unless the gate
+        ranks the text higher, contract §7), recorded like every refusal.
+
+        Edges (CLI, HTTP, MCP) parse with it, then call :meth:`add` with the value:
+        bad input is a result, never an exception.
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine, NewMemory
+        >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme")
+        >>> e.new_memory({"content": "x", "type": "fact"}).stop_reason
+        <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
+        >>> spec = e.new_memory({"content": "Prefers tea", "type": "Preference",
+        ...                      "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"})
+        >>> e.add(spec).stop_reason
+        <StopReason.SUCCESS_STORED: 'SUCCESS_STORED'>
+        >>> e.close()
+        """
+        try:
+            return self.core.writes.parse_new(fields)
+        except ValidationFailed as exc:
+            cleaned, _ = self.core.writes.strip_controls(fields)
+            return self.core.writes.invalid(MemoryOp.STORE, exc, fields=cleaned)
+
     def add(
         self,
         /,
-        content: str | NewMemory,
+        memory: NewMemory | str,
         *,
         thread_id: str = "default",
         index_text: IndexText | None = None,
@@ -46,8 +79,10 @@ class Writer:
     ) -> WriteResult:
         """Store a new memory. Returns a :class:`WriteResult`; never raises for bad input.
 
-        ``content`` is the text with its fields as keywords, or a typed
-        :class:`~memvault.engine.NewMemory` (every field in one value).
+        ``memory`` is a typed :class:`~memvault.engine.NewMemory` (every field in
+        one value; :meth:`new_memory` builds one from raw fields). The text with
+        its fields as keywords (``add("…", type=…, category=…)``) still works
+        but is deprecated (:class:`DeprecationWarning`).
 
         ``vector``: the content's document vector, when the caller already has
         one (the gate and the stored embedding reuse it), with ``vector_model``
@@ -57,14 +92,14 @@ class Writer:
         >>> import tempfile
         >>> from memvault.engine import MemoryEngine, NewMemory
         >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme")
-        >>> e.add("x", type="fact", category="PREFERENCE", source_kind="USER_EXPLICIT").stop_reason
-        <StopReason.SCHEMA_INVALID: 'SCHEMA_INVALID'>
         >>> e.add(NewMemory(content="Prefers tea", type="Preference", category="PREFERENCE",
         ...                 source_kind="USER_EXPLICIT")).stop_reason
         <StopReason.SUCCESS_STORED: 'SUCCESS_STORED'>
         >>> e.close()
         """
-        content, fields = _unpack(content, fields)
+        if fields or not isinstance(memory, NewMemory):
+            warnings.warn(KEYWORD_ADD_DEPRECATED, DeprecationWarning, stacklevel=2)
+        content, fields = _unpack(memory, fields)
         if vector is not None:
             try:
                 vector = checked_vector(vector, vector_model, self.core.embedder)

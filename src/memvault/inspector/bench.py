@@ -50,6 +50,8 @@ PAGES: tuple[tuple[str, str], ...] = (
 def _seed(home: Path, n: int) -> tuple[Any, str, str]:
     from memvault.access import AccessControl, Principal
     from memvault.config import load_config
+    from memvault.engine import NewMemory
+    from memvault.model.enums import MemoryType, SourceKind
 
     control = AccessControl(
         home, load_config(home, overrides={"embedder": {"name": "hashing"}}, environ={})
@@ -73,16 +75,18 @@ def _seed(home: Path, n: int) -> tuple[Any, str, str]:
         first = first or (results[0].memory_id or "")
     for i in range(300):  # refused (a credential): counted on the Refusals page
         engine.add(
-            f"my password is hunter{i}-Secret!",
-            type="Preference",
-            category="PREFERENCE",
-            source_kind="USER_EXPLICIT",
+            NewMemory(
+                content=f"my password is hunter{i}-Secret!",
+                type=MemoryType.PREFERENCE,
+                category="PREFERENCE",
+                source_kind=SourceKind.USER_EXPLICIT,
+            )
         )
     for i in range(30):
         engine.propose(
             f"user7 seems to prefer region {i}.",
             user_id="user7",
-            type="Preference",
+            type=MemoryType.PREFERENCE,
             category="PREFERENCE",
         )
     key, _ = control.keys.create("bench", "bench")

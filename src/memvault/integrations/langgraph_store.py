@@ -94,6 +94,7 @@ from memvault.engine import (
     PolicyGate,
     RetrievalConfig,
     UserScope,
+    WriteResult,
 )
 from memvault.model.enums import MemoryType, SourceKind, TTLClass
 from memvault.model.node import MemoryNode
@@ -403,15 +404,18 @@ class MemvaultStore(BaseStore):
             memory_id = existing.node.memory_id
         else:
             given = {"vector": vector[0], "vector_model": vector[1]} if vector else {}
-            result = engine.add(
-                content,
-                key=op.key,
-                value=envelope,
-                project_id=self.project,
-                user_id=self._owner,
-                **{**_DEFAULTS, **fields},
-                **given,
+            parsed = engine.new_memory(
+                {
+                    "content": content,
+                    "key": op.key,
+                    "value": envelope,
+                    "project_id": self.project,
+                    "user_id": self._owner,
+                    **_DEFAULTS,
+                    **fields,
+                }
             )
+            result = parsed if isinstance(parsed, WriteResult) else engine.add(parsed, **given)
             result.raise_for_status()
             memory_id = str(result.memory_id)
         node = engine.get(memory_id).node

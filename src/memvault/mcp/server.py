@@ -305,7 +305,12 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         ttl = fields.pop("ttl_class", None) or (rule.default_ttl.value if rule else None)
         if ttl:
             fields["ttl_class"] = ttl
-        return call(ctx, "memory_store", lambda engine: engine.add(**fields))
+
+        def store(engine: EngineCaller) -> WriteResult:
+            parsed = engine.new_memory(fields)
+            return parsed if isinstance(parsed, WriteResult) else engine.add(parsed)
+
+        return call(ctx, "memory_store", store)
 
     @tool("Forget a memory", _writes(destructive=True, idempotent=True))
     def memory_forget(

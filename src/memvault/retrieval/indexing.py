@@ -102,11 +102,11 @@ def conversation_links(
       text, so those of no conversation link to the piece before them too.
 
     >>> import tempfile
-    >>> from memvault.engine import MemoryEngine, OpenGate
+    >>> from memvault.engine import MemoryEngine, NewMemory, OpenGate
     >>> e = MemoryEngine.open(tempfile.mkdtemp(), "acme", gate=OpenGate(), embedder=None)
     >>> turn = {"type": "Event", "category": "EVENT", "source_kind": "USER_EXPLICIT",
     ...         "conversation_id": "c1"}
-    >>> a = e.add("Ann: I moved to Lyon.", **turn).memory_id
+    >>> a = e.add(NewMemory(content="Ann: I moved to Lyon.", **turn)).memory_id
     >>> b, c = [r.memory_id for r in e.add_many([
     ...     {"content": "Bo: Why Lyon?", **turn}, {"content": "Ann: A new job.", **turn}])]
     >>> [(x.to_memory_id == a, x.reason) for x in e.get(b).edges if x.from_memory_id == b]

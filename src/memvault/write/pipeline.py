@@ -325,13 +325,17 @@ class WritePipeline:
             memory_id=memory_id,
         )
 
-    def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
-        """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
+    @staticmethod
+    def parse_new(fields: Mapping[str, Any]) -> NewMemory:
+        """Raw fields (``content`` included) as a NewMemory; raises :class:`ValidationFailed`."""
         try:
-            spec = NewMemory(**dict(fields))
+            return NewMemory(**dict(fields))
         except ValidationError as exc:
             raise _failed(exc) from None
-        return self.build(spec)
+
+    def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
+        """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
+        return self.build(self.parse_new(fields))
 
     # -- validate + gate -----------------------------------------------------
 

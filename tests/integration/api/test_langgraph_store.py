@@ -19,6 +19,7 @@ from langgraph.store.base import BaseStore, InvalidNamespaceError, PutOp, Search
 from memvault.engine import MemoryEngine
 from memvault.errors import WriteRefusedError
 from memvault.integrations.langgraph_store import MemvaultStore
+from tests.helpers import add_fields
 
 TEA = {
     "content": "Dana prefers tea over coffee",
@@ -209,7 +210,8 @@ def test_memories_not_written_by_the_adapter_are_visible(
     store: MemvaultStore, tmp_path: Path
 ) -> None:
     with MemoryEngine.open(tmp_path, "acme") as engine:
-        engine.add(
+        add_fields(
+            engine,
             "The staging cluster rotates its certificates on Tuesdays",
             type="Fact",
             category="KNOWLEDGE",

@@ -12,6 +12,7 @@ from memvault.config import load_config
 from memvault.engine import Grant, MemoryEngine
 from memvault.errors import AccessDeniedError
 from memvault.model.enums import HistoryOp
+from tests.helpers import add_fields
 from tests.integration.caller.conftest import PREF, TODO
 
 
@@ -21,11 +22,11 @@ def test_every_operation_is_held_to_the_grant(engine: MemoryEngine) -> None:
         Grant("planner", frozenset({"TODO"})),
         on_deny=lambda g, reason, op, cats: denied.append((reason, op, cats)),
     )
-    todo = planner.add("Write the parser tests", **TODO)
-    pref = engine.add("Dana prefers tea", **PREF)
+    todo = add_fields(planner, "Write the parser tests", **TODO)
+    pref = add_fields(engine, "Dana prefers tea", **PREF)
     assert todo.ok and pref.ok and todo.memory_id and pref.memory_id
     calls = [
-        lambda: planner.add("Prefers coffee", **PREF),
+        lambda: add_fields(planner, "Prefers coffee", **PREF),
         lambda: planner.get(pref.memory_id or ""),
         lambda: planner.update(pref.memory_id or "", importance=10),
         lambda: planner.update(todo.memory_id or "", category="PREFERENCE"),
@@ -55,7 +56,7 @@ def test_every_operation_is_held_to_the_grant(engine: MemoryEngine) -> None:
 def test_read_only_and_spanning_calls(engine: MemoryEngine) -> None:
     reader = engine.as_caller(Grant("reader", read_only=True))
     with pytest.raises(AccessDeniedError) as caught:
-        reader.add("Dana prefers tea", **PREF)
+        add_fields(reader, "Dana prefers tea", **PREF)
     assert caught.value.reason == "read_only"
     limited = engine.as_caller(Grant("planner", frozenset({"TODO"})))
     with pytest.raises(AccessDeniedError) as spans:
@@ -74,9 +75,9 @@ def test_access_control_shares_one_engine_and_audits_denials(tmp_path: Path) -> 
         b = control.engine(Principal("acme", "stylist", "k2"))
         assert a._engine is b._engine  # no copies of the engine per agent
         with pytest.raises(AccessDeniedError):
-            a.add("Dana prefers tea", **PREF)
+            add_fields(a, "Dana prefers tea", **PREF)
         log = (tmp_path / "acme" / "memory" / "logs" / "memory.log").read_text()
         assert '"access_denied"' in log and '"POST /x"' in log
-        assert b.add("Dana prefers tea", **PREF).ok
+        assert add_fields(b, "Dana prefers tea", **PREF).ok
     finally:
         control.close()

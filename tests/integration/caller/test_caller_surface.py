@@ -15,6 +15,7 @@ from memvault.engine._caller import Caller
 from memvault.engine._grant import _Forward
 from memvault.errors import AccessDeniedError, MemoryNotFoundError
 from memvault.inspector.source import MemorySource
+from tests.helpers import add_fields
 from tests.integration.caller.conftest import PREF, TODO
 
 
@@ -89,7 +90,7 @@ def _seeded(tmp_path: Path) -> tuple[AccessControl, dict[str, str]]:
         ("todo_eli", "Eli: renew the certificate", TODO, "eli"),
         ("pref_dana", "Dana prefers tea", PREF, "dana"),
     ]:
-        result = seed.add(content, **fields, user_id=user)
+        result = add_fields(seed, content, **fields, user_id=user)
         assert result.ok and result.memory_id, result
         ids[key] = result.memory_id
     for a, b in [("todo_dana", "pref_dana"), ("todo_dana", "todo_eli")]:

@@ -20,6 +20,7 @@ from memvault.layout import RuntimeLayout
 from memvault.model import CapturedBy, ChangeKind, MemoryNode, Source, SourceKind, SourceType
 from memvault.store import ChangeEntry, InMemoryStore, SQLiteStore, Store, WriteSet
 from tests.conftest import StepClock
+from tests.helpers import add_fields
 
 # Trigger: engines with hybrid recall load a local embedding model by default.
 # Why: these tests are about what the agent sees, not about vectors; embedding
@@ -55,7 +56,7 @@ def add(engine: MemoryEngine, content: str, type: str = "Fact", **fields: Any) -
     """Store through the engine (gate, audit, change log, revision)."""
     fields.setdefault("category", "KNOWLEDGE")
     fields.setdefault("source_kind", "USER_EXPLICIT")
-    result = engine.add(content, type=type, **fields).raise_for_status()
+    result = add_fields(engine, content, type=type, **fields).raise_for_status()
     assert result.memory_id is not None
     return result.memory_id
 

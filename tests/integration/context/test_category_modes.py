@@ -9,6 +9,7 @@ import pytest
 from memvault.config import load_config
 from memvault.engine import MemoryEngine
 from memvault.errors import ConfigError
+from tests.helpers import add_fields
 
 FACT = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT", "user_id": "dana"}
 PREF = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
@@ -21,9 +22,9 @@ def _engine(tmp_path: Path, categories: dict[str, object]) -> MemoryEngine:
         environ={},
     )
     engine = MemoryEngine.open(tmp_path, "acme", config=config)
-    assert engine.add("Dana prefers short answers", **{**PREF, "user_id": "dana"}).ok
+    assert add_fields(engine, "Dana prefers short answers", **{**PREF, "user_id": "dana"}).ok
     for city in ("Lisbon", "Porto", "Faro"):
-        assert engine.add(f"The Kubernetes cluster runs in {city}", **FACT).ok
+        assert add_fields(engine, f"The Kubernetes cluster runs in {city}", **FACT).ok
     return engine
 
 

@@ -17,6 +17,7 @@ from memvault.access import AccessControl
 from memvault.api import create_app
 from memvault.config import load_config
 from memvault.inspector import pages_governance, pages_memories
+from tests.helpers import add_fields
 from tests.integration.inspector.conftest import Site, csrf_of, serve, stop
 
 PAGES = [
@@ -56,7 +57,7 @@ def _add(site: Site, content: str, **fields: str | int) -> str:
         "source_kind": "USER_EXPLICIT",
         "user_id": "erin",
     }
-    result = site.engine().add(content, **{**base, **fields})
+    result = add_fields(site.engine(), content, **{**base, **fields})
     assert result.memory_id is not None, result
     return result.memory_id
 
@@ -288,8 +289,8 @@ def test_refusals_are_counted_never_shown(site: Site, writer: httpx.Client) -> N
 
     before = total()
     secret = "My API token is sk-live-0123456789abcdefABCDEF"
-    result = site.engine().add(
-        secret, type="Preference", category="PREFERENCE", source_kind="USER_EXPLICIT"
+    result = add_fields(
+        site.engine(), secret, type="Preference", category="PREFERENCE", source_kind="USER_EXPLICIT"
     )
     assert not result.ok
     page = writer.get("/refusals").text
@@ -606,7 +607,8 @@ def test_bulletin_page_takes_a_user_and_never_shows_another_users(site: Site) ->
 
 def test_timeline_links_a_consent_refusal_to_its_confirmation(site: Site) -> None:
     engine = site.engine()
-    queued = engine.add(
+    queued = add_fields(
+        engine,
         "Please call me Ilse",
         type="Preference",
         category="PREFERENCE",

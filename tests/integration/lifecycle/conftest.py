@@ -12,6 +12,7 @@ import pytest
 
 from memvault.engine import MemoryEngine
 from tests.conftest import StepClock
+from tests.helpers import add_fields
 
 DAY = timedelta(days=1)
 
@@ -48,6 +49,6 @@ def remember(engine: MemoryEngine, content: str, **fields: Any) -> str:
         "user_id": "u1",
     }
     data.update(fields)
-    result = engine.add(content, **data).raise_for_status()
+    result = add_fields(engine, content, **data).raise_for_status()
     assert result.memory_id is not None
     return result.memory_id

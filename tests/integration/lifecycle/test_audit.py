@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import StepClock
+from tests.helpers import add_fields
 from tests.integration.lifecycle.conftest import open_engine, remember
 
 
@@ -18,7 +19,7 @@ def _populate(home: Path, clock: StepClock) -> Path:
         engine.update(a, importance=70).raise_for_status()
         engine.link(a, b, "RelatedTo").raise_for_status()
         engine.delete(b).raise_for_status()
-        engine.add("x", type="nope", category="PREFERENCE", source_kind="USER_EXPLICIT")
+        add_fields(engine, "x", type="nope", category="PREFERENCE", source_kind="USER_EXPLICIT")
         report = engine.verify_audit()
         assert report.ok and report.events == 6, report
         assert engine.layout is not None

@@ -17,6 +17,7 @@ from memvault.cli import app
 from memvault.engine import MemoryEngine, consent_links
 from memvault.model import HistoryOp, StopReason
 from tests.conftest import StepClock
+from tests.helpers import add_fields
 from tests.integration.lifecycle.conftest import open_engine
 
 NAME = {
@@ -30,7 +31,7 @@ NAME = {
 
 
 def _confirmed(engine: MemoryEngine) -> tuple[str, str]:
-    queued = engine.add("Please call me Ilse", **NAME)
+    queued = add_fields(engine, "Please call me Ilse", **NAME)
     assert queued.stop_reason is StopReason.MISSING_EXPLICIT_CONSENT and queued.proposal_id
     stored = engine.confirm_proposal(queued.proposal_id)
     assert stored.stop_reason is StopReason.SUCCESS_STORED and stored.memory_id

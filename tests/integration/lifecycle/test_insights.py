@@ -8,6 +8,7 @@ from memvault.engine import MemoryEngine
 from memvault.lifecycle.insights import detect
 from memvault.model.enums import MemoryType, StopReason
 from memvault.store.base import NodeFilter
+from tests.helpers import add_fields
 
 PREF = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
 FACT = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
@@ -21,13 +22,13 @@ def test_a_recurring_preference_and_a_working_pattern_are_proposed_once(tmp_path
             "Dana likes Python type hints.",
             "Dana loves green tea.",
         ):
-            assert e.add(text, user_id="dana", **PREF).ok
+            assert add_fields(e, text, user_id="dana", **PREF).ok
         for text in (
             "Dana deploys the billing service on Fridays.",
             "Dana runs the team demo on Friday.",
             "Dana writes the weekly report on Friday.",
         ):
-            assert e.add(text, user_id="dana", **FACT).ok
+            assert add_fields(e, text, user_id="dana", **FACT).ok
         before = len(e.store.list_nodes("acme", NodeFilter(user_id="dana"), limit=100))
         results = e.propose_insights("dana")
         assert [r.stop_reason for r in results] == [StopReason.MISSING_EXPLICIT_CONSENT] * 2

@@ -10,6 +10,7 @@ import pytest
 
 from memvault.embed.minilm import MiniLMEmbedder
 from memvault.engine import MemoryEngine, OpenGate
+from tests.helpers import add_fields
 
 MEMORIES = [
     "Tom hates YAML and writes every config in TOML.",
@@ -25,7 +26,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryEngine]:
     home = tmp_path_factory.mktemp("calibrated")
     with MemoryEngine.open(home, "acme", gate=OpenGate(), embedder=MiniLMEmbedder().load()) as e:
         for text in MEMORIES:
-            r = e.add(text, type="Fact", category="FACT", source_kind="USER_EXPLICIT")
+            r = add_fields(e, text, type="Fact", category="FACT", source_kind="USER_EXPLICIT")
             assert r.ok, r
         yield e
 

@@ -9,10 +9,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memvault.engine import MemoryEngine, OpenGate
+from tests.helpers import add_fields
 
 
 def _add(e: MemoryEngine, text: str, conversation: str | None) -> str:
-    r = e.add(
+    r = add_fields(
+        e,
         text,
         type="Event",
         category="EVENT",

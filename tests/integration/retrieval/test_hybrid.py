@@ -15,7 +15,7 @@ from memvault.embed import HashingEmbedder
 from memvault.engine import OpenGate
 from memvault.store import NodeFilter, SQLiteStore, Store
 from tests.conftest import STORE_FACTORIES, StepClock
-from tests.helpers import FlakyEmbedder
+from tests.helpers import FlakyEmbedder, add_fields
 
 FACT: dict[str, Any] = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
 
@@ -35,7 +35,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 def test_both_legs_run_and_explain(backend: Store, tmp_path: Path) -> None:
     e = _engine(backend, "acme", HashingEmbedder(dimension=64), tmp_path)
     ids = [
-        e.add(t, **FACT).memory_id
+        add_fields(e, t, **FACT).memory_id
         for t in (
             "the deploy pipeline uses GitHub Actions",
             "invoices are rendered as PDF",
@@ -55,9 +55,9 @@ def test_scope_and_filters_inside_the_vector_leg(backend: Store, tmp_path: Path)
     emb = HashingEmbedder(dimension=64)
     a = _engine(backend, "tenant-a", emb, tmp_path)
     b = _engine(backend, "tenant-b", emb, tmp_path)
-    secret = a.add("tenant a launch codes are in the vault", user_id="u1", **FACT).memory_id
-    a.add("tenant a launch party is friday", user_id="u2", **FACT)
-    b.add("tenant b has a garden", **FACT)
+    secret = add_fields(a, "tenant a launch codes are in the vault", user_id="u1", **FACT).memory_id
+    add_fields(a, "tenant a launch party is friday", user_id="u2", **FACT)
+    add_fields(b, "tenant b has a garden", **FACT)
     q = emb.embed_query("launch codes vault")
     for f in (NodeFilter(), NodeFilter(user_id="u1")):
         assert [
@@ -75,7 +75,7 @@ def test_scope_and_filters_inside_the_vector_leg(backend: Store, tmp_path: Path)
 def test_vector_index_follows_add_update_delete(backend: Store, tmp_path: Path) -> None:
     emb = HashingEmbedder(dimension=64)
     e = _engine(backend, "acme", emb, tmp_path)
-    mid = e.add("the mascot is a purple otter", **FACT).memory_id
+    mid = add_fields(e, "the mascot is a purple otter", **FACT).memory_id
     assert mid
 
     def vector_ids(query: str) -> list[str]:
@@ -102,9 +102,9 @@ def test_sqlite_vector_index_sees_writes_of_another_process(tmp_path: Path) -> N
     emb = HashingEmbedder(dimension=64)
     first = _engine(SQLiteStore(tmp_path / "m.db"), "acme", emb, tmp_path)
     second = _engine(SQLiteStore(tmp_path / "m.db"), "acme", emb, tmp_path)
-    first.add("alpha beta gamma", **FACT)
+    add_fields(first, "alpha beta gamma", **FACT)
     first.search("alpha")  # loads first's matrix
-    other = second.add("delta epsilon zeta", **FACT).memory_id
+    other = add_fields(second, "delta epsilon zeta", **FACT).memory_id
     hits = first.store.search_vectors(
         "acme", emb.model_id, emb.embed_query("delta epsilon zeta"), NodeFilter(), limit=1
     )
@@ -122,7 +122,7 @@ def test_embedding_failure_keeps_the_memory_and_backfill_completes(
     emb = FlakyEmbedder()
     e = _engine(backend, "acme", emb, tmp_path)
     emb.broken = True
-    r = e.add("the on-call rota changes every monday", **FACT)
+    r = add_fields(e, "the on-call rota changes every monday", **FACT)
     assert r.stop_reason is StopReason.SUCCESS_STORED
     assert [n.memory_id for n in backend.missing_embeddings("acme", emb.model_id, limit=5)] == [
         r.memory_id
@@ -141,7 +141,7 @@ def test_embedding_cache_reuses_vectors(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "m.db")
     emb = HashingEmbedder(dimension=64)
     e = _engine(store, "acme", emb, tmp_path)
-    e.add("same words", **FACT)
+    add_fields(e, "same words", **FACT)
     from memvault.retrieval.indexing import text_sha256
 
     cached = store.cached_embeddings(emb.model_id, [text_sha256("same words")])
@@ -151,8 +151,8 @@ def test_embedding_cache_reuses_vectors(tmp_path: Path) -> None:
 def test_default_local_model_recalls_paraphrases(tmp_path: Path) -> None:
     """The real default embedder: a paraphrase with no shared words is found."""
     with MemoryEngine.open(tmp_path, "acme", gate=OpenGate()) as e:
-        target = e.add("Dana is allergic to peanuts", **FACT).memory_id
-        e.add("The quarterly report is due in March", **FACT)
-        e.add("Our office moved to the fourth floor", **FACT)
+        target = add_fields(e, "Dana is allergic to peanuts", **FACT).memory_id
+        add_fields(e, "The quarterly report is due in March", **FACT)
+        add_fields(e, "Our office moved to the fourth floor", **FACT)
         res = e.search("what food must Dana avoid?", config="vector", top_k=1)
         assert res.legs == ("vector",) and res.hits[0].node.memory_id == target

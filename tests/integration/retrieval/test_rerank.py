@@ -14,6 +14,7 @@ from memvault.embed.minilm import MiniLMEmbedder
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.retrieval.rerank import RERANKERS, rerank_features
 from memvault.store.base import RankFields
+from tests.helpers import add_fields
 
 
 class _Clock:
@@ -41,7 +42,7 @@ def dated(
             (11, "Maria: we had dinner with the volunteers at the harbour restaurant"),
         ):
             clock.now = datetime(2023, month, 3, 19, 0, tzinfo=UTC)
-            r = e.add(text, actor_id="Maria", conversation_id=f"c{month}", **fields)
+            r = add_fields(e, text, actor_id="Maria", conversation_id=f"c{month}", **fields)
             assert r.ok and r.memory_id, r
             ids[str(month)] = r.memory_id
         clock.now = datetime(2023, 12, 1, tzinfo=UTC)
@@ -138,10 +139,12 @@ def test_a_conversation_link_is_only_returned_between_visible_memories(tmp_path:
     with MemoryEngine.open(
         tmp_path, "acme", gate=OpenGate(), embedder=MiniLMEmbedder().load()
     ) as e:
-        ann = e.add(
-            "Ann: I moved to Lyon for a new job.", user_id="ann", conversation_id="c1", **turn
+        ann = add_fields(
+            e, "Ann: I moved to Lyon for a new job.", user_id="ann", conversation_id="c1", **turn
         )
-        bo = e.add("Bo: Lyon has great food markets.", user_id="bo", conversation_id="c1", **turn)
+        bo = add_fields(
+            e, "Bo: Lyon has great food markets.", user_id="bo", conversation_id="c1", **turn
+        )
         assert ann.ok and bo.ok
         linked = e.get(bo.memory_id or "").edges
         assert [(x.to_memory_id, x.reason) for x in linked] == [

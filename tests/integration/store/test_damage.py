@@ -23,6 +23,7 @@ from memvault.engine import MemoryEngine, OpenGate
 from memvault.errors import StoreIdentityError, StoreMissingError, StoreUnavailableError
 from memvault.model.enums import StopReason
 from memvault.store.anchor import read_anchor
+from tests.helpers import add_fields
 
 runner = CliRunner()
 FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
@@ -39,7 +40,7 @@ def seeded(home: Path, orchestrator: str = "acme", n: int = 5, size: int = 80) -
     with MemoryEngine.open(home, orchestrator, gate=OpenGate(), embedder=None) as engine:
         for i in range(n):
             text = f"Fact {i} about the deploy pipeline of {orchestrator}. " + "x" * size
-            result = engine.add(text, **FIELDS)
+            result = add_fields(engine, text, **FIELDS)
             assert result.ok, result
             ids.append(str(result.memory_id))
     return ids
@@ -57,7 +58,7 @@ def test_anchor_follows_every_committed_write(tmp_path: Path) -> None:
         live = engine.store.identity("acme")
         assert live == anchor  # uuid, created_at, revision, history count, last hash
         assert anchor.revision == 3 and anchor.history_count == len(engine.store.history("acme"))
-        engine.add("one more fact about the build", **FIELDS)
+        add_fields(engine, "one more fact about the build", **FIELDS)
         after = read_anchor(tmp_path / "acme" / "memory" / "memory.anchor.json")
         assert after is not None and after.revision == 4 and after == engine.store.identity("acme")
 
@@ -151,7 +152,7 @@ def test_file_deleted_while_open_fails_every_later_write(tmp_path: Path) -> None
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db(tmp_path)}{suffix}").unlink(missing_ok=True)
         for i in range(3):
-            result = engine.add(f"written after the file vanished {i}", **FIELDS)
+            result = add_fields(engine, f"written after the file vanished {i}", **FIELDS)
             assert result.stop_reason is StopReason.INTERNAL_INCONSISTENCY
         with pytest.raises(StoreUnavailableError, match="deleted while open"):
             engine.search("vanished")
@@ -209,12 +210,12 @@ def test_a_zero_byte_file_without_anchor_is_not_a_store(tmp_path: Path) -> None:
 
 WRITER = """
 import sys
-from memvault.engine import MemoryEngine, OpenGate
+from memvault.engine import MemoryEngine, NewMemory, OpenGate
 engine = MemoryEngine.open(sys.argv[1], "acme", gate=OpenGate(), embedder=None)
 i = 0
 while True:
-    engine.add(f"fact {i} written before the kill " + "w" * 300,
-               type="Fact", category="KNOWLEDGE", source_kind="SYSTEM_KNOWN")
+    engine.add(NewMemory(content=f"fact {i} written before the kill " + "w" * 300,
+               type="Fact", category="KNOWLEDGE", source_kind="SYSTEM_KNOWN"))
     i += 1
 """
 

@@ -16,6 +16,7 @@ from memvault.embed import HashingEmbedder
 from memvault.model.enums import HistoryOp, MemoryStatus
 from memvault.store import NodeFilter, Store
 from tests.conftest import StepClock
+from tests.helpers import add_fields
 
 PREF: dict[str, Any] = {
     "type": "Preference",
@@ -42,12 +43,12 @@ REFUSED = [
 
 def test_policy_gate_decisions_are_kept_exactly_by_the_store(store: Store) -> None:
     engine = MemoryEngine(store, "acme", embedder=HashingEmbedder(dimension=64), clock=StepClock())
-    kept = engine.add("Dana prefers green tea in the morning", **PREF)
+    kept = add_fields(engine, "Dana prefers green tea in the morning", **PREF)
     assert kept.stop_reason is StopReason.SUCCESS_STORED and kept.memory_id
     revision = store.revision("acme")
 
     for text, extra, reason in REFUSED:
-        result = engine.add(text, **{**PREF, **extra})
+        result = add_fields(engine, text, **{**PREF, **extra})
         assert result.stop_reason is reason and result.memory_id is None
     assert store.revision("acme") == revision  # refusals do not move the revision
     everything = NodeFilter(status=tuple(MemoryStatus))

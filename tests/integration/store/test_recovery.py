@@ -29,6 +29,7 @@ from memvault.errors import StoreError
 from memvault.model.enums import StopReason
 from memvault.store.base import NodeFilter, WriteSet
 from memvault.store.sqlite import SQLiteStore
+from tests.helpers import add_fields
 from tests.integration.api.conftest import serve_in_thread
 
 FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
@@ -38,7 +39,7 @@ ADD = ["--type", "Fact", "--category", "KNOWLEDGE", "--source-kind", "SYSTEM_KNO
 def test_failed_commit_rolls_back_and_the_writer_works_again(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "memory.db")
     engine = MemoryEngine(store, "acme", gate=OpenGate(), embedder=None)
-    first = engine.add("The build runs on two cores", **FIELDS)
+    first = add_fields(engine, "The build runs on two cores", **FIELDS)
     assert first.ok
     assert store._writer is not None
     source = store.get_nodes("acme", [str(first.memory_id)])[0].source
@@ -53,7 +54,7 @@ def test_failed_commit_rolls_back_and_the_writer_works_again(tmp_path: Path) -> 
     with pytest.raises(StoreError, match="FOREIGN KEY"):
         store.apply(orphan)
     assert not store._writer.in_transaction  # rolled back, not left open
-    second = engine.add("The deploy runs at noon", **FIELDS)
+    second = add_fields(engine, "The deploy runs at noon", **FIELDS)
     assert second.ok, second  # the same writer takes the next write
     assert store.count_nodes("acme", NodeFilter()) == 2
     store.close()
@@ -69,14 +70,14 @@ def test_read_only_file_is_unavailable_and_recovers(tmp_path: Path) -> None:
     runner = CliRunner()
     home = tmp_path / "home"
     with MemoryEngine.open(home, "acme", gate=OpenGate(), embedder=None) as engine:
-        assert engine.add("written before", **FIELDS).ok
+        assert add_fields(engine, "written before", **FIELDS).ok
     db = home / "acme" / "memory" / "memory.db"
     if not _chattr("+i", db):
         pytest.skip("chattr +i is not available here")
     try:
         # a process that opens the store while the file is read-only
         engine = MemoryEngine.open(home, "acme", gate=OpenGate(), embedder=None)
-        failed = engine.add("written while read-only", **FIELDS)
+        failed = add_fields(engine, "written while read-only", **FIELDS)
         assert failed.stop_reason is StopReason.INTERNAL_INCONSISTENCY
         assert failed.store_unavailable and failed.memory_id is None
         assert failed.to_json()["memory_available"] is False
@@ -84,7 +85,7 @@ def test_read_only_file_is_unavailable_and_recovers(tmp_path: Path) -> None:
         assert result.exit_code == 4, result.stdout
     finally:
         _chattr("-i", db)
-    recovered = engine.add("written after the permission came back", **FIELDS)
+    recovered = add_fields(engine, "written after the permission came back", **FIELDS)
     assert recovered.ok, recovered  # the same open engine, no restart
     assert next(n.content for n in engine.list(limit=10)).startswith("written after")
     engine.close()

@@ -12,14 +12,15 @@ from memvault.cli import app
 from memvault.engine import MemoryEngine
 from memvault.errors import MemoryNotFoundError
 from memvault.model.enums import MemoryStatus, StopReason
+from tests.helpers import add_fields
 
 FACT = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
 
 
 def test_supersede_links_and_keeps_the_old_memory(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme") as e:
-        old = e.add("The API runs on Python 3.11.", **FACT).memory_id
-        new = e.add("The API runs on Python 3.12.", **FACT).memory_id
+        old = add_fields(e, "The API runs on Python 3.11.", **FACT).memory_id
+        new = add_fields(e, "The API runs on Python 3.12.", **FACT).memory_id
         assert old and new
         done = e.supersede(old, by=new)
         assert done.stop_reason is StopReason.SUCCESS_UPDATED
@@ -37,8 +38,8 @@ def test_retract_through_the_cli(tmp_path: Path) -> None:
     runner = CliRunner()
     base = ["--home", str(tmp_path), "--orchestrator", "acme"]
     with MemoryEngine.open(tmp_path, "acme") as e:
-        wrong = e.add("The office is closed on Mondays.", **FACT).memory_id
-        right = e.add("The office is closed on Sundays.", **FACT).memory_id
+        wrong = add_fields(e, "The office is closed on Mondays.", **FACT).memory_id
+        right = add_fields(e, "The office is closed on Sundays.", **FACT).memory_id
     assert wrong and right
     out = runner.invoke(app, [*base, "retract", wrong, "--json"])
     assert out.exit_code == 0, out.stdout + out.stderr

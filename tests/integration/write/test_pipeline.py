@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from memvault.cli import app
 from memvault.engine import MemoryEngine
 from memvault.model.enums import HistoryOp, StopReason
+from tests.helpers import add_fields
 
 PREF: dict[str, Any] = {
     "type": "Preference",
@@ -57,12 +58,12 @@ def engine(tmp_path: Path) -> Any:
 
 
 def test_every_refusal_kind_leaves_a_refuse_row_and_a_log_line(engine: MemoryEngine) -> None:
-    a = engine.add("Dana prefers tea", **PREF).memory_id
-    b = engine.add("Dana prefers green tea in the morning", **PREF).memory_id
+    a = add_fields(engine, "Dana prefers tea", **PREF).memory_id
+    b = add_fields(engine, "Dana prefers green tea in the morning", **PREF).memory_id
     assert a and b
     outcomes = [
-        engine.add("x", **{**PREF, "type": "Fakt"}),  # schema
-        engine.add("My passport number is X4829175", **PREF),  # gate
+        add_fields(engine, "x", **{**PREF, "type": "Fakt"}),  # schema
+        add_fields(engine, "My passport number is X4829175", **PREF),  # gate
         engine.update(a, colour="red"),  # unknown field
         engine.update(a, importance=500),  # bounds
         engine.link(a, b, "NotAnEdge"),  # bad edge
@@ -90,10 +91,10 @@ def test_every_refusal_kind_leaves_a_refuse_row_and_a_log_line(engine: MemoryEng
 
 def test_the_contract_winner_not_the_first_problem(engine: MemoryEngine) -> None:
     """An injection with a bad type is INJECTION_DETECTED (§7), as `policy check` says."""
-    r = engine.add(INJECTION, **{**PREF, "type": "Fakt"})
+    r = add_fields(engine, INJECTION, **{**PREF, "type": "Fakt"})
     assert r.stop_reason is StopReason.INJECTION_DETECTED and r.memory_id is None
     assert r.errors == ()  # the schema finding lost; its field list is not the answer
-    plain = engine.add("Dana likes jazz", **{**PREF, "type": "Fakt"})
+    plain = add_fields(engine, "Dana likes jazz", **{**PREF, "type": "Fakt"})
     assert plain.stop_reason is StopReason.SCHEMA_INVALID
     assert plain.errors and plain.errors[0][0] == "type"
     assert [r[0] for r in _refusals(engine)] == ["INJECTION_DETECTED", "SCHEMA_INVALID"]
@@ -101,10 +102,10 @@ def test_the_contract_winner_not_the_first_problem(engine: MemoryEngine) -> None
 
 def test_a_failed_write_names_no_memory(engine: MemoryEngine) -> None:
     assert engine.layout is not None
-    kept = engine.add("Dana prefers tea", **PREF).memory_id
+    kept = add_fields(engine, "Dana prefers tea", **PREF).memory_id
     assert kept
     _break_memories_table(engine.layout.db_path)
-    r = engine.add("Dana prefers jazz", **PREF)
+    r = add_fields(engine, "Dana prefers jazz", **PREF)
     assert r.stop_reason is StopReason.INTERNAL_INCONSISTENCY
     assert r.memory_id is None and r.to_json()["memory_id"] is None
     assert _logged(engine, "write_failed")

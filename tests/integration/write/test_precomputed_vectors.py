@@ -12,6 +12,7 @@ from memvault.embed import HashingEmbedder
 from memvault.embed.base import FloatMatrix
 from memvault.engine import MemoryEngine
 from memvault.model.enums import StopReason
+from tests.helpers import add_fields
 
 FIELDS = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
 
@@ -59,7 +60,8 @@ def test_a_vector_of_the_right_space_is_stored_as_given_and_not_re_embedded(
     embedder = engine.embedder
     assert isinstance(embedder, CountingEmbedder)
     given = np.arange(1, 17, dtype=np.float64)  # not unit length: normalised on the way in
-    result = engine.add(
+    result = add_fields(
+        engine,
         "deploys go out on Tuesdays",
         vector=given.tolist(),
         vector_model=embedder.model_id,
@@ -94,7 +96,9 @@ def test_a_vector_that_does_not_fit_is_schema_invalid_and_nothing_is_stored(
     engine: MemoryEngine, vector: object, model: str | None, says: str
 ) -> None:
     model_id = engine.embedder.model_id if model == "RIGHT" else model  # type: ignore[union-attr]
-    result = engine.add("the build uses make", vector=vector, vector_model=model_id, **FIELDS)
+    result = add_fields(
+        engine, "the build uses make", vector=vector, vector_model=model_id, **FIELDS
+    )
     assert result.stop_reason is StopReason.SCHEMA_INVALID
     assert says in (result.reason or "")
     assert result.memory_id is None

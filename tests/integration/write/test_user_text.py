@@ -10,6 +10,7 @@ from pathlib import Path
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.extract.base import MESSAGE_MAX
 from memvault.model.enums import StopReason
+from tests.helpers import add_fields
 
 
 def _fields() -> dict[str, str]:
@@ -18,14 +19,14 @@ def _fields() -> dict[str, str]:
 
 def test_add_keeps_tabs_and_line_breaks_and_removes_other_controls(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme", gate=OpenGate()) as e:
-        r = e.add("host\tport\nalpha\t5432\x07\x00 done\x1b", **_fields())
+        r = add_fields(e, "host\tport\nalpha\t5432\x07\x00 done\x1b", **_fields())
         assert r.stop_reason is StopReason.SUCCESS_STORED, r
         node = e.get(r.memory_id).node
         assert node.content == "host\tport\nalpha\t5432 done"
         created = [ev for ev in e.history(r.memory_id) if ev.op.value == "CREATE"]
         assert created[0].detail["control_chars_removed"] == 3
         # nothing removed: nothing recorded
-        plain = e.add("plain text", **_fields())
+        plain = add_fields(e, "plain text", **_fields())
         detail = next(ev for ev in e.history(plain.memory_id) if ev.op.value == "CREATE").detail
         assert "control_chars_removed" not in detail
         # update cleans too
@@ -69,7 +70,7 @@ def test_a_long_add_is_stored_as_consecutive_parts_never_cut(tmp_path: Path) -> 
     text = _message(20)
     assert len(text) > 1000
     with MemoryEngine.open(tmp_path, "acme", gate=OpenGate(), embedder=None) as e:
-        r = e.add(text, conversation_id="c1", **_EVENT)
+        r = add_fields(e, text, conversation_id="c1", **_EVENT)
         assert r.stop_reason is StopReason.SUCCESS_STORED, r
         assert len(r.parts) >= 3 and r.memory_id == r.parts[0]
         assert r.to_json()["parts"] == list(r.parts)
@@ -92,13 +93,13 @@ def test_a_long_add_without_a_conversation_is_chained_and_huge_text_is_kept(
     tmp_path: Path,
 ) -> None:
     with MemoryEngine.open(tmp_path, "acme", gate=OpenGate(), embedder=None) as e:
-        r = e.add("word " * 2000, **_EVENT)  # 10,000 characters: over the node's 4,000 too
+        r = add_fields(e, "word " * 2000, **_EVENT)  # 10,000 characters: over the node's 4,000 too
         assert r.ok and len(r.parts) >= 20
         assert sum(len(e.get(m).node.content.split()) for m in r.parts) == 2000
         second = e.get(r.parts[1]).edges
         assert [x.to_memory_id for x in second if x.from_memory_id == r.parts[1]] == [r.parts[0]]
         # a short add is one memory, as before
-        short = e.add("Ana: hello there", **_EVENT)
+        short = add_fields(e, "Ana: hello there", **_EVENT)
         assert short.ok and short.parts == () and "parts" not in short.to_json()
 
 
@@ -106,7 +107,7 @@ def test_a_long_statement_is_split_into_one_or_two_sentences_a_memory(tmp_path: 
     text = " ".join(f"The build server number {i} runs on Debian." for i in range(30))
     with MemoryEngine.open(tmp_path, "acme", gate=OpenGate(), embedder=None) as e:
         assert len(text) > 1024  # the KNOWLEDGE bound
-        r = e.add(text, type="Fact", category="KNOWLEDGE", source_kind="USER_EXPLICIT")
+        r = add_fields(e, text, type="Fact", category="KNOWLEDGE", source_kind="USER_EXPLICIT")
         assert r.ok, r
         contents = [e.get(m).node.content for m in r.parts]
         assert len(contents) == 15 and all(c.count(".") == 2 for c in contents)
@@ -117,7 +118,7 @@ def test_a_long_add_with_one_forbidden_sentence_is_refused_whole(tmp_path: Path)
     message (as the same text would be refused whole), nothing is stored."""
     text = _message(20) + " My social security number is 123-45-6789."
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as e:
-        r = e.add(text, **_EVENT)
+        r = add_fields(e, text, **_EVENT)
         assert r.stop_reason is StopReason.FORBIDDEN_CATEGORY, r
         assert r.memory_id is None and r.parts == ()
         assert e.list(limit=10) == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.helpers import add_fields
 from typer.testing import CliRunner
 
 from memvault.learn import load_weights, sha256_of
@@ -214,7 +215,8 @@ def test_a_write_from_a_tool_is_refused_on_the_add_path(
 
     engine = MemoryEngine.open(tmp_path, "acme")
     try:
-        result = engine.add(
+        result = add_fields(
+            engine,
             "The build uses pnpm.",
             type="Fact",
             category="KNOWLEDGE",
@@ -223,8 +225,12 @@ def test_a_write_from_a_tool_is_refused_on_the_add_path(
             source_ref=ref,
         )
         assert result.stop_reason is StopReason.FORBIDDEN_CATEGORY
-        plain = engine.add(
-            "The build uses pnpm.", type="Fact", category="KNOWLEDGE", source_kind="SYSTEM_KNOWN"
+        plain = add_fields(
+            engine,
+            "The build uses pnpm.",
+            type="Fact",
+            category="KNOWLEDGE",
+            source_kind="SYSTEM_KNOWN",
         )
         assert plain.stop_reason is StopReason.SUCCESS_STORED
     finally:

@@ -17,6 +17,7 @@ from memvault.engine import MemoryEngine, OpenGate
 from memvault.layout import RuntimeLayout
 from memvault.store.anchor import bind_identity, read_anchor
 from memvault.store.postgres import PostgresStore
+from tests.helpers import add_fields
 from tests.integration.store.postgres import server as pg
 
 FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
@@ -50,14 +51,14 @@ def test_a_rolled_back_database_is_behind_its_anchor(tmp_path: Path) -> None:
     dsn, schema = pg.fresh_schema()
     layout = RuntimeLayout.for_orchestrator(tmp_path, "acme").ensure()
     with _engine(dsn, schema, layout) as engine:
-        assert engine.add("The build runs on two cores", **FIELDS).ok
+        assert add_fields(engine, "The build runs on two cores", **FIELDS).ok
     backup = f"{schema}_backup"
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {backup}")
         for table in _tables(conn, schema):
             conn.execute(f"CREATE TABLE {backup}.{table} AS SELECT * FROM {schema}.{table}")
     with _engine(dsn, schema, layout) as engine:
-        assert engine.add("The deploy runs at noon", **FIELDS).ok
+        assert add_fields(engine, "The deploy runs at noon", **FIELDS).ok
         assert engine.verify_audit().ok
     ahead = read_anchor(layout.anchor_path)
     assert ahead is not None and ahead.revision == 2
