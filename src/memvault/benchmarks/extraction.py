@@ -42,6 +42,7 @@ from typing import Any
 
 from memvault.benchmarks.common import turn_message
 from memvault.engine import MemoryEngine
+from memvault.model.jsonl import json_objects
 from memvault.write import (
     CaptureResult,
     EmbeddingSimilarity,
@@ -70,14 +71,8 @@ def load(path: Path | None = None) -> list[dict[str, Any]]:
     except OSError as exc:
         raise ValueError(f"cannot read {source}: {exc.strerror or exc}") from None
     turns: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            turn = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{source}:{number}: not JSON ({exc.msg})") from None
-        missing = [f for f in _FIELDS if not isinstance(turn, dict) or f not in turn]
+    for number, turn in json_objects(lines, where=f"{source}:"):
+        missing = [f for f in _FIELDS if f not in turn]
         if missing:
             raise ValueError(f"{source}:{number}: missing {', '.join(missing)}")
         turns.append(turn)

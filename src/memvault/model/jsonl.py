@@ -15,11 +15,14 @@ from typing import Any
 __all__ = ["json_objects"]
 
 
-def json_objects(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+def json_objects(
+    lines: Iterable[str], where: str = "line "
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(line number, object)`` of each non-blank line (numbered from 1).
 
-    Raises :class:`ValueError` naming the first line that is not a JSON object;
-    the lines before it have been yielded.
+    Raises :class:`ValueError` naming the first line that is not a JSON object
+    (``where`` + its number: ``line 3`` or, with ``where="turns.jsonl:"``,
+    ``turns.jsonl:3``); the lines before it have been yielded.
 
     >>> list(json_objects(['{"a": 1}', "", '{"b": 2}']))
     [(1, {'a': 1}), (3, {'b': 2})]
@@ -34,7 +37,7 @@ def json_objects(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"line {number}: invalid JSON ({exc.msg})") from None
+            raise ValueError(f"{where}{number}: invalid JSON ({exc.msg})") from None
         if not isinstance(item, dict):
-            raise ValueError(f"line {number}: expected a JSON object")
+            raise ValueError(f"{where}{number}: expected a JSON object")
         yield number, item
