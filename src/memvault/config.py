@@ -201,7 +201,7 @@ class PolicySettings(_Section):
     """
 
     contract: Annotated[str, StringConstraints(pattern=r"^\d+\.\d+\.\d+$")] = "19.1.0"
-    #: A batch of 512 or more candidates is judged half in a second process
+    #: A batch of 64 or more candidates is judged half in a second process
     #: (``python -m memvault.policy.parallel``); ``false``: all in this process.
     parallel_gate: bool = True
     allowlists: dict[AgentName, tuple[Category, ...]] = Field(default_factory=dict)

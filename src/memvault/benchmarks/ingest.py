@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from memvault.ingest.pipeline import IngestReport
+from memvault.policy.parallel import worker_cpu_seconds
 
-__all__ = ["bench_result", "generate_folder"]
+__all__ = ["bench_result", "gate_worker_cpu_seconds", "generate_folder"]
 
 _SUBJECTS = [
     "The build",
@@ -128,6 +129,15 @@ def generate_folder(folder: Path, files: int, *, seed: int = 7) -> dict[str, int
         (folder / f"doc-{n:05d}{suffix}").write_text(body, encoding="utf-8")
         previous = (suffix, body)
     return counts
+
+
+def gate_worker_cpu_seconds() -> float:
+    """CPU seconds of the gate's second process so far (added to a pass's own CPU time).
+
+    >>> gate_worker_cpu_seconds() >= 0.0
+    True
+    """
+    return worker_cpu_seconds()
 
 
 def bench_result(

@@ -23,7 +23,7 @@ from the gate. Edges are built only between accepted memories.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,8 +105,30 @@ class DocumentJudge:
     def judge(self, document: ParsedDocument, sha: str, source_path: str) -> Judged:
         """Build every candidate's node, judge them (the file's nodes at once when a
         ``judge_many`` is given: the same decisions), keep the accepted, audit the rest."""
-        judged = Judged()
-        by_ref: dict[str, MemoryNode] = {}
+        return self.judge_documents([(document, sha, source_path)])[0]
+
+    def judge_documents(self, documents: Sequence[tuple[ParsedDocument, str, str]]) -> list[Judged]:
+        """:meth:`judge` of each ``(document, sha, source_path)``, every node of them
+        judged in one batch.
+
+        Trigger: a window of ingested files (tens of small files).
+        Why: a batch per file primed the learned heads per file and never reached the
+          size at which the gate's second process judges half of it.
+        Outcome: one ``judge_many`` for the window's nodes; each node gets the
+          decision a call per file (or per node) gives it.
+        """
+        built = [self.build(*doc) for doc in documents]
+        nodes = [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)]
+        decisions = iter(self._decide(nodes))
+        return [
+            self._judged(document, sha, each, decisions)
+            for (document, sha, _), each in zip(documents, built, strict=True)
+        ]
+
+    def build(
+        self, document: ParsedDocument, sha: str, source_path: str
+    ) -> list[tuple[Candidate, MemoryNode | Decision, tuple[str, ...]]]:
+        """Each candidate's node, or the refusal of a candidate no node could be built from."""
         built: list[tuple[Candidate, MemoryNode | Decision, tuple[str, ...]]] = []
         for candidate in document.candidates:
             source = Source(
@@ -126,7 +148,17 @@ class DocumentJudge:
                 }
                 decision = self.writes.judge_invalid(MemoryOp.STORE, exc, raw)
                 built.append((candidate, decision, tuple(sorted({f for f, _ in exc.errors}))))
-        decisions = iter(self._decide([n for _, n, _ in built if isinstance(n, MemoryNode)]))
+        return built
+
+    def _judged(
+        self,
+        document: ParsedDocument,
+        sha: str,
+        built: list[tuple[Candidate, MemoryNode | Decision, tuple[str, ...]]],
+        decisions: Iterator[Decision],
+    ) -> Judged:
+        judged = Judged()
+        by_ref: dict[str, MemoryNode] = {}
         for candidate, built_node, fields in built:
             if not isinstance(built_node, MemoryNode):  # no node: refused as invalid
                 judged.refused.append((candidate, built_node, fields))

@@ -106,23 +106,24 @@ __all__ = [
     "run_pass",
 ]
 
-#: A window closes at this many accepted candidates or files, whichever first.
+#: A window closes at this many candidates or files, whichever first (its gate batch).
 WINDOW_MEMORIES = 96
 WINDOW_FILES = 32
 
 
 @dataclass
 class _Prepared:
-    """A file read, parsed and gated, waiting for its window's vectors."""
+    """A file read and parsed, gated with its window, then waiting for the window's vectors."""
 
     index: int
     entry: Entry
     document: ParsedDocument
-    judged: Judged
     sha: str
     source_path: str
     timings: dict[str, float]
     started: float
+    #: the gate's decisions, set when the file's window is judged (:meth:`_Pass.judge`)
+    judged: Judged = field(default_factory=Judged)
 
 
 @dataclass
@@ -210,12 +211,24 @@ class _Pass:
         duplicate = self._duplicate_of(entry, sha, started)
         if duplicate is not None:  # known content: not gated again
             return duplicate
-        gate_started = time.perf_counter()
-        judged = DocumentJudge(self.ctx.writes, self.ctx.judge, self.ctx.judge_many).judge(
-            document, sha, source_path
-        )
-        timings["gate_ms"] = _ms(gate_started)
-        return _Prepared(index, entry, document, judged, sha, source_path, timings, started)
+        return _Prepared(index, entry, document, sha, source_path, timings, started)
+
+    def judge(self, window: _Window) -> None:
+        """Gate every file of ``window`` in one batch (each node's own decision).
+
+        The batch's time is shared among the files by their candidate counts.
+        """
+        files = window.files
+        if not files:
+            return
+        started = time.perf_counter()
+        judge = DocumentJudge(self.ctx.writes, self.ctx.judge, self.ctx.judge_many)
+        judged = judge.judge_documents([(p.document, p.sha, p.source_path) for p in files])
+        spent = _ms(started)
+        total = sum(len(p.document.candidates) for p in files) or 1
+        for p, result in zip(files, judged, strict=True):
+            p.judged = result
+            p.timings["gate_ms"] = spent * len(p.document.candidates) / total
 
     def _duplicate_of(self, entry: Entry, sha: str, started: float) -> FileOutcome | None:
         record = self.ctx.store.ingest_record(self.ctx.orchestrator, sha)
@@ -564,12 +577,14 @@ def run_pass(
                     place([(index, prepared)])
                     continue
                 window.files.append(prepared)
-                window.memories += len(prepared.judged.accepted)
+                window.memories += len(prepared.document.candidates)
                 if window.memories >= WINDOW_MEMORIES or len(window.files) >= WINDOW_FILES:
+                    work.judge(window)
                     work.submit(pool, window, embed_threads)
                     if waiting is not None:
                         place(work.complete(waiting))
                     waiting, window = window, _Window()
+            work.judge(window)
             work.submit(pool, window, embed_threads)
             for last in (waiting, window):
                 if last is not None and last.files:

@@ -100,3 +100,45 @@ def test_a_files_nodes_judged_at_once_get_the_single_decisions(tmp_path: Path) -
         } <= reasons
     finally:
         store.close()
+
+
+def test_a_windows_documents_judged_at_once_get_each_files_decisions(tmp_path: Path) -> None:
+    """``judge_documents`` (one gate batch for a window of files) gives each file what
+    judging it alone gives: the same accepted, refused, edges and skipped edges."""
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        writes = WritePipeline(
+            store=store,
+            orchestrator="acme",
+            gate=PolicyGate(),
+            clock=lambda: datetime(2026, 1, 15, tzinfo=UTC),
+        )
+        calls: list[int] = []
+
+        def many(nodes: Sequence[MemoryNode]) -> list[Decision]:
+            calls.append(len(nodes))
+            return writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes])
+
+        judge = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node), many)
+        docs = [
+            (parse_text(TEXT, name="notes.txt"), SHA, "/h/notes.txt"),
+            (parse_json(json.dumps(DOC), name="mem.json"), "ef" * 32, "/h/mem.json"),
+            (parse_text("Deploys go out on Tuesdays.", name="one.txt"), "01" * 32, "/h/one.txt"),
+        ]
+        alone = [judge.judge(*doc) for doc in docs]
+        calls.clear()
+        together = judge.judge_documents(docs)
+        assert len(calls) == 1 and calls[0] == sum(len(a.accepted) for a in alone) + sum(
+            1 for a in alone for _, d, f in a.refused if not f
+        )
+        for a, b in zip(alone, together, strict=True):
+            assert [(c.chunk_id, n.memory_id, d) for c, n, d in a.accepted] == [
+                (c.chunk_id, n.memory_id, d) for c, n, d in b.accepted
+            ]
+            assert [(c.chunk_id, d, f) for c, d, f in a.refused] == [
+                (c.chunk_id, d, f) for c, d, f in b.refused
+            ]
+            assert (a.edges, a.skipped_edges) == (b.edges, b.skipped_edges)
+        assert any(a.refused for a in together) and all(a.accepted for a in together)
+    finally:
+        store.close()
