@@ -63,7 +63,8 @@ SILENT_OVER_RULE = 0.7
 SENTENCE_SILENT_MIN = 0.5
 
 _UPDATE_EN = (
-    r"\b(?:now|no longer|these days|nowadays|any ?more|scratch that|used to|instead of"
+    r"\b(?:now|no longer|no more|these days|nowadays|any ?more|scratch that|used to|instead"
+    r"|gave up(?: on)?|quit|stopped"
     r"|from now on|change of plan|after all|on second thought|actually no|correction"
     # a reversal: "I changed my mind, we're keeping RabbitMQ", "decided against Kafka"
     r"|chang(?:ed|ing) (?:my|our) minds?|decided against|(?:sticking|stick) with"
@@ -282,6 +283,10 @@ _LISTENER_OTHER = re.compile(
     r"|тебе|твой|твоя|usted|voi)(?!\w)|あなた|你",
     re.I,
 )
+_RELATIVE = re.compile(
+    r"^(?:which|that|who|whose)\s+(?:is|was|are|were|means|meant|made|makes|explains|caused|causes|broke|breaks)\b",
+    re.I,
+)
 _RHETORICAL = re.compile(r"^(?:guess what|you know what|know what)\b", re.I)
 _ABOUT_ME = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|we|we're|our|us)\b", re.I)
 
@@ -298,8 +303,8 @@ def help_question(text: str) -> bool:
     (True, False)
     >>> help_question("my build fails with exit code 137, why?")
     True
-    >>> help_question("what was it about?")
-    False
+    >>> help_question("what was it about?"), help_question("which is why the migration failed")
+    (False, False)
     >>> help_question("guess what I did this week?"), help_question("it made me think how we work")
     (False, False)
     >>> help_question("is there a faster way to diff two parquet files?")
@@ -310,6 +315,8 @@ def help_question(text: str) -> bool:
     (False, True)
     """
     clause = text.strip()
+    if not clause.endswith(("?", "？")) and _RELATIVE.match(clause):
+        return False  # "…, which is why the migration failed": a reason, not a question
     if _LISTENER_OTHER.search(clause) and (len(clause.split()) < 4 or not english_like(clause)):
         return False  # "¿y tú?", "et toi ?", "und du?": a question back, in any language
     if clause.endswith(("?", "？")) and not english_like(clause):
@@ -463,7 +470,9 @@ def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:
         category,
         key,
         clause.value(key_text),
-        cue=ChangeCue.UPDATE if UPDATE_CUE.search(text) else ChangeCue.ASSERT,
+        cue=ChangeCue.UPDATE
+        if UPDATE_CUE.search(text) or UPDATE_CUE.search(clause.said)
+        else ChangeCue.ASSERT,
         confidence=round(min(0.9, 0.5 + reading.score / 2), 3),
     )
 

@@ -74,7 +74,7 @@ from memvault.extract.reading import (
 )
 from memvault.extract.sensitive import sensitive_words
 from memvault.extract.text import slug, split_sentences
-from memvault.extract.verbatim import protected
+from memvault.extract.verbatim import protect, protected
 from memvault.model.enums import MemoryType
 
 __all__ = [
@@ -225,6 +225,11 @@ _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "con
 _STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
 #: … and only when its label stands out: more than half again of the others together.
 _STATED_OTHER_SHARE = 0.6
+
+#: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
+#: moment"): "right now" says the state is current, not that it is today's.
+_STATE_SLOTS = frozenset({"my_x_is", "employer", "occupation", "lives_in", "based_in"})
+_NOW_STATE = re.compile(r"\b(?:right now|at the moment)\b", re.I)
 
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
 _ASKED = frozenset({"TODO", "REMINDER"})
@@ -430,7 +435,10 @@ class RuleExtractor:
                 and cand.category not in _ASKED
                 and cand.rule not in _STANDING
                 and (
-                    _TODAY.search(raw)
+                    (
+                        _TODAY.search(raw)
+                        and not (cand.rule in _STATE_SLOTS and _NOW_STATE.search(raw))
+                    )
                     or (cand.rule.startswith(VERBATIM_RULE) and _TODAY_OTHER.search(raw))
                 )
             ):
@@ -558,6 +566,23 @@ class RuleExtractor:
             ):
                 quiet = ""
         change = UPDATE_CUE.search(text) is not None and _TODAY.search(text) is None
+        if (
+            change
+            and any(m.group(0).lower() != "now" for m in UPDATE_CUE.finditer(text))
+            and reading is not None
+            and not text.rstrip().endswith("?")
+            and english_like(text)
+            and quiet in {"", reading.label}
+            and not overrules_rules(reading, change=True)
+        ):
+            # Trigger: an explicit change ("scratch that, the new service will use
+            #          Postgres", "I gave up on Spanish") no rule read; a bare "now" is
+            #          no such cue ("the build is red again now").
+            # Why: a change is said to replace something kept; the reader takes
+            #      "now" for today's one-off, and an unsure reading drops it.
+            # Outcome: kept in the user's words unless a silent reading is sure
+            #          enough to overrule a change (the same bar a rule's clause has).
+            quiet, says = "", True
         if quiet and (quiet != reading_label(reading) or overrules_rules(reading, change=change)):
             # a question, a one-off sentence, or a confident silent reading
             return None, f"silent:{quiet}"
@@ -622,8 +647,15 @@ class RuleExtractor:
                 # Why: the status of things around the user, not an event of their life.
                 # Outcome: nothing is kept of it.
                 return None, f"silent:not the speaker's event ({reading.score:.2f})"
-            if reading.sure or says:
-                read = reading if reading.sure else durable_fallback(reading)
+            named = reading.score >= 0.5 and protect(text)[1] != ()
+            if reading.sure or says or named:
+                # Trigger (named): "we pin ruff==0.6.9", a clause naming an identifier
+                #          (pin, region, path, version) the reader reads as durable
+                #          (p >= 0.5) without standing out.
+                # Why: such clauses are the stack's facts, and the identifier must
+                #      come out byte-identical — lost, it cannot be recalled at all.
+                # Outcome: kept in the user's words, typed by the reading.
+                read = reading if reading.sure or named else durable_fallback(reading)
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)
                 how = "" if reading.sure else " (stated)"

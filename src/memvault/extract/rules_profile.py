@@ -212,7 +212,8 @@ _RULES: tuple[Rule, ...] = (
         "employer",
         _r(
             r"^i(?:'ve| have)?\s+(?:(?P<now>now|just|recently)\s+)?(?:work|am working|'m working"
-            r"|joined|started (?:at|working at|working for))\s+(?:at\s+|for\s+)?(?P<v>[A-Z0-9].+)$"
+            r"|joined|started (?:at|working at|working for|a new job at|my new job at))\s+"
+            r"(?:at\s+|for\s+)?(?P<v>[A-Z0-9].+)$"
         ),
         _employer,
     ),

@@ -102,6 +102,9 @@ _UPDATABLE = frozenset({"Fact", "Preference", "Decision", "Goal"})
 #: How far below the related band a change cue may still find the memory it changes.
 UPDATE_SLACK = 0.1
 
+#: Key families every reader-kept clause of a type shares (no slot of their own).
+_GENERIC = frozenset({"fact", "event", "todo", "note", "goal", "decision"})
+
 #: What a reversal ("changed my mind", "scratch that") takes back: a plan, not a fact.
 _PLANS = frozenset({"Decision", "Goal"})
 _REVERSAL = re.compile(
@@ -130,17 +133,21 @@ def _family(key: str) -> str:
 def _slot_match(key: str, other: str) -> bool:
     """The same slot: one family and a shared word in the slot's object.
 
-    A family alone is no slot: every clause the reader kept is keyed ``fact.…`` or
-    ``preference.…``, and "likes.jazz" is not the slot of "prefers.vim".
+    A generic family alone is no slot: every clause the reader kept as a fact is
+    keyed ``fact.…``, every event ``event.…`` — those need a shared word in the key.
 
     >>> _slot_match("likes.coffee", "prefers.tea_over_coffee")
     True
     >>> _slot_match("fact.daughter_school", "fact.evening_runs")
     False
+    >>> _slot_match("prefers.light_themes", "likes.dark_mode")
+    True
     """
     family = _family(key)
     if not family or _family(other) != family:
         return False
+    if family not in _GENERIC:
+        return True  # a named slot: "prefers.dark_mode" and "prefers.light_themes"
     return bool(set(key.split(".", 1)[1].split("_")) & set(other.split(".", 1)[1].split("_")))
 
 
@@ -185,7 +192,7 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
         #          "the team syncs on Tuesdays").
         # Why: the type says how a statement was phrased, not what it is about.
         # Outcome: across types only when close in meaning *and* sharing words.
-        return n.similarity >= bands.related and len(shared) >= 2
+        return n.similarity >= bands.related and len(shared) >= 1
     if n.similarity >= bands.contradiction:
         return bool(shared) or _slot_match(candidate.key, n.key)
     if _REVERSAL.search(candidate.content) and n.type in _PLANS and n.similarity >= bands.related:
@@ -200,6 +207,8 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
     # so the bar is a notch below the related band, with the slot or words to match.
     if n.similarity < bands.related - UPDATE_SLACK:
         return False
+    if n.similarity >= bands.related and shared:
+        return True  # close in meaning and one topic word ("standup" at 9:30 → at 10)
     return _slot_match(candidate.key, n.key) or len(shared) >= 2
 
 

@@ -97,3 +97,41 @@ def test_updates_by_meaning_under_every_change_cue(pipeline: CapturePipeline) ->
         assert [(e.type, e.to_id) for e in cand.edges] == [("Updates", old)]
     # the bumped pin comes out byte-identical
     assert "torch==2.6.0" in " ".join(active(pipeline.store))
+
+
+@pytest.mark.parametrize(
+    ("first", "change"),
+    [
+        # a taste worded as a fact by the reader ("these days … instead")
+        ("I drink a lot of coffee.", "these days I mostly drink green tea instead."),
+        # a named slot family: "now prefers light themes" changes "prefers dark mode"
+        ("I prefer dark mode in every app.", "I now prefer light themes, easier on my eyes."),
+        # "gave up on", "instead", "no more" are change cues
+        (
+            "I'm learning Spanish on Duolingo.",
+            "I gave up on Spanish, I'm learning Italian instead.",
+        ),
+        (
+            "Please answer in bullet points.",
+            "Actually, no more bullet points, write in short paragraphs.",
+        ),
+        # a new employer is a new value of the employer slot
+        (
+            "I work at Globex as a data analyst.",
+            "I just started a new job at Initech as a data engineer.",
+        ),
+    ],
+)
+def test_changes_worded_unlike_the_memory_they_change(
+    sqlite: SQLiteStore, first: str, change: str
+) -> None:
+    from memvault.embed import make_embedder
+    from memvault.write import EmbeddingSimilarity
+
+    p = make_pipeline(sqlite, similarity=EmbeddingSimilarity(make_embedder("minilm")))
+    old = say(p, first).candidates[0].memory_ids[0]
+    result = say(p, change)
+    assert any(
+        c.outcome is Outcome.UPDATED and ("Updates", old) in [(e.type, e.to_id) for e in c.edges]
+        for c in result.candidates
+    ), result.to_json()

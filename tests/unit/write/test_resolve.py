@@ -92,21 +92,23 @@ def test_a_change_about_the_speaker_never_supersedes_a_memory_about_their_child(
     assert resolve(c, [school, runs], BANDS).supersedes == ("m2",)
 
 
-def test_a_slot_family_alone_is_no_slot_match() -> None:
-    # "likes.jazz" and "prefers.vim" are both preferences, not one slot
-    c = Candidate(
-        "Dana now likes jazz.",
+def test_a_generic_key_family_is_no_slot_match_but_a_named_slot_is() -> None:
+    # every clause the reader kept as a fact is keyed fact.…: that is no shared slot
+    c = cand("Dana now cycles to work.", "fact.cycles_work", cue=ChangeCue.UPDATE, subject="Dana")
+    far = n("m1", "Dana's kids love the new pool.", "fact.kids_love_pool", sim=0.3)
+    assert resolve(c, [far], BANDS).outcome is not Outcome.UPDATED
+    # "now prefers light themes" changes "likes dark mode" (issue 16: both stayed active)
+    light = Candidate(
+        "Dana now prefers light themes.",
         MemoryType.PREFERENCE,
         "PREFERENCE",
-        "likes.jazz",
-        "jazz",
+        "prefers.light_themes",
+        "light themes",
         cue=ChangeCue.UPDATE,
         subject="Dana",
     )
-    vim = n("m1", "Dana prefers vim.", "prefers.vim", "vim", 0.3, t="Preference")
-    assert resolve(c, [vim], BANDS).outcome is not Outcome.UPDATED
-    tea = n("m2", "Dana likes black tea.", "likes.black_jazz", "tea", 0.3, t="Preference")
-    assert resolve(c, [tea], BANDS).supersedes == ("m2",)
+    dark = n("m2", "Dana likes dark mode.", "likes.dark_mode", "dark mode", 0.3, t="Preference")
+    assert resolve(light, [dark], BANDS).supersedes == ("m2",)
 
 
 def test_changing_ones_mind_updates_the_related_plan() -> None:
