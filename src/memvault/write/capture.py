@@ -414,18 +414,19 @@ class CapturePipeline:
                         reason=f"writing constraints: {problems}",
                     )
                 )
-        for candidate in candidates:
-            try:
-                reports.append(
-                    self._one(candidate, provenance, budget, thread_id, vectors, judge, writes)
-                )
-            except Exception as exc:
-                # Trigger: a bug or fault anywhere in this candidate's path.
-                # Why: fail closed for this candidate only; its WriteSet was never
-                #      applied (or was rolled back), and the others still get written.
-                # Outcome: rejected with INTERNAL_INCONSISTENCY.
-                self._log("error", "capture_failed", error=f"{type(exc).__name__}: {exc}")
-                reports.append(self._report(candidate, StopReason.INTERNAL_INCONSISTENCY))
+        with writes.batched_refusals():  # a refusal's REFUSE row rides with the next commit
+            for candidate in candidates:
+                try:
+                    reports.append(
+                        self._one(candidate, provenance, budget, thread_id, vectors, judge, writes)
+                    )
+                except Exception as exc:
+                    # Trigger: a bug or fault anywhere in this candidate's path.
+                    # Why: fail closed for this candidate only; its WriteSet was never
+                    #      applied (or was rolled back), and the others still get written.
+                    # Outcome: rejected with INTERNAL_INCONSISTENCY.
+                    self._log("error", "capture_failed", error=f"{type(exc).__name__}: {exc}")
+                    reports.append(self._report(candidate, StopReason.INTERNAL_INCONSISTENCY))
         clauses = tuple({"clause": t.to_json()} for t in (extraction.trace if extraction else ()))
         return CaptureResult(
             trigger,

@@ -48,7 +48,8 @@ reuses it, and nothing is embedded twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -74,7 +75,7 @@ from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path, to_validation_failed
 from memvault.results import WriteResult
 from memvault.retrieval.indexing import conversation_links, derived_index_text, embedding_rows
-from memvault.store.base import EmbeddingRow, IndexText, Store, WriteSet
+from memvault.store.base import EmbeddingRow, HistoryEvent, IndexText, Store, WriteSet
 from memvault.store.records import OpEvent
 from memvault.write.commit import WriteBuilder, with_op_events
 from memvault.write.spec import (
@@ -231,6 +232,8 @@ class WritePipeline:
         self.content_limit = content_limit
         #: Cuts a long content into exact slices (``ingest.statements.message_parts``).
         self.splitter = splitter
+        #: REFUSE rows waiting for the next commit (inside :meth:`batched_refusals`)
+        self._refusals: list[HistoryEvent] | None = None
 
     # -- plumbing ------------------------------------------------------------
 
@@ -489,10 +492,39 @@ class WritePipeline:
         builder = self.builder()
         try:
             event = builder.refusal_event(op, decision, memory_id, **detail)
-            self.apply(builder.events_only(event))
+            if self._refusals is not None:
+                self._refusals.append(event)  # written with the next commit (see below)
+            else:
+                self.apply(builder.events_only(event))
         except Exception as exc:
             self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
         self.log_refusal(op, decision, memory_id=memory_id)
+
+    @contextmanager
+    def batched_refusals(self) -> Iterator[None]:
+        """REFUSE rows recorded in the block ride along with the block's next commit.
+
+        Trigger: a capture turn: a refused candidate next to stored ones.
+        Why: each refusal record was an audit-only transaction of its own (an
+          fsync and an anchor write), beside each stored candidate's.
+        Outcome: the rows join the next write :meth:`commit` applies (after its
+          own events, same transaction); what is left when the block ends — or
+          when that write failed and rolled back — is written then, in one
+          transaction. A write is never delayed or changed by them otherwise.
+        """
+        if self._refusals is not None:  # nested: the outer block writes them
+            yield
+            return
+        self._refusals = []
+        try:
+            yield
+        finally:
+            pending, self._refusals = self._refusals, None
+            if pending:
+                try:
+                    self.apply(self.builder().events_only(*pending))
+                except Exception as exc:
+                    self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
 
     def log_refusal(
         self, op: MemoryOp | str, decision: Decision, *, memory_id: str | None = None
@@ -581,8 +613,13 @@ class WritePipeline:
         """
         if node is not None:
             write = with_op_events(write, node)  # operational events (spec §14)
+        carried = tuple(self._refusals or ()) if write.events else ()
+        if carried:  # REFUSE rows of batched_refusals, after the write's own events
+            write = replace(write, events=(*write.events, *carried))
         try:
             revision = self.apply(write)
+            if carried and self._refusals is not None:
+                del self._refusals[: len(carried)]
         except DuplicateEdgeError as exc:
             decision = Decision(StopReason.SCHEMA_INVALID, detector="schema", reason=str(exc))
             errors = (("edge", "an edge with this (from, to, type) already exists"),)

@@ -165,3 +165,50 @@ def test_http_winner_and_500_without_memory_id(tmp_path: Path) -> None:
         thread.join(timeout=15)
         sock.close()
         control.close()
+
+
+def test_a_capture_turns_refusal_rides_with_the_next_commit(tmp_path: Path) -> None:
+    """``WritePipeline.batched_refusals`` (a capture turn): a refused candidate's REFUSE
+    row is written in the next stored candidate's transaction, or with the other
+    refusals at the end of the turn — one transaction fewer per refusal, no row lost."""
+    from datetime import UTC, datetime
+
+    from memvault.extract.base import Message
+    from memvault.model.decision import Decision
+    from memvault.store import SQLiteStore
+    from memvault.write.capture import CapturePipeline
+
+    store = SQLiteStore(tmp_path / "m.db")
+
+    def gate(op: object, node: Any) -> Decision:
+        if "garden" in node.content or "roses" in node.content:
+            return Decision(StopReason.FORBIDDEN_CATEGORY, detector="test.garden")
+        return Decision(StopReason.SUCCESS_STORED)
+
+    capture = CapturePipeline(
+        store=store, orchestrator="acme", gate=gate, clock=lambda: datetime(2026, 1, 15, tzinfo=UTC)
+    )
+    applied: list[tuple[str, ...]] = []
+    apply = store.apply
+
+    def counted(write: Any) -> int:
+        applied.append(tuple(e.op.value for e in write.events))
+        return apply(write)
+
+    store.apply = counted  # type: ignore[method-assign]
+    try:
+        turn = "I prefer green tea over coffee. I love my garden in the back. I work at Acme."
+        result = capture.capture_message(Message(text=turn, user_id="dana", speaker="Dana"))
+        outcomes = [c.outcome.value for c in result.candidates]
+        assert outcomes == ["stored", "rejected", "stored"]
+        assert applied == [("CREATE",), ("CREATE", "REFUSE")]  # 2 transactions, not 3
+        applied.clear()
+        turn = "I love my garden in the back. I grow roses there."
+        result = capture.capture_message(Message(text=turn, user_id="dana", speaker="Dana"))
+        assert {c.outcome.value for c in result.candidates} == {"rejected"}
+        assert applied == [("REFUSE",) * len(result.candidates)]  # together, at the end
+        refusals = store.history("acme", ops=[HistoryOp.REFUSE], limit=10)
+        assert len(refusals) == 1 + len(result.candidates)
+        assert {e.detector for e in refusals} == {"test.garden"}
+    finally:
+        store.close()
