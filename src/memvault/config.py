@@ -30,7 +30,7 @@ import tomllib
 from collections.abc import Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -52,6 +52,9 @@ from pydantic_settings import (
 
 from memvault.errors import ConfigError
 from memvault.retrieval.config import PRESETS, RetrievalConfig
+
+if TYPE_CHECKING:
+    from memvault.policy.allowlist import AgentAllowlist
 
 __all__ = [
     "CONFIG_FILE_NAME",
@@ -98,18 +101,19 @@ class _Section(BaseModel):
 class RetrievalSettings(_Section):
     """``memory.retrieval``: the retrieval preset, and the spec's knobs on top of it.
 
-    ``top_n`` and ``rrf_k`` override the preset only when they are set
-    (in the file, the environment or a flag); ``rrf_k`` matters only to
-    presets that fuse by rank (``rrf``, ``spec``).
+    ``top_n``: at most this many results per search after fusion, whatever
+    the caller's ``top_k`` asks (unset: the caller's ``top_k``). ``rrf_k``
+    overrides the preset only when it is set (in the file, the environment or
+    a flag) and matters only to presets that fuse by rank (``rrf``, ``spec``).
 
     >>> RetrievalSettings().to_config().name
     'default'
-    >>> RetrievalSettings(preset="spec", top_n=5).to_config().top_n
-    5
+    >>> RetrievalSettings(preset="spec", rrf_k=5).to_config().rrf_k
+    5.0
     """
 
     preset: str = "default"
-    top_n: Annotated[int, Field(ge=1, le=1000)] = 20
+    top_n: Annotated[int, Field(ge=1, le=1000)] | None = None
     rrf_k: Annotated[int, Field(ge=1, le=10_000)] = 60
 
     @field_validator("preset")
@@ -120,14 +124,14 @@ class RetrievalSettings(_Section):
         return value
 
     def to_config(self) -> RetrievalConfig:
-        """The engine's :class:`RetrievalConfig`: the preset plus the keys that were set."""
-        update: dict[str, Any] = {
-            name: float(value) if name == "rrf_k" else value
-            for name in ("top_n", "rrf_k")
-            if name in self.model_fields_set and (value := getattr(self, name)) is not None
-        }
+        """The engine's :class:`RetrievalConfig`: the preset, with ``rrf_k`` if it was set.
+
+        (``top_n`` is the engine's cap on results, applied by ``MemoryEngine.open``.)
+        """
         base = PRESETS[self.preset]
-        return base.model_copy(update=update) if update else base
+        if "rrf_k" not in self.model_fields_set:
+            return base
+        return base.model_copy(update={"rrf_k": float(self.rrf_k)})
 
 
 class IngestSettings(_Section):
@@ -217,6 +221,47 @@ class PolicySettings(_Section):
             raise ValueError(f"no contract {value!r} is shipped (available: {', '.join(shipped)})")
         return value
 
+    @model_validator(mode="after")
+    def _known_categories(self) -> PolicySettings:
+        # Trigger: a category name in policy.allowlists or policy.categories.
+        # Why: a misspelt name ("PREFERNCE") would validate and then silently
+        #      allow nothing or configure nothing — a setting that does nothing.
+        # Outcome: each must be a category of the contract or a spec §5 alias
+        #          (goals, tasks, preferences, …); otherwise the key fails.
+        from memvault.policy.allowlist import ALIASES
+        from memvault.policy.contract import load_contract
+
+        known = set(load_contract(self.contract).categories)
+        problems = [
+            f"policy.allowlists.{agent}: unknown category {name!r}"
+            for agent, names in self.allowlists.items()
+            for name in names
+            if name not in known and name.lower() not in ALIASES
+        ]
+        problems += [
+            f"policy.categories.{name}: not a category of contract {self.contract}"
+            for name in self.categories
+            if name not in known
+        ]
+        if problems:
+            raise ValueError("; ".join(problems) + f" (categories: {', '.join(sorted(known))})")
+        return self
+
+    def agent_allowlist(self) -> AgentAllowlist | None:
+        """``allowlists`` as the engine applies it (aliases expanded); ``None`` when empty.
+
+        Only the agents it names are limited (docs/configuration.md).
+
+        >>> allowlist = PolicySettings(allowlists={"planner": ("goals", "TODO")}).agent_allowlist()
+        >>> sorted(allowlist.categories_for("planner")), allowlist.categories_for("stylist")
+        (['GOAL', 'TODO'], None)
+        >>> PolicySettings().agent_allowlist() is None
+        True
+        """
+        from memvault.policy.allowlist import AgentAllowlist
+
+        return AgentAllowlist.configured(self.allowlists) if self.allowlists else None
+
 
 class EmbedderSettings(_Section):
     """``embedder``: which embedding backend the engine uses."""
@@ -289,7 +334,6 @@ class ServerSettings(_Section):
     dev_key: Literal["auto", "off"] = "auto"
     mcp: bool = True
     max_body_bytes: Annotated[int, Field(ge=1024, le=64 * 1024 * 1024)] = 1024 * 1024
-    max_field_chars: Annotated[int, Field(ge=64, le=1_000_000)] = 16_000
 
 
 class _TomlSource(PydanticBaseSettingsSource):

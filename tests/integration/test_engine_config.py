@@ -39,11 +39,17 @@ def test_explicit_options_win_over_config(tmp_path: Path) -> None:
         assert e.retrieval.name == "text" and e.embedder is None
 
 
-def test_top_n_overrides_only_when_set(tmp_path: Path) -> None:
+def test_top_n_caps_results_only_when_set(tmp_path: Path) -> None:
     plain = load_config(tmp_path, environ={})
     assert plain.memory.retrieval.to_config().top_k_text == 200  # the default preset as is
-    set_n = load_config(tmp_path, environ={"MEMVAULT__MEMORY__RETRIEVAL__TOP_N": "7"})
-    assert set_n.memory.retrieval.to_config().top_n == 7
+    set_n = load_config(tmp_path, environ={"MEMVAULT__MEMORY__RETRIEVAL__TOP_N": "2"})
+    pref = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
+    for config, count in ((plain, 3), (set_n, 2)):
+        with MemoryEngine.open(tmp_path, "acme", config=config, embedder=None) as engine:
+            if count == 3:
+                for drink in ("tea", "green tea", "iced tea"):
+                    assert engine.add(f"Ada drinks {drink}", **pref).ok
+            assert len(engine.search("tea", top_k=10).hits) == count
 
 
 @pytest.mark.parametrize(

@@ -82,10 +82,11 @@ class AccessControl:
 
     def grant(self, principal: Principal) -> Principal:
         """``principal`` with ``policy.allowlists[agent]`` applied (intersection)."""
-        configured = self.config.policy.allowlists.get(principal.agent)
+        allowlist = self.config.policy.agent_allowlist()
+        configured = allowlist.categories_for(principal.agent) if allowlist else None
         if configured is None:
             return principal
-        allowed = frozenset(configured)
+        allowed = configured
         if principal.categories is not None:
             allowed &= principal.categories
         return Principal(

@@ -378,14 +378,17 @@ def controller_factory(
     """The controller maker for ``--memory on|off|broken`` and its cleanup.
 
     ``config`` (built by the entry point) opens each engine: its store, gate,
-    embedder and retrieval; ``embedder`` other than ``"default"`` overrides
-    ``embedder.*``. ``memory.enabled = false`` is ``off``. ``broken`` points
+    embedder, retrieval and per-category context modes; ``policy.allowlists``
+    limits what each agent it names reads; ``embedder`` other than ``"default"``
+    overrides ``embedder.*``. ``memory.enabled = false`` is ``off``. ``broken`` points
     every orchestrator at a corrupt SQLite database in a fresh temporary home
     (never at ``home``: a real store is never damaged).
     """
     if mode == "off" or (config is not None and not config.memory.enabled):
         return DisabledMemoryController, lambda: None
     options: dict[str, Any] = {"deadline_s": deadline_s, "config": config}
+    if config is not None:  # policy.allowlists: what each named agent may read
+        options["allowlist"] = config.policy.agent_allowlist()
     if embedder != "default" or config is None:
         options["embedder"] = embedder
     if mode == "on":

@@ -273,11 +273,9 @@ def scope_filter(
         asked = by_filter if asked is None else asked & by_filter
     granted: frozenset[str] | None = None  # None: every category
     if allowlist is not None:
-        granted = allowlist.agents.get(request.agent)
-        if granted is None:
+        if request.agent not in allowlist.agents and not allowlist.unlisted_unrestricted:
             return f"agent {request.agent} is not in the allowlist"
-        if "*" in granted:
-            granted = None
+        granted = allowlist.categories_for(request.agent)
     if asked is not None and granted is not None:
         denied = sorted(asked - granted)
         if denied:

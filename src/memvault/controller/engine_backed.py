@@ -163,18 +163,18 @@ class EngineMemoryController(GuardedController):
     def grant(self, agent: str) -> Grant:
         """What ``agent`` may read: its allowlisted categories (spec §5), or all of them.
 
-        An agent the allowlist does not name may read no category (fail closed).
+        An agent a spec §5 allowlist does not name may read no category (fail
+        closed); the configuration's ``policy.allowlists`` limits the agents it names.
         """
         if self.allowlist is None:
             return Grant(agent)
-        cats = self.allowlist.agents.get(agent, frozenset())
-        return Grant(agent, None if "*" in cats else cats)
+        return Grant(agent, self.allowlist.categories_for(agent))
 
     def _read(self, request: MemoryReadRequest) -> MemoryReadResponse:
         def governed(engine: Caller) -> MemoryReadResponse:
             """memory.query under the agent's allowlist: recall only, no bulletin.
 
-            Trigger: an allowlist is configured, or the request names categories.
+            Trigger: the agent's grant names its categories, or the request does.
             Why: the bulletin spans every category; an agent limited to some
             must not see the others (DESIGN §3, spec §5).
             Outcome: a refusal is ``unauthorized`` with the policy stop reason.
@@ -204,8 +204,9 @@ class EngineMemoryController(GuardedController):
             )
 
         def run(base: MemoryEngine) -> MemoryReadResponse:
-            engine = base.as_caller(self.grant(request.agent))
-            if self.allowlist is not None or request.categories is not None:
+            grant = self.grant(request.agent)
+            engine = base.as_caller(grant)
+            if grant.categories is not None or request.categories is not None:
                 return governed(engine)
             # Procedures stay out of default context (spec §12): only a query that
             # asks for the PROCEDURE category (memory.query) brings them back.

@@ -78,6 +78,9 @@ class EngineCore:
     #: Per-category context modes for memory.query (spec §5: ``all`` or
     #: ``rag`` with ``rag_length``), from ``policy.categories``.
     category_modes: Mapping[str, ctx.CategoryMode] = {}
+    #: ``memory.retrieval.top_n``: at most this many results per search, whatever
+    #: the caller's ``top_k`` asks; ``None``: the caller's ``top_k``.
+    result_cap: int | None = None
     #: TTL, purge and consent settings (assign a new frozen policy to change them).
     lifecycle_policy: LifecyclePolicy = LifecyclePolicy()
     #: The transcript extractor; ``None`` is the deterministic rule extractor.
@@ -219,8 +222,12 @@ class EngineCore:
         """What the components take from ``config`` beyond construction.
 
         The per-category context modes of memory.query (spec §5: ``all``, or
-        ``rag`` with ``rag_length``) come from ``policy.categories``.
+        ``rag`` with ``rag_length``) come from ``policy.categories``, its
+        per-agent category allowlists from ``policy.allowlists`` (the agents it
+        names), and the cap on search results from ``memory.retrieval.top_n``.
         """
+        self.allowlist = config.policy.agent_allowlist()
+        self.result_cap = config.memory.retrieval.top_n
         self.category_modes = {
             name: ctx.CategoryMode(setting.context, setting.rag_length)
             for name, setting in config.policy.categories.items()

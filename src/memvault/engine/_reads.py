@@ -131,7 +131,8 @@ class Reader:
             cfg,
             embedder=self.core.embedder if cfg.uses_vector else None,
             now=self.core.clock(),
-            top_n=top_k,
+            # memory.retrieval.top_n (the operator's cap) wins over the caller's top_k.
+            top_n=min(top_k, self.core.result_cap or top_k),
             query_vector=query_vector,
         )
         if outcome.degraded:

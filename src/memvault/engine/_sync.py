@@ -240,6 +240,7 @@ class MemoryEngine:
     bulletin_config = _Shared[ctx.BulletinConfig]()
     allowlist = _Shared[ctx.AgentAllowlist | None]()
     category_modes = _Shared[Mapping[str, ctx.CategoryMode]]()
+    result_cap = _Shared[int | None]()
     lifecycle_policy = _Shared[LifecyclePolicy]()
     capture_extractor = _Shared[Extractor | None]()
     acting = _by("core", EngineCore.acting)

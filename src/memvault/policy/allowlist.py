@@ -9,9 +9,11 @@ The configuration has the spec's YAML shape::
 Entries may name contract categories directly (``PREFERENCE``) or the spec's
 lower-case names, which map to contract categories through :data:`ALIASES`
 (``preferences`` → PREFERENCE, ``tasks`` → TODO and REMINDER, …). ``*`` allows
-everything. An agent missing from a configured allowlist is allowed nothing
-(fail closed); a caller with no agent identity (the user, a direct library
-call) is not subject to agent allowlists.
+everything. An agent missing from a spec §5 allowlist file is allowed nothing
+(fail closed); the configuration's ``policy.allowlists``
+(:meth:`AgentAllowlist.configured`) limits only the agents it names
+(docs/configuration.md). A caller with no agent identity (the user, a direct
+library call) is not subject to agent allowlists.
 
 >>> al = AgentAllowlist.from_mapping({"allowlists": {"planner": ["goals", "tasks"]}})
 >>> al.permits("planner", "GOAL"), al.permits("planner", "PREFERENCE")
@@ -88,6 +90,33 @@ class AgentAllowlist:
     """Which contract categories each agent may read and write."""
 
     agents: Mapping[str, frozenset[str]]
+    #: ``True``: an agent the allowlist does not name is not limited by it (the
+    #: configuration's ``policy.allowlists``); ``False``: it is allowed nothing.
+    unlisted_unrestricted: bool = False
+
+    @classmethod
+    def configured(cls, allowlists: Mapping[str, Iterable[str]]) -> AgentAllowlist:
+        """The configuration's ``policy.allowlists``: limits the agents it names only.
+
+        >>> al = AgentAllowlist.configured({"planner": ["goals"]})
+        >>> al.categories_for("planner"), al.categories_for("stylist") is None
+        (frozenset({'GOAL'}), True)
+        """
+        named = cls.from_mapping({agent: list(cats) for agent, cats in allowlists.items()})
+        return cls(agents=named.agents, unlisted_unrestricted=True)
+
+    def categories_for(self, agent: str) -> frozenset[str] | None:
+        """The categories ``agent`` may touch; ``None``: every category.
+
+        >>> AgentAllowlist.from_mapping({"planner": ["*"]}).categories_for("planner") is None
+        True
+        >>> AgentAllowlist.from_mapping({"planner": ["goals"]}).categories_for("stylist")
+        frozenset()
+        """
+        cats = self.agents.get(agent)
+        if cats is None:
+            return None if self.unlisted_unrestricted else frozenset()
+        return None if "*" in cats else cats
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> AgentAllowlist:
@@ -143,10 +172,8 @@ class AgentAllowlist:
         """True when ``agent`` may touch ``category`` (no agent identity: always True)."""
         if agent is None:
             return True
-        cats = self.agents.get(agent)
-        if cats is None:
-            return False
-        return "*" in cats or _expand(category) <= cats
+        cats = self.categories_for(agent)
+        return cats is None or _expand(category) <= cats
 
     def check(self, agent: str | None, categories: Iterable[str]) -> Decision:
         """A read- or write-side decision for ``agent`` touching ``categories``.

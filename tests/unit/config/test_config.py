@@ -23,7 +23,7 @@ def _toml(home: Path, text: str) -> Path:
 def test_defaults_match_the_spec() -> None:
     cfg = load_config(environ={})
     assert cfg.memory.enabled is True and cfg.memory.bulletin_mode == "every_message"
-    assert (cfg.memory.retrieval.top_n, cfg.memory.retrieval.rrf_k) == (20, 60)
+    assert (cfg.memory.retrieval.top_n, cfg.memory.retrieval.rrf_k) == (None, 60)
     assert cfg.memory.ingest.enabled is True and cfg.memory.ingest.max_file_size_mb == 25
     assert cfg.memory.scope.cross_orchestrator is False
     assert cfg.policy.contract == "19.1.0" and cfg.policy.allowlists == {}
