@@ -37,12 +37,13 @@ from memvault.access import AccessControl
 from memvault.api import create_app
 from memvault.cli import app
 from memvault.config import load_config
-from memvault.engine import MemoryEngine
+from memvault.engine import MemoryEngine, NewMemory
 from tests.integration.api.conftest import serve_in_thread
 
 HASHING = '[embedder]\nname = "hashing"\n'
 PREF = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
 GOAL = {"type": "Goal", "category": "GOAL", "source_kind": "USER_EXPLICIT"}
+CONFIG = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "USER_EXPLICIT"}
 GOALS = (
     "Ship the billing export before the audit",
     "Finish the deploy checklist for the Lisbon cluster",
@@ -69,16 +70,14 @@ def _home(tmp_path: Path, toml: str, *, seed: bool = True) -> Path:
     home.mkdir()
     (home / "memvault.toml").write_text(HASHING + toml, encoding="utf-8")
     if seed:
+        memories = [
+            NewMemory(content="Dana prefers green tea in the afternoon", **PREF, user_id="dana"),
+            *(NewMemory(content=text, **GOAL, user_id="dana") for text in GOALS),
+            *(NewMemory(content=text, **CONFIG) for text in CONFIGS),
+        ]
         with MemoryEngine.open(home, "acme", config=load_config(home)) as engine:
-            assert engine.add("Dana prefers green tea in the afternoon", **PREF, user_id="dana").ok
-            for text in GOALS:
-                assert engine.add(text, **GOAL, user_id="dana").ok
-            for text in CONFIGS:
-                assert engine.add(text, type="Fact", category="PROJECT_CONFIG", **_KIND).ok
+            assert all(engine.add(memory).ok for memory in memories)
     return home
-
-
-_KIND = {"source_kind": "USER_EXPLICIT"}
 
 
 def _cli(home: Path, *args: str) -> Any:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from memvault.cli.app import app
 from memvault.config import load_config
-from memvault.engine import MemoryEngine
+from memvault.engine import MemoryEngine, NewMemory
 from memvault.errors import ConfigError
 from tests.helpers import add_fields
 
@@ -48,7 +48,7 @@ def test_top_n_caps_results_only_when_set(tmp_path: Path) -> None:
         with MemoryEngine.open(tmp_path, "acme", config=config, embedder=None) as engine:
             if count == 3:
                 for drink in ("tea", "green tea", "iced tea"):
-                    assert engine.add(f"Ada drinks {drink}", **pref).ok
+                    assert engine.add(NewMemory(content=f"Ada drinks {drink}", **pref)).ok
             assert len(engine.search("tea", top_k=10).hits) == count
 
 
