@@ -106,3 +106,14 @@ def add_fields(target: Any, content: str, /, **fields: Any) -> Any:
 
 
 _ADD_OPTIONS = ("thread_id", "index_text", "vector", "vector_model")
+
+
+def update_fields(target: Any, memory_id: str, /, **changes: Any) -> Any:
+    """Change a memory from raw changes the way an edge does: ``memory_patch`` parses
+    them (a refusal is a result, recorded), then the typed ``update`` applies the patch.
+    ``thread_id`` goes to ``update``."""
+    options = {k: changes.pop(k) for k in ("thread_id",) if k in changes}
+    parsed = target.memory_patch(memory_id, changes)
+    if isinstance(parsed, WriteResult):
+        return parsed
+    return target.update(memory_id, parsed, **options)

@@ -22,7 +22,7 @@ from memvault import (
 from memvault.engine import Grant, WriteResult
 from memvault.model import Decision, HistoryOp, MemoryNode, MemoryOp, MemoryStatus
 from tests.conftest import StepClock
-from tests.helpers import add_fields
+from tests.helpers import add_fields, update_fields
 
 PREF: dict[str, Any] = {
     "type": "Preference",
@@ -89,14 +89,16 @@ def test_invalid_add_writes_no_memory(
 def test_update_delete_restore_and_history(engine: MemoryEngine) -> None:
     mid = add_fields(engine, "Build with make release", **PREF).memory_id
     assert mid
-    r = engine.update(mid, content="Build with make dist", importance=80)
+    r = update_fields(engine, mid, content="Build with make dist", importance=80)
     assert r.stop_reason is StopReason.SUCCESS_UPDATED
     node = engine.get(mid).node
     assert node.content == "Build with make dist" and node.summary == "Build with make dist"
     assert node.updated_at > node.created_at
-    assert engine.update(mid, importance=500).stop_reason is StopReason.BOUNDS_EXCEEDED
-    assert engine.update(mid, created_at="x").stop_reason is StopReason.SCHEMA_INVALID
-    assert engine.update(mid, orchestrator_id="other").stop_reason is StopReason.SCHEMA_INVALID
+    assert update_fields(engine, mid, importance=500).stop_reason is StopReason.BOUNDS_EXCEEDED
+    assert update_fields(engine, mid, created_at="x").stop_reason is StopReason.SCHEMA_INVALID
+    assert (
+        update_fields(engine, mid, orchestrator_id="other").stop_reason is StopReason.SCHEMA_INVALID
+    )
     assert engine.get(mid).node.importance == 80
 
     assert engine.delete(mid).stop_reason is StopReason.SUCCESS_DELETED
@@ -253,7 +255,7 @@ def test_orchestrators_are_isolated_and_attempts_logged(tmp_path: Path) -> None:
     with pytest.raises(MemoryNotFoundError):
         b.get(mid)
     with pytest.raises(MemoryNotFoundError):
-        b.update(mid, content="hijacked")
+        update_fields(b, mid, content="hijacked")
     with pytest.raises(MemoryNotFoundError):
         b.delete(mid)
     with pytest.raises(MemoryNotFoundError):
@@ -362,7 +364,7 @@ def test_typed_add_and_update(tmp_path: Path) -> None:
         assert added.ok and added.memory_id
         node = engine.get(added.memory_id).node
         assert (node.importance, node.user_id) == (70, "dana")
-        updated = engine.update(added.memory_id, MemoryPatch(importance=20), pinned=True)
+        updated = engine.update(added.memory_id, MemoryPatch(importance=20, pinned=True))
         assert updated.ok
         node = engine.get(added.memory_id).node
         assert (node.importance, node.pinned) == (20, True)
@@ -387,3 +389,14 @@ def test_keyword_add_is_a_deprecated_shim_with_the_same_results(tmp_path: Path) 
         caller = engine.as_caller(Grant("planner", frozenset({"PREFERENCE"})))
         with pytest.warns(DeprecationWarning):
             assert caller.add("Dana prefers jazz", **PREF).ok
+        mid = str(kept.memory_id)
+        with pytest.warns(DeprecationWarning, match="pass a MemoryPatch"):
+            assert engine.update(mid, importance=80).ok
+        with pytest.warns(DeprecationWarning):
+            refused = engine.update(mid, colour="red")
+        patched = engine.memory_patch(mid, {"colour": "red"})
+        assert isinstance(patched, WriteResult) and patched.errors == refused.errors
+        assert refused.stop_reason is StopReason.SCHEMA_INVALID and refused.memory_id == mid
+        with pytest.warns(DeprecationWarning):
+            assert caller.update(mid, pinned=True).ok
+        assert engine.get(mid).node.importance == 80 and engine.get(mid).node.pinned

@@ -261,7 +261,10 @@ def update_memory(memory_id: MemoryId, body: MemoryPatch, c: CallerDep) -> JSONR
     changes = body.changes()
     if not changes:
         raise ApiProblem(422, "empty-update", "give at least one field to change")
-    return _written_or_conflict(c.engine.update(memory_id, **changes))
+    patch = c.engine.memory_patch(memory_id, changes)
+    return _written_or_conflict(
+        patch if isinstance(patch, WriteResult) else c.engine.update(memory_id, patch)
+    )
 
 
 def _written_or_conflict(result: WriteResult) -> JSONResponse:

@@ -289,7 +289,8 @@ def update(
     if not changes:
         _fail("nothing to update: give at least one field option", EXIT_USAGE)
     with _engine(ctx) as engine:
-        result = engine.update(memory_id, **changes)
+        patch = engine.memory_patch(memory_id, changes)
+        result = patch if isinstance(patch, WriteResult) else engine.update(memory_id, patch)
     _print_write(result, as_json, "updated")
 
 

@@ -47,7 +47,7 @@ from memvault.engine._grant import (
 )
 from memvault.engine._lifecycle import LifecycleOps
 from memvault.engine._reads import Reader
-from memvault.engine._writes import KEYWORD_ADD_DEPRECATED
+from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED
 from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
@@ -264,16 +264,30 @@ class Caller:
             mine = [{**i, "user_id": self._own(i.get("user_id"), "add_many")} for i in mine]
         return self._run(self._engine.add_many, mine, **options)
 
+    def memory_patch(self, memory_id: str, changes: Mapping[str, Any]) -> MemoryPatch | WriteResult:
+        """:meth:`MemoryEngine.memory_patch` of a memory in the caller's categories."""
+        self._updatable(memory_id, changes.get("category"))
+        return self._run(self._engine.memory_patch, memory_id, changes)
+
     def update(
         self, memory_id: str, patch: MemoryPatch | None = None, **changes: Any
     ) -> WriteResult:
         """:meth:`MemoryEngine.update` of a memory in the caller's categories."""
-        if patch is not None:
-            changes = {**patch.changes(), **changes}
+        if changes:
+            warnings.warn(KEYWORD_UPDATE_DEPRECATED, DeprecationWarning, stacklevel=2)
+            parsed = self.memory_patch(memory_id, {**(patch.changes() if patch else {}), **changes})
+            if isinstance(parsed, WriteResult):
+                return parsed
+            patch = parsed
+        patch = patch or MemoryPatch()
+        self._updatable(memory_id, patch.category)
+        return self._run(self._engine.update, memory_id, patch)
+
+    def _updatable(self, memory_id: str, category: str | None) -> None:
+        """The caller may write, the memory is in its categories, and so is its new one."""
         self.authorize("update", write=True)
         node = self._node(memory_id, "update")
-        self.authorize("update", write=True, categories=[node.category, changes.get("category")])
-        return self._run(self._engine.update, memory_id, **changes)
+        self.authorize("update", write=True, categories=[node.category, category])
 
     def _write_on(
         self, operation: str, memory_ids: Sequence[str], *, include_deleted: bool = False

@@ -261,6 +261,7 @@ class MemoryEngine:
     new_memory = _by("writer", Writer.new_memory)
     add_many = _by("writer", Writer.add_many)
     update = _by("writer", Writer.update)
+    memory_patch = _by("writer", Writer.memory_patch)
     delete = _by("writer", Writer.delete)
     restore = _by("writer", Writer.restore)
     supersede = _by("writer", Writer.supersede)

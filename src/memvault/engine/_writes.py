@@ -21,12 +21,17 @@ from memvault.store.base import IndexText
 from memvault.write.precomputed import checked_vector
 from memvault.write.spec import LinkOptions, MemoryPatch, NewMemory
 
-__all__ = ["KEYWORD_ADD_DEPRECATED", "Writer"]
+__all__ = ["KEYWORD_ADD_DEPRECATED", "KEYWORD_UPDATE_DEPRECATED", "Writer"]
 
 #: What ``add(content, **fields)`` warns (the typed call is ``add(NewMemory(...))``).
 KEYWORD_ADD_DEPRECATED = (
     "add(content, **fields) is deprecated: pass a NewMemory "
     "(engine.new_memory(fields) turns raw fields into one, or into the refusal add answers)"
+)
+#: What ``update(memory_id, **changes)`` warns (the typed call passes a ``MemoryPatch``).
+KEYWORD_UPDATE_DEPRECATED = (
+    "update(memory_id, **changes) is deprecated: pass a MemoryPatch "
+    "(engine.memory_patch(memory_id, changes) turns raw changes into one, or into the refusal)"
 )
 
 #: ``propose(content, kind=, user_id=, **fields)`` — queue a memory for the user's consent.
@@ -148,6 +153,19 @@ class Writer:
             reason=f"{result.reason}; queued for the user's consent ({queued.proposal_id})",
         )
 
+    def memory_patch(self, memory_id: str, changes: Mapping[str, Any]) -> MemoryPatch | WriteResult:
+        """The typed :class:`~memvault.engine.MemoryPatch` of raw ``update`` changes — or,
+        when none can be built (an unknown field, a value of the wrong kind), the
+        refusal ``update`` answers for them, recorded like every refusal.
+
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
+        """
+        self.core.load(memory_id, "update")
+        try:
+            return self.core.writes.parse_patch(changes)
+        except ValidationFailed as exc:
+            return self.core.writes.invalid(MemoryOp.UPDATE, exc, memory_id=memory_id)
+
     def update(
         self,
         /,
@@ -157,11 +175,15 @@ class Writer:
         thread_id: str = "default",
         **changes: Any,
     ) -> WriteResult:
-        """Change fields of an active memory: a typed ``patch`` and/or keywords.
+        """Change fields of an active memory with a typed ``patch``
+        (:meth:`memory_patch` builds one from raw changes).
 
-        Unknown fields are SCHEMA_INVALID. Raises :class:`MemoryNotFoundError`
-        for an id outside this orchestrator.
+        Keyword changes (``update(id, importance=80)``) still work but are
+        deprecated (:class:`DeprecationWarning`); unknown fields are SCHEMA_INVALID.
+        Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
         """
+        if changes:
+            warnings.warn(KEYWORD_UPDATE_DEPRECATED, DeprecationWarning, stacklevel=2)
         old = self.core.load(memory_id, "update")
         if patch is not None:
             changes = {**patch.changes(), **changes}

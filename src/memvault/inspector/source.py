@@ -230,7 +230,8 @@ class MemorySource:
 
     def update(self, memory_id: str, changes: Mapping[str, Any]) -> WriteResult:
         """Change fields of a memory through the write gate (the result says why if refused)."""
-        return self.engine.update(memory_id, **changes)
+        patch = self.engine.memory_patch(memory_id, changes)
+        return patch if isinstance(patch, WriteResult) else self.engine.update(memory_id, patch)
 
     # -- graph -----------------------------------------------------------------
 

@@ -398,9 +398,12 @@ class MemvaultStore(BaseStore):
         if existing is not None:
             # Provenance (source_kind) is fixed at creation; the rest may change.
             changes = {k: v for k, v in fields.items() if k != "source_kind"}
-            engine.update(
-                existing.node.memory_id, content=content, value=envelope, **changes
-            ).raise_for_status()
+            patch = engine.memory_patch(
+                existing.node.memory_id, {"content": content, "value": envelope, **changes}
+            )
+            if not isinstance(patch, WriteResult):
+                patch = engine.update(existing.node.memory_id, patch)
+            patch.raise_for_status()
             memory_id = existing.node.memory_id
         else:
             given = {"vector": vector[0], "vector_model": vector[1]} if vector else {}

@@ -336,6 +336,20 @@ class WritePipeline:
         except ValidationError as exc:
             raise _failed(exc) from None
 
+    @staticmethod
+    def parse_patch(changes: Mapping[str, Any]) -> MemoryPatch:
+        """Raw changes as a MemoryPatch; raises :class:`ValidationFailed` (unknown fields first)."""
+        unknown = sorted(set(changes) - UPDATABLE_FIELDS)
+        if unknown:
+            raise ValidationFailed(
+                f"cannot update field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not an updatable field") for f in unknown),
+            )
+        try:
+            return MemoryPatch(**dict(changes))
+        except ValidationError as exc:
+            raise _failed(exc) from None
+
     def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
         """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
         return self.build(self.parse_new(fields))

@@ -12,7 +12,7 @@ from memvault.config import load_config
 from memvault.engine import Grant, MemoryEngine
 from memvault.errors import AccessDeniedError
 from memvault.model.enums import HistoryOp
-from tests.helpers import add_fields
+from tests.helpers import add_fields, update_fields
 from tests.integration.caller.conftest import PREF, TODO
 
 
@@ -28,8 +28,8 @@ def test_every_operation_is_held_to_the_grant(engine: MemoryEngine) -> None:
     calls = [
         lambda: add_fields(planner, "Prefers coffee", **PREF),
         lambda: planner.get(pref.memory_id or ""),
-        lambda: planner.update(pref.memory_id or "", importance=10),
-        lambda: planner.update(todo.memory_id or "", category="PREFERENCE"),
+        lambda: update_fields(planner, pref.memory_id or "", importance=10),
+        lambda: update_fields(planner, todo.memory_id or "", category="PREFERENCE"),
         lambda: planner.delete(pref.memory_id or ""),
         lambda: planner.history(pref.memory_id or ""),
         lambda: planner.link(todo.memory_id or "", pref.memory_id or "", "RelatedTo"),

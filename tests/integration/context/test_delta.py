@@ -6,6 +6,7 @@ import pytest
 
 from memvault.engine import MemoryEngine
 from memvault.errors import ValidationFailed
+from tests.helpers import update_fields
 from tests.integration.context.conftest import add, put
 
 
@@ -26,7 +27,7 @@ def test_rev_and_bullets_since_the_thread_last_looked(ctx_engine: MemoryEngine) 
         "Memory updates since rev 0:\n- +created: [PREFERENCE] Preferred name is Ana (imp=60)"
     )
     goal = add(ctx_engine, "Ship v1 by Sep", "Goal")
-    ctx_engine.update(goal, content="Ship v1 by October").raise_for_status()
+    update_fields(ctx_engine, goal, content="Ship v1 by October").raise_for_status()
     ctx_engine.delete(first).raise_for_status()
     header = ctx_engine.delta_header("t1")
     assert header is not None

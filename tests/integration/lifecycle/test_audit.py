@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import StepClock
-from tests.helpers import add_fields
+from tests.helpers import add_fields, update_fields
 from tests.integration.lifecycle.conftest import open_engine, remember
 
 
@@ -16,7 +16,7 @@ def _populate(home: Path, clock: StepClock) -> Path:
     with open_engine(home, clock) as engine:
         a = remember(engine, "Prefers tea")
         b = remember(engine, "Prefers short answers")
-        engine.update(a, importance=70).raise_for_status()
+        update_fields(engine, a, importance=70).raise_for_status()
         engine.link(a, b, "RelatedTo").raise_for_status()
         engine.delete(b).raise_for_status()
         add_fields(engine, "x", type="nope", category="PREFERENCE", source_kind="USER_EXPLICIT")

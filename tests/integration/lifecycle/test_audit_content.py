@@ -20,6 +20,7 @@ from memvault.cli import app
 from memvault.lifecycle.audit import AuditReport, verify_rows
 from memvault.store.base import row_digest
 from tests.conftest import StepClock
+from tests.helpers import update_fields
 from tests.integration.lifecycle.conftest import open_engine, remember
 
 
@@ -29,7 +30,7 @@ def _write_history(home: Path, clock: StepClock) -> tuple[Path, list[str]]:
         a = remember(engine, "Prefers tea in the afternoon")
         b = remember(engine, "Prefers short answers")
         c = remember(engine, "The billing service deploys on Tuesdays")
-        engine.update(a, content="Prefers green tea in the afternoon").raise_for_status()
+        update_fields(engine, a, content="Prefers green tea in the afternoon").raise_for_status()
         engine.delete(b).raise_for_status()
         engine.restore(b).raise_for_status()
         engine.retract(c).raise_for_status()

@@ -8,6 +8,7 @@ from typing import Any
 from memvault.engine import MemoryEngine
 from memvault.model import HistoryOp, MemoryStatus
 from memvault.store.scope import reader_key
+from tests.helpers import update_fields
 from tests.integration.lifecycle.conftest import remember
 
 
@@ -27,7 +28,7 @@ def _setup(engine: MemoryEngine) -> dict[str, str]:
     }
     engine.link(ids["a"], ids["b"], "RelatedTo").raise_for_status()
     engine.link(ids["x"], ids["a"], "RelatedTo").raise_for_status()  # crosses users
-    engine.update(ids["a"], importance=80).raise_for_status()
+    update_fields(engine, ids["a"], importance=80).raise_for_status()
     engine.delete(ids["c"]).raise_for_status()
     engine.propose(
         "Dana likely prefers quiet rooms", user_id="dana", type="Preference", category="PREFERENCE"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from memvault.engine import MemoryEngine
 from tests.conftest import StepClock
+from tests.helpers import update_fields
 from tests.integration.lifecycle.conftest import DAY, remember
 
 
 def test_stats_count_operations_by_node_op_and_day(eng: MemoryEngine, clock: StepClock) -> None:
     a = remember(eng, "Prefers tea", importance=10)
     b = remember(eng, "Prefers short answers", importance=90)
-    eng.update(b, importance=95).raise_for_status()
+    update_fields(eng, b, importance=95).raise_for_status()
     eng.link(a, b, "RelatedTo").raise_for_status()
     eng.delete(b).raise_for_status()
     eng.restore(b).raise_for_status()

@@ -10,6 +10,7 @@ import pytest
 from memvault.engine import ALL_USERS
 from memvault.model import ChangeKind
 from tests.conftest import StepClock
+from tests.helpers import update_fields
 from tests.integration.lifecycle.conftest import DAY, open_engine, remember
 
 CANARY = "zqxcanary7f3a"
@@ -63,7 +64,7 @@ def test_purged_canary_leaves_no_bytes_behind(home: Path, clock: StepClock) -> N
         )
         other = remember(engine, "Prefers green tea", importance=90)
         engine.link(canary, other, "RelatedTo", reason="related").raise_for_status()
-        engine.update(canary, importance=4).raise_for_status()
+        update_fields(engine, canary, importance=4).raise_for_status()
         assert sum(_raw_hits(db, CANARY).values()) > 0  # the test can see it before
         assert _shadow_hits(db, CANARY) > 0
         clock.now += 61 * DAY

@@ -15,7 +15,7 @@ from memvault.embed import HashingEmbedder
 from memvault.engine import OpenGate
 from memvault.store import NodeFilter, SQLiteStore, Store
 from tests.conftest import STORE_FACTORIES, StepClock
-from tests.helpers import FlakyEmbedder, add_fields
+from tests.helpers import FlakyEmbedder, add_fields, update_fields
 
 FACT: dict[str, Any] = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
 
@@ -87,7 +87,7 @@ def test_vector_index_follows_add_update_delete(backend: Store, tmp_path: Path) 
         ]
 
     assert vector_ids("purple otter")[0] == mid
-    e.update(mid, content="the mascot is a green heron")
+    update_fields(e, mid, content="the mascot is a green heron")
     top = backend.search_vectors(
         "acme", emb.model_id, emb.embed_query("green heron"), NodeFilter(), limit=1
     )

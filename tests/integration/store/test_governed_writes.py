@@ -16,7 +16,7 @@ from memvault.embed import HashingEmbedder
 from memvault.model.enums import HistoryOp, MemoryStatus
 from memvault.store import NodeFilter, Store
 from tests.conftest import StepClock
-from tests.helpers import add_fields
+from tests.helpers import add_fields, update_fields
 
 PREF: dict[str, Any] = {
     "type": "Preference",
@@ -57,9 +57,9 @@ def test_policy_gate_decisions_are_kept_exactly_by_the_store(store: Store) -> No
     assert engine.search("AKIAIOSFODNN7EXAMPLE system prompt Postgres", config="text").hits == ()
 
     # an update to forbidden content is refused and leaves the memory as it was
-    bad = engine.update(kept.memory_id, content="Dana's AWS key is AKIAIOSFODNN7EXAMPLE")
+    bad = update_fields(engine, kept.memory_id, content="Dana's AWS key is AKIAIOSFODNN7EXAMPLE")
     assert bad.stop_reason is StopReason.FORBIDDEN_CATEGORY
-    good = engine.update(kept.memory_id, content="Dana prefers oolong tea in the morning")
+    good = update_fields(engine, kept.memory_id, content="Dana prefers oolong tea in the morning")
     assert good.stop_reason is StopReason.SUCCESS_UPDATED
     assert engine.get(kept.memory_id).node.content == "Dana prefers oolong tea in the morning"
     assert engine.delete(kept.memory_id).stop_reason is StopReason.SUCCESS_DELETED

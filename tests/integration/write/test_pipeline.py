@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from memvault.cli import app
 from memvault.engine import MemoryEngine
 from memvault.model.enums import HistoryOp, StopReason
-from tests.helpers import add_fields
+from tests.helpers import add_fields, update_fields
 
 PREF: dict[str, Any] = {
     "type": "Preference",
@@ -64,8 +64,8 @@ def test_every_refusal_kind_leaves_a_refuse_row_and_a_log_line(engine: MemoryEng
     outcomes = [
         add_fields(engine, "x", **{**PREF, "type": "Fakt"}),  # schema
         add_fields(engine, "My passport number is X4829175", **PREF),  # gate
-        engine.update(a, colour="red"),  # unknown field
-        engine.update(a, importance=500),  # bounds
+        update_fields(engine, a, colour="red"),  # unknown field
+        update_fields(engine, a, importance=500),  # bounds
         engine.link(a, b, "NotAnEdge"),  # bad edge
     ]
     assert engine.link(a, b, "RelatedTo").ok

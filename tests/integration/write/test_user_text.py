@@ -10,7 +10,7 @@ from pathlib import Path
 from memvault.engine import MemoryEngine, OpenGate
 from memvault.extract.base import MESSAGE_MAX
 from memvault.model.enums import StopReason
-from tests.helpers import add_fields
+from tests.helpers import add_fields, update_fields
 
 
 def _fields() -> dict[str, str]:
@@ -30,7 +30,7 @@ def test_add_keeps_tabs_and_line_breaks_and_removes_other_controls(tmp_path: Pat
         detail = next(ev for ev in e.history(plain.memory_id) if ev.op.value == "CREATE").detail
         assert "control_chars_removed" not in detail
         # update cleans too
-        u = e.update(r.memory_id, content="new\x0bvalue")
+        u = update_fields(e, r.memory_id, content="new\x0bvalue")
         assert u.ok and e.get(r.memory_id).node.content == "newvalue"
         # bulk writes clean the same way
         bulk = e.add_many([{"content": "a\x0cb", **_fields()}])
