@@ -205,6 +205,21 @@ _RECURRING = re.compile(
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
     re.I,
 )
+#: A routine ("every morning", "twice a week", "most weekends", "usually"): a habit
+#: is a standing fact about the person, never a one-off.
+_HABITUAL = re.compile(
+    r"\b(?:every(?! (?:time|single time|now and))|each(?! time)|daily|weekly|monthly|nightly"
+    r"|usually|normally|always|twice a|once a"
+    r"|(?:three|four|five|a few|several) times a|most (?:days|mornings|evenings|nights|weekends"
+    r"|weeks)|on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weeknights"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
+    re.I,
+)
+_TASTE = re.compile(
+    r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|adore|hate|hates|can't stand"
+    r"|favou?rite|fan of|into)\b",
+    re.I,
+)
 #: The same, in the other languages the reader reads (for clauses kept word for word).
 _TODAY_OTHER = re.compile(
     # not a bare "now" ("ahora", "jetzt", "现在"): in these languages it is the commonest
@@ -566,9 +581,12 @@ class RuleExtractor:
             ):
                 quiet = ""
         change = UPDATE_CUE.search(text) is not None and _TODAY.search(text) is None
+        habit = _HABITUAL.search(text) is not None and english_like(text)
         if (
-            change
-            and any(m.group(0).lower() != "now" for m in UPDATE_CUE.finditer(text))
+            (
+                habit
+                or (change and any(m.group(0).lower() != "now" for m in UPDATE_CUE.finditer(text)))
+            )
             and reading is not None
             and not text.rstrip().endswith("?")
             and english_like(text)
@@ -580,6 +598,8 @@ class RuleExtractor:
             #          no such cue ("the build is red again now").
             # Why: a change is said to replace something kept; the reader takes
             #      "now" for today's one-off, and an unsure reading drops it.
+            #          A habit ("every morning I journal", "I meditate daily") is the
+            #          same: true every week, however much it reads like today's plan.
             # Outcome: kept in the user's words unless a silent reading is sure
             #          enough to overrule a change (the same bar a rule's clause has).
             quiet, says = "", True
@@ -656,6 +676,9 @@ class RuleExtractor:
                 #      come out byte-identical — lost, it cannot be recalled at all.
                 # Outcome: kept in the user's words, typed by the reading.
                 read = reading if reading.sure or named else durable_fallback(reading)
+                if habit and read.label in {"preference", "event"} and not _TASTE.search(text):
+                    # "On Sundays I call my parents": a routine, not a taste or a date.
+                    read = replace(read, label="fact")
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)
                 how = "" if reading.sure else " (stated)"

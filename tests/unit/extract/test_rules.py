@@ -278,3 +278,20 @@ def test_a_change_in_another_language_is_an_update(text: str) -> None:
     assert UPDATE_CUE.search(text)
     got = X.extract(Message(text=text, speaker="Ana"), now=NOW).candidates
     assert all(c.cue is ChangeCue.UPDATE for c in got)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("Every morning I journal for ten minutes.", "Every morning Maya journals"),
+        ("On Sundays I call my parents.", "On Sundays Maya calls"),
+        ("I meditate daily, usually right after lunch.", "Maya meditates daily"),
+    ],
+)
+def test_a_habit_is_a_fact_never_a_one_off(text: str, start: str) -> None:
+    got = _one(text)
+    assert got and got[0][0] == "Fact" and got[0][1].startswith(start), got
+
+
+def test_every_time_is_no_habit() -> None:
+    assert all(t != "Fact" for t, _ in _one("every time I deploy it breaks, no idea why"))
