@@ -260,3 +260,45 @@ def test_edges_call_the_facade_only() -> None:
         allowed = EDGE_MAY_IMPORT | COMPOSES.get(layer, set()) | {layer}
         found |= {(layer, name) for name in _imports(path) if name not in allowed}
     assert found == set(), f"edge imports below the façade: {sorted(found)}"
+
+
+#: What a principal or grant carries that authorization decides on.
+_GRANT_FIELDS = {"agent", "categories", "read_only", "all_users", "user"}
+
+
+def _grant_reads(path: Path) -> list[str]:
+    """``principal.agent``, ``c.grant.categories`` … read in ``path`` (not constructed)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in _GRANT_FIELDS
+            and ast.unparse(node.value).split(".")[-1] in {"principal", "grant"}
+        ):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in MODULES if _layer(p) in EDGES],
+    ids=lambda p: str(p.relative_to(SRC)),
+)
+def test_edges_leave_authorization_to_the_facade(path: Path) -> None:
+    """Routes, MCP tools, CLI commands and adapters parse, make one call on the caller's
+    façade and map the result: none of them decides from what a principal or grant
+    allows (its agent, categories, read-only flag, user) — ``Caller.authorize`` and
+    ``AccessControl`` do, once, for every edge (issue 15)."""
+    reads = _grant_reads(path)
+    assert not reads, f"{path.relative_to(SRC)} authorizes at the edge: {reads}"
+
+
+def test_the_grant_check_sees_a_read(tmp_path: Path) -> None:
+    sample = tmp_path / "m.py"
+    sample.write_text(
+        "if body.agent != c.principal.agent: pass\n"
+        "ok = grant.categories\n"
+        "Grant(agent='a', categories=None)\n"
+        "p = principal.key_id\n"
+    )
+    assert _grant_reads(sample) == ["1: c.principal.agent", "2: grant.categories"]

@@ -109,8 +109,6 @@ class DiagnosticsIn(_Body):
 @router.post("/query", responses=_DOCS)
 def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
     """memory.query: allowlist-checked, filtered, budgeted recall (bullets or full)."""
-    if body.agent not in (None, c.principal.agent):
-        raise ApiProblem(403, "agent-mismatch", "agent comes from the API key")
     request = body.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"user_id"})
     result = c.engine.memory_query(request, user=body.user_id)
     data = result.to_json()
@@ -174,12 +172,8 @@ def capture_diagnostics(body: DiagnosticsIn, c: CallerDep) -> dict[str, Any]:
 
 @router.post("/ingest", responses=_DOCS)
 def ingest(c: CallerDep) -> dict[str, Any]:
-    """One pass over the orchestrator's drop folder (``memory.ingest.*`` from the config)."""
-    settings = c.control.config.memory.ingest
-    report = c.engine.ingest_pending(
-        enabled=settings.enabled, max_file_size_mb=settings.max_file_size_mb
-    )
-    return report.to_json()
+    """One pass over the orchestrator's drop folder (``memory.ingest.*``, applied by the engine)."""
+    return c.engine.ingest_pending().to_json()
 
 
 @router.get("/proposals", responses=_DOCS)

@@ -160,10 +160,6 @@ def _written(result: WriteResult, status: int = 200) -> JSONResponse:
 )
 def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
     """Store one memory (the fields of ``memvault add``); answers ``stop_reason``, ``memory_id``."""
-    if body.agent_id not in (None, c.principal.agent):
-        raise ApiProblem(
-            403, "agent-mismatch", "agent_id comes from the API key and may not differ from it"
-        )
     fields = body.model_dump(mode="json", exclude={"thread_id", "vector", "vector_model"})
     parsed = c.engine.new_memory(fields)
     result = (

@@ -131,6 +131,17 @@ class Caller:
             return
         self._refuse(reason, operation, refused)
 
+    def _same_agent(self, named: object, operation: str) -> None:
+        """A request may name no agent or the caller's own; another is refused.
+
+        Trigger: a body's ``agent_id`` (a memory) or ``agent`` (memory.query).
+        Why: the agent comes from the key; acting as another agent is forbidden,
+        not silently rewritten (every edge answers it the same way).
+        Outcome: ``agent_mismatch`` (HTTP 403 ``agent-mismatch``), audited.
+        """
+        if named not in (None, self.grant.agent):
+            self._refuse("agent_mismatch", operation)
+
     def _refuse(self, reason: str, operation: str, refused: tuple[str, ...] = ()) -> NoReturn:
         grant = self.grant
         if self._on_deny is not None:
@@ -249,6 +260,7 @@ class Caller:
                 return parsed
             memory = parsed
         self.authorize("add", write=True, categories=[memory.category])
+        self._same_agent(memory.agent_id, "add")
         own: dict[str, Any] = {"agent_id": self.grant.agent}
         if self.grant.user is not None:
             own["user_id"] = self._own(memory.user_id, "add")
@@ -259,6 +271,8 @@ class Caller:
         """:meth:`MemoryEngine.add_many`, every item in the caller's categories and agent."""
         cats = [str(i.get("category") or "") for i in items]
         self.authorize("add_many", write=True, categories=cats)
+        for item in items:
+            self._same_agent(item.get("agent_id"), "add_many")
         mine = [{**i, "agent_id": self.grant.agent} for i in items]
         if self.grant.user is not None:
             mine = [{**i, "user_id": self._own(i.get("user_id"), "add_many")} for i in mine]
@@ -390,6 +404,7 @@ class Caller:
         else:
             asked_request = dict(request or {})
         asked_request.update(fields)
+        self._same_agent(asked_request.get("agent"), "memory.query")
         raw = asked_request.get("categories")
         asked = [raw] if isinstance(raw, str) else [c for c in (raw or ()) if c]
         self.known(asked, "categories")

@@ -81,6 +81,9 @@ class EngineCore:
     #: ``memory.retrieval.top_n``: at most this many results per search, whatever
     #: the caller's ``top_k`` asks; ``None``: the caller's ``top_k``.
     result_cap: int | None = None
+    #: ``memory.ingest.enabled`` and ``max_file_size_mb``: the drop folder's defaults.
+    ingest_enabled: bool = True
+    ingest_max_file_size_mb: float = 25.0
     #: TTL, purge and consent settings (assign a new frozen policy to change them).
     lifecycle_policy: LifecyclePolicy = LifecyclePolicy()
     #: The transcript extractor; ``None`` is the deterministic rule extractor.
@@ -224,10 +227,13 @@ class EngineCore:
         The per-category context modes of memory.query (spec §5: ``all``, or
         ``rag`` with ``rag_length``) come from ``policy.categories``, its
         per-agent category allowlists from ``policy.allowlists`` (the agents it
-        names), and the cap on search results from ``memory.retrieval.top_n``.
+        names), the cap on search results from ``memory.retrieval.top_n``, and
+        the drop folder's defaults from ``memory.ingest.*``.
         """
         self.allowlist = config.policy.agent_allowlist()
         self.result_cap = config.memory.retrieval.top_n
+        self.ingest_enabled = config.memory.ingest.enabled
+        self.ingest_max_file_size_mb = config.memory.ingest.max_file_size_mb
         self.category_modes = {
             name: ctx.CategoryMode(setting.context, setting.rag_length)
             for name, setting in config.policy.categories.items()

@@ -60,6 +60,7 @@ DenyHook = Callable[[CallerGrant, str, str, tuple[str, ...]], None]
 
 _MESSAGES = {
     "read_only": "the key of agent {agent!r} is read-only",
+    "agent_mismatch": "the agent comes from the key ({agent!r}); {op} may not name another",
     "category_not_allowed": "agent {agent!r} may not use categor{plural} {cats}",
     "category_allowlist": "{op} spans every category; the key of agent {agent!r} is "
     "limited to {limited}",

@@ -54,8 +54,8 @@ class LifecycleOps:
     def ingest_pending(
         self,
         *,
-        enabled: bool = True,
-        max_file_size_mb: float = 10.0,
+        enabled: bool | None = None,
+        max_file_size_mb: float | None = None,
         settle_seconds: float = 0.2,
         progress: Callable[[int, int, str], None] | None = None,
         embed_threads: int = 2,
@@ -63,8 +63,9 @@ class LifecycleOps:
         """Ingest every file waiting in ``<home>/<orchestrator>/memory/ingest/`` once.
 
         Every candidate passes this engine's gate; each file commits in one
-        transaction with its vectors. ``enabled``/``max_file_size_mb`` are
-        ``memory.ingest.*``; ``embed_threads`` embed while the next files are gated.
+        transaction with its vectors. ``enabled``/``max_file_size_mb`` override
+        ``memory.ingest.*`` of the configuration the engine was opened with;
+        ``embed_threads`` embed while the next files are gated.
         """
         from memvault.errors import ConfigError
         from memvault.ingest import IngestContext, run_pass
@@ -90,8 +91,8 @@ class LifecycleOps:
         )
         return run_pass(
             context,
-            enabled=enabled,
-            max_file_size_mb=max_file_size_mb,
+            enabled=self.core.ingest_enabled if enabled is None else enabled,
+            max_file_size_mb=max_file_size_mb or self.core.ingest_max_file_size_mb,
             settle_seconds=settle_seconds,
             progress=progress,
             embed_threads=embed_threads,

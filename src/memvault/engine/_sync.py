@@ -241,6 +241,8 @@ class MemoryEngine:
     allowlist = _Shared[ctx.AgentAllowlist | None]()
     category_modes = _Shared[Mapping[str, ctx.CategoryMode]]()
     result_cap = _Shared[int | None]()
+    ingest_enabled = _Shared[bool]()
+    ingest_max_file_size_mb = _Shared[float]()
     lifecycle_policy = _Shared[LifecyclePolicy]()
     capture_extractor = _Shared[Extractor | None]()
     acting = _by("core", EngineCore.acting)

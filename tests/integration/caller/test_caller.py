@@ -9,7 +9,7 @@ import pytest
 from memvault.access import AccessControl
 from memvault.access.keys import Principal
 from memvault.config import load_config
-from memvault.engine import Grant, MemoryEngine
+from memvault.engine import Grant, MemoryEngine, NewMemory
 from memvault.errors import AccessDeniedError
 from memvault.model.enums import HistoryOp
 from tests.helpers import add_fields, update_fields
@@ -81,3 +81,26 @@ def test_access_control_shares_one_engine_and_audits_denials(tmp_path: Path) -> 
         assert add_fields(b, "Dana prefers tea", **PREF).ok
     finally:
         control.close()
+
+
+def test_naming_another_agent_is_refused_not_rewritten(engine: MemoryEngine) -> None:
+    """The agent comes from the grant: a memory or query naming another is refused
+    (``agent_mismatch``, HTTP 403 ``agent-mismatch``) by the façade, for every edge."""
+    denied: list[tuple[str, str]] = []
+    planner = engine.as_caller(
+        Grant("planner"), on_deny=lambda g, reason, op, cats: denied.append((reason, op))
+    )
+    other = NewMemory(content="Write the parser tests", agent_id="stylist", **TODO)
+    own = NewMemory(content="Write the parser tests", agent_id="planner", **TODO)
+    calls = [
+        lambda: planner.add(other),
+        lambda: planner.add_many([{"content": "Ship it", "agent_id": "stylist", **TODO}]),
+        lambda: planner.memory_query({"query": "parser", "agent": "stylist"}),
+    ]
+    for call in calls:
+        with pytest.raises(AccessDeniedError) as caught:
+            call()
+        assert caught.value.reason == "agent_mismatch"
+    assert [op for _, op in denied] == ["add", "add_many", "memory.query"]
+    assert planner.add(own).ok
+    assert planner.memory_query({"query": "parser", "agent": "planner"}).items
