@@ -208,6 +208,17 @@ _FIRST_PERSON_OTHER = re.compile(
 )
 
 
+#: A Japanese sentence ending as a statement, or any Chinese sentence (checked for
+#: question words and particles below).
+_CJK_STATEMENT = re.compile(
+    r"(?:ます|ました|です|でした|ている|ています|でいる|でいます|たい|たいです|ない|なきゃ|ないと"
+    r"|ません|だ|た)[。.!！]?$|[\u4e00-\u9fff][。.!！]?$"
+)
+_CJK_QUESTION = re.compile(
+    r"[か吗呢吧][。.!！]?$|什么|怎么|为什么|哪|谁|多少|ですか|ますか|どう|なぜ|何"
+)
+
+
 def stated_other(text: str) -> bool:
     """:func:`stated` for a clause in another language: the speaker's own statement
     (a first-person word), no question, some length.
@@ -216,11 +227,19 @@ def stated_other(text: str) -> bool:
     (True, False)
     >>> stated_other("来週までに私は報告書を書かなければ"), stated_other("qué bien")
     (True, False)
+    >>> stated_other("東京に住んでいます。"), stated_other("どこに住んでいますか？")
+    (True, False)
     """
     clause = text.strip()
     if not clause or clause.endswith(("?", "？")) or clause.startswith("¿"):
         return False
-    if _LISTENER_OTHER.search(clause) or not _FIRST_PERSON_OTHER.search(clause):
+    if _LISTENER_OTHER.search(clause):
+        return False
+    if _CJK_STATEMENT.search(clause) and not _CJK_QUESTION.search(clause):
+        # Japanese and Chinese drop the "I": a declarative sentence of some length
+        # ("東京に住んでいます", "周五之前要续费域名") is the speaker's statement.
+        return sum(ch.isalpha() for ch in clause) >= 6
+    if not _FIRST_PERSON_OTHER.search(clause):
         return False
     spaced = len(clause.split()) >= 4
     return spaced or sum(ch.isalpha() for ch in clause) >= 10

@@ -236,10 +236,9 @@ _TODAY_OTHER = re.compile(
 _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
 
 #: What an unsure reading of a first-person clause in another language may keep: not an
-#: event (where a stranger's illness or arrest is told) and never a silent reading.
+#: event (where a stranger's illness or arrest is told) and never a silent reading — and
+#: only when its label stands out as far as the English keep rule asks (``keep.share``).
 _STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
-#: … and only when its label stands out: more than half again of the others together.
-_STATED_OTHER_SHARE = 0.6
 
 #: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
 #: moment"): "right now" says the state is current, not that it is today's.
@@ -653,7 +652,8 @@ class RuleExtractor:
                     or (
                         says
                         and reading.label in _STATED_OTHER
-                        and reading.share >= _STATED_OTHER_SHARE
+                        and reading.share
+                        >= (self.reader.keep_share if self.reader is not None else 1.0)
                     )
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"

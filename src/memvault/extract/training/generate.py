@@ -127,7 +127,9 @@ BATCHES: tuple[Batch, ...] = (
             f"context.{lang}",
             fragments_context.TEMPLATES_OTHER[lang],
             fragments_context.SLOTS_OTHER,
-            fragments_context.PER_LABEL_OTHER,
+            fragments_context.PER_LABEL_CJK
+            if lang in {"ja", "zh"}
+            else fragments_context.PER_LABEL_OTHER,
             prefixes=False,
         )
         for lang in fragments_context.LANGUAGES
