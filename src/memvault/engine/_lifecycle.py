@@ -88,6 +88,9 @@ class LifecycleOps:
             embedder_error=self.core.embedder_error,
             bands=self.core.capture_config.bands,  # merges mean what they mean in capture
             merge_nudge=self.core.capture_config.confidence_nudge,
+            # the gate has a second process (policy.parallel_gate): a window is
+            # judged there while this thread commits the previous window
+            offload_gate=bool(getattr(self.core.gate, "parallel", False)),
         )
         return run_pass(
             context,

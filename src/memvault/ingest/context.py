@@ -62,3 +62,6 @@ class IngestContext:
     merge_nudge: float = 0.05
     #: the gate on a file's nodes at once (exactly ``judge`` per node); None: one by one
     judge_many: JudgeMany | None = None
+    #: gate each window on a thread of its own that hands it to the gate's second
+    #: process (``policy.parallel_gate``) while this thread commits the previous one
+    offload_gate: bool = False

@@ -117,7 +117,15 @@ class DocumentJudge:
         Outcome: one ``judge_many`` for the window's nodes; each node gets the
           decision a call per file (or per node) gives it.
         """
-        built = [self.build(*doc) for doc in documents]
+        return self.decide(documents, [self.build(*doc) for doc in documents])
+
+    def decide(
+        self,
+        documents: Sequence[tuple[ParsedDocument, str, str]],
+        built: Sequence[list[tuple[Candidate, MemoryNode | Decision, tuple[str, ...]]]],
+    ) -> list[Judged]:
+        """The gate's half of :meth:`judge_documents`: every built node of ``documents``
+        (``built``: :meth:`build` of each) judged in one batch."""
         nodes = [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)]
         decisions = iter(self._decide(nodes))
         return [

@@ -10,12 +10,13 @@ For each file (spec "Ingestion", steps 1–6)::
         history, change log and the ``ingest_files`` record (by content hash)
       → manifest → move to processed/ or rejected/
 
-Files are read and gated on the calling thread, a *window* of files at a
-time; the window's accepted nodes are embedded on worker threads (numpy
-releases the GIL) while the next window is read and gated; the window is then
-resolved and committed file by file, in discovery order. So the second core
-embeds while the first gates, and a file's transaction still holds its nodes
-*and* their vectors.
+Files are read on the calling thread, a *window* of files at a time. When a
+window closes, its nodes are embedded on worker threads (numpy and
+onnxruntime release the GIL) and gated in one batch — on a gate thread that
+hands the batch to the gate's second process when the engine's gate has one
+(``policy.parallel_gate``), else on the calling thread — while the calling
+thread resolves and commits the previous window file by file, in discovery
+order. A file's transaction still holds its nodes *and* their vectors.
 
 Idempotency and crash safety rest on two facts:
 
@@ -93,7 +94,9 @@ from memvault.ingest.report import (
 )
 from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
 from memvault.model.enums import MemoryOp
+from memvault.model.node import MemoryNode
 from memvault.model.validation import canonical_source_path
+from memvault.policy.parallel import offloaded
 from memvault.store.base import IngestRecord
 
 __all__ = [
@@ -131,6 +134,8 @@ class _Window:
     files: list[_Prepared] = field(default_factory=list)
     memories: int = 0
     futures: list[Future[Embedded]] = field(default_factory=list)
+    #: the gate's decisions on the window's files and the milliseconds it took
+    gate: Future[tuple[list[Judged], float]] | None = None
 
 
 @contextlib.contextmanager
@@ -162,6 +167,8 @@ class _Pass:
         model = ctx.embedder.model_id if ctx.embedder is not None else None
         self.deduper = Deduper(ctx.store, ctx.orchestrator, model_id=model, overrides=ctx.bands)
         self.totals: dict[str, float] = {}
+        self.threads = 1
+        self.embedding: list[Future[Embedded]] = []
 
     def _log(self, level: str, event: str, **fields: Any) -> None:
         if self.ctx.log is not None:
@@ -213,20 +220,55 @@ class _Pass:
             return duplicate
         return _Prepared(index, entry, document, sha, source_path, timings, started)
 
-    def judge(self, window: _Window) -> None:
-        """Gate every file of ``window`` in one batch (each node's own decision).
+    def start(
+        self,
+        window: _Window,
+        gate_pool: ThreadPoolExecutor | None,
+        pool: ThreadPoolExecutor | None,
+        threads: int,
+    ) -> None:
+        """Build the window's nodes, start embedding them and start gating them.
 
-        The batch's time is shared among the files by their candidate counts.
+        Trigger: a window closes (the previous one waits to be resolved and
+          committed on this thread).
+        Why: gated here, the window's batch held this thread while the workers
+          and the gate's second process had little to do.
+        Outcome: the nodes are embedded on the workers (the refused ones too:
+          their vectors are never stored) while ``gate_pool``'s thread hands the
+          whole batch to the gate's second process (:func:`offloaded`) — one
+          batch, each node's own decision — and this thread resolves and commits
+          the previous window. Without ``gate_pool`` the batch is judged here.
         """
         files = window.files
         if not files:
             return
-        started = time.perf_counter()
         judge = DocumentJudge(self.ctx.writes, self.ctx.judge, self.ctx.judge_many)
-        judged = judge.judge_documents([(p.document, p.sha, p.source_path) for p in files])
-        spent = _ms(started)
-        total = sum(len(p.document.candidates) for p in files) or 1
-        for p, result in zip(files, judged, strict=True):
+        documents = [(p.document, p.sha, p.source_path) for p in files]
+        built = [judge.build(*doc) for doc in documents]
+        self.submit(pool, [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)])
+        window.futures = self.embedding
+
+        def decide() -> tuple[list[Judged], float]:
+            started = time.perf_counter()
+            if gate_pool is None:
+                return judge.decide(documents, built), _ms(started)
+            with offloaded():
+                return judge.decide(documents, built), _ms(started)
+
+        if gate_pool is not None:
+            window.gate = gate_pool.submit(decide)
+        else:
+            done: Future[tuple[list[Judged], float]] = Future()
+            done.set_result(decide())
+            window.gate = done
+
+    def gated(self, window: _Window) -> None:
+        """Wait for the window's decisions; its gate time is shared by candidate counts."""
+        if window.gate is None:
+            return
+        judged, spent = window.gate.result()
+        total = sum(len(p.document.candidates) for p in window.files) or 1
+        for p, result in zip(window.files, judged, strict=True):
             p.judged = result
             p.timings["gate_ms"] = spent * len(p.document.candidates) / total
 
@@ -242,18 +284,19 @@ class _Pass:
 
     # -- stage 2: vectors (worker threads) -----------------------------------
 
-    def submit(self, pool: ThreadPoolExecutor | None, window: _Window, threads: int) -> None:
-        """Start embedding the window's accepted nodes: one share per worker thread."""
+    def submit(self, pool: ThreadPoolExecutor | None, nodes: Sequence[MemoryNode]) -> None:
+        """Start embedding ``nodes``: one share per worker thread (:attr:`embedding`)."""
+        self.embedding = []
         embedder = self.ctx.embedder
-        nodes = [n for p in window.files for _, n, _ in p.judged.accepted]
         if embedder is None or not nodes or pool is None:
             return
-        for share in shares(nodes, threads):
-            window.futures.append(pool.submit(embed_nodes, self.ctx.store, embedder, share))
+        for share in shares(nodes, self.threads):
+            self.embedding.append(pool.submit(embed_nodes, self.ctx.store, embedder, share))
 
     # -- stage 3: resolve, commit, place (calling thread, discovery order) ----
 
     def complete(self, window: _Window) -> list[tuple[int, FileOutcome]]:
+        self.gated(window)
         why_none = self.ctx.embedder_error or "no embedder configured"
         embedded = merge_embedded([f.result() for f in window.futures], why_none)
         batch_ms = embedded.seconds * 1000
@@ -566,6 +609,10 @@ def run_pass(
                 # pass, restored after it (process-wide while the pass runs).
                 resources.enter_context(threadpool_limits(limits=1, user_api="blas"))
                 pool = resources.enter_context(ThreadPoolExecutor(embed_threads, "ingest-embed"))
+            gate_pool: ThreadPoolExecutor | None = None
+            if ctx.offload_gate:
+                gate_pool = resources.enter_context(ThreadPoolExecutor(1, "ingest-gate"))
+            work.threads = embed_threads
             waiting: _Window | None = None  # embedding on the workers
             window = _Window()
             for index, entry in enumerate(entries):
@@ -579,13 +626,11 @@ def run_pass(
                 window.files.append(prepared)
                 window.memories += len(prepared.document.candidates)
                 if window.memories >= WINDOW_MEMORIES or len(window.files) >= WINDOW_FILES:
-                    work.judge(window)
-                    work.submit(pool, window, embed_threads)
+                    work.start(window, gate_pool, pool, embed_threads)
                     if waiting is not None:
                         place(work.complete(waiting))
                     waiting, window = window, _Window()
-            work.judge(window)
-            work.submit(pool, window, embed_threads)
+            work.start(window, gate_pool, pool, embed_threads)
             for last in (waiting, window):
                 if last is not None and last.files:
                     place(work.complete(last))

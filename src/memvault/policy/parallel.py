@@ -11,7 +11,9 @@ each large batch while this process judges the first. Both halves go through
 pure :func:`~memvault.policy.gate.evaluate` per candidate (ADR 0002) — so
 every decision is the one a single call gives. Until the child is ready,
 when another thread is using it, and whenever it fails, the whole batch is
-judged here; a failed child is not started again.
+judged here; a failed child is not started again. A caller judging on a
+thread of its own (ingest, :func:`offloaded`) hands the child the whole batch.
+``policy.parallel_gate = false`` (``PolicyGate(parallel=False)``) never starts it.
 
 The child runs the same code (its import path and the learned layer's weights
 hash are checked against this process's when it says it is ready), reads
@@ -37,7 +39,8 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -55,6 +58,7 @@ __all__ = [
     "GateSettings",
     "judge_candidates",
     "judge_split",
+    "offloaded",
     "shutdown",
     "warm",
     "worker_cpu_seconds",
@@ -247,6 +251,26 @@ class _Worker:
 
 _WORKER: _Worker | None = None
 _WORKER_GUARD = threading.Lock()
+#: the share of a split batch judged in this process (see :func:`offloaded`)
+_HERE: ContextVar[float] = ContextVar("memvault_gate_share_here", default=0.5)
+
+
+@contextlib.contextmanager
+def offloaded() -> Iterator[None]:
+    """In this block (this thread or task), a split batch goes to the child whole.
+
+    Trigger: a caller that judges on a thread of its own while its main thread
+    does other work (ingest: the next window is gated while the previous one
+    is resolved and committed).
+    Why: the half judged here would take the GIL from that main thread.
+    Outcome: :func:`judge_split` sends every item to the child when it is
+    ready (the same answers); until then, or if it fails, all is judged here.
+    """
+    token = _HERE.set(0.0)
+    try:
+        yield
+    finally:
+        _HERE.reset(token)
 
 
 def _usable() -> bool:
@@ -323,7 +347,7 @@ def judge_split(
     try:
         if not worker.poll_ready():  # still starting (or failed): all of it here
             return judge_candidates(items, settings)
-        half = len(items) // 2
+        half = int(len(items) * _HERE.get())
         try:
             worker.round_trip(settings, items[half:])
         except Exception as exc:
@@ -331,7 +355,7 @@ def judge_split(
             if log is not None:
                 log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
             return judge_candidates(items, settings)
-        here = judge_candidates(items[:half], settings)
+        here = judge_candidates(items[:half], settings) if half else []
         try:
             there = worker.answer()
             if len(there) != len(items) - half:

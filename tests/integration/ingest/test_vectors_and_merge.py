@@ -284,3 +284,54 @@ def test_a_batch_resolve_answers_each_chunk_as_one_resolve(engine: MemoryEngine)
         outcomes = [r.outcome for r in many]
         assert outcomes[:3] == [Outcome.MERGED] * 3 and Outcome.MERGED not in outcomes[3:]
         assert [r.merge_into for r in many[:3]] == [n.memory_id for n in olds]
+
+
+def test_a_pass_gated_in_the_second_process_equals_one_gated_here(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """With ``policy.parallel_gate`` each window is handed whole to the gate's second
+    process (on a thread of its own) while the previous window commits; a pass gives
+    exactly what the same pass gated in this process gives: the same memories,
+    merges and refusals per file."""
+    from memvault.benchmarks.ingest import generate_folder
+    from memvault.policy import parallel
+
+    monkeypatch.setattr(parallel, "MIN_BATCH", 8)
+    sent: list[int] = []
+    round_trip = parallel._Worker.round_trip
+
+    def counted(self: Any, settings: Any, items: Any) -> None:
+        sent.append(len(items))
+        round_trip(self, settings, items)
+
+    monkeypatch.setattr(parallel._Worker, "round_trip", counted)
+    parallel.shutdown()
+    assert parallel.warm(timeout=120), "the gate worker did not start"
+    outcomes = []
+    try:
+        for name, on in (("here", False), ("child", True)):
+            with MemoryEngine.open(
+                tmp_path / name, "acme", embedder=HashingEmbedder(), parallel_gate=on
+            ) as engine:
+                assert engine.layout is not None
+                generate_folder(engine.layout.ingest_dir, 60, seed=3)
+                report = engine.ingest_pending(settle_seconds=0)
+                outcomes.append(
+                    sorted(
+                        (
+                            o.name,
+                            o.status,
+                            o.memory_ids,
+                            o.merged_ids,
+                            tuple(str(r) for r in o.refused),
+                        )
+                        for o in report.outcomes
+                    )
+                )
+        worker = parallel._WORKER
+        assert worker is not None and worker.ready and not worker.broken
+        assert len(sent) >= 3 and min(sent) >= 8  # whole windows went to the child
+    finally:
+        parallel.shutdown()
+    assert outcomes[0] == outcomes[1]
+    assert sum(len(o[2]) for o in outcomes[0]) > 50 and any(o[3] for o in outcomes[0])
