@@ -33,12 +33,13 @@ __all__ = ["model_options", "options_from"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _option(name: str, field: FieldInfo, help: str | None) -> inspect.Parameter:
+def _option(
+    name: str, field: FieldInfo, help: str | None, flag: str | None = None
+) -> inspect.Parameter:
     base, optional, many = unwrap(field.annotation)
     if (isinstance(base, type) and issubclass(base, enum.Enum)) or base not in (bool, int, float):
         base = str
-    flag = "--" + name.replace("_", "-")
-    option = typer.Option(flag, help=help)
+    option = typer.Option(flag or "--" + name.replace("_", "-"), help=help)
     if many:
         annotation: Any = Annotated[list[base] | None, option]  # type: ignore[valid-type]
         default: Any = None
@@ -60,11 +61,16 @@ def model_options(
     *,
     skip: Collection[str] = (),
     help: Mapping[str, str] | None = None,
+    flags: Mapping[str, str] | None = None,
 ) -> list[inspect.Parameter]:
-    """One keyword-only ``--option`` parameter per field of ``model`` (minus ``skip``)."""
-    texts = help or {}
+    """One keyword-only ``--option`` parameter per field of ``model`` (minus ``skip``).
+
+    ``flags`` names a field's option otherwise than ``--field-name``
+    (``{"pinned": "--pinned/--unpinned"}``: an on/off pair).
+    """
+    texts, named = help or {}, flags or {}
     return [
-        _option(name, field, texts.get(name))
+        _option(name, field, texts.get(name), named.get(name))
         for name, field in model.model_fields.items()
         if name not in skip
     ]
@@ -75,13 +81,14 @@ def options_from(
     *,
     skip: Collection[str] = (),
     help: Mapping[str, str] | None = None,
+    flags: Mapping[str, str] | None = None,
 ) -> Callable[[F], F]:
     """Give a command the options of ``model``; it receives them in ``**fields``.
 
     The command's own parameters come first (arguments, then its options);
     ``--json`` and the like stay last.
     """
-    extra = model_options(model, skip=skip, help=help)
+    extra = model_options(model, skip=skip, help=help, flags=flags)
     names = [p.name for p in extra]
 
     def decorate(fn: F) -> F:
