@@ -110,11 +110,13 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 
 def _fill(disk: Path) -> Path:
     filler = disk / "filler"
-    with filler.open("wb") as fh, contextlib.suppress(OSError):
+    # Unbuffered, and the suppression outside the file: a buffered writer keeps the
+    # bytes that did not fit and raises ENOSPC again when it is closed.
+    with contextlib.suppress(OSError), filler.open("wb", buffering=0) as fh:
         while True:
             fh.write(b"\0" * 65536)
             fh.flush()
-    with contextlib.suppress(OSError), filler.open("ab") as fh:  # the last partial block
+    with contextlib.suppress(OSError), filler.open("ab", buffering=0) as fh:  # the last block
         for _ in range(64):
             fh.write(b"\0" * 512)
             fh.flush()
