@@ -125,7 +125,7 @@ class _Prepared:
     source_path: str
     timings: dict[str, float]
     started: float
-    #: the gate's decisions, set when the file's window is judged (:meth:`_Pass.judge`)
+    #: the gate's decisions, set when the file's window is judged (:meth:`_Pass.gated`)
     judged: Judged = field(default_factory=Judged)
 
 
@@ -167,8 +167,6 @@ class _Pass:
         model = ctx.embedder.model_id if ctx.embedder is not None else None
         self.deduper = Deduper(ctx.store, ctx.orchestrator, model_id=model, overrides=ctx.bands)
         self.totals: dict[str, float] = {}
-        self.threads = 1
-        self.embedding: list[Future[Embedded]] = []
 
     def _log(self, level: str, event: str, **fields: Any) -> None:
         if self.ctx.log is not None:
@@ -245,8 +243,8 @@ class _Pass:
         judge = DocumentJudge(self.ctx.writes, self.ctx.judge, self.ctx.judge_many)
         documents = [(p.document, p.sha, p.source_path) for p in files]
         built = [judge.build(*doc) for doc in documents]
-        self.submit(pool, [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)])
-        window.futures = self.embedding
+        nodes = [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)]
+        window.futures = self.submit(pool, nodes, threads)
 
         def decide() -> tuple[list[Judged], float]:
             started = time.perf_counter()
@@ -284,14 +282,17 @@ class _Pass:
 
     # -- stage 2: vectors (worker threads) -----------------------------------
 
-    def submit(self, pool: ThreadPoolExecutor | None, nodes: Sequence[MemoryNode]) -> None:
-        """Start embedding ``nodes``: one share per worker thread (:attr:`embedding`)."""
-        self.embedding = []
+    def submit(
+        self, pool: ThreadPoolExecutor | None, nodes: Sequence[MemoryNode], threads: int
+    ) -> list[Future[Embedded]]:
+        """Start embedding ``nodes``: one share per worker thread."""
         embedder = self.ctx.embedder
         if embedder is None or not nodes or pool is None:
-            return
-        for share in shares(nodes, self.threads):
-            self.embedding.append(pool.submit(embed_nodes, self.ctx.store, embedder, share))
+            return []
+        return [
+            pool.submit(embed_nodes, self.ctx.store, embedder, share)
+            for share in shares(nodes, threads)
+        ]
 
     # -- stage 3: resolve, commit, place (calling thread, discovery order) ----
 
@@ -612,7 +613,6 @@ def run_pass(
             gate_pool: ThreadPoolExecutor | None = None
             if ctx.offload_gate:
                 gate_pool = resources.enter_context(ThreadPoolExecutor(1, "ingest-gate"))
-            work.threads = embed_threads
             waiting: _Window | None = None  # embedding on the workers
             window = _Window()
             for index, entry in enumerate(entries):
