@@ -34,7 +34,7 @@ from memvault.model.validation import to_validation_failed
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, load_contract
 from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
-from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store
+from memvault.store.base import NO_FILTER, EmbeddingRow, IndexText, NodeFilter, Store
 from memvault.write import CaptureConfig
 from memvault.write.pipeline import Relations, Validator, WritePipeline
 from memvault.write.relations import related_edges
@@ -351,7 +351,7 @@ class EngineCore:
     def filters(filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
         """``filters`` as a :class:`NodeFilter`; a bad field is :class:`ValidationFailed`."""
         if filters is None:
-            return NodeFilter()
+            return NO_FILTER  # frozen: one shared instance (stores test it by identity first)
         if isinstance(filters, NodeFilter):
             return filters
         try:

@@ -294,4 +294,4 @@ def calibrated_fuse(
         rows[:, 5] = scores / best_bm25
     probability = model.probabilities(rows)
     order = np.lexsort((np.arange(len(ids)), -probability))  # ids are sorted: ties by id
-    return [(ids[i], float(probability[i])) for i in order.tolist()]
+    return list(zip([ids[i] for i in order.tolist()], probability[order].tolist(), strict=True))

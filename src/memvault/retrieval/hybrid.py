@@ -240,22 +240,28 @@ def hybrid_search(
         vector_leg = dict(zip(legs, rankings, strict=True)).get("vector")
         cal = calibration_for(embedder.model_id if embedder is not None else None)
         first = calibrated_fuse(text_leg, vector_leg, {}, query, cal)
+        second = reranker_for(embedder.model_id) if embedder is not None else None
+        reranks = (
+            config.rerank and second is not None and cal is not None and vector_leg is not None
+        )
+        pool_size = max(second.pool, limit * 3) if reranks and second is not None else 0
         wide = [m for m, _ in first[: max(limit * 5, 100)]]
-        fields = store.rank_fields(orchestrator_id, wide)
+        # one read for the wide pool and the reranker's (mostly the same memories)
+        fields = store.rank_fields(
+            orchestrator_id, [m for m, _ in first[: max(len(wide), pool_size * 2)]]
+        )
         words = frozenset(tokenize(query))
-        actors = {m: f.actor_id for m, f in fields.items()}
+        actors = {m: fields[m].actor_id for m in wide if m in fields}
         if any(names_actor(words, a) for a in set(actors.values())):
             fused = calibrated_fuse(text_leg, vector_leg, actors, query, cal)
         else:
             fused = first  # no candidate's actor is named: the same probabilities
-        second = reranker_for(embedder.model_id) if embedder is not None else None
-        if config.rerank and second is not None and cal is not None and vector_leg is not None:
+        if reranks and second is not None and cal is not None:
             # Trigger: both legs ran and the embedder has a fitted reranker.
             # Why: time named in the query, conversation neighbours and leg ranks
             #   decide questions the per-candidate calibration cannot (issue 17).
             # Outcome: the best candidates reordered from leg scores and ranking
             #   fields only (those of the wide pool were read above).
-            pool_size = max(second.pool, limit * 3)
             missing = [m for m, _ in fused[: pool_size * 2] if m not in fields]
             if missing:
                 fields.update(store.rank_fields(orchestrator_id, missing))
@@ -312,11 +318,13 @@ def hybrid_search(
     chosen = {r.node.memory_id for r in ranked}
     # A conversation link may cross owners (two people in one conversation):
     # it is returned only between memories this search could see.
-    seen = {m for ranking in rankings for m, _ in ranking}
+    touching = [e for e in edges if e.from_memory_id in chosen or e.to_memory_id in chosen]
+    seen = (
+        {m for ranking in rankings for m, _ in ranking}
+        if any(e.reason == FOLLOWS for e in touching)
+        else set()
+    )
     related = tuple(
-        e
-        for e in edges
-        if (e.from_memory_id in chosen or e.to_memory_id in chosen)
-        and (e.reason != FOLLOWS or {e.from_memory_id, e.to_memory_id} <= seen)
+        e for e in touching if e.reason != FOLLOWS or {e.from_memory_id, e.to_memory_id} <= seen
     )
     return HybridOutcome(ranked, tuple(legs), related, degraded)

@@ -41,6 +41,7 @@ from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, Pro
 
 __all__ = [
     "CONTEXT_SPACE_SUFFIX",
+    "NO_FILTER",
     "SCALAR_FILTERS",
     "TEXT_COLUMNS",
     "ChangeEntry",
@@ -139,6 +140,11 @@ class NodeFilter(BaseModel):
             raise ValueError("status filter must name at least one status")
         return value
 
+
+#: The filter of an unfiltered search, built once (a pydantic model costs tens of
+#: microseconds to build and to compare); frozen, so it is shared, and stores may
+#: recognise it by identity before comparing.
+NO_FILTER = NodeFilter()
 
 #: The :class:`NodeFilter` fields that are one equality each (``column = value``).
 SCALAR_FILTERS = (*PROVENANCE_FIELDS, "project_id")

@@ -36,6 +36,7 @@ from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
+    NO_FILTER,
     CheckpointsElsewhere,
     EmbeddingRow,
     HistoryEvent,
@@ -99,7 +100,7 @@ QUICK_CHECK_SYNC_BYTES = 256 * 1024 * 1024
 
 
 #: the filter of an unfiltered search (built once: a pydantic model costs ~50 us to build)
-_NO_FILTER = NodeFilter()
+_NO_FILTER = NO_FILTER
 #: columns of a ``SELECT_NODE`` row that belong to the node (the source's follow)
 _NODE_WIDTH = len(q.NODE_COLUMNS)
 
@@ -879,11 +880,11 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
         ids = sorted(set(memory_ids))
-        if not ids:
+        if not ids or not self._has_edges():
             return []
         found: dict[str, MemoryEdge] = {}
-        for start in range(0, len(ids), 400):
-            chunk = ids[start : start + 400]
+        for start in range(0, len(ids), 256):
+            chunk = q.padded(ids[start : start + 256])
             marks = ", ".join("?" for _ in chunk)
             rows = self._read(
                 f"SELECT {', '.join(EDGE_COLUMNS)} FROM memory_edges WHERE orchestrator_id = ? AND "
@@ -893,6 +894,27 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
             for edge in map(edge_from_row, rows):
                 found[edge.edge_id] = edge
         return sorted(found.values(), key=lambda e: (e.created_at, e.edge_id))
+
+    def _has_edges(self) -> bool:
+        """Whether the file holds any edge (checked again after every commit).
+
+        Trigger: every search reads the edges of its 100-200 candidates.
+        Why: a store used as plain memory (no links) answered that with an
+          indexed read of twice as many ids for nothing.
+        Outcome: one ``EXISTS`` per change of the file, then no read at all
+          while it holds no edge.
+        """
+        with self._call():
+            self._usable()
+            found, _ = self._unchanged_marker(
+                self._reader(),
+                "edges",
+                lambda c: (
+                    int(c.execute("SELECT EXISTS (SELECT 1 FROM memory_edges)").fetchone()[0]),
+                    0,
+                ),
+            )
+        return bool(found)
 
     def list_nodes(
         self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
@@ -1002,7 +1024,9 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
             return None
         statuses = tuple(s.value for s in filters.status)
         allowed = None
-        if filters.model_copy(update={"status": _NO_FILTER.status}) != _NO_FILTER:
+        if filters is not _NO_FILTER and (
+            filters.model_copy(update={"status": _NO_FILTER.status}) != _NO_FILTER
+        ):
             allowed = self._allowed_ids(orchestrator_id, filters)
         hits = index.search(
             orchestrator_id,
@@ -1161,7 +1185,7 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
         try:
             matrix = self._matrix(orchestrator_id, model_id, dim)
             rows = None
-            if filters != _NO_FILTER:
+            if filters is not _NO_FILTER and filters != _NO_FILTER:
                 # Trigger: filters beyond "active". Why: they must be applied by
                 # the database, never in Python after ranking. Outcome: the
                 # allowed ids come from SQL and only their rows are scored.
@@ -1188,8 +1212,8 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
     ) -> dict[str, npt.NDArray[np.float32]]:
         found: dict[str, npt.NDArray[np.float32]] = {}
         hashes = sorted(set(text_hashes))
-        for start in range(0, len(hashes), 500):
-            chunk = hashes[start : start + 500]
+        for start in range(0, len(hashes), 512):
+            chunk = q.padded(hashes[start : start + 512])
             marks = ", ".join("?" for _ in chunk)
             for sha, dim, blob in self._read(
                 "SELECT text_sha256, dim, vector FROM embedding_cache "

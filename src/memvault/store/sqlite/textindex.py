@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.store.base import TEXT_COLUMNS, RankFields
-from memvault.store.sqlite.ordering import best_first
+from memvault.store.ordering import best_first
 
 __all__ = [
     "BM25_B",
@@ -326,7 +326,14 @@ class TextIndex:
             return {}
         out: dict[str, RankFields] = {}
         with self.lock:
-            rank, slot_of, tenant = self._rank, self._slot_of_memory, self._orch
+            rank = self._rank
+            if len(self._orch_code) == 1:  # one tenant: every row held is its row
+                for m in memory_ids:
+                    fields = rank.get(m)
+                    if fields is not None:
+                        out[m] = fields
+                return out
+            slot_of, tenant = self._slot_of_memory, self._orch
             for m in memory_ids:
                 fields = rank.get(m)
                 if fields is not None and tenant[slot_of[m]] == orch:

@@ -25,8 +25,8 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
+from memvault.store.ordering import best_first
 from memvault.store.sqlite.ann import AnnIndex, HnswIndex, load_faiss
-from memvault.store.sqlite.ordering import best_first
 
 __all__ = ["ANN_KINDS", "VectorMatrix", "decode_vector", "encode_vector"]
 

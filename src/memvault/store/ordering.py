@@ -22,6 +22,11 @@ def best_first(ids: Sequence[str], scores: npt.NDArray[Any]) -> list[tuple[str, 
     [('c', 2.0), ('a', 1.0), ('b', 1.0)]
     """
     values = np.asarray(scores, dtype=np.float64)
+    if values.size < 2 or bool(np.all(values[1:] < values[:-1])):
+        # Trigger: rows that already come best first without ties (an ANN's hits).
+        # Why: sorting and re-indexing them again cost more than the check.
+        # Outcome: the rows as they are, in the same pairs the sort would give.
+        return list(zip(ids, values.tolist(), strict=True))
     order = np.argsort(-values, kind="stable")
     ranked = values[order]
     if ranked.size > 1 and bool(np.any(ranked[1:] == ranked[:-1])):
