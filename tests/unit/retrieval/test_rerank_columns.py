@@ -92,7 +92,7 @@ def test_columns_equal_the_per_candidate_formulas(seed: int, query: str) -> None
         for m in ids
         if rng.random() < 0.9
     }
-    links = {m: rng.sample(ids + ["gone"], rng.randint(0, 3)) for m in ids if rng.random() < 0.5}
+    links = {m: rng.sample([*ids, "gone"], rng.randint(0, 3)) for m in ids if rng.random() < 0.5}
     got_ids, rows = rerank_features(
         fused,
         text,
