@@ -493,3 +493,16 @@ def test_agent_reads_follow_category_modes(tmp_path: Path) -> None:
     allow = '[policy.allowlists]\nassistant = ["goals"]\n'
     assert _agent_reads(_home(tmp_path, allow)).count("GOAL") == 3
     assert _agent_reads(_home(tmp_path, allow + MODES[1][0])) == ["GOAL"]
+
+
+def test_cli_add_takes_the_contracts_default_ttl_class(tmp_path: Path) -> None:
+    """Without ``--ttl-class`` a TODO gets the contract's default (MEDIUM), as over HTTP
+    and MCP: the rule lives in ``engine.new_memory``, not in each edge."""
+    home = _home(tmp_path, "", seed=False)
+    todo = ["--type", "Todo", "--category", "TODO", "--source-kind", "USER_EXPLICIT"]
+    code, added = _cli_json(home, "add", "Write the release notes", *todo)
+    assert code == 0 and added["stop_reason"] == "SUCCESS_STORED", added
+    code, shown = _cli_json(home, "get", added["memory_id"])
+    assert "'ttl_class': 'MEDIUM'" in str(shown), shown
+    code, refused = _cli_json(home, "add", "Write the notes", *todo, "--ttl-class", "LONG")
+    assert code == 1 and refused["stop_reason"] == "TTL_NOT_ALLOWED", refused

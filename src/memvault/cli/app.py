@@ -210,13 +210,13 @@ _ADD_HELP = {
     "key": "Key within the category.",
     "value": "Value for the key.",
     "summary": "Short summary.",
-    "ttl_class": "SHORT, MEDIUM, LONG",
+    "ttl_class": "SHORT, MEDIUM, LONG (default: the longest the category allows).",
     "pinned": "Never expire.",
 }
 
 
 @app.command()
-@options_from(NewMemory, skip={"content"}, help=_ADD_HELP)
+@options_from(NewMemory, skip={"content"}, help=_ADD_HELP, unset={"ttl_class"})
 def add(
     ctx: typer.Context,
     text: Annotated[str, typer.Argument(help="The memory, as a plain sentence.")],

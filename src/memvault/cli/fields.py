@@ -34,7 +34,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _option(
-    name: str, field: FieldInfo, help: str | None, flag: str | None = None
+    name: str,
+    field: FieldInfo,
+    help: str | None,
+    flag: str | None = None,
+    unset: bool = False,
 ) -> inspect.Parameter:
     base, optional, many = unwrap(field.annotation)
     if (isinstance(base, type) and issubclass(base, enum.Enum)) or base not in (bool, int, float):
@@ -45,6 +49,8 @@ def _option(
         default: Any = None
     elif field.is_required():
         annotation, default = Annotated[base, option], inspect.Parameter.empty
+    elif unset:  # the engine decides when the option is not given
+        annotation, default = Annotated[base | None, option], None
     else:
         default = field.get_default(call_default_factory=True)
         if isinstance(default, enum.Enum):
@@ -62,15 +68,17 @@ def model_options(
     skip: Collection[str] = (),
     help: Mapping[str, str] | None = None,
     flags: Mapping[str, str] | None = None,
+    unset: Collection[str] = (),
 ) -> list[inspect.Parameter]:
     """One keyword-only ``--option`` parameter per field of ``model`` (minus ``skip``).
 
     ``flags`` names a field's option otherwise than ``--field-name``
-    (``{"pinned": "--pinned/--unpinned"}``: an on/off pair).
+    (``{"pinned": "--pinned/--unpinned"}``: an on/off pair); an ``unset`` field's
+    option defaults to nothing (the engine picks its value).
     """
     texts, named = help or {}, flags or {}
     return [
-        _option(name, field, texts.get(name), named.get(name))
+        _option(name, field, texts.get(name), named.get(name), name in unset)
         for name, field in model.model_fields.items()
         if name not in skip
     ]
@@ -82,13 +90,14 @@ def options_from(
     skip: Collection[str] = (),
     help: Mapping[str, str] | None = None,
     flags: Mapping[str, str] | None = None,
+    unset: Collection[str] = (),
 ) -> Callable[[F], F]:
     """Give a command the options of ``model``; it receives them in ``**fields``.
 
     The command's own parameters come first (arguments, then its options);
     ``--json`` and the like stay last.
     """
-    extra = model_options(model, skip=skip, help=help, flags=flags)
+    extra = model_options(model, skip=skip, help=help, flags=flags, unset=unset)
     names = [p.name for p in extra]
 
     def decorate(fn: F) -> F:

@@ -16,6 +16,7 @@ from memvault.errors import ValidationFailed
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryNode
+from memvault.policy.contract import load_contract
 from memvault.results import WriteResult
 from memvault.store.base import IndexText
 from memvault.write.precomputed import checked_vector
@@ -65,8 +66,20 @@ class Writer:
         <StopReason.SUCCESS_STORED: 'SUCCESS_STORED'>
         >>> e.close()
         """
+        given = dict(fields)
+        if given.get("ttl_class") is None:
+            # Trigger: raw fields without a TTL class (CLI, MCP, library).
+            # Why: NewMemory's default (LONG) is not allowed for every category
+            #      (TODO and REMINDER); each edge used to fill the contract's
+            #      default itself — MCP and HTTP did, the CLI did not.
+            # Outcome: the longest TTL class the contract allows for the category.
+            category = str(given.get("category") or "").strip().upper()
+            rule = load_contract(self.core.contract).category(category)
+            given.pop("ttl_class", None)
+            if rule is not None:
+                given["ttl_class"] = rule.default_ttl.value
         try:
-            return self.core.writes.parse_new(fields)
+            return self.core.writes.parse_new(given)
         except ValidationFailed as exc:
             cleaned, _ = self.core.writes.strip_controls(fields)
             return self.core.writes.invalid(MemoryOp.STORE, exc, fields=cleaned)

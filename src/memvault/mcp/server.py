@@ -46,7 +46,7 @@ from mcp.types import ToolAnnotations
 from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
-from memvault.engine import ALL_USERS, NewMemory, QueryResult, WriteResult, load_contract
+from memvault.engine import ALL_USERS, NewMemory, QueryResult, WriteResult
 from memvault.engine import Caller as EngineCaller
 from memvault.errors import MemoryNotFoundError, MemvaultError
 from memvault.model.enums import TTLClass
@@ -101,7 +101,7 @@ _STORE_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "project_id": (("project", "projectId"), {"max_length": 128}),
     "conversation_id": (("conversationId", "thread"), {"max_length": 128}),
     "pinned": ((), {}),
-    # the category's own default TTL class when absent (contract), not NewMemory's
+    # absent: the category's own default TTL class (engine.new_memory), not NewMemory's
     "ttl_class": (("ttl", "ttlClass"), {"default": None}),
 }
 
@@ -180,7 +180,6 @@ def advertise_aliases(tool: Tool) -> Tool:
 
 def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServer[Any]:
     """An :class:`MCPServer` whose tools act for the principal ``resolve`` returns."""
-    contract = load_contract(control.config.policy.contract)
     tools: list[Tool] = []
 
     def tool(
@@ -301,10 +300,6 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         category (TODO and REMINDER are not LONG-lived). Every write passes the
         governance gate; a refusal is an error naming its stop reason.
         """
-        rule = contract.categories.get(fields["category"])
-        ttl = fields.pop("ttl_class", None) or (rule.default_ttl.value if rule else None)
-        if ttl:
-            fields["ttl_class"] = ttl
 
         def store(engine: EngineCaller) -> WriteResult:
             parsed = engine.new_memory(fields)
