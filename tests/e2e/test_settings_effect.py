@@ -506,3 +506,43 @@ def test_cli_add_takes_the_contracts_default_ttl_class(tmp_path: Path) -> None:
     assert "'ttl_class': 'MEDIUM'" in str(shown), shown
     code, refused = _cli_json(home, "add", "Write the notes", *todo, "--ttl-class", "LONG")
     assert code == 1 and refused["stop_reason"] == "TTL_NOT_ALLOWED", refused
+
+
+# -- the LangGraph adapter and memory.enabled over mcp ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("toml", "refused"), [("", False), ('[policy]\ncontract = "19.0.0"\n', True)]
+)
+def test_langgraph_store_follows_the_config_it_is_given(
+    tmp_path: Path, toml: str, refused: bool
+) -> None:
+    """``MemvaultStore(config=load_config(home))``: the adapter's engine takes its gate
+    (``policy.contract``: KNOWLEDGE, its default category, is not in 19.0.0) and its
+    embedder (``embedder.name = "hashing"``) from the configuration."""
+    pytest.importorskip("langgraph")
+    from memvault.errors import WriteRefusedError
+    from memvault.integrations.langgraph_store import MemvaultStore
+
+    home = _home(tmp_path, toml, seed=False)
+    store = MemvaultStore(home, orchestrator="acme", config=load_config(home))
+    try:
+        fact = {"content": "The deploy pipeline runs on Fridays"}
+        if refused:
+            with pytest.raises(WriteRefusedError) as caught:
+                store.put(("team",), "deploys", fact)
+            assert caught.value.stop_reason.value == "FORBIDDEN_CATEGORY"
+        else:
+            store.put(("team",), "deploys", fact)
+            assert [i.key for i in store.search(("team",), query="deploy pipeline")] == ["deploys"]
+    finally:
+        store.close()
+    with MemoryEngine.open(home, "acme", config=load_config(home)) as engine:
+        assert type(engine.embedder).__name__ == "HashingEmbedder"
+
+
+def test_mcp_refuses_to_start_when_memory_is_disabled(tmp_path: Path) -> None:
+    """``memory.enabled = false``: ``memvault mcp`` exits 4 before the handshake."""
+    home = _home(tmp_path, "[memory]\nenabled = false\n", seed=False)
+    result = _cli(home, "mcp")
+    assert result.exit_code == 4 and "memory.enabled = false" in result.output, result.output

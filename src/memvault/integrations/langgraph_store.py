@@ -84,14 +84,12 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from memvault.config import default_home
+from memvault.config import MemvaultConfig, default_home
 from memvault.engine import (
     ALL_USERS,
-    DEFAULT_CONTRACT_VERSION,
     Caller,
     Grant,
     MemoryEngine,
-    PolicyGate,
     RetrievalConfig,
     UserScope,
     WriteResult,
@@ -187,7 +185,11 @@ class MemvaultStore(BaseStore):
     """LangGraph's store interface on one memvault orchestrator (``abatch`` runs in a thread).
 
     ``agent`` is recorded as the actor of every write; every put is judged by a
-    :class:`~memvault.policy.write_gate.PolicyGate` for ``contract``; ``index``
+    :class:`~memvault.policy.write_gate.PolicyGate` for ``contract`` (default:
+    ``config.policy.contract``); ``config`` (``memvault.config.load_config``, built
+    by your code — the adapter reads no file or environment besides
+    ``$MEMVAULT_HOME`` when ``home`` is not given) supplies the store, gate,
+    embedder and retrieval as for every entry point; ``index``
     is LangGraph's ``IndexConfig`` (see the module docstring). ``user`` is whose
     store it is: it reads that user's and shared memories and writes that user's;
     without it, shared (user-less) memories only; ``ALL_USERS`` reads every user's
@@ -204,8 +206,9 @@ class MemvaultStore(BaseStore):
         project: str | None = None,
         user: UserScope = None,
         agent: str = "langgraph",
-        contract: str = DEFAULT_CONTRACT_VERSION,
+        contract: str | None = None,
         index: IndexConfig | Mapping[str, Any] | None = None,
+        config: MemvaultConfig | None = None,
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.orchestrator = orchestrator
@@ -213,6 +216,7 @@ class MemvaultStore(BaseStore):
         self.user = user
         self.agent = agent
         self.contract = contract
+        self.config = config
         self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Any = None
         self._embedder: _LangChainEmbedder | None = None
@@ -241,12 +245,12 @@ class MemvaultStore(BaseStore):
                 options: dict[str, Any] = {}
                 if self._embedder is not None:
                     options["embedder"] = self._embedder
+                if self.contract is not None:
+                    options["contract"] = self.contract
+                # The gate, store, embedder and retrieval come from the configuration
+                # (MemoryEngine.open), never from objects this edge builds itself.
                 self._engine_obj = MemoryEngine.open(
-                    self.home,
-                    self.orchestrator,
-                    agent_id=self.agent,
-                    gate=PolicyGate(self.contract),
-                    **options,
+                    self.home, self.orchestrator, config=self.config, agent_id=self.agent, **options
                 )
             return self._engine_obj
 
