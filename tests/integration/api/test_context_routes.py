@@ -104,3 +104,22 @@ def test_proposals(live: Live) -> None:
     assert proposed is not None
     with live.client("planner") as client:
         assert client.get("/v1/proposals").status_code == 403
+
+
+def test_turns_in_other_languages_without_a_speaker_are_kept_as_with_one(live: Live) -> None:
+    # newuser (session 5): Dutch and Spanish turns over HTTP without a speaker stored
+    # nothing. The speaker defaults to the user id, as on the CLI; a turn in another
+    # language is kept word for word, so the speaker never changes what is kept.
+    turns = [
+        "Ik woon in Utrecht en ik werk als verpleegkundige.",
+        "Prefiero que me respondas en español. Tengo que renovar el pasaporte antes de marzo.",
+    ]
+    kept: dict[str, list[list[str]]] = {}
+    for who, extra in (("plain", {}), ("named", {"speaker": "Ana"})):
+        for number, text in enumerate(turns):
+            body = {"text": text, "user_id": f"{who}{number}", **extra}
+            answer = _post(live, "writer", "/v1/capture/message", body)
+            assert answer.status_code == 200, answer.text
+            stored = [c["content"] for c in answer.json()["candidates"] if c["memory_ids"]]
+            kept.setdefault(who, []).append(stored)
+    assert all(kept["plain"]) and kept["plain"] == kept["named"]
