@@ -50,6 +50,13 @@ from pydantic_settings import (
     SettingsConfigDict,
 )
 
+from memvault.envvars import (
+    ENV_DELIMITER,
+    ENV_HOME,
+    ENV_POSTGRES_DSN,
+    ENV_PREFIX,
+    ENV_STORE_BACKEND,
+)
 from memvault.errors import ConfigError
 from memvault.retrieval.config import PRESETS, RetrievalConfig
 
@@ -79,8 +86,6 @@ __all__ = [
     "load_config",
 ]
 
-ENV_PREFIX = "MEMVAULT__"
-ENV_DELIMITER = "__"
 CONFIG_FILE_NAME = "memvault.toml"
 
 AgentName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")]
@@ -416,14 +421,6 @@ class MemvaultConfig(BaseSettings):
         if self.store.postgres.dsn is not None:
             data["store"]["postgres"]["dsn"] = "**********"
         return data
-
-
-#: The environment variable naming the runtime home (read by entry points only).
-ENV_HOME = "MEMVAULT_HOME"
-#: The store backend's environment variable (``store.backend``).
-ENV_STORE_BACKEND = f"{ENV_PREFIX}STORE{ENV_DELIMITER}BACKEND"
-#: The PostgreSQL DSN's environment variable (``store.postgres.dsn``).
-ENV_POSTGRES_DSN = f"{ENV_PREFIX}STORE{ENV_DELIMITER}POSTGRES{ENV_DELIMITER}DSN"
 
 
 def default_home(environ: Mapping[str, str] | None = None) -> Path:

@@ -6,8 +6,32 @@ agent come from its key, an agent's category allowlist applies to every
 operation, and every denial is audited.
 """
 
-from memvault.access.control import AccessControl, EngineOpener
+from typing import TYPE_CHECKING, Any
+
 from memvault.access.keys import KEY_FILE_NAME, ApiKey, KeyStore, Principal, normalise_categories
+
+# Trigger: ``memvault keys …`` (and ``--help``) needs the key store only, but this
+# file imported the access control and with it the whole engine.
+# Outcome: AccessControl and EngineOpener resolve on first access (PEP 562).
+if TYPE_CHECKING:
+    from memvault.access.control import AccessControl, EngineOpener
+
+
+def __getattr__(name: str) -> Any:
+    """Import the access control on first access (PEP 562).
+
+    >>> import memvault.access
+    >>> memvault.access.AccessControl.__name__
+    'AccessControl'
+    """
+    if name not in ("AccessControl", "EngineOpener"):
+        raise AttributeError(f"module 'memvault.access' has no attribute {name!r}")
+    from memvault.access import control
+
+    value = getattr(control, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "KEY_FILE_NAME",

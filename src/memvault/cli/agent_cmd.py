@@ -16,7 +16,6 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_UNAVAILABLE, EXIT_USAGE, _fail, app
-from memvault.config import default_home
 
 __all__ = ["agent_app", "register"]
 
@@ -75,7 +74,7 @@ def _runtime(
         _fail(f"the agent needs langgraph: {exc}", EXIT_USAGE, 'pip install "memvault[langgraph]"')
     if memory not in ("on", "off", "broken"):
         _fail(f"--memory must be on, off or broken (got {memory!r})", EXIT_USAGE)
-    from memvault.config import load_config
+    from memvault.config import default_home, load_config
     from memvault.errors import ConfigError
 
     try:

@@ -26,26 +26,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from memvault.cli import output
 from memvault.cli.fields import options_from
 from memvault.cli.options import JsonFlag
-from memvault.config import load_config
-from memvault.engine import (
-    CATEGORY_ALIASES,
-    Grant,
-    MemoryEngine,
-    NewMemory,
-    NodeFilter,
-    RuntimeLayout,
-    WriteResult,
-    format_timestamp,
-    history_json,
-    load_contract,
-)
+from memvault.engine import NewMemory, NodeFilter, WriteResult
 from memvault.errors import (
     ConfigError,
     MemoryNotFoundError,
@@ -53,6 +41,18 @@ from memvault.errors import (
     StoreUnavailableError,
     ValidationFailed,
 )
+
+# Trigger: ``memvault --help`` took 4.3 s wall (NOTE5 "seen and left alone" 7):
+#          importing this module imported the engine — the gate's detectors and
+#          weights, numpy, the stores, context, ingest.
+# Why: a command's help, or a typo, should answer at once; only a command that
+#      runs needs the engine.
+# Outcome: the engine, configuration and results are imported inside the
+#          functions that use them; at import only the models the option lists
+#          are built from (NewMemory, NodeFilter: the façade imports each name
+#          on first access) are read (tests/test_cli_startup.py).
+if TYPE_CHECKING:
+    from memvault.engine import MemoryEngine
 
 __all__ = [
     "app",
@@ -111,6 +111,9 @@ def _errors() -> Iterator[None]:
 def _engine(
     ctx: typer.Context, *, create: bool = False, overrides: dict[str, Any] | None = None
 ) -> Iterator[MemoryEngine]:
+    from memvault.config import load_config
+    from memvault.engine import MemoryEngine, RuntimeLayout
+
     settings: Settings = ctx.obj
     with _errors():
         # The embedder and retrieval preset come from memvault.toml / MEMVAULT__… ;
@@ -394,6 +397,8 @@ def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:
          error for the same read (the caller's one check, ``Caller.known``).
     Outcome: ValidationFailed, which ``_errors`` prints as one line, exit 2.
     """
+    from memvault.engine import Grant
+
     engine.as_caller(Grant(agent="cli", all_users=True)).known(names)
 
 
@@ -415,6 +420,8 @@ def granted_categories(text: str | None, contract: str) -> list[str] | None:
     """
     if text is None:
         return None
+    from memvault.engine import CATEGORY_ALIASES, load_contract
+
     known = frozenset(load_contract(contract).categories)
     names = [n.strip() for n in text.split(",") if n.strip()]
     expanded = {n: CATEGORY_ALIASES.get(n.lower(), frozenset({n.upper()})) for n in names}
@@ -432,6 +439,8 @@ def granted_categories(text: str | None, contract: str) -> list[str] | None:
 
 def _filters(**raw: Any) -> dict[str, Any]:
     """The filter options that were given; date bounds as stored timestamps."""
+    from memvault.model.clock import format_timestamp
+
     filters = {k: v for k, v in raw.items() if v not in (None, [], ())}
     for name in ("updated_after", "updated_before"):
         if name in filters:
@@ -519,6 +528,8 @@ def _print_search(data: dict[str, Any], as_json: bool) -> None:
 @app.command()
 def history(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
     """Show the audit trail of one memory."""
+    from memvault.engine import history_json
+
     with _engine(ctx) as engine:
         events = [history_json(e) for e in engine.history(memory_id)]
     if as_json:
@@ -576,6 +587,8 @@ def demo(
     as_json: JsonFlag = False,
 ) -> None:
     """Load a bundled sample into a temporary home and show recall."""
+    from memvault.engine import MemoryEngine
+
     sample = json.loads(resources.files("memvault.cli").joinpath("demo_data.json").read_text())
     home = Path(tempfile.mkdtemp(prefix="memvault-demo-"))
     report: dict[str, Any] = {"home": str(home), "queries": []}

@@ -15,14 +15,16 @@ import importlib
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_USAGE, _engine, _fail, app, bench_app
 from memvault.cli.options import JsonFlag
-from memvault.engine import CaptureResult
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
+    from memvault.engine import CaptureResult
 
 __all__ = ["capture_app", "register", "register_bench"]
 

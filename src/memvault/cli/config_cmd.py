@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from memvault.cli import output
-from memvault.config import MemvaultConfig, config_file_for, load_config
+
+if TYPE_CHECKING:  # the settings machinery is imported when a command runs (cli/app.py)
+    from memvault.config import MemvaultConfig
 
 __all__ = ["config_app", "register"]
 
@@ -33,6 +35,7 @@ ConfigOpt = Annotated[
 def load(ctx: typer.Context, config_file: Path | None, **overrides: Any) -> MemvaultConfig:
     """Load the configuration for a command (errors become one line and exit 2)."""
     from memvault.cli.app import _errors
+    from memvault.config import load_config
 
     with _errors():
         return load_config(ctx.obj.home, config_file=config_file, overrides=overrides)
@@ -57,6 +60,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
 ) -> None:
     """Print the effective configuration (secrets masked)."""
+    from memvault.config import config_file_for
+
     data = load(ctx, config_file).public_dict()
     if as_json:
         output.emit_json(data)
@@ -68,6 +73,8 @@ def show(
 @config_app.command("validate")
 def validate(ctx: typer.Context, config_file: ConfigOpt = None) -> None:
     """Check the configuration; exit 2 with each bad key's path if it is invalid."""
+    from memvault.config import config_file_for
+
     load(ctx, config_file)
     source = config_file_for(ctx.obj.home, config_file)
     output.stdout.print(f"configuration is valid (file: {source or 'none'})", highlight=False)

@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
 
-from memvault.benchmarks import context as bench
 from memvault.cli import output
 from memvault.cli.app import (
     EXIT_REFUSED,
@@ -29,8 +28,11 @@ from memvault.cli.app import (
     known_categories,
 )
 from memvault.cli.options import JsonFlag
-from memvault.engine import ALL_USERS, AgentAllowlist, ContextRequest, TaskRef, UserScope
+from memvault.engine import ALL_USERS
 from memvault.model.validation import to_validation_failed
+
+if TYPE_CHECKING:
+    from memvault.engine import UserScope
 
 __all__ = ["register", "register_bench"]
 
@@ -160,6 +162,8 @@ def query(
     with _engine(ctx) as engine:
         known_categories(engine, category or ())
         if allowlist is not None:
+            from memvault.engine import AgentAllowlist
+
             engine.allowlist = AgentAllowlist.load(allowlist)
         result = engine.memory_query(request, user=reader)
     data = result.to_json()
@@ -198,6 +202,8 @@ def context(
     task tier is empty; project and global memory come from the store, for one
     user (`--user`: theirs and shared memories; neither flag: shared only).
     """
+    from memvault.engine import ContextRequest, TaskRef
+
     try:
         request = ContextRequest(query=query, budget_tokens=budget, head_tail=head_tail)
     except ValidationError as exc:
@@ -247,6 +253,8 @@ def bench_context(
         _fail(f"--sizes expects integers, got {sizes!r}", EXIT_USAGE)
     if not targets or targets[0] < 1 or repeats < 1:
         _fail("--sizes and --repeats must be positive", EXIT_USAGE)
+    from memvault.benchmarks import context as bench
+
     result = bench.run(ctx.obj.orchestrator, targets, repeats, progress=not as_json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -20,17 +20,18 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from memvault.benchmarks.ingest import bench_result, gate_worker_cpu_seconds, generate_folder
 from memvault.cli import output
 from memvault.cli.app import _engine, _errors, app, bench_app
 from memvault.cli.options import JsonFlag
-from memvault.engine import IngestDisabledError, IngestReport, MemoryEngine, watch
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
+    from memvault.engine import IngestReport, MemoryEngine
 
 __all__ = ["register", "register_bench"]
 
@@ -137,6 +138,8 @@ def ingest(
     as_json: JsonFlag = False,
 ) -> None:
     """Ingest .txt/.md/.json files from the drop folder into governed memories."""
+    from memvault.engine import IngestDisabledError, watch
+
     bar = _Bar(enabled=not as_json and _stderr.is_terminal)
     passes = 1 if (once or not watch_mode) else max_passes
     overrides = {"policy": {"parallel_gate": parallel_gate}} if parallel_gate is not None else None
@@ -197,6 +200,9 @@ def bench_ingest(
     as_json: JsonFlag = False,
 ) -> None:
     """Files/s and memories/s for a generated folder of mixed .txt/.md/.json files."""
+    from memvault.benchmarks.ingest import bench_result, gate_worker_cpu_seconds, generate_folder
+    from memvault.engine import MemoryEngine
+
     home = Path(tempfile.mkdtemp(prefix="memvault-bench-ingest-"))
     bar = _Bar(enabled=not as_json)
     try:

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from memvault.access import KeyStore
+from memvault.access.keys import KeyStore
 from memvault.cli import output
 from memvault.cli.options import (
     AllUsersGrantFlag,
@@ -26,7 +26,6 @@ from memvault.cli.options import (
     ReadOnlyFlag,
     YesFlag,
 )
-from memvault.config import default_home, load_config
 
 __all__ = ["keys_app", "register"]
 
@@ -36,6 +35,8 @@ keys_app = typer.Typer(
 
 
 def _store(ctx: typer.Context) -> KeyStore:
+    from memvault.config import default_home
+
     home: Path | None = ctx.obj.home
     return KeyStore.for_home((home.expanduser() if home else default_home()).resolve())
 
@@ -57,6 +58,7 @@ def create(
 ) -> None:
     """Create an API key; the key itself is printed once and stored only as a hash."""
     from memvault.cli.app import _errors, granted_categories
+    from memvault.config import load_config
 
     with _errors():
         contract = load_config(ctx.obj.home).policy.contract

@@ -20,7 +20,7 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -38,8 +38,10 @@ from memvault.cli.app import (
 from memvault.cli.app import app as root_app
 from memvault.cli.confirm import confirm
 from memvault.cli.options import JsonFlag, YesFlag
-from memvault.engine import ProposalError, consent_links, proposal_json
 from memvault.model.enums import HistoryOp, MemoryStatus
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
+    from memvault.engine import ProposalError
 
 __all__ = ["register"]
 
@@ -138,6 +140,8 @@ def proposals_list(
     as_json: JsonFlag = False,
 ) -> None:
     """Consent proposals, oldest first."""
+    from memvault.engine import proposal_json
+
     with _engine(ctx) as engine:
         try:
             found = engine.proposals(status=status, user_id=user_id)
@@ -167,6 +171,8 @@ def proposals_list(
 @proposals_app.command("confirm")
 def proposals_confirm(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = False) -> None:
     """The user consents: store the proposal as USER_EXPLICIT through the gate."""
+    from memvault.engine import ProposalError
+
     with _engine(ctx) as engine:
         try:
             result = engine.confirm_proposal(proposal_id)
@@ -178,6 +184,8 @@ def proposals_confirm(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = 
 @proposals_app.command("reject")
 def proposals_reject(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = False) -> None:
     """The user declines: nothing is stored and the proposal's text is dropped."""
+    from memvault.engine import ProposalError, proposal_json
+
     with _engine(ctx) as engine:
         try:
             proposal = engine.reject_proposal(proposal_id)
@@ -255,6 +263,8 @@ def audit_refusals(
     refusal rows stay when the user later confirms, and the confirmation — the
     memory's CREATE row — is shown beside them (``confirmed as mem_…``).
     """
+    from memvault.engine import consent_links
+
     with _engine(ctx) as engine:
         events = engine.audit_events(ops=[HistoryOp.REFUSE], limit=max(1, limit))
         links = consent_links(engine.proposals())

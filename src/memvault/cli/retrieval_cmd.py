@@ -9,7 +9,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.options import BenchDataOpt
-from memvault.config import ENV_POSTGRES_DSN
+from memvault.envvars import ENV_POSTGRES_DSN
 
 __all__ = ["register_bench"]
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from memvault.access import AccessControl, Principal
 from memvault.cli.config_cmd import ConfigOpt, load
 from memvault.cli.options import AllUsersGrantFlag, BoundUserOpt, CategoriesOpt, ReadOnlyFlag
-from memvault.engine import MemoryEngine, NewMemory
+from memvault.engine import NewMemory
 from memvault.errors import ConfigError
 from memvault.model.enums import MemoryType, SourceKind
+
+if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
+    from memvault.engine import MemoryEngine
 
 __all__ = ["register"]
 
@@ -80,6 +82,7 @@ def serve(
     """Serve the HTTP API, the web inspector at / and MCP at /mcp until terminated."""
     import uvicorn
 
+    from memvault.access import AccessControl, Principal
     from memvault.api import McpMount, create_app
     from memvault.cli.app import _errors, load_demo
     from memvault.mcp import http_endpoint
@@ -149,6 +152,7 @@ def mcp_command(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve MCP on stdio for the global --orchestrator (the local user is trusted)."""
+    from memvault.access import AccessControl, Principal
     from memvault.cli.app import _errors, granted_categories
     from memvault.mcp import run_stdio
 

@@ -3,7 +3,7 @@
 Each accepted chunk of a file is compared with the orchestrator's active
 memories of the same scope (same ``user_id`` and ``project_id``): nearest by
 vector when the file was embedded, else by full text. The pure
-:func:`memvault.write.resolve` then decides with the similarity bands of
+:func:`memvault.write.resolve.resolve` then decides with the similarity bands of
 :func:`memvault.write.bands_for` (the capture path's bands, per embedder).
 Ingestion acts on one outcome, ``merged``: the same statement is already
 stored, so no new node is made; the old one is touched (access count,
@@ -45,8 +45,8 @@ from memvault.write import (
     Resolution,
     SimilarityBands,
     bands_for,
-    resolve,
 )
+from memvault.write.resolve import resolve
 
 __all__ = ["MERGE_MARGIN", "Deduper", "merged_into", "semantic_key"]
 

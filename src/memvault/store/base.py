@@ -16,10 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Annotated, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memvault.model.enums import (
@@ -38,6 +36,12 @@ from memvault.model.node import (
 )
 from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+
+if TYPE_CHECKING:
+    # Only annotations name numpy here: importing it costs ~0.1-0.2 s, which
+    # ``memvault --help`` (NodeFilter's CLI options) must not pay.
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "CONTEXT_SPACE_SUFFIX",
@@ -483,6 +487,7 @@ class VectorSearchEach:
 
     The SQLite store scores a batch with one matrix product instead.
 
+    >>> import numpy as np
     >>> from memvault.store import InMemoryStore
     >>> InMemoryStore().search_vectors_many("acme", "m", np.eye(2, dtype=np.float32),
     ...                                     NodeFilter(), limit=3)

@@ -7,11 +7,46 @@ ingester reuses :meth:`CapturePipeline.capture_candidates` and the pure
 :func:`resolve`.
 """
 
-from memvault.write.capture import CapturePipeline, GateFn, Provenance, RecallFn
-from memvault.write.config import DEFAULT_BANDS, CaptureConfig, SimilarityBands, bands_for
-from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
-from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
-from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity, Similarity
+# Trigger: importing any ``memvault.write.*`` module (``write.spec``'s NewMemory
+# for the CLI's ``add`` options) ran this file, which imported the capture
+# pipeline and with it the whole gate (~0.5 s on ``memvault --help``).
+# Outcome: the names below resolve on first access (PEP 562), as in memvault/__init__.
+# ``memvault.write.resolve`` is the module (the pure ``resolve`` function is
+# ``memvault.write.resolve.resolve``): a lazy name equal to a submodule's would be
+# the module or the function depending on what was imported first.
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memvault.write.capture import CapturePipeline, GateFn, Provenance, RecallFn
+    from memvault.write.config import DEFAULT_BANDS, CaptureConfig, SimilarityBands, bands_for
+    from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
+    from memvault.write.resolve import NeighbourView, Outcome, Resolution
+    from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity, Similarity
+
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(("CapturePipeline", "GateFn", "Provenance", "RecallFn"), "capture"),
+    **dict.fromkeys(("DEFAULT_BANDS", "CaptureConfig", "SimilarityBands", "bands_for"), "config"),
+    **dict.fromkeys(("CandidateReport", "CaptureResult", "EdgeRef"), "report"),
+    **dict.fromkeys(("NeighbourView", "Outcome", "Resolution"), "resolve"),
+    **dict.fromkeys(("EmbeddingSimilarity", "LexicalSimilarity", "Similarity"), "similarity"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first access (PEP 562).
+
+    >>> import memvault.write
+    >>> memvault.write.EdgeRef.__name__
+    'EdgeRef'
+    """
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memvault.write' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"memvault.write.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_BANDS",
@@ -31,5 +66,4 @@ __all__ = [
     "Similarity",
     "SimilarityBands",
     "bands_for",
-    "resolve",
 ]

@@ -7,7 +7,8 @@ from pydantic import ValidationError
 
 from memvault.extract import Candidate, ChangeCue
 from memvault.model.enums import MemoryType
-from memvault.write import NeighbourView, Outcome, SimilarityBands, bands_for, resolve
+from memvault.write import NeighbourView, Outcome, SimilarityBands, bands_for
+from memvault.write.resolve import resolve
 
 BANDS = bands_for("lexical")
 
