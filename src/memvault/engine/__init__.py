@@ -33,7 +33,9 @@ if TYPE_CHECKING:
     from memvault.engine._sync import MemoryEngine
     from memvault.engine._types import Clock, MemoryPatch, NewMemory, OpenGate, WriteGate
     from memvault.extract.base import Role
-    from memvault.ingest import IngestDisabledError, IngestReport, watch
+    from memvault.ingest.context import IngestDisabledError
+    from memvault.ingest.report import IngestReport
+    from memvault.ingest.watch import watch
     from memvault.layout import RuntimeLayout
     from memvault.lifecycle.consent import ProposalError
     from memvault.lifecycle.proposals import consent_links, proposal_json
