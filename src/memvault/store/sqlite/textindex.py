@@ -146,7 +146,7 @@ class FtsTokens:
 class _Postings:
     """One term's (slot, column, frequency) entries, in slot order, growable."""
 
-    __slots__ = ("_np", "_summed", "cols", "slots", "tfs")
+    __slots__ = ("_np", "_summed", "cols", "scored", "slots", "tfs")
 
     def __init__(self) -> None:
         self.slots = array("q")
@@ -154,6 +154,8 @@ class _Postings:
         self.tfs = array("l")
         self._np: tuple[int, Slots, npt.NDArray[np.int8], npt.NDArray[np.float64]] | None = None
         self._summed: tuple[int, tuple[float, ...], Slots, npt.NDArray[np.float64]] | None = None
+        #: (index version, column weights, live slots, their bm25 terms): see TextIndex.search
+        self.scored: tuple[int, tuple[float, ...], Slots, npt.NDArray[np.float64]] | None = None
 
     def summed(
         self, weights: npt.NDArray[np.float64], key: tuple[float, ...]
@@ -401,19 +403,30 @@ class TextIndex:
                 post = self._postings.get(term)
                 if post is None:
                     continue
-                uniq, freq = post.summed(w, key)
-                keep = live[uniq]
-                uniq, freq = uniq[keep], freq[keep]
-                hits = uniq.size
-                if hits == 0:
+                # Trigger: a term searched again before the index changed.
+                # Why: its bm25 terms depend only on its postings, the live rows,
+                #   the row count and the mean row length, all fixed by ``version``.
+                # Outcome: kept on the postings until the next write (the same
+                #   arrays the computation below would give).
+                done = post.scored
+                if done is not None and done[0] == self.version and done[1] == key:
+                    uniq, score = done[2], done[3]
+                else:
+                    uniq, freq = post.summed(w, key)
+                    keep = live[uniq]
+                    uniq, freq = uniq[keep], freq[keep]
+                    hits = uniq.size
+                    idf = math.log((n_rows - hits + 0.5) / (hits + 0.5)) if hits else 0.0
+                    if idf <= 0.0:
+                        idf = 1e-6
+                    dl = length[uniq]
+                    score = idf * (
+                        (freq * (BM25_K1 + 1.0))
+                        / (freq + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl))
+                    )
+                    post.scored = (self.version, key, uniq, score)
+                if uniq.size == 0:
                     continue
-                idf = math.log((n_rows - hits + 0.5) / (hits + 0.5))
-                if idf <= 0.0:
-                    idf = 1e-6
-                dl = length[uniq]
-                score = idf * (
-                    (freq * (BM25_K1 + 1.0)) / (freq + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl))
-                )
                 found_slots.append(uniq)
                 found_scores.append(score)
             if not found_slots:
