@@ -32,6 +32,10 @@ def test_cli_add_options_are_new_memory_fields() -> None:
     assert _options("add") - {"text", "as_json"} == set(NewMemory.model_fields) - {"content"}
 
 
+def test_cli_update_options_are_memory_patch_fields() -> None:
+    assert _options("update") - {"memory_id", "as_json"} == set(MemoryPatch.model_fields)
+
+
 def test_cli_filters_are_node_filter_fields() -> None:
     fields = set(NodeFilter.model_fields)
     assert _options("list") - {"limit", "offset", "as_json"} == fields

@@ -33,7 +33,7 @@ import typer
 from memvault.cli import output
 from memvault.cli.fields import options_from
 from memvault.cli.options import JsonFlag
-from memvault.engine import NewMemory, NodeFilter, WriteResult
+from memvault.engine import MemoryPatch, NewMemory, WriteResult
 from memvault.errors import (
     ConfigError,
     MemoryNotFoundError,
@@ -235,60 +235,20 @@ def add(
 
 
 @app.command()
-def get(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
-    """Show one memory, its status and its edges."""
-    with _engine(ctx) as engine:
-        view = engine.get(memory_id)
-    data = view.to_json()
-    if as_json:
-        output.emit_json(data)
-        return
-    edges = data.pop("edges")
-    output.print_mapping(f"memory {memory_id}", data)
-    if edges:
-        output.print_table(
-            "edges",
-            ["edge", "from", "type", "to", "weight"],
-            [
-                (e["edge_id"], e["from_memory_id"], e["edge_type"], e["to_memory_id"], e["weight"])
-                for e in edges
-            ],
-        )
-
-
-@app.command()
+@options_from(
+    MemoryPatch,
+    help={**_ADD_HELP, "content": "The new text of the memory."},
+    flags={"pinned": "--pinned/--unpinned"},
+)
 def update(
     ctx: typer.Context,
     memory_id: str,
-    content: Annotated[str | None, typer.Option()] = None,
-    summary: Annotated[str | None, typer.Option()] = None,
-    key: Annotated[str | None, typer.Option()] = None,
-    value: Annotated[str | None, typer.Option()] = None,
-    memory_type: Annotated[str | None, typer.Option("--type")] = None,
-    category: Annotated[str | None, typer.Option()] = None,
-    importance: Annotated[int | None, typer.Option()] = None,
-    confidence: Annotated[float | None, typer.Option()] = None,
-    pinned: Annotated[bool | None, typer.Option("--pinned/--unpinned")] = None,
-    ttl_class: Annotated[str | None, typer.Option("--ttl-class")] = None,
+    *,
     as_json: JsonFlag = False,
+    **fields: Any,
 ) -> None:
     """Change fields of a memory."""
-    changes: dict[str, Any] = {
-        k: v
-        for k, v in {
-            "content": content,
-            "summary": summary,
-            "key": key,
-            "value": value,
-            "type": memory_type,
-            "category": category,
-            "importance": importance,
-            "confidence": confidence,
-            "pinned": pinned,
-            "ttl_class": ttl_class,
-        }.items()
-        if v is not None
-    }
+    changes = {k: v for k, v in fields.items() if v is not None}
     if not changes:
         _fail("nothing to update: give at least one field option", EXIT_USAGE)
     with _engine(ctx) as engine:
@@ -437,111 +397,6 @@ def granted_categories(text: str | None, contract: str) -> list[str] | None:
     return sorted(set().union(*expanded.values()))
 
 
-def _filters(**raw: Any) -> dict[str, Any]:
-    """The filter options that were given; date bounds as stored timestamps."""
-    from memvault.model.clock import format_timestamp
-
-    filters = {k: v for k, v in raw.items() if v not in (None, [], ())}
-    for name in ("updated_after", "updated_before"):
-        if name in filters:
-            flag = "--" + name.replace("_", "-")
-            filters[name] = format_timestamp(parse_moment(str(filters[name]), flag))
-    return filters
-
-
-@app.command("list")
-@options_from(NodeFilter)
-def list_command(
-    ctx: typer.Context,
-    *,
-    limit: Annotated[int, typer.Option()] = 50,
-    offset: Annotated[int, typer.Option()] = 0,
-    as_json: JsonFlag = False,
-    **raw: Any,
-) -> None:
-    """List memories matching filters (active only unless --status is given)."""
-    filters = _filters(**raw)
-    with _engine(ctx) as engine:
-        known_categories(engine, filters.get("category", ()))
-        nodes = engine.list_memories(filters, limit=limit, offset=offset)
-    if as_json:
-        output.emit_json({"memories": [n.to_json() for n in nodes]})
-        return
-    output.print_table(
-        f"{len(nodes)} memories",
-        ["id", "type", "category", "imp", "status", "content"],
-        [
-            (n.memory_id, n.type.value, n.category, n.importance, n.status.value, n.content)
-            for n in nodes
-        ],
-    )
-
-
-@app.command()
-@options_from(NodeFilter)
-def search(
-    ctx: typer.Context,
-    query: str,
-    *,
-    top_k: Annotated[int, typer.Option("--top-k", help="How many results.")] = 10,
-    preset: Annotated[
-        str | None,
-        typer.Option("--preset", help="Retrieval preset: default, spec, rrf, fts, text, vector."),
-    ] = None,
-    explain: Annotated[
-        bool, typer.Option("--explain", help="Show per-leg ranks and modifier contributions.")
-    ] = False,
-    as_json: JsonFlag = False,
-    **raw: Any,
-) -> None:
-    """Recall memories for a query (hybrid: full text + vectors), best first, with provenance."""
-    filters = _filters(**raw)
-    with _engine(ctx) as engine:
-        known_categories(engine, filters.get("category", ()))
-        results = engine.search(query, filters=filters, top_k=top_k, config=preset, explain=explain)
-    _print_search(results.to_json(), as_json)
-
-
-def _print_search(data: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        output.emit_json(data)
-        return
-    explained = any("explain" in r for r in data["results"])
-    output.print_table(
-        f"{data['query']!r} — legs: {', '.join(data['legs'])}",
-        ["#", "score", "id", "type", "content", "source", *(["explain"] if explained else [])],
-        [
-            (
-                r["rank"],
-                f"{r['score']:.4f}",
-                r["memory_id"],
-                r["type"],
-                r["content"],
-                r["source"]["sourceType"],
-                *([json.dumps(r.get("explain", {}))] if explained else []),
-            )
-            for r in data["results"]
-        ],
-    )
-
-
-@app.command()
-def history(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
-    """Show the audit trail of one memory."""
-    from memvault.engine import history_json
-
-    with _engine(ctx) as engine:
-        events = [history_json(e) for e in engine.history(memory_id)]
-    if as_json:
-        output.emit_json({"memory_id": memory_id, "events": events})
-        return
-    output.print_table(
-        f"history of {memory_id}",
-        ["at", "op", "stop reason", "actor", "detail"],
-        [(e["at"], e["op"], e["stop_reason"], e["actor"], json.dumps(e["detail"])) for e in events],
-    )
-
-
 @app.command()
 def stats(ctx: typer.Context, as_json: JsonFlag = False) -> None:
     """Counts of memories by status and type, edges, and the revision."""
@@ -587,6 +442,7 @@ def demo(
     as_json: JsonFlag = False,
 ) -> None:
     """Load a bundled sample into a temporary home and show recall."""
+    from memvault.cli.reads_cmd import print_search
     from memvault.engine import MemoryEngine
 
     sample = json.loads(resources.files("memvault.cli").joinpath("demo_data.json").read_text())
@@ -611,7 +467,7 @@ def demo(
         highlight=False,
     )
     for result in report["queries"]:
-        _print_search(result, False)
+        print_search(result, False)
     if keep:
         output.stdout.print(f"Kept: memvault --home {home} list", highlight=False)
 
@@ -620,6 +476,7 @@ def demo(
 #: where ``how`` is "app" (``register(app)``), "plain" (``register()``, the
 #: module imports the app itself) or "bench" (``register_bench(bench_app)``).
 EXTENSIONS: tuple[tuple[str, str], ...] = (
+    ("reads_cmd", "app"),
     ("policy_cmd", "app"),
     ("lifecycle_cmd", "plain"),
     ("ingest_cmd", "plain"),
