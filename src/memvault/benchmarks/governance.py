@@ -13,9 +13,14 @@ SciPy): the confusion matrix, recall per forbidden family and for injections
 INJECTION_DETECTED, the false-positive rate on benign items, on hard negatives
 and on the other benign items, and decision latency (wall-clock p50/p90/p99,
 plus the CPU time per decision, which a loaded machine does not inflate).
+Every rate also carries a Wilson score 95% interval (``wilson95``), and the
+false-positive rate is broken down by benign family (``per_benign_family``:
+ordinary chat, ordinary memories, each hard-negative group).
 
 >>> clopper_pearson(0, 10)[0], round(clopper_pearson(10, 10)[0], 4)
 (0.0, 0.6915)
+>>> [round(x, 3) for x in wilson(9, 16)]
+[0.332, 0.769]
 """
 
 from __future__ import annotations
@@ -35,7 +40,14 @@ from memvault.policy.gate import evaluate
 from memvault.policy.learned import LearnedLayer, default_layer
 from memvault.policy.normalize import normalize
 
-__all__ = ["clopper_pearson", "load_corpus", "render", "render_side_by_side", "run_benchmark"]
+__all__ = [
+    "clopper_pearson",
+    "load_corpus",
+    "render",
+    "render_side_by_side",
+    "run_benchmark",
+    "wilson",
+]
 
 _OUTCOMES = ("ALLOW", "FORBIDDEN_CATEGORY", "INJECTION_DETECTED")
 
@@ -105,13 +117,25 @@ def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     return (lower, upper)
 
 
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval (95% by default) for ``k`` successes in ``n`` trials."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 def _rate(k: int, n: int) -> dict[str, Any]:
     lo, hi = clopper_pearson(k, n)
+    wlo, whi = wilson(k, n)
     return {
         "k": k,
         "n": n,
         "rate": (k / n) if n else None,
         "ci95": [round(lo, 4), round(hi, 4)],
+        "wilson95": [round(wlo, 4), round(whi, 4)],
     }
 
 
@@ -312,6 +336,11 @@ def _summarise(
             "benign": _rate(refused(benign), len(benign)),
             "hard_negative": _rate(refused(hard), len(hard)),
             "other_benign": _rate(refused(easy), len(easy)),
+            "per_benign_family": {
+                fam: _rate(refused(rs), len(rs))
+                for fam in sorted({str(r["family"]) for r in benign})
+                for rs in [[r for r in benign if str(r["family"]) == fam]]
+            },
         },
         "latency_ms": {
             "p50": pct(0.5),

@@ -264,12 +264,36 @@ def train(
             help="training corpus (default: the shipped one plus training/written/*.jsonl)",
         ),
     ] = None,
+    cache: Annotated[
+        bool,
+        typer.Option(
+            "--cache/--no-cache",
+            help="reuse earlier runs' sentence vectors from the user cache folder "
+            "(each text is embedded alone, so the weights are the same bits either way)",
+        ),
+    ] = True,
 ) -> None:
-    """Rebuild the gate's learned heads from the training corpus (deterministic, bit for bit)."""
+    """Rebuild the gate's learned heads from the training corpus (deterministic, bit for bit).
+
+    Regenerates corpus.jsonl when its generator changed, drops every training item
+    equal or near to an evaluation item (bench/data/*fresh*, the dev set), trains,
+    calibrates and writes gate.npz + gate.json.
+    """
     from memvault.engine.tools import GATE_CORPUS_PATH as CORPUS_PATH
     from memvault.engine.tools import WRITTEN_DIR, train_gate
 
     source = corpus or CORPUS_PATH
+    if corpus is None:
+        from memvault.engine.tools import refresh_gate_corpus
+
+        # Trigger: the generator or the written set changed since corpus.jsonl was made.
+        # Why: training is one command, and the generated corpus depends on both.
+        # Outcome: corpus.jsonl is regenerated first (unchanged bytes when current).
+        try:
+            if refresh_gate_corpus(source):
+                typer.echo(f"regenerated {source.name}", err=True)
+        except OSError as exc:
+            _fail(f"cannot regenerate {source}: {exc}")
     if not source.is_file():
         _fail(f"no such corpus: {source}")
     try:
@@ -280,10 +304,17 @@ def train(
             # the hand-written items join the shipped corpus only, not a --corpus given
             written=WRITTEN_DIR if corpus is None else None,
             log=lambda m: typer.echo(m, err=True),
+            vector_cache=_vector_cache() if cache else None,
         )
     except (RuntimeError, ValueError, OSError) as exc:
         _fail(str(exc))
     typer.echo(json.dumps({"weights": manifest["weights"], "sha256": manifest["sha256"]}))
+
+
+def _vector_cache() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("memvault", appauthor=False)) / "gate-vectors.npz"
 
 
 def bench_governance(

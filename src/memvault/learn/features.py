@@ -205,11 +205,12 @@ class SparseRows:
         """``self.T @ grad`` for a dense ``(n_rows, k)`` matrix: ``(dim, k)``."""
         rows = self.row_ids()
         k = grad.shape[1]
-        out = np.empty((self.dim, k), dtype=np.float64)
-        for j in range(k):
-            out[:, j] = np.bincount(
-                self.indices, weights=self.values * grad[rows, j], minlength=self.dim
-            )
+        # one bincount over (bucket, column) pairs: each cell still sums its
+        # contributions in stored order, so the bits equal one bincount per column
+        weights = self.values[:, None] * grad[rows, :]
+        cells = self.indices.astype(np.int64)[:, None] * k + np.arange(k, dtype=np.int64)
+        sums = np.bincount(cells.ravel(), weights=weights.ravel(), minlength=self.dim * k)
+        out: npt.NDArray[np.float64] = np.asarray(sums, dtype=np.float64).reshape(self.dim, k)
         return out
 
 

@@ -57,20 +57,35 @@ class _Adam:
     def __init__(self, shapes: Sequence[tuple[int, ...]], lr: float) -> None:
         self.m = [np.zeros(s) for s in shapes]
         self.v = [np.zeros(s) for s in shapes]
+        # scratch arrays: the update runs in place (no 3 MB temporaries a step)
+        self._a = [np.zeros(s) for s in shapes]
+        self._b = [np.zeros(s) for s in shapes]
         self.t = 0
         self.lr = lr
 
     def step(self, params: list[F64], grads: list[F64]) -> None:
+        """One Adam step, in place: the same operations in the same order as
+        ``m = b1·m + (1-b1)·g; v = b2·v + (1-b2)·g²; p -= lr·(m/c1) / (√(v/c2) + eps)``,
+        so the same bits as the textbook expression."""
         self.t += 1
         b1, b2, eps = 0.9, 0.999, 1e-8
         c1 = 1.0 - b1**self.t
         c2 = 1.0 - b2**self.t
-        for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
+        for p, g, m, v, a, b in zip(params, grads, self.m, self.v, self._a, self._b, strict=True):
             m *= b1
-            m += (1.0 - b1) * g
+            np.multiply(g, 1.0 - b1, out=a)
+            m += a
             v *= b2
-            v += (1.0 - b2) * (g * g)
-            p -= self.lr * (m / c1) / (np.sqrt(v / c2) + eps)
+            np.multiply(g, g, out=a)
+            a *= 1.0 - b2
+            v += a
+            np.divide(v, c2, out=a)
+            np.sqrt(a, out=a)
+            a += eps
+            np.divide(m, c1, out=b)
+            b *= self.lr
+            b /= a
+            p -= b
 
 
 def train_heads(

@@ -75,9 +75,11 @@ def test_a_forbidden_sentence_is_refused_alone_and_its_paragraph_kept(tmp_path: 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="false positive of the gate weights retrained in session 5 "
-    "(ae5e65f07aa6, docs/governance.md known limits): "
-    "a chunk of the guide is refused as classifier.intimate",
+    reason="known false positive of the n-gram heads (this engine's hashing embedder gives "
+    "no vector): the German guide sentence 'Fehler melden wir im Tracker.' is refused as "
+    "classifier.intimate (0.746 >= 0.620 with Gate 0.4's weights 361b4557cdc8; 'fehl…' and "
+    "'tracker' share n-grams with miscarriage and period-tracking items); with the default "
+    "embedder's vector it is stored (docs/governance.md, known limits)",
 )
 def test_markdown_with_lists_code_and_other_languages_is_kept_whole(tmp_path: Path) -> None:
     engine, data = _ingest(tmp_path, "guide.md", GUIDE)

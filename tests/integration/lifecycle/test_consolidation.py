@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-import pytest
-
 from memvault.engine import MemoryEngine
 from memvault.lifecycle import LifecyclePolicy
 from memvault.lifecycle.settings import ConsolidationPolicy
@@ -38,13 +36,6 @@ def test_the_same_statement_twice_is_merged(eng: MemoryEngine) -> None:
     assert eng.stats().to_json()["operations"]["by_op"]["merge"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="false positive of the gate weights retrained in session 5 "
-    "(ae5e65f07aa6, docs/governance.md known limits): "
-    "'Dana runs 10 km every morning before work' is refused as classifier.location "
-    "(0.684 >= 0.518)",
-)
 def test_a_rewritten_user_fact_becomes_a_proposal(eng: MemoryEngine, clock: StepClock) -> None:
     old = remember(eng, "Dana runs 5 km every morning before work", importance=70)
     clock.now += DAY

@@ -69,9 +69,10 @@ def test_the_cap_keeps_the_dated_todo_and_defers_the_rest_to_the_next_turn(
 
 @pytest.mark.xfail(
     strict=True,
-    reason="false positive of the gate weights retrained in session 5 "
-    "(ae5e65f07aa6, docs/governance.md known limits): "
-    "'Dana's team is using Vite for the new frontend after all.' is refused as classifier.intimate",
+    reason="capture (issue 16), not the gate: 'From now on, please reply in German.' is "
+    "resolved as a contradiction of 'Please reply to me in English.', not an update (on main "
+    "before session 6's weights it split off 'From now on.' as a second candidate); the gate's "
+    "refusal of the Vite sentence that this mark named before is fixed (Gate 0.4)",
 )
 def test_updates_by_meaning_under_every_change_cue(pipeline: CapturePipeline) -> None:
     # each pair: a statement, then a change worded differently; the second updates the first

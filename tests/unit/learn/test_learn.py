@@ -165,3 +165,22 @@ def test_calibration_keeps_benign_false_positives_within_budget() -> None:
     thr = calibrate(scores, mask, max_fp=0.01)
     assert (scores[mask] >= thr).any(axis=1).sum() <= 4
     assert (thr >= 0.5).all()
+
+
+def test_each_text_embedded_alone_gives_the_same_bits_cached_or_not(tmp_path: Path) -> None:
+    from memvault.learn import encode_each, load_encoder
+
+    encoder, why = load_encoder("minilm")
+    assert encoder is not None, why
+    texts = ["we ship on friday", "a much longer sentence about the nightly build", "ok"]
+    cache = tmp_path / "vectors.npz"
+    first = encode_each(encoder, texts[:2], cache=cache)
+    assert cache.is_file()
+    both = encode_each(encoder, texts, cache=cache)  # two cached, one new
+    fresh = encode_each(encoder, texts)  # no cache: everything embedded again
+    assert both.dtype == np.float32 and both.shape == (3, encoder.dimension)
+    assert (both == fresh).all() and (both[:2] == first).all()
+    alone = np.stack([encoder.embed_documents([t])[0] for t in texts])
+    assert (fresh == alone).all()
+    cache.write_bytes(b"not an archive")  # a broken cache only costs time
+    assert (encode_each(encoder, texts, cache=cache) == fresh).all()

@@ -180,6 +180,14 @@ def test_spans_point_at_the_original_text() -> None:
         ("I am thinking of working in counseling after my degree", False),
         ("He wants counseling jobs near the coast", False),
         ("Counseling as a career appeals to me", False),
+        ("my partner started PrEP last month", True),
+        ("I take prep every day", True),
+        ("we launch on the 3rd, I need to prep the release notes", False),
+        ("I meal prep on Sundays", False),
+        # crime in screen fiction is a plot, not someone's record
+        ("we watched a courtroom drama where the defendant was acquitted", False),
+        ("I binged a crime series where the hero gets arrested", False),
+        ("my cousin got arrested last night", True),
     ],
 )
 def test_a_word_with_an_everyday_sense_is_judged_by_its_sense(text: str, refused: bool) -> None:

@@ -91,12 +91,10 @@ _MISS = pytest.mark.xfail(
 FORBIDDEN = [
     ("health", "my brother-in-law gets dialysis every other day"),
     pytest.param("health", "mi suegra toma litio para su trastorno", marks=_MISS),
-    pytest.param(
-        "health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat", marks=_MISS
-    ),
+    ("health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat"),
     ("identity_trait", "Tomasz votes for the Left at every election"),
     ("identity_trait", "ma collègue est musulmane pratiquante"),
-    pytest.param("intimate", "o Bruno e a mulher estão a tentar engravidar por FIV", marks=_MISS),
+    ("intimate", "o Bruno e a mulher estão a tentar engravidar por FIV"),
     ("criminal", "il mio vicino è stato condannato per spaccio"),
     ("criminal", "Ellis is out on parole and checks in every monday"),
     ("inferred_profiling", "Noor seems insecure and easy to pressure into upgrades"),
@@ -137,6 +135,39 @@ ORDINARY_CHAT = [
     "Ana: ¡Qué envidia, disfruta mucho!",
     "Zoé: Bravo pour ton concert, c'était génial !",
 ]
+
+
+# Ordinary memories a memory system must keep, written for these tests (none is in the
+# training corpus; the last five are what newuser and capture found refused before).
+ORDINARY_MEMORIES = [
+    "Priya swims before breakfast on weekdays.",
+    "The nightly build moved from Jenkins to Buildkite last month.",
+    "Tom plays squash with his brother every Tuesday evening.",
+    "We decided to keep the monorepo and drop the polyrepo plan.",
+    "Marco is learning to sail this summer.",
+    "Kenji is flying to Osaka next Thursday for the client workshop.",
+    "- Update the changelog.\n- Push the tag.\n- Announce the release.",
+    "Ich gehe dienstags immer schwimmen.",
+    "Mostly Go and some Python.",
+    "word word word word word word word word word word word word",
+    "I'm Maya.",
+    "毎朝コーヒーを飲むのが好きです。",
+    "we're launching the onboarding flow on December 3rd, I need to prep the release notes",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY_MEMORIES)
+@pytest.mark.parametrize("with_vector", [False, True])
+def test_ordinary_memories_stay_stored(text: str, with_vector: bool) -> None:
+    from memvault.learn import load_encoder
+
+    vector, model = None, None
+    if with_vector:  # the full heads, as on the write path with the default embedder
+        enc, why = load_encoder(str(default_layer().encoder_name))
+        assert enc is not None, why
+        vector, model = enc.embed_documents([text])[0], enc.model_id
+    d, findings = evaluate_detailed(Candidate(text=text, vector=vector, vector_model=model), ctx())
+    assert d.stop_reason is StopReason.SUCCESS_STORED, (text, [f.reason for f in findings])
 
 
 @pytest.mark.parametrize("text", ORDINARY_CHAT)
@@ -242,7 +273,10 @@ def test_the_generator_rebuilds_the_shipped_corpus_and_it_has_the_required_shape
 
     items = compose()
     data = "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items).encode("utf-8")
-    assert data == CORPUS_PATH.read_bytes()
+    assert data == CORPUS_PATH.read_bytes(), (
+        "policy/training/corpus.jsonl is not what compose.py makes now: run "
+        "`memvault policy train` (it regenerates the corpus and retrains), then commit"
+    )
     labels = [i["label"] for i in items]
     benign = [i for i in items if i["label"] == "benign"]
     assert len(items) >= 6000

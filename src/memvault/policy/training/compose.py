@@ -36,9 +36,10 @@ from memvault.policy.training.chat import CHAT, CHAT_NAMES
 from memvault.policy.training.forbidden_a import FORBIDDEN_A
 from memvault.policy.training.forbidden_b import FORBIDDEN_B
 from memvault.policy.training.injections import INJECTIONS
+from memvault.policy.training.memories import FICTION, MEMORIES
 from memvault.policy.training.people import THIRD
 
-__all__ = ["CORPUS_PATH", "SEED", "compose", "write_corpus"]
+__all__ = ["CORPUS_PATH", "SEED", "compose", "corpus_bytes", "refresh_corpus", "write_corpus"]
 
 SEED = 20261126
 CORPUS_PATH = Path(__file__).with_name("corpus.jsonl")
@@ -66,6 +67,7 @@ QUOTA = {
     "benign": 360,  # per benign group (about_people: twice)
     "hard": 220,  # per hard-negative group
     "chat": 1100,  # ordinary chat turns (chat.py), many with a speaker prefix
+    "memory": 230,  # per group of memories.py: routines, sport, work and tools, trips, docs
 }
 
 _PREFIX: dict[str, tuple[str, ...]] = {
@@ -353,6 +355,51 @@ def _style(
     return text, "raw"
 
 
+#: friendly openers and closers around a forbidden item or an injection: small talk
+#: around a request never makes it harmless (the chat turns taught the heads that
+#: "thanks! could you…" is benign; these teach them what follows still counts)
+_CHAT_OPEN: dict[str, tuple[str, ...]] = {
+    "en": (
+        "thanks!",
+        "haha ok.",
+        "cool, one more thing:",
+        "hey!",
+        "morning!",
+        "sounds good.",
+        "np :)",
+        "love it. anyway,",
+        "great chat btw.",
+        "oh and",
+        "quick one -",
+        "lol fair.",
+    ),
+    "es": ("¡gracias!", "jaja vale.", "genial, otra cosa:", "¡hola!", "buenos días.", "ok, y"),
+    "fr": ("merci !", "haha ok.", "super, autre chose :", "salut !", "bonjour.", "ok, et"),
+    "de": ("danke!", "haha ok.", "super, noch was:", "hey!", "moin.", "passt. und"),
+    "pt": ("obrigado!", "haha ok.", "boa, mais uma coisa:", "oi!", "bom dia.", "ok, e"),
+    "it": ("grazie!", "ahah ok.", "ottimo, un'altra cosa:", "ciao!", "buongiorno.", "ok, e"),
+    "nl": ("dank je!", "haha oké.", "top, nog iets:", "hoi!"),
+    "pl": ("dzięki!", "haha ok.", "super, jeszcze jedno:", "cześć!"),
+    "tr": ("teşekkürler!", "haha tamam.", "süper, bir şey daha:", "selam!"),
+    "sv": ("tack!", "haha okej.", "toppen, en sak till:", "hej!"),
+}
+_CHAT_CLOSE: dict[str, tuple[str, ...]] = {
+    "en": ("thanks!", "ty :)", "cheers", "no rush", "appreciate it!", "haha"),
+    "es": ("¡gracias!", "sin prisa", "jaja"),
+    "fr": ("merci !", "pas de rush", "haha"),
+    "de": ("danke!", "keine Eile", "haha"),
+    "pt": ("valeu!", "sem pressa", "haha"),
+    "it": ("grazie!", "senza fretta", "ahah"),
+}
+
+
+def _chat_wrap(text: str, rng: random.Random, lang: str) -> str:
+    """``text`` inside small talk: an opener before it, or a closer after it."""
+    if rng.random() < 0.7:
+        return f"{rng.choice(_CHAT_OPEN.get(lang, _CHAT_OPEN['en']))} {text}"
+    return f"{text} {rng.choice(_CHAT_CLOSE.get(lang, _CHAT_CLOSE['en']))}"
+
+
 def _injection_wrap(text: str, rng: random.Random) -> tuple[str, str]:
     r = rng.random()
     if r < 0.06:
@@ -382,8 +429,12 @@ def _groups() -> Iterator[tuple[str, str, str, dict[str, list[str]], int, bool]]
             QUOTA["benign"] * (2 if sub == "about_people" else 1),
             False,
         )
+    for sub, by_lang in sorted(MEMORIES.items()):
+        yield "benign", sub, sub, by_lang, QUOTA["memory"], False
     for sub, by_lang in sorted(HARD.items()):
         yield "benign", sub, sub, by_lang, QUOTA["hard"] * (3 if sub == "topic_frames" else 1), True
+    for sub, by_lang in sorted(FICTION.items()):
+        yield "benign", sub, sub, by_lang, QUOTA["hard"], True
     yield "benign", "ordinary_chat", "ordinary_chat", CHAT, QUOTA["chat"], False
 
 
@@ -456,6 +507,12 @@ def compose(seed: int = SEED) -> list[dict[str, Any]]:
                 wrapped, how = _injection_wrap(text, rng)
                 if how:
                     text, style = wrapped, how
+            # Trigger: a forbidden item or an injection in plain or lower-case form.
+            # Why: ordinary chat taught the heads that friendly small talk is benign;
+            #      an instruction or a sensitive fact inside it must still count.
+            # Outcome: about one in three such items is wrapped in an opener or a closer.
+            if label != "benign" and style in ("plain", "lower_chat") and rng.random() < 0.35:
+                text, style = _chat_wrap(text, rng, lang), f"chat_wrapped_{style}"
             if text in seen or not text.strip() or _key(text) in written:
                 continue
             seen.add(text)
@@ -476,13 +533,30 @@ def compose(seed: int = SEED) -> list[dict[str, Any]]:
     return items
 
 
+def corpus_bytes(seed: int = SEED) -> bytes:
+    """The corpus file's bytes as the generator makes them now (JSON Lines, UTF-8)."""
+    items = compose(seed)
+    return "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items).encode("utf-8")
+
+
 def write_corpus(path: Path = CORPUS_PATH, seed: int = SEED) -> int:
     """Write the corpus as JSON Lines; returns the number of items."""
-    items = compose(seed)
-    path.write_text(
-        "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8"
-    )
-    return len(items)
+    data = corpus_bytes(seed)
+    path.write_bytes(data)
+    return data.count(b"\n")
+
+
+def refresh_corpus(path: Path = CORPUS_PATH) -> bool:
+    """Rewrite ``path`` when the generator (or the written set it avoids) changed it.
+
+    Returns True when the file was rewritten; ``memvault policy train`` calls it
+    first, so training is one command. Raises OSError when the file cannot be written.
+    """
+    data = corpus_bytes()
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.write_bytes(data)
+    return True
 
 
 if __name__ == "__main__":  # pragma: no cover - the documented rebuild command

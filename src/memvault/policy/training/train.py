@@ -1,7 +1,9 @@
 """``memvault policy train``: rebuild the gate's learned heads from the corpus, bit for bit.
 
 Steps (all deterministic): read ``corpus.jsonl`` (generated) and every
-``written/*.jsonl`` (hand-written items, ``source: "written"``); split them by a CRC-32 of each
+``written/*.jsonl`` (hand-written items, ``source: "written"``); drop every item
+equal or near to an evaluation item (``decontaminate``: the ``bench/data/*fresh*``
+sets and the dev set, counts logged); split the rest by a CRC-32 of each
 text (15% validation); featurise every text as the gate will at run time —
 hashed n-grams of all normalised views, and the encoder's document vector of
 the clean view; train the ``full`` heads (vector + n-grams) and the ``ngram``
@@ -10,7 +12,8 @@ seed); calibrate each set's thresholds on the validation split for at most
 0.8% of ordinary benign items and 3% of hard negatives flagged by any head,
 generated and hand-written items each within budget, and again on short texts
 alone (:func:`calibrated`); write ``gate.npz`` and its manifest ``gate.json``
-(sha256, corpus hash, config, thresholds, validation figures).
+(sha256, the training corpus's digest (:func:`corpus_digest`), the items dropped
+as contaminated, config, thresholds, validation figures).
 
 >>> rows = [{"text": "my pin is 4412", "label": "forbidden", "family": "credentials"},
 ...         {"text": "lunch on friday", "label": "benign", "family": "event"}]
@@ -37,7 +40,7 @@ from memvault.learn import (
     TrainConfig,
     calibrate,
     char_ngrams,
-    encode,
+    encode_each,
     load_encoder,
     train_heads,
     write_weights,
@@ -46,12 +49,15 @@ from memvault.learn.features import NGRAM_DIM
 from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, views_text, word_count
 from memvault.policy.normalize import normalize
 from memvault.policy.training.compose import CORPUS_PATH
+from memvault.policy.training.decontaminate import contaminated, evaluation_texts
 
 __all__ = [
     "CONFIG",
     "DEFAULT_ENCODER",
     "FULL_CONFIG",
     "WRITTEN_DIR",
+    "corpus_digest",
+    "decontaminated",
     "is_validation",
     "load_rows",
     "load_written",
@@ -113,6 +119,43 @@ def written_sha256(folder: Path = WRITTEN_DIR) -> str:
     for f in _written_files(folder):
         h.update(f.name.encode("utf-8") + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def corpus_digest(corpus: Path = CORPUS_PATH, written: Path | None = WRITTEN_DIR) -> str:
+    """One sha256 over everything training reads: the generated corpus and the written files.
+
+    Recorded in ``gate.json`` under ``training_corpus``; a test compares it with
+    the files on disk, so a corpus change without ``memvault policy train`` fails.
+
+    >>> len(corpus_digest()) == 64
+    True
+    """
+    h = hashlib.sha256(b"generated\0" + corpus.read_bytes() + b"\0written\0")
+    h.update(written_sha256(written).encode("ascii") if written is not None else b"none")
+    return h.hexdigest()
+
+
+def decontaminated(
+    rows: list[dict[str, Any]], *, log: Callable[[str], None] = lambda _m: None
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``rows`` without any item equal or near to an evaluation item, and the report.
+
+    The report (recorded in the manifest) holds counts per source and the ids of
+    the dropped training items, never an evaluation text.
+    """
+    sources, missing = evaluation_texts()
+    found = contaminated([str(r["text"]) for r in rows], sources)
+    found.missing = missing
+    report = found.report()
+    report["dropped_ids"] = sorted(str(rows[i]["id"]) for i in found.dropped)
+    for name in missing:
+        log(f"decontamination: {name} is absent, skipped")
+    log(
+        f"decontamination: dropped {report['dropped']} of {len(rows)} training items "
+        f"({report['exact']} equal, {report['near']} near) — per source {report['per_source']}"
+    )
+    drop = set(found.dropped)
+    return [r for i, r in enumerate(rows) if i not in drop], report
 
 
 def is_validation(text: str) -> bool:
@@ -195,6 +238,34 @@ def calibrated(
     return replace(heads, thresholds=thr, short_thresholds=np.maximum(thr, strictest(short)))
 
 
+def averaged(full: Heads, ngram: Heads) -> Heads:
+    """One linear head set whose logit is the mean of ``full``'s and ``ngram``'s logits.
+
+    Both are linear (no hidden layer), so the mean of their logits is itself
+    linear: half of each n-gram weight and bias summed, half the vector weights.
+    On the validation split this ensemble kept the full heads' forbidden recall
+    and flagged about a third more injections at the same benign budget (the
+    full heads alone read friendly requests as chat; the n-gram heads less so).
+    Thresholds start at 0.5 (calibrate after).
+
+    >>> one = Heads(labels=("a",), bias=np.array([2.0]), sparse_w=np.ones((4, 1), np.float32),
+    ...             thresholds=np.full(1, 0.5), dense_w=np.full((3, 1), 4.0))
+    >>> two = replace(one, bias=np.array([0.0]), dense_w=None)
+    >>> mean = averaged(one, two)
+    >>> mean.bias.tolist(), mean.sparse_w[:, 0].tolist(), mean.dense_w[:, 0].tolist()
+    ([1.0], [1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 2.0])
+    """
+    if full.hidden_w is not None or full.dense_w is None or ngram.dense_w is not None:
+        raise ValueError("averaging needs linear full heads (with a vector) and n-gram heads")
+    return Heads(
+        labels=full.labels,
+        bias=np.asarray((full.bias + ngram.bias) * 0.5, dtype=np.float64),
+        sparse_w=((full.sparse_w.astype(np.float32) + ngram.sparse_w.astype(np.float32)) * 0.5),
+        thresholds=np.full(len(full.labels), THRESHOLD_FLOOR),
+        dense_w=np.asarray(full.dense_w * 0.5, dtype=np.float64),
+    )
+
+
 def _card_entry(
     config: TrainConfig,
     heads: Heads,
@@ -216,6 +287,9 @@ def _card_entry(
     }
 
 
+#: the ``full`` heads shipped are the mean (in logits) of the heads trained on the
+#: vector + n-grams and of the n-gram heads (:func:`averaged`)
+ENSEMBLE = True
 #: hand-written items count this many times in training (they are natural
 #: wording, the generated items are templates: without it the templates dominate)
 WRITTEN_REPEAT = 3
@@ -229,12 +303,15 @@ def train_gate(
     written: Path | None = WRITTEN_DIR,
     limit: int | None = None,
     log: Callable[[str], None] = lambda _m: None,
+    vector_cache: Path | None = None,
 ) -> dict[str, Any]:
     """Train both head sets and write ``gate.npz`` + ``gate.json`` into ``out_dir``.
 
     ``encoder`` None trains only the n-gram heads. ``written`` (a folder of
     hand-written JSONL files, None for none) is appended to the corpus. ``limit`` keeps every
     n-th item so that at most ``limit`` remain (for fast determinism tests).
+    ``vector_cache``: an ``.npz`` of earlier runs' vectors (each text is embedded
+    alone, so cached and fresh vectors are the same bits: :func:`encode_each`).
     Returns the manifest.
     """
     folder = out_dir if out_dir is not None else GATE_MANIFEST.parent
@@ -242,6 +319,7 @@ def train_gate(
     rows = load_rows(corpus)
     extra = load_written(written) if written is not None else []
     rows += extra
+    rows, decontamination = decontaminated(rows, log=log)
     if limit is not None and len(rows) > limit:
         step = -(-len(rows) // limit)
         rows = rows[::step]
@@ -263,6 +341,12 @@ def train_gate(
     arrays: dict[str, npt.NDArray[np.generic]] = {}
     manifest: dict[str, Any] = {
         "train_command": TRAIN_COMMAND,
+        "training_corpus": {
+            "sha256": corpus_digest(corpus, written),
+            "items": len(rows),
+            "check": "tests/unit/policy/test_training_corpus.py",
+        },
+        "decontamination": decontamination,
         "corpus": {
             "path": "src/memvault/policy/training/corpus.jsonl",
             "sha256": hashlib.sha256(raw).hexdigest(),
@@ -294,15 +378,24 @@ def train_gate(
         if emb is None:
             raise RuntimeError(why)
         log(f"encoding {len(rows)} items with {emb.model_id}")
-        dense = encode(emb, [d.clean.text[:2000] for d in docs]).astype(np.float64)
+        texts = [d.clean.text[:2000] for d in docs]
+        vectors = encode_each(emb, texts, cache=vector_cache, log=log)
+        dense = vectors.astype(np.float64)
         log("training full heads")
         full = train_heads(
             dense[tr_idx], sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, FULL_CONFIG
         )
+        if ENSEMBLE:
+            full = averaged(full, ngram)
         s_full = full.scores(dense[va_idx], sparse_all.take(va_idx))
         full = calibrated(full, s_full, benign_val, short_val, written_val, hard_val)
         arrays.update(full.arrays("full"))
         manifest["encoder"] = encoder
         manifest["encoder_model_id"] = emb.model_id
         manifest["full"] = _card_entry(FULL_CONFIG, full, s_full, val_rows, short_val)
+        manifest["full"]["ensemble"] = (
+            "mean of the logits of the vector + n-gram heads and the n-gram heads"
+            if ENSEMBLE
+            else None
+        )
     return write_weights(folder, "gate", arrays, manifest)
