@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from memvault.access import AccessControl, Principal
 from memvault.api.context_routes import THREAD_PATTERN
 from memvault.api.context_routes import router as more_router
+from memvault.api.docs import mount as _mount_docs
 from memvault.api.problems import ApiProblem, problem_response, status_for
 from memvault.api.routes import router
 from memvault.api.schemas import CONTENT_PATTERN, TEXT_PATTERN
@@ -432,8 +433,11 @@ def create_app(control: AccessControl, *, mcp: McpMount | None = None) -> FastAP
         version=VERSION,
         description="Governed long-term memory for LLM agents. Keys bind orchestrator and agent.",
         lifespan=lifespan,
+        docs_url=None,  # served below from local assets
+        redoc_url=None,  # its page loads a script from a CDN: gone rather than blank offline
     )
     app.state.control = control
+    _mount_docs(app)
     app.include_router(router)
     app.include_router(more_router)
     if mcp is not None:

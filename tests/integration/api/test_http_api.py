@@ -50,6 +50,19 @@ def test_openapi_describes_the_routes(live: Live) -> None:
     )
 
 
+def test_the_docs_page_needs_no_network(live: Live) -> None:
+    """``/docs`` (printed by ``serve``) loaded Swagger UI from a CDN: blank air-gapped."""
+    with httpx.Client(base_url=live.url) as client:
+        page = client.get("/docs")
+        assert page.status_code == 200 and "/openapi.json" in page.text
+        assert "https://" not in page.text and "http://" not in page.text
+        for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+            assert f"/docs/assets/{asset}" in page.text
+            got = client.get(f"/docs/assets/{asset}")
+            assert got.status_code == 200 and len(got.content) > 10_000
+        assert client.get("/redoc").status_code == 404  # its page needs a CDN: not served
+
+
 def test_requests_without_a_live_key_are_401(live: Live) -> None:
     with httpx.Client(base_url=live.url) as client:
         assert client.get("/v1/memories").status_code == 401
