@@ -15,8 +15,9 @@ The public API is small and curated (``__all__`` is checked by a test)::
 # Why: cold start of the default embedder must stay under 1 s.
 # Outcome: the public names resolve on first access (PEP 562); type checkers
 # and IDEs still see the real imports below.
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memvault._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from memvault.engine import AsyncMemoryEngine, MemoryEngine, NewMemory, OpenGate, WriteGate
@@ -111,19 +112,8 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access (PEP 562).
-
-    >>> import memvault
-    >>> memvault.MemvaultError.__name__
-    'MemvaultError'
-    """
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memvault' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later accesses skip this function
-    return value
+#: Import a public name's module on first access (``memvault.MemvaultError``).
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

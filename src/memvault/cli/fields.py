@@ -20,11 +20,12 @@ import enum
 import functools
 import inspect
 from collections.abc import Callable, Collection, Mapping
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypedDict, TypeVar
 
 import typer
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
+from typing_extensions import Unpack
 
 from memvault.model.annotations import unwrap
 
@@ -84,20 +85,23 @@ def model_options(
     ]
 
 
-def options_from(
-    model: type[BaseModel],
-    *,
-    skip: Collection[str] = (),
-    help: Mapping[str, str] | None = None,
-    flags: Mapping[str, str] | None = None,
-    unset: Collection[str] = (),
-) -> Callable[[F], F]:
+class OptionChoices(TypedDict, total=False):
+    """How :func:`options_from` shapes the options (:func:`model_options`' keywords)."""
+
+    skip: Collection[str]
+    help: Mapping[str, str] | None
+    flags: Mapping[str, str] | None
+    unset: Collection[str]
+
+
+def options_from(model: type[BaseModel], **choices: Unpack[OptionChoices]) -> Callable[[F], F]:
     """Give a command the options of ``model``; it receives them in ``**fields``.
 
-    The command's own parameters come first (arguments, then its options);
-    ``--json`` and the like stay last.
+    ``choices`` are :func:`model_options`' (``skip``, ``help``, ``flags``,
+    ``unset``). The command's own parameters come first (arguments, then its
+    options); ``--json`` and the like stay last.
     """
-    extra = model_options(model, skip=skip, help=help, flags=flags, unset=unset)
+    extra = model_options(model, **choices)
     names = [p.name for p in extra]
 
     def decorate(fn: F) -> F:

@@ -22,8 +22,9 @@ from __future__ import annotations
 # must not cost what the caller does not use.
 # Outcome: each public name is imported on first access (PEP 562), as in
 # ``memvault/__init__``; type checkers see the real imports below.
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memvault._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from memvault.context import AgentAllowlist, ContextRequest, TaskRef
@@ -106,19 +107,8 @@ _LAZY: dict[str, tuple[str, str]] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access (PEP 562).
-
-    >>> import memvault.engine
-    >>> memvault.engine.NodeFilter.__name__
-    'NodeFilter'
-    """
-    found = _LAZY.get(name)
-    if found is None:
-        raise AttributeError(f"module 'memvault.engine' has no attribute {name!r}")
-    value = getattr(importlib.import_module(found[0]), found[1])
-    globals()[name] = value
-    return value
+#: Import a public name's module on first access (``memvault.engine.NodeFilter``).
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 __all__ = [

@@ -1,8 +1,8 @@
 """Storage: the narrow :class:`Store` protocol and its backends."""
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from memvault._lazy import lazy_getattr
 from memvault.store.base import (
     ChangeEntry,
     ChangeRecord,
@@ -26,19 +26,8 @@ if TYPE_CHECKING:
 _LAZY = {"InMemoryStore": "memvault.store.memory", "SQLiteStore": "memvault.store.sqlite"}
 
 
-def __getattr__(name: str) -> Any:
-    """Import a backend on first access (PEP 562).
-
-    >>> import memvault.store
-    >>> memvault.store.InMemoryStore.__name__
-    'InMemoryStore'
-    """
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memvault.store' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+#: Import a backend on first access (``memvault.store.SQLiteStore``).
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 __all__ = [

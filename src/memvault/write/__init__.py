@@ -14,8 +14,9 @@ ingester reuses :meth:`CapturePipeline.capture_candidates` and the pure
 # ``memvault.write.resolve`` is the module (the pure ``resolve`` function is
 # ``memvault.write.resolve.resolve``): a lazy name equal to a submodule's would be
 # the module or the function depending on what was imported first.
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from memvault._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from memvault.write.capture import CapturePipeline, GateFn, Provenance, RecallFn
@@ -33,19 +34,10 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name's module on first access (PEP 562).
-
-    >>> import memvault.write
-    >>> memvault.write.EdgeRef.__name__
-    'EdgeRef'
-    """
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memvault.write' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"memvault.write.{module}"), name)
-    globals()[name] = value
-    return value
+#: Import a public name's module on first access (``memvault.write.EdgeRef``).
+__getattr__ = lazy_getattr(
+    __name__, {name: f"{__name__}.{module}" for name, module in _LAZY.items()}, globals()
+)
 
 
 __all__ = [
