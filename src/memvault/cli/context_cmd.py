@@ -59,6 +59,23 @@ def _reader(user: str | None, all_users: bool) -> UserScope:
     return ALL_USERS if all_users else user
 
 
+def _whose(reader: UserScope) -> str:
+    """Whose memories a read saw, for a table's title.
+
+    Trigger: ``memvault query tea`` printed an empty table when the only match
+    was a user's memory: without ``--user`` a read sees shared memories only,
+    and nothing said so. Outcome: the title names the reader.
+
+    >>> _whose(None), _whose("dana"), _whose(ALL_USERS)
+    ("shared memories only (--user U for a user's)", 'user dana and shared', 'all users')
+    """
+    if reader is ALL_USERS:
+        return "all users"
+    if reader is None:
+        return "shared memories only (--user U for a user's)"
+    return f"user {reader} and shared"
+
+
 def bulletin(
     ctx: typer.Context,
     thread: Annotated[
@@ -173,7 +190,7 @@ def query(
         output.error(f"{data['stop_reason']}: {data['reason']}")
     else:
         output.print_table(
-            f"{text!r} for {agent} — {data['tokens']}/{budget} tokens",
+            f"{text!r} for {agent}, {_whose(reader)} — {data['tokens']}/{budget} tokens",
             ["id", "category", "text"],
             [(r["id"], r["category"], r["text"]) for r in data["results"]],
         )
@@ -210,14 +227,14 @@ def context(
         _fail(str(to_validation_failed(exc)), EXIT_USAGE)
     with _engine(ctx) as engine:
         package = engine.context_assembler().build(
-            TaskRef(task, project), request, user=_reader(user, all_users)
+            TaskRef(task, project), request, user=(reader := _reader(user, all_users))
         )
     data = package.to_json()
     if as_json:
         output.emit_json(data)
         return
     output.print_table(
-        f"{data['package_id']} — {data['token_cost']}/{budget} tokens, "
+        f"{data['package_id']}, {_whose(reader)} — {data['token_cost']}/{budget} tokens, "
         f"compression {data['compression_ratio']:.2f}",
         ["tier", "id", "score", "tokens", "text"],
         [

@@ -91,3 +91,22 @@ def test_query_and_context_commands(tmp_path: Path) -> None:
     assert package.exit_code == 0, package.output
     pkg = json.loads(package.stdout)
     assert pkg["token_cost"] <= 50 and [i["tier"] for i in pkg["items"]] == ["project", "global"]
+
+
+def test_query_says_whose_memories_it_read(tmp_path: Path) -> None:
+    """Without --user a read sees shared memories only; the title says so (an empty
+    table once looked like "nothing stored" while the match was a user's memory)."""
+    with open_engine(tmp_path) as engine:
+        put(engine, "Dana drinks oolong tea every afternoon", user_id="dana")
+    home = ["--home", str(tmp_path), "--orchestrator", "acme"]
+    shared = runner.invoke(app, [*home, "query", "oolong tea"], env={"COLUMNS": "200"})
+    assert shared.exit_code == 0, shared.output
+    assert "shared memories only (--user U for a user's)" in shared.stdout
+    assert "oolong" not in shared.stdout.split("\n", 1)[1]  # no row: Dana's memory is hers
+    dana = runner.invoke(
+        app, [*home, "query", "oolong tea", "--user", "dana"], env={"COLUMNS": "200"}
+    )
+    assert dana.exit_code == 0, dana.output
+    assert "user dana and shared" in dana.stdout and "oolong" in dana.stdout.split("\n", 1)[1]
+    package = runner.invoke(app, [*home, "context", "--task", "t1", "--user", "dana"])
+    assert package.exit_code == 0 and "user dana and shared" in package.stdout
