@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,12 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
 
 
+def _project_version() -> str:
+    """The version pyproject.toml declares (``--version`` must print it)."""
+    text = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    return str(tomllib.loads(text)["project"]["version"])
+
+
 def _imported(*args: str) -> tuple[str, set[str]]:
     """What ``memvault ARGS`` printed, and every module imported by then."""
     done = subprocess.run(
@@ -60,10 +67,12 @@ def _imported(*args: str) -> tuple[str, set[str]]:
     return done.stdout, set(json.loads(done.stderr.rsplit("MODULES ", 1)[1]))
 
 
-@pytest.mark.parametrize("args", [("--help",), ("add", "--help"), ("search", "--help")])
+@pytest.mark.parametrize(
+    "args", [("--help",), ("add", "--help"), ("search", "--help"), ("--version",)]
+)
 def test_help_imports_no_heavy_module(args: tuple[str, ...]) -> None:
     printed, imported = _imported(*args)
-    assert "Usage: memvault" in printed
+    assert "Usage: memvault" in printed or printed == f"memvault {_project_version()}\n"
     assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
     assert "memvault.cli.app" in imported  # the probe did run the CLI
 

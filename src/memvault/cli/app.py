@@ -137,6 +137,15 @@ def _engine(
             engine.close()
 
 
+def _print_version(given: bool) -> None:
+    """``--version``: print ``memvault X.Y.Z`` and stop (before any command runs)."""
+    if given:
+        from memvault import __version__
+
+        output.stdout.print(f"memvault {__version__}", highlight=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _root(
     ctx: typer.Context,
@@ -154,6 +163,15 @@ def _root(
             "--orchestrator", "-o", envvar="MEMVAULT_ORCHESTRATOR", help="Tenant to act on."
         ),
     ] = "default",
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="Print memvault's version and exit.",
+        ),
+    ] = False,
 ) -> None:
     ctx.obj = Settings(home, orchestrator)
 
