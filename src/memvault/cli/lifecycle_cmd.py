@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -41,7 +43,7 @@ from memvault.cli.options import JsonFlag, YesFlag
 from memvault.model.enums import HistoryOp, MemoryStatus
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
-    from memvault.engine import ProposalError
+    from memvault.engine import MemoryEngine
 
 __all__ = ["register"]
 
@@ -124,9 +126,17 @@ def lifecycle_consolidate(
     output.print_mapping(f"consolidation at {report['now']}", report["counts"])
 
 
-def _proposal_errors(exc: ProposalError) -> None:
-    code = EXIT_NOT_FOUND if "does not exist" in exc.problem else EXIT_USAGE
-    _fail(str(exc), code, exc.hint)
+@contextmanager
+def _deciding(ctx: typer.Context) -> Iterator[MemoryEngine]:
+    """The engine for a decision on a proposal; one that cannot be decided exits 3 or 2."""
+    from memvault.engine import ProposalError
+
+    with _engine(ctx) as engine:
+        try:
+            yield engine
+        except ProposalError as exc:
+            code = EXIT_NOT_FOUND if "does not exist" in exc.problem else EXIT_USAGE
+            _fail(str(exc), code, exc.hint)
 
 
 @proposals_app.command("list")
@@ -171,26 +181,18 @@ def proposals_list(
 @proposals_app.command("confirm")
 def proposals_confirm(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = False) -> None:
     """The user consents: store the proposal as USER_EXPLICIT through the gate."""
-    from memvault.engine import ProposalError
-
-    with _engine(ctx) as engine:
-        try:
-            result = engine.confirm_proposal(proposal_id)
-        except ProposalError as exc:
-            _proposal_errors(exc)
+    with _deciding(ctx) as engine:
+        result = engine.confirm_proposal(proposal_id)
     _print_write(result, as_json, "stored")
 
 
 @proposals_app.command("reject")
 def proposals_reject(ctx: typer.Context, proposal_id: str, as_json: JsonFlag = False) -> None:
     """The user declines: nothing is stored and the proposal's text is dropped."""
-    from memvault.engine import ProposalError, proposal_json
+    from memvault.engine import proposal_json
 
-    with _engine(ctx) as engine:
-        try:
-            proposal = engine.reject_proposal(proposal_id)
-        except ProposalError as exc:
-            _proposal_errors(exc)
+    with _deciding(ctx) as engine:
+        proposal = engine.reject_proposal(proposal_id)
     if as_json:
         output.emit_json(proposal_json(proposal))
     else:
