@@ -304,3 +304,27 @@ def test_the_grant_check_sees_a_read(tmp_path: Path) -> None:
         "p = principal.key_id\n"
     )
     assert _grant_reads(sample) == ["1: c.principal.agent", "2: grant.categories"]
+
+
+#: What the engine and ``access`` build from the configuration; an edge only asks them.
+_ENGINE_PARTS = {"PolicyGate", "WritePipeline", "WriteBuilder", "AgentAllowlist"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in MODULES if _layer(p) in EDGES],
+    ids=lambda p: str(p.relative_to(SRC)),
+)
+def test_edges_build_no_gate_or_pipeline(path: Path) -> None:
+    """A route, tool, command or adapter never constructs a gate, a write pipeline or
+    an allowlist: ``MemoryEngine.open(config=…)`` and ``AccessControl`` build them
+    from the configuration (``AgentAllowlist.load`` of a ``--allowlist`` file is a
+    flag, read at the entry point, and allowed)."""
+    built = sorted(
+        f"{node.lineno}: {ast.unparse(node.func)}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _ENGINE_PARTS
+    )
+    assert not built, f"{path.relative_to(SRC)} builds {built}"

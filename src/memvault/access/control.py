@@ -22,16 +22,18 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memvault.access.keys import KeyStore, Principal
 from memvault.config import MemvaultConfig
-from memvault.engine import Caller, CallerGrant, MemoryEngine, format_timestamp
+from memvault.engine import Caller, CallerGrant, MemoryEngine, PolicyGate, format_timestamp
 from memvault.errors import StoreUnavailableError
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
+from memvault.model.decision import Decision
+from memvault.model.enums import MemoryOp
 
 __all__ = ["AccessControl", "EngineOpener"]
 
@@ -58,6 +60,7 @@ class AccessControl:
         # the next request tries again, so a repaired store recovers by itself).
         self._failed: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._screen: PolicyGate | None = None  # the gate content_verdict asks
 
     def _open_governed(self, home: Path, orchestrator: str) -> MemoryEngine:
         # Trigger: a network interface opening an orchestrator's engine.
@@ -98,6 +101,28 @@ class AccessControl:
             principal.user,
             principal.all_users,
         )
+
+    def content_verdict(self, fields: Mapping[str, Any]) -> Decision | None:
+        """The configured gate's refusal of a memory's text, or ``None`` (allowed, no text).
+
+        Trigger: a request body the interface's schema refused before any engine call.
+        Why: contract §7 ranks a forbidden text above a schema problem, so the gate
+             of ``policy.contract`` must still judge it — built here, once, not by
+             each edge.
+        Outcome: the winning decision, which the edge reports instead of its schema
+                 error; nothing is written.
+        """
+        if not isinstance(fields.get("content"), str):
+            return None
+        with self._lock:
+            if self._screen is None:
+                self._screen = PolicyGate(self.config.policy.contract)
+            screen = self._screen
+        try:
+            verdict = screen.check_fields(MemoryOp.STORE, dict(fields), agent_id=None)
+        except Exception:  # the schema answer stands
+            return None
+        return None if verdict.allowed else verdict
 
     # -- engines -------------------------------------------------------------
 

@@ -31,7 +31,6 @@ from memvault.api.docs import mount as _mount_docs
 from memvault.api.problems import ApiProblem, problem_response, status_for
 from memvault.api.routes import router
 from memvault.api.schemas import CONTENT_PATTERN, TEXT_PATTERN
-from memvault.engine import DEFAULT_CONTRACT_VERSION, PolicyGate
 from memvault.errors import (
     AccessDeniedError,
     ConfigError,
@@ -42,7 +41,7 @@ from memvault.errors import (
 )
 from memvault.inspector import mount as mount_inspector
 from memvault.model.decision import Decision
-from memvault.model.enums import MemoryOp, StopReason
+from memvault.model.enums import StopReason
 from memvault.model.node import ID_PATTERN
 
 __all__ = ["McpMount", "create_app"]
@@ -50,15 +49,10 @@ __all__ = ["McpMount", "create_app"]
 
 def _content_verdict(request: Request, body: Any) -> Decision | None:
     """The gate's verdict on a malformed memory's text (``None``: no text to judge)."""
-    if not isinstance(body, dict) or not isinstance(body.get("content"), str):
+    control: AccessControl | None = getattr(request.app.state, "control", None)
+    if control is None or not isinstance(body, dict):
         return None
-    control = getattr(request.app.state, "control", None)
-    contract = control.config.policy.contract if control is not None else DEFAULT_CONTRACT_VERSION
-    try:
-        verdict = PolicyGate(contract).check_fields(MemoryOp.STORE, body, agent_id=None)
-    except Exception:  # the schema answer stands
-        return None
-    return None if verdict.allowed else verdict
+    return control.content_verdict(body)
 
 
 VERSION = "0.1.0"
