@@ -67,7 +67,7 @@ QUOTA = {
     "benign": 360,  # per benign group (about_people: twice)
     "hard": 220,  # per hard-negative group
     "chat": 1100,  # ordinary chat turns (chat.py), many with a speaker prefix
-    "memory": 230,  # per group of memories.py: routines, sport, work and tools, trips, docs
+    "memory": 175,  # per group of memories.py: routines, sport, work and tools, trips, docs
 }
 
 _PREFIX: dict[str, tuple[str, ...]] = {

@@ -484,6 +484,77 @@ _WORK_LANGS: dict[str, list[str]] = {
 }
 
 
+#: tastes in food and drink: sugar, salt, milk and spice are preferences, not diagnoses
+_EN_FOOD = [
+    "{p} drinks {drink} with no sugar",
+    "{p} orders {drink} without sugar and with {milk}",
+    "{p} likes {drink} {how}",
+    "{p} has {drink} {how} in the morning",
+    "no sugar in {p}'s {drink}, please",
+    "{p} prefers {food} {taste}",
+    "{p} always asks for {food} without {extra}",
+    "{p} skips dessert but loves {sweet}",
+    "{p} puts extra {extra} on everything",
+    "{p} switched from {drink} to {drink2} this year",
+    "for the team lunch, {p} wants {food} with no {extra}",
+]
+_DRINKS = ["tea", "coffee", "green tea", "espresso", "chai", "mate", "oolong", "cocoa"]
+_MILKS = ["oat milk", "soy milk", "a splash of milk", "no milk", "almond milk"]
+_HOWS = ["black", "unsweetened", "strong", "with lemon", "iced", "with honey", "decaf"]
+_FOODS = ["curry", "pizza", "ramen", "salads", "tacos", "pasta", "porridge", "sushi"]
+_TASTES = ["extra spicy", "mild", "without cheese", "with lots of garlic", "less salty"]
+_EXTRAS = ["sugar", "salt", "onions", "cheese", "chilli", "mayo", "coriander"]
+_SWEETS = ["dark chocolate", "fruit", "ice cream", "cinnamon buns"]
+
+
+#: machines' health: diagnostics, alerts and findings about hosts and services
+_EN_OPS = [
+    "Diagnostics ({level}): {resource} at {pct}% on {host}.",
+    "Finding ({level}): {resource} {pct}% full on {host}",
+    "alert {level}: {resource} usage {pct}% on {host} for 10 minutes",
+    "{host} is unhealthy: {resource} at {pct}%",
+    "health check failed on {host} after the deploy",
+    "incident: {host} ran out of {resource}, restarted at 03:10",
+    "severity {level} - {resource} pressure on {host}",
+    "postmortem: {resource} on {host} spiked to {pct}% during the backup",
+]
+_LEVELS = ["high", "critical", "warning", "low", "medium", "info"]
+_RESOURCES = ["disk", "CPU", "memory", "swap", "inode usage", "the connection pool"]
+_HOSTS = ["db-2", "web-3", "api-1", "worker-7", "cache-01", "ingest-4", "node-12"]
+
+
+def _ops(rng: random.Random) -> list[str]:
+    made: list[str] = []
+    for template, _copy in product(_EN_OPS, range(12)):
+        made.append(
+            template.replace("{level}", rng.choice(_LEVELS))
+            .replace("{resource}", rng.choice(_RESOURCES))
+            .replace("{pct}", str(rng.randint(70, 99)))
+            .replace("{host}", rng.choice(_HOSTS))
+        )
+    return sorted(set(made))
+
+
+def _food(rng: random.Random) -> list[str]:
+    fills = {
+        "drink2": _DRINKS,
+        "drink": _DRINKS,
+        "milk": _MILKS,
+        "how": _HOWS,
+        "food": _FOODS,
+        "taste": _TASTES,
+        "extra": _EXTRAS,
+        "sweet": _SWEETS,
+    }
+    made: list[str] = []
+    for template, _copy in product(_EN_FOOD, range(10)):
+        text = template
+        for slot, choices in fills.items():
+            text = text.replace("{" + slot + "}", rng.choice(choices))
+        made.append(text)
+    return sorted(set(made))
+
+
 def _cross(template: str, rng: random.Random, lang: str) -> str:
     """Fill this module's own slots (people, ``{p}``, are left to compose)."""
     fills = {
@@ -561,6 +632,8 @@ def build_memories() -> dict[str, dict[str, list[str]]]:
         "docs_chunks": {"en": list(_DOCS)},
         "filler_text": {"en": _fillers(random.Random("memories:filler"))},
         "introductions": {"en": _intros(random.Random("memories:intro"))},
+        "food_drink": {"en": _food(random.Random("memories:food"))},
+        "ops_findings": {"en": _ops(random.Random("memories:ops"))},
         "work_languages": {
             lang: _build("work_lang", templates, lang, 3) for lang, templates in _WORK_LANGS.items()
         },
