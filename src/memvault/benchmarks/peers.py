@@ -521,8 +521,9 @@ def run_peers(
     >>> from memvault.embed import HashingEmbedder
     >>> out = run_peers(300, embedder=HashingEmbedder(dimension=16), systems=["memvault"],
     ...                 queries=5, real_vectors=50, data_dir=None, locomo=False)
-    >>> out["scale"]["memvault"]["stored"]
-    300
+    >>> scale = out["scale"]["memvault"]
+    >>> scale["n"], 290 <= scale["stored"] <= scale["n"]  # the gate may refuse a few
+    (300, True)
     """
     unknown = [s for s in systems if s not in SYSTEMS]
     if unknown:
