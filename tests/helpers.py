@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
+
+import httpx
 
 from memvault.embed import HashingEmbedder
 from memvault.embed.base import FloatMatrix, FloatVector
@@ -117,3 +120,16 @@ def update_fields(target: Any, memory_id: str, /, **changes: Any) -> Any:
     if isinstance(parsed, WriteResult):
         return parsed
     return target.update(memory_id, parsed, **options)
+
+
+def wait_healthy(url: str, *, timeout: float = 60.0) -> None:
+    """Poll ``url``/v1/health until it answers 200; fail the test after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"{url} never became healthy"
+        time.sleep(0.1)

@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from memvault.api import create_app
 from memvault.cli import app
 from memvault.config import load_config
 from memvault.engine import MemoryEngine, NewMemory
+from tests.helpers import wait_healthy
 from tests.integration.api.conftest import serve_in_thread
 
 HASHING = '[embedder]\nname = "hashing"\n'
@@ -341,15 +341,7 @@ def test_serve_settings_and_precedence_file_env_flag(tmp_path: Path) -> None:
         url = f"http://127.0.0.1:{env_port}"
         assert url in banner and "mvk_" not in banner and "MCP:" not in banner, banner
         auth = {"Authorization": f"Bearer {key}"}
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "serve never became healthy"
-            time.sleep(0.1)
+        wait_healthy(url)
         assert httpx.post(f"{url}/mcp", headers=auth, json={}).status_code == 404
         big = {"query": "x" * 4000}
         assert httpx.post(f"{url}/v1/search", headers=auth, json=big).status_code == 413

@@ -9,10 +9,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
+
+from tests.helpers import wait_healthy
 
 
 def _free_port() -> int:
@@ -84,15 +85,7 @@ def test_serve_keys_and_shutdown(tmp_path: Path) -> None:
         assert url in banner
         dev_key = re.search(r"mvk_[0-9a-f]{12}_[A-Za-z0-9_\-]+", banner)
         assert dev_key is not None
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "server never became healthy"
-            time.sleep(0.1)
+        wait_healthy(url)
         dev = {"Authorization": f"Bearer {dev_key.group(0)}"}
         who = httpx.get(f"{url}/v1/whoami", headers=dev).json()
         assert (who["orchestrator"], who["agent"]) == ("default", "dev")
