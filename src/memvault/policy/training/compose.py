@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from memvault.learn.tables import load_tables
 from memvault.policy.training.benign import BENIGN, HARD
 from memvault.policy.training.chat import CHAT, CHAT_NAMES
 from memvault.policy.training.forbidden_a import FORBIDDEN_A
@@ -40,6 +41,8 @@ from memvault.policy.training.memories import FICTION, MEMORIES
 from memvault.policy.training.people import THIRD
 
 __all__ = ["CORPUS_PATH", "SEED", "compose", "corpus_bytes", "refresh_corpus", "write_corpus"]
+
+_T = load_tables(__file__, tuples=True)
 
 SEED = 20261126
 CORPUS_PATH = Path(__file__).with_name("corpus.jsonl")
@@ -70,116 +73,8 @@ QUOTA = {
     "memory": 175,  # per group of memories.py: routines, sport, work and tools, trips, docs
 }
 
-_PREFIX: dict[str, tuple[str, ...]] = {
-    "en": (
-        "remember that ",
-        "fyi ",
-        "note: ",
-        "for the record, ",
-        "pls save: ",
-        "btw ",
-        "just so you know, ",
-        "memo: ",
-        "quick note - ",
-        "heads up: ",
-        "keep in mind ",
-        "ok so ",
-        "also, ",
-    ),
-    "es": ("recuerda que ", "para que lo sepas, ", "nota: ", "ojo: ", "por cierto, ", "apunta: "),
-    "fr": ("retiens que ", "pour info, ", "note : ", "au fait, ", "à savoir : "),
-    "de": ("merk dir: ", "zur Info: ", "Notiz: ", "übrigens ", "nur damit du es weißt: "),
-    "pt": ("lembra que ", "só pra saber, ", "nota: ", "aliás, ", "anota aí: "),
-    "it": ("ricorda che ", "per info, ", "nota: ", "comunque ", "segnati che "),
-    "nl": ("onthoud dat ", "ter info: ", "notitie: "),
-    "pl": ("zapamiętaj, że ", "dla informacji: ", "notatka: "),
-    "tr": ("unutma: ", "bilgin olsun, ", "not: "),
-    "sv": ("kom ihåg att ", "för kännedom: ", "anteckning: "),
-}
 
-#: ordinary sentences mixed into some forbidden items ("I love jazz; my PIN is …")
-_MIXER_GROUPS = (
-    "preference",
-    "workflow",
-    "project_config",
-    "decision_todo",
-    "reminder_event",
-    "work_fact_goal",
-)
-
-_KEYS = ("note", "memory", "fact", "text", "value", "user_note", "profile", "detail")
-_ABBREV = {
-    " you ": " u ",
-    " because ": " bc ",
-    " please ": " pls ",
-    " with ": " w/ ",
-    " and ": " & ",
-    " tomorrow": " tmrw",
-    " message": " msg",
-    " about ": " abt ",
-    " people": " ppl",
-    " are ": " r ",
-}
 _LEET = str.maketrans({"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7"})
-_WORDS = (
-    "apple",
-    "river",
-    "stone",
-    "orbit",
-    "velvet",
-    "candle",
-    "zebra",
-    "mirror",
-    "thunder",
-    "garden",
-    "pilot",
-    "lemon",
-    "harbor",
-    "frost",
-    "cable",
-    "violin",
-    "maple",
-    "ocean",
-    "ticket",
-    "copper",
-    "galaxy",
-    "window",
-    "silent",
-    "rocket",
-)
-_STREETS: dict[str, tuple[str, ...]] = {
-    "en": (
-        "{n} Maple Avenue, Springfield",
-        "{n} Hawthorn Road, Leeds LS6 2AB",
-        "Apt {n}, 55 W 82nd St, New York",
-        "{n} Kings Rd, Brighton BN1 1NB",
-    ),
-    "es": (
-        "calle Alcalá {n}, 3º B, Madrid",
-        "Avenida de la Constitución {n}, Sevilla",
-        "c/ Mallorca {n}, 2-1, Barcelona",
-    ),
-    "fr": (
-        "{n} rue des Lilas, 75019 Paris",
-        "{n} avenue Jean Jaurès, Lyon",
-        "{n} bd Voltaire, Paris 11e",
-    ),
-    "de": ("Lindenstraße {n}, 10969 Berlin", "Goethestr. {n}, München", "Am Markt {n}, 50667 Köln"),
-    "pt": (
-        "Rua Augusta {n}, 2º esq, Lisboa",
-        "Av. Paulista {n}, apto 52, São Paulo",
-        "Rua das Flores {n}, Porto",
-    ),
-    "it": (
-        "via Roma {n}, Milano",
-        "corso Vittorio Emanuele {n}, Torino",
-        "via dei Mille {n}, Napoli",
-    ),
-    "nl": ("Prinsengracht {n}, Amsterdam", "Oudegracht {n}, Utrecht"),
-    "pl": ("ul. Długa {n}/4, Gdańsk", "ul. Marszałkowska {n}, Warszawa"),
-    "tr": ("Bağdat Cd. No:{n} Kadıköy İstanbul",),
-    "sv": ("Drottninggatan {n}, Stockholm",),
-}
 
 
 def _luhn_card(rng: random.Random) -> str:
@@ -210,11 +105,11 @@ def _slots(rng: random.Random, lang: str) -> dict[str, Callable[[], str]]:
         return rng.choice(("sk-", "ghp_", "xoxb-", "AKIA", "glpat-", "sk_live_", "AIza", "")) + body
 
     def pw() -> str:
-        w = rng.choice(_WORDS)
+        w = rng.choice(_T["WORDS"])
         return rng.choice(
             (
                 w.capitalize() + digits(2) + rng.choice("!#$%&*"),
-                w + "_" + rng.choice(_WORDS) + digits(3),
+                w + "_" + rng.choice(_T["WORDS"]) + digits(3),
                 "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(10)),
             )
         )
@@ -240,11 +135,11 @@ def _slots(rng: random.Random, lang: str) -> dict[str, Callable[[], str]]:
         "pw": pw,
         "token": token,
         "coord": lambda: f"{rng.uniform(-60, 60):.5f}, {rng.uniform(-120, 120):.5f}",
-        "street": lambda: rng.choice(_STREETS.get(lang, _STREETS["en"])).format(
+        "street": lambda: rng.choice(_T["STREETS"].get(lang, _T["STREETS"]["en"])).format(
             n=rng.randint(2, 240)
         ),
         "time": lambda: rng.choice(("10pm", "6:30", "21:00", "7am", "half past nine")),
-        "phrase": lambda: " ".join(rng.choice(_WORDS) for _ in range(12)),
+        "phrase": lambda: " ".join(rng.choice(_T["WORDS"]) for _ in range(12)),
         "hexblob": lambda: "".join(
             rng.choice("0123456789abcdef") for _ in range(rng.choice((32, 48, 64)))
         ),
@@ -252,11 +147,11 @@ def _slots(rng: random.Random, lang: str) -> dict[str, Callable[[], str]]:
             rng.choice(("https://", "http://", ""))
             + rng.choice(("collect", "evil", "x", "paste", "cdn-sync", "help-desk"))
             + "-"
-            + rng.choice(_WORDS)
+            + rng.choice(_T["WORDS"])
             + rng.choice((".io", ".xyz", ".com", ".net"))
         ),
         "mail": lambda: (
-            rng.choice(_WORDS)
+            rng.choice(_T["WORDS"])
             + digits(2)
             + "@"
             + rng.choice(("protonmail.com", "gmail.com", "mail.ru", "outlook.com"))
@@ -324,12 +219,12 @@ def _style(
     if r < 0.40:
         return text.lower().rstrip("."), "lower_chat"
     if r < 0.52:
-        return rng.choice(_PREFIX.get(lang, _PREFIX["en"])) + text, "prefixed"
+        return rng.choice(_T["PREFIX"].get(lang, _T["PREFIX"]["en"])) + text, "prefixed"
     if r < 0.58:
-        key = rng.choice(_KEYS)
+        key = rng.choice(_T["KEYS"])
         return json.dumps({key: text}, ensure_ascii=rng.random() < 0.2), "json"
     if r < 0.63:
-        return f"{rng.choice(_KEYS)}={text}", "key_value"
+        return f"{rng.choice(_T['KEYS'])}={text}", "key_value"
     if r < 0.70:
         bullet = rng.choice(("- ", "* ", "• ", "1. "))
         if mixers and rng.random() < 0.6:
@@ -339,7 +234,7 @@ def _style(
         return bullet + text, "bullet"
     if r < 0.78 and lang == "en":
         out = f" {text} "
-        for a, b in _ABBREV.items():
+        for a, b in _T["ABBREV"].items():
             out = out.replace(a, b)
         return out.strip().lower(), "abbreviated"
     if r < 0.86:
@@ -355,49 +250,11 @@ def _style(
     return text, "raw"
 
 
-#: friendly openers and closers around a forbidden item or an injection: small talk
-#: around a request never makes it harmless (the chat turns taught the heads that
-#: "thanks! could you…" is benign; these teach them what follows still counts)
-_CHAT_OPEN: dict[str, tuple[str, ...]] = {
-    "en": (
-        "thanks!",
-        "haha ok.",
-        "cool, one more thing:",
-        "hey!",
-        "morning!",
-        "sounds good.",
-        "np :)",
-        "love it. anyway,",
-        "great chat btw.",
-        "oh and",
-        "quick one -",
-        "lol fair.",
-    ),
-    "es": ("¡gracias!", "jaja vale.", "genial, otra cosa:", "¡hola!", "buenos días.", "ok, y"),
-    "fr": ("merci !", "haha ok.", "super, autre chose :", "salut !", "bonjour.", "ok, et"),
-    "de": ("danke!", "haha ok.", "super, noch was:", "hey!", "moin.", "passt. und"),
-    "pt": ("obrigado!", "haha ok.", "boa, mais uma coisa:", "oi!", "bom dia.", "ok, e"),
-    "it": ("grazie!", "ahah ok.", "ottimo, un'altra cosa:", "ciao!", "buongiorno.", "ok, e"),
-    "nl": ("dank je!", "haha oké.", "top, nog iets:", "hoi!"),
-    "pl": ("dzięki!", "haha ok.", "super, jeszcze jedno:", "cześć!"),
-    "tr": ("teşekkürler!", "haha tamam.", "süper, bir şey daha:", "selam!"),
-    "sv": ("tack!", "haha okej.", "toppen, en sak till:", "hej!"),
-}
-_CHAT_CLOSE: dict[str, tuple[str, ...]] = {
-    "en": ("thanks!", "ty :)", "cheers", "no rush", "appreciate it!", "haha"),
-    "es": ("¡gracias!", "sin prisa", "jaja"),
-    "fr": ("merci !", "pas de rush", "haha"),
-    "de": ("danke!", "keine Eile", "haha"),
-    "pt": ("valeu!", "sem pressa", "haha"),
-    "it": ("grazie!", "senza fretta", "ahah"),
-}
-
-
 def _chat_wrap(text: str, rng: random.Random, lang: str) -> str:
     """``text`` inside small talk: an opener before it, or a closer after it."""
     if rng.random() < 0.7:
-        return f"{rng.choice(_CHAT_OPEN.get(lang, _CHAT_OPEN['en']))} {text}"
-    return f"{text} {rng.choice(_CHAT_CLOSE.get(lang, _CHAT_CLOSE['en']))}"
+        return f"{rng.choice(_T['CHAT_OPEN'].get(lang, _T['CHAT_OPEN']['en']))} {text}"
+    return f"{text} {rng.choice(_T['CHAT_CLOSE'].get(lang, _T['CHAT_CLOSE']['en']))}"
 
 
 def _injection_wrap(text: str, rng: random.Random) -> tuple[str, str]:
@@ -466,7 +323,7 @@ def compose(seed: int = SEED) -> list[dict[str, Any]]:
     mixers_by_lang: dict[str, list[str]] = {}
     mix_rng = random.Random(f"{seed}:mixers")
     for _sub, by_lang in sorted(BENIGN.items()):
-        if _sub not in _MIXER_GROUPS:
+        if _sub not in _T["MIXER_GROUPS"]:
             continue
         for lang, templates in sorted(by_lang.items()):
             mixers_by_lang.setdefault(lang, []).extend(_fill(t, mix_rng, lang) for t in templates)
