@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +61,23 @@ def _parse_now(text: str | None) -> datetime | None:
     return None if text is None else parse_moment(text, "--now")
 
 
+def _dated_pass(
+    ctx: typer.Context, as_json: bool, title: str, run: Callable[[MemoryEngine], Any]
+) -> dict[str, Any] | None:
+    """Run one dated engine pass (its result has ``to_json()`` with ``now`` and ``counts``).
+
+    ``--json`` prints the whole report and returns None; otherwise the counts are
+    printed under "<title> at <now>" and the report is returned for more detail.
+    """
+    with _engine(ctx) as engine:
+        report: dict[str, Any] = run(engine).to_json()
+    if as_json:
+        output.emit_json(report)
+        return None
+    output.print_mapping(f"{title} at {report['now']}", report["counts"])
+    return report
+
+
 @lifecycle_app.command("run")
 def lifecycle_run(
     ctx: typer.Context, now: NowOpt = None, yes: YesFlag = False, as_json: JsonFlag = False
@@ -79,12 +96,9 @@ def lifecycle_run(
             yes=yes,
             as_json=as_json,
         )
-    with _engine(ctx) as engine:
-        report = engine.run_lifecycle(now=moment).to_json()
-    if as_json:
-        output.emit_json(report)
+    report = _dated_pass(ctx, as_json, "lifecycle run", lambda e: e.run_lifecycle(now=moment))
+    if report is None:
         return
-    output.print_mapping(f"lifecycle run at {report['now']}", report["counts"])
     rows = [("soft_deleted", t["memory_id"], t["reason"]) for t in report["soft_deleted"]]
     rows += [("purged", t["memory_id"], t["reason"]) for t in report["purged"]]
     if rows:
@@ -118,12 +132,7 @@ def lifecycle_consolidate(
 ) -> None:
     """Merge, link or propose similar memory pairs (capped per user per day)."""
     moment = _parse_now(now)
-    with _engine(ctx) as engine:
-        report = engine.consolidate(now=moment).to_json()
-    if as_json:
-        output.emit_json(report)
-        return
-    output.print_mapping(f"consolidation at {report['now']}", report["counts"])
+    _dated_pass(ctx, as_json, "consolidation", lambda e: e.consolidate(now=moment))
 
 
 @contextmanager
