@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from memvault.cli.counts import comma_counts
+from memvault.cli.options import JsonOutOpt
 
 __all__ = ["register_bench"]
 
@@ -21,9 +22,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         writes: Annotated[
             int, typer.Option("--writes", min=1, max=100_000, help="Writes per process.")
         ] = 50,
-        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")] = Path(
-            "bench/results/contention.json"
-        ),
+        json_out: JsonOutOpt = Path("bench/results/contention.json"),
     ) -> None:
         """p50/p99/max write latency and lock waits with N writer processes on one store."""
         from memvault.benchmarks.common import render_table, write_json

@@ -9,6 +9,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.counts import comma_counts
+from memvault.cli.options import JsonOutOpt
 
 __all__ = ["register_bench"]
 
@@ -35,9 +36,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         ingest_files: Annotated[
             int, typer.Option("--ingest-files", min=0, help="Files of the ingest pass (0: skip).")
         ] = 200,
-        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")] = Path(
-            "bench/results/embed.json"
-        ),
+        json_out: JsonOutOpt = Path("bench/results/embed.json"),
     ) -> None:
         """Per-text embedding time at each batch size, capture p50 and ingest memories/s,
         for the numpy and the onnxruntime document pass (with the load average of each)."""

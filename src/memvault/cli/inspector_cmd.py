@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from memvault.cli.counts import comma_counts
+from memvault.cli.options import JsonOutOpt
 
 __all__ = ["register_bench"]
 
@@ -15,7 +15,7 @@ __all__ = ["register_bench"]
 def register_bench(bench_app: typer.Typer) -> None:
     @bench_app.command("inspector")
     def inspector(
-        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        json_out: JsonOutOpt,
         n: Annotated[str, typer.Option("--n", help="Store sizes, e.g. 1000,100000.")] = "10000",
         repeats: Annotated[int, typer.Option("--repeats", min=1, max=100)] = 5,
     ) -> None:

@@ -18,11 +18,14 @@ __all__ = [
     "BoundUserOpt",
     "CategoriesOpt",
     "JsonFlag",
+    "JsonOutOpt",
     "ReadOnlyFlag",
     "YesFlag",
 ]
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+#: A benchmark's result file (``memvault bench …``: a table is printed, JSON written here).
+JsonOutOpt = Annotated[Path, typer.Option("--json", help="Write results here.")]
 #: Answer yes to a command's confirmation beforehand (``cli/confirm.py``).
 YesFlag = Annotated[
     bool,

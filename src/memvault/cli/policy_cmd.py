@@ -14,6 +14,7 @@ from typing import IO, Annotated, Any, NoReturn
 
 import typer
 
+from memvault.cli.options import JsonFlag
 from memvault.model.jsonl import json_objects
 
 __all__ = ["bench_governance", "check_lines", "register", "register_bench"]
@@ -161,7 +162,7 @@ def explain(
     ] = None,
     source_kind: Annotated[str, typer.Option("--source-kind")] = "USER_EXPLICIT",
     contract: Annotated[str | None, typer.Option("--contract")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    as_json: JsonFlag = False,
 ) -> None:
     """Show the gate's decision for TEXT, with the spans and every finding behind it."""
     from memvault.engine.tools import (

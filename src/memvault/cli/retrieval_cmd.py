@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from memvault.cli import output
-from memvault.cli.options import BenchDataOpt
+from memvault.cli.options import BenchDataOpt, JsonOutOpt
 from memvault.envvars import ENV_POSTGRES_DSN
 
 __all__ = ["register_bench"]
@@ -84,7 +84,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         data: Annotated[
             Path, typer.Argument(help="A LoCoMo conversation file or a folder of them.")
         ],
-        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        json_out: JsonOutOpt,
         k: Annotated[str, typer.Option("--k", help="Cut-offs, e.g. 1,5,10,20.")] = "1,5,10,20",
         preset: Annotated[
             str | None,
@@ -118,7 +118,7 @@ def register_bench(bench_app: typer.Typer) -> None:
     @bench_app.command("longmemeval")
     def longmemeval(
         data: Annotated[Path, typer.Argument(help="A LongMemEval JSON file.")],
-        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        json_out: JsonOutOpt,
         limit: Annotated[
             int | None, typer.Option("--limit", help="N questions, spread over the question types.")
         ] = None,
@@ -145,7 +145,7 @@ def register_bench(bench_app: typer.Typer) -> None:
 
     @bench_app.command("perf")
     def perf(
-        json_out: Annotated[Path, typer.Option("--json", help="Write results here.")],
+        json_out: JsonOutOpt,
         n: Annotated[
             str, typer.Option("--n", help="Store sizes, e.g. 1000,10000,100000.")
         ] = "1000,10000",
