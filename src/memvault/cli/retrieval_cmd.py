@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -28,6 +28,9 @@ EmbedderOpt = Annotated[
 ]
 
 
+PresetOpt = Annotated[
+    str | None, typer.Option("--preset", help="Preset(s) to run first (comma-separated).")
+]
 ModeOpt = Annotated[
     str | None,
     typer.Option(
@@ -78,6 +81,17 @@ def _methods(preset: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*first, *rest]))
 
 
+def _recall_setup(
+    preset: str | None, default: tuple[str, ...], embedder: str, mode: str | None
+) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
+    """The recall benches' (methods, write modes, embedder): no vector method without one."""
+    methods = _methods(preset, default)
+    emb = _embedder(embedder)
+    if emb is None:
+        methods = tuple(m for m in methods if m != "vector")
+    return methods, _modes(mode), emb
+
+
 def register_bench(bench_app: typer.Typer) -> None:
     @bench_app.command("locomo")
     def locomo(
@@ -86,10 +100,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         ],
         json_out: JsonOutOpt,
         k: Annotated[str, typer.Option("--k", help="Cut-offs, e.g. 1,5,10,20.")] = "1,5,10,20",
-        preset: Annotated[
-            str | None,
-            typer.Option("--preset", help="Preset(s) to run first (comma-separated)."),
-        ] = None,
+        preset: PresetOpt = None,
         cache: CacheOpt = None,
         embedder: EmbedderOpt = "default",
         mode: ModeOpt = None,
@@ -105,11 +116,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         except ValueError:
             output.error(f"--k must be comma-separated integers, got {k!r}")
             raise typer.Exit(2) from None
-        methods = _methods(preset, ("default", "minmax", "fts", "text", "vector", "spec", "rrf"))
-        emb = _embedder(embedder)
-        if emb is None:
-            methods = tuple(m for m in methods if m != "vector")
-        modes = _modes(mode)
+        methods, modes, emb = _recall_setup(
+            preset, ("default", "minmax", "fts", "text", "vector", "spec", "rrf"), embedder, mode
+        )
         result = run_locomo(
             data, methods=methods, modes=modes, ks=ks, cache=_cache(cache), embedder=emb
         )
@@ -122,7 +131,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         limit: Annotated[
             int | None, typer.Option("--limit", help="N questions, spread over the question types.")
         ] = None,
-        preset: Annotated[str | None, typer.Option("--preset")] = None,
+        preset: PresetOpt = None,
         cache: CacheOpt = None,
         embedder: EmbedderOpt = "default",
         mode: ModeOpt = None,
@@ -133,11 +142,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         if not data.is_file():
             output.error(f"no such file: {data}")
             raise typer.Exit(2)
-        methods = _methods(preset, ("default", "minmax", "fts", "text", "vector"))
-        emb = _embedder(embedder)
-        if emb is None:
-            methods = tuple(m for m in methods if m != "vector")
-        modes = _modes(mode)
+        methods, modes, emb = _recall_setup(
+            preset, ("default", "minmax", "fts", "text", "vector"), embedder, mode
+        )
         result = run_longmemeval(
             data, methods=methods, modes=modes, cache=_cache(cache), embedder=emb, limit=limit
         )
