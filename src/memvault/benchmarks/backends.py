@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from memvault.benchmarks.common import percentile, progress, stderr, write_json
+from memvault.benchmarks.common import percentile, progress, stderr, timed_ms, write_json
 from memvault.config import ENV_POSTGRES_DSN as ENV_DSN
 from memvault.embed.hashing import HashingEmbedder
 from memvault.engine import ALL_USERS, MemoryEngine, NewMemory, OpenGate
@@ -134,15 +134,6 @@ def _seed(store: Store, embedder: HashingEmbedder, n: int, rng: np.random.Genera
         done += count
 
 
-def _timed(fn: Callable[[], object], repeats: int) -> list[float]:
-    out = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
 def _summary(samples: list[float], prefix: str, p95: bool = True) -> dict[str, float]:
     row = {f"{prefix}_p50_ms": round(percentile(samples, 50), 3)}
     if p95:
@@ -166,7 +157,7 @@ def measure_size(store: Store, n: int, *, writes: int, queries: int, seed: int) 
     }
     texts = iter([f"write {i} about {_sentence(rng)}" for i in range(writes)])
     stored: list[str | None] = []
-    lat = _timed(
+    lat = timed_ms(
         lambda: stored.append(engine.add(NewMemory(content=next(texts), **fact)).memory_id), writes
     )
     if None in stored:
@@ -189,7 +180,7 @@ def measure_size(store: Store, n: int, *, writes: int, queries: int, seed: int) 
         row.update(_summary(lat, prefix, p95=prefix == "search"))
     # The orchestrator-wide view, as this benchmark has always timed it.
     engine.bulletin(user=ALL_USERS, reuse=False)
-    bulletins = _timed(lambda: engine.bulletin(user=ALL_USERS, reuse=False), min(20, queries))
+    bulletins = timed_ms(lambda: engine.bulletin(user=ALL_USERS, reuse=False), min(20, queries))
     row.update(_summary(bulletins, "bulletin", p95=False))
     return row
 

@@ -6,7 +6,8 @@ import json
 import math
 import statistics
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ __all__ = [
     "progress",
     "recall_at",
     "render_table",
+    "timed_ms",
     "turn_message",
     "write_json",
     "write_plot",
@@ -45,6 +47,20 @@ def turn_message(turn: Mapping[str, Any]) -> Message:
         speaker=turn["speaker"],
         at=datetime.fromisoformat(turn["at"].replace("Z", "+00:00")),
     )
+
+
+def timed_ms(fn: Callable[[], object], repeats: int) -> list[float]:
+    """Wall time of ``repeats`` calls of ``fn``, one figure a call, in milliseconds.
+
+    >>> len(timed_ms(lambda: None, 3))
+    3
+    """
+    out = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
 
 
 def percentile(values: Sequence[float], q: float) -> float:

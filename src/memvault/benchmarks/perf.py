@@ -30,7 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from memvault.benchmarks.common import percentile, progress, render_table, write_json
+from memvault.benchmarks.common import (
+    percentile,
+    progress,
+    render_table,
+    timed_ms,
+    write_json,
+)
 from memvault.benchmarks.perf_corpus import PerfCorpus, find_data_dir, load_corpus
 from memvault.embed.base import Embedder, FloatMatrix, l2_normalise
 from memvault.engine import MemoryEngine, NewMemory, OpenGate
@@ -116,15 +122,6 @@ def _seed(
     return stored
 
 
-def _time(fn: Callable[[], object], repeats: int) -> list[float]:
-    out = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
-
-
 def _each(fn: Callable[[Any], object], items: Sequence[Any]) -> list[float]:
     out = []
     for item in items:
@@ -165,7 +162,7 @@ def _measure_size(
         layout = RuntimeLayout.for_orchestrator(home, "perf").ensure()
         store = SQLiteStore(layout.db_path)
         plain = MemoryEngine(store, "perf", layout=layout, gate=OpenGate(), embedder=None)
-        lat = _time(lambda: plain.add(NewMemory(content=corpus.sentence(rng), **fact)), adds)
+        lat = timed_ms(lambda: plain.add(NewMemory(content=corpus.sentence(rng), **fact)), adds)
         row["add_p50_ms_no_embedding"] = percentile(lat, 50)
         row["adds_per_s_no_embedding"] = 1000 / max(row["add_p50_ms_no_embedding"], 1e-9)
         engine = MemoryEngine(store, "perf", layout=layout, gate=OpenGate(), embedder=embedder)
@@ -177,7 +174,7 @@ def _measure_size(
             #   store is this size's cached one, topped up to n if it holds fewer.
             if embedder is not None:
                 engine.search("warm up the model")
-                lat = _time(
+                lat = timed_ms(
                     lambda: engine.add(NewMemory(content=corpus.sentence(rng), **fact)), adds
                 )
                 row["add_p50_ms_with_embedding"] = percentile(lat, 50)
@@ -192,7 +189,7 @@ def _measure_size(
         try:
             if embedder is not None and store_cache is None:
                 engine.search("warm up the model")
-                lat = _time(
+                lat = timed_ms(
                     lambda: engine.add(NewMemory(content=corpus.sentence(rng), **fact)), adds
                 )
                 row["add_p50_ms_with_embedding"] = percentile(lat, 50)
