@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from memvault.errors import WeightsError
+from memvault.extract.gloss import glosses
 from memvault.extract.verbatim import PLACEHOLDER_PATTERN, protect
 from memvault.learn import Heads, SparseRows, char_ngrams, load_weights
 from memvault.model.enums import MemoryType
@@ -83,6 +84,8 @@ TYPES: dict[str, tuple[MemoryType, str]] = {
 }
 
 
+_DURABLE_MASK = np.array([label in DURABLE for label in LABELS])
+
 #: Used when a manifest records no calibrated keep rule (older weights).
 KEEP_SHARE = 0.5
 KEEP_FLOOR = 0.1
@@ -99,13 +102,19 @@ def reader_view(text: str) -> str:
     >>> reader_view('pin ruff==0.6.9 in `pyproject.toml`, see https://x.dev/a')
     'pin ID in ID, see ID'
     >>> reader_view("コーヒーが好きです。")
-    'コーヒーが好きです.'
+    'コーヒーが好きです. = i like'
     """
     masked, spans = protect(text)
     view = PLACEHOLDER_PATTERN.sub("ID", masked) if spans else text
     # "東京に住んでいます。" reads like the corpus's "東京に住んでいます.": full-width
     # sentence marks are one n-gram with their ASCII forms.
-    return view.translate(_FULL_WIDTH)
+    view = view.translate(_FULL_WIDTH)
+    if english_like(text):
+        return view
+    # Another language: its cue words, glossed in English ("tengo que" → "need to"),
+    # share the word features thousands of English clauses trained.
+    hints = glosses(view)
+    return f"{view} = {' ; '.join(hints)}" if hints else view
 
 
 _FULL_WIDTH = str.maketrans({"。": ".", "！": "!", "？": "?", "，": ",", "：": ":", "；": ";"})
@@ -176,7 +185,10 @@ class Reading:
     ``share`` is the best label's part of the summed probabilities: the heads
     are one-vs-rest sigmoids, so on wording unlike the corpus every head is
     low and the best of them says little; how far it stands out says more.
-    ``sure`` is the reader's calibrated keep rule (see :class:`ClauseReader`).
+    ``mass`` is the durable labels' part of the summed probabilities: a clause
+    that is surely worth keeping but reads half fact, half event has a low
+    ``share`` and a high ``mass``. ``sure`` is the reader's calibrated keep rule
+    (see :class:`ClauseReader`).
     """
 
     label: str
@@ -184,6 +196,7 @@ class Reading:
     scores: tuple[tuple[str, float], ...]
     share: float = 1.0
     sure: bool = True
+    mass: float = 1.0
 
     @property
     def durable(self) -> bool:
@@ -209,15 +222,19 @@ class ClauseReader:
             raise WeightsError("the clause reader's n-gram size does not match its weights")
         # The keep rule calibrated on the validation split when the heads were
         # trained: a reading is *sure* when its label's probability is at least
-        # ``floor`` (some head fired at all) and its share at least ``share``.
+        # ``floor`` (some head fired at all) and its share at least ``share`` —
+        # for a durable label, when the durable labels' mass is at least ``mass``
+        # (whether the clause is worth keeping, not which kind it is).
         keep = self.manifest.get("keep") or {}
         self.keep_share = float(keep.get("share", KEEP_SHARE))
         self.keep_floor = float(keep.get("floor", KEEP_FLOOR))
+        self.keep_mass = float(keep.get("mass", 2.0))  # older weights: no mass rule
         # Clauses in other languages have their own rule, calibrated the same way on
         # the validation split's clauses that are not English.
         other = self.manifest.get("keep_other") or keep
         self.other_share = float(other.get("share", self.keep_share))
         self.other_floor = float(other.get("floor", self.keep_floor))
+        self.other_mass = float(other.get("mass", self.keep_mass))
         # A first-person statement no rule read is dropped only on a silent reading
         # at least this sure (calibrated on the validation split's statements).
         told = self.manifest.get("keep_stated") or {}
@@ -234,19 +251,25 @@ class ClauseReader:
         probs = self.heads.scores(None, rows)
         out: list[Reading] = []
         for text, row in zip(texts, probs, strict=True):
-            floor, need = (
-                (self.keep_floor, self.keep_share)
+            floor, need, mass_min = (
+                (self.keep_floor, self.keep_share, self.keep_mass)
                 if english_like(text)
-                else (self.other_floor, self.other_share)
+                else (self.other_floor, self.other_share, self.other_mass)
             )
             best = int(np.argmax(row))
             scores = tuple(
                 (label, round(float(p), 4)) for label, p in zip(LABELS, row, strict=True)
             )
             top = float(row[best])
-            share = top / max(float(row.sum()), 1e-12)
-            sure = top >= floor and share >= need
-            out.append(Reading(LABELS[best], round(top, 4), scores, round(share, 4), sure))
+            total = max(float(row.sum()), 1e-12)
+            share = top / total
+            mass = float(row[_DURABLE_MASK].sum()) / total
+            sure = top >= floor and (
+                share >= need or (LABELS[best] in DURABLE and mass >= mass_min)
+            )
+            out.append(
+                Reading(LABELS[best], round(top, 4), scores, round(share, 4), sure, round(mass, 4))
+            )
         return out
 
 

@@ -38,6 +38,7 @@ from memvault.extract.text import object_slug, slug
 from memvault.model.enums import MemoryType
 
 __all__ = [
+    "INTRODUCTIONS",
     "RETYPE_MIN",
     "SILENT_OVER_RULE",
     "UPDATE_CUE",
@@ -380,11 +381,18 @@ def as_current_state(cand: Candidate, text: str) -> Candidate:
     )
 
 
+#: A question without its mark: "no idea why", "not sure how to …", "any idea what …".
+_ASKS_WHY = re.compile(
+    r"\b(?:no idea|not sure|any idea|wonder(?:ing)?|can't figure out) (?:why|how|what|whether)\b",
+    re.I,
+)
+
+
 def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:
     """Why nothing is kept of this clause ("" = keep it)."""
     if explicit:
         return ""
-    if text.rstrip().endswith("?"):
+    if text.rstrip().endswith("?") or _ASKS_WHY.search(text):
         return "question mark"
     if (
         sentence is not None
@@ -407,6 +415,10 @@ def reading_label(reading: Reading | None) -> str:
 _DATED_RULES = frozenset({"event"})
 
 
+#: Rules that read the user introducing themselves ("I'm Maya", "call me Ana"): the
+#: reader takes a two-word greeting for chat, the rule knows it is a name.
+INTRODUCTIONS = frozenset({"introduction", "preferred_name"})
+
 #: A clause that states a change ("my timezone is now JST") is silenced only above this.
 SILENT_OVER_CHANGE = 0.9
 
@@ -417,7 +429,7 @@ def overrules_rules(reading: Reading | None, rule: str = "", *, change: bool = F
     ``change``: the clause states a change ("now", "switched to"): the new state
     of things, which "right now" one-offs resemble in their words only.
     """
-    if reading is None or reading.label not in SILENT:
+    if reading is None or reading.label not in SILENT or rule in INTRODUCTIONS:
         return False
     if change:
         return reading.score >= SILENT_OVER_CHANGE

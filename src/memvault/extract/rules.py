@@ -52,9 +52,11 @@ from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.dates import has_date_expression
+from memvault.extract.gloss import HABIT_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
+    INTRODUCTIONS,
     STATED_SILENT_MIN,
     STATED_SILENT_SHARE,
     UPDATE_CUE,
@@ -237,7 +239,8 @@ _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "con
 
 #: What an unsure reading of a first-person clause in another language may keep: not an
 #: event (where a stranger's illness or arrest is told) and never a silent reading — and
-#: only when its label stands out as far as the English keep rule asks (``keep.share``).
+#: only when it reads as surely durable as the English keep rule asks (``keep.share`` or
+#: ``keep.mass``).
 _STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
 
 #: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
@@ -602,8 +605,13 @@ class RuleExtractor:
             # Outcome: kept in the user's words unless a silent reading is sure
             #          enough to overrule a change (the same bar a rule's clause has).
             quiet, says = "", True
-        if quiet and (quiet != reading_label(reading) or overrules_rules(reading, change=change)):
-            # a question, a one-off sentence, or a confident silent reading
+        if (
+            quiet
+            and (quiet != reading_label(reading) or overrules_rules(reading, change=change))
+            and not any(r.name in INTRODUCTIONS and r.pattern.match(text) for r in self.rules)
+        ):
+            # a question, a one-off sentence, or a confident silent reading (never
+            # of a user introducing themselves: "Hi! I'm Maya." reads like a greeting)
             return None, f"silent:{quiet}"
         clause = Clause(text, subject, today, explicit, said=raw.strip())
         for rule in self.rules:
@@ -652,11 +660,22 @@ class RuleExtractor:
                     or (
                         says
                         and reading.label in _STATED_OTHER
-                        and reading.share
-                        >= (self.reader.keep_share if self.reader is not None else 1.0)
+                        and self.reader is not None
+                        and (
+                            reading.share >= self.reader.keep_share
+                            or reading.mass >= self.reader.keep_mass
+                        )
                     )
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
+                hints = glosses(text)
+                if (
+                    reading.label in {"preference", "event"}
+                    and HABIT_GLOSS in hints
+                    and not TASTE_GLOSSES.intersection(hints)
+                ):
+                    # "Codziennie rano biegam …": a routine, as in English, not a taste
+                    reading = replace(reading, label="fact")
                 word_for_word = verbatim_candidate(clause, reading)
                 return word_for_word, f"reader.{reading.label} (verbatim)" + (
                     "" if word_for_word else " (too short)"

@@ -13,13 +13,22 @@ city and person names are shared. Written from scratch for this corpus;
 nothing is copied or paraphrased from an evaluation set.
 
 The tables live in ``fragments_multi.toml`` beside this module (package data).
+
+``LATER`` is the fifth batch (session 7, ``fragments_langs.toml``): the shapes
+this one lacked — the stack's and the team's facts said without "I" ("the
+tests run on …"), relatives' standing facts, routines, impersonal todos ("hay
+que …", "muss noch …"), tastes said without "I like" — and their silent
+look-alikes (today's status of things, passing news and logistics, moods,
+questions without a mark), with this batch's slots plus weekdays.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from memvault.learn.tables import load_tables
 
-__all__ = ["LANGUAGES", "PER_LABEL", "SLOTS", "TEMPLATES"]
+__all__ = ["LANGUAGES", "LATER", "PER_LABEL", "SLOTS", "TEMPLATES"]
 
 _T = load_tables(__file__, tuples=True)
 
@@ -34,3 +43,20 @@ LANGUAGES: tuple[str, ...] = tuple(TEMPLATES)
 SLOTS: dict[str, dict[str, tuple[str, ...]]] = {
     lang: {**_T["SHARED_SLOTS"], **_T["SLOTS_BY_LANGUAGE"][lang]} for lang in LANGUAGES
 }
+
+
+def _later() -> tuple[dict[str, tuple[str, ...]], ...]:
+    tables = load_tables(__file__.replace("fragments_multi", "fragments_langs"), tuples=True)
+    return tuple(
+        {
+            "templates": tables["TEMPLATES"][lang],
+            "slots": {**SLOTS[lang], "weekday": tables["WEEKDAYS"][lang]},
+            "per_label": tables["PER_LABEL"],
+            "lang": lang,
+        }
+        for lang in tables["TEMPLATES"]
+    )
+
+
+#: The fifth batch, one entry per language: templates, slots, per-label counts, language.
+LATER: tuple[dict[str, Any], ...] = _later()

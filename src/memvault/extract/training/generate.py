@@ -134,6 +134,10 @@ BATCHES: tuple[Batch, ...] = (
         )
         for lang in fragments_context.LANGUAGES
     ),
+    *(
+        Batch(f"langs.{b['lang']}", b["templates"], b["slots"], b["per_label"], prefixes=False)
+        for b in fragments_multi.LATER
+    ),
 )
 
 

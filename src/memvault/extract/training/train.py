@@ -110,6 +110,8 @@ KEEP_FLOORS = (0.02, 0.05, 0.1, 0.2)
 #: clauses (questions, chit-chat, one-offs) may be kept as durable.
 SILENT_KEPT_MAX = 0.05
 _SHARES = tuple(round(0.3 + 0.05 * i, 2) for i in range(11))  # 0.30 … 0.80
+_MASSES = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))  # 0.500 … 0.975
+_NO_MASS = 2.0  # the share alone decides
 
 
 def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -120,40 +122,50 @@ def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, An
     :data:`KEEP_FLOORS`, ``share`` in 0.30 … 0.80) that keeps at most
     :data:`SILENT_KEPT_MAX` of the split's silent clauses as durable, the one
     keeping the most durable clauses wins (ties: the higher floor, then share).
-    The heads never saw these templates.
+    A durable reading is also sure when the durable labels' part of the summed
+    probabilities is at least ``mass`` (0.500 … 0.975, or none): the triple is
+    chosen together, inside the same budget. The heads never saw these templates.
     """
     if not rows:
         return {"floor": 0.1, "share": 0.55}
     probs = heads.scores(None, ngram_matrix((reader_view(r["text"]) for r in rows), dim=NGRAM_DIM))
     best = probs.max(axis=1)
     share = best / np.maximum(probs.sum(axis=1), 1e-12)
+    mass = probs[:, [label not in SILENT for label in LABELS]].sum(axis=1) / np.maximum(
+        probs.sum(axis=1), 1e-12
+    )
     durable = np.array([LABELS[int(i)] not in SILENT for i in probs.argmax(axis=1)])
     silent = np.array([r["label"] in SILENT for r in rows])
-    chosen: tuple[float, float, float, float] | None = None  # durable kept, floor, share, silent
+    # durable kept, floor, share, mass, silent kept
+    chosen: tuple[float, float, float, float, float] | None = None
     for floor in KEEP_FLOORS:
         for s in _SHARES:
-            kept = durable & (best >= floor) & (share >= s)
-            silent_kept = float(kept[silent].mean()) if silent.any() else 0.0
-            if silent_kept > SILENT_KEPT_MAX:
-                continue
-            option = (
-                float(kept[~silent].mean()) if (~silent).any() else 0.0,
-                floor,
-                s,
-                silent_kept,
-            )
-            if chosen is None or option[:3] > chosen[:3]:
-                chosen = option
+            for m in (*_MASSES, _NO_MASS):
+                kept = durable & (best >= floor) & ((share >= s) | (mass >= m))
+                silent_kept = float(kept[silent].mean()) if silent.any() else 0.0
+                if silent_kept > SILENT_KEPT_MAX:
+                    continue
+                option = (
+                    float(kept[~silent].mean()) if (~silent).any() else 0.0,
+                    floor,
+                    s,
+                    m,
+                    silent_kept,
+                )
+                if chosen is None or option[:4] > chosen[:4]:
+                    chosen = option
     if chosen is None:
-        chosen = (0.0, KEEP_FLOORS[-1], _SHARES[-1], 0.0)
-    kept_durable, floor, s, silent_kept = chosen
+        chosen = (0.0, KEEP_FLOORS[-1], _SHARES[-1], _NO_MASS, 0.0)
+    kept_durable, floor, s, m, silent_kept = chosen
     return {
         "floor": floor,
         "share": s,
+        "mass": m,
         "silent_kept": round(silent_kept, 3),
         "durable_kept": round(kept_durable, 3),
-        "rule": f"best >= floor and share >= share; the pair keeping most durable clauses "
-        f"with <= {SILENT_KEPT_MAX:.0%} of validation silent clauses kept",
+        "rule": f"best >= floor and (share >= share or durable mass >= mass); the triple "
+        f"keeping most durable clauses with <= {SILENT_KEPT_MAX:.0%} of validation silent "
+        f"clauses kept",
     }
 
 

@@ -1,0 +1,255 @@
+"""English glosses of the cue words of other languages, for the clause reader.
+
+The reader's corpus is mostly English: its heads know that "need to" makes a
+todo, "remind me" a reminder, "tonight" a one-off and "we use" a fact of the
+stack, from thousands of English clauses — and from a hundred or so per other
+language. :func:`glosses` names, in English, the cues a clause in another
+language holds ("tengo que" → "need to", "heute abend" → "tonight",
+"提醒我" → "remind me"); :func:`memvault.extract.reader.reader_view` appends
+them to what the heads read, in training and in reading alike, so the word
+features the English clauses trained carry over to the other languages.
+
+A gloss is a hint, never the statement: what is stored stays the user's clause,
+word for word (:func:`memvault.extract.reading.verbatim_candidate`).
+
+>>> glosses("tengo que renovar el pasaporte")
+('need to',)
+>>> glosses("heute Abend gehe ich ins Kino")
+('today', 'tonight')
+>>> glosses("提醒我明天给妈妈打电话")
+('remind me', 'tomorrow')
+>>> glosses("we use go")
+()
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+__all__ = ["GLOSSES", "HABIT_GLOSS", "TASTE_GLOSSES", "glosses"]
+
+#: The gloss of a routine ("cada mañana", "jeden Tag", "毎朝"): a habit, as in English.
+HABIT_GLOSS = "every day usually always"
+#: The glosses of a taste ("me gusta", "je déteste", "更喜欢").
+TASTE_GLOSSES = frozenset({"i like", "i prefer", "i hate"})
+
+#: English gloss → the cues that say it in es, fr, de, pt, it, nl, pl, tr, ru (word
+#: boundaries apply) and, after ``|``, in Japanese and Chinese (no word boundaries).
+GLOSSES: tuple[tuple[str, str, str], ...] = (
+    (
+        "need to",
+        r"tengo que|tenemos que|hay que|debo|debemos|necesito|necesitamos|tendré que"
+        r"|je dois|nous devons|on doit|il faut|faut que|il me faut|j'ai besoin de"
+        r"|ich muss|wir müssen|muss noch|müssen noch|ich sollte|wir sollten|ich brauche"
+        r"|tenho que|tenho de|temos que|temos de|preciso|precisamos|devo|devemos"
+        r"|dobbiamo|bisogna|ho bisogno di|devo ancora"
+        r"|ik moet|we moeten|wij moeten|moet nog|moeten nog"
+        r"|muszę|musimy|trzeba|powinienem|powinnam"
+        r"|lazım|gerekiyor|gerek|zorundayım"
+        r"|нужно|надо|должен|должна|должны",
+        r"しなければ|しないと|なきゃ|なければ|必要があ|要做|得去|需要|必须|要把",
+    ),
+    (
+        "remind me",
+        r"recuérdame|recordarme|avísame|recuerdame|rappelle-moi|rappelle moi|fais-moi penser"
+        r"|erinnere mich|erinner mich|erinnere|lembra-me|me lembra|lembre-me|lembrar-me"
+        r"|ricordami|ricordarmi|herinner me|herinner mij|przypomnij mi|przypomnij"
+        r"|hatırlat|hatırlatır mısın|напомни|напомнить",
+        r"リマインド|思い出させて|知らせて|提醒我|提醒一下",
+    ),
+    (
+        "i like",
+        r"me gusta|me gustan|me encanta|me encantan|j'aime|j'adore|ich mag|ich liebe"
+        r"|gefällt mir|gosto de|adoro|amo|mi piace|mi piacciono|ik hou van|ik houd van"
+        r"|ik vind .{1,20} leuk|ik vind .{1,20} lekker|lubię|uwielbiam|seviyorum|severim"
+        r"|bayılırım|люблю|нравится|нравятся|обожаю",
+        r"好き|大好き|喜欢|爱吃|爱喝",
+    ),
+    (
+        "i prefer",
+        r"prefiero|preferimos|je préfère|nous préférons|ich bevorzuge|lieber|prefiro"
+        r"|preferimos|preferisco|preferiamo|liever|ik verkies|wolę|wolimy|tercih ederim"
+        r"|tercihim|предпочитаю|лучше",
+        r"の方が|ほうが|がいい|更喜欢|比较喜欢|宁愿|偏好",
+    ),
+    (
+        "i hate",
+        r"odio|no soporto|no me gusta|je déteste|je n'aime pas|j'ai horreur|ich hasse"
+        r"|ich mag kein|ich kann .{1,30} nicht ausstehen|mag ich nicht|detesto|não gosto"
+        r"|non mi piace|non sopporto|ik haat|ik hou niet van|nienawidzę|nie lubię|nie znoszę"
+        r"|nefret|sevmem|sevmiyorum|ненавижу|не люблю|терпеть не могу",
+        r"嫌い|苦手|讨厌|不喜欢|受不了",
+    ),
+    (
+        "we decided",
+        r"decidimos|decidí|hemos decidido|he decidido|vamos a usar|vamos con"
+        r"|on a décidé|nous avons décidé|j'ai décidé|on part sur|on va utiliser"
+        r"|wir haben (?:uns )?entschieden|entschieden|beschlossen|wir nehmen"
+        r"|decidimos|decidi|resolvemos|vamos usar|abbiamo deciso|ho deciso|useremo"
+        r"|we hebben besloten|besloten|we gaan voor|zdecydowaliśmy|zdecydowałem|zdecydowałam"
+        r"|postanowiliśmy|karar verdik|karar verdim|karar aldık|решили|решил|решила",
+        r"決めた|決定|ことにした|ことになった|决定|定了|选了|就用",
+    ),
+    (
+        "my goal is to",
+        r"mi objetivo|mi meta|nuestro objetivo|quiero aprender|algún día|este año quiero"
+        r"|mon objectif|notre objectif|je veux apprendre|un jour|cette année je veux"
+        r"|mein ziel|unser ziel|ich will lernen|ich möchte lernen|irgendwann|dieses jahr will"
+        r"|meu objetivo|nosso objetivo|quero aprender|um dia|il mio obiettivo|il nostro obiettivo"
+        r"|voglio imparare|un giorno|mijn doel|ons doel|ik wil leren|ooit|mój cel|nasz cel"
+        r"|chcę się nauczyć|chcę nauczyć|kiedyś|hedefim|hedefimiz|öğrenmek istiyorum|bir gün"
+        r"|моя цель|наша цель|хочу научиться|хочу выучить|когда-нибудь",
+        r"目標|目指|いつか|習いたい|学びたい|目标|想学|打算|希望能|争取",
+    ),
+    (
+        "today",
+        r"hoy|aujourd'hui|heute|hoje|oggi|vandaag|dziś|dzisiaj|bugün|сегодня",
+        r"今日|今天",
+    ),
+    (
+        "tonight",
+        r"esta noche|ce soir|heute abend|heute nacht|hoje à noite|esta noite|stasera"
+        r"|stanotte|vanavond|dziś wieczorem|dzisiaj wieczorem|bu akşam|bu gece|сегодня вечером"
+        r"|вечером",
+        r"今夜|今晩|今晚|今天晚上",
+    ),
+    (
+        "right now",
+        r"ahora mismo|en este momento|en ce moment|là maintenant|gerade|im moment|agora mesmo"
+        r"|neste momento|in questo momento|adesso|op dit moment|nu even|właśnie|w tej chwili"
+        r"|şu an|şimdi|прямо сейчас|сейчас",
+        r"今から|只今|现在正|正在|此刻",
+    ),
+    (
+        "tomorrow",
+        r"mañana por|pasado mañana|demain|morgen früh|übermorgen|amanhã|domani|dopodomani"
+        r"|jutro|pojutrze|yarın|завтра|послезавтра",
+        r"明日|あした|明天|后天",
+    ),
+    (
+        "this week",
+        r"esta semana|este finde|este fin de semana|cette semaine|ce week-end|diese woche"
+        r"|dieses wochenende|esta semana|este fim de semana|questa settimana|questo weekend"
+        r"|deze week|dit weekend|w tym tygodniu|w ten weekend|bu hafta|bu hafta sonu"
+        r"|на этой неделе|в эти выходные",
+        r"今週|今週末|这周|这个周末|本周",
+    ),
+    (
+        "tired and stressed",
+        r"cansad[oa]|agotad[oa]|estresad[oa]|fatigué|fatiguée|crevé|crevée|épuisé|épuisée"
+        r"|stressé|stressée|müde|erschöpft|gestresst|kaputt|exaust[oa]|estressad[oa]"
+        r"|stanc[oa]|stressat[oa]|distrutt[oa]|moe|uitgeput|gestrest|zmęczon[ya]|zestresowan[ya]"
+        r"|yorgun|yorgunum|stresliyim|устал|устала|в стрессе",
+        r"疲れ|眠い|ストレス|累|困了|压力",
+    ),
+    (
+        "yesterday",
+        r"ayer|anoche|hier|gestern|ontem|ieri|gisteren|wczoraj|dün|вчера",
+        r"昨日|昨夜|昨天|昨晚",
+    ),
+    (
+        "last week",
+        r"la semana pasada|el mes pasado|el año pasado|el finde pasado|la semaine dernière"
+        r"|le mois dernier|l'an dernier|l'année dernière|letzte woche|letzten monat"
+        r"|letztes jahr|vorige woche|semana passada|mês passado|ano passado"
+        r"|la settimana scorsa|il mese scorso|l'anno scorso|vorige week|vorige maand"
+        r"|vorig jaar|afgelopen|w zeszłym tygodniu|w zeszłym miesiącu|w zeszłym roku"
+        r"|w ubiegłym|geçen hafta|geçen ay|geçen yıl|на прошлой неделе|в прошлом месяце"
+        r"|в прошлом году",
+        r"先週|先月|去年|上周|上个月|上个周末|上礼拜",
+    ),
+    (
+        HABIT_GLOSS,
+        r"cada|todos los|todas las|siempre|normalmente|suelo|solemos|chaque|tous les"
+        r"|toutes les|toujours|d'habitude|en général|jeden tag|jede woche|immer|normalerweise"
+        r"|meistens|todo dia|todos os dias|sempre|costumo|ogni|tutti i giorni|di solito"
+        r"|elke|iedere|altijd|meestal|każdego|codziennie|zawsze|zwykle|her gün|her sabah"
+        r"|her hafta|hep|genellikle|her zaman|каждый|каждое|каждую|всегда|обычно",
+        r"毎日|毎朝|毎週|毎晩|いつも|普段|每天|每周|每个|总是|通常|平时",
+    ),
+    (
+        "we use",
+        r"usamos|utilizamos|trabajamos con|on utilise|nous utilisons|on bosse avec"
+        r"|wir nutzen|wir verwenden|wir benutzen|wir setzen .{1,30} ein|usamos|utilizamos"
+        r"|usiamo|utilizziamo|we gebruiken|wij gebruiken|używamy|korzystamy z|kullanıyoruz"
+        r"|используем|мы на",
+        r"使っています|使ってる|を使う|で動いて|我们用|我们使用|用的是|跑在",
+    ),
+    (
+        "i work at",
+        r"trabajo en|trabajo como|soy (?:ingenier|desarrollador|diseñador|profesor|médic)\w*"
+        r"|je travaille|je bosse|je suis (?:ingénieur|développeu|designer|prof)\w*"
+        r"|ich arbeite|ich bin (?:ingenieur|entwickler|lehrer|designer)\w*|trabalho"
+        r"|lavoro|ik werk|pracuję|çalışıyorum|работаю",
+        r"で働いて|に勤めて|の仕事|在.{1,12}工作|上班|我是.{1,8}(?:工程师|设计师|老师)",
+    ),
+    (
+        "i live in",
+        r"vivo en|vivimos en|j'habite|nous habitons|je vis à|ich wohne|wir wohnen|ich lebe in"
+        r"|moro em|moramos em|vivo em|abito a|vivo a|abitiamo|ik woon|wij wonen|we wonen"
+        r"|mieszkam|mieszkamy|yaşıyorum|oturuyorum|живу|живём|живем",
+        r"に住んで|住在|我家在",
+    ),
+    (
+        "my name is",
+        r"me llamo|mi nombre es|je m'appelle|mon nom est|ich heiße|mein name ist|chamo-me"
+        r"|me chamo|mi chiamo|ik heet|mam na imię|nazywam się|adım|меня зовут",
+        r"と申します|私の名前は|と呼んで|我叫|我的名字|叫我",
+    ),
+    (
+        "thanks",
+        r"gracias|muchas gracias|merci|danke|vielen dank|obrigad[oa]|valeu|grazie"
+        r"|bedankt|dank je|dankjewel|dzięki|dziękuję|teşekkürler|teşekkür ederim|sağ ol"
+        r"|спасибо|благодарю",
+        r"ありがとう|どうも|谢谢|多谢|感谢",
+    ),
+    (
+        "haha cool ok",
+        r"jaja+|jeje|genial|guay|qué bien|mdr|ptdr|génial|d'accord|parfait|cool"
+        r"|haha+|klasse|alles klar|kkk+|beleza|ahah+|fico|perfetto"
+        r"|leuk|świetnie|spoko|harika|tamam|süper|круто|класс|отлично|ладно",
+        r"笑|いいね|なるほど|了解|哈哈|好的|不错|太好了",
+    ),
+    (
+        "what how where why",
+        r"qué|cómo|dónde|cuándo|por qué|cuál|quoi|pourquoi|est-ce que|qu'est-ce"
+        r"|warum|wieso|weshalb|o que|onde|por que|waarom|hoe kan|hoe moet"
+        r"|dlaczego|gdzie|nasıl|nerede|neden|почему|где|зачем",
+        r"ですか|ますか|なぜ|どうして|どこ|什么|怎么|为什么|哪里|吗",
+    ),
+    (
+        "remember that",
+        r"recuerda que|ten en cuenta|apunta que|n'oublie pas|retiens que|note que|merk dir"
+        r"|denk daran|vergiss nicht|lembra que|não esquece|ricorda che|tieni presente|onthoud"
+        r"|vergeet niet|zapamiętaj|pamiętaj|unutma|aklında tut|запомни|не забудь",
+        r"覚えておいて|忘れないで|记住|记得|别忘了",
+    ),
+    (
+        "since we switched to",
+        r"ahora uso|ahora usamos|ya no|cambiamos a|me pasé a|nos pasamos a|maintenant|désormais"
+        r"|ne .{1,20} plus|nous sommes passés|on est passé|jetzt|inzwischen|mittlerweile"
+        r"|nicht mehr|gewechselt|umgestiegen|agora|já não|mudamos para|mudei para|adesso uso"
+        r"|non .{1,20} più|siamo passati|sono passato|tegenwoordig|niet meer|overgestapt"
+        r"|teraz|już nie|przeszliśmy na|przeszedłem na|artık|geçtik|geçtim|теперь|больше не"
+        r"|перешли на|перешёл на",
+        r"今は|最近は|乗り換え|切り替え|に変更|もう使って|现在|不再|改用|换成|换到|改成",
+    ),
+)
+
+
+@cache
+def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    out: list[tuple[str, re.Pattern[str]]] = []
+    for gloss, spaced, cjk in GLOSSES:
+        out.append((gloss, re.compile(rf"(?<!\w)(?:{spaced})(?!\w)|{cjk}", re.I)))
+    return tuple(out)
+
+
+def glosses(text: str) -> tuple[str, ...]:
+    """The English glosses of the cues ``text`` holds, in :data:`GLOSSES` order.
+
+    >>> glosses("Wir haben uns für Postgres entschieden")
+    ('we decided',)
+    """
+    return tuple(gloss for gloss, pattern in _patterns() if pattern.search(text))
