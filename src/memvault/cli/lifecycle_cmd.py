@@ -323,7 +323,7 @@ def export(
     ctx: typer.Context,
     user: Annotated[str, typer.Option("--user", help="The user whose data to export.")],
 ) -> None:
-    """Right of access: a user's memories, edges, history and proposals as JSON Lines."""
+    """Right of access: a user's memories, edges, history, proposals, seen-marks (JSON Lines)."""
     checked_user(user)
     with _engine(ctx) as engine:
         for record in engine.export_user(user):

@@ -230,7 +230,7 @@ class LifecycleOps:
         return read_anchor(self.core.layout.anchor_path) if self.core.layout is not None else None
 
     def export_user(self, user_id: str) -> Iterator[dict[str, Any]]:
-        """Right of access: the user's memories, edges, history and proposals as records.
+        """Right of access: the user's memories, edges, history, proposals and seen-marks.
 
         Then the copies outside the store (issue 20): the user's ingested files
         (``ingest_file``), the log lines about them (``log``) and the agent's

@@ -49,6 +49,7 @@ from memvault.results import history_json
 from memvault.store.anchor import StoreAnchor
 from memvault.store.base import ChangeEntry, NodeFilter, WriteSet
 from memvault.store.records import EventCount, OpEvent
+from memvault.store.scope import reader_key
 
 __all__ = ["LifecycleService"]
 
@@ -56,6 +57,8 @@ ALL_STATUSES = tuple(MemoryStatus)
 #: What a right-of-access export shows: everything held except soft-deleted
 #: memories, which no read path returns (they are counted in the summary).
 EXPORTED_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED, MemoryStatus.RETRACTED)
+#: The ``format`` of ``export_user``'s header record; /2 added the ``thread_mark`` records.
+EXPORT_FORMAT = "memvault.export/2"
 _PAGE = 5000
 
 
@@ -309,14 +312,14 @@ class LifecycleService(WriteSteps):
     # -- export and forget ---------------------------------------------------
 
     def export_user(self, user_id: str) -> Iterator[dict[str, Any]]:
-        """A user's memories, their edges and history, and proposals, as records.
+        """A user's memories, their edges and history, proposals and seen-marks, as records.
 
         The first record describes the export, the last one sums it up.
         """
         at = self.hooks.stamp(self.hooks.now())
         yield {
             "record": "export",
-            "format": "memvault.export/1",
+            "format": EXPORT_FORMAT,
             "orchestrator": self._orch,
             "user_id": user_id,
             "exported_at": at,
@@ -338,12 +341,17 @@ class LifecycleService(WriteSteps):
         proposals = self._store.proposals(self._orch, user_id=user_id, limit=2**62)
         for proposal in proposals:
             yield {"record": "proposal", **proposal_json(proposal)}
+        # the delta header's seen-marks: which threads the user read, up to which revision
+        marks = self._store.reader_marks(self._orch, reader_key(user_id))
+        for thread_id, revision in marks:
+            yield {"record": "thread_mark", "thread_id": thread_id, "revision": revision}
         hidden = self._nodes(NodeFilter(user_id=user_id, status=(MemoryStatus.SOFT_DELETED,)))
         yield {
             "record": "summary",
             "memories": len(nodes),
             "history_events": events,
             "proposals": len(proposals),
+            "thread_marks": len(marks),
             "soft_deleted_pending_purge": len(hidden),
         }
 

@@ -661,6 +661,10 @@ class Store(Protocol):
         """
         ...
 
+    def reader_marks(self, orchestrator_id: str, reader: str) -> list[tuple[str, int]]:
+        """Every ``(thread_id, revision)`` mark of ``reader``, by thread id (right of access)."""
+        ...
+
     def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
         """Delete every thread mark of ``reader`` (right to erasure); how many went."""
         ...

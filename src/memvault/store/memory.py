@@ -395,6 +395,15 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
             key = (orchestrator_id, thread_id, reader)
             self._seen[key] = max(revision, self._seen.get(key, revision))
 
+    def reader_marks(self, orchestrator_id: str, reader: str) -> list[tuple[str, int]]:
+        with self._lock:
+            self._tenant(orchestrator_id)
+            return sorted(
+                (k[1], v)
+                for k, v in self._seen.items()
+                if k[0] == orchestrator_id and k[2] == reader
+            )
+
     def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
         with self._lock:
             self._tenant(orchestrator_id)

@@ -60,6 +60,7 @@ __all__ = [
     "proposal_from_row",
     "proposal_params",
     "proposals_query",
+    "reader_marks_query",
     "revision_query",
     "thread_seen_query",
     "visible_clause",
@@ -413,6 +414,19 @@ def mark_thread_seen_query(
         " SET revision = excluded.revision WHERE excluded.revision > thread_seen.revision"
     )
     return sql, [orchestrator_id, thread_id, reader, revision]
+
+
+def reader_marks_query(orchestrator_id: str, reader: str, *, mark: str) -> Query:
+    """Every ``(thread_id, revision)`` mark of ``reader``, by thread id (right of access).
+
+    >>> reader_marks_query("acme", "u-1", mark="?")[1]
+    ['acme', 'u-1']
+    """
+    sql = (
+        f"SELECT thread_id, revision FROM thread_seen WHERE orchestrator_id = {mark}"
+        f" AND reader = {mark} ORDER BY thread_id"
+    )
+    return sql, [orchestrator_id, reader]
 
 
 def erase_reader_marks_query(orchestrator_id: str, reader: str, *, mark: str) -> Query:

@@ -29,6 +29,7 @@ from memvault.store.sql import (
     op_events_query,
     proposal_from_row,
     proposals_query,
+    reader_marks_query,
     revision_query,
     thread_seen_query,
 )
@@ -120,6 +121,10 @@ class SqlReads:
         sql, params = thread_seen_query(orchestrator_id, thread_id, reader, mark=self._mark)
         rows = self._read_rows(sql, params)
         return int(rows[0][0]) if rows else None
+
+    def reader_marks(self, orchestrator_id: str, reader: str) -> list[tuple[str, int]]:
+        sql, params = reader_marks_query(orchestrator_id, reader, mark=self._mark)
+        return [(str(thread), int(revision)) for thread, revision in self._read_rows(sql, params)]
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
         sql, params = ingest_record_query(orchestrator_id, content_sha256, mark=self._mark)

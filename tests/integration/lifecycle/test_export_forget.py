@@ -60,6 +60,7 @@ def test_export_is_one_users_data_as_records(eng: MemoryEngine) -> None:
         "memories": 2,
         "history_events": len(history),
         "proposals": 1,
+        "thread_marks": 0,
         "soft_deleted_pending_purge": 1,
         "ingest_files": 0,  # the copies outside the store (issue 20): none here
         "log_lines": 0,
@@ -68,11 +69,33 @@ def test_export_is_one_users_data_as_records(eng: MemoryEngine) -> None:
     assert "Eli" not in json.dumps(records)
 
 
+def test_export_carries_the_users_seen_marks_and_no_one_elses(eng: MemoryEngine) -> None:
+    """Which threads a user read, and up to which revision, is their data too (NOTE6 #6)."""
+    _setup(eng)
+    eng.delta_header("team-chat", user="dana")
+    head = eng.store.revision("acme")
+    remember(eng, "Dana likes the standup early", user_id="dana")
+    eng.delta_header("standup", user="dana")
+    eng.delta_header("team-chat", user="eli")
+    records = _records(eng, "dana")
+    assert records[0]["format"] == "memvault.export/2"
+    marks = [r for r in records if r["record"] == "thread_mark"]
+    assert marks == [
+        {"record": "thread_mark", "thread_id": "standup", "revision": head + 1},
+        {"record": "thread_mark", "thread_id": "team-chat", "revision": head},
+    ]
+    assert records[-1]["record"] == "summary" and records[-1]["thread_marks"] == 2
+    eli = [r for r in _records(eng, "eli") if r["record"] == "thread_mark"]
+    assert [(m["thread_id"], m["revision"]) for m in eli] == [("team-chat", head + 1)]
+    eng.forget_user("dana")
+    assert [r for r in _records(eng, "dana") if r["record"] == "thread_mark"] == []
+
+
 def test_forget_purges_one_user_and_leaves_the_others(eng: MemoryEngine) -> None:
     ids = _setup(eng)
-    before_eli = _records(eng, "eli")
     for who in ("dana", "eli"):
         eng.delta_header("team-chat", user=who)  # each reader's seen-mark
+    before_eli = _records(eng, "eli")
     report = eng.forget_user("dana")
     assert report.to_json() == {
         "user_id": "dana",

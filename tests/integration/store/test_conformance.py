@@ -73,7 +73,12 @@ def test_thread_seen_marks_are_per_reader(store: Store) -> None:
     store.mark_thread_seen("acme", "t1", 2, reader="u-bea")
     store.mark_thread_seen("acme", "t2", 6, reader="u-al")
     store.mark_thread_seen("other", "t1", 7, reader="u-al")
+    # right of access: a reader's own marks, by thread, in this orchestrator only
+    assert store.reader_marks("acme", "u-al") == [("t1", 4), ("t2", 6)]
+    assert store.reader_marks("acme", "u-bea") == [("t1", 2)]
+    assert store.reader_marks("acme", "u-cy") == []
     assert store.erase_reader_marks("acme", "u-al") == 2
+    assert store.reader_marks("acme", "u-al") == []
     assert store.thread_seen("acme", "t1", reader="u-al") is None
     assert store.thread_seen("acme", "t2", reader="u-al") is None
     assert store.thread_seen("acme", "t1", reader="u-bea") == 2  # others keep theirs
