@@ -8,7 +8,7 @@ it rather than fail to construct the object.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,6 +17,7 @@ from memvault.model.enums import MemoryOp, SourceKind
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.contract import Contract, load_contract
 from memvault.policy.learned import LearnedLayer, default_layer
+from memvault.policy.normalize import NormalizedText
 
 __all__ = [
     "CONSENT_GATED_KEYS",
@@ -123,6 +124,11 @@ class GateContext:
     (``default_layer()``, loaded and verified once per process) — on every path
     that judges a write; ``learned=None`` leaves the pattern detectors alone
     (tests of other checks, ``bench governance --encoder off``).
+
+    ``normalized``: fields a batched entry already normalised, by original
+    text — each value is ``normalize(key)``, so the gate reads it instead of
+    normalising the same text again (``policy.parallel.judge_candidates``
+    primes the learned heads with these); the decision is the same.
     """
 
     contract: Contract = field(default_factory=load_contract)
@@ -134,6 +140,7 @@ class GateContext:
     now: datetime | None = None
     classifier: ClassifierHook | None = None
     learned: LearnedLayer | None = field(default_factory=default_layer)
+    normalized: Mapping[str, NormalizedText] | None = field(default=None, repr=False)
 
     def current_time(self) -> datetime:
         return self.now if self.now is not None else datetime.now(UTC)

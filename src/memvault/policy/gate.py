@@ -163,11 +163,17 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
     value = candidate.value if candidate.value is not None else text
     fields: list[tuple[str, NormalizedText]] = []
     if op in _CONTENT_OPS:
-        fields.append(("text", normalize(text)))
+        known = context.normalized or {}
+
+        def normal(field: str) -> NormalizedText:
+            doc = known.get(field)  # the batch entry's normalize(field), if it made one
+            return doc if doc is not None and doc.original == field else normalize(field)
+
+        fields.append(("text", normal(text)))
         if isinstance(candidate.key, str) and candidate.key.strip():
-            fields.append(("key", normalize(candidate.key)))
+            fields.append(("key", normal(candidate.key)))
         if isinstance(candidate.value, str) and candidate.value != text:
-            fields.append(("value", normalize(candidate.value)))
+            fields.append(("value", normal(candidate.value)))
     return Prepared(
         candidate=candidate,
         context=context,

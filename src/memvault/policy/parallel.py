@@ -89,7 +89,11 @@ def _layer(settings: GateSettings) -> LearnedLayer | None:
     return default_layer() if settings.learned == "default" else None
 
 
-def primed(layer: LearnedLayer, candidates: Sequence[Candidate]) -> LearnedLayer:
+def primed(
+    layer: LearnedLayer,
+    candidates: Sequence[Candidate],
+    normalized: dict[str, NormalizedText] | None = None,
+) -> LearnedLayer:
     """``layer`` primed with the fields the gate's heads read in ``candidates``.
 
     Trigger: a batch of candidates about to be judged.
@@ -98,15 +102,25 @@ def primed(layer: LearnedLayer, candidates: Sequence[Candidate]) -> LearnedLayer
       n-gram heads only (see ``gate._check_learned``).
     Outcome: one ``judge_many`` per vector model, plus one for values; a field
       not primed here is still judged on its own, with the same answer.
+      ``normalized`` (when given) receives every field normalised here, by its
+      text, for the gate to read (``GateContext.normalized``).
     """
+    seen: dict[str, NormalizedText] = {} if normalized is None else normalized
+
+    def normal(text: str) -> NormalizedText:
+        doc = seen.get(text)
+        if doc is None:
+            doc = seen[text] = normalize(text)
+        return doc
+
     by_model: dict[str | None, tuple[list[NormalizedText], list[Any]]] = {}
     values: list[NormalizedText] = []
     for c in candidates:
         docs, vecs = by_model.setdefault(c.vector_model, ([], []))
-        docs.append(normalize(c.text))
+        docs.append(normal(c.text))
         vecs.append(c.vector)
         if isinstance(c.value, str) and c.value != c.text:
-            values.append(normalize(c.value))
+            values.append(normal(c.value))
     for model, (docs, vecs) in by_model.items():
         layer = layer.primed(docs, vectors=vecs, vector_model=model)
     if values:
@@ -124,8 +138,9 @@ def judge_candidates(
     ``layer``: the learned layer to use (``"settings"``: the one ``settings`` names).
     """
     learned = _layer(settings) if isinstance(layer, str) else layer
+    normalized: dict[str, NormalizedText] = {}
     if learned is not None and learned.error is None and items:
-        learned = primed(learned, [c for c, _ in items])
+        learned = primed(learned, [c for c, _ in items], normalized)
     return [
         evaluate(
             candidate,
@@ -136,6 +151,7 @@ def judge_candidates(
                 usage=usage,
                 allowlist=settings.allowlist,
                 learned=learned,
+                normalized=normalized,
             ),
         )
         for candidate, usage in items

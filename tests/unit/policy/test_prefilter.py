@@ -168,9 +168,9 @@ def test_the_start_needles_still_come_first() -> None:
 
 
 def test_the_shared_needle_scan_answers_as_each_patterns_own_search() -> None:
-    """One overlapping scan for every pattern's start needles (``_present``) gives each
-    pattern the answer its own needle search gives — also after a new pattern (with
-    needles that are prefixes of others') joins the scan."""
+    """One overlapping scan for every pattern's needles (``_present``) gives each
+    pattern the answer its own start-needle search gives — also after a new pattern
+    (with needles that are prefixes of others') joins the scan."""
     texts = [t.lower() for t in _corpus()] + ["passport pass pas", "ssn: x", "", "a"]
     late = re.compile(r"\b(?:pas|passportnummer|ssn)\b")
 
@@ -183,4 +183,57 @@ def test_the_shared_needle_scan_answers_as_each_patterns_own_search() -> None:
             for lower in texts:
                 expected = own(pattern, lower)
                 if expected is not None:
-                    assert may_match(pattern, lower) is expected, (pattern.pattern, lower)
+                    starts = base._start_needles(pattern.pattern)
+                    assert starts is not None
+                    got = not starts.isdisjoint(base._present(lower))
+                    assert got is expected, (pattern.pattern, lower)
+                    if not expected:
+                        assert not may_match(pattern, lower)
+
+
+def test_the_pattern_index_answers_may_match_for_every_pattern_at_once() -> None:
+    """``PatternIndex.candidates`` (one lookup per view for a whole rule list) is exactly
+    the set of patterns ``may_match`` lets through — for each detector's own rule tuple,
+    and for the shared index of all patterns (start needles, required literals, digits)."""
+    indexes = [
+        (base.rule_index(m.RULES), [r.pattern for r in m.RULES])
+        for m in (injection, identifiers, credentials, location)
+    ]
+    indexes.append((topical._TERMS, [r.term for r in topical.FAMILY_RULES]))
+    indexes.append((base.PatternIndex(PATTERNS), PATTERNS))
+    kinds = {
+        "start": sum(base.needles_of(p.pattern) is not None for p in PATTERNS),
+        "other": sum(base.needles_of(p.pattern) is None for p in PATTERNS),
+    }
+    assert kinds["start"] and kinds["other"]  # both paths of the index are exercised
+    kept = total = 0
+    for text in [*_corpus(), "", "42", "ſecret paſsword 1234"]:
+        for view in normalize(text).views():
+            lower = view.text.lower()
+            for index, patterns in indexes:
+                expected = {i for i, p in enumerate(patterns) if may_match(p, lower)}
+                assert index.candidates(lower) == expected, (view.text[:60], patterns[0].pattern)
+                kept += len(expected)
+                total += len(patterns)
+    assert 0 < kept < total // 2
+
+
+def test_run_rules_on_a_rule_list_answers_as_on_the_tuple() -> None:
+    doc = normalize("My SSN is 123-45-6789 and the api_key = sk-live-abcdef0123456789")
+    rules = [*identifiers.RULES, *credentials.RULES]
+    assert base.run_rules(doc, rules) == base.run_rules(doc, tuple(rules))
+    assert {h.family for h in base.run_rules(doc, rules)} >= {"gov_id", "credentials"}
+
+
+def test_every_test_that_applies_must_pass() -> None:
+    """A pattern with a start needle, a literal inside and a digit is skipped when any of
+    the three is missing from the text, and runs only when all are there."""
+    rx = re.compile(r"(?i)\b(?:my|his)\s+(?:cancer|tumou?r)\s+stage\s+\d")
+    assert base.needles_of(rx.pattern) == frozenset({"my", "his"})
+    assert needs_digit(rx.pattern, rx.flags)
+    assert base.required_literals(rx.pattern, rx.flags) == frozenset({"stage"})
+    assert not may_match(rx, "my tumour, level 2")  # no literal inside
+    assert not may_match(rx, "her tumour, stage 2")  # no start
+    assert not may_match(rx, "my tumour stage two")  # no digit
+    assert may_match(rx, "my tumour stage 2")
+    assert rx.search("My tumour stage 2") is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from re import _casefix as _sre_casefix  # type: ignore[attr-defined]
@@ -23,12 +23,14 @@ from memvault.policy.normalize import NormalizedText, View
 __all__ = [
     "FAMILIES",
     "Hit",
+    "PatternIndex",
     "Rule",
     "clause_of",
     "may_match",
     "needles_of",
     "needs_digit",
     "required_literals",
+    "rule_index",
     "run_rules",
 ]
 
@@ -397,8 +399,8 @@ def required_literals(pattern: str, flags: int = 0) -> frozenset[str] | None:
 
 
 @cache
-def _required_regex(pattern: str, flags: int) -> tuple[re.Pattern[str], re.Pattern[str]] | None:
-    """The needle search for :func:`required_literals`, and the characters that void it.
+def _required_needles(pattern: str, flags: int) -> tuple[frozenset[str], re.Pattern[str]] | None:
+    """The minimal :func:`required_literals` of a pattern, and the characters that void them.
 
     Trigger: ``re`` matches a literal case-insensitively by its simple lower
     case plus a few extra folds, ``str.lower`` by the full mapping.
@@ -406,6 +408,7 @@ def _required_regex(pattern: str, flags: int) -> tuple[re.Pattern[str], re.Patte
     a final ``Σ`` lowers to ``ς``), a match could hide from the needle search.
     Outcome: a text holding such a character for one of the needles' letters is
     never skipped (a test checks this against ``re`` over every code point).
+    The needles join the shared scan (:func:`_present`).
     """
     found = required_literals(pattern, flags)
     if found is None:
@@ -418,7 +421,8 @@ def _required_regex(pattern: str, flags: int) -> tuple[re.Pattern[str], re.Patte
     risky_rx = re.compile(
         "[" + "".join(re.escape(c) for c in sorted(risky)) + "]" if risky else "(?!)"
     )
-    return re.compile(_trie_pattern(minimal)), risky_rx
+    _register(minimal)
+    return minimal, risky_rx
 
 
 @cache
@@ -428,24 +432,61 @@ def _start_needles(pattern: str) -> frozenset[str] | None:
     if needles is None:
         return None
     minimal = frozenset(n for n in needles if not any(o != n and n.startswith(o) for o in needles))
-    if not minimal <= _SCAN.needles:
-        with _SCAN_LOCK:
-            _PENDING.update(minimal)
+    _register(minimal)
     return minimal
 
 
+def _register(needles: frozenset[str]) -> None:
+    if not needles <= _SCAN.needles:
+        with _SCAN_LOCK:
+            _PENDING.update(needles)
+
+
+@dataclass(frozen=True, slots=True)
+class _Filter:
+    """What every match of one pattern needs; each test alone is a reason to skip it."""
+
+    starts: frozenset[str] | None  # a match starts with one of these (lower-cased)
+    required: frozenset[str] | None  # a match contains one of these
+    risky: re.Pattern[str] | None  # a character that voids ``required``
+    digit: bool  # a match holds a decimal digit
+
+
+@cache
+def _filter(pattern: str, flags: int) -> _Filter:
+    required = _required_needles(pattern, flags)
+    return _Filter(
+        starts=_start_needles(pattern),
+        required=None if required is None else required[0],
+        risky=None if required is None else required[1],
+        digit=needs_digit(pattern, flags),
+    )
+
+
+def _passes(f: _Filter, lower_text: str, present: frozenset[str]) -> bool:
+    if f.starts is not None and f.starts.isdisjoint(present):
+        return False
+    if (
+        f.required is not None
+        and f.required.isdisjoint(present)
+        and not (f.risky is not None and not lower_text.isascii() and f.risky.search(lower_text))
+    ):
+        return False
+    return not f.digit or _DIGIT.search(lower_text) is not None
+
+
 def register_patterns(patterns: Iterable[re.Pattern[str]]) -> None:
-    """Put the start needles of ``patterns`` into the shared scan before first use.
+    """Put the needles of ``patterns`` into the shared scan before first use.
 
     A detector module registers its rules at import, so the scan is built once
     (a pattern met later still joins it, at the cost of one more build).
     """
     for pattern in patterns:
-        _start_needles(pattern.pattern)
+        _filter(pattern.pattern, pattern.flags)
 
 
 class _Scan:
-    """Every start needle of every pattern seen, as one trie, and what each match implies."""
+    """Every registered needle of every pattern, as one trie, and what each match implies."""
 
     def __init__(self, needles: frozenset[str]) -> None:
         self.needles = needles
@@ -461,7 +502,7 @@ _SCAN = _Scan(frozenset())
 _SCAN_LOCK = threading.Lock()
 #: needles registered since the scan was built (the next ``_present`` rebuilds it)
 _PENDING: set[str] = set()
-#: lower-cased text -> the start needles present in it (bounded; cleared when full)
+#: lower-cased text -> the registered needles present in it (bounded; cleared when full)
 _PRESENT: dict[str, frozenset[str]] = {}
 _PRESENT_MAX = 4096
 
@@ -478,9 +519,9 @@ def _needle_scan() -> _Scan:
 
 
 def _present(lower_text: str) -> frozenset[str]:
-    """The registered start needles that occur in ``lower_text``.
+    """The registered needles that occur (anywhere) in ``lower_text``.
 
-    Trigger: one text meets ~50 start-needle prefilters per view (every rule of
+    Trigger: one text meets ~50 needle prefilters per view (every rule of
       every detector), each a separate regex search.
     Why: the Python call per search cost more than the search.
     Outcome: one overlapping scan of the text finds every registered needle it
@@ -505,39 +546,99 @@ def _present(lower_text: str) -> frozenset[str]:
 def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
     """False only when ``pattern`` certainly cannot match ``lower_text`` (lower-cased).
 
-    First the literals every match starts with (:func:`needles_of`, found for
-    every pattern at once by :func:`_present`); for a pattern without such a
-    start, the literals every match contains
-    (:func:`required_literals`) — skipped on the rare text holding a character
-    ``re`` case-folds onto a needle's letter that ``str.lower`` does not; for a
-    pattern with neither, a digit when every match needs one (:func:`needs_digit`).
+    Every test that applies must pass: a literal every match starts with
+    (:func:`needles_of`), a literal every match contains (:func:`required_literals`
+    — void on the rare text holding a character ``re`` case-folds onto a
+    needle's letter that ``str.lower`` does not), a digit when every match
+    needs one (:func:`needs_digit`). The literals of every pattern are found
+    at once by :func:`_present`. A pattern with none of the three always runs.
     """
-    starts = _start_needles(pattern.pattern)
-    if starts is not None:
-        return not starts.isdisjoint(_present(lower_text))
-    required = _required_regex(pattern.pattern, pattern.flags)
-    if required is None:
-        # Numbers (IDs, cards, coordinates): no digit in the text, no match.
-        return not needs_digit(pattern.pattern, pattern.flags) or bool(_DIGIT.search(lower_text))
-    needles, risky = required
-    if not lower_text.isascii() and risky.search(lower_text):
-        return True
-    return needles.search(lower_text) is not None
+    f = _filter(pattern.pattern, pattern.flags)
+    if f.starts is None and f.required is None:
+        return not f.digit or _DIGIT.search(lower_text) is not None
+    return _passes(f, lower_text, _present(lower_text))
+
+
+class PatternIndex:
+    r""":func:`may_match` of many patterns at once: which of them may match a text.
+
+    Trigger: a detector holds dozens of rules and runs each on every view of
+      every field (~200 :func:`may_match` calls per write).
+    Why: the Python call per rule cost more than the scans it saves.
+    Outcome: one lookup of the needles :func:`_present` found gives the
+      patterns whose start needles occur; only those (and the few patterns
+      without start needles) take their other tests. The set is exactly
+      ``{i for i, p in enumerate(patterns) if may_match(p, lower_text)}``
+      (``tests/unit/policy/test_prefilter.py``).
+
+    >>> index = PatternIndex([re.compile(r"\bpassport\b"), re.compile(r"\d{4}")])
+    >>> sorted(index.candidates("my passport")), sorted(index.candidates("room 1234"))
+    ([0], [1])
+    """
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)
+        self._built: tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[_Filter, ...]] | None
+        self._built = None
+
+    def _build(self) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[_Filter, ...]]:
+        filters = tuple(_filter(p.pattern, p.flags) for p in self.patterns)
+        by_needle: dict[str, list[int]] = {}
+        others: list[int] = []
+        for i, f in enumerate(filters):
+            if f.starts is None:
+                others.append(i)
+            else:
+                for needle in f.starts:
+                    by_needle.setdefault(needle, []).append(i)
+        built = ({n: tuple(ids) for n, ids in by_needle.items()}, tuple(others), filters)
+        self._built = built
+        return built
+
+    def candidates(self, lower_text: str) -> frozenset[int]:
+        """Indices of the patterns that may match ``lower_text`` (lower-cased)."""
+        by_needle, others, filters = self._built or self._build()
+        present = _present(lower_text)
+        maybe = set(others)
+        for needle in present:
+            ids = by_needle.get(needle)
+            if ids is not None:
+                maybe.update(ids)
+        return frozenset(i for i in maybe if _passes(filters[i], lower_text, present))
+
+
+#: rule tuple -> (that tuple, its index): detectors pass module-level constants
+_RULE_INDEXES: dict[int, tuple[Sequence[Rule], PatternIndex]] = {}
+
+
+def rule_index(rules: Sequence[Rule]) -> PatternIndex:
+    """The :class:`PatternIndex` of ``rules``' patterns (built once per rule tuple)."""
+    entry = _RULE_INDEXES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = (rules, PatternIndex(r.pattern for r in rules))
+        _RULE_INDEXES[id(rules)] = entry
+    return entry[1]
 
 
 def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = True) -> list[Hit]:
     """Apply ``rules`` to the views each one names (one hit per rule unless ``first_only``)."""
     hits: list[Hit] = []
+    if isinstance(rules, tuple):
+        ordered: Sequence[Rule] = rules
+        index = rule_index(rules)
+    else:  # a passing collection: indexed for this call only
+        ordered = tuple(rules)
+        index = PatternIndex(r.pattern for r in ordered)
     views = list(doc.views())
-    lowers = [v.lower for v in views]
-    for rule in rules:
+    maybe = [index.candidates(v.lower) for v in views]
+    for i in sorted(frozenset().union(*maybe)):
+        rule = ordered[i]
         found = False
-        for view, low in zip(views, lowers, strict=True):
-            if view.name not in rule.views and not (
-                "decoded" in rule.views and view.name.startswith("decoded")
+        for view, may in zip(views, maybe, strict=True):
+            if i not in may or (
+                view.name not in rule.views
+                and not ("decoded" in rule.views and view.name.startswith("decoded"))
             ):
-                continue
-            if not may_match(rule.pattern, low):
                 continue
             for m in rule.pattern.finditer(view.text):
                 if rule.validate is not None and not rule.validate(m, view):

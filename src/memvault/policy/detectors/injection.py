@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memvault.policy.detectors.base import Hit, Rule, may_match
+from memvault.policy.detectors.base import Hit, Rule, rule_index
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["RULES", "detect"]
@@ -651,10 +651,13 @@ def detect(doc: NormalizedText) -> list[Hit]:
     """Injection findings in every view (one per rule), minus framed discussion."""
     hits: list[Hit] = []
     views = [(v, v.lower) for v in doc.views() if v.name in _VIEWS or v.name.startswith("decoded")]
-    for rule in RULES:
-        for view, lower in views:
+    index = rule_index(RULES)  # the rules each view may match, found at once
+    maybe = [index.candidates(lower) for _view, lower in views]
+    for i in sorted(frozenset().union(*maybe)):
+        rule = RULES[i]
+        for (view, _lower), may in zip(views, maybe, strict=True):
             found = False
-            if not may_match(rule.pattern, lower):
+            if i not in may:
                 continue
             for m in rule.pattern.finditer(view.text):
                 if rule.validate is not None and not rule.validate(m, view):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memvault.policy.detectors.base import Hit, clause_of, may_match
+from memvault.policy.detectors.base import Hit, PatternIndex, clause_of, may_match
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["FAMILY_RULES", "detect"]
@@ -632,6 +632,9 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
     ),
 )
 
+#: which rules' terms may occur in a view, for all rules at once (base.PatternIndex)
+_TERMS = PatternIndex(r.term for r in FAMILY_RULES)
+
 _THIRD_PERSON = _c(r"\b(?:the\s+)?user(?:'s)?\b|\bhe\b|\bshe\b|\bthey\b|\bthem\b|\bhis\b|\bher\b")
 _FIRST_PERSON_ONLY = {"inferred_profiling"}
 
@@ -711,10 +714,14 @@ def detect(doc: NormalizedText) -> list[Hit]:
     hits: list[Hit] = []
     done: set[str] = set()
     views = [(v, v.lower) for v in doc.views() if v.name in ("clean", "numeric", "collapsed")]
-    for rule in FAMILY_RULES:
+    maybe = [_TERMS.candidates(lower) for _view, lower in views]
+    for i in sorted(frozenset().union(*maybe)):
+        rule = FAMILY_RULES[i]
         if rule.family in done:
             continue
-        for view, lower in views:
+        for (view, lower), may in zip(views, maybe, strict=True):
+            if i not in may:  # the rule's term cannot occur in this view
+                continue
             hit = _match_rule(rule, view, lower)
             if hit is not None:
                 hits.append(hit)
