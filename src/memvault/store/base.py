@@ -36,6 +36,14 @@ from memvault.model.node import (
 )
 from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.requests import (
+    ChangesQuery,
+    HistoryQuery,
+    OpEventQuery,
+    ProposalQuery,
+    TextSearch,
+    VectorSearch,
+)
 
 if TYPE_CHECKING:
     # Only annotations name numpy here: importing it costs ~0.1-0.2 s, which
@@ -494,17 +502,11 @@ class VectorSearchEach:
     [[], []]
     """
 
-    def search_vectors_many(
-        self,
-        orchestrator_id: str,
-        model_id: str,
-        queries: npt.NDArray[np.float32],
-        filters: NodeFilter,
-        *,
-        limit: int,
+    def _read_vector_hits_many(
+        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: VectorSearch
     ) -> list[list[VectorHit]]:
-        search: Any = getattr(self, "search_vectors")  # noqa: B009  # the backend's own
-        return [search(orchestrator_id, model_id, q, filters, limit=limit) for q in queries]
+        read: Any = getattr(self, "_read_vector_hits")  # noqa: B009  # the backend's own
+        return [read(orchestrator_id, q, search) for q in queries]
 
 
 def recorded_identity(store: Store, orchestrator_id: str) -> StoreAnchor:
@@ -516,7 +518,13 @@ def recorded_identity(store: Store, orchestrator_id: str) -> StoreAnchor:
 
 @runtime_checkable
 class Store(Protocol):
-    """What the engine needs from a backend. Implementations: in-memory, SQLite, PostgreSQL."""
+    """What the engine needs from a backend. Implementations: in-memory, SQLite, PostgreSQL.
+
+    Each backend subclasses it. A read with many options (the searches,
+    ``history``, ``proposals``, ``op_events``, ``changes_since``) is stated here
+    once, with its defaults and checks, and reaches the backend as one value of
+    :mod:`memvault.store.requests` (``_read_history(orchestrator_id, query)``).
+    """
 
     #: Where the data lives, safe to print: a database file, or a PostgreSQL DSN
     #: without its password (``memvault stats``).
@@ -560,8 +568,13 @@ class Store(Protocol):
         """Nodes matching any of ``terms`` (OR semantics), best first.
 
         ``column_weights`` weighs the :data:`TEXT_COLUMNS` (missing ones: 1.0).
+        No term but blanks finds nothing.
         """
-        ...
+        if not any(t.strip() for t in terms):
+            return []
+        return self._read_text_hits(
+            orchestrator_id, TextSearch(terms, filters, limit, column_weights)
+        )
 
     def search_vectors(
         self,
@@ -574,7 +587,8 @@ class Store(Protocol):
     ) -> list[VectorHit]:
         """Nearest nodes to ``query`` by cosine among those matching ``filters``, best first
         (ties by memory id)."""
-        ...
+        search = VectorSearch(model_id, filters, limit)
+        return self._read_vector_hits(orchestrator_id, query, search)
 
     def search_vectors_many(
         self,
@@ -586,8 +600,30 @@ class Store(Protocol):
         limit: int,
     ) -> list[list[VectorHit]]:
         """:meth:`search_vectors` of each row of ``queries`` (one batch: ingest and
-        capture resolve a file's or a turn's candidates at once)."""
-        ...
+        capture resolve a file's or a turn's candidates at once).
+
+        ``queries`` must be a matrix, one row per query (:class:`ValueError`).
+        """
+        import numpy as np
+
+        matrix = np.asarray(queries, dtype=np.float32)
+        if matrix.ndim != 2:
+            raise ValueError(f"queries must be a matrix (one row per query), got {matrix.shape}")
+        if matrix.shape[0] == 0:
+            return []
+        search = VectorSearch(model_id, filters, limit)
+        return self._read_vector_hits_many(orchestrator_id, matrix, search)
+
+    # The backend's half of the searches above (their options as one value).
+    def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]: ...
+
+    def _read_vector_hits(
+        self, orchestrator_id: str, query: npt.NDArray[np.float32], search: VectorSearch
+    ) -> list[VectorHit]: ...
+
+    def _read_vector_hits_many(
+        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: VectorSearch
+    ) -> list[list[VectorHit]]: ...
 
     def missing_embeddings(
         self, orchestrator_id: str, model_id: str, *, limit: int
@@ -616,7 +652,10 @@ class Store(Protocol):
         ``ops`` keeps only those operations; ``newest_first`` reverses the order
         and ``offset`` skips that many events of it (a page of a timeline).
         """
-        ...
+        query = HistoryQuery(memory_id, limit, ops, newest_first, offset)
+        return self._read_history(orchestrator_id, query)
+
+    def _read_history(self, orchestrator_id: str, query: HistoryQuery) -> list[HistoryEvent]: ...
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
         """The ``ingest_files`` row for this content hash, or ``None``."""
@@ -640,7 +679,9 @@ class Store(Protocol):
         memories that reader may see (a row whose memory is gone is left out).
         ``newest`` keeps only that many of the latest rows (still oldest first).
         """
-        ...
+        return self._read_changes(orchestrator_id, ChangesQuery(revision, visible_to, newest))
+
+    def _read_changes(self, orchestrator_id: str, query: ChangesQuery) -> list[ChangeRecord]: ...
 
     # -- context ---
     def thread_seen(self, orchestrator_id: str, thread_id: str, *, reader: str) -> int | None:
@@ -685,7 +726,10 @@ class Store(Protocol):
         limit: int = 1000,
     ) -> list[Proposal]:
         """Consent proposals, oldest first, optionally narrowed."""
-        ...
+        query = ProposalQuery(status, user_id, proposal_id, limit)
+        return self._read_proposals(orchestrator_id, query)
+
+    def _read_proposals(self, orchestrator_id: str, query: ProposalQuery) -> list[Proposal]: ...
 
     def audit_head(self, orchestrator_id: str) -> AuditHead:
         """Event count and last hash of the audit chain as recorded at write time."""
@@ -704,7 +748,9 @@ class Store(Protocol):
         limit: int = 100_000,
     ) -> list[OpEvent]:
         """Operational events in write order, optionally one ``op`` and from ``since`` on."""
-        ...
+        return self._read_op_events(orchestrator_id, OpEventQuery(op, since, limit))
+
+    def _read_op_events(self, orchestrator_id: str, query: OpEventQuery) -> list[OpEvent]: ...
 
     # -- identity ---
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.errors import DuplicateEdgeError, StoreError, StoreUnavailableError
-from memvault.model.enums import HistoryOp
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
@@ -32,6 +31,7 @@ from memvault.store.base import (
     IngestRecord,
     NodeFilter,
     RankFields,
+    Store,
     StoreCounts,
     TextHit,
     VectorHit,
@@ -41,7 +41,15 @@ from memvault.store.base import (
     recorded_identity,
 )
 from memvault.store.filtering import matches, tokenize
-from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal
+from memvault.store.requests import (
+    ChangesQuery,
+    HistoryQuery,
+    OpEventQuery,
+    ProposalQuery,
+    TextSearch,
+    VectorSearch,
+)
 
 __all__ = ["InMemoryStore"]
 
@@ -80,7 +88,7 @@ class _Tenant:
         )
 
 
-class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
+class InMemoryStore(CheckpointsElsewhere, VectorSearchEach, Store):
     """A :class:`~memvault.store.base.Store` held in process memory.
 
     >>> from memvault.store.base import NodeFilter
@@ -236,22 +244,12 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
             nodes = self._tenant(orchestrator_id).nodes.values()
             return sum(1 for n in nodes if matches(n, filters))
 
-    def search_text(
-        self,
-        orchestrator_id: str,
-        terms: Sequence[str],
-        filters: NodeFilter,
-        *,
-        limit: int,
-        column_weights: Mapping[str, float] | None = None,
-    ) -> list[TextHit]:
-        wanted = {t.lower() for t in terms if t}
-        if not wanted:
-            return []
-        weights = {c: float((column_weights or {}).get(c, 1.0)) for c in TEXT_COLUMNS}
+    def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]:
+        wanted = {t.lower() for t in search.terms if t}
+        weights = {c: float((search.column_weights or {}).get(c, 1.0)) for c in TEXT_COLUMNS}
         with self._lock:
             tenant = self._tenant(orchestrator_id)
-            nodes = [n for n in tenant.nodes.values() if matches(n, filters)]
+            nodes = [n for n in tenant.nodes.values() if matches(n, search.filters)]
             extras = dict(tenant.extras)
         docs: dict[str, dict[str, float]] = {}
         for n in nodes:
@@ -281,16 +279,10 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
             if score > 0:
                 hits.append(TextHit(memory_id, score))
         hits.sort(key=lambda h: (-h.score, h.memory_id))
-        return hits[:limit]
+        return hits[: search.limit]
 
-    def search_vectors(
-        self,
-        orchestrator_id: str,
-        model_id: str,
-        query: npt.NDArray[np.float32],
-        filters: NodeFilter,
-        *,
-        limit: int,
+    def _read_vector_hits(
+        self, orchestrator_id: str, query: npt.NDArray[np.float32], search: VectorSearch
     ) -> list[VectorHit]:
         q = np.asarray(query, dtype=np.float32)
         with self._lock:
@@ -298,13 +290,13 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
             scored = [
                 VectorHit(memory_id, float(vector @ q))
                 for (memory_id, model), vector in tenant.vectors.items()
-                if model == model_id
+                if model == search.model_id
                 and memory_id in tenant.nodes
-                and matches(tenant.nodes[memory_id], filters)
+                and matches(tenant.nodes[memory_id], search.filters)
                 and vector.shape == q.shape
             ]
         scored.sort(key=lambda h: (-h.similarity, h.memory_id))
-        return scored[:limit]
+        return scored[: search.limit]
 
     def missing_embeddings(
         self, orchestrator_id: str, model_id: str, *, limit: int
@@ -328,28 +320,10 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
                 h: self._cache[(model_id, h)] for h in text_hashes if (model_id, h) in self._cache
             }
 
-    def history(
-        self,
-        orchestrator_id: str,
-        memory_id: str | None = None,
-        *,
-        limit: int = 1000,
-        ops: Sequence[HistoryOp] | None = None,
-        newest_first: bool = False,
-        offset: int = 0,
-    ) -> list[HistoryEvent]:
-        wanted = None if ops is None else set(ops)
+    def _read_history(self, orchestrator_id: str, query: HistoryQuery) -> list[HistoryEvent]:
         with self._lock:
-            events = self._tenant(orchestrator_id).history
-            chosen = [
-                e
-                for e in events
-                if (memory_id is None or e.memory_id == memory_id)
-                and (wanted is None or e.op in wanted)
-            ]
-        if newest_first:
-            chosen.reverse()
-        return chosen[offset : offset + limit]
+            events = list(self._tenant(orchestrator_id).history)
+        return query.page(events)
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
         with self._lock:
@@ -359,25 +333,15 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
         with self._lock:
             return self._tenant(orchestrator_id).revision
 
-    def changes_since(
-        self,
-        orchestrator_id: str,
-        revision: int,
-        *,
-        visible_to: tuple[str, ...] | None = None,
-        newest: int | None = None,
-    ) -> list[ChangeRecord]:
+    def _read_changes(self, orchestrator_id: str, query: ChangesQuery) -> list[ChangeRecord]:
         with self._lock:
             tenant = self._tenant(orchestrator_id)
-            rows = [c for c in tenant.changes if c.revision > revision]
-            if visible_to is not None:
+            rows = [c for c in tenant.changes if c.revision > query.revision]
+            if query.visible_to is not None:
                 owners = {i: n.user_id for i, n in tenant.nodes.items()}
-                rows = [
-                    c
-                    for c in rows
-                    if c.memory_id in owners and (owners[c.memory_id] in (None, *visible_to))
-                ]
-        return rows if newest is None else rows[max(0, len(rows) - newest) :]
+                readers = (None, *query.visible_to)
+                rows = [c for c in rows if c.memory_id in owners and owners[c.memory_id] in readers]
+        return query.latest(rows)
 
     # -- context ---
     def thread_seen(self, orchestrator_id: str, thread_id: str, *, reader: str) -> int | None:
@@ -425,25 +389,11 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
 
     # -- lifecycle ---
 
-    def proposals(
-        self,
-        orchestrator_id: str,
-        *,
-        status: ProposalStatus | None = None,
-        user_id: str | None = None,
-        proposal_id: str | None = None,
-        limit: int = 1000,
-    ) -> list[Proposal]:
+    def _read_proposals(self, orchestrator_id: str, query: ProposalQuery) -> list[Proposal]:
         with self._lock:
-            found = [
-                p
-                for p in self._tenant(orchestrator_id).proposals.values()
-                if (status is None or p.status is status)
-                and (user_id is None or p.user_id == user_id)
-                and (proposal_id is None or p.proposal_id == proposal_id)
-            ]
+            found = [p for p in self._tenant(orchestrator_id).proposals.values() if query.keeps(p)]
         found.sort(key=lambda p: (p.created_at, p.proposal_id))
-        return found[:limit]
+        return found[: query.limit]
 
     def audit_head(self, orchestrator_id: str) -> AuditHead:
         with self._lock:
@@ -457,20 +407,10 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach):
         )
         return [EventCount(*key, count) for key, count in sorted(grouped.items())]
 
-    def op_events(
-        self,
-        orchestrator_id: str,
-        *,
-        op: str | None = None,
-        since: str | None = None,
-        limit: int = 100_000,
-    ) -> list[OpEvent]:
+    def _read_op_events(self, orchestrator_id: str, query: OpEventQuery) -> list[OpEvent]:
         with self._lock:
             events = list(self._tenant(orchestrator_id).op_events)
-        chosen = [
-            e for e in events if (op is None or e.op == op) and (since is None or e.at >= since)
-        ]
-        return chosen[:limit]
+        return [e for e in events if query.keeps(e)][: query.limit]
 
     # -- identity ---
 

@@ -6,12 +6,13 @@ parameter mark (``?`` for SQLite, ``%s`` for PostgreSQL). The columns are
 selected by name in a fixed order, so a row reads by position on either.
 :class:`~memvault.store.sql_reads.SqlReads` runs the reads for both stores.
 
->>> sql, params = proposals_query("acme", ProposalStatus.PENDING, None, None, 5, mark="%s")
+>>> pending = ProposalQuery(ProposalStatus.PENDING, limit=5)
+>>> sql, params = proposals_query("acme", pending, mark="%s")
 >>> sql.split(" WHERE ")[1]
 'orchestrator_id = %s AND status = %s ORDER BY created_at, proposal_id LIMIT %s'
 >>> params
 ['acme', 'pending', 5]
->>> op_events_query("acme", "pair_checked", None, 10, mark="?")[0].split(" WHERE ")[1]
+>>> op_events_query("acme", OpEventQuery("pair_checked", limit=10), mark="?")[0].split(" WHERE ")[1]
 'orchestrator_id = ? AND op = ? ORDER BY event_id LIMIT ?'
 >>> event_counts_query("acme", "2026-01-01", mark="?")[1]
 ['acme', '2026-01-01']
@@ -34,6 +35,7 @@ from memvault.store.base import (
     NodeFilter,
 )
 from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.requests import ChangesQuery, HistoryQuery, OpEventQuery, ProposalQuery
 
 __all__ = [
     "EDGE_COLUMNS",
@@ -94,28 +96,20 @@ def _where(orchestrator_id: str, mark: str, *pairs: tuple[str, Any]) -> tuple[st
     return " AND ".join(parts), params
 
 
-def proposals_query(
-    orchestrator_id: str,
-    status: ProposalStatus | None,
-    user_id: str | None,
-    proposal_id: str | None,
-    limit: int,
-    *,
-    mark: str,
-) -> Query:
+def proposals_query(orchestrator_id: str, query: ProposalQuery, *, mark: str) -> Query:
     """SELECT for proposals, oldest first."""
     where, params = _where(
         orchestrator_id,
         mark,
-        ("status =", status.value if status else None),
-        ("user_id =", user_id),
-        ("proposal_id =", proposal_id),
+        ("status =", query.status.value if query.status else None),
+        ("user_id =", query.user_id),
+        ("proposal_id =", query.proposal_id),
     )
     sql = (
         f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE {where} "
         f"ORDER BY created_at, proposal_id LIMIT {mark}"
     )
-    return sql, [*params, limit]
+    return sql, [*params, query.limit]
 
 
 def proposal_from_row(row: Sequence[Any]) -> Proposal:
@@ -144,16 +138,14 @@ def event_counts_from_rows(rows: Sequence[Sequence[Any]]) -> list[EventCount]:
     return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
 
 
-def op_events_query(
-    orchestrator_id: str, op: str | None, since: str | None, limit: int, *, mark: str
-) -> Query:
+def op_events_query(orchestrator_id: str, query: OpEventQuery, *, mark: str) -> Query:
     """Operational events in write order."""
-    where, params = _where(orchestrator_id, mark, ("op =", op), ("at >=", since))
+    where, params = _where(orchestrator_id, mark, ("op =", query.op), ("at >=", query.since))
     sql = (
         "SELECT at, node, op, status, memory_id, category, best_similarity FROM events "
         f"WHERE {where} ORDER BY event_id LIMIT {mark}"
     )
-    return sql, [*params, limit]
+    return sql, [*params, query.limit]
 
 
 def op_event_from_row(row: Sequence[Any]) -> OpEvent:
@@ -269,34 +261,25 @@ _HISTORY_FIELDS = (
 )
 
 
-def history_query(
-    orchestrator_id: str,
-    memory_id: str | None,
-    limit: int,
-    *,
-    ops: Sequence[HistoryOp] | None = None,
-    newest_first: bool = False,
-    offset: int = 0,
-    mark: str,
-) -> Query:
+def history_query(orchestrator_id: str, query: HistoryQuery, *, mark: str) -> Query:
     """Audit events in write order (or newest first), optionally only some ops.
 
-    >>> history_query("acme", None, 10, mark="?")[1]
+    >>> history_query("acme", HistoryQuery(limit=10), mark="?")[1]
     ['acme', 10, 0]
-    >>> refusals = [HistoryOp.REFUSE]
-    >>> sql, _ = history_query("acme", None, 5, ops=refusals, newest_first=True, mark="%s")
-    >>> sql.split(" WHERE ")[1]
+    >>> refusals = HistoryQuery(limit=5, ops=[HistoryOp.REFUSE], newest_first=True)
+    >>> history_query("acme", refusals, mark="%s")[0].split(" WHERE ")[1]
     'orchestrator_id = %s AND op IN (%s) ORDER BY seq DESC LIMIT %s OFFSET %s'
     """
     sql = f"SELECT {', '.join(_HISTORY_FIELDS)} FROM history WHERE orchestrator_id = {mark}"
     params: list[Any] = [orchestrator_id]
-    if memory_id is not None:
+    if query.memory_id is not None:
         sql += f" AND memory_id = {mark}"
-        params.append(memory_id)
-    if ops is not None:
-        sql += " AND " + _in("op", [op.value for op in ops], mark, params)
-    order = "DESC" if newest_first else "ASC"
-    return sql + f" ORDER BY seq {order} LIMIT {mark} OFFSET {mark}", [*params, limit, offset]
+        params.append(query.memory_id)
+    if query.ops is not None:
+        sql += " AND " + _in("op", [op.value for op in query.ops], mark, params)
+    order = "DESC" if query.newest_first else "ASC"
+    sql += f" ORDER BY seq {order} LIMIT {mark} OFFSET {mark}"
+    return sql, [*params, query.limit, query.offset]
 
 
 def history_from_row(row: Sequence[Any]) -> HistoryEvent:
@@ -334,42 +317,35 @@ def history_params(orch: str, event: HistoryEvent, prev_hash: str, digest: str) 
 # -- the change log, revisions, what a thread has seen ----------------------------
 
 
-def changes_since_query(
-    orchestrator_id: str,
-    revision: int,
-    visible_to: Sequence[str] | None = None,
-    newest: int | None = None,
-    *,
-    mark: str,
-) -> Query:
+def changes_since_query(orchestrator_id: str, query: ChangesQuery, *, mark: str) -> Query:
     """Change-log rows after ``revision``; with ``visible_to``, only the reader's memories'
     (theirs and shared ones, store/scope.py); with ``newest``, only that many of the
     latest (still oldest first).
 
-    >>> changes_since_query("acme", 3, ["u1"], mark="%s")[1]
+    >>> changes_since_query("acme", ChangesQuery(3, ("u1",)), mark="%s")[1]
     ['acme', 3, 'acme', 'u1']
-    >>> changes_since_query("acme", 3, (), mark="?")[0].count("user_id IS NULL")
+    >>> changes_since_query("acme", ChangesQuery(3, ()), mark="?")[0].count("user_id IS NULL")
     1
-    >>> changes_since_query("acme", 3, newest=64, mark="?")[1]
+    >>> changes_since_query("acme", ChangesQuery(3, newest=64), mark="?")[1]
     ['acme', 3, 64]
     """
     sql = (
         "SELECT c.revision, c.thread_id, c.memory_id, c.kind, c.summary, c.at, c.seq"
         f" FROM change_log c WHERE c.orchestrator_id = {mark} AND c.revision > {mark}"
     )
-    params: list[Any] = [orchestrator_id, revision]
-    if visible_to is not None:
+    params: list[Any] = [orchestrator_id, query.revision]
+    if query.visible_to is not None:
         # Any status: a deleted memory's bullet is still its owner's news.
         params.append(orchestrator_id)
-        users = visible_clause(visible_to, params, mark=mark)
+        users = visible_clause(query.visible_to, params, mark=mark)
         sql += (
             " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
             f" WHERE m.orchestrator_id = {mark} AND {users})"
         )
-    if newest is None:
+    if query.newest is None:
         return sql + " ORDER BY c.revision, c.seq", params
     sql = f"SELECT * FROM ({sql} ORDER BY c.revision DESC, c.seq DESC LIMIT {mark}) latest"
-    return sql + " ORDER BY revision, seq", [*params, newest]
+    return sql + " ORDER BY revision, seq", [*params, query.newest]
 
 
 def change_from_row(row: Sequence[Any]) -> ChangeRecord:

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memvault.model.enums import HistoryOp
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import GENESIS_HASH, ChangeRecord, HistoryEvent, IngestRecord
-from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
+from memvault.store.records import EventCount, OpEvent, Proposal
+from memvault.store.requests import ChangesQuery, HistoryQuery, OpEventQuery, ProposalQuery
 from memvault.store.sql import (
     change_from_row,
     changes_since_query,
@@ -50,67 +50,24 @@ class SqlReads:
     def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         raise NotImplementedError
 
-    def proposals(
-        self,
-        orchestrator_id: str,
-        *,
-        status: ProposalStatus | None = None,
-        user_id: str | None = None,
-        proposal_id: str | None = None,
-        limit: int = 1000,
-    ) -> list[Proposal]:
-        sql, params = proposals_query(
-            orchestrator_id, status, user_id, proposal_id, limit, mark=self._mark
-        )
+    def _read_proposals(self, orchestrator_id: str, query: ProposalQuery) -> list[Proposal]:
+        sql, params = proposals_query(orchestrator_id, query, mark=self._mark)
         return [proposal_from_row(r) for r in self._read_rows(sql, params)]
 
     def event_counts(self, orchestrator_id: str, *, since: str | None = None) -> list[EventCount]:
         sql, params = event_counts_query(orchestrator_id, since, mark=self._mark)
         return event_counts_from_rows(self._read_rows(sql, params))
 
-    def op_events(
-        self,
-        orchestrator_id: str,
-        *,
-        op: str | None = None,
-        since: str | None = None,
-        limit: int = 100_000,
-    ) -> list[OpEvent]:
-        sql, params = op_events_query(orchestrator_id, op, since, limit, mark=self._mark)
+    def _read_op_events(self, orchestrator_id: str, query: OpEventQuery) -> list[OpEvent]:
+        sql, params = op_events_query(orchestrator_id, query, mark=self._mark)
         return [op_event_from_row(r) for r in self._read_rows(sql, params)]
 
-    def history(
-        self,
-        orchestrator_id: str,
-        memory_id: str | None = None,
-        *,
-        limit: int = 1000,
-        ops: Sequence[HistoryOp] | None = None,
-        newest_first: bool = False,
-        offset: int = 0,
-    ) -> list[HistoryEvent]:
-        sql, params = history_query(
-            orchestrator_id,
-            memory_id,
-            limit,
-            ops=ops,
-            newest_first=newest_first,
-            offset=offset,
-            mark=self._mark,
-        )
+    def _read_history(self, orchestrator_id: str, query: HistoryQuery) -> list[HistoryEvent]:
+        sql, params = history_query(orchestrator_id, query, mark=self._mark)
         return [history_from_row(r) for r in self._read_rows(sql, params)]
 
-    def changes_since(
-        self,
-        orchestrator_id: str,
-        revision: int,
-        *,
-        visible_to: tuple[str, ...] | None = None,
-        newest: int | None = None,
-    ) -> list[ChangeRecord]:
-        sql, params = changes_since_query(
-            orchestrator_id, revision, visible_to, newest, mark=self._mark
-        )
+    def _read_changes(self, orchestrator_id: str, query: ChangesQuery) -> list[ChangeRecord]:
+        sql, params = changes_since_query(orchestrator_id, query, mark=self._mark)
         return [change_from_row(r) for r in self._read_rows(sql, params)]
 
     def revision(self, orchestrator_id: str) -> int:

@@ -25,7 +25,7 @@ a write is one explicit transaction, a read is one statement.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypedDict
 
@@ -46,6 +46,7 @@ from memvault.store.base import (
     GENESIS_HASH,
     NodeFilter,
     RankFields,
+    Store,
     StoreCounts,
     TextHit,
     VectorHit,
@@ -64,6 +65,7 @@ from memvault.store.postgres.schema import (
     vector_index_name,
 )
 from memvault.store.records import AuditHead
+from memvault.store.requests import TextSearch, VectorSearch
 from memvault.store.sql import (
     edge_from_row,
     edge_params,
@@ -102,7 +104,7 @@ class PostgresOptions(TypedDict, total=False):
     timeout: float  # seconds to reach the server, default 10.0
 
 
-class PostgresStore(SqlReads, VectorSearchEach):
+class PostgresStore(SqlReads, VectorSearchEach, Store):
     """A :class:`~memvault.store.base.Store` on a PostgreSQL database with pgvector.
 
     Tables live in ``schema`` (created if missing); the migration list of
@@ -474,32 +476,20 @@ class PostgresStore(SqlReads, VectorSearchEach):
         sql, params = q.count_nodes_query(orchestrator_id, filters)
         return int(self._read(sql, params)[0]["n"])
 
-    def search_text(
-        self,
-        orchestrator_id: str,
-        terms: Sequence[str],
-        filters: NodeFilter,
-        *,
-        limit: int,
-        column_weights: Mapping[str, float] | None = None,
-    ) -> list[TextHit]:
-        if not any(t.strip() for t in terms):
-            return []
-        sql, params = q.search_text_query(orchestrator_id, terms, filters, limit, column_weights)
+    def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]:
+        sql, params = q.search_text_query(
+            orchestrator_id, search.terms, search.filters, search.limit, search.column_weights
+        )
         return [TextHit(r[0], float(r[1])) for r in self._read_tuples(sql, params)]
 
-    def search_vectors(
-        self,
-        orchestrator_id: str,
-        model_id: str,
-        query: npt.NDArray[np.float32],
-        filters: NodeFilter,
-        *,
-        limit: int,
+    def _read_vector_hits(
+        self, orchestrator_id: str, query: npt.NDArray[np.float32], search: VectorSearch
     ) -> list[VectorHit]:
-        if limit <= 0:
+        if search.limit <= 0:
             return []
-        sql, params = v.search_vectors_query(orchestrator_id, model_id, query, filters, limit)
+        sql, params = v.search_vectors_query(
+            orchestrator_id, search.model_id, query, search.filters, search.limit
+        )
         return [VectorHit(r[0], float(r[1])) for r in self._read_tuples(sql, params)]
 
     def missing_embeddings(

@@ -44,6 +44,7 @@ from memvault.store.base import (
     IngestRecord,
     NodeFilter,
     RankFields,
+    Store,
     StoreCounts,
     TextHit,
     VectorHit,
@@ -52,6 +53,7 @@ from memvault.store.base import (
     recorded_identity,
 )
 from memvault.store.records import AuditHead
+from memvault.store.requests import TextSearch, VectorSearch
 from memvault.store.sql import (
     EDGE_COLUMNS,
     edge_from_row,
@@ -144,7 +146,7 @@ class LockWaits:
             self.waited += 1
 
 
-class SQLiteStore(CheckpointsElsewhere, SqlReads):
+class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
     """A :class:`~memvault.store.base.Store` on one SQLite file.
 
     >>> import tempfile, pathlib
@@ -926,17 +928,9 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
         sql, params = q.count_nodes_query(orchestrator_id, filters)
         return int(self._read(sql, params)[0][0])
 
-    def search_text(
-        self,
-        orchestrator_id: str,
-        terms: Sequence[str],
-        filters: NodeFilter,
-        *,
-        limit: int,
-        column_weights: Mapping[str, float] | None = None,
-    ) -> list[TextHit]:
-        if not any(t.strip() for t in terms):
-            return []
+    def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]:
+        terms, filters, limit = search.terms, search.filters, search.limit
+        column_weights = search.column_weights
         q.bm25_weights(column_weights)  # unknown columns are an error on every path
         with self._call():
             self._usable()
@@ -1132,42 +1126,30 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads):
         }
         matrix.refresh_active(active)
 
-    def search_vectors(
-        self,
-        orchestrator_id: str,
-        model_id: str,
-        query: npt.NDArray[np.float32],
-        filters: NodeFilter,
-        *,
-        limit: int,
+    def _read_vector_hits(
+        self, orchestrator_id: str, query: npt.NDArray[np.float32], search: VectorSearch
     ) -> list[VectorHit]:
         dim = int(np.asarray(query).shape[0])
         with self._call():
             self._usable()
-            return self._search_vectors(orchestrator_id, model_id, query, filters, dim, limit)
+            return self._search_vectors(
+                orchestrator_id, search.model_id, query, search.filters, dim, search.limit
+            )
 
-    def search_vectors_many(
-        self,
-        orchestrator_id: str,
-        model_id: str,
-        queries: npt.NDArray[np.float32],
-        filters: NodeFilter,
-        *,
-        limit: int,
+    def _read_vector_hits_many(
+        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: VectorSearch
     ) -> list[list[VectorHit]]:
-        q = np.asarray(queries, dtype=np.float32)
-        if q.ndim != 2:
-            raise ValueError(f"queries must be a matrix (one row per query), got {q.shape}")
-        if q.shape[0] == 0:
-            return []
+        filters = search.filters
         with self._call():
             self._usable()
             try:
-                matrix = self._matrix(orchestrator_id, model_id, int(q.shape[1]))
+                matrix = self._matrix(orchestrator_id, search.model_id, int(queries.shape[1]))
                 rows = None
                 if filters != _NO_FILTER:  # as in _search_vectors: the database filters
                     rows = matrix.rows_of(self._allowed_ids(orchestrator_id, filters))
-                found = matrix.search_many(q, limit, rows, ann_min_rows=self.ann_min_rows)
+                found = matrix.search_many(
+                    queries, search.limit, rows, ann_min_rows=self.ann_min_rows
+                )
             except sqlite3.DatabaseError as exc:
                 self._read_failed(exc)
                 raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc

@@ -1,0 +1,132 @@
+"""A store read with several options, as one value a backend receives.
+
+:class:`~memvault.store.base.Store` states each such read's keyword signature
+once, with its defaults and checks, and hands the backend one of these values:
+a backend implements the narrow form (``_read_history(orchestrator_id,
+HistoryQuery)``), so no backend restates the options. A SQL store compiles the
+value to a WHERE clause (:mod:`memvault.store.sql`); the in-memory store keeps
+what :meth:`keeps` keeps, the same rule written once.
+
+>>> HistoryQuery(memory_id="m1", limit=5).offset
+0
+>>> ProposalQuery(user_id="dana").limit
+1000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memvault.model.enums import HistoryOp
+
+if TYPE_CHECKING:
+    from memvault.store.base import ChangeRecord, HistoryEvent, NodeFilter
+    from memvault.store.records import OpEvent, Proposal, ProposalStatus
+
+__all__ = [
+    "ChangesQuery",
+    "HistoryQuery",
+    "OpEventQuery",
+    "ProposalQuery",
+    "TextSearch",
+    "VectorSearch",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TextSearch:
+    """A full-text search: any of ``terms``, among nodes matching ``filters``."""
+
+    terms: Sequence[str]
+    filters: NodeFilter
+    limit: int
+    #: weights of the :data:`~memvault.store.base.TEXT_COLUMNS` (missing ones: 1.0)
+    column_weights: Mapping[str, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VectorSearch:
+    """A nearest-vector search in the ``model_id`` space among nodes matching ``filters``."""
+
+    model_id: str
+    filters: NodeFilter
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryQuery:
+    """Audit events: of one memory (or all), of some ``ops`` (or all), one page of them.
+
+    >>> from memvault.store.base import HistoryEvent
+    >>> e = HistoryEvent("e1", "acme", HistoryOp.CREATE, "2026-01-01T00:00:00.000000Z", "m1")
+    >>> HistoryQuery(ops=(HistoryOp.REFUSE,)).keeps(e), HistoryQuery("m1").keeps(e)
+    (False, True)
+    """
+
+    memory_id: str | None = None
+    limit: int = 1000
+    ops: Sequence[HistoryOp] | None = None
+    newest_first: bool = False
+    offset: int = 0
+
+    def keeps(self, event: HistoryEvent) -> bool:
+        """Whether ``event`` is one this query reads (before ordering and paging)."""
+        return (self.memory_id is None or event.memory_id == self.memory_id) and (
+            self.ops is None or event.op in self.ops
+        )
+
+    def page(self, events: Sequence[HistoryEvent]) -> list[HistoryEvent]:
+        """The kept ``events`` (given in write order) in this query's order and page."""
+        chosen = [e for e in events if self.keeps(e)]
+        if self.newest_first:
+            chosen.reverse()
+        return chosen[self.offset : self.offset + self.limit]
+
+
+@dataclass(frozen=True, slots=True)
+class ProposalQuery:
+    """Consent proposals, oldest first, optionally of one status, user or id."""
+
+    status: ProposalStatus | None = None
+    user_id: str | None = None
+    proposal_id: str | None = None
+    limit: int = 1000
+
+    def keeps(self, proposal: Proposal) -> bool:
+        """Whether ``proposal`` is one this query reads (before ordering and the limit)."""
+        return (
+            (self.status is None or proposal.status is self.status)
+            and (self.user_id is None or proposal.user_id == self.user_id)
+            and (self.proposal_id is None or proposal.proposal_id == self.proposal_id)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OpEventQuery:
+    """Operational events in write order, optionally one ``op`` and from ``since`` on."""
+
+    op: str | None = None
+    since: str | None = None
+    limit: int = 100_000
+
+    def keeps(self, event: OpEvent) -> bool:
+        """Whether ``event`` is one this query reads (before the limit)."""
+        return (self.op is None or event.op == self.op) and (
+            self.since is None or event.at >= self.since
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ChangesQuery:
+    """Change-log rows after ``revision``, of memories ``visible_to`` may see, the
+    ``newest`` many of them (see :meth:`~memvault.store.base.Store.changes_since`)."""
+
+    revision: int
+    visible_to: tuple[str, ...] | None = None
+    newest: int | None = None
+
+    def latest(self, rows: list[ChangeRecord]) -> list[ChangeRecord]:
+        """The ``newest`` of ``rows`` (oldest first), or all of them."""
+        return rows if self.newest is None else rows[max(0, len(rows) - self.newest) :]
