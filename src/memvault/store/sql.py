@@ -26,7 +26,7 @@ from typing import Any
 
 from memvault.errors import MigrationError
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, StopReason
-from memvault.model.node import MemoryEdge
+from memvault.model.node import PROVENANCE_FIELDS, MemoryEdge
 from memvault.store.base import (
     SCALAR_FILTERS,
     ChangeRecord,
@@ -39,8 +39,12 @@ from memvault.store.requests import ChangesQuery, HistoryQuery, OpEventQuery, Pr
 
 __all__ = [
     "EDGE_COLUMNS",
+    "LOOKUP_INDEXES",
+    "NODE_COLUMNS",
+    "SOURCE_COLUMNS",
     "change_from_row",
     "changes_since_query",
+    "count_nodes_query",
     "edge_from_row",
     "edge_params",
     "erase_reader_marks_query",
@@ -54,6 +58,7 @@ __all__ = [
     "ingest_from_row",
     "ingest_params",
     "ingest_record_query",
+    "list_nodes_query",
     "mark_thread_seen_query",
     "op_event_from_row",
     "op_event_params",
@@ -64,11 +69,73 @@ __all__ = [
     "proposals_query",
     "reader_marks_query",
     "revision_query",
+    "select_node",
     "thread_seen_query",
     "visible_clause",
 ]
 
 Query = tuple[str, list[Any]]
+
+#: Lookups that scanned (both backends' migration; NOTE "seen and left alone" 4–5): the
+#: derived index text lists a conversation's memories on every write
+#: (``NodeFilter(conversation_id=…)``, newest first), and the inspector's Refusals
+#: page reads the audit by ``op`` (newest first).
+LOOKUP_INDEXES = """
+CREATE INDEX IF NOT EXISTS memories_conversation
+    ON memories (orchestrator_id, conversation_id, updated_at DESC);
+CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
+"""
+
+#: ``memories`` columns, in the order both backends select and insert them.
+NODE_COLUMNS: tuple[str, ...] = (
+    "memory_id",
+    "orchestrator_id",
+    "project_id",
+    "type",
+    "category",
+    "key",
+    "value",
+    "content",
+    "summary",
+    "importance",
+    "confidence",
+    "pinned",
+    "status",
+    "ttl_class",
+    *PROVENANCE_FIELDS,
+    "created_at",
+    "updated_at",
+    "last_accessed_at",
+    "purge_at",
+    "access_count",
+)
+SOURCE_COLUMNS: tuple[str, ...] = (
+    "source_type",
+    "captured_by",
+    "source_kind",
+    "source_path",
+    "conversation_id",
+    "workflow_run_id",
+    "step_id",
+    "source_ref",
+)
+
+
+def select_node(primary_source: str) -> str:
+    """``SELECT`` of node rows (``m``) with their primary source (``s``, as ``s_*``);
+    ``primary_source`` is the backend's join condition for that source row.
+
+    >>> select_node("s.memory_id = m.memory_id").split(" FROM ")[1]
+    'memories m JOIN memory_sources s ON s.memory_id = m.memory_id'
+    """
+    return (
+        "SELECT "
+        + ", ".join(f"m.{c}" for c in NODE_COLUMNS)
+        + ", "
+        + ", ".join(f"s.{c} AS s_{c}" for c in SOURCE_COLUMNS)
+        + f" FROM memories m JOIN memory_sources s ON {primary_source}"
+    )
+
 
 _PROPOSAL_FIELDS = (
     "proposal_id",
@@ -259,6 +326,31 @@ _HISTORY_FIELDS = (
     "prev_hash",
     "hash",
 )
+
+
+def list_nodes_query(
+    orchestrator_id: str, f: NodeFilter, limit: int, offset: int, *, select: str, mark: str
+) -> Query:
+    """Filtered nodes, newest ``updated_at`` first, ties by ``memory_id`` (``select``: the
+    backend's node ``SELECT``, :func:`select_node`).
+
+    >>> select = select_node("s.memory_id = m.memory_id")
+    >>> list_nodes_query("acme", NodeFilter(), 10, 0, select=select, mark="%s")[0][-30:]
+    'm.memory_id LIMIT %s OFFSET %s'
+    """
+    where, params = filter_clause(orchestrator_id, f, mark=mark)
+    order = f"ORDER BY m.updated_at DESC, m.memory_id LIMIT {mark} OFFSET {mark}"
+    return f"{select} WHERE {where} {order}", [*params, limit, offset]
+
+
+def count_nodes_query(orchestrator_id: str, f: NodeFilter, *, mark: str) -> Query:
+    """How many nodes match ``f`` in the orchestrator.
+
+    >>> count_nodes_query("acme", NodeFilter(), mark="?")[0]
+    'SELECT COUNT(*) FROM memories m WHERE m.orchestrator_id = ? AND m.status IN (?)'
+    """
+    where, params = filter_clause(orchestrator_id, f, mark=mark)
+    return f"SELECT COUNT(*) FROM memories m WHERE {where}", params
 
 
 def history_query(orchestrator_id: str, query: HistoryQuery, *, mark: str) -> Query:

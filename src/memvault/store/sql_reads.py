@@ -11,13 +11,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from memvault.model.node import MemoryNode
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
-from memvault.store.base import GENESIS_HASH, ChangeRecord, HistoryEvent, IngestRecord
+from memvault.store.base import GENESIS_HASH, ChangeRecord, HistoryEvent, IngestRecord, NodeFilter
 from memvault.store.records import EventCount, OpEvent, Proposal
 from memvault.store.requests import ChangesQuery, HistoryQuery, OpEventQuery, ProposalQuery
 from memvault.store.sql import (
     change_from_row,
     changes_since_query,
+    count_nodes_query,
     event_counts_from_rows,
     event_counts_query,
     history_from_row,
@@ -25,6 +27,7 @@ from memvault.store.sql import (
     identity_query,
     ingest_from_row,
     ingest_record_query,
+    list_nodes_query,
     op_event_from_row,
     op_events_query,
     proposal_from_row,
@@ -46,9 +49,30 @@ class SqlReads:
 
     _mark: ClassVar[str]
     _anchors: AnchorKeeper
+    #: the store's ``SELECT`` of node rows (:func:`~memvault.store.sql.select_node`)
+    _select_node: ClassVar[str]
 
     def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         raise NotImplementedError
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Any]:
+        """Rows as the store's ``_node`` reads them."""
+        raise NotImplementedError
+
+    def _node(self, row: Any) -> MemoryNode:
+        raise NotImplementedError
+
+    def list_nodes(
+        self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
+    ) -> list[MemoryNode]:
+        sql, params = list_nodes_query(
+            orchestrator_id, filters, limit, offset, select=self._select_node, mark=self._mark
+        )
+        return [self._node(r) for r in self._read(sql, params)]
+
+    def count_nodes(self, orchestrator_id: str, filters: NodeFilter) -> int:
+        sql, params = count_nodes_query(orchestrator_id, filters, mark=self._mark)
+        return int(self._read_rows(sql, params)[0][0])
 
     def _read_proposals(self, orchestrator_id: str, query: ProposalQuery) -> list[Proposal]:
         sql, params = proposals_query(orchestrator_id, query, mark=self._mark)

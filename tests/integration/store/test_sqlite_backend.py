@@ -222,11 +222,14 @@ def test_conversation_and_audit_op_lookups_use_their_indexes(tmp_path: Path) -> 
     """The derived index text's per-write conversation listing and the Refusals page's
     audit-by-op read are index lookups, not scans (migration 5)."""
     from memvault.model import HistoryOp
+    from memvault.store import sql as shared_sql
     from memvault.store.sqlite import queries as q
 
     store = SQLiteStore(tmp_path / "memory.db")
     conn = store._writer
-    sql, params = q.list_nodes_query("acme", NodeFilter(conversation_id="c1"), 10, 0)
+    sql, params = shared_sql.list_nodes_query(
+        "acme", NodeFilter(conversation_id="c1"), 10, 0, select=q.SELECT_NODE, mark="?"
+    )
     plan = " ".join(r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
     assert "memories_conversation" in plan, plan
     plan = " ".join(

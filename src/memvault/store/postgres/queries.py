@@ -27,8 +27,7 @@ from memvault.store.postgres.schema import (
     normalised,
     tsv_column,
 )
-from memvault.store.sql import EDGE_COLUMNS
-from memvault.store.sqlite.queries import NODE_COLUMNS, SOURCE_COLUMNS
+from memvault.store.sql import EDGE_COLUMNS, NODE_COLUMNS, SOURCE_COLUMNS
 
 __all__ = [
     "ANALYZE_SEARCHED",
@@ -41,7 +40,6 @@ __all__ = [
     "filter_ids_query",
     "get_nodes_query",
     "index_text_params",
-    "list_nodes_query",
     "lock_and_bump_query",
     "missing_embeddings_query",
     "node_params",
@@ -54,13 +52,8 @@ __all__ = [
 
 Query = tuple[str, list[Any]]
 
-SELECT_NODE = (
-    "SELECT "
-    + ", ".join(f"m.{c}" for c in NODE_COLUMNS)
-    + ", "
-    + ", ".join(f"s.{c} AS s_{c}" for c in SOURCE_COLUMNS)
-    + " FROM memories m JOIN memory_sources s ON s.orchestrator_id = m.orchestrator_id"
-    " AND s.memory_id = m.memory_id AND s.is_primary"
+SELECT_NODE = shared_sql.select_node(
+    "s.orchestrator_id = m.orchestrator_id AND s.memory_id = m.memory_id AND s.is_primary"
 )
 
 
@@ -71,27 +64,6 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
     'm.orchestrator_id = %s AND m.status IN (%s) AND m.user_id IS NULL'
     """
     return shared_sql.filter_clause(orchestrator_id, f, alias, mark="%s")
-
-
-def list_nodes_query(orchestrator_id: str, f: NodeFilter, limit: int, offset: int) -> Query:
-    """Filtered nodes, newest ``updated_at`` first, ties by ``memory_id``.
-
-    >>> list_nodes_query("acme", NodeFilter(), 10, 0)[0].endswith("LIMIT %s OFFSET %s")
-    True
-    """
-    where, params = filter_clause(orchestrator_id, f)
-    sql = f"{SELECT_NODE} WHERE {where} ORDER BY m.updated_at DESC, m.memory_id LIMIT %s OFFSET %s"
-    return sql, [*params, limit, offset]
-
-
-def count_nodes_query(orchestrator_id: str, f: NodeFilter) -> Query:
-    """How many nodes match ``f`` in the orchestrator.
-
-    >>> count_nodes_query("acme", NodeFilter())[0].startswith("SELECT COUNT(*)")
-    True
-    """
-    where, params = filter_clause(orchestrator_id, f)
-    return f"SELECT COUNT(*) AS n FROM memories m WHERE {where}", params
 
 
 def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:

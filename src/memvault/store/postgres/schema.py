@@ -41,6 +41,7 @@ import re
 
 from memvault.errors import ConfigError
 from memvault.store.base import TEXT_COLUMNS
+from memvault.store.sql import LOOKUP_INDEXES
 
 __all__ = [
     "DEFAULT_VECTOR_DIMS",
@@ -381,14 +382,8 @@ CREATE TABLE IF NOT EXISTS store_identity (
 );
 """
 
-# Lookups that scanned: the derived index text lists a conversation's memories on
-# every write (``NodeFilter(conversation_id=…)``, newest first), and the inspector's
-# Refusals page reads the audit by ``op`` (newest first).
-_V4 = """
-CREATE INDEX IF NOT EXISTS memories_conversation
-    ON memories (orchestrator_id, conversation_id, updated_at DESC);
-CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
-"""
+# Lookups that scanned, as on SQLite.
+_V4 = LOOKUP_INDEXES
 
 # Delta-header seen-marks per reader (NOTE5 "seen and left alone" 2): a mark was
 # kept per thread, so when Al read a thread, Bea's header for it came back empty.

@@ -44,7 +44,6 @@ from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
-    NodeFilter,
     RankFields,
     Store,
     StoreCounts,
@@ -208,6 +207,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
             return cur.fetchall()
 
     _mark = "%s"
+    _select_node = q.SELECT_NODE
 
     def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self._read_tuples(sql, params)
@@ -465,16 +465,6 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
             return []
         sql, params = q.edges_of_query(orchestrator_id, ids)
         return [edge_from_row(r) for r in self._read_tuples(sql, params)]
-
-    def list_nodes(
-        self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
-    ) -> list[MemoryNode]:
-        sql, params = q.list_nodes_query(orchestrator_id, filters, limit, offset)
-        return [self._node(r) for r in self._read(sql, params)]
-
-    def count_nodes(self, orchestrator_id: str, filters: NodeFilter) -> int:
-        sql, params = q.count_nodes_query(orchestrator_id, filters)
-        return int(self._read(sql, params)[0]["n"])
 
     def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]:
         sql, params = q.search_text_query(

@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memvault.model.node import PROVENANCE_FIELDS, MemoryNode, Source
+from memvault.model.node import MemoryNode, Source
 from memvault.store import sql as shared_sql
 from memvault.store.base import TEXT_COLUMNS, NodeFilter
+from memvault.store.sql import NODE_COLUMNS, SOURCE_COLUMNS
 
 __all__ = [
     "NODE_COLUMNS",
+    "SOURCE_COLUMNS",
     "Query",
     "bm25_weights",
     "filter_clause",
@@ -22,7 +24,6 @@ __all__ = [
     "fts_match_expression",
     "get_nodes_query",
     "in_arity",
-    "list_nodes_query",
     "node_params",
     "padded",
     "rank_fields_query",
@@ -32,46 +33,7 @@ __all__ = [
 
 Query = tuple[str, list[Any]]
 
-NODE_COLUMNS: tuple[str, ...] = (
-    "memory_id",
-    "orchestrator_id",
-    "project_id",
-    "type",
-    "category",
-    "key",
-    "value",
-    "content",
-    "summary",
-    "importance",
-    "confidence",
-    "pinned",
-    "status",
-    "ttl_class",
-    *PROVENANCE_FIELDS,
-    "created_at",
-    "updated_at",
-    "last_accessed_at",
-    "purge_at",
-    "access_count",
-)
-SOURCE_COLUMNS: tuple[str, ...] = (
-    "source_type",
-    "captured_by",
-    "source_kind",
-    "source_path",
-    "conversation_id",
-    "workflow_run_id",
-    "step_id",
-    "source_ref",
-)
-
-SELECT_NODE = (
-    "SELECT "
-    + ", ".join(f"m.{c}" for c in NODE_COLUMNS)
-    + ", "
-    + ", ".join(f"s.{c} AS s_{c}" for c in SOURCE_COLUMNS)
-    + " FROM memories m JOIN memory_sources s ON s.memory_id = m.memory_id AND s.is_primary = 1"
-)
+SELECT_NODE = shared_sql.select_node("s.memory_id = m.memory_id AND s.is_primary = 1")
 
 
 def in_arity(count: int) -> int:
@@ -114,18 +76,6 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m") -> Quer
     'm.orchestrator_id = ? AND m.status IN (?) AND m.user_id = ?'
     """
     return shared_sql.filter_clause(orchestrator_id, f, alias, mark="?")
-
-
-def list_nodes_query(orchestrator_id: str, f: NodeFilter, limit: int, offset: int) -> Query:
-    where, params = filter_clause(orchestrator_id, f)
-    sql = f"{SELECT_NODE} WHERE {where} ORDER BY m.updated_at DESC, m.memory_id LIMIT ? OFFSET ?"
-    return sql, [*params, limit, offset]
-
-
-def count_nodes_query(orchestrator_id: str, f: NodeFilter) -> Query:
-    """How many nodes match ``f`` in the orchestrator."""
-    where, params = filter_clause(orchestrator_id, f)
-    return f"SELECT COUNT(*) FROM memories m WHERE {where}", params
 
 
 def get_nodes_query(orchestrator_id: str, memory_ids: Sequence[str]) -> Query:

@@ -7,9 +7,31 @@ migration is recorded in ``schema_version``. Every table carries
 
 from __future__ import annotations
 
+from memvault.store.sql import LOOKUP_INDEXES
+
 __all__ = ["MIGRATIONS"]
 
-_V1 = """
+
+def _fts_table(*columns: str) -> str:
+    """The ``memory_fts`` table over ``columns`` (FTS5 tables cannot gain columns,
+    so a migration that adds one drops the table and creates it again).
+
+    >>> print(_fts_table("content"))
+    CREATE VIRTUAL TABLE memory_fts USING fts5 (
+        memory_id UNINDEXED,
+        orchestrator_id UNINDEXED,
+        content,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    """
+    lines = ("memory_id UNINDEXED", "orchestrator_id UNINDEXED", *columns)
+    body = "".join(f"    {c},\n" for c in lines)
+    tokenize = "    tokenize = 'porter unicode61 remove_diacritics 2'\n"
+    return f"CREATE VIRTUAL TABLE memory_fts USING fts5 (\n{body}{tokenize});"
+
+
+_V1 = (
+    """
 CREATE TABLE memories (
     memory_id        TEXT PRIMARY KEY,
     orchestrator_id  TEXT NOT NULL,
@@ -94,15 +116,9 @@ CREATE TABLE embedding_cache (
     PRIMARY KEY (model_id, text_sha256)
 );
 
-CREATE VIRTUAL TABLE memory_fts USING fts5 (
-    memory_id UNINDEXED,
-    orchestrator_id UNINDEXED,
-    content,
-    key,
-    value,
-    summary,
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
+"""
+    + _fts_table("content", "key", "value", "summary")
+    + """
 
 CREATE TABLE history (
     seq              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -178,30 +194,24 @@ CREATE TABLE proposals (
 );
 CREATE INDEX proposals_status ON proposals (orchestrator_id, status, expires_at);
 """
+)
 
 # Index-only enrichment columns (subject, context, date) for hybrid recall.
 # FTS5 tables cannot gain columns, so the table is rebuilt from `memories`
 # (before this migration no enrichment existed, so nothing is lost).
-_V2 = """
+_V2 = (
+    """
 DROP TABLE memory_fts;
-CREATE VIRTUAL TABLE memory_fts USING fts5 (
-    memory_id UNINDEXED,
-    orchestrator_id UNINDEXED,
-    content,
-    key,
-    value,
-    summary,
-    subject,
-    context,
-    date,
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
+"""
+    + _fts_table("content", "key", "value", "summary", "subject", "context", "date")
+    + """
 INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary,
                         subject, context, date)
     SELECT memory_id, orchestrator_id, content, key, value, summary, '', '', ''
     FROM memories;
 CREATE INDEX memory_embeddings_model ON memory_embeddings (orchestrator_id, model_id);
 """
+)
 
 # Lifecycle: the audit chain's head as recorded at write time (catches a
 # deleted last row), proposal outcomes, and lookups for purge and stats.
@@ -232,14 +242,8 @@ CREATE TABLE store_identity (
 );
 """
 
-# Lookups that scanned (NOTE "seen and left alone" 4–5): the derived index text
-# lists a conversation's memories on every write (``NodeFilter(conversation_id=…)``,
-# newest first), and the inspector's Refusals page reads the audit by ``op``.
-_V5 = """
-CREATE INDEX IF NOT EXISTS memories_conversation
-    ON memories (orchestrator_id, conversation_id, updated_at DESC);
-CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
-"""
+# Lookups that scanned (NOTE "seen and left alone" 4–5), as on PostgreSQL.
+_V5 = LOOKUP_INDEXES
 
 # Delta-header seen-marks per reader (NOTE5 "seen and left alone" 2): a mark was
 # kept per thread, so when Al read a thread, Bea's header for it came back empty.

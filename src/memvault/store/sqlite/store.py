@@ -319,6 +319,7 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         return conn
 
     _mark = "?"
+    _select_node = q.SELECT_NODE
 
     def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return self._read(sql, params)
@@ -917,16 +918,6 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
                 ),
             )
         return bool(found)
-
-    def list_nodes(
-        self, orchestrator_id: str, filters: NodeFilter, *, limit: int, offset: int = 0
-    ) -> list[MemoryNode]:
-        sql, params = q.list_nodes_query(orchestrator_id, filters, limit, offset)
-        return [self._node(r) for r in self._read(sql, params)]
-
-    def count_nodes(self, orchestrator_id: str, filters: NodeFilter) -> int:
-        sql, params = q.count_nodes_query(orchestrator_id, filters)
-        return int(self._read(sql, params)[0][0])
 
     def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]:
         terms, filters, limit = search.terms, search.filters, search.limit
