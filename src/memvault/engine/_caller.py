@@ -2,7 +2,8 @@
 
 :meth:`MemoryEngine.as_caller` returns a :class:`Caller` with the engine's
 typed methods. Every call is authorised in ONE place, :meth:`Caller.authorize`
-(read-only grant, category allowlist, calls that span every category), runs
+(read-only grant, category allowlist, calls that span every category; the
+rules live in :mod:`memvault.engine._rules`), runs
 as the caller's agent (:meth:`MemoryEngine.acting` — no copy of the engine),
 and forces the caller's agent onto what it writes. A denial raises
 :class:`~memvault.errors.AccessDeniedError` after the ``on_deny`` hook has
@@ -28,8 +29,8 @@ from __future__ import annotations
 
 import builtins
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
@@ -38,39 +39,34 @@ from memvault.engine._context import ContextOps
 from memvault.engine._core import _unpack
 from memvault.engine._grant import (
     _BOUND_FORWARDS,
-    _MESSAGES,
     _WITHHELD,
     CallerGrant,
     DenyHook,
     Grant,
     _Forward,
+    _writes_all,
 )
 from memvault.engine._lifecycle import LifecycleOps
 from memvault.engine._reads import Reader
+from memvault.engine._rules import CallerRules
 from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED
-from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
 from memvault.store.records import AuditHead
-from memvault.store.scope import ALL_USERS, UserScope, can_see, scoped
+from memvault.store.scope import UserScope
 from memvault.write import CapturePipeline
 from memvault.write.spec import MemoryPatch, NewMemory
-
-if TYPE_CHECKING:
-    from memvault.engine._sync import MemoryEngine
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
 
 #: ``add``'s keywords besides the memory (how to write it, not what).
 _ADD_OPTIONS = frozenset({"thread_id", "index_text", "vector", "vector_model"})
 
-T = TypeVar("T")
 
-
-class Caller:
+class Caller(CallerRules):
     """The engine's typed methods for one caller, each authorised in :meth:`authorize`.
 
     Nothing else of the engine is reachable through it: no store, no core, no
@@ -78,16 +74,10 @@ class Caller:
     rule, :class:`_Forward`) and two read-only attributes, :attr:`orchestrator`
     and :attr:`categories`; any other name raises :class:`AttributeError`.
     Type checkers see exactly this surface (it is not typed as the engine).
+    Every call is authorised by the rules of :class:`CallerRules`.
     """
 
-    __slots__ = ("_engine", "_on_deny", "grant")
-
-    def __init__(
-        self, engine: MemoryEngine, grant: CallerGrant, *, on_deny: DenyHook | None = None
-    ) -> None:
-        self._engine = engine
-        self.grant = grant
-        self._on_deny = on_deny
+    __slots__ = ()
 
     @property
     def orchestrator(self) -> str:
@@ -98,149 +88,6 @@ class Caller:
     def categories(self) -> frozenset[str]:
         """The categories the engine's contract names (not the grant's: see ``grant``)."""
         return self._engine.categories
-
-    # -- the one place -----------------------------------------------------------
-
-    def authorize(
-        self,
-        operation: str,
-        *,
-        write: bool = False,
-        categories: Iterable[str | None] = (),
-        spans_all: bool = False,
-    ) -> None:
-        """Allow the call or raise :class:`AccessDeniedError` (audited through ``on_deny``).
-
-        ``write``: needs a writable grant; ``categories``: each must be granted;
-        ``spans_all``: the call touches categories it cannot name up front
-        (bulletin, capture, ingest), so a category-limited grant is refused.
-        """
-        grant = self.grant
-        reason = ""
-        refused: tuple[str, ...] = ()
-        if write and grant.read_only:
-            reason = "read_only"
-        elif spans_all and grant.categories is not None:
-            reason = "category_allowlist"
-        elif grant.categories is not None:
-            refused = tuple(
-                sorted({c.upper() for c in categories if c and c.upper() not in grant.categories})
-            )
-            reason = "category_not_allowed" if refused else ""
-        if not reason:
-            return
-        self._refuse(reason, operation, refused)
-
-    def _same_agent(self, named: object, operation: str) -> None:
-        """A request may name no agent or the caller's own; another is refused.
-
-        Trigger: a body's ``agent_id`` (a memory) or ``agent`` (memory.query).
-        Why: the agent comes from the key; acting as another agent is forbidden,
-        not silently rewritten (every edge answers it the same way).
-        Outcome: ``agent_mismatch`` (HTTP 403 ``agent-mismatch``), audited.
-        """
-        if named not in (None, self.grant.agent):
-            self._refuse("agent_mismatch", operation)
-
-    def _refuse(self, reason: str, operation: str, refused: tuple[str, ...] = ()) -> NoReturn:
-        grant = self.grant
-        if self._on_deny is not None:
-            self._on_deny(grant, reason, operation, refused)
-        detail = _MESSAGES[reason].format(
-            agent=grant.agent,
-            plural="y" if len(refused) == 1 else "ies",
-            cats=", ".join(refused),
-            op=operation,
-            limited=", ".join(sorted(grant.categories or ())),
-            user=grant.user,
-        )
-        raise AccessDeniedError(grant.agent, reason, categories=refused, detail=detail)
-
-    # -- whose memories (store/scope.py) ----------------------------------------------
-
-    def reader(self, user: UserScope = None, operation: str = "read") -> UserScope:
-        """Whom a read serves: the grant's user when it is bound to one, else ``user``.
-
-        Trigger: every read that builds context or answers a query (bulletin, delta
-        header, for_message, memory.query) and every read of a bound grant.
-        Why: a user's turn never sees another user's memories, and the
-        orchestrator-wide view is a named permission, never a default.
-        Outcome: a bound grant reads as its user (naming another user, or
-        :data:`ALL_USERS`, is refused and audited); an unbound grant reads as the
-        user it names (``None``: shared memories only) and sees every user's only
-        with ``all_users`` granted (``memvault keys create --all-users``).
-        """
-        bound = self.grant.user
-        if bound is not None:
-            if user is ALL_USERS or user not in (None, bound):
-                self._refuse("other_user", operation)
-            return bound
-        if user is ALL_USERS and not self.grant.all_users:
-            self._refuse("all_users", operation)
-        return user
-
-    def _own(self, user_id: Any, operation: str) -> Any:
-        """The user a write of a bound grant belongs to: its own (another is refused)."""
-        bound = self.grant.user
-        if bound is None:
-            return user_id
-        if user_id not in (None, bound):
-            self._refuse("other_user", operation)
-        return bound
-
-    def known(self, categories: Iterable[str], field: str = "category") -> None:
-        """Raise :class:`ValidationFailed` for a category the engine's contract does not name.
-
-        Trigger: a read asks for a category no memory can have (a typo, a made-up name).
-        Why: an empty success would read as "nothing stored" — the caller must learn
-             that the name is wrong.
-        Outcome: SCHEMA_INVALID naming the unknown categories and the known ones.
-        """
-        known = self._engine.categories
-        unknown = sorted({c for c in categories if c and not expand_categories([c]) <= known})
-        if unknown:
-            raise ValidationFailed(
-                f"unknown category: {', '.join(unknown)}",
-                errors=tuple((field, f"unknown category {c!r}") for c in unknown),
-                hint=f"use one of {', '.join(sorted(known))} (or an alias such as 'tasks')",
-            )
-
-    def _held(self, filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:
-        """The caller's filters, held to its categories (asked ones checked) and its user."""
-        flt = self._engine.core.filters(filters)
-        if flt.category is not None:
-            self.known(flt.category)
-            self.authorize("read", categories=flt.category)
-        elif self.grant.categories is not None:
-            flt = flt.model_copy(update={"category": self._granted("read")})
-        bound = self.grant.user
-        if bound is not None:
-            flt = scoped(flt, bound)
-        elif not self.grant.all_users and flt.user_id is None and flt.visible_to is None:
-            # Trigger: a key bound to no user, without --all-users, lists or searches
-            #   naming no user (neither ``user_id`` nor a ``visible_to`` scope).
-            # Why: such a key reads as the user it names (``reader``); naming none
-            #   listed every user's memories while the bulletin and query of the
-            #   same key saw shared ones only.
-            # Outcome: shared memories only, as its other reads.
-            flt = scoped(flt, None)
-        return flt
-
-    def _granted(self, operation: str) -> tuple[str, ...]:
-        """The grant's categories, sorted; a grant of none may read nothing (fail closed).
-
-        Trigger: a key's categories and the configured allowlist may not intersect.
-        Why: an empty category filter would read as "no filter" — every category.
-        Outcome: refused, as a call that spans every category is.
-        """
-        granted = tuple(sorted(self.grant.categories or ()))
-        if not granted:
-            self.authorize(operation, spans_all=True)
-        return granted
-
-    def _run(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        with self._engine.acting(self.grant.agent):
-            return method(*args, **kwargs)
 
     # -- writes ------------------------------------------------------------------
 
@@ -296,21 +143,6 @@ class Caller:
         patch = patch or MemoryPatch()
         self._updatable(memory_id, patch.category)
         return self._run(self._engine.update, memory_id, patch)
-
-    def _updatable(self, memory_id: str, category: str | None) -> None:
-        """The caller may write, the memory is in its categories, and so is its new one."""
-        self.authorize("update", write=True)
-        node = self._node(memory_id, "update")
-        self.authorize("update", write=True, categories=[node.category, category])
-
-    def _write_on(
-        self, operation: str, memory_ids: Sequence[str], *, include_deleted: bool = False
-    ) -> None:
-        """A write that changes stored memories: writable, and each in the caller's categories."""
-        self.authorize(operation, write=True)
-        for memory_id in memory_ids:
-            node = self._node(memory_id, operation, include_deleted=include_deleted)
-            self.authorize(operation, write=True, categories=[node.category])
 
     def delete(self, memory_id: str, **options: Any) -> WriteResult:
         """:meth:`MemoryEngine.delete` of a memory in the caller's categories."""
@@ -431,13 +263,6 @@ class Caller:
         """
         return self._engine.store.revision(self._engine.orchestrator)
 
-    def _readable(self, node: MemoryNode) -> bool:
-        granted = self.grant.categories
-        if granted is not None and node.category.upper() not in granted:
-            return False
-        bound = self.grant.user
-        return bound is None or can_see(bound, node.user_id)
-
     def get_nodes(self, memory_ids: Sequence[str]) -> builtins.list[MemoryNode]:
         """The memories with these ids (any status) that the grant may read: in its
         categories and, for a grant bound to a user, that user's or shared ones.
@@ -513,33 +338,19 @@ class Caller:
     export_user = _Forward(LifecycleOps.export_user, write=False, spans_all=True)
     verify_audit = _Forward(LifecycleOps.verify_audit, write=False, spans_all=True)
     audit_anchor = _Forward(LifecycleOps.audit_anchor, write=False, spans_all=True)
-    capture_message = _Forward(
-        CaptureOps.capture_message, write=True, spans_all=True, operation="capture"
-    )
-    capture_workflow_output = _Forward(
-        CapturePipeline.capture_workflow_output, write=True, spans_all=True, operation="capture"
-    )
-    capture_diagnostics = _Forward(
-        CapturePipeline.capture_diagnostics, write=True, spans_all=True, operation="capture"
-    )
-    ingest_pending = _Forward(
-        LifecycleOps.ingest_pending, write=True, spans_all=True, operation="ingest"
-    )
-    propose = _Forward(LifecycleOps.propose, write=True, spans_all=True, operation="proposals")
-    propose_insights = _Forward(
-        LifecycleOps.propose_insights, write=True, spans_all=True, operation="proposals"
-    )
-    confirm_proposal = _Forward(
-        LifecycleOps.confirm_proposal, write=True, spans_all=True, operation="proposals"
-    )
-    reject_proposal = _Forward(
-        LifecycleOps.reject_proposal, write=True, spans_all=True, operation="proposals"
-    )
-    run_lifecycle = _Forward(LifecycleOps.run_lifecycle, write=True, spans_all=True)
-    consolidate = _Forward(LifecycleOps.consolidate, write=True, spans_all=True)
-    forget_user = _Forward(LifecycleOps.forget_user, write=True, spans_all=True)
-    record_event = _Forward(LifecycleOps.record_event, write=True, spans_all=True)
-    backfill_embeddings = _Forward(Reader.backfill_embeddings, write=True, spans_all=True)
+    capture_message = _writes_all(CaptureOps.capture_message, "capture")
+    capture_workflow_output = _writes_all(CapturePipeline.capture_workflow_output, "capture")
+    capture_diagnostics = _writes_all(CapturePipeline.capture_diagnostics, "capture")
+    ingest_pending = _writes_all(LifecycleOps.ingest_pending, "ingest")
+    propose = _writes_all(LifecycleOps.propose, "proposals")
+    propose_insights = _writes_all(LifecycleOps.propose_insights, "proposals")
+    confirm_proposal = _writes_all(LifecycleOps.confirm_proposal, "proposals")
+    reject_proposal = _writes_all(LifecycleOps.reject_proposal, "proposals")
+    run_lifecycle = _writes_all(LifecycleOps.run_lifecycle)
+    consolidate = _writes_all(LifecycleOps.consolidate)
+    forget_user = _writes_all(LifecycleOps.forget_user)
+    record_event = _writes_all(LifecycleOps.record_event)
+    backfill_embeddings = _writes_all(Reader.backfill_embeddings)
 
     def _forwarded(
         self, name: str, write: bool, spans_all: bool, operation: str
@@ -581,38 +392,3 @@ class Caller:
                 # Outcome: absent, exactly as an unknown name is.
                 raise AttributeError(f"{name!r} is not available on a caller's façade")
             return self._forwarded(name, True, True, name)
-
-    def _for_user(
-        self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """The arguments of a bound grant's call, acting for the grant's user only."""
-        if name == "capture_message" and args:
-            message = args[0]
-            data = dict(message) if isinstance(message, Mapping) else message.model_dump()
-            data["user_id"] = self._own(data.get("user_id"), name)
-            args = (data, *args[1:])
-        elif name in ("capture_workflow_output", "capture_diagnostics", "proposals"):
-            kwargs["user_id"] = self._own(kwargs.get("user_id"), name)
-        elif name in ("export_user", "forget_user"):
-            owner = args[0] if args else kwargs.pop("user_id", None)
-            args = (self._own(owner, name), *args[1:])
-        elif name in ("confirm_proposal", "reject_proposal"):
-            wanted = args[0] if args else kwargs.get("proposal_id")
-            mine = self._run(self._engine.proposals, user_id=self.grant.user)
-            if not any(p.proposal_id == wanted for p in mine):
-                self._refuse("other_user", name)
-        return args, kwargs
-
-    def _node(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
-        node = self._run(
-            self._engine.core.load, memory_id, operation, include_deleted=include_deleted
-        )
-        bound = self.grant.user
-        if bound is not None and not can_see(bound, node.user_id):
-            # Another user's memory is answered like an unknown id (never confirmed),
-            # and the attempt is logged like any scope miss.
-            self._engine.core.log_event(
-                "warning", "scope_miss", operation=operation, memory_id=memory_id[:128]
-            )
-            raise MemoryNotFoundError(memory_id, self._engine.orchestrator)
-        return node

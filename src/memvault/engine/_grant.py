@@ -126,3 +126,9 @@ class _Forward(Generic[P, R]):
         if caller is None:
             return self
         return caller._forwarded(self.name, self.write, self.spans_all, self.operation)
+
+
+def _writes_all(method: Callable[Concatenate[Any, P], R], operation: str = "") -> _Forward[P, R]:
+    """The rule of most forwards: a write that spans every category (capture, ingest,
+    proposals, lifecycle), refused to a read-only or category-limited grant."""
+    return _Forward(method, write=True, spans_all=True, operation=operation)
