@@ -34,16 +34,9 @@ from memvault.model.node import (
     MemoryNode,
     Source,
 )
+from memvault.store import requests as rq
 from memvault.store.anchor import StoreAnchor
 from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal, ProposalStatus
-from memvault.store.requests import (
-    ChangesQuery,
-    HistoryQuery,
-    OpEventQuery,
-    ProposalQuery,
-    TextSearch,
-    VectorSearch,
-)
 
 if TYPE_CHECKING:
     # Only annotations name numpy here: importing it costs ~0.1-0.2 s, which
@@ -503,7 +496,7 @@ class VectorSearchEach:
     """
 
     def _read_vector_hits_many(
-        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: VectorSearch
+        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: rq.VectorSearch
     ) -> list[list[VectorHit]]:
         read: Any = getattr(self, "_read_vector_hits")  # noqa: B009  # the backend's own
         return [read(orchestrator_id, q, search) for q in queries]
@@ -573,7 +566,7 @@ class Store(Protocol):
         if not any(t.strip() for t in terms):
             return []
         return self._read_text_hits(
-            orchestrator_id, TextSearch(terms, filters, limit, column_weights)
+            orchestrator_id, rq.TextSearch(terms, filters, limit, column_weights)
         )
 
     def search_vectors(
@@ -587,7 +580,7 @@ class Store(Protocol):
     ) -> list[VectorHit]:
         """Nearest nodes to ``query`` by cosine among those matching ``filters``, best first
         (ties by memory id)."""
-        search = VectorSearch(model_id, filters, limit)
+        search = rq.VectorSearch(model_id, filters, limit)
         return self._read_vector_hits(orchestrator_id, query, search)
 
     def search_vectors_many(
@@ -611,18 +604,18 @@ class Store(Protocol):
             raise ValueError(f"queries must be a matrix (one row per query), got {matrix.shape}")
         if matrix.shape[0] == 0:
             return []
-        search = VectorSearch(model_id, filters, limit)
+        search = rq.VectorSearch(model_id, filters, limit)
         return self._read_vector_hits_many(orchestrator_id, matrix, search)
 
     # The backend's half of the searches above (their options as one value).
-    def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]: ...
+    def _read_text_hits(self, orchestrator_id: str, search: rq.TextSearch) -> list[TextHit]: ...
 
     def _read_vector_hits(
-        self, orchestrator_id: str, query: npt.NDArray[np.float32], search: VectorSearch
+        self, orchestrator_id: str, query: npt.NDArray[np.float32], search: rq.VectorSearch
     ) -> list[VectorHit]: ...
 
     def _read_vector_hits_many(
-        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: VectorSearch
+        self, orchestrator_id: str, queries: npt.NDArray[np.float32], search: rq.VectorSearch
     ) -> list[list[VectorHit]]: ...
 
     def missing_embeddings(
@@ -652,10 +645,10 @@ class Store(Protocol):
         ``ops`` keeps only those operations; ``newest_first`` reverses the order
         and ``offset`` skips that many events of it (a page of a timeline).
         """
-        query = HistoryQuery(memory_id, limit, ops, newest_first, offset)
+        query = rq.HistoryQuery(memory_id, limit, ops, newest_first, offset)
         return self._read_history(orchestrator_id, query)
 
-    def _read_history(self, orchestrator_id: str, query: HistoryQuery) -> list[HistoryEvent]: ...
+    def _read_history(self, orchestrator_id: str, query: rq.HistoryQuery) -> list[HistoryEvent]: ...
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
         """The ``ingest_files`` row for this content hash, or ``None``."""
@@ -679,9 +672,9 @@ class Store(Protocol):
         memories that reader may see (a row whose memory is gone is left out).
         ``newest`` keeps only that many of the latest rows (still oldest first).
         """
-        return self._read_changes(orchestrator_id, ChangesQuery(revision, visible_to, newest))
+        return self._read_changes(orchestrator_id, rq.ChangesQuery(revision, visible_to, newest))
 
-    def _read_changes(self, orchestrator_id: str, query: ChangesQuery) -> list[ChangeRecord]: ...
+    def _read_changes(self, orchestrator_id: str, query: rq.ChangesQuery) -> list[ChangeRecord]: ...
 
     # -- context ---
     def thread_seen(self, orchestrator_id: str, thread_id: str, *, reader: str) -> int | None:
@@ -726,10 +719,10 @@ class Store(Protocol):
         limit: int = 1000,
     ) -> list[Proposal]:
         """Consent proposals, oldest first, optionally narrowed."""
-        query = ProposalQuery(status, user_id, proposal_id, limit)
+        query = rq.ProposalQuery(status, user_id, proposal_id, limit)
         return self._read_proposals(orchestrator_id, query)
 
-    def _read_proposals(self, orchestrator_id: str, query: ProposalQuery) -> list[Proposal]: ...
+    def _read_proposals(self, orchestrator_id: str, query: rq.ProposalQuery) -> list[Proposal]: ...
 
     def audit_head(self, orchestrator_id: str) -> AuditHead:
         """Event count and last hash of the audit chain as recorded at write time."""
@@ -748,9 +741,9 @@ class Store(Protocol):
         limit: int = 100_000,
     ) -> list[OpEvent]:
         """Operational events in write order, optionally one ``op`` and from ``since`` on."""
-        return self._read_op_events(orchestrator_id, OpEventQuery(op, since, limit))
+        return self._read_op_events(orchestrator_id, rq.OpEventQuery(op, since, limit))
 
-    def _read_op_events(self, orchestrator_id: str, query: OpEventQuery) -> list[OpEvent]: ...
+    def _read_op_events(self, orchestrator_id: str, query: rq.OpEventQuery) -> list[OpEvent]: ...
 
     # -- identity ---
 
