@@ -432,3 +432,16 @@ def test_search_vectors_many_answers_each_query_as_search_vectors(store: Store) 
         )
     assert store.search_vectors_many("acme", "m", queries[:0], NodeFilter(), limit=4) == []
     assert store.search_vectors_many("other", "m", queries[:2], NodeFilter(), limit=4) == [[], []]
+
+
+@pytest.mark.parametrize("shape", [(16,), (2, 3, 16), ()])
+def test_search_vectors_many_refuses_anything_but_a_matrix_alike_everywhere(
+    store: Store, shape: tuple[int, ...]
+) -> None:
+    """A single vector is not read as 16 one-number queries, nor a stack as one per
+    matrix: every backend says the same thing (it was SQLite alone)."""
+    import numpy as np
+
+    queries = np.ones(shape, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"queries must be a matrix \(one row per query\)"):
+        store.search_vectors_many("acme", "m", queries, NodeFilter(), limit=4)
