@@ -203,7 +203,8 @@ _LOGISTICS = re.compile(
 )
 #: A standing schedule, not a one-off ("standup is at 9:30 every day").
 _RECURRING = re.compile(
-    r"\b(?:every|each|daily|weekly|monthly|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
+    r"\b(?:every|each|daily|weekly|monthly|nightly|hourly|yearly|quarterly"
+    r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
     re.I,
 )

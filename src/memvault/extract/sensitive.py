@@ -82,7 +82,12 @@ _FREE_WORDS: dict[str, str] = {
     + r"|diagnosed|prescribed|surgery|chemo\w*|antidepressants?|anxiety|depression|adhd|autis\w*"
     r"|bipolar|diabet\w*|cancer|hiv|pregnant|miscarriage|ivf|rehab|sober|relapse",
     "criminal": SENSITIVE_SLOTS["criminal"]
-    + r"|arrested|convicted|jail|prison|court case|lawsuit|probation officer|dui",
+    + r"|arrested|convicted|jail|prison|court case|lawsuit|probation officer|dui"
+    # how criminal matters are told as news ("my landlord is on trial for fraud"): the
+    # proceedings and the person-level offences, not the tooling words ("fraud model")
+    r"|prosecuted|prosecution|indicted|charged with|pleaded guilty|pled guilty|plea deal"
+    r"|on trial|stood trial|sentenced|felony|misdemeanou?r|(?:out )?on bail|behind bars"
+    r"|criminal record|police custody|tax evasion|embezzl\w*|shoplift\w*|money laundering",
     "identity_trait": SENSITIVE_SLOTS["identity_trait"]
     + r"|gay|lesbian|bisexual|transgender|queer|atheist|muslim|jewish|christian|catholic"
     r"|hindu|buddhist",

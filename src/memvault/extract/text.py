@@ -129,6 +129,26 @@ def object_slug(action: str) -> str:
     return slug(_VERB_LEMMA.get(action.strip().lower(), action))
 
 
+#: A part that is only a lead-in ("From now on, please …", "Going forward, please …"):
+#: it says how the next clause holds, and is read with it, never alone.
+_LEAD_IN_ONLY = re.compile(
+    r"^(?:from now on|going forward|from today on|starting (?:today|now|tomorrow)"
+    r"|for the record|for future reference|by the way|btw|also|actually|ok(?:ay)?|so"
+    r"|oh and|one more thing|just so you know|for future chats|in future|in the future)$",
+    re.I,
+)
+
+
+def _join_lead_ins(parts: list[str]) -> list[str]:
+    out: list[str] = []
+    for part in parts:
+        if out and _LEAD_IN_ONLY.match(out[-1]):
+            out[-1] = f"{out[-1]}, {part}"
+        else:
+            out.append(part)
+    return out
+
+
 def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     """Sentences with their first-person clauses (the reader reads both).
 
@@ -136,6 +156,8 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     ("dentist tomorrow, so I can't join.", ['dentist tomorrow', "I can't join."])
     >>> [s for s, _ in split_sentences("東京に住んでいます。コーヒーが好きです。")]
     ['東京に住んでいます。', 'コーヒーが好きです。']
+    >>> split_sentences("From now on, please reply in German.")[0][1]
+    ['From now on, please reply in German.']
     """
     masked, spans = protect(text)  # never split inside a quote, a path or code
     out: list[tuple[str, list[str]]] = []
@@ -144,7 +166,7 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
         for part in _CONJ_SPLIT.split(sentence):
             request = _REQUEST_THEN_I.match(part.strip())
             parts += [request["ask"], request["rest"]] if request else [part]
-        parts = [p.strip(" ,") for p in parts]
+        parts = _join_lead_ins([p.strip(" ,") for p in parts])
         clauses = [restore(p, spans) for p in parts if p]
         if clauses:
             out.append((restore(sentence.strip(), spans), clauses))

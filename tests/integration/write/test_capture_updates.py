@@ -67,15 +67,10 @@ def test_the_cap_keeps_the_dated_todo_and_defers_the_rest_to_the_next_turn(
     assert say(p, "ok").candidates == ()  # nothing waits any more
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="capture (issue 16), not the gate: 'From now on, please reply in German.' is "
-    "resolved as a contradiction of 'Please reply to me in English.', not an update (on main "
-    "before session 6's weights it split off 'From now on.' as a second candidate); the gate's "
-    "refusal of the Vite sentence that this mark named before is fixed (Gate 0.4)",
-)
 def test_updates_by_meaning_under_every_change_cue(pipeline: CapturePipeline) -> None:
     # each pair: a statement, then a change worded differently; the second updates the first
+    # ("From now on," was split off as its own clause: a second candidate, and the reply
+    # language lost its change cue and was resolved as a contradiction)
     pairs = [
         ("I use VS Code for everything.", "These days I use Zed for everything."),
         ("Please reply to me in English.", "From now on, please reply in German."),

@@ -8,7 +8,7 @@ import pytest
 
 from memvault.extract import Message
 from memvault.extract.rules import RuleExtractor
-from memvault.extract.sensitive import sensitive_slot
+from memvault.extract.sensitive import sensitive_slot, sensitive_words
 
 
 @pytest.mark.parametrize(
@@ -60,3 +60,26 @@ def test_the_rule_extractor_marks_the_candidate() -> None:
         Message(text="My favourite editor is Vim.", speaker="Leo"), now=now
     ).candidates
     assert editor.sensitive == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My landlord is on trial for embezzlement, hope the flat is not affected.",
+        "My cousin got charged with shoplifting last week.",
+        "Our team lead is being prosecuted for money laundering.",
+        "my old boss was sentenced to two years",
+    ],
+)
+def test_criminal_proceedings_told_as_news_are_marked_whatever_rule_reads_them(text: str) -> None:
+    # session 6: "my X is being prosecuted for …" went through the my_x_is rule unmarked
+    # and the gate let it pass (fresh_6's two leaked words)
+    x = RuleExtractor().extract(
+        Message(text=text, speaker="Tom"), now=datetime(2026, 1, 1, tzinfo=UTC)
+    )
+    assert x.candidates and all(c.sensitive == "criminal" for c in x.candidates), x.candidates
+
+
+def test_tooling_words_near_crime_stay_ordinary() -> None:
+    assert sensitive_words("we built a fraud detection model in Spark") is None
+    assert sensitive_words("the trial license of the IDE runs out friday") is None

@@ -73,6 +73,27 @@ def test_a_token_in_a_statement_comes_out_byte_identical(token: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("The admin panel is built on Laravel 11.", "Laravel 11"),
+        ("Most of the services are on Go 1.22 already.", "Go 1.22"),
+        ("Logs ship to the analytics-eu-prod cluster.", "analytics-eu-prod"),
+        ("Our weekly sync is at 10:00 CET on Mondays.", "10:00 CET"),
+        ("Everything runs on Ubuntu 24.04 LTS.", "Ubuntu 24.04"),
+        ("Staging uses the branch release/2026.11.", "release/2026.11"),
+        ("Data lands in the bucket gs://acme-raw-events.", "gs://acme-raw-events"),
+        ("Error budget for checkout is 99.95%.", "99.95%"),
+        ("Never call .expect() in library code, that's our rule.", ".expect()"),
+        # a nightly job at a time is a schedule, not the day's logistics
+        ("The ingest job is called nightly-etl-v2 and runs at 02:00 UTC.", "nightly-etl-v2"),
+    ],
+)
+def test_the_stacks_facts_said_without_i_keep_their_identifiers(text: str, token: str) -> None:
+    got = statements(text)
+    assert any(token in s for s in got), (text, got)
+
+
+@pytest.mark.parametrize(
     ("said", "stored"),
     [
         ("Our servers are in us-west-2.", "Lee's team's servers are in us-west-2."),
