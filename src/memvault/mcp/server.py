@@ -223,9 +223,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     @tool("Query memory", _reads())
     def memory_query(
         ctx: Context,
-        query: Annotated[
-            str, _alias("query", "q", "text", "question", "search", min_length=1, max_length=4000)
-        ],
+        # no min_length: "" gets the engine's blank-query error, as "   " does (and as
+        # search and query answer it on the CLI and over HTTP), not pydantic's wording
+        query: Annotated[str, _alias("query", "q", "text", "question", "search", max_length=4000)],
         top_k: Annotated[int, _alias("top_k", "k", "limit", "topK", "n", ge=1, le=100)] = 3,
         categories: Annotated[
             list[str] | str | None, _alias("categories", "category", "cats")

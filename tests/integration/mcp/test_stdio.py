@@ -70,6 +70,7 @@ async def _session_run(home: Path) -> dict[str, Any]:
             "memory_store", {"content": "x", "category": "PREFERENCE", "type": "Fakt"}
         )
         seen["blank"] = await session.call_tool("memory_query", {"q": " \n "})
+        seen["empty"] = await session.call_tool("memory_query", {"query": ""})
         seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {"user": "dana"}))
         seen["other"] = _data(await session.call_tool("memory_bulletin", {"user": "erin"}))
         seen["everyone"] = await session.call_tool("memory_bulletin", {"all_users": True})
@@ -108,6 +109,9 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert seen["everyone"].is_error and "every user" in _text(seen["everyone"])
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
     assert seen["blank"].is_error and "visible character" in _text(seen["blank"])
+    # "" gets the same validation error as a blank query, not pydantic's wording
+    assert seen["empty"].is_error and "visible character" in _text(seen["empty"])
+    assert "at least 1 character" not in _text(seen["empty"])
     assert seen["forgot"]["stop_reason"] == "SUCCESS_DELETED"
     # Idempotent: forgetting an already-forgotten memory succeeds again, writing nothing.
     assert seen["forgot_again"]["stop_reason"] == "SUCCESS_DELETED"
