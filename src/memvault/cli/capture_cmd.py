@@ -12,7 +12,6 @@ outcome (``rejected`` with its stop reason), not a failure of the command.
 from __future__ import annotations
 
 import importlib
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -21,7 +20,7 @@ import typer
 
 from memvault.cli import output
 from memvault.cli.app import EXIT_USAGE, _engine, _fail, app, bench_app
-from memvault.cli.options import JsonFlag
+from memvault.cli.options import JsonFlag, WeightsOutOpt
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
     from memvault.engine import CaptureResult
@@ -151,10 +150,7 @@ def capture_diagnostics(
 
 @capture_app.command("train")
 def capture_train(
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="Folder for the weights (default: the shipped location)."),
-    ] = None,
+    out: WeightsOutOpt = None,
     corpus: Annotated[
         Path | None, typer.Option("--corpus", help="Clause corpus (default: the shipped one).")
     ] = None,
@@ -217,10 +213,7 @@ def bench_extraction(
         report = module.run(data_path=data, similarity=similarity, repeat=repeat, trace=trace)
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    if as_json:
-        output.emit_json(report)
+    if output.save_result(out, report, as_json=as_json):
         return
     output.print_table(
         f"extraction bench — {report['turns']} turns, similarity: {report['similarity']}, "

@@ -9,7 +9,6 @@ Each command parses, makes one engine call and prints (``--json`` for machines).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -273,10 +272,7 @@ def bench_context(
     from memvault.benchmarks import context as bench
 
     result = bench.run(ctx.obj.orchestrator, targets, repeats, progress=not as_json)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    if as_json:
-        output.emit_json(result)
+    if output.save_result(out, result, as_json=as_json):
         return
     output.print_table(
         "bench context (ms; SQLite file, text recall leg)",

@@ -14,7 +14,6 @@ pending and prints exactly one JSON document::
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -244,10 +243,7 @@ def bench_ingest(
             result["gate_worker_cpu_seconds"] = round(worker, 3)
     finally:
         shutil.rmtree(home, ignore_errors=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    if as_json:
-        output.emit_json(result)
+    if output.save_result(out, result, as_json=as_json):
         return
     rows = [(k, v) for k, v in result.items() if not isinstance(v, dict | list)]
     rows += [(f"time {k} (s)", v) for k, v in result["timings_s"].items()]

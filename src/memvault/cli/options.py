@@ -20,6 +20,7 @@ __all__ = [
     "JsonFlag",
     "JsonOutOpt",
     "ReadOnlyFlag",
+    "WeightsOutOpt",
     "YesFlag",
 ]
 
@@ -68,4 +69,10 @@ BenchDataOpt = Annotated[
         help="LoCoMo/LongMemEval folder for the corpus (default: $MEMVAULT_BENCH_DATA, "
         "else ../shared/data if present, else a generated corpus).",
     ),
+]
+#: Where a ``train`` command (``policy train``, ``capture train``) writes the weights it
+#: rebuilds: the ``.npz``, its ``.json`` manifest and ``.md`` card.
+WeightsOutOpt = Annotated[
+    Path | None,
+    typer.Option("--out", help="Folder for the retrained weights (default: the shipped folder)."),
 ]

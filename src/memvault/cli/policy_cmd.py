@@ -14,7 +14,8 @@ from typing import IO, Annotated, Any, NoReturn
 
 import typer
 
-from memvault.cli.options import JsonFlag
+from memvault.cli import output
+from memvault.cli.options import JsonFlag, WeightsOutOpt
 from memvault.model.jsonl import json_objects
 
 __all__ = ["bench_governance", "check_lines", "register", "register_bench"]
@@ -248,10 +249,7 @@ def explain(
 
 
 def train(
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", help="write gate.npz + gate.json here (default: the shipped folder)"),
-    ] = None,
+    out: WeightsOutOpt = None,
     encoder: Annotated[
         str,
         typer.Option(
@@ -363,8 +361,7 @@ def bench_governance(
     result: dict[str, Any] = results[files[0].name] if len(files) == 1 else results
     if json_out is not None:
         try:
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            json_out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+            output.save_result(json_out, result)
         except OSError as exc:
             _fail(f"cannot write {json_out}: {exc.strerror}")
     return result
