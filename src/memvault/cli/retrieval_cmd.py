@@ -82,9 +82,16 @@ def _methods(preset: str | None, default: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _recall_setup(
-    preset: str | None, default: tuple[str, ...], embedder: str, mode: str | None
+    data: Path, preset: str | None, default: tuple[str, ...], embedder: str, mode: str | None
 ) -> tuple[tuple[str, ...], tuple[str, ...], Any]:
-    """The recall benches' (methods, write modes, embedder): no vector method without one."""
+    """The recall benches' (methods, write modes, embedder) for ``data``, which must exist.
+
+    No vector method without an embedder; a missing ``data`` or a bad option is one
+    error line and exit status 2.
+    """
+    if not data.exists():
+        output.error(f"no such file or folder: {data}")
+        raise typer.Exit(2)
     methods = _methods(preset, default)
     emb = _embedder(embedder)
     if emb is None:
@@ -108,16 +115,17 @@ def register_bench(bench_app: typer.Typer) -> None:
         """LoCoMo turn-level evidence recall (categories 1–4) per retrieval method."""
         from memvault.benchmarks.locomo import report, run_locomo
 
-        if not data.exists():
-            output.error(f"no such file or folder: {data}")
-            raise typer.Exit(2)
         try:
             ks = tuple(int(x) for x in k.split(",") if x.strip())
         except ValueError:
             output.error(f"--k must be comma-separated integers, got {k!r}")
             raise typer.Exit(2) from None
         methods, modes, emb = _recall_setup(
-            preset, ("default", "minmax", "fts", "text", "vector", "spec", "rrf"), embedder, mode
+            data,
+            preset,
+            ("default", "minmax", "fts", "text", "vector", "spec", "rrf"),
+            embedder,
+            mode,
         )
         result = run_locomo(
             data, methods=methods, modes=modes, ks=ks, cache=_cache(cache), embedder=emb
@@ -139,11 +147,11 @@ def register_bench(bench_app: typer.Typer) -> None:
         """LongMemEval retrieval: turn and session any@k, all@k, ndcg@k."""
         from memvault.benchmarks.longmemeval import report, run_longmemeval
 
-        if not data.is_file():
-            output.error(f"no such file: {data}")
+        if data.is_dir():
+            output.error(f"{data} is a folder; LongMemEval is one JSON file")
             raise typer.Exit(2)
         methods, modes, emb = _recall_setup(
-            preset, ("default", "minmax", "fts", "text", "vector"), embedder, mode
+            data, preset, ("default", "minmax", "fts", "text", "vector"), embedder, mode
         )
         result = run_longmemeval(
             data, methods=methods, modes=modes, cache=_cache(cache), embedder=emb, limit=limit

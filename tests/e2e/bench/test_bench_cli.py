@@ -253,6 +253,9 @@ def test_bench_errors_are_one_line(tmp_path: Path) -> None:
         app, ["bench", "locomo", str(tmp_path), "--json", "x.json", "--preset", "zzz"]
     )
     assert bad_preset.exit_code == 2 and "unknown preset" in bad_preset.output
+    for data, says in ((tmp_path / "nope.json", "no such file"), (tmp_path, "is a folder")):
+        lme = runner.invoke(app, ["bench", "longmemeval", str(data), "--json", "x.json"])
+        assert lme.exit_code == 2 and says in lme.output
 
 
 def test_bench_perf_small(tmp_path: Path) -> None:
