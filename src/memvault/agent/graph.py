@@ -104,32 +104,40 @@ class AgentState(TypedDict, total=False):
 # -- decision logic -------------------------------------------------------------
 
 
-def _read_decision(state: AgentState) -> tuple[bool, str]:
+#: Why a turn's memory is read (``read``) or written (``write``), by the turn's kind.
+_REASONS: dict[str, dict[str, str]] = {
+    "read": {
+        "workflow_output": "workflow_step_context",
+        "diagnostics": "diagnostics_investigation",
+        "message": "context_enrichment",
+    },
+    "write": {
+        "workflow_output": "workflow_output_capture",
+        "diagnostics": "diagnostics_finding",
+        "message": "transcript_capture",
+    },
+}
+
+
+def _decision(state: AgentState, purpose: str) -> tuple[bool, str]:
+    """Whether memory is read or written (``purpose``) for this turn, and why.
+
+    >>> _decision({"kind": "diagnostics", "text": "disk full?"}, "write")
+    (False, 'diagnostics_request_read_only')
+    >>> _decision({"kind": "message", "text": " "}, "read")
+    (False, 'empty_message')
+    """
     if state.get("channel") in PRIVATE_CHANNELS:
         return False, "private_channel"
     kind = state.get("kind", "message")
-    if kind == "workflow_output":
-        return True, "workflow_step_context"
-    if kind == "diagnostics":
-        return True, "diagnostics_investigation"
-    if not state.get("text", "").strip():
-        return False, "empty_message"
-    return True, "context_enrichment"
-
-
-def _write_decision(state: AgentState) -> tuple[bool, str]:
-    if state.get("channel") in PRIVATE_CHANNELS:
-        return False, "private_channel"
-    kind = state.get("kind", "message")
-    if kind == "workflow_output":
-        return True, "workflow_output_capture"
-    if kind == "diagnostics":
-        if state.get("text", "").rstrip().endswith("?"):
-            return False, "diagnostics_request_read_only"
-        return True, "diagnostics_finding"
-    if not state.get("text", "").strip():
-        return False, "empty_message"
-    return True, "transcript_capture"
+    text = state.get("text", "")
+    if kind == "diagnostics" and purpose == "write" and text.rstrip().endswith("?"):
+        return False, "diagnostics_request_read_only"
+    if kind not in ("workflow_output", "diagnostics"):
+        if not text.strip():
+            return False, "empty_message"
+        kind = "message"
+    return True, _REASONS[purpose][kind]
 
 
 def decision_logic_node(state: AgentState) -> dict[str, Any]:
@@ -147,7 +155,7 @@ def decision_logic_node(state: AgentState) -> dict[str, Any]:
     """
     routes = list(state.get("routes", []))
     if state.get("phase", "plan") == "plan":
-        ok, reason = _read_decision(state)
+        ok, reason = _decision(state, "read")
         target = "memory_read_node" if ok else "preprocessing_node"
         routes.append(f"plan:{target}")
         return {
@@ -156,7 +164,7 @@ def decision_logic_node(state: AgentState) -> dict[str, Any]:
             "next_step": target,
             "routes": routes,
         }
-    ok, reason = _write_decision(state)
+    ok, reason = _decision(state, "write")
     target = "memory_write_node" if ok else "format_response_node"
     routes.append(f"store:{target}")
     return {
