@@ -32,6 +32,7 @@ __all__ = [
     "EmbedderError",
     "FloatMatrix",
     "FloatVector",
+    "FoundDimension",
     "document_texts",
     "import_optional",
     "is_symmetric",
@@ -43,6 +44,36 @@ FloatMatrix = npt.NDArray[np.float32]
 
 FloatVector = npt.NDArray[np.float32]
 """Shape ``(dimension,)``, dtype float32, unit length."""
+
+
+class FoundDimension:
+    """For an embedder that names its model up front but may learn its dimension only
+    from the model (loaded or asked on first use): ``model_id`` and a lazy ``dimension``.
+
+    >>> class Probe(FoundDimension):
+    ...     _model_id, _dimension = "probe", None
+    ...     def _find_dimension(self) -> int:
+    ...         return 8
+    >>> Probe().dimension
+    8
+    """
+
+    _model_id: str
+    _dimension: int | None
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def dimension(self) -> int:
+        if self._dimension is None:
+            self._dimension = self._find_dimension()
+        return self._dimension
+
+    def _find_dimension(self) -> int:
+        """The model's dimension, asked of the model itself (loading it if need be)."""
+        raise NotImplementedError
 
 
 @runtime_checkable

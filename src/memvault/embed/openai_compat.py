@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memvault.embed.base import FloatMatrix, FloatVector, document_texts, l2_normalise
+from memvault.embed.base import (
+    FloatMatrix,
+    FloatVector,
+    FoundDimension,
+    document_texts,
+    l2_normalise,
+)
 from memvault.errors import EmbedderError
 
 if TYPE_CHECKING:
@@ -52,7 +58,7 @@ def _import_httpx() -> Any:
     return httpx
 
 
-class OpenAICompatibleEmbedder:
+class OpenAICompatibleEmbedder(FoundDimension):
     """Client for an OpenAI-compatible ``/v1/embeddings`` endpoint.
 
     Args:
@@ -119,14 +125,8 @@ class OpenAICompatibleEmbedder:
         self._sleep = sleep
         self._client: httpx.Client | None = None
 
-    @property
-    def model_id(self) -> str:
-        return self._model_id
-
-    @property
-    def dimension(self) -> int:
-        if self._dimension is None:
-            self._embed_batch(["dimension probe"])
+    def _find_dimension(self) -> int:
+        self._embed_batch(["dimension probe"])
         assert self._dimension is not None  # set by the first successful response
         return self._dimension
 

@@ -24,6 +24,7 @@ import numpy as np
 from memvault.embed.base import (
     FloatMatrix,
     FloatVector,
+    FoundDimension,
     document_texts,
     import_optional,
     l2_normalise,
@@ -36,7 +37,7 @@ __all__ = ["INSTALL_COMMAND", "SentenceTransformersEmbedder"]
 INSTALL_COMMAND = 'pip install "memvault[sentence-transformers]"'
 
 
-class SentenceTransformersEmbedder:
+class SentenceTransformersEmbedder(FoundDimension):
     """A sentence-transformers model loaded from local files only.
 
     Args:
@@ -77,17 +78,9 @@ class SentenceTransformersEmbedder:
         self._model: Any = None
         self._lock = threading.Lock()
 
-    @property
-    def model_id(self) -> str:
-        return self._model_id
-
-    @property
-    def dimension(self) -> int:
-        if self._dimension is None:
-            model = self._load()
-            get_dim = getattr(model, "get_sentence_embedding_dimension", None)
-            self._dimension = int(get_dim()) if get_dim is not None else 0
-        return self._dimension
+    def _find_dimension(self) -> int:
+        get_dim = getattr(self._load(), "get_sentence_embedding_dimension", None)
+        return int(get_dim()) if get_dim is not None else 0
 
     def _load(self) -> Any:
         with self._lock:
