@@ -49,7 +49,7 @@ from memvault.store.records import OpEvent, Proposal
 from memvault.write.report import EdgeRef
 from memvault.write.resolve import Outcome, Resolution
 
-__all__ = ["WriteBuilder", "seed_corpus", "seeded_write", "touched", "with_op_events"]
+__all__ = ["WriteBuilder", "seed_corpus", "touched", "with_op_events"]
 
 #: The operational verb of each audited write (spec §14).
 OP_OF_HISTORY: dict[HistoryOp, str] = {
@@ -89,29 +89,6 @@ def with_op_events(write: WriteSet, node: str) -> WriteSet:
     return replace(write, op_events=ops) if ops else write
 
 
-def seeded_write(
-    orchestrator: str,
-    at: str,
-    nodes: Sequence[MemoryNode],
-    *,
-    edges: Sequence[MemoryEdge] = (),
-    embeddings: Sequence[EmbeddingRow] = (),
-) -> WriteSet:
-    """An UNGATED bulk load of prepared nodes, for benchmark corpora only.
-
-    Trigger: benchmark conversations deliberately hold sensitive topics.
-    Why: DESIGN §9 — recall benchmarks write straight into the production
-    store and say so; every product write goes through the pipeline.
-    Outcome: one transaction of nodes, edges and vectors, no audit events.
-
-    >>> seeded_write("acme", "2026-01-01T00:00:00.000000Z", []).nodes
-    ()
-    """
-    return WriteSet(
-        orchestrator, at, nodes=tuple(nodes), edges=tuple(edges), embeddings=tuple(embeddings)
-    )
-
-
 def seed_corpus(
     store: Store,
     orchestrator: str,
@@ -121,13 +98,22 @@ def seed_corpus(
     edges: Sequence[MemoryEdge] = (),
     embeddings: Sequence[EmbeddingRow] = (),
 ) -> int:
-    """Apply :func:`seeded_write` to ``store`` (benchmark corpora only); the new revision.
+    """An UNGATED bulk load of prepared nodes into ``store``, for benchmark corpora only;
+    the new revision.
+
+    Trigger: benchmark conversations deliberately hold sensitive topics.
+    Why: DESIGN §9 — recall benchmarks write straight into the production
+    store and say so; every product write goes through the pipeline.
+    Outcome: one transaction of nodes, edges and vectors, no audit events.
 
     >>> from memvault.store import InMemoryStore
     >>> seed_corpus(InMemoryStore(), "acme", "2026-01-01T00:00:00.000000Z", [])
     0
     """
-    return store.apply(seeded_write(orchestrator, at, nodes, edges=edges, embeddings=embeddings))
+    write = WriteSet(
+        orchestrator, at, nodes=tuple(nodes), edges=tuple(edges), embeddings=tuple(embeddings)
+    )
+    return store.apply(write)
 
 
 def touched(old: MemoryNode, at: str, confidence_nudge: float) -> MemoryNode:
