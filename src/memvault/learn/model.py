@@ -88,7 +88,11 @@ class Heads:
                 if not row_exact or a.shape[0] <= 1:
                     out: npt.NDArray[np.float64] = a @ w64
                     return out
-                return np.vstack([a[i : i + 1] @ w64 for i in range(a.shape[0])])
+                # A stack of (1, d) rows: matmul runs each row's product on its
+                # own, as ``a[i : i + 1] @ w64`` does, without a Python loop.
+                rows = np.ascontiguousarray(a).reshape(a.shape[0], 1, a.shape[1])
+                stacked: npt.NDArray[np.float64] = np.matmul(rows, w64).reshape(a.shape[0], -1)
+                return stacked
 
             z = z + mul(d, self.dense_w)
             if (

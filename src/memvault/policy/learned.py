@@ -77,7 +77,10 @@ def word_count(text: str) -> int:
     >>> word_count("Thai curry"), word_count("my PIN is 4412"), word_count("我有糖尿病")
     (2, 4, 5)
     """
-    return sum(max(1, len(_UNSPACED.findall(w))) for w in _WORDS.findall(text))
+    found = _WORDS.findall(text)
+    if _UNSPACED.search(text) is None:  # no unspaced script: one per word, as below
+        return len(found)
+    return sum(max(1, len(_UNSPACED.findall(w))) for w in found)
 
 
 def views_text(doc: NormalizedText) -> str:
@@ -267,9 +270,11 @@ class LearnedLayer:
         ngram, full = self.ngram, self.full
         out: list[list[HeadScore] | None] = [None] * len(docs)
         groups: dict[str, list[tuple[int, NormalizedText]]] = {"full": [], "ngram": []}
+        words: list[int] = [0] * len(docs)  # each field's word count, counted once
         for i, item in enumerate(docs):
             doc = normalize(item) if isinstance(item, str) else item
-            if word_count(doc.clean.text) < MIN_WORDS:
+            words[i] = word_count(doc.clean.text)
+            if words[i] < MIN_WORDS:
                 # Trigger: a field of one or two words ("ok", "x y", "Thai curry", a slug).
                 # Why: the heads learned from sentences; on a lone token or pair their
                 #      score is noise, and the pattern detectors still judge it.
@@ -303,16 +308,14 @@ class LearnedLayer:
             if heads is full and vectors is not None:
                 dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])
             probs = heads.scores(dense, sparse, row_exact=True)
-            for (i, doc), row in zip(members, probs, strict=True):
+            for (i, _doc), row in zip(members, probs, strict=True):
                 # Trigger: a short text (a reaction, a thanks, a question back) and
                 #   heads that carry thresholds calibrated on short texts alone.
                 # Why: on a few words a head has little evidence and friendly chat
                 #   ("what now?", "thanks, appreciate it!") scored like injections.
                 # Outcome: the stricter of the two thresholds applies.
                 thresholds = heads.thresholds
-                if heads.short_thresholds is not None and (
-                    word_count(doc.clean.text) < self.short_words
-                ):
+                if heads.short_thresholds is not None and words[i] < self.short_words:
                     thresholds = np.maximum(thresholds, heads.short_thresholds)
                 out[i] = [
                     HeadScore(label, float(p), float(t), name)

@@ -48,7 +48,7 @@ from typing import IO, Any
 from memvault.model.decision import Decision
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
-from memvault.policy.contract import Contract
+from memvault.policy.contract import Contract, load_contract
 from memvault.policy.gate import evaluate
 from memvault.policy.learned import LearnedLayer, default_layer
 from memvault.policy.normalize import NormalizedText, normalize
@@ -189,6 +189,14 @@ def _serve() -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print must never corrupt the answers
     inp = sys.stdin.buffer
+    # Trigger: the first batch would build the detectors' needle scan and load
+    #   the heads (about a second). Why: the parent judges whole batches until
+    #   this child says it is ready. Outcome: built before saying so.
+    with contextlib.suppress(Exception):  # a failure here shows on the first batch
+        judge_candidates(
+            [(Candidate(text="warming up the gate worker"), Usage())],
+            GateSettings(load_contract(), True, Caps(), None, "default"),
+        )
     _send(out, ("ready", _identity()))
     while True:
         try:

@@ -184,3 +184,27 @@ def test_each_text_embedded_alone_gives_the_same_bits_cached_or_not(tmp_path: Pa
     assert (fresh == alone).all()
     cache.write_bytes(b"not an archive")  # a broken cache only costs time
     assert (encode_each(encoder, texts, cache=cache) == fresh).all()
+
+
+@pytest.mark.parametrize("hidden", [None, 16])
+def test_row_exact_logits_of_a_batch_are_each_rows_own_logits(hidden: int | None) -> None:
+    """``row_exact``: every row of a batch scores bit for bit as that row alone (dense
+    products, a hidden layer too), whatever the batch size."""
+    rng = np.random.default_rng(5)
+    d, k = 48, 4
+    heads = Heads(
+        labels=("a", "b", "c", "d"),
+        bias=rng.standard_normal(k),
+        sparse_w=rng.standard_normal((256, k)).astype(np.float32),
+        thresholds=np.full(k, 0.5),
+        dense_w=rng.standard_normal((d, k)),
+        hidden_w=None if hidden is None else rng.standard_normal((d, hidden)),
+        hidden_b=None if hidden is None else rng.standard_normal(hidden),
+        hidden_out=None if hidden is None else rng.standard_normal((hidden, k)),
+    )
+    for n in (2, 7, 300):
+        dense = rng.standard_normal((n, d))
+        sparse = ngram_matrix([f"row {i} of the batch" for i in range(n)], dim=256)
+        many = heads.logits(dense, sparse, row_exact=True)
+        alone = np.vstack([heads.logits(dense[i : i + 1], sparse.take([i])) for i in range(n)])
+        assert np.array_equal(many, alone)

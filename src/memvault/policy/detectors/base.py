@@ -599,12 +599,13 @@ class PatternIndex:
         """Indices of the patterns that may match ``lower_text`` (lower-cased)."""
         by_needle, others, filters = self._built or self._build()
         present = _present(lower_text)
-        maybe = set(others)
+        kept = [i for i in others if _passes(filters[i], lower_text, present)]
         for needle in present:
-            ids = by_needle.get(needle)
-            if ids is not None:
-                maybe.update(ids)
-        return frozenset(i for i in maybe if _passes(filters[i], lower_text, present))
+            for i in by_needle.get(needle, ()):
+                f = filters[i]  # its start needle is present: the other tests, if any
+                if (f.required is None and not f.digit) or _passes(f, lower_text, present):
+                    kept.append(i)
+        return frozenset(kept)
 
 
 #: rule tuple -> (that tuple, its index): detectors pass module-level constants
