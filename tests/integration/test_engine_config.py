@@ -41,7 +41,7 @@ def test_explicit_options_win_over_config(tmp_path: Path) -> None:
 
 def test_top_n_caps_results_only_when_set(tmp_path: Path) -> None:
     plain = load_config(tmp_path, environ={})
-    assert plain.memory.retrieval.to_config().top_k_text == 200  # the default preset as is
+    assert plain.memory.retrieval.to_config().top_k_text == 100  # the default preset as is
     set_n = load_config(tmp_path, environ={"MEMVAULT__MEMORY__RETRIEVAL__TOP_N": "2"})
     pref = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
     for config, count in ((plain, 3), (set_n, 2)):

@@ -404,8 +404,8 @@ def run_perf(
         "vectors": SYNTHETIC_NOTE,
         "ann": {
             "library": f"faiss {faiss.__version__}" if faiss is not None else None,
-            "index": "HNSW (faiss IndexHNSWFlat, M=32, efSearch 200 up to 100k points and "
-            "200*sqrt(n/100k) beyond, see ann.ef_search), inner product; "
+            "index": "HNSW (faiss IndexHNSWFlat, M=32, efSearch 128 up to 100k points and "
+            "128*sqrt(n/100k) beyond, see ann.ef_search), inner product; "
             "SQLiteStore(ann_kind='ivf') for IVF-Flat",
             "shipped_min_rows": DEFAULT_ANN_MIN_ROWS,
         },

@@ -91,12 +91,15 @@ PRESETS: dict[str, RetrievalConfig] = {
     # actor match mapped to a probability of relevance, fitted on a tuning split
     # of stores built by the production write path; scores are comparable
     # across queries, so the spec's threshold is absolute (docs/retrieval.md).
+    # Both legs 100 deep (issue 22): LoCoMo dev add mode R@10 .651 -> .665
+    # (held-out conversations 42/43 .610/.673 -> .630/.672) and half the
+    # candidates to fetch, calibrate and read ranking fields for.
     "default": RetrievalConfig(
         name="default",
         fusion="calibrated",
         rerank=True,
-        top_k_text=200,
-        top_k_vector=200,
+        top_k_text=100,
+        top_k_vector=100,
         column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
     ),
     # The previous default: per-query min-max score fusion with a lighter vector
