@@ -7,9 +7,9 @@ A memory must still be true when it is read months later, so "yesterday" or
 >>> resolve_relative_dates("Dana met Ana yesterday", date(2026, 1, 15))
 'Dana met Ana on 2026-01-14'
 >>> resolve_relative_dates("Dana ships it by next Friday", date(2026, 1, 15))
-'Dana ships it by 2026-01-23'
+'Dana ships it by Friday 2026-01-23'
 >>> resolve_relative_dates("the review is on Monday", date(2026, 1, 15))
-'the review is on 2026-01-19'
+'the review is on Monday 2026-01-19'
 >>> resolve_relative_dates("Dana runs on Sunday evenings", date(2026, 1, 15))
 'Dana runs on Sunday evenings'
 """
@@ -29,13 +29,22 @@ _PREP = r"(?P<prep>\b(?:on|by|until|before|after|from|since|for)\s+)?"
 #: A weekday followed by a plural part of the day is a habit ("on Sunday evenings"),
 #: not a date: it is never resolved (nor is "Sundays" or "every Sunday").
 _HABIT = r"(?!\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
-_DAY = r"(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)" + _HABIT
+_DAY = (
+    r"(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    + _HABIT
+    + r"(?!\s+\d{4}-\d{2}-\d{2})"  # already resolved ("Friday 2026-01-23")
+)
 _NUM = r"(?P<n>\d{1,3}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")"
 _UNIT = r"(?P<unit>day|week|month)s?"
 
 
 def _iso(d: date) -> str:
     return d.isoformat()
+
+
+def _day(match: re.Match[str], d: date) -> str:
+    """The user's weekday, then its date: "Friday 2026-01-23" (the word they said stays)."""
+    return f"{match['day']} {_iso(d)}"
 
 
 def _count(raw: str) -> int:
@@ -109,23 +118,23 @@ _RULES: tuple[Rule, ...] = (
     (
         re.compile(_PREP + r"\bnext " + _DAY + r"\b", re.I),
         lambda m, t: _with_prep(
-            m, _iso(_next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=True))
+            m, _day(m, _next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=True))
         ),
     ),
     (
         re.compile(_PREP + r"\blast " + _DAY + r"\b", re.I),
-        lambda m, t: _with_prep(m, _iso(_last_weekday(t, WEEKDAYS.index(m["day"].lower())))),
+        lambda m, t: _with_prep(m, _day(m, _last_weekday(t, WEEKDAYS.index(m["day"].lower())))),
     ),
     (
         re.compile(_PREP + r"\bthis (?:coming )?" + _DAY + r"\b", re.I),
         lambda m, t: _with_prep(
-            m, _iso(_next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=False))
+            m, _day(m, _next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=False))
         ),
     ),
     (
         re.compile(r"(?P<prep>\b(?:on|by|until|before|after)\s+)" + _DAY + r"\b", re.I),
         lambda m, t: _with_prep(
-            m, _iso(_next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=False))
+            m, _day(m, _next_weekday(t, WEEKDAYS.index(m["day"].lower()), skip_this_week=False))
         ),
     ),
     (

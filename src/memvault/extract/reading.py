@@ -21,7 +21,7 @@ decides what is kept and as which type:
 >>> c = statement_candidate(Clause("gotta fix the flaky test before friday", "Tom",
 ...                                date(2026, 11, 23)), r)
 >>> c.type.value, c.content
-('Todo', 'Tom needs to fix the flaky test before 2026-11-27.')
+('Todo', 'Tom needs to fix the flaky test before friday 2026-11-27.')
 """
 
 from __future__ import annotations

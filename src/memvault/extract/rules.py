@@ -244,6 +244,9 @@ _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "con
 #: ``keep.mass``).
 _STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
 
+#: A standing request ("please keep code reviews short"), not a reminder or a question.
+_PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|ping)\b)\w+", re.I)
+
 #: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
 #: moment"): "right now" says the state is current, not that it is today's.
 _STATE_SLOTS = frozenset({"my_x_is", "employer", "occupation", "lives_in", "based_in"})
@@ -699,6 +702,10 @@ class RuleExtractor:
                 if habit and read.label in {"preference", "event"} and not _TASTE.search(text):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
                     read = replace(read, label="fact")
+                elif _PLEASE.match(raw.strip()) and read.label in {"fact", "decision", "event"}:
+                    # "please keep code reviews under 300 lines": a standing request is
+                    # how the user wants things, not a fact about them.
+                    read = replace(read, label="preference")
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)
                 how = "" if reading.sure else " (stated)"

@@ -52,7 +52,21 @@ _CUT = re.compile(
     re.I,
 )
 # Ideographic full stops ("。", "！", "？") end a sentence with no space after them.
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*(?=\S)|\n+|;\s*|\s+-\s+")
+#: Months after an ordinal day with a full stop ("bis zum 5. Dezember", "den 15. januar",
+#: "3. května"): the stop is the ordinal's, not the sentence's end.
+_MONTH_AFTER_ORDINAL = (
+    r"jan(?:uar|uari|uary)?|jänner|feb(?:ruar|ruari)?|märz|marts|mars|apr(?:il)?|mai|maj"
+    r"|juni|juli|aug(?:ust|usti)?|sep(?:t|tember)?|okt(?:ober)?|nov(?:ember)?|dez(?:ember)?"
+    r"|dec(?:ember)?|desember|ledna|února|března|dubna|května|června|července|srpna|září"
+    r"|října|listopadu|prosince|tammikuuta|helmikuuta|maaliskuuta|huhtikuuta|toukokuuta"
+    r"|kesäkuuta|heinäkuuta|elokuuta|syyskuuta|lokakuuta|marraskuuta|joulukuuta"
+)
+_CLAUSE_SPLIT = re.compile(
+    r"(?<=[.!?])(?<![0-9]\.)\s+"
+    rf"|(?<=[0-9]\.)\s+(?!(?:{_MONTH_AFTER_ORDINAL})\b)"
+    r"|(?<=[。！？])\s*(?=\S)|\n+|;\s*|\s+-\s+",
+    re.I,
+)
 _CONJ_SPLIT = re.compile(
     r",?\s+(?:and|but|so|also|plus|although|though|while)\s+(?:also\s+|now\s+)?"
     r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)"
@@ -158,6 +172,8 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     ['東京に住んでいます。', 'コーヒーが好きです。']
     >>> split_sentences("From now on, please reply in German.")[0][1]
     ['From now on, please reply in German.']
+    >>> [s for s, _ in split_sentences("Bis zum 5. Dezember muss ich korrigieren. Es sind 27.")]
+    ['Bis zum 5. Dezember muss ich korrigieren.', 'Es sind 27.']
     """
     masked, spans = protect(text)  # never split inside a quote, a path or code
     out: list[tuple[str, list[str]]] = []

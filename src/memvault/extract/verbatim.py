@@ -53,7 +53,10 @@ _QUOTED = (
 )
 _URL = r"(?:https?|ftp|ssh|git|s3|gs)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+"
 # A token: a run of non-space characters, judged once its sentence punctuation is off.
-_TOKEN = re.compile(r"[^\s\"“”«»`]+")
+# Scripts written without spaces (CJK, kana, hangul, full-width forms) end a token: a
+# Japanese sentence with a date in it ("11月末までに…。") is prose, not one identifier;
+# an identifier inside it ("PR#7713を…") is still one.
+_TOKEN = re.compile(r"[^\s\"“”«»`\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]+")
 _SPAN = re.compile(f"{_QUOTED}|{_URL}")
 _INNER = set("-_./:=@#[]+~\\<>|*&%$^")
 _TRAILING = ".,;:!?)]}'\u2019"
@@ -103,6 +106,8 @@ def protect(text: str) -> tuple[str, tuple[str, ...]]:
 
     >>> protect("bump numpy>=2.1 in `pyproject.toml`")[1]
     ('`pyproject.toml`', 'numpy>=2.1')
+    >>> protect("11月末までに計画書を更新します。PR#7713を先にマージ。")[1]
+    ('PR#7713',)
     """
     if PLACEHOLDER_START in text:
         return text, ()  # already masked by an outer call: nothing new to protect

@@ -72,7 +72,7 @@ def test_chit_chat_and_questions_yield_nothing(text: str) -> None:
             "I need to send the invoice to Acme by Friday",
             "Todo",
             "TODO",
-            "Dana needs to send the invoice to Acme by 2026-01-16.",
+            "Dana needs to send the invoice to Acme by Friday 2026-01-16.",
         ),
         (
             "We decided to use PostgreSQL for the event store",

@@ -148,3 +148,39 @@ def test_protect_then_restore_is_the_identity(words: list[str]) -> None:
     masked, spans = protect(text)
     assert restore(masked, spans) == text
     assert set(identifiers(text)) == set(spans)
+
+
+def test_a_sentence_in_a_script_without_spaces_is_prose_not_one_identifier() -> None:
+    # session 6: a Japanese sentence with a date in it was one "identifier" — the reader
+    # read "ID", and the sentence split at 。 never happened
+    text = "来月末までに報告書を3部提出する必要があります。上司に言われました。"
+    assert identifiers(text) == ()
+    assert identifiers("PR#7713を先にマージする必要があります。") == ("PR#7713",)
+    got = X.extract(Message(text=text, speaker="Ken"), now=NOW).candidates
+    assert [(c.type.value, c.content) for c in got][:1] == [
+        ("Todo", "来月末までに報告書を3部提出する必要があります。")
+    ]
+
+
+def test_an_ordinal_day_before_a_month_does_not_end_the_sentence() -> None:
+    got = statements("Bis zum 3. März muss ich die Steuererklärung abgeben.")
+    assert got == ["Bis zum 3. März muss ich die Steuererklärung abgeben."]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("I need to send the slides to Priya by Thursday.", "Thursday 2026-11-26"),
+        ("remind me to water the plants next monday", "monday 2026-11-23"),
+    ],
+)
+def test_a_weekday_keeps_the_users_word_beside_its_date(text: str, said: str) -> None:
+    # NOW is Friday 2026-11-20; session 6 stored only the ISO date
+    assert any(said in s for s in statements(text)), statements(text)
+
+
+def test_a_standing_request_is_a_preference() -> None:
+    got = X.extract(
+        Message(text="Please keep code reviews under 300 lines.", speaker="Ken"), now=NOW
+    ).candidates
+    assert [c.type.value for c in got] == ["Preference"]
