@@ -11,7 +11,7 @@ simple baseline.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -86,6 +86,23 @@ class RetrievalConfig(BaseModel):
 #: Modifiers of the fused presets: the defaults plus the actor-match boost.
 _FUSED_MODIFIERS = Modifiers(actor_match_boost=0.5)
 
+
+def _fused(
+    name: str, fusion: Literal["rrf", "minmax"], *, vector_weight: float, **settings: Any
+) -> RetrievalConfig:
+    """A score-fusion preset: both legs (text at full weight), the context column at
+    half weight, and the actor-match boost (:data:`_FUSED_MODIFIERS`)."""
+    return RetrievalConfig(
+        name=name,
+        fusion=fusion,
+        text_weight=1.0,
+        vector_weight=vector_weight,
+        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
+        modifiers=_FUSED_MODIFIERS,
+        **settings,
+    )
+
+
 PRESETS: dict[str, RetrievalConfig] = {
     # Calibrated fusion (retrieval/calibration.py): each leg's raw score and the
     # actor match mapped to a probability of relevance, fitted on a tuning split
@@ -105,16 +122,7 @@ PRESETS: dict[str, RetrievalConfig] = {
     # The previous default: per-query min-max score fusion with a lighter vector
     # leg and the actor-match boost. Its scores are relative (every query's best
     # hit is 1.0), so an absolute threshold means nothing with it.
-    "minmax": RetrievalConfig(
-        name="minmax",
-        fusion="minmax",
-        text_weight=1.0,
-        vector_weight=0.5,
-        top_k_text=200,
-        top_k_vector=200,
-        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
-        modifiers=_FUSED_MODIFIERS,
-    ),
+    "minmax": _fused("minmax", "minmax", vector_weight=0.5, top_k_text=200, top_k_vector=200),
     "spec": RetrievalConfig(
         name="spec",
         fusion="rrf",
@@ -130,15 +138,7 @@ PRESETS: dict[str, RetrievalConfig] = {
         },
         use_context_vectors=False,
     ),
-    "rrf": RetrievalConfig(
-        name="rrf",
-        fusion="rrf",
-        rrf_k=10.0,
-        text_weight=1.0,
-        vector_weight=0.7,
-        column_weights={**DEFAULT_COLUMN_WEIGHTS, "context": 0.5},
-        modifiers=_FUSED_MODIFIERS,
-    ),
+    "rrf": _fused("rrf", "rrf", vector_weight=0.7, rrf_k=10.0),
     "text": RetrievalConfig(
         name="text",
         vector_weight=0.0,
