@@ -32,7 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -152,15 +152,8 @@ class Principal:
         return self.categories is None or category.upper() in self.categories
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "orchestrator": self.orchestrator,
-            "agent": self.agent,
-            "key_id": self.key_id,
-            "categories": sorted(self.categories) if self.categories is not None else None,
-            "read_only": self.read_only,
-            "user": self.user,
-            "all_users": self.all_users,
-        }
+        cats = sorted(self.categories) if self.categories is not None else None
+        return _record_json(self, cats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,18 +185,15 @@ class ApiKey:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "key_id": self.key_id,
-            "orchestrator": self.orchestrator,
-            "agent": self.agent,
-            "categories": list(self.categories) if self.categories is not None else None,
-            "read_only": self.read_only,
-            "label": self.label,
-            "created_at": self.created_at,
-            "revoked_at": self.revoked_at,
-            "user": self.user,
-            "all_users": self.all_users,
-        }
+        return _record_json(self, list(self.categories) if self.categories is not None else None)
+
+
+def _record_json(record: Principal | ApiKey, categories: list[str] | None) -> dict[str, Any]:
+    """A key record's JSON: its fields in order (never the in-process ``ephemeral`` mark),
+    the categories as a list."""
+    data = {f.name: getattr(record, f.name) for f in fields(record) if f.name != "ephemeral"}
+    data["categories"] = categories
+    return data
 
 
 class KeyStore:
