@@ -119,6 +119,13 @@ _REASONS: dict[str, dict[str, str]] = {
 }
 
 
+#: The node after the decision, by purpose and whether memory is used.
+_NEXT_STEP: dict[str, dict[bool, str]] = {
+    "read": {True: "memory_read_node", False: "preprocessing_node"},
+    "write": {True: "memory_write_node", False: "format_response_node"},
+}
+
+
 def _decision(state: AgentState, purpose: str) -> tuple[bool, str]:
     """Whether memory is read or written (``purpose``) for this turn, and why.
 
@@ -154,22 +161,14 @@ def decision_logic_node(state: AgentState) -> dict[str, Any]:
      'next_step': 'memory_read_node', 'routes': ['plan:memory_read_node']}
     """
     routes = list(state.get("routes", []))
-    if state.get("phase", "plan") == "plan":
-        ok, reason = _decision(state, "read")
-        target = "memory_read_node" if ok else "preprocessing_node"
-        routes.append(f"plan:{target}")
-        return {
-            "memory_read_authorized": ok,
-            "memory_read_reason": reason,
-            "next_step": target,
-            "routes": routes,
-        }
-    ok, reason = _decision(state, "write")
-    target = "memory_write_node" if ok else "format_response_node"
-    routes.append(f"store:{target}")
+    planning = state.get("phase", "plan") == "plan"
+    purpose, phase = ("read", "plan") if planning else ("write", "store")
+    ok, reason = _decision(state, purpose)
+    target = _NEXT_STEP[purpose][ok]
+    routes.append(f"{phase}:{target}")
     return {
-        "memory_write_authorized": ok,
-        "memory_write_reason": reason,
+        f"memory_{purpose}_authorized": ok,
+        f"memory_{purpose}_reason": reason,
         "next_step": target,
         "routes": routes,
     }
