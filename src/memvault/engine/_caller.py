@@ -369,6 +369,16 @@ class Caller(CallerRules):
                 if name not in _BOUND_FORWARDS:
                     self._refuse("user_bound", name)
                 args, kwargs = self._for_user(name, args, kwargs)
+            elif name == "proposals" and not self.grant.all_users and not kwargs.get("user_id"):
+                # Trigger: a key bound to no user, without --all-users, lists consent
+                #   proposals naming no user.
+                # Why: it reads as the user it names (``reader``); naming none listed
+                #   every user's proposals (their inferred personal data) while its
+                #   memory listings and bulletins held shared ones only.
+                # Outcome: the user-less proposals only (the store filters by equality,
+                #   so the few proposals of a consent queue are narrowed here).
+                found = self._run(method, *args, **kwargs)
+                return [p for p in found if p.user_id is None]
             return self._run(method, *args, **kwargs)
 
         return as_caller

@@ -90,7 +90,7 @@ def test_proposals(live: Live) -> None:
         category="PREFERENCE",
     )
     with live.client("writer") as client:
-        listed = client.get("/v1/proposals").json()["proposals"]
+        listed = client.get("/v1/proposals", params={"user_id": "dana"}).json()["proposals"]
         assert listed, "the proposal is listed"
         proposal_id = listed[0]["proposal_id"]
         confirmed = client.post(f"/v1/proposals/{proposal_id}/confirm")

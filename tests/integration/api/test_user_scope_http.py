@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from memvault.access import Principal
 from tests.integration.api.conftest import Live
 
 MEMORIES = {
@@ -137,3 +138,34 @@ def test_an_unbound_key_lists_and_searches_as_the_user_it_names(
     with live.client("admin") as http:
         listed = {m["memory_id"] for m in http.get("/v1/memories").json()["memories"]}
         assert set(ids.values()) <= listed
+
+
+def test_an_unbound_key_lists_consent_proposals_as_the_user_it_names(live: Live) -> None:
+    """Before, a key bound to no user (no --all-users) that named no user got every
+    user's consent proposals — their inferred personal data — from
+    ``GET /v1/proposals`` (and the inspector's consent page), while its memory
+    listings and bulletins held shared memories only."""
+    engine = live.control.engine(Principal("scoped", "svc", "test"))
+    theirs = {
+        user: engine.propose(
+            f"{user.title()} moved to the quokka district",
+            user_id=user,
+            type="Fact",
+            category="KNOWLEDGE",
+        ).proposal_id
+        for user in ("alice", "bob")
+    }
+    shared = engine.propose(
+        "The team moved stand-ups to the quokka room", type="Fact", category="KNOWLEDGE"
+    ).proposal_id
+
+    def listed(who: str, **params: str) -> set[str]:
+        with live.client(who) as http:
+            r = http.get("/v1/proposals", params=params)
+            assert r.status_code == 200, r.text
+            return {p["proposal_id"] for p in r.json()["proposals"]}
+
+    assert listed("svc") == {shared}
+    assert listed("svc", user_id="alice") == {theirs["alice"]}
+    assert listed("alice") == {theirs["alice"]}
+    assert {shared, *theirs.values()} <= listed("admin")

@@ -268,11 +268,13 @@ def test_edit_with_bad_fields_is_a_clear_422(site: Site, writer: httpx.Client) -
 def test_consent_confirm_and_reject_go_through_the_gate(site: Site, writer: httpx.Client) -> None:
     yes = _proposal(site, "Erin prefers written summaries after meetings.")
     no = _proposal(site, "Erin prefers video calls over phone calls.")
-    listing = writer.get("/consent").text
+    listing = writer.get("/consent", params={"user": "erin"}).text
     assert "Erin prefers written summaries" in listing and "expires" in listing
+    # A key bound to no user sees the proposals of the user it names (shared ones otherwise).
+    assert "Erin prefers written summaries" not in writer.get("/consent").text
     confirmed = _form(writer, "/consent", f"/consent/{yes}/confirm")
     assert confirmed.status_code == 303 and confirmed.headers["location"].startswith("/memory/")
-    stored = site.engine().proposals(status="confirmed")
+    stored = site.base().proposals(status="confirmed")
     assert yes in {p.proposal_id for p in stored}
     rejected = _form(writer, "/consent", f"/consent/{no}/reject")
     assert rejected.status_code == 303
@@ -454,7 +456,7 @@ def test_read_only_key_sees_no_write_buttons_and_is_refused(site: Site) -> None:
         page = reader.get(f"/memory/{memory_id}").text
         assert 'data-testid="read-only"' in page
         assert 'data-testid="delete"' not in page and 'data-testid="edit-save"' not in page
-        consent = reader.get("/consent").text
+        consent = reader.get("/consent", params={"user": "erin"}).text
         assert proposal in consent and 'data-testid="confirm"' not in consent
         assert 'data-testid="forget"' not in reader.get("/audit").text
         token = csrf_of(page)
@@ -466,7 +468,7 @@ def test_read_only_key_sees_no_write_buttons_and_is_refused(site: Site) -> None:
         )
         assert forget.status_code == 403
     assert site.engine().get(memory_id).node.status.value == "active"
-    assert proposal in {p.proposal_id for p in site.engine().proposals(status="pending")}
+    assert proposal in {p.proposal_id for p in site.base().proposals(status="pending")}
 
 
 def test_category_restricted_key_sees_only_its_categories(site: Site) -> None:
@@ -620,7 +622,9 @@ def test_timeline_links_a_consent_refusal_to_its_confirmation(site: Site) -> Non
     assert queued.proposal_id is not None
     stored = engine.confirm_proposal(queued.proposal_id)
     assert stored.memory_id is not None
-    with site.sign_in("writer") as writer:
-        page = writer.get("/timeline", params={"op": "REFUSE"}).text
+    # The orchestrator-wide timeline links every user's consent: a key with --all-users.
+    site.keys["everyone"], _ = site.control.keys.create("acme", "auditor", all_users=True)
+    with site.sign_in("everyone") as auditor:
+        page = auditor.get("/timeline", params={"op": "REFUSE"}).text
     assert 'data-testid="consent-link"' in page
     assert f'→ confirmed as <a href="/memory/{stored.memory_id}">' in page
