@@ -388,12 +388,33 @@ _ASKS_WHY = re.compile(
 )
 
 
+#: A wish or a goodbye ("have a lovely evening", "schönes Wochenende", "bon week-end"):
+#: chit-chat in any language, however the reader reads its nouns.
+_FAREWELL = re.compile(
+    r"^(?:(?:have|enjoy) (?:a |an |your )?(?:\w+ )?(?:day|evening|night|weekend|week|trip"
+    r"|holiday|holidays|vacation|break|time|one)|take care|talk (?:soon|later|tomorrow)"
+    r"|see (?:you|ya)\b|catch you later|good ?night|bye\b|all the best|happy (?:friday|holidays"
+    r"|weekend|new year)|(?:schönes|schöne|schönen) (?:wochenende|abend|tag|feierabend|urlaub)"
+    r"|bis (?:morgen|bald|später|dann)|tschüss|(?:buen|feliz) (?:finde|fin de semana|día|viaje)"
+    r"|buenas noches|hasta (?:luego|mañana|pronto)|bon(?:ne)? (?:week-end|weekend|soirée|journée"
+    r"|nuit|vacances)|à (?:demain|bientôt|plus)|bom (?:fim de semana|dia)|boa (?:noite|semana)"
+    r"|até (?:amanhã|logo|já)|buon(?:a)? (?:weekend|fine settimana|serata|notte|giornata)"
+    r"|a domani|ci vediamo|fijn weekend|fijne (?:avond|dag)|tot (?:morgen|straks|later)"
+    r"|miłego (?:weekendu|dnia|wieczoru)|do (?:jutra|zobaczenia)|iyi (?:hafta sonları|akşamlar"
+    r"|geceler|günler)|görüşürüz|хороших выходных|до (?:завтра|встречи)|спокойной ночи"
+    r"|よい週末|良い週末|おやすみ|またね|お疲れ様|周末愉快|晚安|明天见|回头见)(?!\w)",
+    re.I,
+)
+
+
 def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:
     """Why nothing is kept of this clause ("" = keep it)."""
     if explicit:
         return ""
     if text.rstrip().endswith("?") or _ASKS_WHY.search(text):
         return "question mark"
+    if _FAREWELL.match(text.strip(" ¡¿\"'")):
+        return "chitchat"
     if (
         sentence is not None
         and sentence.label == "oneoff"

@@ -188,7 +188,7 @@ _INTRO = re.compile(
 _TODAY = re.compile(
     r"\b(?:today(?:'s)?|tonight|this (?:morning|afternoon|evening)|right now|at the moment"
     r"|in (?:\d+|a few|five|ten|twenty) (?:min(?:ute)?s?|hours?)|in an hour|later today"
-    r"|(?:the )?whole (?:morning|afternoon|day))\b",
+    r"|(?:the )?whole (?:morning|afternoon|day)|all (?:morning|afternoon|evening))\b",
     re.I,
 )
 #: Logistics of the next hours or days ("a 1:1 at 3pm", "on call this weekend", "in late

@@ -78,6 +78,13 @@ def test_a_broken_weights_file_fails_clearly_and_capture_says_so(tmp_path: Path)
         "what's the difference between a mutex and a semaphore?",
         "haha nice, thanks a lot",
         "ugh I'm so sleepy today",
+        # a wish or a goodbye, in any language (session 6 kept some as facts or events)
+        "Have a lovely evening!",
+        "Enjoy your trip to Rome.",
+        "Schönes Wochenende euch allen.",
+        "¡Buen finde a todos!",
+        # "all morning" is today's, like "the whole morning"
+        "Fire drill all morning, I can barely work.",
     ],
 )
 def test_one_offs_questions_and_chit_chat_keep_nothing(text: str) -> None:
