@@ -146,6 +146,19 @@ class LockWaits:
             self.waited += 1
 
 
+def _fts_texts(node: MemoryNode, extra: IndexText) -> tuple[str, ...]:
+    """A memory's full-text columns: content, key, value, summary, subject, context, date."""
+    return (
+        node.content,
+        node.key,
+        node.value,
+        node.summary,
+        extra.subject,
+        extra.context,
+        extra.date,
+    )
+
+
 class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
     """A :class:`~memvault.store.base.Store` on one SQLite file.
 
@@ -672,16 +685,7 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         rows: list[TextRow] = []
         params: list[tuple[Any, ...]] = []
         for offset, node in enumerate(nodes):
-            extra = extras.get(node.memory_id) or IndexText()
-            texts = (
-                node.content,
-                node.key,
-                node.value,
-                node.summary,
-                extra.subject,
-                extra.context,
-                extra.date,
-            )
+            texts = _fts_texts(node, extras.get(node.memory_id) or IndexText())
             rowid = first + offset
             params.append((rowid, node.memory_id, node.orchestrator_id, *texts))
             rows.append(
@@ -789,15 +793,7 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         extra = extra or IndexText()
         if where is not None:
             conn.execute(f"DELETE FROM memory_fts WHERE {where[0]}", where[1])
-        texts = (
-            node.content,
-            node.key,
-            node.value,
-            node.summary,
-            extra.subject,
-            extra.context,
-            extra.date,
-        )
+        texts = _fts_texts(node, extra)
         cursor = conn.execute(
             "INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary,"
             " subject, context, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
