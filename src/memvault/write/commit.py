@@ -210,9 +210,11 @@ class WriteBuilder:
         purge_ids: Sequence[str] = (),
         embeddings: Sequence[EmbeddingRow] = (),
         ingest_records: Sequence[IngestRecord] = (),
+        index_texts: Sequence[tuple[str, IndexText]] = (),
     ) -> WriteSet:
-        """A write of parts decided elsewhere (TTL, purge, proposals, consolidation,
-        operational events, an embedding backfill, erased ``ingest_files`` rows)."""
+        """One write of this builder's orchestrator, time and thread, of the given parts
+        (every write below is one; TTL, purge, proposals, consolidation, operational
+        events, an embedding backfill and erased ``ingest_files`` rows call it directly)."""
         return WriteSet(
             self.orchestrator,
             self.at,
@@ -227,6 +229,7 @@ class WriteBuilder:
             ingest_records=tuple(ingest_records),
             thread_id=self.thread_id,
             embeddings=tuple(embeddings),
+            index_texts=tuple(index_texts),
         )
 
     def combined(self, parts: Sequence[WriteSet]) -> WriteSet:
@@ -261,16 +264,13 @@ class WriteBuilder:
             for n, d in zip(nodes, decisions, strict=True)
         ]
         events += [self._link_event(e) for e in edges]
-        return WriteSet(
-            self.orchestrator,
-            self.at,
-            nodes=tuple(nodes),
-            edges=tuple(edges),
-            events=tuple(events),
+        return self.compose(
+            nodes=nodes,
+            edges=edges,
+            events=events,
             changes=tuple(ChangeEntry(n.memory_id, ChangeKind.CREATED, n.summary) for n in nodes),
-            thread_id=self.thread_id,
-            embeddings=tuple(embeddings),
-            index_texts=tuple(index_texts),
+            embeddings=embeddings,
+            index_texts=index_texts,
         )
 
     def updated(
@@ -288,14 +288,11 @@ class WriteBuilder:
             detector=decision.detector,
             detail={"fields": sorted(fields)},
         )
-        return WriteSet(
-            self.orchestrator,
-            self.at,
+        return self.compose(
             nodes=(node,),
             events=(event,),
             changes=(ChangeEntry(node.memory_id, ChangeKind.UPDATED, node.summary),),
-            thread_id=self.thread_id,
-            embeddings=tuple(embeddings),
+            embeddings=embeddings,
         )
 
     def transitioned(
@@ -314,23 +311,17 @@ class WriteBuilder:
             detector=decision.detector,
             detail={"status": after.status.value, "purge_at": after.purge_at},
         )
-        return WriteSet(
-            self.orchestrator,
-            self.at,
+        return self.compose(
             nodes=(after,),
             events=(event,),
             changes=(ChangeEntry(before.memory_id, kind, before.summary),),
-            thread_id=self.thread_id,
         )
 
     def linked(self, edge: MemoryEdge, **detail: Any) -> WriteSet:
         """One new edge (``link``) with its LINK event."""
-        return WriteSet(
-            self.orchestrator,
-            self.at,
+        return self.compose(
             edges=(edge,),
             events=(self._link_event(edge, detector=None, **detail),),
-            thread_id=self.thread_id,
         )
 
     def ingested(
@@ -373,17 +364,14 @@ class WriteBuilder:
             self.refusal_event(MemoryOp.STORE, d, None, fields=list(fields), ingest=where)
             for d, fields, where in refused
         ]
-        return WriteSet(
-            self.orchestrator,
-            self.at,
+        return self.compose(
             nodes=(*(n for n, _, _ in created), *touched.values()),
-            edges=tuple(edges),
+            edges=edges,
             extra_sources=tuple((t.memory_id, src) for t, src, _, _ in merged),
-            ingest_records=tuple(records),
-            events=tuple(events),
-            changes=tuple(changes),
-            thread_id=self.thread_id,
-            embeddings=tuple(embeddings),
+            ingest_records=records,
+            events=events,
+            changes=changes,
+            embeddings=embeddings,
         )
 
     def _link_event(
@@ -420,14 +408,11 @@ class WriteBuilder:
             detector="resolve",
             detail={"trigger": "capture", "rule": candidate.rule, "reason": resolution.reason},
         )
-        return WriteSet(
-            self.orchestrator,
-            self.at,
+        return self.compose(
             nodes=(node,),
             extra_sources=((old.memory_id, source),),
             events=(event,),
             changes=(ChangeEntry(old.memory_id, ChangeKind.MERGED, old.summary),),
-            thread_id=self.thread_id,
         )
 
     def new_node(
@@ -489,14 +474,11 @@ class WriteBuilder:
             edges.append(edge)
             events.append(self._link_event(edge))
         kind = ChangeKind.UPDATED if resolution.outcome is Outcome.UPDATED else ChangeKind.CREATED
-        write = WriteSet(
-            self.orchestrator,
-            self.at,
-            nodes=tuple(nodes),
-            edges=tuple(edges),
-            events=tuple(events),
+        write = self.compose(
+            nodes=nodes,
+            edges=edges,
+            events=events,
             changes=(ChangeEntry(node.memory_id, kind, node.summary),),
-            thread_id=self.thread_id,
         )
         ids = (node.memory_id, *(o.memory_id for o in superseded), *resolution.contradicts)
         refs = tuple(
