@@ -139,6 +139,33 @@ def _store_parameters() -> list[inspect.Parameter]:
     return params
 
 
+class _OneNameTool(Tool):
+    """A tool that refuses one argument given under two names with different values.
+
+    Trigger: a call names an argument twice (``content`` and ``text``, ``user_id``
+      and ``user``) with different values.
+    Why: the parser keeps the first name it knows and drops the other value without a
+      word — a memory's text lost, or a query answered for another user than meant.
+    Outcome: a tool error naming both (nothing runs); the same value twice is one argument.
+    """
+
+    async def run(
+        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
+    ) -> Any:
+        for field in self.fn_metadata.arg_model.model_fields.values():
+            choices = field.validation_alias
+            if not isinstance(choices, AliasChoices):
+                continue
+            given = [n for n in choices.choices if isinstance(n, str) and n in arguments]
+            if len({repr(arguments[n]) for n in given}) > 1:
+                names = ", ".join(repr(n) for n in given[:-1]) + f" and {given[-1]!r}"
+                raise ToolError(
+                    f"Error executing tool {self.name}: {names} name the same argument "
+                    "with different values; send it once"
+                )
+        return await super().run(arguments, context, convert_result)
+
+
 def advertise_aliases(tool: Tool) -> Tool:
     """``tool`` with every accepted alias in its input schema.
 
@@ -175,7 +202,8 @@ def advertise_aliases(tool: Tool) -> Tool:
         schema["anyOf"] = one_of_names[0]
     elif one_of_names:
         schema["allOf"] = [{"anyOf": alternatives} for alternatives in one_of_names]
-    return tool.model_copy(update={"parameters": schema})
+    fields = {name: getattr(tool, name) for name in type(tool).model_fields}
+    return _OneNameTool(**{**fields, "parameters": schema})
 
 
 def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServer[Any]:

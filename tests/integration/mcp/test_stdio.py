@@ -69,6 +69,19 @@ async def _session_run(home: Path) -> dict[str, Any]:
         seen["refused"] = await session.call_tool(
             "memory_store", {"content": "x", "category": "PREFERENCE", "type": "Fakt"}
         )
+        seen["two_contents"] = await session.call_tool(
+            "memory_store",
+            {"content": "Dana plays chess", "text": "Dana plays poker", "category": "KNOWLEDGE"},
+        )
+        seen["two_users"] = await session.call_tool(
+            "memory_query", {"query": "tea", "user_id": "erin", "user": "dana"}
+        )
+        seen["same_twice"] = await session.call_tool(
+            "memory_query", {"query": "tea", "q": "tea", "user": "dana"}
+        )
+        seen["chess"] = _data(
+            await session.call_tool("memory_query", {"query": "chess poker", "user": "dana"})
+        )
         seen["blank"] = await session.call_tool("memory_query", {"q": " \n "})
         seen["empty"] = await session.call_tool("memory_query", {"query": ""})
         seen["bulletin"] = _data(await session.call_tool("memory_bulletin", {"user": "dana"}))
@@ -108,6 +121,14 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert seen["stored"]["memory_id"] not in seen["other"]["text"]
     assert seen["everyone"].is_error and "every user" in _text(seen["everyone"])
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
+    # Two names of one argument with different values: an error naming both, nothing
+    # stored or answered (before, one value was silently dropped: "Dana plays poker" was
+    # lost, and the query answered for one of the two users).
+    for refused, names in (("two_contents", "'content' and 'text'"), ("two_users", "'user_id'")):
+        assert seen[refused].is_error and names in _text(seen[refused]), _text(seen[refused])
+    assert "'user'" in _text(seen["two_users"])
+    assert not [r for r in seen["chess"]["results"] if "chess" in r["text"] or "poker" in r["text"]]
+    assert not seen["same_twice"].is_error  # the same value under two names is one argument
     assert seen["blank"].is_error and "visible character" in _text(seen["blank"])
     # "" gets the same validation error as a blank query, not pydantic's wording
     assert seen["empty"].is_error and "visible character" in _text(seen["empty"])
