@@ -90,11 +90,15 @@ def _crcs(grams: list[str]) -> list[int]:
     cache = _CRC
     if len(cache) > _CRC_MAX:
         cache.clear()
-    out = []
-    for gram in grams:
-        code = cache.get(gram)
+    found: list[int | None] = list(map(cache.get, grams))  # one C loop for the cached
+    if None not in found:
+        return found  # type: ignore[return-value]
+    out: list[int] = []
+    for gram, code in zip(grams, found, strict=True):
         if code is None:
-            code = cache[gram] = zlib.crc32(gram.encode("utf-8"))
+            code = cache.get(gram)  # an n-gram seen twice in this list
+            if code is None:
+                code = cache[gram] = zlib.crc32(gram.encode("utf-8"))
         out.append(code)
     return out
 

@@ -618,6 +618,8 @@ _SIG_EXTRA = re.compile(
 
 def _weak_signals(views: list[tuple[View, str]]) -> list[Hit]:
     for view, _lower in views:
+        if _SIG_VERB.search(view.text) is None:
+            continue  # a clause is a piece of the text between spaces: no verb in any
         for clause in re.split(r"(?<=[.;!?\n])\s+", view.text):
             verb = _SIG_VERB.search(clause)
             if verb is None or not _SIG_TARGET.search(clause) or not _SIG_EXTRA.search(clause):
@@ -674,6 +676,8 @@ def detect(doc: NormalizedText) -> list[Hit]:
         hits.extend(_weak_signals(views))
     if not hits:
         for view, _lower in views:
+            if _FORGET_WORDS.search(view.text) is None:
+                continue  # no clause of this view can hold one either
             for clause in re.split(r"(?<=[.;!?。\n])\s*", view.text):
                 f = _FORGET_WORDS.search(clause)
                 if f is not None and _INSTR_WORDS.search(clause):
