@@ -103,17 +103,29 @@ class BulletinKeeper:
         return bulletin
 
     def last_good(self) -> Bulletin | None:
-        """The last successful bulletin of this process, else the one on disk."""
+        """The last successful bulletin: the one on disk, else (none kept there) this process's.
+
+        Trigger: the bulletin could not be built and a last good one is wanted.
+        Why: an erasure (``forget --user``) in another process deletes the
+          materialised files; a copy held in this process's memory would serve the
+          erased text again.
+        Outcome: with a directory, ``latest.json`` is the last good bulletin; when it
+          is gone (erased, or never written) there is none. This process's copy
+          serves only when bulletins are not materialised, or the file cannot be read
+          for another reason than its absence.
+        """
         with self._lock:
             last = self._last
-        if last is None:
-            if self.directory is None:
-                return None
+        if self.directory is not None:
             try:
                 data: Any = json.loads((self.directory / LATEST).read_text(encoding="utf-8"))
                 last = Bulletin.from_json(data, "last_good")
-            except (OSError, ValueError, KeyError, TypeError):
+            except FileNotFoundError:
                 return None
+            except (OSError, ValueError, KeyError, TypeError):
+                pass  # unreadable, not erased: this process's copy, if any
+        if last is None:
+            return None
         # Trigger: the bulletin could not be built now (store unavailable, damaged…).
         # Why: an old bulletin served as if current misleads the model (issue 20).
         # Outcome: its text opens with a line saying it is stale and from which revision.
@@ -127,7 +139,7 @@ class BulletinKeeper:
         self.directory.mkdir(parents=True, exist_ok=True)
         payload = bulletin.dumps() + "\n"
         digest = bulletin.digest
-        if digest == self._written:
+        if digest == self._written and (self.directory / LATEST).exists():
             return  # the same bytes are already latest.json (a rebuild of an unchanged state)
         name = f"{bulletin.revision:012d}-{digest[:16]}.json"
         target = self.directory / name

@@ -163,6 +163,22 @@ def test_materialised_and_fallback_to_last_good(tmp_path: Path) -> None:
     }
 
 
+def test_an_erasure_elsewhere_reaches_the_last_good_bulletin_in_memory(tmp_path: Path) -> None:
+    """Before, a server that had built Bob's bulletin kept it in memory; after
+    ``memvault forget --user bob`` in another process (which deletes the materialised
+    files), a store failure in the server served Bob's erased memory as the last good
+    bulletin."""
+    server = open_engine(tmp_path / "h")
+    add(server, "Bob likes long walks in the quokka park", user_id="bob")
+    assert "quokka" in server.bulletin(user="bob").text
+    cli = open_engine(tmp_path / "h")
+    assert cli.forget_user("bob").cleaned["bulletins"] >= 1
+    cli.close()
+    server.store.close()  # the server's store fails now
+    after = server.bulletin(user="bob")
+    assert "quokka" not in after.text and after.status == "empty"
+
+
 def test_failure_with_no_history_gives_an_empty_bulletin(tmp_path: Path) -> None:
     engine = open_engine(tmp_path / "h")
     engine.store.close()
