@@ -161,6 +161,13 @@ class WriteBuilder:
             **fields,
         )
 
+    def resolved_event(self, op: HistoryOp, memory_id: str, **detail: Any) -> HistoryEvent:
+        """An event of what the resolver decided (a merge, a supersede): an update by
+        ``resolve``, with ``detail``."""
+        return self.event(
+            op, memory_id, stop_reason=StopReason.SUCCESS_UPDATED, detector="resolve", detail=detail
+        )
+
     def refusal_event(
         self,
         op: MemoryOp | str | None,
@@ -350,12 +357,8 @@ class WriteBuilder:
         for target, _source, reason, where in merged:
             touched[target.memory_id] = target
             events.append(
-                self.event(
-                    HistoryOp.MERGE,
-                    target.memory_id,
-                    stop_reason=StopReason.SUCCESS_UPDATED,
-                    detector="resolve",
-                    detail={"trigger": "ingest", "reason": reason, "ingest": where},
+                self.resolved_event(
+                    HistoryOp.MERGE, target.memory_id, trigger="ingest", reason=reason, ingest=where
                 )
             )
             changes.append(ChangeEntry(target.memory_id, ChangeKind.MERGED, target.summary))
@@ -401,12 +404,12 @@ class WriteBuilder:
     ) -> WriteSet:
         """The same statement again: touch ``old``, nudge its confidence, add the source."""
         node = touched(old, self.at, confidence_nudge)
-        event = self.event(
+        event = self.resolved_event(
             HistoryOp.MERGE,
             old.memory_id,
-            stop_reason=StopReason.SUCCESS_UPDATED,
-            detector="resolve",
-            detail={"trigger": "capture", "rule": candidate.rule, "reason": resolution.reason},
+            trigger="capture",
+            rule=candidate.rule,
+            reason=resolution.reason,
         )
         return self.compose(
             nodes=(node,),
@@ -445,12 +448,11 @@ class WriteBuilder:
                 old.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": self.at})
             )
             events.append(
-                self.event(
+                self.resolved_event(
                     HistoryOp.SUPERSEDE,
                     old.memory_id,
-                    stop_reason=StopReason.SUCCESS_UPDATED,
-                    detector="resolve",
-                    detail={"by": node.memory_id, "status": MemoryStatus.SUPERSEDED.value},
+                    by=node.memory_id,
+                    status=MemoryStatus.SUPERSEDED.value,
                 )
             )
         links = [
