@@ -182,26 +182,36 @@ def _follow(state: AgentState) -> str:
 # -- memory nodes (the only holders of the controller) ---------------------------
 
 
-class MemoryReadNode:
-    """``memory_read_node``: one controller read, its outcome into state (INV Rule 7)."""
+class _ControllerNode:
+    """A graph node that makes one controller call as ``agent``."""
 
     def __init__(self, controller: MemoryController, agent: str) -> None:
         self._controller = controller
         self._agent = agent
+
+    def _asker(self, state: AgentState) -> dict[str, Any]:
+        """Who asks (orchestrator, agent) and in which thread: every request's part."""
+        return {
+            "orchestrator": state.get("orchestrator", ""),
+            "agent": self._agent,
+            "thread_id": state.get("conversation_id", "default"),
+        }
+
+
+class MemoryReadNode(_ControllerNode):
+    """``memory_read_node``: one controller read, its outcome into state (INV Rule 7)."""
 
     def __call__(self, state: AgentState) -> dict[str, Any]:
         response = self._controller.read(
             MemoryReadRequest(
                 authorized=bool(state.get("memory_read_authorized")),
                 reason=state.get("memory_read_reason", ""),
-                orchestrator=state.get("orchestrator", ""),
-                agent=self._agent,
                 query=_query(state),
-                thread_id=state.get("conversation_id", "default"),
                 user=state.get("user") or None,
                 purpose="workflow_step"
                 if state.get("kind") == "workflow_output"
                 else state.get("kind", "message"),  # type: ignore[arg-type]
+                **self._asker(state),
             )
         )
         if response.status is not ControllerStatus.OK:
@@ -220,12 +230,8 @@ class MemoryReadNode:
         }
 
 
-class MemoryWriteNode:
+class MemoryWriteNode(_ControllerNode):
     """``memory_write_node``: one controller write; a failure is a status, not an error."""
-
-    def __init__(self, controller: MemoryController, agent: str) -> None:
-        self._controller = controller
-        self._agent = agent
 
     def __call__(self, state: AgentState) -> dict[str, Any]:
         kind = state.get("kind", "message")
@@ -245,11 +251,9 @@ class MemoryWriteNode:
             MemoryWriteRequest(
                 authorized=bool(state.get("memory_write_authorized")),
                 reason=state.get("memory_write_reason", ""),
-                orchestrator=state.get("orchestrator", ""),
-                agent=self._agent,
                 kind=kind,
                 payload=payload,
-                thread_id=state.get("conversation_id", "default"),
+                **self._asker(state),
             )
         )
         update: dict[str, Any] = {"memory_write_status": response.status.value}
