@@ -105,6 +105,13 @@ _MARKERS = re.compile(f"[{_MY}{_ME}{_OUR}{_US}{_SELF}{_TEAM}]")
 _ADVERB_RE = "no longer|no more|" + "|".join(sorted(_ADVERBS - {"no", "longer", "more"}))
 _WE_VERB = re.compile(r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z]+)\b(?!')")
 _I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z']+)")
+#: "you" as the subject of a subordinate clause ("when you write …"): its verb agrees.
+_YOU_VERB = re.compile(
+    r"\b(when|whenever|if|once|before|after|unless|until)\s+you\s+((?:(?:"
+    + _ADVERB_RE
+    + r")\s+)*)([A-Za-z]+)\b(?!')",
+    re.I,
+)
 
 
 #: Present-tense verbs ending in "-eed" ("agreed", "freed" are past).
@@ -148,6 +155,8 @@ def third_person(text: str, subject: str) -> str:
     "Lee's team's servers are in us-west-2"
     >>> third_person("I need to renew my passport", "Dana")
     'Dana needs to renew their passport'
+    >>> third_person("when you write SQL for me, always use CTEs", "Dana")
+    'when the assistant writes SQL for Dana, always use CTEs'
     """
     return protected(lambda masked: _third_person(masked, subject), text)
 
@@ -171,6 +180,10 @@ def _third_person(text: str, subject: str) -> str:
     out = re.sub(r"\bI\b", subject, out)
     out = _WE_VERB.sub(
         lambda m: f"{subject}'s team {m.group(1)}{verb_third_person(m.group(2))}", out
+    )
+    # "when you write SQL for me" → "when the assistant writes SQL for …"
+    out = _YOU_VERB.sub(
+        lambda m: f"{m.group(1)} the assistant {m.group(2)}{verb_third_person(m.group(3))}", out
     )
     for pattern, replacement in _PRONOUNS[5:]:
         out = pattern.sub(replacement.replace("{S}", subject), out)

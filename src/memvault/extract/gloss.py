@@ -27,10 +27,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["GLOSSES", "HABIT_GLOSS", "TASTE_GLOSSES", "glosses"]
+__all__ = ["GLOSSES", "HABIT_GLOSS", "REPLY_GLOSS", "TASTE_GLOSSES", "glosses"]
 
 #: The gloss of a routine ("cada mañana", "jeden Tag", "毎朝"): a habit, as in English.
 HABIT_GLOSS = "every day usually always"
+#: The gloss of a request for a reply language or register ("contéstame en español").
+REPLY_GLOSS = "please reply in"
 #: The glosses of a taste ("me gusta", "je déteste", "更喜欢").
 TASTE_GLOSSES = frozenset({"i like", "i prefer", "i hate"})
 
@@ -217,6 +219,16 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|warum|wieso|weshalb|o que|onde|por que|waarom|hoe kan|hoe moet"
         r"|dlaczego|gdzie|nasıl|nerede|neden|почему|где|зачем",
         r"ですか|ますか|なぜ|どうして|どこ|什么|怎么|为什么|哪里|吗",
+    ),
+    (
+        REPLY_GLOSS,
+        r"contést(?:ame|enme)|respónde(?:me|nos)|responde(?:me)?|escríbe(?:me|nos)|háblame"
+        r"|réponds(?:-moi)?|répondez(?:-moi)?|écris-moi|écrivez-moi|parle-moi"
+        r"|antworte(?: mir)?|antworten sie|schreib(?:e)? mir|sprich mit mir"
+        r"|responda|responde sempre|escreve(?:-me)?|fala comigo|rispondi(?:mi)?|rispondetemi"
+        r"|scrivimi|parlami|antwoord(?: mij)?|schrijf me|odpowiadaj|odpowiedz|pisz do mnie"
+        r"|cevap ver|yanıtla|yaz bana|отвечай|ответь|пиши мне|говори со мной|baat karo|jawab do",
+        r"で答えて|で返事|で返して|で書いて|回答请用|请用|用中文|用英文|답변|대답해|로 써",
     ),
     (
         "remember that",

@@ -52,7 +52,7 @@ from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.dates import has_date_expression
-from memvault.extract.gloss import HABIT_GLOSS, TASTE_GLOSSES, glosses
+from memvault.extract.gloss import HABIT_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
@@ -246,6 +246,14 @@ _STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "de
 
 #: A standing request ("please keep code reviews short"), not a reminder or a question.
 _PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|ping)\b)\w+", re.I)
+
+#: "When you write IAM policies for me, always scope them …", "never use …": a standing
+#: request to the assistant, however the clause opens.
+_STANDING_REQUEST = re.compile(
+    r"^(?:(?:when(?:ever)?|if) you\b[^,]{1,80},\s*)?(?:please\s+)?(?:always|never|don't|do not)"
+    r"\s+(?!(?:know|remember|think|forget)\b)\w+",
+    re.I,
+)
 
 #: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
 #: moment"): "right now" says the state is current, not that it is today's.
@@ -673,7 +681,11 @@ class RuleExtractor:
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
                 hints = glosses(text)
-                if (
+                if REPLY_GLOSS in hints:
+                    if reading.label in {"fact", "event", "decision"}:
+                        # "Contéstame siempre en español": how the user wants replies
+                        reading = replace(reading, label="preference")
+                elif (
                     reading.label in {"preference", "event"}
                     and HABIT_GLOSS in hints
                     and not TASTE_GLOSSES.intersection(hints)
@@ -699,13 +711,15 @@ class RuleExtractor:
                 #      come out byte-identical — lost, it cannot be recalled at all.
                 # Outcome: kept in the user's words, typed by the reading.
                 read = reading if reading.sure or named else durable_fallback(reading)
-                if habit and read.label in {"preference", "event"} and not _TASTE.search(text):
+                if _PLEASE.match(raw.strip()) or _STANDING_REQUEST.match(raw.strip()):
+                    if read.label in {"fact", "decision", "event"}:
+                        # "please keep code reviews under 300 lines", "when you write SQL for
+                        # me, always use CTEs": a standing request is how the user wants
+                        # things, not a fact about them (nor a routine, "always" or not).
+                        read = replace(read, label="preference")
+                elif habit and read.label in {"preference", "event"} and not _TASTE.search(text):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
                     read = replace(read, label="fact")
-                elif _PLEASE.match(raw.strip()) and read.label in {"fact", "decision", "event"}:
-                    # "please keep code reviews under 300 lines": a standing request is
-                    # how the user wants things, not a fact about them.
-                    read = replace(read, label="preference")
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)
                 how = "" if reading.sure else " (stated)"

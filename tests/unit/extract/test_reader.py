@@ -298,3 +298,20 @@ def test_a_possessive_day_is_not_rewritten() -> None:
     assert resolve_relative_dates("tomorrow's sync moves", date(2026, 3, 4)) == (
         "tomorrow's sync moves"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "When you write SQL for me, always use CTEs instead of subqueries.",
+            "When the assistant writes SQL for Tom, always use CTEs instead of subqueries.",
+        ),
+        ("Contéstame siempre en español, por favor.", "Contéstame siempre en español, por favor."),
+        ("Antworte mir bitte immer auf Deutsch.", "Antworte mir bitte immer auf Deutsch."),
+        ("Réponds-moi toujours en français.", "Réponds-moi toujours en français."),
+    ],
+)
+def test_a_standing_request_is_a_preference_in_any_language(text: str, content: str) -> None:
+    # session 6 read these as facts ("always"/"siempre" made them routines)
+    assert kept(text) == [("Preference", content)]
