@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from memvault.errors import WriteRefusedError
@@ -11,7 +13,31 @@ from memvault.model.enums import StopReason
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.store.base import HistoryEvent
 
-__all__ = ["EngineStats", "MemoryView", "SearchHit", "SearchResults", "WriteResult"]
+__all__ = [
+    "EngineStats",
+    "MemoryView",
+    "SearchHit",
+    "SearchResults",
+    "WriteResult",
+    "fields_json",
+]
+
+
+def fields_json(record: Any, *, omit: Collection[str] = (), **values: Any) -> dict[str, Any]:
+    """The JSON of a frozen result record: its fields in order (an enum as its value),
+    but those in ``omit``; ``values`` give fields another value (a rounded score).
+
+    >>> fields_json(WriteResult(StopReason.SUCCESS_STORED, "m1"), omit=("errors", "parts"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    {'stop_reason': 'SUCCESS_STORED', 'memory_id': 'm1', 'reason': '', 'detector': None,
+     'revision': None, 'edge_id': None, 'store_unavailable': False, 'proposal_id': None}
+    """
+    data: dict[str, Any] = {}
+    for f in dataclasses.fields(record):
+        if f.name not in omit:
+            value = values[f.name] if f.name in values else getattr(record, f.name)
+            data[f.name] = value.value if isinstance(value, Enum) else value
+    return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from typing import Any
 from memvault.context.render import quote
 from memvault.errors import StoreError, ValidationFailed
 from memvault.model.enums import ChangeKind, MemoryType
+from memvault.results import fields_json
 from memvault.store.base import ChangeRecord, Store
 from memvault.store.scope import UserScope, reader_key, visible_to
 
@@ -74,12 +75,7 @@ class DeltaBullet:
     text: str
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind.value,
-            "memory_id": self.memory_id,
-            "revision": self.revision,
-            "text": self.text,
-        }
+        return fields_json(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ from memvault.context.render import estimate_tokens, quote
 from memvault.errors import ValidationFailed
 from memvault.model.enums import MemoryType
 from memvault.model.node import MemoryNode
-from memvault.results import SearchResults, WriteResult
+from memvault.results import SearchResults, WriteResult, fields_json
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter
 from memvault.store.scope import UserScope, scoped
@@ -112,15 +112,7 @@ class ContextItem:
     score: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "item_id": self.item_id,
-            "tier": self.tier,
-            "text": self.text,
-            "importance": self.importance,
-            "token_cost": self.token_cost,
-            "memory_id": self.memory_id,
-            "score": round(self.score, 6),
-        }
+        return fields_json(self, omit=("order",), score=round(self.score, 6))
 
 
 def _stored_item(node: MemoryNode, tier: Tier, relevance: float) -> ContextItem:

@@ -19,6 +19,7 @@ from typing import Any
 
 from memvault.lifecycle.ttl import parse_timestamp
 from memvault.model.enums import StopReason
+from memvault.results import fields_json
 from memvault.store.records import Proposal, ProposalStatus
 
 __all__ = [
@@ -128,9 +129,4 @@ class ProposalResult:
         return self.proposal_id is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "stop_reason": self.stop_reason.value,
-            "proposal_id": self.proposal_id,
-            "reason": self.reason,
-            "detector": self.detector,
-        }
+        return fields_json(self)
