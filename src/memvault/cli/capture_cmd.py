@@ -12,6 +12,7 @@ outcome (``rejected`` with its stop reason), not a failure of the command.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -23,7 +24,7 @@ from memvault.cli.app import EXIT_USAGE, _engine, _fail, app, bench_app
 from memvault.cli.options import JsonFlag, WeightsOutOpt
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
-    from memvault.engine import CaptureResult
+    from memvault.engine import CaptureResult, MemoryEngine
 
 __all__ = ["capture_app", "register", "register_bench"]
 
@@ -65,6 +66,19 @@ ProjectOpt = Annotated[
 OwnerOpt = Annotated[
     str | None, typer.Option("--user", help="The user the captured memories belong to.")
 ]
+
+
+def _capture_file(
+    ctx: typer.Context,
+    file: Path,
+    capture: Callable[[MemoryEngine, str], CaptureResult],
+    as_json: bool,
+) -> None:
+    """Read ``file``, capture its text with ``capture`` on the command's engine, print."""
+    text = _read(file)
+    with _engine(ctx) as engine:
+        result = capture(engine, text)
+    _print(result, as_json)
 
 
 def _read(path: Path) -> str:
@@ -125,12 +139,13 @@ def capture_workflow(
     as_json: JsonFlag = False,
 ) -> None:
     """Capture decisions, todos and goals from a workflow step's output."""
-    text = _read(file)
-    with _engine(ctx) as engine:
-        result = engine.capture_workflow_output(
+
+    def capture(engine: MemoryEngine, text: str) -> CaptureResult:
+        return engine.capture_workflow_output(
             run_id, step_id, text, user_id=user, project_id=project_id
         )
-    _print(result, as_json)
+
+    _capture_file(ctx, file, capture, as_json)
 
 
 @capture_app.command("diagnostics")
@@ -142,10 +157,11 @@ def capture_diagnostics(
     as_json: JsonFlag = False,
 ) -> None:
     """Capture diagnostics findings as Observation memories (bounded evidence)."""
-    text = _read(file)
-    with _engine(ctx) as engine:
-        result = engine.capture_diagnostics(text, user_id=user, project_id=project_id)
-    _print(result, as_json)
+
+    def capture(engine: MemoryEngine, text: str) -> CaptureResult:
+        return engine.capture_diagnostics(text, user_id=user, project_id=project_id)
+
+    _capture_file(ctx, file, capture, as_json)
 
 
 @capture_app.command("train")
