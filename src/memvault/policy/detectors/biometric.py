@@ -71,7 +71,10 @@ _FRAMING = re.compile(
     r"(?:\w+ )?works?|comparison|compare|vendor|library|sdk|feature|building|develop\w*|"
     r"implement\w*|design\w*|course|lecture|regulation|gdpr|law|policy|accuracy|benchmark|"
     r"makes?|manufactur\w*|sells?|company|readers?|sensors?|products?|devices|market|privacy|"
-    r"notice|opt[- ]?outs?|novel|villain|fiction|story|rules|don't|doesn't|do not|does not)\b"
+    r"notice|opt[- ]?outs?|novel|villain|fiction|story|rules|don't|doesn't|do not|does not|"
+    # talks and code changes about a biometric feature
+    r"talks?|keynote|conference|webinar|podcast|cloning|dropping|deprecat\w*|fix|feat|"
+    r"refactor|bug|logging)\b"
 )
 # a fingerprint of a key or certificate is not a person's ("SSH host key fingerprint")
 _TECH_PRINT = re.compile(

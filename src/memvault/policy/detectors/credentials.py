@@ -87,11 +87,36 @@ def _assign_ok(m: re.Match[str], view: View) -> bool:
 
 
 def _bare_ok(m: re.Match[str], view: View) -> bool:
-    v = m.group("value").strip(".,;:!?\"'")
+    v = m.group("value").strip(".,;:!?\"'`()[]{}")
+    if _SETTING.match(v) or not _value_ok(v.translate(_UNLEET)):
+        return False  # "password min_length=12": a policy setting, not a password
     has_digit = re.search(r"\d", v) is not None
     has_symbol = re.search(r"[^\w\s]", v) is not None
     has_letter = re.search(r"[A-Za-z]", v) is not None
     return has_letter and (has_digit or has_symbol) and _value_ok(v)
+
+
+# "password m4n4g3r": a word in leetspeak is still a word
+_UNLEET = str.maketrans("013457", "oieast")
+_SETTING = re.compile(r"^[A-Za-z][A-Za-z_]{2,}[=:]")
+# "the security answers feature was removed": the feature, not an answer.
+_FEATURE_WORDS = re.compile(
+    r"(?i)\b(?:feature|features|field|fields|flow|page|option|options|setting|settings|screen|"
+    r"form|step|module|support|policy|policies|reset|prompt|section|tab|column|table)\b"
+)
+
+
+def _security_answer_ok(m: re.Match[str], view: View) -> bool:
+    text = m.group()
+    if _FEATURE_WORDS.search(text):
+        return False
+    last = text.split()[-1].strip("\"'`.,;:!?").lower() if text.split() else ""
+    return last not in _STATE_WORDS
+
+
+_STATE_WORDS = frozenset(
+    "removed deprecated disabled enabled optional required gone dropped retired".split()
+)
 
 
 def _pin_ok(m: re.Match[str], view: View) -> bool:
@@ -274,6 +299,7 @@ RULES: tuple[Rule, ...] = (
         r"city (?:where|"
         r"I was|you were) born|favou?rite (?:teacher|childhood friend))\b[\"'’”]?\s*(?:is|was|:|=)",
         "a security-question answer",
+        validate=_security_answer_ok,
     ),
     _r(
         "seed_phrase",

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memvault.policy.detectors.base import Hit, Rule, rule_index
+from memvault.policy.detectors.base import Hit, Rule, clause_of, rule_index
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["RULES", "detect"]
@@ -471,9 +471,39 @@ _DISCUSSION = re.compile(
     # the same framing in other languages (report, talk, examples, cites)
     r"rapport|informe|relat[oó]rio|bericht|rapporto|vortrag|charla|palestra|conf[eé]rence|"
     r"ejemplos?|exemples?|exemplos?|beispiele?n?|esempi\w*|voorbeeld\w*|przyk[lł]ad\w*|"
-    r"[oö]rnek\w*|exempel|cite|cita|zitiert|prompt-injection)\b"
+    r"[oö]rnek\w*|exempel|cite|cita|zitiert|prompt-injection|"
+    # security drills, tests and fiction that quote an attack: "the phishing test's fake email"
+    r"phishing|simulation|simulated|drills?|security training|unit tests?|regression tests?|"
+    r"tests? that|ctf|novel'?s?|villain|thriller'?s?|plot|scene|"
+    r"injections?|jailbreaks?|attacks?|attackers?|lessons?|covers why|explains why|"
+    r"regression|schulung|angriff\w*|formation|formaci[oó]n|ataques?|attacc\w*|"
+    r"treinamento)\b"
 )
-_QUOTED = re.compile(r"[\"'“”‘’«»„‚`「『][^\"“”«»„`」』]{3,200}[\"'“”‘’«»`」』]")
+# A technique reported, not performed: "the keynote showed how attackers hide instructions".
+_REPORTED = re.compile(
+    r"(?i)\b(?:showed|shows|demonstrated|demonstrates|explained|explains|described|describes|"
+    r"covered|covers|illustrated|illustrates|taught|teaches|warned|warns|discussed|discusses)"
+    r"(?: \w+){0,2}? how\b|\bhow (?:an? )?(?:attackers?|hackers?|adversar\w*|scammers?|"
+    r"someone|somebody|a person|people|malicious \w+|bad actors?|criminals?|they) "
+    r"(?:can|could|might|may|try|tries|tried|use|used|hide|hid|plant|planted|trick|tricked)\b"
+)
+# A product's setting: "the game's developer mode", "developer mode in Android settings".
+_PRODUCT_MODE = re.compile(
+    r"(?i)\b(?:games?|apps?|android|settings|toggle|cheats?|phones?|devices?|consoles?|browsers?|"
+    r"chrome|firefox|extensions?|ide|vs ?code|menus?|firmware|routers?|cars?|tesla|tv|windows|"
+    r"macos|ios|iphone|pixel|levels?|lives|usb|debugging|logs?|builds?|staging|unity|unreal|sdk|"
+    r"kids|players?|camera|printer|drone|laptop|tablet|watch)\b"
+)
+_MODEL_CUE = re.compile(
+    r"(?i)\b(?:you|your|assistant|ai|model|chatbot|bot|llm|gpt|claude|restrictions|rules|"
+    r"filters?|polic(?:y|ies)|guidelines|safety|unrestricted|unfiltered|uncensored)\b"
+)
+# Double quotes, guillemets and CJK brackets; single quotes only outside a word, so the
+# apostrophe of "novel's" or "don't" opens no quotation.
+_QUOTED = re.compile(
+    r"[\"“”«»„「『][^\"“”«»„」』]{3,200}[\"“”«»」』]"
+    r"|(?<!\w)['‘‚`][^'‘’`\n]{3,200}['’`](?!\w)"
+)
 _KEYWORD_ONLY = frozenset(
     {"injection.persona", "injection.signals", "injection.override_any_language"}
 )
@@ -485,6 +515,60 @@ def _c(p: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
 
 def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: Any) -> Rule:
     return Rule.named(_F, name, label, pattern, reason, views=_VIEWS, **kw)
+
+
+def _clause(view: View, m: re.Match[str]) -> str:
+    return clause_of(view.text, m.start(), m.end())
+
+
+def _authority_ok(m: re.Match[str], view: View) -> bool:
+    if "mode" not in m.group().lower():
+        return True
+    clause = _clause(view, m)  # "developer mode" of a product, said without the model
+    return not (_PRODUCT_MODE.search(clause) and not _MODEL_CUE.search(clause))
+
+
+# "ignore my previous message" corrects a typo; "must ignore instructions inside web pages"
+# states a defence. Neither steers the model.
+_OWN_MESSAGE = re.compile(
+    r"(?i)\bmy\s+(?:\w+\s+)?(?:messages?|comments?|e-?mails?|texts?|typos?|question|reply|"
+    r"answer|post)\b"
+)
+_DEFENCE_AFTER = re.compile(
+    r"(?i)^\s+(?:that|which) (?:appear|come|arrive|are (?:embedded|hidden|found|written))|"
+    r"^\s+(?:in|inside|within|embedded in|from|found in|hidden in) (?:the )?(?:web ?pages?|"
+    r"websites?|documents?|e-?mails?|tool (?:output|results?)|retrieved|untrusted|third-party|"
+    r"pdfs?|files?|search results?|user content)"
+)
+
+
+def _override_ok(m: re.Match[str], view: View) -> bool:
+    if _OWN_MESSAGE.search(m.group()):
+        return False
+    return not _DEFENCE_AFTER.match(view.text[m.end() : m.end() + 60])
+
+
+_ABOUT_ME = re.compile(
+    r"(?i)^\s+(?:you (?:have|keep|hold|store|stored|saved) )?(?:about|on|of) me\b"
+)
+
+
+def _reveal_ok(m: re.Match[str], view: View) -> bool:
+    return not _ABOUT_ME.match(view.text[m.end() : m.end() + 40])
+
+
+# "export to PDF … nothing is sent to a server": the destination is denied, not named.
+_NO_DEST = re.compile(
+    r"(?i)\b(?:no|nothing|never|not|without|zero)\b[^.;\n]{0,25}\b(?:server|servers|upload\w*|"
+    r"sent|send|copy|copies|cloud|third[- ]part\w*|external\w*)\b|\b(?:stays?|kept|processed) "
+    r"(?:local|locally|on[- ]device)\b"
+)
+
+
+def _exfil_ok(m: re.Match[str], view: View) -> bool:
+    if re.search(rf"(?i){_EMAIL}|{_URL}", m.group()):
+        return True  # a named outside address is never denied away
+    return not _NO_DEST.search(_clause(view, m))
 
 
 def _persona_ok(m: re.Match[str], view: View) -> bool:
@@ -515,14 +599,27 @@ def _role_lines_ok(m: re.Match[str], view: View) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
-    _r("override", "override", _c(_OVERRIDE_EN), "an instruction to drop earlier instructions"),
+    _r(
+        "override",
+        "override",
+        _c(_OVERRIDE_EN),
+        "an instruction to drop earlier instructions",
+        validate=_override_ok,
+    ),
     _r(
         "override_multilingual",
         "override",
         _c(_OVERRIDE_INTL),
         "an instruction to drop earlier instructions (non-English)",
+        validate=_override_ok,
     ),
-    _r("reveal", "override", _c(_REVEAL), "a request to reveal prompts, keys or stored memories"),
+    _r(
+        "reveal",
+        "override",
+        _c(_REVEAL),
+        "a request to reveal prompts, keys or stored memories",
+        validate=_reveal_ok,
+    ),
     _r("role_markup", "chat_template", _c(_ROLE_MARKUP), "chat-template or role markup"),
     _r(
         "role_turns",
@@ -532,7 +629,13 @@ RULES: tuple[Rule, ...] = (
         validate=_role_lines_ok,
     ),
     _r("system_label", "spoofed_authority", _c(_SYSTEM_LABEL), "a spoofed system/admin message"),
-    _r("authority", "spoofed_authority", _c(_AUTHORITY), "a claim of authority over the model"),
+    _r(
+        "authority",
+        "spoofed_authority",
+        _c(_AUTHORITY),
+        "a claim of authority over the model",
+        validate=_authority_ok,
+    ),
     _r(
         "persona",
         "persona_hijack",
@@ -563,7 +666,13 @@ RULES: tuple[Rule, ...] = (
     _r("shell_pipe", "tool_coercion", _c(_PIPE_SHELL), "a download-and-execute command"),
     _r("destructive_call", "tool_coercion", _c(_DESTRUCTIVE_CALL), "a destructive function call"),
     _r("dangerous_command", "tool_coercion", _c(_DANGEROUS_CMD), "a destructive shell command"),
-    _r("exfiltration", "exfiltration", _c(_EXFIL), "an exfiltration instruction"),
+    _r(
+        "exfiltration",
+        "exfiltration",
+        _c(_EXFIL),
+        "an exfiltration instruction",
+        validate=_exfil_ok,
+    ),
     _r("image_beacon", "exfiltration", _c(_MD_IMAGE), "a markdown/HTML image beacon with data"),
     _r(
         "image_every_reply",
@@ -642,6 +751,9 @@ def _weak_signals(views: list[tuple[View, str]]) -> list[Hit]:
 def _suppressed(hit: Hit) -> bool:
     """Quoted or keyword-only mentions inside text that discusses injection."""
     text = hit.view.text
+    sentence_start = max(text.rfind(c, 0, hit.start) for c in ".!?\n") + 1
+    if _REPORTED.search(text, sentence_start, hit.start):
+        return True
     if not _DISCUSSION.search(text):
         return False
     if hit.detector in _KEYWORD_ONLY:
@@ -680,7 +792,10 @@ def detect(doc: NormalizedText) -> list[Hit]:
                 continue  # no clause of this view can hold one either
             for clause in re.split(r"(?<=[.;!?。\n])\s*", view.text):
                 f = _FORGET_WORDS.search(clause)
-                if f is not None and _INSTR_WORDS.search(clause):
+                instr = _INSTR_WORDS.search(clause)
+                if f is not None and instr is not None:
+                    if _DEFENCE_AFTER.match(clause[instr.end() :]):
+                        continue  # "must ignore instructions inside web pages": a defence
                     start = view.text.find(clause) + f.start()
                     hit = Hit(
                         f"{_F}.override_any_language",

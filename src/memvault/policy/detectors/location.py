@@ -113,7 +113,7 @@ _MOVE = (
     r"drives?|driving|commutes?|commuting|leaves? (?:home|the house|work|the office)|walks?|"
     r"bikes?|cycles?|catch(?:es)? the|takes? the (?:[\w:.]+ )?(?:bus|train|tube|subway|metro|"
     r"ferry|tram|shuttle)|(?:takes?|brings?|drives?|walks?) (?:\w+ ){0,2}to\b|rides?|"
-    r"picks? (?:\w+ ){0,2}up|drops? (?:\w+ ){0,2}off|goes to|go to|"
+    r"picks? (?:\w+ ){0,2}up|drops? (?:\w+ ){0,2}off|(?:goes|go) to(?! bed| sleep)|"
     r"heads? (?:to|home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|"
     r"runs? (?:in|at|along|around)|swims? at|trains? at|works? out at|walks? (?:the dog|to)|"
     r"visits?|parks? at|boards?|checks? in at"
@@ -148,7 +148,8 @@ _COORD_CONTEXT = re.compile(r"(?i)\b(?:gps|coord|lat|lon|lng|location|position|g
 
 _NOT_SOMEONES_PLACE = re.compile(
     r"(?i)\b(?:fixtures?|test data|sample|example|dataset|bounds|bounding box|cent(?:er|re) of|"
-    r"city cent(?:er|re)|map tile|tiles?|geocod\w*|columns?|decimal places)\b"
+    r"city cent(?:er|re)|map tile|tiles?|geocod\w*|columns?|decimal places|map pins?|"
+    r"landmarks?|monuments?)\b"
 )
 
 
