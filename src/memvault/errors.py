@@ -140,12 +140,29 @@ class WriteRefusedError(MemvaultError):
         self.detail = detail
 
 
+#: What to do about each refusal of :class:`AccessDeniedError` (its ``reason``).
+_ACCESS_HINTS = {
+    "read_only": "use a writable key",
+    "category_not_allowed": "ask for a key whose allowlist covers this category",
+    "category_allowlist": "this needs a key without a category allowlist",
+    "other_user": "act for the key's own user, or use a key of the other user",
+    "all_users": "name one user, or use a key created with --all-users",
+    "user_bound": "use a key that is not bound to one user",
+    "agent_mismatch": "leave the agent out: it comes from the key",
+}
+
+
 class AccessDeniedError(MemvaultError):
     """An API key's agent asked for something its grant does not allow.
 
     ``reason`` is ``category_not_allowed`` (``categories`` lists the refused
-    ones) or ``read_only`` (a read-only key tried to write). The memory's
+    ones), ``read_only`` (a read-only key tried to write), or another grant rule
+    (``other_user``, ``all_users``, ``user_bound``, ``category_allowlist``,
+    ``agent_mismatch``); the hint says what to do about that one. The memory's
     orchestrator is the caller's own, so this is a 403, never a tenant leak.
+
+    >>> AccessDeniedError("assistant", "all_users").hint
+    'name one user, or use a key created with --all-users'
     """
 
     def __init__(
@@ -153,7 +170,9 @@ class AccessDeniedError(MemvaultError):
     ) -> None:
         super().__init__(
             detail or f"agent {agent!r} is not allowed: {reason}",
-            hint="ask for a key whose allowlist covers this category, or a writable key",
+            hint=_ACCESS_HINTS.get(
+                reason, "ask for a key whose allowlist covers this category, or a writable key"
+            ),
         )
         self.agent = agent
         self.reason = reason

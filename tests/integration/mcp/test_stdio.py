@@ -120,6 +120,7 @@ def test_tools_over_stdio(tmp_path: Path) -> None:
     assert seen["stored"]["memory_id"] in seen["bulletin"]["text"]
     assert seen["stored"]["memory_id"] not in seen["other"]["text"]
     assert seen["everyone"].is_error and "every user" in _text(seen["everyone"])
+    assert "allowlist" not in _text(seen["everyone"])
     assert seen["refused"].is_error and "SCHEMA_INVALID" in _text(seen["refused"])
     # Two names of one argument with different values: an error naming both, nothing
     # stored or answered (before, one value was silently dropped: "Dana plays poker" was
@@ -310,4 +311,6 @@ def test_a_server_bound_to_a_user_never_reaches_another_users_memory(tmp_path: P
     assert seen["stored"]["memory_id"] in {r["id"] for r in seen["query"]["results"]}
     assert bob not in seen["bulletin"]["text"]
     assert seen["other"].is_error and "bound to user 'alice'" in _text(seen["other"])
+    # the hint fits the refusal (before: "ask for a key whose allowlist covers this category")
+    assert "allowlist" not in _text(seen["other"]) and "own user" in _text(seen["other"])
     assert seen["forget_bob"].is_error and "no memory" in _text(seen["forget_bob"])
