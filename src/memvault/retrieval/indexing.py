@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import lru_cache
 
 import numpy as np
 
@@ -49,7 +50,12 @@ def index_date(timestamp: str) -> str:
     >>> index_date("2023-05-08T13:56:00.000000Z")
     '2023-05-08 May 2023'
     """
-    day = timestamp[:10]
+    return _index_day(timestamp[:10])
+
+
+@lru_cache(maxsize=4096)
+def _index_day(day: str) -> str:
+    """:func:`index_date` of one ISO day (a bulk write's memories share a few days)."""
     try:
         moment = datetime.strptime(day, "%Y-%m-%d")
     except ValueError:
