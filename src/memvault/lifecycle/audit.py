@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memvault.model.node import MemoryNode
+from memvault.results import fields_json
 from memvault.store.anchor import StoreAnchor
 from memvault.store.base import GENESIS_HASH, HistoryEvent, chain_hash, recorded_digests, row_digest
 from memvault.store.records import AuditHead
@@ -59,15 +60,9 @@ class AuditReport:
     anchor_checked: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "events": self.events,
-            "head_hash": self.head_hash,
-            "rows_checked": self.rows_checked,
-            "rows_unverified": self.rows_unverified,
-            "anchor_checked": self.anchor_checked,
-            "first_broken": self.broken.to_json() if self.broken else None,
-        }
+        """Its fields in order, the broken row last as ``first_broken``."""
+        first_broken = self.broken.to_json() if self.broken else None
+        return {**fields_json(self, omit=("broken",)), "first_broken": first_broken}
 
 
 def verify_chain(events: Sequence[HistoryEvent], head: AuditHead) -> AuditReport:
