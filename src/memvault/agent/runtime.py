@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import logging
 import queue
-import re
 import shutil
 import sqlite3
 import tempfile
@@ -41,6 +40,7 @@ from memvault.controller import (
 )
 from memvault.errors import ConfigError, ValidationFailed
 from memvault.model.jsonl import json_objects
+from memvault.model.threads import agent_thread_id
 
 __all__ = [
     "AgentRuntime",
@@ -56,8 +56,6 @@ __all__ = [
 
 MemoryMode = Literal["on", "off", "broken"]
 ControllerFactory = Callable[[str], MemoryController]
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.:@\-]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +73,7 @@ class Envelope:
     @property
     def conversation_id(self) -> str:
         """The thread of this (orchestrator, channel, user): checkpoint and delta-header key."""
-        raw = f"{self.orchestrator}:{self.channel}:{self.user}"
-        return _UNSAFE.sub("_", raw)[:128]
+        return agent_thread_id(self.orchestrator, self.channel, self.user)
 
 
 @dataclass(frozen=True, slots=True)

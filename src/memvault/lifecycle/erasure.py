@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.model.node import MemoryNode
+from memvault.model.threads import thread_affixes, thread_prefix
 from memvault.store.base import IngestRecord
 
 __all__ = [
@@ -66,8 +67,6 @@ __all__ = [
 
 MANIFEST_SUFFIX = ".manifest.json"
 _DOC_HASH = re.compile(r"doc:sha256:([0-9a-f]{64})")
-# The agent's thread ids: "<orchestrator>:<channel>:<user>", unsafe characters as "_".
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.:@\-]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,8 +221,7 @@ def scrub_log(log_path: Path, words: Iterable[str], *, user_id: str | None = Non
 
 def thread_ids_of(conn: sqlite3.Connection, orchestrator: str, user_id: str) -> list[str]:
     """The agent's thread ids of (orchestrator, any channel, user) in a checkpoint database."""
-    prefix = _UNSAFE.sub("_", f"{orchestrator}:")
-    suffix = _UNSAFE.sub("_", f":{user_id}")
+    prefix, suffix = thread_affixes(orchestrator, user_id)
     rows = conn.execute("SELECT DISTINCT thread_id FROM checkpoints").fetchall()
     return sorted(
         str(r[0])
@@ -245,7 +243,7 @@ def threads_quoting(
     wanted = [n.encode("utf-8") for n in needles if n]
     if not wanted:
         return []
-    prefix = _UNSAFE.sub("_", f"{orchestrator}:")
+    prefix = thread_prefix(orchestrator)
     found: set[str] = set()
     queries = (
         "SELECT thread_id, checkpoint, metadata FROM checkpoints",

@@ -14,10 +14,10 @@ an operations duty (autovacuum, WAL/backup retention) documented in
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
+from memvault.model.threads import thread_affixes
 from memvault.store.base import CONTEXT_SPACE_SUFFIX
 from memvault.store.records import AuditHead
 from memvault.store.sql import ingest_params, op_event_params, proposal_params
@@ -55,7 +55,6 @@ CHECKPOINT_TABLES = (
     "SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
     "AND table_name IN ('checkpoints', 'checkpoint_blobs', 'checkpoint_writes')"
 )
-_UNSAFE = re.compile(r"[^A-Za-z0-9_.:@\-]")
 
 
 def thread_ids(conn: Any, orchestrator_id: str, user_id: str, quoting: Sequence[str]) -> list[str]:
@@ -63,8 +62,7 @@ def thread_ids(conn: Any, orchestrator_id: str, user_id: str, quoting: Sequence[
 
     Thread ids are ``<orchestrator>:<channel>:<user>`` with unsafe characters as ``_``.
     """
-    prefix = _UNSAFE.sub("_", f"{orchestrator_id}:")
-    suffix = _UNSAFE.sub("_", f":{user_id}")
+    prefix, suffix = thread_affixes(orchestrator_id, user_id)
     like = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     found = {
         str(r[0])
