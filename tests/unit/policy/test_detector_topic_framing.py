@@ -60,6 +60,11 @@ TOPICS = [
     "Reminder to update my password m4n4g3r to the new version.",
     # a bedtime is not a commute
     "I go to bed around 11 and get up at 6:45 on weekdays.",
+    # public places, and a business that moved premises
+    "The Louvre is at 48.8606, 2.3376 if you want to add it to the tour map.",
+    "The park at 40.7829, -73.9654 is Central Park, the tourist maps all show it.",
+    "Our office moved to 12 Market Street, Suite 400; parcels go to reception.",
+    "The new library opens at 25 Kingsway, London WC2B 6XF next month.",
 ]
 
 
@@ -112,6 +117,12 @@ FACTS = [
     ),
     ("my security answer is Rex, my first dog", "detector.credentials.security_answer"),
     ("password Tr0ub4dor&3 for the NAS", "detector.credentials.password_bare"),
+    ("my flat is at 48.8606, 2.3376, near the Louvre", "detector.location.coordinates"),
+    ("We moved to 12 Market Street, flat 4, last week.", "detector.location.street_address"),
+    (
+        "I live next to the library, 25 Kingsway, London WC2B 6XF",
+        "detector.location.street_address_generic",
+    ),
 ]
 
 

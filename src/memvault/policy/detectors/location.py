@@ -52,6 +52,7 @@ _RESIDENCE = re.compile(
     r"\s+(?:at|in|on|to)\b|\bhome\b|\b(?:my|our|user'?s|their|his|her) (?:place|house|flat|"
     r"apartment|address|building|home|apt)\b|\bhome address\b|\bwhere (?:I|he|she|they|user|"
     r"the user|we) li?ves?\b|"
+    r"\b(?:I|we|he|she|they|user)\s+(?:\w+\s+)?(?:live|lives|reside|resides)\b|"
     r"\bmoro\b|\bvivo en\b|\bwohne\b|\bj'habite\b|\babito\b|\bwoon\b|\bmieszkam\b|"
     r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b|\bwohnadresse\b|\bwohnhaft\b|"
     r"\b(?:home|residential) address\s*:|\bdomicilio\b"
@@ -70,8 +71,33 @@ _BUSINESS = re.compile(
     r"(?i)\b(?:suite|ste\.?|inc|ltd|llc|gmbh|corp|co\.|company|headquarters|hq|vendor|supplier|"
     r"client|customer|manufacturer|service cent(?:er|re)|support page|store|shop|cafe|café|"
     r"restaurant|hotel|warehouse|factory|venue|museum|office of|invoices?|returns?|catering|"
-    r"website|public)\b"
+    r"website|public|"
+    # public institutions and venues, in several languages
+    r"library|librar(?:y|ies)|school|museum|hospital|embassy|consulate|town hall|city hall|"
+    r"council|station|church|cathedral|theat(?:re|er)|cinema|gallery|venue|conference|"
+    r"university|college|post office|pharmacy|bakery|bar|pub|gym|reception|parcels?|"
+    r"biblioteca|biblioth[eè]que|bibliothek|museo|mus[ée]e|mairie|ayuntamiento|rathaus|"
+    r"municipio|botschaft|ambassade|embajada|tienda|negocio|empresa|firma|entreprise|azienda|"
+    r"loja|boutique|gesch[äa]ft|laden|restaurante|ristorante|b[äa]ckerei|panader[ií]a|"
+    r"boulangerie|concerto|konzert|concierto|concert)\b"
 )
+# "our office moved to …": a business is the one that moved, not a person.
+_BUSINESS_MOVED = re.compile(
+    r"(?i)\b(?:office|offices|company|shop|store|team|headquarters|hq|clinic|restaurant|cafe|"
+    r"café|bakery|studio|lab|business|firm|practice|branch|warehouse|depot|school|library|"
+    r"museum|gallery)\s+(?:has\s+|have\s+|is\s+|are\s+|will\s+|just\s+)*(?:moved|moving|"
+    r"relocat\w*)\b"
+)
+
+
+def _residence(text: str) -> bool:
+    """A residence cue that is not a business moving premises."""
+    cues = list(_RESIDENCE.finditer(text))
+    if not cues:
+        return False
+    moved = [m.span() for m in _BUSINESS_MOVED.finditer(text)]
+    return any(not any(a <= c.start() < b for a, b in moved) for c in cues)
+
 
 _NOW = (
     r"right now|currently|at the moment|just now|tonight|this (?:morning|afternoon|evening|week|"
@@ -153,8 +179,24 @@ _NOT_SOMEONES_PLACE = re.compile(
 )
 
 
+# A public place named beside the coordinates, with no person in the clause: a map pin.
+_PUBLIC_PLACE = re.compile(
+    r"(?i)\b(?:tour|tourists?|tourist maps?|maps?|museum|louvre|park|monument|landmark|tower|"
+    r"cathedral|church|stadium|airport|bridge|castle|palace|square|beach|mountain|peak|summit|"
+    r"lake|island|trailhead|venue|viewpoint|campsite|observatory|museo|mus[ée]e|parque|parc)\b"
+)
+_SOMEONE = re.compile(
+    r"(?i)\b(?:my|me|I|I'm|im|we|we're|our|user|user's|he|she|his|her|they|their|them|home|"
+    r"house|flat|apartment|live|lives|living|staying|currently|now|mi|mis|mon|ma|mein\w*|"
+    r"ich|je|yo|eu|io|minha|meu|mio|mia|casa|zuhause|maison)\b"
+)
+
+
 def _coord_ok(m: re.Match[str], view: View) -> bool:
     if _NOT_SOMEONES_PLACE.search(view.text):
+        return False
+    clause = clause_of(view.text, m.start(), m.end())
+    if _PUBLIC_PLACE.search(clause) and not _SOMEONE.search(clause):
         return False
     if m.group("lat") is None:
         return True
@@ -173,7 +215,7 @@ def _coord_ok(m: re.Match[str], view: View) -> bool:
 def _address_ok(m: re.Match[str], view: View) -> bool:
     clause = clause_of(view.text, m.start(), m.end())
     text = view.text
-    if _RESIDENCE.search(text):
+    if _residence(text):
         return True
     if _BUSINESS.search(text):
         return False
@@ -193,7 +235,7 @@ _ADDRESS_GENERIC = re.compile(
 
 def _generic_address_ok(m: re.Match[str], view: View) -> bool:
     text = view.text
-    if _RESIDENCE.search(text):
+    if _residence(text):
         return True
     if _BUSINESS.search(text):
         return False
