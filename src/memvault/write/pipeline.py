@@ -172,8 +172,29 @@ def strongest(decisions: Iterable[Decision]) -> Decision:
     return min(decisions, key=lambda d: d.stop_reason.priority)
 
 
-def fail_closed(where: str) -> Decision:
-    """What any exception inside a step becomes (INV-8)."""
+#: The detector of a decision no step could make because the store was unavailable.
+STORE_UNAVAILABLE = "store"
+
+
+def fail_closed(where: str, exc: BaseException | None = None) -> Decision:
+    """What any exception inside a step becomes (INV-8).
+
+    Trigger: a step read an unavailable store (the gate counts the user's writes
+      today for the entitlement caps).
+    Why: "gate raised" blamed the gate — HTTP 500 and exit 1 instead of the store
+      unavailable answer a failed commit gets (503, exit 4).
+    Outcome: such a failure is named for the store (:data:`STORE_UNAVAILABLE`), and
+      the write's result is flagged ``store_unavailable``.
+
+    >>> fail_closed("gate").reason
+    'gate raised'
+    """
+    if isinstance(exc, StoreUnavailableError):
+        return Decision(
+            StopReason.INTERNAL_INCONSISTENCY,
+            detector=STORE_UNAVAILABLE,
+            reason=f"the memory store is unavailable ({where}: {type(exc).__name__})",
+        )
     return Decision(StopReason.INTERNAL_INCONSISTENCY, detector=where, reason=f"{where} raised")
 
 
@@ -381,7 +402,7 @@ class WritePipeline:
                 found = validate(op, node)
             except Exception as exc:
                 self.log("error", "validator_failed", error=f"{type(exc).__name__}: {exc}")
-                found = fail_closed("validator")
+                found = fail_closed("validator", exc)
             if found is not None:
                 verdicts.append(found)
         return verdicts
@@ -463,7 +484,7 @@ class WritePipeline:
             return self.gate.check(op, node, agent_id=self.agent_id)
         except Exception as exc:
             self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            return fail_closed("gate")
+            return fail_closed("gate", exc)
 
     def judge_invalid(
         self, op: MemoryOp, failed: ValidationFailed, fields: Mapping[str, Any]
@@ -483,7 +504,7 @@ class WritePipeline:
             verdict = self.gate.check_fields(op, dict(fields), agent_id=self.agent_id)
         except Exception as exc:
             self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            verdict = fail_closed("gate")
+            verdict = fail_closed("gate", exc)
         if verdict.allowed:
             return schema
         return strongest([schema, verdict])
@@ -571,6 +592,7 @@ class WritePipeline:
             reason=decision.reason,
             detector=decision.detector,
             errors=errors,
+            store_unavailable=decision.detector == STORE_UNAVAILABLE,
         )
 
     def refuse_all(self, op: MemoryOp, decisions: Sequence[Decision]) -> list[WriteResult]:
@@ -589,6 +611,7 @@ class WritePipeline:
                 memory_id=None,
                 reason=d.reason,
                 detector=d.detector,
+                store_unavailable=d.detector == STORE_UNAVAILABLE,
             )
             for d in decisions
         ]

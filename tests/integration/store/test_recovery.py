@@ -91,6 +91,20 @@ def test_read_only_file_is_unavailable_and_recovers(tmp_path: Path) -> None:
     engine.close()
 
 
+def test_an_unavailable_store_is_said_so_for_a_users_write_too(tmp_path: Path) -> None:
+    """Before, the governance gate's count of the user's writes today (entitlement
+    caps) read the unavailable store first: the write was answered "gate raised"
+    (HTTP 500, CLI exit 1) instead of store unavailable (503, exit 4)."""
+    engine = MemoryEngine.open(tmp_path / "home", "acme", embedder="hashing")
+    engine.store.close()  # every call on the store now raises StoreUnavailableError
+    for user in (None, "dana"):
+        failed = add_fields(engine, "Dana prefers tea over coffee", **FIELDS, user_id=user)
+        assert failed.stop_reason is StopReason.INTERNAL_INCONSISTENCY
+        assert failed.store_unavailable and failed.memory_id is None, (user, failed)
+        assert failed.detector != "gate"
+    engine.close()
+
+
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
     mount = tmp_path / "disk"
