@@ -303,17 +303,20 @@ def train(
             # the hand-written items join the shipped corpus only, not a --corpus given
             written=WRITTEN_DIR if corpus is None else None,
             log=lambda m: typer.echo(m, err=True),
-            vector_cache=_vector_cache() if cache else None,
+            vector_cache=_vector_cache(encoder) if cache else None,
         )
     except (RuntimeError, ValueError, OSError) as exc:
         _fail(str(exc))
     typer.echo(json.dumps({"weights": manifest["weights"], "sha256": manifest["sha256"]}))
 
 
-def _vector_cache() -> Path:
+def _vector_cache(encoder: str) -> Path:
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("memvault", appauthor=False)) / "gate-vectors.npz"
+    # one file per encoder: a cache holds one encoder's vectors, and training
+    # with another must not replace the first's (minilm keeps the older name)
+    name = "gate-vectors.npz" if encoder == "minilm" else f"gate-vectors-{encoder}.npz"
+    return Path(platformdirs.user_cache_dir("memvault", appauthor=False)) / name
 
 
 def bench_governance(

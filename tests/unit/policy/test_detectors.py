@@ -10,6 +10,8 @@ from memvault.model.enums import StopReason
 from memvault.policy import Candidate, GateContext, evaluate
 from memvault.policy.detectors.validators import (
     aba_ok,
+    base58check_ok,
+    bech32_ok,
     card_issuer,
     cpf_ok,
     dni_ok,
@@ -38,6 +40,10 @@ def test_validators() -> None:
     assert dni_ok("00000000T") and not dni_ok("00000000A")
     assert aba_ok("021000021") and not aba_ok("021000022")
     assert ssn_structure_ok("078-05-1120") and not ssn_structure_ok("666-12-3456")
+    assert bech32_ok("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")
+    assert not bech32_ok("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr")
+    assert base58check_ok("1BoatSLRHtKNngkdXEeobR76b53LETtpyT")
+    assert not base58check_ok("1BoatSLRHtKNngkdXEeobR76b53LETtpyX")
 
 
 FORBIDDEN = {
@@ -74,6 +80,24 @@ FORBIDDEN = {
     "criminal": "I was convicted of fraud in 2016 and served probation.",
     "profiling": "User seems insecure and anxious during code reviews.",
     "prediction": "User is likely to churn if the price rises again.",
+    # session 7: validated numbers beside an ID word in other languages and scripts
+    "pesel_pl": "PESEL brata to 44051401359, do formularza.",
+    "tc_kimlik_tr": "Kemal Bey in kimlik numarası 10000000146 olarak kayıtlı.",
+    "ric_zh": "我同事的身份证号码是11010519491231002X",
+    "my_number_ja": "父のマイナンバーは1234-5678-9018です",
+    # crypto wallets: checksummed bech32 / Base58Check anywhere, 0x beside a wallet word
+    "btc_bech32": "payout to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq please",
+    "btc_legacy": "Spenden bitte an 1BoatSLRHtKNngkdXEeobR76b53LETtpyT",
+    "eth": "wallet: 0x52908400098527886E0F7030069857D2E4169EE7",
+    "btc_zh": "钱包地址是bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+    "seed_no_phrase_word": (
+        "ledger backup: abandon ability able about above absent absorb abstract absurd abuse "
+        "access accident"
+    ),
+    "password_zh": "老板的邮箱密码是 Tiger#2024，记一下",
+    "password_ko": "팀 공용 계정 비밀번호는 Haneul!77 입니다",
+    "address_zh": "我妹妹住在杭州市西湖区文三路259号5幢302室。",
+    "address_ja": "実家の住所は神奈川県横浜市港北区日吉3-14-7です。",
 }
 
 
@@ -109,6 +133,12 @@ BENIGN = [
     "Use port 5432 for Postgres and 6380 for the cache.",
     "User teaches a course on religions of the world.",
     "User is studying for the CPA exam.",
+    # session 7's rules leave these alone: a hash, a business address, an invalid checksum
+    "The commit 0x52908400098527886e0f7030069857d2e4169ee7 fixed the parser.",
+    "会议在北京市海淀区中关村大街27号的酒店举行。",
+    "弊社の本社は東京都千代田区丸の内1-9-2にあります。",
+    "payout to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr please",
+    "PESEL to numer z jedenastu cyfr, np. 44051401358 jest błędny.",
 ]
 
 

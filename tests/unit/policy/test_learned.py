@@ -18,6 +18,7 @@ from memvault.model.enums import StopReason
 from memvault.policy import Candidate, GateContext, evaluate, evaluate_detailed
 from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, LearnedLayer, default_layer
 from memvault.policy.training.compose import CORPUS_PATH
+from memvault.policy.training import train as train_module
 from memvault.policy.training.train import train_gate
 
 
@@ -47,6 +48,18 @@ def test_retraining_a_slice_twice_gives_identical_bytes(tmp_path: Path) -> None:
     assert (tmp_path / "a" / "gate.npz").read_bytes() == (tmp_path / "b" / "gate.npz").read_bytes()
     arrays, _ = load_weights(tmp_path / "a" / "gate.json")
     assert "ngram.sparse_w" in arrays
+
+
+def test_heads_trained_side_by_side_equal_heads_trained_one_after_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with an encoder, the n-gram heads train in a forked child while the full heads
+    # train here; the bytes must be those of training both in this process
+    side = train_gate(out_dir=tmp_path / "a", encoder="minilm", limit=300)
+    monkeypatch.setattr(train_module, "_fork_pool", lambda: None)
+    inline = train_gate(out_dir=tmp_path / "b", encoder="minilm", limit=300)
+    assert side["sha256"] == inline["sha256"]
+    assert "full" in side and "ngram" in side
 
 
 def test_broken_or_missing_weights_fail_closed(tmp_path: Path) -> None:

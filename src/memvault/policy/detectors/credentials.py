@@ -279,6 +279,14 @@ RULES: tuple[Rule, ...] = (
         validate=_bare_ok,
     ),
     _r(
+        "password_cjk",
+        "password",
+        r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)[^\x21-\x7e\n]{0,6}?"
+        r"(?P<value>[\x21-\x7e]{6,})",
+        "a password written after its label (Chinese, Japanese, Korean)",
+        validate=_bare_ok,
+    ),
+    _r(
         "login_pair",
         "password",
         r"(?i)\b(?:login|log-in|credentials?|sign[- ]in|username and password|user/pass)\b"
@@ -305,7 +313,9 @@ RULES: tuple[Rule, ...] = (
         "seed_phrase",
         "private_key",
         r"(?i)\b(?:seed|recovery|mnemonic|backup|secret) (?:phrase|words?)\b[^\n]{0,20}?[:=]?\s*"
-        r"(?:[a-z]+[\s,]+){11,23}[a-z]+",
+        r"(?:[a-z]+[\s,]+){11,23}[a-z]+"
+        r"|(?i:\b(?:seed|recovery|mnemonic|backup|metamask|wallet)\b)[^\n:=]{0,20}[:=]\s*"
+        r"(?:[a-z]{3,8}[\s,]+){11,23}[a-z]{3,8}\b",
         "a wallet recovery phrase",
     ),
     _r(

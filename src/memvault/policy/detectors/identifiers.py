@@ -20,6 +20,8 @@ import re
 from memvault.policy.detectors.base import Hit, Rule, run_rules
 from memvault.policy.detectors.validators import (
     IBAN_LENGTHS,
+    base58check_ok,
+    bech32_ok,
     card_issuer,
     cpf_ok,
     digits_of,
@@ -110,6 +112,35 @@ def _stdnum_ok(m: re.Match[str], view: View) -> bool:
     if _NOT_PERSONAL.search(_before(view, m, 40)):
         return False
     return len(digits_of(tok)) >= 6 and stdnum_match(tok) is not None
+
+
+def _id_near_ok(m: re.Match[str], view: View) -> bool:
+    tok = re.sub(r"[\s-]", "", m.group("value"))
+    return len(tok) >= 9 and stdnum_match(tok) is not None
+
+
+# Trigger: an address-shaped token ("0x" + 40 hex digits) in a text about a wallet.
+# Why: an Ethereum address carries no checksum we can check without Keccak (mixed-case
+#      EIP-55 aside), and hashes and contract ids share the shape; bech32 and Base58Check
+#      addresses carry their own checksums.
+# Outcome: checksummed addresses count anywhere, 0x addresses only beside a wallet word.
+_WALLET_LATIN = (
+    "wallet address addr eth ether ethereum btc bitcoin crypto metamask ledger payout payment "
+    "send transfer deposit refund usdt usdc adres dirección direccion endereço endereco adresse "
+    "indirizzo portemonnaie portefeuille cartera carteira portafoglio cüzdan portfel"
+).split()
+_WALLET_WORDS = re.compile(
+    rf"(?i)\b(?:{'|'.join(_WALLET_LATIN)})\b|钱包|錢包|地址|ウォレット|アドレス|지갑|주소"
+)
+
+
+def _crypto_ok(m: re.Match[str], view: View) -> bool:
+    v = m.group()
+    if v.startswith("0x"):
+        return _WALLET_WORDS.search(view.text) is not None and not _TEST_CARD.search(view.text)
+    if v.lower().startswith(("bc1", "tb1", "ltc1")):
+        return bech32_ok(v)
+    return base58check_ok(v)
 
 
 _r = Rule.named
@@ -223,6 +254,25 @@ RULES: tuple[Rule, ...] = (
         r"[^\n\d]{0,10}?)(?P<value>[A-Z0-9][A-Z0-9 .\-/]{5,20}[A-Z0-9])",
         "an identifier whose check digits validate as a national ID",
         validate=_stdnum_ok,
+    ),
+    _r(
+        _GOV,
+        "labelled_id_nearby",
+        "national_id",
+        rf"(?:(?i:\b(?:{_ID_WORDS_CI}|kimlik(?: no| numaras(?:ı|i))?)\b)|\b(?:{_ID_WORDS_CS})\b|"
+        r"身份证|身份證|居民身份|マイナンバー|個人番号|주민등록번호|주민번호)"
+        r"[^\d\n]{0,30}?(?<![0-9A-Za-z-])(?P<value>\d(?:[ -]?\d){7,16}[\dXx]?)(?![0-9A-Za-z-])",
+        "a number near a government-ID word whose check digits validate as that ID",
+        validate=_id_near_ok,
+    ),
+    _r(
+        _FIN,
+        "crypto_address",
+        "crypto_wallet",
+        r"(?<![0-9A-Za-z/])(?:(?i:bc1|tb1|ltc1)[02-9ac-hj-np-zAC-HJ-NP-Z]{25,87}|[13][1-9A-HJ-NP-Za-km-z]{25,34}"
+        r"|0x[0-9a-fA-F]{40})(?![0-9A-Za-z/])",
+        "a cryptocurrency wallet address (checksum valid, or 0x beside a wallet word)",
+        validate=_crypto_ok,
     ),
     _r(
         _FIN,

@@ -242,6 +242,27 @@ def _generic_address_ok(m: re.Match[str], view: View) -> bool:
     return bool(_WORKPLACE.search(text) or _POSTCODE.search(text[m.end() : m.end() + 40]))
 
 
+# Chinese and Japanese addresses: province/prefecture, city or ward, then a street and a
+# number (号, 丁目, or the 1-2-3 block form), often a room. A home address only beside a
+# word for home or residence (住, 家, 自宅, 地址 of a person); a company's, a venue's or a
+# shop's address is not (会社, 公司, 店, ホテル …).
+_ADDRESS_CJK = re.compile(
+    r"(?:[\u4e00-\u9fff]{1,4}(?:省|都|道|府|県|县|市))?[\u4e00-\u9fff\u30a0-\u30ff]{1,6}"
+    r"(?:市|区|區|県|县|町|村)[\u4e00-\u9fff\u3040-\u30ff0-9０-９]{0,14}?"
+    r"(?:[0-9０-９]+\s*(?:号|號|番地|番|丁目)|[0-9０-９]+[-−‐ー][0-9０-９]+(?:[-−‐ー][0-9０-９]+)?)"
+)
+_RESIDENCE_CJK = re.compile(r"住|我家|家在|家是|家地址|自宅|实家|実家|老家|우리 집|집 주소")
+_BUSINESS_CJK = re.compile(
+    r"公司|会社|本社|支社|事務所|办公|辦公|オフィス|店|酒店|ホテル|会場|会议|會議|大学|銀行|银行|"
+    r"医院|病院|博物|美术|美術|餐厅|レストラン|カフェ|咖啡"
+)
+
+
+def _cjk_address_ok(m: re.Match[str], view: View) -> bool:
+    text = view.text
+    return bool(_RESIDENCE_CJK.search(text)) and not _BUSINESS_CJK.search(text)
+
+
 def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: Any) -> Rule:
     return Rule.named(_F, name, label, pattern, reason, **kw)
 
@@ -261,6 +282,13 @@ RULES: tuple[Rule, ...] = (
         _ADDRESS_GENERIC,
         "the user's home address",
         validate=_generic_address_ok,
+    ),
+    _r(
+        "street_address_cjk",
+        "home_address",
+        _ADDRESS_CJK,
+        "a Chinese or Japanese home address",
+        validate=_cjk_address_ok,
     ),
     _r("whereabouts", "realtime_whereabouts", _WHEREABOUTS, "the user's real-time whereabouts"),
     _r(

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import re
 from functools import cache
@@ -22,6 +23,8 @@ from types import ModuleType
 __all__ = [
     "IBAN_LENGTHS",
     "aba_ok",
+    "base58check_ok",
+    "bech32_ok",
     "card_issuer",
     "cpf_ok",
     "digits_of",
@@ -176,7 +179,7 @@ _STDNUM_MODULES = (
     "ee.ik", "es.dni", "es.nie", "fi.hetu", "fr.nir", "gr.amka", "hr.oib", "ie.pps", "in_.pan",
     "is_.kennitala", "it.codicefiscale", "lt.asmens", "lv.pk", "mx.curp", "nl.bsn", "no.fodselsnu"
     "mmer",
-    "nz.ird", "pl.pesel", "pt.cc", "ro.cnp", "se.personnummer", "si.emso", "tr.tckimlik",
+    "nz.ird", "jp.in_", "pl.pesel", "pt.cc", "ro.cnp", "se.personnummer", "si.emso", "tr.tckimlik",
     "za.idnr", "kr.rrn", "sg.nric", "au.tfn", "ca.sin", "us.itin", "gb.nhs", "ar.dni",
 )  # fmt: skip
 
@@ -207,3 +210,53 @@ def stdnum_match(token: str) -> str | None:
         except Exception:  # a third-party validator must never break the gate
             continue
     return None
+
+
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def bech32_ok(address: str) -> bool:
+    """True when ``address`` is a bech32 or bech32m string with a valid checksum (BIP 173/350).
+
+    >>> bech32_ok("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq")
+    True
+    >>> bech32_ok("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr")
+    False
+    """
+    a = address.lower()
+    if a != address and address.upper() != address:
+        return False
+    hrp, sep, data = a.rpartition("1")
+    if not sep or not hrp or len(data) < 6 or any(c not in _BECH32 for c in data):
+        return False
+    values = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+    values += [_BECH32.index(c) for c in data]
+    chk = 1
+    for v in values:
+        top = chk >> 25
+        chk = (chk & 0x1FFFFFF) << 5 ^ v
+        for i, g in enumerate((0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)):
+            chk ^= g if (top >> i) & 1 else 0
+    return chk in (1, 0x2BC830A3)
+
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def base58check_ok(value: str) -> bool:
+    """True when ``value`` decodes as Base58Check (a legacy Bitcoin address, a WIF key).
+
+    >>> [base58check_ok("1BoatSLRHtKNngkdXEeobR76b53LETtpy" + end) for end in "TX"]
+    [True, False]
+    """
+    if not value or any(c not in _B58 for c in value):
+        return False
+    n = 0
+    for c in value:
+        n = n * 58 + _B58.index(c)
+    raw = n.to_bytes((n.bit_length() + 7) // 8, "big")
+    raw = b"\0" * (len(value) - len(value.lstrip("1"))) + raw
+    if len(raw) < 5:
+        return False
+    body, check = raw[:-4], raw[-4:]
+    return hashlib.sha256(hashlib.sha256(body).digest()).digest()[:4] == check

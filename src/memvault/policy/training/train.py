@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import zlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -239,10 +241,11 @@ def calibrated(
 
 
 def averaged(full: Heads, ngram: Heads) -> Heads:
-    """One linear head set whose logit is the mean of ``full``'s and ``ngram``'s logits.
+    """One head set whose logit is the mean of ``full``'s and ``ngram``'s logits.
 
-    Both are linear (no hidden layer), so the mean of their logits is itself
-    linear: half of each n-gram weight and bias summed, half the vector weights.
+    ``ngram`` is linear, so the mean of the two logits is one head set of
+    ``full``'s shape: half of each n-gram weight and bias summed, half the vector
+    weights and half the hidden layer's output weights (when ``full`` has one).
     On the validation split this ensemble kept the full heads' forbidden recall
     and flagged about a third more injections at the same benign budget (the
     full heads alone read friendly requests as chat; the n-gram heads less so).
@@ -255,14 +258,18 @@ def averaged(full: Heads, ngram: Heads) -> Heads:
     >>> mean.bias.tolist(), mean.sparse_w[:, 0].tolist(), mean.dense_w[:, 0].tolist()
     ([1.0], [1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 2.0])
     """
-    if full.hidden_w is not None or full.dense_w is None or ngram.dense_w is not None:
-        raise ValueError("averaging needs linear full heads (with a vector) and n-gram heads")
+    if full.dense_w is None or ngram.dense_w is not None or ngram.hidden_w is not None:
+        raise ValueError("averaging needs full heads (with a vector) and linear n-gram heads")
     return Heads(
         labels=full.labels,
         bias=np.asarray((full.bias + ngram.bias) * 0.5, dtype=np.float64),
         sparse_w=((full.sparse_w.astype(np.float32) + ngram.sparse_w.astype(np.float32)) * 0.5),
         thresholds=np.full(len(full.labels), THRESHOLD_FLOOR),
         dense_w=np.asarray(full.dense_w * 0.5, dtype=np.float64),
+        # a hidden layer's output weights halve like every other logit term
+        hidden_w=full.hidden_w,
+        hidden_b=full.hidden_b,
+        hidden_out=None if full.hidden_out is None else full.hidden_out * 0.5,
     )
 
 
@@ -293,6 +300,13 @@ ENSEMBLE = True
 #: hand-written items count this many times in training (they are natural
 #: wording, the generated items are templates: without it the templates dominate)
 WRITTEN_REPEAT = 3
+
+
+def _fork_pool() -> ProcessPoolExecutor | None:
+    """One forked worker, or None where fork is not a start method (then train inline)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
 
 
 def train_gate(
@@ -366,25 +380,49 @@ def train_gate(
         "written_repeat": WRITTEN_REPEAT,
         "short_words": SHORT_WORDS,
     }
-    log("training n-gram heads")
-    ngram = train_heads(None, sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, CONFIG)
+    # Trigger: both head sets are wanted (an encoder is named).
+    # Why: the two trainings are independent until they are averaged, each takes
+    #      minutes of one core, and the machine may have two; the child runs the
+    #      same code on the same arrays, so the bytes are those of one after the other.
+    # Outcome: the n-gram heads train in a child process while this one embeds and
+    #          trains the full heads (one after the other where fork is unavailable).
+    sparse_tr = sparse_all.take(tr_idx)
+    pool = _fork_pool() if encoder else None
+    ngram_job = (
+        pool.submit(train_heads, None, sparse_tr, y[tr_idx], HEAD_LABELS, CONFIG)
+        if pool is not None
+        else None
+    )
+    try:
+        if ngram_job is None:
+            log("training n-gram heads")
+            ngram = train_heads(None, sparse_tr, y[tr_idx], HEAD_LABELS, CONFIG)
+        else:
+            log("training n-gram heads in a second process")
+        full: Heads | None = None
+        emb = None
+        dense: npt.NDArray[np.float64] | None = None
+        if encoder:
+            emb, why = load_encoder(encoder)
+            if emb is None:
+                raise RuntimeError(why)
+            log(f"encoding {len(rows)} items with {emb.model_id}")
+            texts = [d.clean.text[:2000] for d in docs]
+            vectors = encode_each(emb, texts, cache=vector_cache, log=log)
+            dense = vectors.astype(np.float64)
+            log("training full heads")
+            full = train_heads(dense[tr_idx], sparse_tr, y[tr_idx], HEAD_LABELS, FULL_CONFIG)
+        if ngram_job is not None:
+            ngram = ngram_job.result()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     s_ng = ngram.scores(None, sparse_all.take(va_idx))
     ngram = calibrated(ngram, s_ng, benign_val, short_val, written_val, hard_val)
     arrays.update(ngram.arrays("ngram"))
     manifest["ngram"] = _card_entry(CONFIG, ngram, s_ng, val_rows, short_val)
     manifest["encoder"] = None
-    if encoder:
-        emb, why = load_encoder(encoder)
-        if emb is None:
-            raise RuntimeError(why)
-        log(f"encoding {len(rows)} items with {emb.model_id}")
-        texts = [d.clean.text[:2000] for d in docs]
-        vectors = encode_each(emb, texts, cache=vector_cache, log=log)
-        dense = vectors.astype(np.float64)
-        log("training full heads")
-        full = train_heads(
-            dense[tr_idx], sparse_all.take(tr_idx), y[tr_idx], HEAD_LABELS, FULL_CONFIG
-        )
+    if full is not None and emb is not None and dense is not None:
         if ENSEMBLE:
             full = averaged(full, ngram)
         s_full = full.scores(dense[va_idx], sparse_all.take(va_idx))
