@@ -38,7 +38,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memvault.embed.base import FloatVector
-from memvault.errors import ValidationFailed
+from memvault.errors import StoreUnavailableError, ValidationFailed
 from memvault.extract.base import Candidate, Extraction, Extractor, Message
 from memvault.extract.diagnostics import parse_findings
 from memvault.extract.rules import RuleExtractor
@@ -424,8 +424,15 @@ class CapturePipeline:
                     # Trigger: a bug or fault anywhere in this candidate's path.
                     # Why: fail closed for this candidate only; its WriteSet was never
                     #      applied (or was rolled back), and the others still get written.
-                    # Outcome: rejected with INTERNAL_INCONSISTENCY.
+                    # Outcome: rejected with INTERNAL_INCONSISTENCY. An unavailable store
+                    #      with nothing written yet in this call is the call's answer
+                    #      (StoreUnavailableError: HTTP 503, exit 4), never a quiet
+                    #      "rejected" per candidate.
                     self._log("error", "capture_failed", error=f"{type(exc).__name__}: {exc}")
+                    if isinstance(exc, StoreUnavailableError) and not any(
+                        r.memory_ids for r in reports
+                    ):
+                        raise
                     reports.append(self._report(candidate, StopReason.INTERNAL_INCONSISTENCY))
         clauses = tuple({"clause": t.to_json()} for t in (extraction.trace if extraction else ()))
         return CaptureResult(

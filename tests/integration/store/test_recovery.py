@@ -25,7 +25,7 @@ from memvault.api import create_app
 from memvault.cli import app
 from memvault.config import load_config
 from memvault.engine import MemoryEngine, OpenGate
-from memvault.errors import StoreError
+from memvault.errors import StoreError, StoreUnavailableError
 from memvault.model.enums import StopReason
 from memvault.store.base import NodeFilter, WriteSet
 from memvault.store.sqlite import SQLiteStore
@@ -102,6 +102,18 @@ def test_an_unavailable_store_is_said_so_for_a_users_write_too(tmp_path: Path) -
         assert failed.stop_reason is StopReason.INTERNAL_INCONSISTENCY
         assert failed.store_unavailable and failed.memory_id is None, (user, failed)
         assert failed.detector != "gate"
+    engine.close()
+
+
+def test_a_capture_on_an_unavailable_store_says_so(tmp_path: Path) -> None:
+    """Before, each candidate of the turn was reported rejected INTERNAL_INCONSISTENCY
+    with no reason (HTTP 200, CLI exit 0): nothing was stored, and nothing said the
+    store was down. Now the call raises StoreUnavailableError like every other engine
+    call on it (HTTP 503, CLI exit 4, the agent's controller: unavailable)."""
+    engine = MemoryEngine.open(tmp_path / "home", "acme", embedder="hashing")
+    engine.store.close()
+    with pytest.raises(StoreUnavailableError):
+        engine.capture_message({"text": "I prefer green tea over coffee.", "user_id": "dana"})
     engine.close()
 
 
