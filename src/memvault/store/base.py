@@ -224,20 +224,34 @@ def row_digest(node: MemoryNode) -> str:
 def with_row_digests(
     events: Sequence[HistoryEvent], nodes: Sequence[MemoryNode]
 ) -> tuple[HistoryEvent, ...]:
-    """``events`` with the digest of each written row (see :class:`WriteSet`)."""
-    digests = {n.memory_id: row_digest(n) for n in nodes}
+    """``events`` with the digest of each written row (see :class:`WriteSet`).
+
+    A row's digest is computed only where an event still lacks it: a write set
+    copied with ``dataclasses.replace`` (operational events added) runs this
+    again on events that already carry their digests.
+    """
+    rows = {n.memory_id: n for n in nodes}
+    digests: dict[str, str] = {}
+
+    def digest_of(memory_id: str) -> str:
+        found = digests.get(memory_id)
+        if found is None:
+            found = digests[memory_id] = row_digest(rows[memory_id])
+        return found
+
     out: list[HistoryEvent] = []
     named: set[str] = set()
     for event in events:
-        digest = digests.get(event.memory_id or "")
-        if digest is not None and "digest" not in event.detail:
-            event = replace(event, detail={**event.detail, "digest": digest})
-        if event.memory_id in digests:
+        memory_id = event.memory_id or ""
+        if memory_id in rows and "digest" not in event.detail:
+            event = replace(event, detail={**event.detail, "digest": digest_of(memory_id)})
+        if event.memory_id in rows:
             named.add(event.memory_id)
         out.append(event)
-    rest = {m: d for m, d in sorted(digests.items()) if m not in named}
+    rest = sorted(m for m in rows if m not in named)
     if rest and out and "digests" not in out[0].detail:
-        out[0] = replace(out[0], detail={**out[0].detail, "digests": rest})
+        named_rest = {m: digest_of(m) for m in rest}
+        out[0] = replace(out[0], detail={**out[0].detail, "digests": named_rest})
     return tuple(out)
 
 

@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypedDict, runtime_checkable
@@ -57,8 +59,12 @@ def derive_key(content: str) -> str:
     >>> derive_key("Prefers concise answers!")
     'prefers_concise_answers'
     """
-    words = [w for w in "".join(c if c.isalnum() else " " for c in content.lower()).split()]
-    return "_".join(words[:8])[:128] or "memory"
+    # runs of str.isalnum() characters (``[^\W_]``), only as far as the eighth
+    words = [m.group() for m in itertools.islice(_ALNUM_RUN.finditer(content.lower()), 8)]
+    return "_".join(words)[:128] or "memory"
+
+
+_ALNUM_RUN = re.compile(r"[^\W_]+")
 
 
 class NewMemory(BaseModel):

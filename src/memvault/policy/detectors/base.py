@@ -578,34 +578,51 @@ class PatternIndex:
 
     def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
         self.patterns = tuple(patterns)
-        self._built: tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[_Filter, ...]] | None
-        self._built = None
+        self._built: _Built | None = None
 
-    def _build(self) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...], tuple[_Filter, ...]]:
+    def _build(self) -> _Built:
         filters = tuple(_filter(p.pattern, p.flags) for p in self.patterns)
-        by_needle: dict[str, list[int]] = {}
+        free: dict[str, list[int]] = {}  # start needle -> patterns with no other test
+        checked: dict[str, list[int]] = {}  # start needle -> patterns with more tests
         others: list[int] = []
         for i, f in enumerate(filters):
             if f.starts is None:
                 others.append(i)
-            else:
-                for needle in f.starts:
-                    by_needle.setdefault(needle, []).append(i)
-        built = ({n: tuple(ids) for n, ids in by_needle.items()}, tuple(others), filters)
+                continue
+            more = f.required is not None or f.digit
+            for needle in f.starts:
+                (checked if more else free).setdefault(needle, []).append(i)
+        built = _Built(
+            {n: tuple(ids) for n, ids in free.items()},
+            {n: tuple(ids) for n, ids in checked.items()},
+            tuple(others),
+            filters,
+        )
         self._built = built
         return built
 
     def candidates(self, lower_text: str) -> frozenset[int]:
         """Indices of the patterns that may match ``lower_text`` (lower-cased)."""
-        by_needle, others, filters = self._built or self._build()
+        built = self._built or self._build()
+        filters = built.filters
         present = _present(lower_text)
-        kept = [i for i in others if _passes(filters[i], lower_text, present)]
+        kept = {i for i in built.others if _passes(filters[i], lower_text, present)}
+        maybe: set[int] = set()
         for needle in present:
-            for i in by_needle.get(needle, ()):
-                f = filters[i]  # its start needle is present: the other tests, if any
-                if (f.required is None and not f.digit) or _passes(f, lower_text, present):
-                    kept.append(i)
+            kept.update(built.free.get(needle, ()))  # a start needle is all they need
+            maybe.update(built.checked.get(needle, ()))
+        kept.update(i for i in maybe - kept if _passes(filters[i], lower_text, present))
         return frozenset(kept)
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    """A :class:`PatternIndex`'s lookup tables (built on first use)."""
+
+    free: dict[str, tuple[int, ...]]
+    checked: dict[str, tuple[int, ...]]
+    others: tuple[int, ...]
+    filters: tuple[_Filter, ...]
 
 
 #: rule tuple -> (that tuple, its index): detectors pass module-level constants
