@@ -44,6 +44,7 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"tengo que|tenemos que|hay que|debo|debemos|necesito|necesitamos|tendré que"
         r"|je dois|nous devons|on doit|il faut|faut que|il me faut|j'ai besoin de"
         r"|ich muss|wir müssen|muss noch|müssen noch|ich sollte|wir sollten|ich brauche"
+        r"|muss ich|müssen wir|sollte ich|sollten wir|moet ik|moeten we|moeten wij"
         r"|tenho que|tenho de|temos que|temos de|preciso|precisamos|devo|devemos"
         r"|dobbiamo|bisogna|ho bisogno di|devo ancora"
         r"|ik moet|we moeten|wij moeten|moet nog|moeten nog"

@@ -121,6 +121,10 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|rehabilit\w*|süchtig\w*|adicci\w*|uzależn\w*|зависимост\w*|bağımlı\w*"
         r"|erkrank\w*|enferm[oa]s?\b|malade\w*|doente\w*|malat[oa]\b|ziek\b|chor[ya]\b|hastay\w*|hastaland\w*"
         r"|болен|больна|gürtelrose|grippe|gripe|influenza|covid|corona\b|migr[äa]ne\w*|migra\w*ña"
+        r"|ångest\w*|medicin(?:er|en)?\b|mediciner\w*|läkemedel\w*"
+        r"|lægemiddel\w*|legemiddel\w*|sjukdom\w*|sygdom\w*|sykdom\w*|gravid\w*|missfall"
+        r"|cancer\w*|kræft|kreft|diabetes|terapeut\w*|psykiater\w*|psykolog\w*|sjukskriv\w*"
+        r"|sygemeld\w*|sykemeld\w*|insulin\w*|bimari\w*|dawai|dawaai|davai"
     ),
     "criminal": (
         r"deteni\w*|détenu\w*|arrest\w*|verhaft\w*|festgenommen|prisi[oó]n|c[aá]rcel|prison\w*"
@@ -130,6 +134,8 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|tribunal\w*|procès|juicio penal|vol à l[' ]étalage|ladendiebstahl|diebstahl\w*|robo\b"
         r"|hurto|furto|kradzież\w*|hırsızlık\w*|краж\w*|angeklagt\w*|acusad[oa]s?|accusé\w*"
         r"|processo penale|rechtszaak|polic[eí]a me|gericht\w*|mahkeme\w*|суд\b|судом|sąd\w*"
+        r"|fängelse\w*|fængsel\w*|fengsel\w*|gripen|anholdt|arrester\w*|dömd|dømt|straffeattest"
+        r"|belastningsregister\w*|rättegång\w*|retssag\w*|jail mein|giraftar\w*|arrest hua|pulis ne"
     ),
     "identity_trait": (
         r"religi\w*|gay|lesbi\w*|bisex\w*|transg[eé]n\w*|transsex\w*|trans\b|queer|homosex\w*"
@@ -141,6 +147,8 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|gewerkschaft\w*|vakbond|związk\w* zawodow\w*|sendika\w*|профсоюз\w*|etni\w*|ethni\w*"
         r"|этни\w*|orientaci[oó]n sexual|orientation sexuelle|sexuelle orientierung"
         r"|orienta[cç][aã]o sexual|orientamento sessuale|гей\b|лесби\w*"
+        r"|homosexuell\w*|homoseksuel\w*|bög|bøsse|lesbisk\w*|ateist\w*|muslim\w*|jødisk|judisk"
+        r"|katolsk\w*|fackförbund\w*|fagforening\w*|politisk\w* parti|dharm\w*|jaati"
     ),
     "intimate": (
         r"(?:mi|su|tu|mis|sus) novi[oa]s?|marido|esposa|(?:mi|su|tu) espos[oa]|petit ami"
@@ -153,6 +161,9 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|erkek arkadaş\w*|kız arkadaş\w*|kocam\w*|karım\w*|(?:мой|моего|моим|с) парн\w*"
         r"|мо(?:я|ей|ю) девушк\w*|муж\b|мужем|жена\b|женой|divorc\w*|divórcio|scheidung|geschieden"
         r"|rozw[oó]d\w*|boşan\w*|развод\w*|sexo|sexe|sesso|seks\w*|sexual\w*|sexuel\w*|секс\w*"
+        r"|(?:min|mitt|mina|hans|hennes|din) (?:pojkvän|flickvän|fru|man|make)\b"
+        r"|(?:min|mit|mine|hans|hendes|din) (?:kæreste|kone|mand|kjæreste)\b|skilsmässa|skilsmisse"
+        r"|girlfriend ke saath|boyfriend ke saath|biwi|pati\b|patni"
     ),
     "biometric": (
         r"huella\w* dactilar\w*|empreinte\w* digitale\w*|fingerabdr[uü]ck\w*|impress[aã]o digital"
@@ -168,8 +179,23 @@ _FREE_WORDS_CJK: dict[str, str] = {
     "identity_trait": r"同性恋|双性恋|跨性别|宗教|信仰|穆斯林|基督徒|佛教徒|党员|同性愛"
     r"|バイセクシュアル|トランスジェンダー|ゲイ|レズビアン|イスラム教徒|キリスト教徒|仏教徒|支持政党|労働組合",
     "intimate": r"男朋友|女朋友|老公|老婆|妻子|离婚|分手|约会|性生活|彼氏|旦那|離婚|元カレ|元カノ",
-    "biometric": r"指纹|人脸识别|虹膜|指紋|顔認証|虹彩",
+    "biometric": r"指纹|人脸识别|虹膜|指紋|顔認証|虹彩|지문|안면 인식|홍채",
 }
+# Korean (spaced, but written with particles attached: matched anywhere, like CJK)
+_FREE_WORDS_CJK["health"] += (
+    r"|服药|服用|打针|注射|血压|血圧|血糖|降压药|降圧剤|抗抑郁|抗うつ|精神安定剤|睡眠薬|安眠药"
+    r"|透析|化疗|化学療法|抗がん剤|心理咨询|カウンセリング|通院|复诊|住院|入院|手术|手術|避孕"
+    r"|避妊|性病|艾滋|エイズ|肝炎|抑うつ|双极|双極性|自闭|自閉|多动症|发达障害|発達障害|精神疾患"
+    r"|心療内科|吸入器|哮喘|喘息|癫痫|てんかん|过敏|アレルギー|孕|生理痛|月经|月経"
+)
+_FREE_WORDS_CJK["health"] += (
+    r"|우울증|불안장애|공황장애|진단|약을 먹|항우울제|임신|유산|암 진단|당뇨|정신과|치료 중"
+)
+_FREE_WORDS_CJK["criminal"] += r"|체포|구속|감옥|교도소|전과|유죄|음주운전"
+_FREE_WORDS_CJK["identity_trait"] += (
+    r"|동성애|양성애|트랜스젠더|종교|무슬림|기독교인|불교 신자|지지 정당|노조"
+)
+_FREE_WORDS_CJK["intimate"] += r"|남자친구|여자친구|남편|아내|이혼|헤어졌|성관계"
 _FREE = (
     tuple(
         (family, re.compile(rf"\b(?:{words})\b", re.IGNORECASE))

@@ -141,7 +141,8 @@ def test_benign_tooling_words_are_not_sensitive_in_free_text() -> None:
 def test_the_keep_rule_is_calibrated_and_recorded_in_the_manifest() -> None:
     manifest = json.loads(READER_MANIFEST.read_text(encoding="utf-8"))
     keep = manifest["keep"]
-    assert keep["silent_kept"] <= 0.05 and 0.0 < keep["floor"] <= 0.2 and keep["share"] >= 0.3
+    # 3% of the validation split's silent clauses (5% kept half of a progress set's chit-chat)
+    assert keep["silent_kept"] <= 0.03 and 0.0 < keep["floor"] <= 0.2 and keep["share"] >= 0.3
     reader = default_reader()
     assert (reader.keep_floor, reader.keep_share) == (keep["floor"], keep["share"])
     # the durable mass rule: worth keeping, whichever durable kind it reads as
@@ -175,6 +176,7 @@ def test_other_languages_cue_words_are_glossed_for_the_reader() -> None:
     from memvault.extract.reader import reader_view
 
     assert glosses("tenemos que migrar los cron") == ("need to",)
+    assert "need to" in glosses("Bis Freitag muss ich die Steuer machen")  # inverted order
     assert glosses("Je déteste les réunions") == ("i hate",)
     assert "tonight" in glosses("heute Abend gehe ich ins Kino")
     assert glosses("今日はとても疲れました") == ("today", "tired and stressed")

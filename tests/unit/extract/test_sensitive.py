@@ -83,3 +83,30 @@ def test_criminal_proceedings_told_as_news_are_marked_whatever_rule_reads_them(t
 def test_tooling_words_near_crime_stay_ordinary() -> None:
     assert sensitive_words("we built a fraud detection model in Spark") is None
     assert sensitive_words("the trial license of the IDE runs out friday") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("påminn mig att ta min medicin", "health"),
+        ("jeg er gravid igen", "health"),
+        ("우울증 약을 먹어야 해요", "health"),
+        ("mujhe dawai leni hai", "health"),
+        ("降压药每天早上吃", "health"),
+        ("han sitter i fängelse", "criminal"),
+    ],
+)
+def test_forbidden_words_in_more_languages(text: str, family: str) -> None:
+    assert sensitive_words(text) == family
+
+
+def test_ordinary_words_near_those_lists_stay_ordinary() -> None:
+    for text in (
+        "abort the migration",
+        "diagnose the flaky test",
+        "Kristen is our PM",
+        "Ich habe Angst vor Spinnen",
+        "vi använder Postgres",
+        "우리 팀은 Go를 써요",
+    ):
+        assert sensitive_words(text) is None, text

@@ -108,7 +108,7 @@ def _evaluate(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 KEEP_FLOORS = (0.02, 0.05, 0.1, 0.2)
 #: Calibration budget: at most this share of the validation split's silent
 #: clauses (questions, chit-chat, one-offs) may be kept as durable.
-SILENT_KEPT_MAX = 0.05
+SILENT_KEPT_MAX = 0.03
 _SHARES = tuple(round(0.3 + 0.05 * i, 2) for i in range(11))  # 0.30 … 0.80
 _MASSES = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))  # 0.500 … 0.975
 _NO_MASS = 2.0  # the share alone decides
