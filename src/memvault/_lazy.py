@@ -1,9 +1,9 @@
 """Names a package exports but imports on first access (PEP 562), written once.
 
-``memvault``, ``memvault.engine``, ``memvault.store`` and ``memvault.write`` keep
-``import`` cheap (``memvault --help`` must not load the engine, numpy or the
-gate's weights): each maps its public names to the module that defines them and
-sets its ``__getattr__`` with :func:`lazy_getattr`.
+``memvault``, ``memvault.engine`` (and its ``tools``), ``memvault.access``,
+``memvault.store`` and ``memvault.write`` keep ``import`` cheap (``memvault --help``
+must not load the engine, numpy or the gate's weights): each maps its public names
+to the module that defines them and sets its ``__getattr__`` with :func:`lazy_getattr`.
 """
 
 from __future__ import annotations

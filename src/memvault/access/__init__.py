@@ -4,10 +4,15 @@ Shared by the HTTP API, the MCP server and the adapters so that every network
 interface enforces the same rules (DESIGN §3): a request's orchestrator and
 agent come from its key, an agent's category allowlist applies to every
 operation, and every denial is audited.
+
+>>> import memvault.access
+>>> memvault.access.AccessControl.__name__
+'AccessControl'
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from memvault._lazy import lazy_getattr
 from memvault.access.keys import KEY_FILE_NAME, ApiKey, KeyStore, Principal, normalise_categories
 
 # Trigger: ``memvault keys …`` (and ``--help``) needs the key store only, but this
@@ -17,20 +22,11 @@ if TYPE_CHECKING:
     from memvault.access.control import AccessControl, EngineOpener
 
 
-def __getattr__(name: str) -> Any:
-    """Import the access control on first access (PEP 562).
-
-    >>> import memvault.access
-    >>> memvault.access.AccessControl.__name__
-    'AccessControl'
-    """
-    if name not in ("AccessControl", "EngineOpener"):
-        raise AttributeError(f"module 'memvault.access' has no attribute {name!r}")
-    from memvault.access import control
-
-    value = getattr(control, name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(
+    __name__,
+    {"AccessControl": "memvault.access.control", "EngineOpener": "memvault.access.control"},
+    globals(),
+)
 
 
 __all__ = [

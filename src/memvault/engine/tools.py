@@ -16,8 +16,7 @@ memvault.engine`` does not load training code.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from memvault._lazy import lazy_getattr
 
 #: name here -> (module, name there)
 _EXPORTS: dict[str, tuple[str, str]] = {
@@ -44,9 +43,4 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module, attr = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    return getattr(importlib.import_module(module), attr)
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
