@@ -82,7 +82,22 @@ def _value_ok(value: str) -> bool:
     return first not in _NOT_A_VALUE
 
 
+# Between the label and its operator: the rules about passwords, not a password.
+_ABOUT_PASSWORDS = re.compile(
+    r"(?i)\b(?:rules?|polic(?:y|ies)|requirements?|managers?|reset|resets|field|hint|strength|"
+    r"length|expiry|rotation|complexity|change|changes|format|politika\w*|regeln|r[èe]gles|"
+    r"reglas|regole|regras)\b|ポリシー|ルール|规则|規則|要求|정책|규칙|最小|最低|最大|長さ|长度|길이|최소|"
+    r"الحد"
+)
+_LENGTH_VALUE = re.compile(
+    r"(?i)\d+\s*(?:文字|字|位|자리|자|桁|characters?|chars?|karakter\w*|caract[èe]res|zeichen|"
+    r"caracteres|caratteri|символ\w*|znak\w*|tecken|tegn)"
+)
+
+
 def _assign_ok(m: re.Match[str], view: View) -> bool:
+    if _ABOUT_PASSWORDS.search(m.group()[: m.start("value") - m.start()]):
+        return False
     return _value_ok(m.group("value"))
 
 
@@ -102,13 +117,15 @@ _SETTING = re.compile(r"^[A-Za-z][A-Za-z_]{2,}[=:]")
 # "the security answers feature was removed": the feature, not an answer.
 _FEATURE_WORDS = re.compile(
     r"(?i)\b(?:feature|features|field|fields|flow|page|option|options|setting|settings|screen|"
-    r"form|step|module|support|policy|policies|reset|prompt|section|tab|column|table)\b"
+    r"form|step|module|support|policy|policies|reset|prompt|section|tab|column|table|"
+    r"funktion|feld|option|einstellung|fonction|champ|funci[oó]n|campo|funzione|fun[çc][ãa]o|"
+    r"entfernt|eliminad\w*|supprim\w*|rimoss\w*|removid\w*|usuni\w*|удал\w*)\b"
 )
 
 
 def _security_answer_ok(m: re.Match[str], view: View) -> bool:
     text = m.group()
-    if _FEATURE_WORDS.search(text):
+    if _FEATURE_WORDS.search(view.text[m.start() : m.end() + 40]):
         return False
     last = text.split()[-1].strip("\"'`.,;:!?").lower() if text.split() else ""
     return last not in _STATE_WORDS
@@ -117,6 +134,33 @@ def _security_answer_ok(m: re.Match[str], view: View) -> bool:
 _STATE_WORDS = frozenset(
     "removed deprecated disabled enabled optional required gone dropped retired".split()
 )
+
+
+def _script_ok(m: re.Match[str], view: View) -> bool:
+    v = m.group("value").strip(".,;:!?\"'`()[]{}")
+    if _LENGTH_VALUE.search(v) or _ABOUT_PASSWORDS.search(m.group()) or "=" in v:
+        return False  # "パスワードは12文字以上": a length rule
+    if re.fullmatch(r"\d{4,8}", v):
+        return True  # a numeric password or PIN
+    return bool(re.search(r"\d", v) or re.search(r"[^\w\s]", v)) and _value_ok(v)
+
+
+def _security_field_ok(m: re.Match[str], view: View) -> bool:
+    v = m.group("value").strip(".,;:!?\"'`()[]{}")
+    return bool(v) and not v.isdigit() and _value_ok(v) and v.lower() not in _STATE_WORDS
+
+
+def _pair_ok(m: re.Match[str], view: View) -> bool:
+    """A strong password after an account name: letters, digits and a symbol."""
+    v = m.group("value").strip(".,;\"'`()[]{}")
+    if re.match(r"(?i)^(?:https?|www\.|[\w-]+\.(?:com|org|net|io|dev))", v):
+        return False  # a URL or a host, not a password
+    return (
+        re.search(r"[A-Za-z]", v) is not None
+        and re.search(r"\d", v) is not None
+        and re.search(r"[^\w\s]", v) is not None
+        and _value_ok(v)
+    )
 
 
 def _pin_ok(m: re.Match[str], view: View) -> bool:
@@ -143,13 +187,17 @@ def _r(name: str, label: str, pattern: str, reason: str, **kw: Any) -> Rule:
 
 _PWD_WORDS = (
     r"pass(?:word|wd|code|phrase)s?|pwd|pw|pass(?=\s*[:=])|pass phrase|contrase(?:ñ|n)a|"
-    r"mot de passe|passwort|"
-    r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?"
+    r"mot[ _]de[ _]passe|mdp|passwort|"
+    r"kennwort|senha|wachtwoord|has(?:ł|l)o|пароль|parola|login credentials?|"
+    r"contrasenya|şifre(?:si|m|n|niz)?|sifre(?:si|m|n|niz)?|heslo|lösenord|losenord|passord|adgangskode|salasana|"
+    r"jelszó|jelszo|geslo|lozinka|κωδικός|סיסמה|sandi|kata sandi"
 )
 # Word operators stand as words: "password manager for my parents" holds no "are".
 _OP = (
-    r"(?i:\s*(?:\b(?:is|was|are|es|est|ist|é|è)\b|=|:|:=|->|=>)\s*|\s+is\s+set\s+to\s+|"
-    r"\s*-\s+)"
+    # an operator word (is, es, ist, är …) or sign between a label and its value
+    r"(?i:[\"']?\s*(?:\b(?:is|was|are|es|est|ist|é|è|är|er|jest|c'est|sono|era)\b|"
+    # or a symbol
+    r"=|:|：|:=|->|=>|→)\s*|\s+is\s+set\s+to\s+|\s*-\s+)"
 )
 
 RULES: tuple[Rule, ...] = (
@@ -254,21 +302,46 @@ RULES: tuple[Rule, ...] = (
     _r(
         "password_assignment",
         "password",
-        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?i:[^\n:=]{{0,40}}?\b(?:for|of|to|on|de|del|da|do|di|"
-        rf"du|des|della|für|pour|van|voor|för)\b[^\n:=]{{0,40}}?)?{_OP}[\"'`]?(?P<value>[^\s\"'`][^\n]{{0,60}})",
+        rf"(?i:(?:\b|_)(?:{_PWD_WORDS})\b)(?i:[^\n:=]{{0,40}}?\b(?:for|of|to|on|at|de|del|da|do|"
+        rf"di|du|des|della|für|pour|van|voor|för|bei|chez|em|en|in|op|på|na|w|от|для|dla|"
+        rf"kart\w*|til)\b[^\n:=]{{0,40}}?)?{_OP}[\"'`]?(?P<value>[^\s\"'`{{\[(<][^\n]{{0,60}})",
         "a password with its value",
         validate=_assign_ok,
     ),
     _r(
         "pin_assignment",
         "pin",
-        r"(?i:\b(?:pin|pin code|pin number|passcode|unlock code|door code|alarm code|gate code|"
-        r"safe code|lock code|security code|access code|código|code pin|geheimzahl|"
-        r"(?:locker|lock|safe|padlock|bike lock) combination|combination|combo)\b)"
-        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on|at|in)\b[^\n:=]{0,30}?)?"
-        rf"{_OP}(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
+        r"(?i:(?:\b|_)(?:pinn?|pin code|pin number|passcode|unlock code|door code|alarm code|"
+        r"gate code|safe code|lock code|security code|access code|código|code pin|geheimzahl|"
+        r"(?:locker|lock|safe|padlock|bike lock) combination|combination|combo|puk|"
+        r"pin-?(?:kod|koden|code|kodu|код)|kod pin|c[oó]digo pin|code secret|"
+        r"(?:garage|opener|keypad|entry|building|gate|bankdosa)[- ]?(?:opener )?(?:code|kod|koden)|"
+        r"пин-?код|пин|geheimnummer|codice pin)\b)"
+        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on|at|in|от|för|til|di|de|du)\b[^\n:=]{0,30}?)?"
+        rf"{_OP}[\"']?(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
         "a PIN or access code with its value",
         validate=_pin_ok,
+    ),
+    _r(
+        "device_pin",
+        "pin",
+        # "ATM pin 4590 hai", "kart şifresi 3772", "暗証番号=4412", "비밀번호=4823"
+        r"(?i:\b(?:atm|card|debit|credit|bank|phone|sim|upi|tablet|laptop|ipad|iphone|kart\w*)"
+        r"(?:[ _-]|\s+)?"
+        r"(?:pinn?|şifresi|sifresi)\b)\s*[:=]?\s*(?P<value>\d{4,8})\b"
+        r"|(?:暗証番号|暗証|비밀번호|비번|密码|密碼|口令|支付密码|الرقم السري|الرمز السري|"
+        r"קוד|пин-код|пинкод)[^\dA-Za-z@#\n]{0,20}?(?P<value2>\d{4,8})(?!\d)",
+        "a PIN or passcode with its value",
+    ),
+    _r(
+        "password_script",
+        "password",
+        # password words of scripts without word boundaries: "密码：Hua@2024", "パスワードは…"
+        r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|암호|كلمة(?:_| )?(?:المرور|السر)|"
+        r"סיסמה|пароль)[^\n:=：]{0,20}?(?:是|は|는|은|:|：|=|هو|هي|היא|הוא|—)?\s*"
+        r"(?P<value>[^\s，。、]{4,64})",
+        "a password with its value",
+        validate=_script_ok,
     ),
     _r(
         "password_bare",
@@ -276,14 +349,6 @@ RULES: tuple[Rule, ...] = (
         r"(?i:(?:\b|_)(?:password|passphrase|passcode|passwd|pwd|pw|contraseña|passwort|senha|"
         r"mot de passe)\b)\s+(?P<value>\S{6,})",
         "a password written right after its label",
-        validate=_bare_ok,
-    ),
-    _r(
-        "password_cjk",
-        "password",
-        r"(?:密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)[^\x21-\x7e\n]{0,6}?"
-        r"(?P<value>[\x21-\x7e]{6,})",
-        "a password written after its label (Chinese, Japanese, Korean)",
         validate=_bare_ok,
     ),
     _r(
@@ -298,7 +363,7 @@ RULES: tuple[Rule, ...] = (
         "security_answer",
         "security_answer",
         r"(?i)\bsecurity (?:question|answer)s?\b[^\n]{0,40}?(?:is|was|:|=)\s*\S+"
-        r"|\bmother'?s maiden name\b[^\n]{0,10}?(?:is|was|:|=)\s*\S+"
+        r"|\bmother'?s maiden name\b[^\n]{0,30}?(?:is|was|:|=)\s*\S+"
         r"|\b(?:first|childhood) (?:pet|school|car|street|teacher)'?s?(?: name)?\b[^\n]{0,6}?"
         r"(?:is|was|:|=)\s*\S+.{0,40}\b(?:security|answer|recovery|question)\b"
         r"|\banswer to (?:my |the )?(?:security|secret) question\b"
@@ -310,10 +375,75 @@ RULES: tuple[Rule, ...] = (
         validate=_security_answer_ok,
     ),
     _r(
+        "security_answer_multilingual",
+        "security_answer",
+        # the question named in another language, then its answer
+        r"(?i)(?:pregunta (?:de )?seguridad|respuesta (?:secreta|de seguridad)|question "
+        r"(?:secr[eè]te|de s[ée]curit[ée])|r[ée]ponse secr[eè]te|sicherheitsfrage|"
+        r"sicherheitsantwort|domanda (?:di )?sicurezza|risposta segreta|pergunta de seguran[çc]a|"
+        r"resposta (?:secreta|de seguran[çc]a)|pytani\w* bezpiecze[nń]stwa|odpowied[zź] na "
+        r"pytanie|[îi]ntrebarea de securitate|s[äa]kerhetsfr[åa]ga|g[üu]venlik sorusu|"
+        r"контрольн\w* вопрос\w*|секретн\w* вопрос\w*|秘密の質問|密保问题|安全问题|보안 ?질문|"
+        r"nom de jeune fille de (?:ma|sa|ta) m[èe]re|apellido de soltera|m[äa]dchenname)"
+        r"[^\n]{0,60}(?:[:=→>]|\s-\s|\b(?:is|es|est|ist|é|è|är|to|jest|это)\b)\s*"
+        r"[\"']?(?P<value>[^\s\"',;]{2,})",
+        "a security-question answer",
+        validate=_security_answer_ok,
+    ),
+    _r(
+        "security_answer_field",
+        "security_answer",
+        # "secq_pet=Rusty", "first_pet=Rex; birth_city=…", {"mother_maiden_name": "…"}
+        r"(?i)(?:\b|_)(?:secq_\w+|sec_q\w*|security_?(?:q|a|question|answer)\w*|first_?pet\w*|"
+        r"mother_?maiden\w*|maiden_?name|birth_?city|city_?of_?birth|first_?(?:car|school|"
+        r"teacher|street|boss)\w*|favou?rite_?(?:teacher|food|book)\w*)[\"']?\s*[:=]\s*[\"']?"
+        r"(?P<value>[^\s\"',;]{2,})",
+        "a security-question answer",
+        validate=_security_field_ok,
+    ),
+    _r(
+        "otpauth",
+        "access_token",
+        r"(?i)\botpauth://[th]otp/\S*?[?&]secret=[A-Z2-7]{16,}"
+        r"|(?i:\b(?:totp|2fa|mfa|otp|authenticator|google authenticator) (?:secret|seed|key|"
+        r"setup key)\b)[^\n]{0,12}?[:=]?\s*(?-i:[A-Z2-7]{4}(?:\s?[A-Z2-7]{4}){3,})\b",
+        "a one-time-password secret",
+    ),
+    _r(
+        "wifi_qr",
+        "password",
+        r"\bWIFI:(?:[TSHR]:[^;]*;)*P:(?P<value>[^;]{4,});",
+        "a Wi-Fi network with its password",
+    ),
+    _r(
+        "account_pair",
+        "password",
+        # "me@mail.example / Croissant!2026", "mary.oconnor59 / Shamrock1959!"
+        r"(?<![\w/])[A-Za-z][\w.+-]*(?:@[\w-]+(?:\.[\w-]+)+|\d|\.[A-Za-z]+\d*)\s*(?:/|\||:)\s*"
+        r"(?P<value>[^\s/|]{8,64})(?![\w/])",
+        "an account name with its password",
+        validate=_pair_ok,
+    ),
+    _r(
+        "cli_password",
+        "password",
+        # "docker login -u x -p 'R3g#'", "mysql -u root -pS3cret", "curl -u dana:Hunter2!"
+        r"\b(?:docker|podman|helm|mysql|mariadb|psql|mongo\w*|redis-cli|sshpass|curl|wget|"
+        r"lftp|ftp|smbclient|xfreerdp|rdesktop|net use|twine|sqlcmd)\b[^\n]{0,80}?"
+        r"(?:\s-p\s*|\s--password[= ]\s*|\s-u\s+[^\s:]+:|\s--pass(?:word)?=)[\"']?"
+        r"(?P<value>[^\s\"']{4,64})",
+        "a password on a command line",
+        validate=_assign_ok,
+    ),
+    _r(
         "seed_phrase",
         "private_key",
-        r"(?i)\b(?:seed|recovery|mnemonic|backup|secret) (?:phrase|words?)\b[^\n]{0,20}?[:=]?\s*"
-        r"(?:[a-z]+[\s,]+){11,23}[a-z]+"
+        r"(?i)(?:\b(?:seed|recovery|mnemonic|backup|secret) (?:phrase|words?)\b|\bmnemonic\b|"
+        r"\b(?:frase|palabras) (?:semilla|de recuperaci[oó]n)|phrase de r[ée]cup[ée]ration|"
+        r"wiederherstellungs\w*|parole di recupero|frase (?:di recupero|de recupera[çc][ãa]o)|"
+        r"palavras (?:de recupera[çc][ãa]o|da (?:minha )?carteira)|助记词|助記詞|"
+        r"シードフレーズ|복구 ?(?:구문|문구)|сид-?фраз\w*)[^\n]{0,30}?[:=：]?\s*"
+        r"(?:[^\W\d_]+[\s,]+){11,23}[^\W\d_]+"
         r"|(?i:\b(?:seed|recovery|mnemonic|backup|metamask|wallet)\b)[^\n:=]{0,20}[:=]\s*"
         r"(?:[a-z]{3,8}[\s,]+){11,23}[a-z]{3,8}\b",
         "a wallet recovery phrase",
