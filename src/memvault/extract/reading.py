@@ -100,6 +100,8 @@ _KEEP_RULE_TYPE = frozenset(
         "todo_done",
         "procedure",
         "preferred_name",
+        "introduction",
+        "introduction_cjk",
         "reply_in",
         "instruction",
         "want_you",
@@ -438,7 +440,7 @@ _DATED_RULES = frozenset({"event"})
 
 #: Rules that read the user introducing themselves ("I'm Maya", "call me Ana"): the
 #: reader takes a two-word greeting for chat, the rule knows it is a name.
-INTRODUCTIONS = frozenset({"introduction", "preferred_name"})
+INTRODUCTIONS = frozenset({"introduction", "introduction_cjk", "preferred_name"})
 
 #: A clause that states a change ("my timezone is now JST") is silenced only above this.
 SILENT_OVER_CHANGE = 0.9

@@ -126,6 +126,7 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
     for name in (
         "moved",
         "introduction",
+        "introduction_cjk",
         "lives_in",
         "based_in",
         "employer",

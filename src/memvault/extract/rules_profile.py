@@ -91,6 +91,24 @@ def _occupation(m: re.Match[str], c: Clause) -> Candidate:
 
 
 #: Capitalised words an "I'm …" clause often starts with that are no name.
+#: "I'm called …" in the other languages the reader reads: the name is said as a name.
+_NAMED_AS = (
+    r"me llamo|mi nombre es|je m'appelle|mon nom est|moi c'est|ich heiße|ich heisse"
+    r"|mein name ist|me chamo|chamo-me|meu nome é|o meu nome é|mi chiamo|il mio nome è"
+    r"|ik heet|mijn naam is|mam na imię|nazywam się|benim adım|adım|меня зовут|jag heter"
+    r"|mitt namn är|jeg hedder|jeg heter|mera naam|mera naam hai"
+)
+_NAMED = re.compile(rf"^(?:{_NAMED_AS})$", re.I)
+#: "I am …" in those languages: a name only when capitalised and no common word.
+_I_AM_OTHER = r"soy|je suis|ich bin|sou|eu sou|sono|ik ben|jestem|ben|я|jag är|jeg er|main"
+_I_AM = re.compile(rf"^(?:{_I_AM_OTHER})$", re.I)
+#: A greeting before the introduction ("Hola, soy Ana", "Hallo, ich bin Jonas").
+_GREETING = (
+    r"(?:hi|hello|hey|hiya|hola|buenas|buenos días|buenas tardes|bonjour|salut|coucou|hallo"
+    r"|moin|servus|guten tag|olá|oi|bom dia|ciao|salve|buongiorno|hoi|dag|cześć|dzień dobry"
+    r"|merhaba|selam|привет|здравствуйте|hej|namaste)"
+)
+
 _NOT_A_NAME = frozenset(
     """back here home done fine good great ok okay sorry sure ready busy tired glad happy
     excited new not so just still also only going trying looking working thinking off out
@@ -106,7 +124,9 @@ def _introduction(m: re.Match[str], c: Clause) -> Candidate | None:
     #          speaker is the name itself), a name and nothing else in the clause.
     name = m["v"].strip()
     words = name.split()
-    if m["lead"].lower().startswith(("my name", "name")):
+    if _I_AM.match(m["lead"]) and not m["greet"]:
+        return None  # "Ich bin Entwickler": German nouns are capitalised; only after a greeting
+    if m["lead"].lower().startswith(("my name", "name")) or _NAMED.match(m["lead"]):
         ok = all(w[:1].isalpha() for w in words)
     else:  # "I'm tired", "this is fine": a name is capitalised and no common word
         ok = all(w[:1].isupper() for w in words) and words[0].lower() not in _NOT_A_NAME
@@ -117,6 +137,20 @@ def _introduction(m: re.Match[str], c: Clause) -> Candidate | None:
     content = f"The user's name is {name}." if same else f"{c.subject}'s name is {name}."
     return _cand(
         c, "introduction", content, MemoryType.FACT, "KNOWLEDGE", "name", name, exclusive=True
+    )
+
+
+def _introduction_cjk(m: re.Match[str], c: Clause) -> Candidate | None:
+    name = (m["v"] or m["w"] or "").strip()
+    if not name:
+        return None
+    content = (
+        f"The user's name is {name}."
+        if c.subject == "The user"
+        else (f"{c.subject}'s name is {name}.")
+    )
+    return _cand(
+        c, "introduction_cjk", content, MemoryType.FACT, "KNOWLEDGE", "name", name, exclusive=True
     )
 
 
@@ -220,10 +254,21 @@ _RULES: tuple[Rule, ...] = (
     Rule(
         "introduction",
         _r(
-            r"^(?P<lead>i'm|i am|im|my name is|my name's|name's|this is)\s+"
-            r"(?P<v>[^\W\d_][\w'-]{1,30}(?:\s+[^\W\d_][\w'-]{1,30})?)$"
+            rf"^(?:(?P<greet>{_GREETING})[,!.]?\s+)?"
+            rf"(?P<lead>i'm|i am|im|my name is|my name's|name's|this is|{_NAMED_AS}|{_I_AM_OTHER})"
+            r"\s+(?P<v>[^\W\d_][\w'-]{1,30}(?:\s+[^\W\d_][\w'-]{1,30})?)$"
         ),
         _introduction,
+    ),
+    Rule(
+        "introduction_cjk",
+        # Chinese and Japanese: "我叫明轩", "田中と申します", "私の名前は健二です"
+        re.compile(
+            r"^(?:(?:你好|您好|大家好|こんにちは|はじめまして)[，,、!！。\s]*)?"
+            r"(?:我叫|我的名字(?:是|叫)|私の名前は|名前は)(?P<v>[^\W\d_]{1,6}?)(?:です)?[。.!！]?$"
+            r"|^(?:(?:こんにちは|はじめまして)[、,!！。\s]*)?(?P<w>[^\W\d_]{1,6}?)と申します[。.!！]?$"
+        ),
+        _introduction_cjk,
     ),
     Rule(
         "occupation",

@@ -295,3 +295,26 @@ def test_a_habit_is_a_fact_never_a_one_off(text: str, start: str) -> None:
 
 def test_every_time_is_no_habit() -> None:
     assert all(t != "Fact" for t, _ in _one("every time I deploy it breaks, no idea why"))
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Hola, soy Leocadia. Trabajo en un banco.", "Leocadia"),
+        ("Hallo, ich bin Sigrid.", "Sigrid"),
+        ("Me llamo Ana.", "Ana"),
+        ("Je m'appelle Camille.", "Camille"),
+        ("Привет, меня зовут Оля.", "Оля"),
+        ("你好，我叫明轩。", "明轩"),
+        ("田中と申します。", "田中"),
+    ],
+)
+def test_an_introduction_in_another_language_names_the_user(text: str, name: str) -> None:
+    # session 6 kept the job clause and lost the name
+    got = X.extract(Message(text=text, speaker="The user"), now=NOW).candidates
+    assert ("Fact", f"The user's name is {name}.") in [(c.type.value, c.content) for c in got]
+
+
+def test_i_am_a_capitalised_noun_is_no_name_without_a_greeting() -> None:
+    got = X.extract(Message(text="Ich bin Entwickler.", speaker="The user"), now=NOW).candidates
+    assert all("name" not in c.content for c in got)
