@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,6 +42,9 @@ __all__ = ["AccessControl", "EngineOpener"]
 
 EngineOpener = Callable[[Path, str], MemoryEngine]
 
+#: How long ``/v1/health`` waits for the open orchestrators' stores (seconds).
+HEALTH_DEADLINE_S = 5.0
+
 
 class AccessControl:
     """Keys → principals → engines, with allowlists enforced. Thread-safe."""
@@ -50,6 +56,7 @@ class AccessControl:
         *,
         keys: KeyStore | None = None,
         opener: EngineOpener | None = None,
+        health_deadline_s: float = HEALTH_DEADLINE_S,
     ) -> None:
         self.home = (Path(home).expanduser() if home is not None else default_home()).resolve()
         self.config = config
@@ -61,6 +68,8 @@ class AccessControl:
         self._failed: dict[str, str] = {}
         self._lock = threading.Lock()
         self._screen: PolicyGate | None = None  # the gate content_verdict asks
+        self.health_deadline_s = health_deadline_s
+        self._probes: dict[str, Future[object]] = {}  # health's probe in flight, per orchestrator
 
     def _open_governed(self, home: Path, orchestrator: str) -> MemoryEngine:
         # Trigger: a network interface opening an orchestrator's engine.
@@ -201,14 +210,45 @@ class AccessControl:
 
     # -- health --------------------------------------------------------------
 
+    def _probe(self, name: str, engine: MemoryEngine) -> Future[object]:
+        """The health probe of ``name`` in flight, else a new one on a daemon thread.
+
+        Trigger: ``/v1/health`` asks each open orchestrator's store for its stats.
+        Why: a database that does not answer (a frozen server, a network partition)
+          held the probe — and the health answer — for as long as it gave none.
+        Outcome: the probe runs beside the request, which waits at most
+          ``health_deadline_s`` (then: degraded, "no answer"); one probe per
+          orchestrator is in flight, and a hung one never blocks the process's exit.
+        """
+        with self._lock:
+            running = self._probes.get(name)
+            if running is not None and not running.done():
+                return running
+            probe: Future[object] = Future()
+            self._probes[name] = probe
+
+        def run() -> None:
+            try:
+                probe.set_result(engine.stats())
+            except BaseException as exc:  # the waiting request reports it
+                probe.set_exception(exc)
+
+        threading.Thread(target=run, name=f"memvault-health-{name}", daemon=True).start()
+        return probe
+
     def health(self) -> dict[str, Any]:
         """``memory_available`` plus any degraded orchestrator (never raises)."""
         degraded: list[dict[str, str]] = []
         if not self.config.memory.enabled:
             degraded.append({"component": "memory", "reason": "disabled by configuration"})
-        for name, engine in sorted(self.opened().items()):
+        probes = {name: self._probe(name, engine) for name, engine in self.opened().items()}
+        deadline = time.monotonic() + self.health_deadline_s
+        for name, probe in sorted(probes.items()):
             try:
-                engine.stats()
+                probe.result(timeout=max(deadline - time.monotonic(), 0.0))
+            except FutureTimeout:
+                reason = f"no answer from the memory store within {self.health_deadline_s:g} s"
+                degraded.append({"component": f"orchestrator:{name}", "reason": reason})
             except Exception as exc:  # health must answer, whatever broke
                 degraded.append({"component": f"orchestrator:{name}", "reason": str(exc)[:200]})
         with self._lock:

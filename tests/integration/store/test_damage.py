@@ -282,3 +282,40 @@ def test_starting_over_takes_moving_the_anchor_away(tmp_path: Path) -> None:
     new = read_anchor(anchor_file)
     old = read_anchor(tmp_path / "old-anchor.json")
     assert new is not None and old is not None and new.store_uuid != old.store_uuid
+
+
+def test_health_answers_while_a_store_does_not(tmp_path: Path) -> None:
+    """Before, ``/v1/health`` ran every open orchestrator's stats with no deadline: with
+    the PostgreSQL server frozen (SIGSTOP; a network partition looks the same) it gave
+    no answer for as long as the database gave none (>90 s measured), so a load
+    balancer's or orchestrator's probe hung instead of reading "degraded". The frozen
+    database is stood in for by a stats call that blocks (a partition cannot be made
+    on the tests' shared server)."""
+    import threading
+    import time
+
+    from memvault.access import AccessControl, Principal
+    from memvault.config import load_config
+
+    control = AccessControl(tmp_path, load_config(tmp_path, environ={}), health_deadline_s=0.5)
+    release = threading.Event()
+    try:
+        control.engine(Principal("acme", "a", "test"))
+        engine = control.opened()["acme"]
+        assert control.health()["status"] == "ok"
+        engine.stats = lambda: release.wait(60)  # type: ignore[method-assign]
+        started = time.monotonic()
+        health = control.health()
+        again = control.health()  # one probe in flight per orchestrator, not one per call
+        waited = time.monotonic() - started
+        assert health["status"] == "degraded" and health["memory_available"] is False
+        assert "no answer" in health["degraded"][0]["reason"]
+        assert again["status"] == "degraded"
+        assert waited < 30  # the frozen call would have held it for 60 s
+        release.set()
+        time.sleep(0.2)
+        del engine.stats
+        assert control.health()["status"] == "ok"
+    finally:
+        release.set()
+        control.close()
