@@ -395,7 +395,6 @@ class MemvaultStore(BaseStore):
         envelope = json.dumps(
             {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
             ensure_ascii=False,
-            default=str,
         )
         names = (*_DEFAULTS, "importance", "pinned", "ttl_class")
         fields = {k: value[k] for k in names if k in value and _valid(k, value[k])}
@@ -496,6 +495,8 @@ class MemvaultStore(BaseStore):
             validate_op_namespace(op)
             if isinstance(op, SearchOp):
                 _compile_filter(op.filter or {})
+            if isinstance(op, PutOp) and op.value is not None:
+                _check_json(op.key, op.value)
         with self._busy:
             return self._run(ops)
 
@@ -519,6 +520,26 @@ class MemvaultStore(BaseStore):
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """``batch`` in a worker thread (one copy of the logic)."""
         return await asyncio.to_thread(self.batch, list(ops))
+
+
+def _check_json(key: str, value: Mapping[str, Any]) -> None:
+    """Raise ``TypeError`` when ``value`` holds what JSON cannot (a datetime, a set …).
+
+    Trigger: a put's value is kept as JSON, verbatim.
+    Why: ``default=str`` stored such an object as its text, so ``get`` gave back
+      another value than the one put — a silent coercion.
+    Outcome: the batch is refused before anything is written, naming the item's key
+      (LangGraph's own SQLite and PostgreSQL stores cannot keep them either).
+
+    >>> _check_json("k", {"n": 1})
+    >>> _check_json("k", {"s": {1}})
+    Traceback (most recent call last):
+    TypeError: the value of 'k' is not JSON (Object of type set is not JSON serializable)
+    """
+    try:
+        json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"the value of {key!r} is not JSON ({exc})") from None
 
 
 # -- filters ---------------------------------------------------------------------

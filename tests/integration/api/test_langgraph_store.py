@@ -159,6 +159,21 @@ def test_invalid_label_rejects_the_whole_batch(store: MemvaultStore) -> None:
     assert store.get(("valid",), "k") is None
 
 
+def test_a_value_that_is_not_json_rejects_the_whole_batch(store: MemvaultStore) -> None:
+    """Before, a value holding an object JSON cannot hold (a datetime, a set) was stored
+    as its ``str()`` — ``get`` gave back another value than the one put, silently —
+    and the batch's other puts were written."""
+    from datetime import UTC, datetime
+
+    bad = {"content": "Dana's last login", "at": datetime(2026, 11, 26, tzinfo=UTC)}
+    with pytest.raises(TypeError, match=r"'login'.*not JSON"):
+        store.batch([PutOp(("valid",), "k", {"v": 1}), PutOp(("users",), "login", bad)])
+    assert store.get(("valid",), "k") is None
+    assert store.get(("users",), "login") is None
+    with pytest.raises(TypeError, match="not JSON"):
+        store.put(("users",), "tags", {"tags": {"a", "b"}})
+
+
 def test_the_callers_embedder_and_fields_are_used(indexed: MemvaultStore) -> None:
     embed = indexed.embeddings
     assert isinstance(embed, LetterCounts)
