@@ -99,3 +99,54 @@ NOT_CREDENTIALS = [
 @pytest.mark.parametrize("text", NOT_CREDENTIALS)
 def test_talk_about_credentials_passes(text: str) -> None:
     assert judge(text)[:2] == (StopReason.SUCCESS_STORED, None)
+
+
+# Valid check digits were computed for these numbers (python-stdnum); labelled numbers
+# need none: the label says what they are.
+IDENTIFIERS = [
+    ("mijn rijksregisternummer is 85.07.30-033.28", "gov_id.national_id_validated", "85.07"),
+    ("henkilötunnukseni on 131052-308T", "gov_id.", "131052-308T"),
+    ("mi RUT es 12.345.678-5, anótalo", "gov_id.", "12.345.678-5"),
+    ("मेरा पैन नंबर AKLPM4421Q है", "gov_id.", "AKLPM4421Q"),
+    ("ИНН моей мамы 500100732259", "gov_id.labelled_id_more", "500100732259"),
+    ("رقم هويتي الوطنية 2891043377", "gov_id.labelled_id_more", "2891043377"),
+    ("numer dowodu osobistego: ABA300000", "gov_id.labelled_id_more", "ABA300000"),
+    ("夫のパスポート番号は TK1234567 です", "gov_id.labelled_id_more", "TK1234567"),
+    ("meine Ausweisnummer für den Mietvertrag: T220001293", "gov_id.labelled_id_more", "T22"),
+    ("карта жены: 2202 2011 2233 4455, срок 03/27", "financial.card_labelled", "2202"),
+    ("mi tarjeta es 4111 2222 3333 4444 caduca 10/27", "financial.card_labelled", "4444"),
+    ("我妈妈的建设银行卡号 6217 0000 1234 5678 901", "financial.card_labelled", "6217"),
+    ('{"titular": "yo", "iban": "TR12 0001 0012 3456 7890 1234 56"}', "financial.", "TR12"),
+    ("номер счёта мужа 40817810099910004312 в Сбербанке", "financial.bank_account_more", "4081"),
+    (
+        "銀行=楽天銀行; 支店=第一営業; 口座=7654321; 名義=私",
+        "financial.bank_account_more",
+        "7654321",
+    ),
+    ("číslo mého účtu je 19-2000145399/0800", "financial.bank_account_more", "2000145399"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "number"), IDENTIFIERS)
+def test_an_identifier_in_another_format_is_refused_with_its_span(
+    text: str, rule: str, number: str
+) -> None:
+    reason, detector, span = judge(text)
+    assert reason is StopReason.FORBIDDEN_CATEGORY
+    assert detector is not None and detector.startswith(f"detector.{rule}")
+    assert number in span
+
+
+NOT_IDENTIFIERS = [
+    "case=DUI defendant=me hearing=2026-12-14 court=district",
+    "the sandbox test card 4111 1111 1111 1111 always succeeds",
+    "order 4539 7788 1122 3344 shipped, tracking on the card in the box",
+    "IBAN format: two letters, two check digits, then the account",
+    "our support line is 0800 1234 5678, open weekdays",
+    "Kontonummern haben bei uns zehn Stellen.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_IDENTIFIERS)
+def test_identifier_shapes_without_a_person_pass(text: str) -> None:
+    assert judge(text)[:2] == (StopReason.SUCCESS_STORED, None)

@@ -70,6 +70,29 @@ def _card_ok(m: re.Match[str], view: View) -> bool:
     return bool(re.search(r"(?i)\b(?:card|carte|tarjeta|karte|carta|cartão|cc)\b", before))
 
 
+def _card_labelled_ok(m: re.Match[str], view: View) -> bool:
+    if _NOT_PERSONAL.search(_before(view, m, 40)) or _TEST_CARD.search(view.text):
+        return False
+    return len(set(digits_of(m.group("value")))) > 2  # not 0000 0000 0000 0000
+
+
+def _iban_labelled_ok(m: re.Match[str], view: View) -> bool:
+    raw = re.sub(r"\s", "", m.group("value")).upper()
+    length = IBAN_LENGTHS.get(raw[:2])
+    if length is None or _TEST_CARD.search(view.text):
+        return False
+    return length - 4 <= len(raw) <= length + 2
+
+
+def _account_more_ok(m: re.Match[str], view: View) -> bool:
+    d = digits_of(m.group("value"))
+    if _CLOUD_ACCOUNT.search(_before(view, m, 20)) or _TEST_CARD.search(view.text):
+        return False
+    if _DATE.fullmatch(m.group("value").strip()):
+        return False
+    return 6 <= len(d) <= 34 and len(set(d)) > 2
+
+
 def _iban_ok(m: re.Match[str], view: View) -> bool:
     raw = re.sub(r"[\s-]", "", m.group()).upper()
     length = IBAN_LENGTHS.get(raw[:2])
@@ -88,8 +111,13 @@ def _ssn_ctx_ok(m: re.Match[str], view: View) -> bool:
     return len(digits_of(m.group("value"))) == 9
 
 
+_DATE = re.compile(r"\d{4}[./-]\d{1,2}[./-]\d{1,2}|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
+
+
 def _id_token_ok(m: re.Match[str], view: View) -> bool:
     tok = m.group("value")
+    if _DATE.fullmatch(tok.strip()):
+        return False  # a date beside an ID word ("hearing=2026-12-14") is no ID
     return len(digits_of(tok)) >= 4 and not re.fullmatch(r"(?:19|20)\d\d", tok.strip())
 
 
@@ -112,6 +140,18 @@ def _stdnum_ok(m: re.Match[str], view: View) -> bool:
     if _NOT_PERSONAL.search(_before(view, m, 40)):
         return False
     return len(digits_of(tok)) >= 6 and stdnum_match(tok) is not None
+
+
+_SHAPE_MODULES = (
+    "kr.rrn", "se.personnummer", "fi.hetu", "be.nn", "cl.rut", "cn.ric", "in_.pan",
+    "in_.aadhaar", "fr.nir",
+)  # fmt: skip
+
+
+def _validated_shape_ok(m: re.Match[str], view: View) -> bool:
+    if _NOT_PERSONAL.search(_before(view, m, 30)) or _TEST_CARD.search(view.text):
+        return False
+    return stdnum_match(m.group(), _SHAPE_MODULES) is not None
 
 
 def _id_near_ok(m: re.Match[str], view: View) -> bool:
@@ -174,9 +214,38 @@ _ID_TOKEN = (
 )
 _FILLER = (
     r"(?i:\s*(?:number|num|n(?:ú|u)mero|num(?:é|e)ro|nummer|no\.?|nr\.?|n[°º]|#|:|=|is|was|id|code|"
-    r"card|de|es|est|ist|é|\([A-Za-z]{2,8}\))"
+    r"card|de|es|est|ist|é|är|er|on|jest|to|это|je|è|\([A-Za-z]{2,8}\)|[\"'：]|"
+    # possessives and owners between the label and the number ("PESEL mojego syna to …")
+    r"my|his|her|their|mi|su|mon|ma|mein\w*|meu|minha|mio|mia|mojego|mojej|moja|mój|"
+    r"syna|córki|męża|żony|mamy|taty|моей|моего|мамы|мужа|жены|for me|for my \w+|"
+    r"colombian[oa]|mexican[oa]|argentin[oa]|chilen[oa]|peruan[oa]|israeli|nigerian|"
+    r"elettronica|electr[oó]nica|électronique)"
     r"\s*){0,4}\s*"
 )
+# ID words in scripts without word spaces, and in Cyrillic, Arabic, Hebrew, Devanagari:
+# labelled numbers need no checksum, as the Latin labels above.
+_ID_WORDS_SCRIPT = (
+    r"паспорт\w*|инн|снилс|загранпаспорт\w*|водительск\w+ удостоверени\w+|"
+    r"رقم (?:الهوية|هويتي|هوية|الإقامة|إقامتي|جواز السفر|جوازي|الضمان الاجتماعي)|"
+    r"رقم_الهوية|الهوية الوطنية|جواز سفري|"
+    r"תעודת זהות|מספר זהות|ת\.ז\.?|דרכון|teudat zehut|"
+    r"पैन(?: नंबर| कार्ड)?|आधार(?: नंबर| कार्ड)?|पासपोर्ट(?: नंबर)?|"
+    r"護照號碼|护照号码?|护照|驾驶证号?|駕照|社保号|社会保障号码|"
+    r"パスポート番号|旅券番号|運転免許証番号|免許証番号|基礎年金番号|"
+    r"여권 ?번호|운전면허 ?번호|외국인등록번호|주민등록번호|주민번호"
+)
+_ID_WORDS_EXTRA = (
+    r"ausweisnummer|ausweis-?nr|pass-?nr|passnummer|dowód osobisty|dowodu osobistego|numer "
+    r"dowodu|numer paszportu|paszport\w*|henkilötunnu\w*|henkilotunnu\w*|personnummer|"
+    r"fødselsnummer|cpr-?nummer|rijbewijs(?:nummer)?|identiteitskaart|bilhete de identidade|"
+    r"cart[ãa]o de cidad[ãa]o|t[íi]tulo de eleitor|birth certificate(?: number| no\.?)?|"
+    r"voter (?:card|registration)(?: number)?|tc kimlik(?: no\w*| numaras\w*)?|kimlik no\w*|"
+    r"pps number|sozialversicherungsnummer|"
+    r"num[ée]ro de s[ée]cu(?:rit[ée] sociale)?|carte vitale|nir|dl ?#|licence no|license no|"
+    r"idnr|id-?nummer|numéro d'identité|n[úu]mero de identidad|"
+    r"número de documento|documento nacional"
+)
+_ID_ACRONYMS_MORE = r"NIN|NSS|DUI|INE|IMSS|CUIL|CUIT|PPSN|SVNR|ИНН|СНИЛС"
 
 _GOV = "gov_id"
 _FIN = "financial"
@@ -206,6 +275,31 @@ RULES: tuple[Rule, ...] = (
         rf"(?:(?i:\b(?:{_ID_WORDS_CI}))|\b(?:{_ID_WORDS_CS}))\b{_FILLER}{_ID_TOKEN}",
         "a number labelled as a government ID",
         validate=_id_token_ok,
+    ),
+    _r(
+        _GOV,
+        "labelled_id_more",
+        "national_id",
+        rf"(?:(?i:\b(?:{_ID_WORDS_EXTRA})\b)|\b(?:{_ID_ACRONYMS_MORE})\b|(?i:{_ID_WORDS_SCRIPT}))"
+        rf"(?i:[^\n\d=:：]{{0,24}}?(?:[:=：]|\bis\b|\bes\b|\bist\b|\bär\b|\bon\b|\bto\b|\bé\b|"
+        rf"是|は|는|은|هو|הוא|:)?){_FILLER}{_ID_TOKEN}",
+        "a number labelled as a government ID (more languages and scripts)",
+        validate=_id_token_ok,
+    ),
+    _r(
+        _GOV,
+        "national_id_validated",
+        "national_id",
+        # rigid national-ID shapes whose check digits validate (python-stdnum), no label needed:
+        # KR RRN, SE personnummer, FI HETU, BE NN, CL RUT, CN RIC, IN PAN/Aadhaar, FR NIR
+        r"(?<![0-9A-Za-z./-])(?<!\d )(?:\d{6}-[1-8]\d{6}|(?:19|20)?\d{6}[-+]\d{4}|"
+        r"\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]|"
+        r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}|\d{1,2}\.\d{3}\.\d{3}-[\dkK]|"
+        r"[1-9]\d{5}(?:19|20)\d{2}(?:0[1-9]|1[0-2])\d{5}[\dXx]|[A-Z]{3}P[A-Z]\d{4}[A-Z]|"
+        r"[2-9]\d{3} \d{4} \d{4}|[12] ?\d{2} ?\d{2} ?\d{2} ?\d{3} ?\d{3} ?\d{2})"
+        r"(?![0-9A-Za-z/-])(?! \d)",
+        "a national ID number whose check digits validate",
+        validate=_validated_shape_ok,
     ),
     _r(
         _GOV,
@@ -307,6 +401,45 @@ RULES: tuple[Rule, ...] = (
         r"(?P<value>(?:[A-Z]{1,4}-)?\d[\dA-Z -]{4,24}\d)",
         "a bank or brokerage account number",
         validate=_account_ok,
+    ),
+    _r(
+        _FIN,
+        "card_labelled",
+        "card_number",
+        # a card named in any of a dozen languages, then a card-shaped number: the label is
+        # the evidence, so a mistyped check digit still counts (test cards do not)
+        r"(?i:\b(?:cards?|credit|debit|visa|mastercard|amex|carta|tarjeta|cart[ãa]o|"
+        r"carte(?: bleue)?|"
+        r"karte|kart\w*|kreditkarte|karty?|kort(?:et|ti)?|καρτ\w*|κάρτ\w*|карт\w*)\b|卡号|"
+        r"银行卡|信用卡|借记卡|カード|카드|بطاقة|כרטיס)"
+        r"[^\d\n]{0,40}?(?<!\d)(?P<value>\d{4}(?:[ -]?\d{4}){2}[ -]?\d{4}(?:[ -]?\d{1,3})?|"
+        r"\d{4}[ -]?\d{6}[ -]?\d{5})(?![\d-])",
+        "a payment card number beside a card word",
+        validate=_card_labelled_ok,
+    ),
+    _r(
+        _FIN,
+        "iban_labelled",
+        "iban",
+        # "IBAN: TR12 0001 …" with a check that does not add up: the label says what it is
+        r"(?i:\biban\b)[^\n\w]{0,12}(?:\w+\s+){0,4}?(?P<value>(?-i:[A-Z]{2}\d{2})"
+        r"(?:[ ]?[A-Z0-9]){11,30})",
+        "an IBAN beside its label",
+        validate=_iban_labelled_ok,
+    ),
+    _r(
+        _FIN,
+        "bank_account_more",
+        "bank_account",
+        # account words in other languages and scripts, JSON keys, then the number
+        r"(?:(?i:\b(?:account|acct|accountnumber|account_number|acct_no|iban|clabe|"
+        r"kontonummer|kontonr|rekeningnummer|n[úu]mero de cuenta|num[ée]ro de compte|"
+        r"numero di conto|n[úu]mero da conta|numer konta|[čc][íi]slo [úu][čc]tu|[úu][čc]et|"
+        r"[úu][čc]tu|hesap no\w*|счёт\w*|счет\w*|номер сч[её]та|routing)\b)|口座|账号|帳號|"
+        r"账户|帳戶|银行账户|계좌|حساب|חשבון)"
+        r"[\"']?(?:[^\d\n]{0,30}?)[\"']?\s*(?P<value>\d[\d -/]{5,30}\d)(?![\d])",
+        "a bank account number beside an account word",
+        validate=_account_more_ok,
     ),
 )
 

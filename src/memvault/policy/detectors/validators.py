@@ -181,6 +181,7 @@ _STDNUM_MODULES = (
     "mmer",
     "nz.ird", "jp.in_", "pl.pesel", "pt.cc", "ro.cnp", "se.personnummer", "si.emso", "tr.tckimlik",
     "za.idnr", "kr.rrn", "sg.nric", "au.tfn", "ca.sin", "us.itin", "gb.nhs", "ar.dni",
+    "in_.aadhaar",
 )  # fmt: skip
 
 
@@ -195,12 +196,18 @@ def _stdnum_modules() -> tuple[tuple[str, ModuleType], ...]:
     return tuple(mods)
 
 
-def stdnum_match(token: str) -> str | None:
+def stdnum_match(token: str, only: tuple[str, ...] | None = None) -> str | None:
     """Name of the first python-stdnum national-ID format ``token`` validates as, else None.
 
+    ``only`` limits the formats tried to those named (e.g. ``("kr.rrn", "fi.hetu")``).
     Returns None when python-stdnum is not installed.
+
+    >>> stdnum_match("131052-308T"), stdnum_match("131052-308T", ("kr.rrn",))
+    ('fi.hetu', None)
     """
     for name, mod in _stdnum_modules():
+        if only is not None and name not in only:
+            continue
         is_valid = getattr(mod, "is_valid", None)
         if is_valid is None:
             continue
