@@ -50,39 +50,43 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|ik moet|we moeten|wij moeten|moet nog|moeten nog"
         r"|muszę|musimy|trzeba|powinienem|powinnam"
         r"|lazım|gerekiyor|gerek|zorundayım"
-        r"|нужно|надо|должен|должна|должны",
-        r"しなければ|しないと|なきゃ|なければ|必要があ|要做|得去|需要|必须|要把",
+        r"|нужно|надо|должен|должна|должны|måste|behöver|jeg skal|jag ska|vi skal|vi måste"
+        r"|skal huske",
+        r"しなければ|しないと|なきゃ|なければ|必要があ|要做|得去|需要|必须|要把|해야|야 해요"
+        r"|해야 해",
     ),
     (
         "remind me",
         r"recuérdame|recordarme|avísame|recuerdame|rappelle-moi|rappelle moi|fais-moi penser"
         r"|erinnere mich|erinner mich|erinnere|lembra-me|me lembra|lembre-me|lembrar-me"
         r"|ricordami|ricordarmi|herinner me|herinner mij|przypomnij mi|przypomnij"
-        r"|hatırlat|hatırlatır mısın|напомни|напомнить",
-        r"リマインド|思い出させて|知らせて|提醒我|提醒一下",
+        r"|hatırlat|hatırlatır mısın|напомни|напомнить|påminn mig|mind mig|husk mig",
+        r"リマインド|思い出させて|知らせて|提醒我|提醒一下|알려줘|리마인드",
     ),
     (
         "i like",
         r"me gusta|me gustan|me encanta|me encantan|j'aime|j'adore|ich mag|ich liebe"
         r"|gefällt mir|gosto de|adoro|amo|mi piace|mi piacciono|ik hou van|ik houd van"
         r"|ik vind .{1,20} leuk|ik vind .{1,20} lekker|lubię|uwielbiam|seviyorum|severim"
-        r"|bayılırım|люблю|нравится|нравятся|обожаю",
-        r"好き|大好き|喜欢|爱吃|爱喝",
+        r"|bayılırım|люблю|нравится|нравятся|обожаю|jag gillar|jeg kan godt lide|jeg elsker"
+        r"|jag älskar",
+        r"好き|大好き|喜欢|爱吃|爱喝|좋아해|좋아요",
     ),
     (
         "i prefer",
         r"prefiero|preferimos|je préfère|nous préférons|ich bevorzuge|lieber|prefiro"
         r"|preferimos|preferisco|preferiamo|liever|ik verkies|wolę|wolimy|tercih ederim"
-        r"|tercihim|предпочитаю|лучше",
-        r"の方が|ほうが|がいい|更喜欢|比较喜欢|宁愿|偏好",
+        r"|tercihim|предпочитаю|лучше|jag föredrar|jeg foretrækker|hellre|hellere",
+        r"の方が|ほうが|がいい|更喜欢|比较喜欢|宁愿|偏好|이 좋아요|가 좋아요|더 좋아",
     ),
     (
         "i hate",
         r"odio|no soporto|no me gusta|je déteste|je n'aime pas|j'ai horreur|ich hasse"
         r"|ich mag kein|ich kann .{1,30} nicht ausstehen|mag ich nicht|detesto|não gosto"
         r"|non mi piace|non sopporto|ik haat|ik hou niet van|nienawidzę|nie lubię|nie znoszę"
-        r"|nefret|sevmem|sevmiyorum|ненавижу|не люблю|терпеть не могу",
-        r"嫌い|苦手|讨厌|不喜欢|受不了",
+        r"|nefret|sevmem|sevmiyorum|ненавижу|не люблю|терпеть не могу|jag hatar|jeg hader"
+        r"|tycker inte om|bryder mig ikke om",
+        r"嫌い|苦手|讨厌|不喜欢|受不了|싫어",
     ),
     (
         "we decided",
@@ -91,8 +95,9 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|wir haben (?:uns )?entschieden|entschieden|beschlossen|wir nehmen"
         r"|decidimos|decidi|resolvemos|vamos usar|abbiamo deciso|ho deciso|useremo"
         r"|we hebben besloten|besloten|we gaan voor|zdecydowaliśmy|zdecydowałem|zdecydowałam"
-        r"|postanowiliśmy|karar verdik|karar verdim|karar aldık|решили|решил|решила",
-        r"決めた|決定|ことにした|ことになった|决定|定了|选了|就用",
+        r"|postanowiliśmy|karar verdik|karar verdim|karar aldık|решили|решил|решила"
+        r"|vi har bestämt|bestämt mig|vi har besluttet|besluttet",
+        r"決めた|決定|ことにした|ことになった|决定|定了|选了|就用|하기로 했|하기로 결정|로 결정",
     ),
     (
         "my goal is to",
@@ -102,13 +107,14 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|meu objetivo|nosso objetivo|quero aprender|um dia|il mio obiettivo|il nostro obiettivo"
         r"|voglio imparare|un giorno|mijn doel|ons doel|ik wil leren|ooit|mój cel|nasz cel"
         r"|chcę się nauczyć|chcę nauczyć|kiedyś|hedefim|hedefimiz|öğrenmek istiyorum|bir gün"
-        r"|моя цель|наша цель|хочу научиться|хочу выучить|когда-нибудь",
-        r"目標|目指|いつか|習いたい|学びたい|目标|想学|打算|希望能|争取",
+        r"|моя цель|наша цель|хочу научиться|хочу выучить|когда-нибудь|mitt mål|mit mål"
+        r"|vårt mål|vores mål|en dag",
+        r"目標|目指|いつか|習いたい|学びたい|目标|想学|打算|希望能|争取|목표|배우고 싶",
     ),
     (
         "today",
-        r"hoy|aujourd'hui|heute|hoje|oggi|vandaag|dziś|dzisiaj|bugün|сегодня",
-        r"今日|今天",
+        r"hoy|aujourd'hui|heute|hoje|oggi|vandaag|dziś|dzisiaj|bugün|сегодня|idag|i dag",
+        r"今日|今天|오늘",
     ),
     (
         "tonight",
@@ -121,14 +127,14 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         "right now",
         r"ahora mismo|en este momento|en ce moment|là maintenant|gerade|im moment|agora mesmo"
         r"|neste momento|in questo momento|adesso|op dit moment|nu even|właśnie|w tej chwili"
-        r"|şu an|şimdi|прямо сейчас|сейчас",
-        r"今から|只今|现在正|正在|此刻",
+        r"|şu an|şimdi|прямо сейчас|сейчас|just nu|lige nu",
+        r"今から|只今|现在正|正在|此刻|지금",
     ),
     (
         "tomorrow",
         r"mañana por|pasado mañana|demain|morgen früh|übermorgen|amanhã|domani|dopodomani"
-        r"|jutro|pojutrze|yarın|завтра|послезавтра",
-        r"明日|あした|明天|后天",
+        r"|jutro|pojutrze|yarın|завтра|послезавтра|i morgon|imorgon|i morgen",
+        r"明日|あした|明天|后天|내일",
     ),
     (
         "this week",
@@ -143,13 +149,13 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"cansad[oa]|agotad[oa]|estresad[oa]|fatigué|fatiguée|crevé|crevée|épuisé|épuisée"
         r"|stressé|stressée|müde|erschöpft|gestresst|kaputt|exaust[oa]|estressad[oa]"
         r"|stanc[oa]|stressat[oa]|distrutt[oa]|moe|uitgeput|gestrest|zmęczon[ya]|zestresowan[ya]"
-        r"|yorgun|yorgunum|stresliyim|устал|устала|в стрессе",
-        r"疲れ|眠い|ストレス|累|困了|压力",
+        r"|yorgun|yorgunum|stresliyim|устал|устала|в стрессе|trött|træt|slut idag|smadret",
+        r"疲れ|眠い|ストレス|累|困了|压力|피곤",
     ),
     (
         "yesterday",
-        r"ayer|anoche|hier|gestern|ontem|ieri|gisteren|wczoraj|dün|вчера",
-        r"昨日|昨夜|昨天|昨晚",
+        r"ayer|anoche|hier|gestern|ontem|ieri|gisteren|wczoraj|dün|вчера|igår|i går",
+        r"昨日|昨夜|昨天|昨晚|어제",
     ),
     (
         "last week",
@@ -159,8 +165,8 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|la settimana scorsa|il mese scorso|l'anno scorso|vorige week|vorige maand"
         r"|vorig jaar|afgelopen|w zeszłym tygodniu|w zeszłym miesiącu|w zeszłym roku"
         r"|w ubiegłym|geçen hafta|geçen ay|geçen yıl|на прошлой неделе|в прошлом месяце"
-        r"|в прошлом году",
-        r"先週|先月|去年|上周|上个月|上个周末|上礼拜",
+        r"|в прошлом году|förra veckan|i sidste uge|sidste år|i fjol",
+        r"先週|先月|去年|上周|上个月|上个周末|上礼拜|지난주|작년|지난달",
     ),
     (
         HABIT_GLOSS,
@@ -168,31 +174,34 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|toutes les|toujours|d'habitude|en général|jeden tag|jede woche|immer|normalerweise"
         r"|meistens|todo dia|todos os dias|sempre|costumo|ogni|tutti i giorni|di solito"
         r"|elke|iedere|altijd|meestal|każdego|codziennie|zawsze|zwykle|her gün|her sabah"
-        r"|her hafta|hep|genellikle|her zaman|каждый|каждое|каждую|всегда|обычно",
-        r"毎日|毎朝|毎週|毎晩|いつも|普段|每天|每周|每个|总是|通常|平时",
+        r"|her hafta|hep|genellikle|her zaman|каждый|каждое|каждую|всегда|обычно|varje|hver"
+        r"|alltid|altid|brukar|plejer",
+        r"毎日|毎朝|毎週|毎晩|いつも|普段|每天|每周|每个|总是|通常|平时|매일|매주|항상",
     ),
     (
         "we use",
         r"usamos|utilizamos|trabajamos con|on utilise|nous utilisons|on bosse avec"
         r"|wir nutzen|wir verwenden|wir benutzen|wir setzen .{1,30} ein|usamos|utilizamos"
         r"|usiamo|utilizziamo|we gebruiken|wij gebruiken|używamy|korzystamy z|kullanıyoruz"
-        r"|используем|мы на",
-        r"使っています|使ってる|を使う|で動いて|我们用|我们使用|用的是|跑在",
+        r"|используем|мы на|vi använder|vi bruger|vi kör",
+        r"使っています|使ってる|を使う|で動いて|我们用|我们使用|用的是|跑在|를 써요|을 써요"
+        r"|사용해요",
     ),
     (
         "i work at",
         r"trabajo en|trabajo como|soy (?:ingenier|desarrollador|diseñador|profesor|médic)\w*"
         r"|je travaille|je bosse|je suis (?:ingénieur|développeu|designer|prof)\w*"
         r"|ich arbeite|ich bin (?:ingenieur|entwickler|lehrer|designer)\w*|trabalho"
-        r"|lavoro|ik werk|pracuję|çalışıyorum|работаю",
-        r"で働いて|に勤めて|の仕事|在.{1,12}工作|上班|我是.{1,8}(?:工程师|设计师|老师)",
+        r"|lavoro|ik werk|pracuję|çalışıyorum|работаю|jag jobbar|jeg arbejder|jeg jobber",
+        r"で働いて|に勤めて|の仕事|在.{1,12}工作|上班|我是.{1,8}(?:工程师|设计师|老师)"
+        r"|에서 일해|로 일해",
     ),
     (
         "i live in",
         r"vivo en|vivimos en|j'habite|nous habitons|je vis à|ich wohne|wir wohnen|ich lebe in"
         r"|moro em|moramos em|vivo em|abito a|vivo a|abitiamo|ik woon|wij wonen|we wonen"
-        r"|mieszkam|mieszkamy|yaşıyorum|oturuyorum|живу|живём|живем",
-        r"に住んで|住在|我家在",
+        r"|mieszkam|mieszkamy|yaşıyorum|oturuyorum|живу|живём|живем|jag bor|jeg bor|vi bor",
+        r"に住んで|住在|我家在|에 살아요|에 살고",
     ),
     (
         "my name is",
@@ -204,8 +213,8 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         "thanks",
         r"gracias|muchas gracias|merci|danke|vielen dank|obrigad[oa]|valeu|grazie"
         r"|bedankt|dank je|dankjewel|dzięki|dziękuję|teşekkürler|teşekkür ederim|sağ ol"
-        r"|спасибо|благодарю",
-        r"ありがとう|どうも|谢谢|多谢|感谢",
+        r"|спасибо|благодарю|tack|tusind tak|mange tak",
+        r"ありがとう|どうも|谢谢|多谢|感谢|고마워|감사",
     ),
     (
         "haha cool ok",

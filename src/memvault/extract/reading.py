@@ -102,6 +102,8 @@ _KEEP_RULE_TYPE = frozenset(
         "preferred_name",
         "introduction",
         "introduction_cjk",
+        # "we use pnpm for package management": the stack's fact (a decision says "decided")
+        "use_for",
         "reply_in",
         "instruction",
         "want_you",

@@ -83,6 +83,8 @@ def test_a_broken_weights_file_fails_clearly_and_capture_says_so(tmp_path: Path)
         "Enjoy your trip to Rome.",
         "Schönes Wochenende euch allen.",
         "¡Buen finde a todos!",
+        "오늘 너무 피곤해요.",
+        "Tack för hjälpen!",
         # "all morning" is today's, like "the whole morning"
         "Fire drill all morning, I can barely work.",
     ],
@@ -163,6 +165,10 @@ def test_the_keep_rule_is_calibrated_and_recorded_in_the_manifest() -> None:
         ("Mi hija estudia medicina en Salamanca.", "Fact"),
         ("Codziennie rano biegam pięć kilometrów.", "Fact"),  # a routine, not a taste
         ("Faut que je rappelle le plombier lundi.", "Todo"),
+        # Swedish, Danish and Korean joined the corpus in session 7
+        ("Jag måste deklarera innan maj.", "Todo"),
+        ("다음 달까지 여권을 갱신해야 해요.", "Todo"),
+        ("Vi bruger Terraform til al infrastruktur.", "Fact"),
     ],
 )
 def test_a_durable_clause_in_another_language_is_kept_without_an_i(text: str, type_: str) -> None:

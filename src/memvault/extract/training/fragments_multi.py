@@ -50,7 +50,10 @@ def _later() -> tuple[dict[str, tuple[str, ...]], ...]:
     return tuple(
         {
             "templates": tables["TEMPLATES"][lang],
-            "slots": {**SLOTS[lang], "weekday": tables["WEEKDAYS"][lang]},
+            "slots": {
+                **(SLOTS.get(lang) or {**_T["SHARED_SLOTS"], **tables["NEW_SLOTS"][lang]}),
+                "weekday": tables["WEEKDAYS"][lang],
+            },
             "per_label": tables["PER_LABEL"],
             "lang": lang,
         }
