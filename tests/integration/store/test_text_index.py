@@ -13,6 +13,7 @@ import pytest
 from memvault.model.enums import MemoryStatus
 from memvault.store import NodeFilter, SQLiteStore
 from memvault.store.base import IndexText, WriteSet
+from memvault.store.requests import TextSearch
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.textindex import FTS_TOKENIZE, FtsTokens
 from tests.helpers import make_node, ts
@@ -69,7 +70,7 @@ def _sql(
     limit: int,
     weights: dict[str, float] | None = None,
 ) -> list[tuple[str, float]]:
-    sql, params = q.search_text_query("acme", terms, f, limit, weights)
+    sql, params = q.search_text_query("acme", TextSearch(terms, f, limit, weights))
     return [(r[0], float(r[1])) for r in store._read(sql, params)]
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from memvault.store import NodeFilter, SQLiteStore
 from memvault.store.base import WriteSet
+from memvault.store.requests import TextSearch
 from memvault.store.sqlite import queries as q
 from tests.helpers import make_node, ts
 
@@ -33,7 +34,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> SQLiteStore:
 def _plain(
     store: SQLiteStore, terms: list[str], f: NodeFilter, limit: int
 ) -> list[tuple[str, float]]:
-    sql, params = q.search_text_query("acme", terms, f, limit)
+    sql, params = q.search_text_query("acme", TextSearch(terms, f, limit))
     return [(r[0], float(r[1])) for r in store._read(sql, params)]
 
 
@@ -64,6 +65,6 @@ def test_prefetch_equals_ranking_every_match(
 
 
 def test_prefetch_query_is_a_pure_builder() -> None:
-    sql, params = q.search_text_query("acme", ["tea"], NodeFilter(), 5, prefetch=200)
+    sql, params = q.search_text_query("acme", TextSearch(["tea"], NodeFilter(), 5), prefetch=200)
     assert sql.startswith("WITH ranked AS") and "CROSS JOIN memories" in sql
     assert params[:3] == ['"tea"', 200, "acme"] and params[-1] == 5

@@ -17,8 +17,8 @@ from memvault.learn import load_weights, sha256_of
 from memvault.model.enums import StopReason
 from memvault.policy import Candidate, GateContext, evaluate, evaluate_detailed
 from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, LearnedLayer, default_layer
-from memvault.policy.training.compose import CORPUS_PATH
 from memvault.policy.training import train as train_module
+from memvault.policy.training.compose import CORPUS_PATH
 from memvault.policy.training.train import train_gate
 
 

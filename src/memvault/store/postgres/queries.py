@@ -27,6 +27,7 @@ from memvault.store.postgres.schema import (
     normalised,
     tsv_column,
 )
+from memvault.store.requests import TextSearch
 from memvault.store.sql import EDGE_COLUMNS, NODE_COLUMNS, SOURCE_COLUMNS
 
 __all__ = [
@@ -151,33 +152,27 @@ def rank_expression(column_weights: Mapping[str, float] | None, query: str = "q.
     return "(" + (" + ".join(parts) or "0.0") + ")"
 
 
-def search_text_query(
-    orchestrator_id: str,
-    terms: Sequence[str],
-    f: NodeFilter,
-    limit: int,
-    column_weights: Mapping[str, float] | None = None,
-) -> Query:
+def search_text_query(orchestrator_id: str, search: TextSearch) -> Query:
     """Full-text candidates: GIN-indexed ``@@``, scored by weighted ``ts_rank``.
 
     Higher is better; only rows scoring above 0 are hits. The scope and every
     filter sit inside the query, so rows of another orchestrator or outside
     the filter are never candidates.
 
-    >>> sql, params = search_text_query("acme", ["tea"], NodeFilter(), 5)
+    >>> sql, params = search_text_query("acme", TextSearch(["tea"], NodeFilter(), 5))
     >>> params
     ['tea', 'acme', 'active', 5]
     """
-    tsquery, term_params = tsquery_expression(terms)
-    where, params = filter_clause(orchestrator_id, f)
+    tsquery, term_params = tsquery_expression(search.terms)
+    where, params = filter_clause(orchestrator_id, search.filters)
     sql = (
         "SELECT memory_id, score FROM ("
-        f"SELECT m.memory_id, {rank_expression(column_weights)} AS score "
+        f"SELECT m.memory_id, {rank_expression(search.column_weights)} AS score "
         f"FROM memories m, (SELECT {tsquery} AS query) q "
         f"WHERE m.{TSV_MATCH} @@ q.query AND {where}"
         ") hits WHERE score > 0 ORDER BY score DESC, memory_id LIMIT %s"
     )
-    return sql, [*term_params, *params, limit]
+    return sql, [*term_params, *params, search.limit]
 
 
 #: Statistics of the tables searches plan over (run after bulk writes, see the store).

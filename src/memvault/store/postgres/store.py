@@ -467,9 +467,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         return [edge_from_row(r) for r in self._read_tuples(sql, params)]
 
     def _read_text_hits(self, orchestrator_id: str, search: TextSearch) -> list[TextHit]:
-        sql, params = q.search_text_query(
-            orchestrator_id, search.terms, search.filters, search.limit, search.column_weights
-        )
+        sql, params = q.search_text_query(orchestrator_id, search)
         return [TextHit(r[0], float(r[1])) for r in self._read_tuples(sql, params)]
 
     def _read_vector_hits(

@@ -12,6 +12,7 @@ from typing import Any
 from memvault.model.node import MemoryNode, Source
 from memvault.store import sql as shared_sql
 from memvault.store.base import TEXT_COLUMNS, NodeFilter
+from memvault.store.requests import TextSearch
 from memvault.store.sql import NODE_COLUMNS, SOURCE_COLUMNS
 
 __all__ = [
@@ -129,13 +130,7 @@ def bm25_weights(column_weights: Mapping[str, float] | None) -> str:
 
 
 def search_text_query(
-    orchestrator_id: str,
-    terms: Sequence[str],
-    f: NodeFilter,
-    limit: int,
-    column_weights: Mapping[str, float] | None = None,
-    *,
-    prefetch: int | None = None,
+    orchestrator_id: str, search: TextSearch, *, prefetch: int | None = None
 ) -> Query:
     """Full-text candidates with bm25 (lower is better; we negate it).
 
@@ -144,10 +139,12 @@ def search_text_query(
     ``prefetch`` the best ``prefetch`` matches are ranked first and filtered
     after; see :func:`_search_text_prefetch` for when that is exact.
 
-    >>> "WITH ranked" in search_text_query("acme", ["tea"], NodeFilter(), 5, prefetch=50)[0]
+    >>> tea = TextSearch(["tea"], NodeFilter(), 5)
+    >>> "WITH ranked" in search_text_query("acme", tea, prefetch=50)[0]
     True
     """
-    where, params = filter_clause(orchestrator_id, f)
+    terms, limit, column_weights = search.terms, search.limit, search.column_weights
+    where, params = filter_clause(orchestrator_id, search.filters)
     if prefetch is not None:
         return _search_text_prefetch(
             orchestrator_id, terms, where, params, limit, column_weights, prefetch

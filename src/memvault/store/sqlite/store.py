@@ -1060,15 +1060,11 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
             return indexed
         # a margin over ``limit`` for rows the filters drop (deleted, other scope)
         prefetch = limit + max(50, limit // 4)
-        sql, params = q.search_text_query(
-            orchestrator_id, terms, filters, limit, column_weights, prefetch=prefetch
-        )
+        sql, params = q.search_text_query(orchestrator_id, search, prefetch=prefetch)
         rows = self._read(sql, params)
         if len(rows) < limit or float(rows[-1][1]) <= float(rows[-1][2]):
             # too few survivors, or a tie at the prefix's edge: rank every match
-            sql, params = q.search_text_query(
-                orchestrator_id, terms, filters, limit, column_weights
-            )
+            sql, params = q.search_text_query(orchestrator_id, search)
             rows = self._read(sql, params)
         return [TextHit(r[0], float(r[1])) for r in rows]
 

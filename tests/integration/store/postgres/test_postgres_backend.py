@@ -28,6 +28,7 @@ from memvault.store.postgres import PostgresStore
 from memvault.store.postgres.queries import search_text_query
 from memvault.store.postgres.schema import MIGRATIONS, vector_index_ddl, vector_index_name
 from memvault.store.postgres.vectors import decode_vector, encode_vector
+from memvault.store.requests import TextSearch
 from tests.helpers import make_edge, make_node, ts
 from tests.integration.store.postgres import server as pg
 
@@ -230,7 +231,8 @@ def test_tokenising_matches_the_embedded_backend(
 
 
 def test_search_sql_carries_values_only_as_parameters() -> None:
-    sql, params = search_text_query("acme'--", ["x'); DROP TABLE memories;--"], NodeFilter(), 5)
+    search = TextSearch(["x'); DROP TABLE memories;--"], NodeFilter(), 5)
+    sql, params = search_text_query("acme'--", search)
     assert "DROP" not in sql and "acme'" not in sql
     assert "x'); DROP TABLE memories;--" in params
 
