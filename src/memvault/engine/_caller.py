@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import builtins
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from memvault import context as ctx
@@ -179,7 +180,7 @@ class Caller(CallerRules):
             self._node(memory_id, "get", include_deleted=include_deleted)
         view = self._run(self._engine.get, memory_id, include_deleted=include_deleted)
         self.authorize("get", categories=[view.node.category])
-        return view
+        return replace(view, edges=self._readable_edges(view.edges, {memory_id}))
 
     def history(self, memory_id: str) -> list[HistoryEvent]:
         """:meth:`MemoryEngine.history` of a memory in the caller's categories."""
@@ -203,7 +204,9 @@ class Caller(CallerRules):
         self, query: str, *, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> SearchResults:
         """:meth:`MemoryEngine.search` within the caller's categories."""
-        return self._run(self._engine.search, query, filters=self._held(filters), **options)
+        found = self._run(self._engine.search, query, filters=self._held(filters), **options)
+        hits = {h.node.memory_id for h in found.hits}
+        return replace(found, edges=self._readable_edges(found.edges, hits))
 
     def list_memories(
         self, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
@@ -279,9 +282,26 @@ class Caller(CallerRules):
         if not mine:
             return []
         edges = self._run(engine.store.edges_of, engine.orchestrator, sorted(mine))
+        return builtins.list(self._readable_edges(edges, mine))
+
+    def _readable_edges(
+        self, edges: Iterable[MemoryEdge], readable: set[str]
+    ) -> tuple[MemoryEdge, ...]:
+        """``edges`` between two memories the grant may read (``readable``: known ones).
+
+        Trigger: a memory's edges, or a search's, name the memory at the other end.
+        Why: an edge to another user's memory (or one outside the grant's
+          categories) told its id, the link's type and time to a grant that may not
+          read it (``get`` and ``search``; the inspector's graph already left it out).
+        Outcome: such an edge is left out, as the memory itself is.
+        """
+        edges = tuple(edges)
+        if self.grant.user is None and self.grant.categories is None:
+            return edges  # reads every memory of the orchestrator it names
         ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
-        readable = mine | {n.memory_id for n in self.get_nodes(sorted(ends - mine))}
-        return [e for e in edges if {e.from_memory_id, e.to_memory_id} <= readable]
+        unknown = sorted(ends - readable)
+        seen = readable | {n.memory_id for n in self.get_nodes(unknown)} if unknown else readable
+        return tuple(e for e in edges if {e.from_memory_id, e.to_memory_id} <= seen)
 
     def audit_head(self) -> AuditHead:
         """The head of the audit chain (events, hash): spans every category and user."""

@@ -169,3 +169,24 @@ def test_an_unbound_key_lists_consent_proposals_as_the_user_it_names(live: Live)
     assert listed("svc", user_id="alice") == {theirs["alice"]}
     assert listed("alice") == {theirs["alice"]}
     assert {shared, *theirs.values()} <= listed("admin")
+
+
+def test_edges_to_a_memory_the_key_may_not_read_are_left_out(
+    live: Live, ids: dict[str, str]
+) -> None:
+    """Before, ``GET /v1/memories/{id}`` and ``POST /v1/search`` of a shared memory
+    linked to Bob's listed that edge — Bob's memory id, the link's type and time — to a
+    key bound to Alice (the inspector's graph already left such edges out)."""
+    engine = live.control.engine(Principal("scoped", "svc", "test"))
+    engine.link(ids["shared"], ids["bob"], "RelatedTo").raise_for_status()
+    with live.client("alice") as http:
+        got = http.get(f"/v1/memories/{ids['shared']}").json()
+        found = http.post("/v1/search", json={"query": "colour scheme review Fridays"}).json()
+    assert ids["shared"] in {h["memory_id"] for h in found["results"]}
+    for edges in (got["edges"], found["edges"]):
+        assert ids["bob"] not in {e["to_memory_id"] for e in edges} | {
+            e["from_memory_id"] for e in edges
+        }
+    with live.client("admin") as http:  # every user's: the edge is there
+        got = http.get(f"/v1/memories/{ids['shared']}").json()
+    assert ids["bob"] in {e["to_memory_id"] for e in got["edges"]}
