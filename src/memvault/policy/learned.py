@@ -45,6 +45,7 @@ from memvault.errors import WeightsError
 from memvault.learn import Heads, load_encoder, load_weights, ngram_matrix
 from memvault.learn.encoder import is_symmetric
 from memvault.learn.features import NGRAM_DIM
+from memvault.learn.language import english_like
 from memvault.policy.detectors.base import FAMILIES
 from memvault.policy.normalize import NormalizedText, normalize
 
@@ -125,6 +126,11 @@ class LearnedLayer:
         self.degraded: str | None = None
         self.full: Heads | None = None
         self.ngram: Heads | None = None
+        #: heads on a multilingual encoder's vector + n-grams, for text not in English
+        self.multi: Heads | None = None
+        self.multi_encoder_name: str | None = None
+        self.multi_model_id: str | None = None
+        self._multi_encoder: Any = None
         self.manifest: dict[str, Any] = {}
         self.short_words = 0
         self.encoder_name: str | None = None
@@ -138,6 +144,8 @@ class LearnedLayer:
             self.ngram = Heads.from_arrays(arrays, "ngram")
             if any(f"full.{k}" in arrays for k in ("bias",)):
                 self.full = Heads.from_arrays(arrays, "full")
+            if "multi.bias" in arrays:
+                self.multi = Heads.from_arrays(arrays, "multi")
             dim = int(self.manifest.get("ngram_dim", NGRAM_DIM))
             if self.ngram.sparse_w.shape[0] != dim:
                 raise WeightsError("n-gram heads do not match the recorded n-gram size")
@@ -154,6 +162,9 @@ class LearnedLayer:
             self.encoder_model_id = self.manifest.get("encoder_model_id")
         elif self.full is not None:
             self.degraded = "no encoder configured; using n-gram heads"
+        if self.multi is not None and encoder == "auto" and self.manifest.get("multi_encoder"):
+            self.multi_encoder_name = str(self.manifest["multi_encoder"])
+            self.multi_model_id = self.manifest.get("multi_encoder_model_id")
 
     # -- vectors -------------------------------------------------------------------
 
@@ -180,6 +191,44 @@ class LearnedLayer:
                     self._encoder = emb
                     self.encoder_model_id = emb.model_id
             return self._encoder
+
+    def _load_multi(self) -> Any:
+        with self._lock:
+            if self._multi_encoder is None and self.multi_encoder_name is not None:
+                emb, why = load_encoder(self.multi_encoder_name)
+                if emb is not None and self.multi_model_id and self.multi_model_id != emb.model_id:
+                    why, emb = f"encoder {emb.model_id} is not {self.multi_model_id}", None
+                if emb is None:
+                    self.degraded = f"{why}; text in other languages gets the English heads"
+                    self.multi_encoder_name = None
+                else:
+                    self._multi_encoder = emb
+            return self._multi_encoder
+
+    def routes_multi(self, doc: NormalizedText) -> bool:
+        """True when ``doc`` is judged by the multilingual heads (text not in English).
+
+        >>> layer = default_layer()
+        >>> layer.routes_multi(normalize("ship it on friday")) is False
+        True
+        """
+        return (
+            self.multi is not None
+            and self.multi_encoder_name is not None
+            and not english_like(doc.clean.text)
+        )
+
+    def _multi_vectors(self, texts: Sequence[str]) -> list[npt.NDArray[np.float64]] | None:
+        enc = self._load_multi()
+        if enc is None:
+            return None
+        with self._lock:
+            # each text alone: a batch-mate changes a vector's last bits, and a batched
+            # judgement must equal the single ones bit for bit
+            return [
+                np.asarray(enc.embed_documents([t[:_MAX_VIEW_CHARS]])[0], dtype=np.float64)
+                for t in texts
+            ]
 
     def vector(self, text: str) -> npt.NDArray[np.float32] | None:
         """The encoder's vector of ``text`` (None without an encoder).
@@ -269,7 +318,7 @@ class LearnedLayer:
             raise ValueError(f"{len(docs)} texts but {len(vectors)} vectors")
         ngram, full = self.ngram, self.full
         out: list[list[HeadScore] | None] = [None] * len(docs)
-        groups: dict[str, list[tuple[int, NormalizedText]]] = {"full": [], "ngram": []}
+        groups: dict[str, list[tuple[int, NormalizedText]]] = {"full": [], "multi": [], "ngram": []}
         words: list[int] = [0] * len(docs)  # each field's word count, counted once
         for i, item in enumerate(docs):
             doc = normalize(item) if isinstance(item, str) else item
@@ -290,7 +339,16 @@ class LearnedLayer:
             #   written, so a text that normalisation changed (obfuscation undone) is
             #   judged on its n-gram views alone, as is any text without a vector.
             # Outcome: full heads with a matching vector, else the n-gram heads.
-            if (
+            # Trigger: text not in English, and heads on a multilingual encoder.
+            # Why: the retrieval encoder (MiniLM) reads English only; on other
+            #      languages its vector carries little, a multilingual one carries
+            #      the meaning (issue 21: most misses on unseen sets were not English).
+            # Outcome: the multilingual heads judge it, with that encoder's vector
+            #          (computed here, one text at a time); English keeps the vector
+            #          the caller brought.
+            if use_encoder and doc.clean.text == doc.original and self.routes_multi(doc):
+                groups["multi"].append((i, doc))
+            elif (
                 full is not None
                 and use_encoder
                 and doc.clean.text == doc.original
@@ -299,13 +357,23 @@ class LearnedLayer:
                 groups["full"].append((i, doc))
             else:
                 groups["ngram"].append((i, doc))
+        multi_dense: list[npt.NDArray[np.float64]] | None = None
+        if groups["multi"]:
+            multi_dense = self._multi_vectors([doc.clean.text for _, doc in groups["multi"]])
+            if multi_dense is None:  # the encoder does not load here: as before
+                for i, doc in groups.pop("multi"):
+                    vector = vectors[i] if vectors is not None else None
+                    ok = full is not None and self.accepts(vector, vector_model)
+                    groups["full" if ok else "ngram"].append((i, doc))
         for name, members in groups.items():
             if not members:
                 continue
-            heads = full if name == "full" and full is not None else ngram
+            heads = {"full": full, "multi": self.multi}.get(name) or ngram
             sparse = ngram_matrix([views_text(doc) for _, doc in members], dim=self.ngram_dim)
             dense: npt.NDArray[np.floating] | None = None
-            if heads is full and vectors is not None:
+            if name == "multi" and multi_dense is not None:
+                dense = np.stack(multi_dense)
+            elif heads is full and vectors is not None:
                 dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])
             probs = heads.scores(dense, sparse, row_exact=True)
             for (i, _doc), row in zip(members, probs, strict=True):
@@ -368,6 +436,8 @@ class LearnedLayer:
         if self.error:
             return self.error
         heads = "full (encoder + n-grams)" if self.uses_encoder else "n-gram"
+        if self.multi_encoder_name is not None:
+            heads += f", multilingual ({self.multi_encoder_name}) for other languages"
         extra = f"; {self.degraded}" if self.degraded else ""
         return (
             f"learned layer: {heads} heads, sha256 {str(self.manifest.get('sha256'))[:12]}{extra}"

