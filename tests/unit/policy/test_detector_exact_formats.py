@@ -150,3 +150,35 @@ NOT_IDENTIFIERS = [
 @pytest.mark.parametrize("text", NOT_IDENTIFIERS)
 def test_identifier_shapes_without_a_person_pass(text: str) -> None:
     assert judge(text)[:2] == (StopReason.SUCCESS_STORED, None)
+
+
+ADDRESSES = [
+    ("бабушка живёт на Невском проспекте, дом 28, квартира 15", "дом 28"),
+    ("мой адрес: ул. Ленина, д. 5, кв. 12, Казань", "Ленина"),
+    ("my mum: ul. Floriańska 33/5, 31-019 Kraków", "33/5"),
+    ("annem Atatürk Cad. No: 12 Daire 5, Kadıköy'de oturuyor", "No: 12"),
+    ("يسكن أخي في شارع الملك فهد، عمارة 12، شقة 5، الرياض", "شارع"),
+    ("저희 집 주소는 서울시 강남구 테헤란로 123 입니다", "테헤란로 123"),
+    ("jag bor på Storgatan 12, 3 tr, Uppsala", "Storgatan 12"),
+    ("min mors adresse er Nørregade 14, 2. tv, København", "Nørregade 14"),
+]
+
+
+@pytest.mark.parametrize(("text", "piece"), ADDRESSES)
+def test_a_home_address_in_another_countrys_format_is_refused(text: str, piece: str) -> None:
+    reason, detector, span = judge(text)
+    assert (reason, detector) == (StopReason.FORBIDDEN_CATEGORY, "detector.location.street_address")
+    assert piece in span
+
+
+NOT_HOME_ADDRESSES = [
+    "Музей находится на Невском проспекте, дом 28, вход со двора.",
+    "the bakery on ul. Floriańska 33 sells great pączki",
+    "Toplantı Atatürk Cad. No: 12'deki otelde, saat 10'da.",
+    "Storgatan 12 är ett museum sedan 1990.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_HOME_ADDRESSES)
+def test_a_public_address_in_those_formats_passes(text: str) -> None:
+    assert judge(text)[:2] == (StopReason.SUCCESS_STORED, None)

@@ -36,7 +36,21 @@ _ADDRESS = re.compile(
     r"|\b(?:calle|c/|avenida|avda\.?|rua|travessa|pra[çc]a|plaza|paseo|camino|carrera|via|viale|"
     r"piazza|corso|largo|vicolo)\s+[\w'\- .]{2,40}?,?\s*(?:n[ºo°.]\s*)?\d{1,5}\b"
     r"|\b[A-ZÄÖÜ][\wäöüß\-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer|laan|"
-    r"straat|gracht|plein|kade)\s+\d{1,4}[a-z]?\b",
+    r"straat|gracht|plein|kade|gatan|gata|vägen|väg|gränd|gade|vej|veien|vei|gaten|katu|"
+    r"utca|ulica|cesta)\s+\d{1,4}[a-z]?\b"
+    # Polish "ul. Floriańska 33/5", Czech/Slovak "ulice", Russian "ул. Ленина, д. 5, кв. 12"
+    r"|\bul\.\s*[^\W\d][^\s,]*(?:\s+[^\W\d][^\s,]*){0,2}\s+\d{1,4}[a-z]?(?:/\d{1,4})?"
+    r"|(?:\bул\.|\bулиц[аеы]|\bпр(?:-т|\.)|\bпроспект\w*|\bпер\.|\bпереул\w*|\bшоссе|"
+    r"\bбульвар\w*|\bнаб\.|\bнабережн\w*|\w+(?:ском|ской|ая|ий) (?:проспекте|улице))"
+    r"[^\n]{0,40}?(?:\bд\.|\bдом)\s*\d+"
+    # Turkish "Atatürk Cad. No: 12 Daire 5", "Papatya Sok. No 4"
+    r"|\b(?:mah(?:allesi)?\.?|cad(?:desi)?\.?|sok(?:ak|ağı)?\.?|bulvarı)\s+[^\n]{0,40}?"
+    r"\bno\s*[:.]?\s*\d+"
+    # Arabic "شارع التحرير 15، الشقة 4", "حي النرجس، شارع ١٥، فيلا ٧"
+    r"|(?:شارع|حي|طريق)\s+[^\n]{0,40}?(?:عمارة|مبنى|فيلا|شقة|الشقة|رقم)\s*[\d٠-٩]+"
+    r"|(?:شارع|طريق)\s+[^\d\n٠-٩]{2,30}\s*[\d٠-٩]+"
+    # Korean "서울시 강남구 테헤란로 123"
+    r"|[가-힣]+(?:시|도)\s+[가-힣]+(?:구|군)\s+[가-힣0-9]+(?:로|길)\s*\d+",
     re.IGNORECASE,
 )
 _UNIT = re.compile(
@@ -53,6 +67,9 @@ _RESIDENCE = re.compile(
     r"apartment|address|building|home|apt)\b|\bhome address\b|\bwhere (?:I|he|she|they|user|"
     r"the user|we) li?ves?\b|"
     r"\b(?:I|we|he|she|they|user)\s+(?:\w+\s+)?(?:live|lives|reside|resides)\b|"
+    r"\bживу\b|\bживёт\b|\bживет\b|\bживут\b|يسكن|أسكن|تسكن|عنواني|\bmieszka\w*|"
+    r"\boturuyor\w*|\boturuyorum\b|\bbor (?:på|i)\b|\bwoont\b|\bwohnt\b|\bvive en\b|"
+    r"\bmora (?:na|no|em)\b|\bhabite\b|\babita\b|사는|살아요|삽니다|\bmy mum:|\bmy mom:|"
     r"\bmoro\b|\bvivo en\b|\bwohne\b|\bj'habite\b|\babito\b|\bwoon\b|\bmieszkam\b|"
     r"\bmi (?:casa|direcci[oó]n)\b|\bmeine adresse\b|\bmon adresse\b|\bwohnadresse\b|\bwohnhaft\b|"
     r"\b(?:home|residential) address\s*:|\bdomicilio\b"
@@ -60,7 +77,7 @@ _RESIDENCE = re.compile(
 # Weaker cues: count only when nothing marks the address as a business's.
 _ADDRESS_LABEL = re.compile(
     r"(?i)\baddress(?: is)?\s*:|\baddress is\b|\bindirizzo\b|\bendere[çc]o\b|\bmorada\b|"
-    r"\bdirecci[oó]n\s*:|\badresse\s*:"
+    r"\bdirecci[oó]n\s*:|\badresse\s*:|\badres\w*|\bадрес\w*|عنوان|주소|住所|地址"
 )
 # Where the user works: forbidden too (contract 4.5), unless the text is about a business.
 _WORKPLACE = re.compile(
