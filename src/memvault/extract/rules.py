@@ -245,6 +245,14 @@ _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "con
 #: ``keep.mass``).
 _STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
 
+#: A change made ("we bumped dagster to 1.10.1 today", "upgraded the cluster this morning"):
+#: the new state of things outlasts the day it was made.
+_DONE_CHANGE = re.compile(
+    r"\b(?:switched|moved|migrated|upgraded|downgraded|bumped|replaced|pinned|rolled back"
+    r"|went back|changed)\b(?:\s+[\w.+#/=@-]+){0,5}?\s+(?:to|from|with|onto|over)\b",
+    re.I,
+)
+
 #: A standing request ("please keep code reviews short"), not a reminder or a question.
 _PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|ping)\b)\w+", re.I)
 
@@ -468,6 +476,7 @@ class RuleExtractor:
                     (
                         _TODAY.search(raw)
                         and not (cand.rule in _STATE_SLOTS and _NOW_STATE.search(raw))
+                        and not _DONE_CHANGE.search(raw)
                     )
                     or (cand.rule.startswith(VERBATIM_RULE) and _TODAY_OTHER.search(raw))
                 )
