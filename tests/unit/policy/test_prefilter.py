@@ -262,3 +262,15 @@ def test_a_view_without_a_cue_word_has_no_clause_with_one() -> None:
                     skipped += 1
                     assert all(cue.search(c) is None for c in re.split(split, view.text))
     assert skipped > len(texts)  # most views carry neither cue
+
+
+def test_other_scripts_digits_count_as_digits() -> None:
+    r"""A class of ``\d`` and Arabic-Indic digits needs a digit (``\d`` matches both), so a
+    text without any decimal digit skips it; a class that also takes a letter does not."""
+    assert needs_digit(r"(?:شارع|طريق)\s+\w+\s*[\d٠-٩]+")
+    assert needs_digit("٣")
+    assert not needs_digit(r"[٠-٩a]")
+    arabic = re.compile(r"(?:شارع|حي)\s+\w+\s*[\d٠-٩]+")
+    assert arabic.search("شارع التحرير ١٥") is not None
+    assert may_match(arabic, "شارع التحرير ١٥")
+    assert not may_match(arabic, "شارع التحرير")

@@ -327,15 +327,20 @@ def _required_in(items: Any) -> frozenset[str] | None:
     return best
 
 
+def _decimal_range(low: int, high: int) -> bool:
+    r"""Every code point of ``[low, high]`` is a decimal digit (``\d``: category Nd)."""
+    return high - low < 64 and all(chr(c).isdecimal() for c in range(low, high + 1))
+
+
 def _is_digit_item(op: Any, av: Any) -> bool:
-    r"""A single-character item that only matches decimal digits (``\d``, ``[0-9]``, ``7``)."""
+    r"""A single-character item that only matches decimal digits (``\d``, ``[0-9]``, ``٣``)."""
     if op is _P.LITERAL:
-        return isinstance(av, int) and 48 <= av <= 57
+        return isinstance(av, int) and _decimal_range(av, av)
     if op is _P.IN:
         return bool(av) and all(
             (o is _P.CATEGORY and a is _P.CATEGORY_DIGIT)
-            or (o is _P.LITERAL and 48 <= a <= 57)
-            or (o is _P.RANGE and 48 <= a[0] <= a[1] <= 57)
+            or (o is _P.LITERAL and _decimal_range(a, a))
+            or (o is _P.RANGE and _decimal_range(a[0], a[1]))
             for o, a in av
         )
     return False
