@@ -64,6 +64,7 @@ CREDENTIALS = [
     ),
     ("WIFI:T:WPA;S:Casa Rossi;P:girasole-77!;;", "wifi_qr", "girasole"),
     ("account for my dad: tomas.ribeiro61 / Sardinha#1961", "account_pair", "Sardinha"),
+    ("wifi at the cabin: cabin.guest2/sardinha#1961", "account_pair", "sardinha"),
     ("docker login -u pgil -p 'Quay!Reg2026' quay.example.io", "cli_password", "Quay"),
     (
         "frase semilla de mi cartera: lemon orbit crane velvet pilot sugar maple anchor "
@@ -93,6 +94,9 @@ NOT_CREDENTIALS = [
     "the router model is TP-Link/Archer C7, firmware 3.15",
     "TCP/IP and HTTP/2 are covered in week 3.",
     "the 2fa secret lives in the authenticator app, never in chat",
+    # paths and slugs are not an account with its password (an ingested guide's key)
+    "guide-0/guide-0#s0001.c01",
+    "deploy from the branch hotfix2/release-2.1.0 tonight",
 ]
 
 

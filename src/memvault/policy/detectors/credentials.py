@@ -155,6 +155,9 @@ def _pair_ok(m: re.Match[str], view: View) -> bool:
     v = m.group("value").strip(".,;\"'`()[]{}")
     if re.match(r"(?i)^(?:https?|www\.|[\w-]+\.(?:com|org|net|io|dev))", v):
         return False  # a URL or a host, not a password
+    sep = m.string[m.start("value") - 1]
+    if sep == "/" and re.fullmatch(r"[a-z0-9][a-z0-9._~-]*(?:#[a-z][a-z0-9._-]*)?", v):
+        return False  # a path or a slug ("guide-0/more#s0002.c01", "hotfix2/release-2.1.0")
     return (
         re.search(r"[A-Za-z]", v) is not None
         and re.search(r"\d", v) is not None
