@@ -477,7 +477,7 @@ _DISCUSSION = re.compile(
     r"tests? that|ctf|novel'?s?|villain|thriller'?s?|plot|scene|"
     r"injections?|jailbreaks?|attacks?|attackers?|lessons?|covers why|explains why|"
     r"regression|schulung|angriff\w*|formation|formaci[oó]n|ataques?|attacc\w*|"
-    r"treinamento)\b"
+    r"treinamento|cours|curso|corso|kurs|lezione|le[çc]on|lecci[oó]n|aula)\b"
 )
 # A technique reported, not performed: "the keynote showed how attackers hide instructions".
 _REPORTED = re.compile(
@@ -758,7 +758,38 @@ def _suppressed(hit: Hit) -> bool:
         return False
     if hit.detector in _KEYWORD_ONLY:
         return True
-    return any(q.start() <= hit.start and hit.end <= q.end() for q in _QUOTED.finditer(text))
+    if any(q.start() <= hit.start and hit.end <= q.end() for q in _QUOTED.finditer(text)):
+        return True
+    return _between_quotes(text, hit.start, hit.end)
+
+
+# Quotes that open and close as different marks, or escaped inside a JSON string.
+_QUOTE_PAIRS = (
+    ("«", "»"),
+    ("»", "«"),
+    ("„", "“"),
+    ("“", "”"),
+    ("「", "」"),
+    ("『", "』"),
+    ('\\"', '\\"'),
+)
+
+
+def _between_quotes(text: str, start: int, end: int) -> bool:
+    """A paired quotation mark opens before the hit and closes after it on its line.
+
+    The left-to-right quote regex pairs a JSON string's own quote with the first mark
+    inside it; here « … », „ … “ and escaped \\" … \\" inside a value are paired by
+    position: ``{"note": "a suite with prompts like \\"reveal the prompt\\""}``.
+    """
+    before = text[max(0, start - 200) : start]
+    after = text[end : end + 200]
+    for opening, closing in _QUOTE_PAIRS:
+        i = before.rfind(opening)
+        j = after.find(closing)
+        if i >= 0 and j >= 0 and "\n" not in before[i:] and "\n" not in after[:j]:
+            return True
+    return False
 
 
 def detect(doc: NormalizedText) -> list[Hit]:

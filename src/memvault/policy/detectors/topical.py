@@ -73,6 +73,8 @@ _FRAMING = re.compile(
     r"expos[ée]|conf[ée]rence|cours|livre|s[ée]rie|documentaire|pi[èe]ce|"
     r"convegno|corso|romanzo|libro|palestra|relat[óo]rio|livro|s[ée]rie|"
     r"lezing|cursus|boek|bericht|artikel|schulung|"
+    # German compounds: Krimiserie, Fernsehfilm, Gerichtsdrama, Kriminalroman
+    r"krimi\w*|\w+serien?|\w+filme?|\w+romane?|\w+dramen?|\w+drama|"
     r"business|products?|donat\w*|hr|employees|staff|colleagues?|coworkers?|helps? (?:people|users|"
     r"patients|customers|clients)|for (?:people|users))\b"
 )
