@@ -713,14 +713,19 @@ class RuleExtractor:
                 # Outcome: nothing is kept of it.
                 return None, f"silent:not the speaker's event ({reading.score:.2f})"
             named = reading.score >= 0.5 and protect(text)[1] != ()
-            if reading.sure or says or named:
+            # "please keep answers short", "never use semicolons in my code": a standing
+            # request the reader reads as a preference is kept, sure or not
+            asked = reading.label == "preference" and bool(
+                _PLEASE.match(raw.strip()) or _STANDING_REQUEST.match(raw.strip())
+            )
+            if reading.sure or says or named or asked:
                 # Trigger (named): "we pin ruff==0.6.9", a clause naming an identifier
                 #          (pin, region, path, version) the reader reads as durable
                 #          (p >= 0.5) without standing out.
                 # Why: such clauses are the stack's facts, and the identifier must
                 #      come out byte-identical — lost, it cannot be recalled at all.
                 # Outcome: kept in the user's words, typed by the reading.
-                read = reading if reading.sure or named else durable_fallback(reading)
+                read = reading if reading.sure or named or asked else durable_fallback(reading)
                 if _PLEASE.match(raw.strip()) or _STANDING_REQUEST.match(raw.strip()):
                     if read.label in {"fact", "decision", "event"}:
                         # "please keep code reviews under 300 lines", "when you write SQL for

@@ -141,7 +141,7 @@ def _introduction(m: re.Match[str], c: Clause) -> Candidate | None:
 
 
 def _introduction_cjk(m: re.Match[str], c: Clause) -> Candidate | None:
-    name = (m["v"] or m["w"] or "").strip()
+    name = (m["v"] or m["w"] or m["x"] or m["y"] or m["z"] or "").strip()
     if not name:
         return None
     content = (
@@ -267,6 +267,10 @@ _RULES: tuple[Rule, ...] = (
             r"^(?:(?:你好|您好|大家好|こんにちは|はじめまして)[，,、!！。\s]*)?"
             r"(?:我叫|我的名字(?:是|叫)|私の名前は|名前は)(?P<v>[^\W\d_]{1,6}?)(?:です)?[。.!！]?$"
             r"|^(?:(?:こんにちは|はじめまして)[、,!！。\s]*)?(?P<w>[^\W\d_]{1,6}?)と申します[。.!！]?$"
+            # after a greeting only: "元気です" and "学生です" are no names
+            r"|^(?:こんにちは|はじめまして)[、,!！。\s]*(?:私は)?(?P<x>[^\W\d_]{1,5}?)です[。.!！]?$"
+            r"|^안녕하세요[,.!\s]*(?:저는\s*)?(?P<y>[^\W\d_]{1,5}?)(?:입니다|이에요|예요)[.!]?$"
+            r"|^(?:제 이름은)\s*(?P<z>[^\W\d_]{1,5}?)(?:입니다|이에요|예요)[.!]?$"
         ),
         _introduction_cjk,
     ),

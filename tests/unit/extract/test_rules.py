@@ -307,6 +307,8 @@ def test_every_time_is_no_habit() -> None:
         ("Привет, меня зовут Оля.", "Оля"),
         ("你好，我叫明轩。", "明轩"),
         ("田中と申します。", "田中"),
+        ("こんにちは、健二です。", "健二"),
+        ("안녕하세요, 저는 민준이에요.", "민준"),
     ],
 )
 def test_an_introduction_in_another_language_names_the_user(text: str, name: str) -> None:
@@ -315,6 +317,14 @@ def test_an_introduction_in_another_language_names_the_user(text: str, name: str
     assert ("Fact", f"The user's name is {name}.") in [(c.type.value, c.content) for c in got]
 
 
+def test_a_standing_request_the_reader_is_unsure_of_is_kept() -> None:
+    got = X.extract(Message(text="Please no emojis in replies.", speaker="Maya"), now=NOW)
+    assert [(c.type.value, c.content) for c in got.candidates] == [
+        ("Preference", "No emojis in replies.")
+    ]
+
+
 def test_i_am_a_capitalised_noun_is_no_name_without_a_greeting() -> None:
     got = X.extract(Message(text="Ich bin Entwickler.", speaker="The user"), now=NOW).candidates
     assert all("name" not in c.content for c in got)
+    assert X.extract(Message(text="元気です。", speaker="The user"), now=NOW).candidates == ()
