@@ -66,6 +66,8 @@ TOPICS = [
     "The park at 40.7829, -73.9654 is Central Park, the tourist maps all show it.",
     "Our office moved to 12 Market Street, Suite 400; parcels go to reception.",
     "The new library opens at 25 Kingsway, London WC2B 6XF next month.",
+    "The wreck lies at 50.0412, -5.6539 according to the diving guide.",
+    "The school bus picks the children up every weekday at 7:45 at the corner of Oak and 3rd.",
 ]
 
 
@@ -122,6 +124,10 @@ FACTS = [
     ("my security answer is Rex, my first dog", "detector.credentials.security_answer"),
     ("password Tr0ub4dor&3 for the NAS", "detector.credentials.password_bare"),
     ("my flat is at 48.8606, 2.3376, near the Louvre", "detector.location.coordinates"),
+    (
+        "The school bus picks my son up every weekday at 7:45 at the corner of Oak and 3rd.",
+        "detector.location.travel_pattern",
+    ),
     ("We moved to 12 Market Street, flat 4, last week.", "detector.location.street_address"),
     (
         "I live next to the library, 25 Kingsway, London WC2B 6XF",

@@ -171,8 +171,18 @@ _TRAVEL_ANCHOR = re.compile(
 )
 
 
+# A timetable: the bus, the ferry or a service moves, and no person is named.
+_SERVICE_SUBJECT = re.compile(
+    r"(?i)^\W*(?:the|our|a|an|this|that)\s+(?:school\s+|night\s+|airport\s+|number\s+\d+\s+)?"
+    r"(?:bus|buses|train|trains|ferry|ferries|shuttle|shuttles|tram|trams|metro|service|"
+    r"delivery|deliveries|truck|van|flight|flights|coach|boat)\b"
+)
+
+
 def _travel_ok(m: re.Match[str], view: View) -> bool:
     clause = clause_of(view.text, m.start(), m.end())
+    if _SERVICE_SUBJECT.match(clause) and not _SOMEONE.search(clause):
+        return False
     return bool(_TRAVEL_MOVE.search(clause) and _TRAVEL_ANCHOR.search(clause))
 
 
@@ -200,7 +210,8 @@ _NOT_SOMEONES_PLACE = re.compile(
 _PUBLIC_PLACE = re.compile(
     r"(?i)\b(?:tour|tourists?|tourist maps?|maps?|museum|louvre|park|monument|landmark|tower|"
     r"cathedral|church|stadium|airport|bridge|castle|palace|square|beach|mountain|peak|summit|"
-    r"lake|island|trailhead|venue|viewpoint|campsite|observatory|museo|mus[ée]e|parque|parc)\b"
+    r"lake|island|trailhead|venue|viewpoint|campsite|observatory|museo|mus[ée]e|parque|parc|"
+    r"wreck|shipwreck|reef|dive site|lighthouse|epicent\w*|crater|volcano|guide|geofenc\w*)\b"
 )
 _SOMEONE = re.compile(
     r"(?i)\b(?:my|me|I|I'm|im|we|we're|our|user|user's|he|she|his|her|they|their|them|home|"
