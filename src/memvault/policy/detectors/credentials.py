@@ -114,13 +114,15 @@ def _bare_ok(m: re.Match[str], view: View) -> bool:
 # "password m4n4g3r": a word in leetspeak is still a word
 _UNLEET = str.maketrans("013457", "oieast")
 _SETTING = re.compile(r"^[A-Za-z][A-Za-z_]{2,}[=:]")
-# "the security answers feature was removed": the feature, not an answer.
-_FEATURE_WORDS = re.compile(
-    r"(?i)\b(?:feature|features|field|fields|flow|page|option|options|setting|settings|screen|"
-    r"form|step|module|support|policy|policies|reset|prompt|section|tab|column|table|"
-    r"funktion|feld|option|einstellung|fonction|champ|funci[oó]n|campo|funzione|fun[çc][ãa]o|"
-    r"entfernt|eliminad\w*|supprim\w*|rimoss\w*|removid\w*|usuni\w*|удал\w*)\b"
-)
+# "the security answers feature was removed": the feature, not an answer (words of a
+# product's settings, and "removed" in several languages).
+_FEATURE_LIST = (
+    "feature features field fields flow page option options setting settings screen form "
+    "step module support policy policies reset prompt section tab column table funktion feld "
+    "einstellung fonction champ funci[oó]n campo funzione fun[çc][ãa]o entfernt eliminad\\w* "
+    "supprim\\w* rimoss\\w* removid\\w* usuni\\w* удал\\w*"
+).split()
+_FEATURE_WORDS = re.compile(rf"(?i)\b(?:{'|'.join(_FEATURE_LIST)})\b")
 
 
 def _security_answer_ok(m: re.Match[str], view: View) -> bool:
