@@ -124,9 +124,13 @@ def test_cli_says_so_at_startup_when_the_weights_are_broken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from memvault.cli import app
+    from memvault.engine import tools
     from memvault.policy import learned
 
-    monkeypatch.setattr(learned, "default_layer", lambda: LearnedLayer(tmp_path / "none.json"))
+    broken = lambda: LearnedLayer(tmp_path / "none.json")  # noqa: E731
+    monkeypatch.setattr(learned, "default_layer", broken)
+    # the CLI reads it through engine.tools, whose lazy export is bound once a test has used it
+    monkeypatch.setattr(tools, "default_layer", broken)
     result = CliRunner().invoke(
         app, ["policy", "check", "-"], input='{"id": 1, "text": "hi there"}\n'
     )
