@@ -7,8 +7,8 @@ letters, SSN issuance rules) or when an ID word names it ("passport number",
 invoice numbers are not identifiers of a person.
 
 >>> from memvault.policy.normalize import normalize
->>> [h.label for h in detect(normalize("my corporate card 378282246310005 expires soon"))]
-['card_number']
+>>> [h.detector for h in detect(normalize("my corporate card 378282246310005 expires soon"))]
+['financial.card_number', 'financial.card_labelled']
 >>> detect(normalize("Order #4111111111111112 was delayed"))
 []
 """
