@@ -435,13 +435,11 @@ class LearnedLayer:
         """One line for ``policy explain`` and startup logs."""
         if self.error:
             return self.error
-        heads = "full (encoder + n-grams)" if self.uses_encoder else "n-gram"
+        heads = "full (encoder + n-grams) heads" if self.uses_encoder else "n-gram heads"
         if self.multi_encoder_name is not None:
-            heads += f", multilingual ({self.multi_encoder_name}) for other languages"
+            heads += f" (multilingual {self.multi_encoder_name} heads for text not in English)"
         extra = f"; {self.degraded}" if self.degraded else ""
-        return (
-            f"learned layer: {heads} heads, sha256 {str(self.manifest.get('sha256'))[:12]}{extra}"
-        )
+        return f"learned layer: {heads}, sha256 {str(self.manifest.get('sha256'))[:12]}{extra}"
 
 
 @cache

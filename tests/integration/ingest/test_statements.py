@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from memvault.engine import MemoryEngine
 from memvault.model.enums import MemoryType
 from memvault.policy.write_gate import PolicyGate
@@ -73,14 +71,6 @@ def test_a_forbidden_sentence_is_refused_alone_and_its_paragraph_kept(tmp_path: 
         assert data["refused"][0]["line"] == 4
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known false positive of the n-gram heads (this engine's hashing embedder gives "
-    "no vector): the German guide sentence 'Fehler melden wir im Tracker.' is refused as "
-    "classifier.intimate (0.742 >= 0.687 with Gate 0.4's weights 608aabc4bb76; 'fehl…' and "
-    "'tracker' share n-grams with miscarriage and period-tracking items); with the default "
-    "embedder's vector it is stored (docs/governance.md, known limits)",
-)
 def test_markdown_with_lists_code_and_other_languages_is_kept_whole(tmp_path: Path) -> None:
     engine, data = _ingest(tmp_path, "guide.md", GUIDE)
     with engine:

