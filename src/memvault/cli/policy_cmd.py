@@ -85,11 +85,13 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
         nonlocal count
         vectors: list[Any] = [None] * len(rows)
         if layer is not None and layer.uses_encoder and rows:
+            # only the texts whose vector the heads read: not one that normalisation
+            # changed, nor one the multilingual heads embed with their own encoder
             texts = [normalize(r["text"]) for r in rows]
-            batch = layer.vectors([t.clean.text for t in texts])
-            vectors = [
-                v if t.clean.text == t.original else None for v, t in zip(batch, texts, strict=True)
-            ]
+            wanted = [i for i, t in enumerate(texts) if layer.reads_vector(t)]
+            batch = layer.vectors([texts[i].clean.text for i in wanted])
+            for i, v in zip(wanted, batch, strict=True):
+                vectors[i] = v
         for row, vector in zip(rows, vectors, strict=True):
             cand = Candidate(
                 text=row["text"],
@@ -177,7 +179,8 @@ def explain(
     ctx = GateContext(contract=_contract(contract), learned=default_layer())
     layer = ctx.learned
     # the text's vector, as policy check computes it (the heads' own encoder)
-    vector = layer.vector(text) if layer is not None and layer.error is None else None
+    wanted = layer is not None and layer.error is None and layer.reads_vector(normalize(text))
+    vector = layer.vector(text) if layer is not None and wanted else None
     cand = Candidate(
         text=text,
         declared_category=category,

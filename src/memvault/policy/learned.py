@@ -218,6 +218,21 @@ class LearnedLayer:
             and not english_like(doc.clean.text)
         )
 
+    def reads_vector(self, doc: NormalizedText) -> bool:
+        """True when the full heads would read a vector the caller brings for ``doc``.
+
+        Not for a text that normalisation changed (judged on its n-gram views) nor
+        for one the multilingual heads judge with their own encoder's vector: a
+        caller that must embed the text first (``policy check``) skips those.
+
+        >>> layer = default_layer()
+        >>> layer.reads_vector(normalize("ship it on friday")) == layer.uses_encoder
+        True
+        """
+        if not self.uses_encoder or doc.clean.text != doc.original:
+            return False
+        return not (self.routes_multi(doc) and self._load_multi() is not None)
+
     def _multi_vectors(self, texts: Sequence[str]) -> list[npt.NDArray[np.float64]] | None:
         enc = self._load_multi()
         if enc is None:
