@@ -15,8 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from memvault.policy.detectors import base, credentials, identifiers, injection, location, topical
-from memvault.policy.detectors.base import may_match, needs_digit, required_literals
+from memvault.policy.detectors import (
+    base,
+    credentials,
+    identifiers,
+    injection,
+    location,
+    prefilter,
+    topical,
+)
+from memvault.policy.detectors.prefilter import may_match, needs_digit, required_literals
 from memvault.policy.normalize import normalize
 
 _EXTRACTION = Path(__file__).resolve().parents[3] / "bench" / "data" / "extraction.jsonl"
@@ -132,7 +140,7 @@ def test_case_folds_re_knows_and_str_lower_does_not_disable_the_skip() -> None:
     for c in letters:
         # Opens with a class: no start needle, so the required-literal path decides.
         probe = re.compile("(?i)[xy]zq" + re.escape(c) + "qz")
-        assert base.needles_of(probe.pattern) is None
+        assert prefilter.needles_of(probe.pattern) is None
         literal = re.compile("(?i)" + re.escape(c))
         for t in suspects:
             if literal.fullmatch(t) is None or c in t.lower():
@@ -163,7 +171,7 @@ def test_numbers_are_needed_only_when_every_branch_has_one() -> None:
 
 def test_the_start_needles_still_come_first() -> None:
     rx = re.compile(r"\b(?:diabet\w*|cancer)s?\b")
-    assert base.needles_of(rx.pattern) == frozenset({"diabet", "cancer"})
+    assert prefilter.needles_of(rx.pattern) == frozenset({"diabet", "cancer"})
     assert not may_match(rx, "nothing medical")
 
 
@@ -175,7 +183,7 @@ def test_the_shared_needle_scan_answers_as_each_patterns_own_search() -> None:
     late = re.compile(r"\b(?:pas|passportnummer|ssn)\b")
 
     def own(pattern: re.Pattern[str], lower: str) -> bool | None:
-        rx = base._needle_regex(pattern.pattern)
+        rx = prefilter._needle_regex(pattern.pattern)
         return None if rx is None else rx.search(lower) is not None
 
     for round_ in range(2):
@@ -183,9 +191,9 @@ def test_the_shared_needle_scan_answers_as_each_patterns_own_search() -> None:
             for lower in texts:
                 expected = own(pattern, lower)
                 if expected is not None:
-                    starts = base._start_needles(pattern.pattern)
+                    starts = prefilter._start_needles(pattern.pattern)
                     assert starts is not None
-                    got = not starts.isdisjoint(base._present(lower))
+                    got = not starts.isdisjoint(prefilter._present(lower))
                     assert got is expected, (pattern.pattern, lower)
                     if not expected:
                         assert not may_match(pattern, lower)
@@ -200,10 +208,10 @@ def test_the_pattern_index_answers_may_match_for_every_pattern_at_once() -> None
         for m in (injection, identifiers, credentials, location)
     ]
     indexes.append((topical._TERMS, [r.term for r in topical.FAMILY_RULES]))
-    indexes.append((base.PatternIndex(PATTERNS), PATTERNS))
+    indexes.append((prefilter.PatternIndex(PATTERNS), PATTERNS))
     kinds = {
-        "start": sum(base.needles_of(p.pattern) is not None for p in PATTERNS),
-        "other": sum(base.needles_of(p.pattern) is None for p in PATTERNS),
+        "start": sum(prefilter.needles_of(p.pattern) is not None for p in PATTERNS),
+        "other": sum(prefilter.needles_of(p.pattern) is None for p in PATTERNS),
     }
     assert kinds["start"] and kinds["other"]  # both paths of the index are exercised
     kept = total = 0
@@ -229,9 +237,9 @@ def test_every_test_that_applies_must_pass() -> None:
     """A pattern with a start needle, a literal inside and a digit is skipped when any of
     the three is missing from the text, and runs only when all are there."""
     rx = re.compile(r"(?i)\b(?:my|his)\s+(?:cancer|tumou?r)\s+stage\s+\d")
-    assert base.needles_of(rx.pattern) == frozenset({"my", "his"})
+    assert prefilter.needles_of(rx.pattern) == frozenset({"my", "his"})
     assert needs_digit(rx.pattern, rx.flags)
-    assert base.required_literals(rx.pattern, rx.flags) == frozenset({"stage"})
+    assert prefilter.required_literals(rx.pattern, rx.flags) == frozenset({"stage"})
     assert not may_match(rx, "my tumour, level 2")  # no literal inside
     assert not may_match(rx, "her tumour, stage 2")  # no start
     assert not may_match(rx, "my tumour stage two")  # no digit

@@ -14,7 +14,8 @@ from memvault.policy import (
     load_contract,
     normalize,
 )
-from memvault.policy.detectors.base import clause_of, needles_of
+from memvault.policy.detectors.base import clause_of
+from memvault.policy.detectors.prefilter import needles_of
 from memvault.policy.normalize import spelled_numbers_to_digits
 
 

@@ -17,7 +17,8 @@ from memvault.policy.detectors import (
     location,
     topical,
 )
-from memvault.policy.detectors.base import FAMILIES, Hit, register_patterns
+from memvault.policy.detectors.base import FAMILIES, Hit
+from memvault.policy.detectors.prefilter import register_patterns
 from memvault.policy.normalize import NormalizedText
 
 __all__ = ["CONTENT_DETECTORS", "FAMILIES", "Detector", "Hit"]

@@ -28,7 +28,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memvault.policy.detectors.base import Hit, PatternIndex, clause_of, may_match
+from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.detectors.prefilter import PatternIndex, may_match
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["FAMILY_RULES", "detect"]

@@ -1,0 +1,565 @@
+"""Prefilters of the detectors' regexes: which patterns may match a text, found at once.
+
+A detector holds dozens of rules and runs each on every view of every field. Most
+cannot match most texts: a rule that starts with "passport" needs that word, one
+that reads a card number needs a digit. This module reads each pattern once and
+derives the tests every match must pass — a literal it starts with
+(:func:`needles_of`), a literal it contains (:func:`required_literals`), a digit
+(:func:`needs_digit`) — then answers for a text, with one scan for every
+registered literal, which patterns may match (:func:`may_match`,
+:class:`PatternIndex`). Each test is a necessary condition, so a skip never
+changes a finding (``tests/unit/policy/test_prefilter.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from re import _casefix as _sre_casefix  # type: ignore[attr-defined]
+from re import _constants as _sre_constants  # type: ignore[attr-defined]
+from re import _parser as _sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+__all__ = [
+    "PatternIndex",
+    "may_match",
+    "needles_of",
+    "needs_digit",
+    "register_patterns",
+    "required_literals",
+]
+
+_META = set("\\()[]{}.*+?|^$")
+_ZERO_WIDTH_PREFIXES = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def _scan(p: str, start: int = 0) -> Iterator[tuple[int, str, int, bool]]:
+    """Walk regex ``p`` from ``start``: ``(offset, token, depth, syntax)`` for each escape
+    pair or character, with the group depth after it; nothing escaped or inside a
+    ``[…]`` class is syntax."""
+    depth = 0
+    in_class = False
+    i = start
+    while i < len(p):
+        if p[i] == "\\":
+            yield i, p[i : i + 2], depth, False
+            i += 2
+            continue
+        ch = p[i]
+        syntax = not in_class
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        yield i, ch, depth, syntax
+        i += 1
+
+
+def _split_alternatives(p: str) -> list[str] | None:
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for _, token, depth, syntax in _scan(p):
+        if syntax and token == "|" and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(token)
+    parts.append("".join(cur))
+    return parts if depth == 0 else None
+
+
+def _group_end(p: str, start: int) -> int:
+    for i, token, depth, syntax in _scan(p, start):
+        if syntax and token == ")" and depth == 0:
+            return i
+    return -1
+
+
+def _first_literals(alt: str) -> set[str] | None:
+    i = 0
+    while True:
+        if alt.startswith("\\b", i):
+            i += 2
+        elif alt.startswith(("(?i)", "(?m)", "(?s)"), i):
+            i += 4
+        elif alt.startswith("(?im)", i):
+            i += 5
+        elif alt.startswith("^", i):
+            i += 1
+        elif alt.startswith(("\\s*", "\\s+"), i):
+            i += 3
+        elif alt.startswith(_ZERO_WIDTH_PREFIXES, i):
+            end = _group_end(alt, i)
+            if end < 0:
+                return None
+            i = end + 1
+        else:
+            break
+    if i >= len(alt):
+        return None
+    if alt[i] == "(":
+        end = _group_end(alt, i)
+        if end < 0 or alt[end + 1 : end + 2] in ("?", "*") or alt.startswith("{0", end + 1):
+            return None
+        inner = alt[i + 1 : end]
+        m = re.match(r"\?(?:[aiLmsux-]*:|P<\w+>)", inner)
+        if m:
+            inner = inner[m.end() :]
+        alts = _split_alternatives(inner)
+        if alts is None:
+            return None
+        out: set[str] = set()
+        for a in alts:
+            sub = _first_literals(a)
+            if sub is None:
+                return None
+            out |= sub
+        return out
+    run: list[str] = []
+    while i < len(alt):
+        ch = alt[i]
+        if ch == "\\":
+            nxt = alt[i + 1 : i + 2]
+            if nxt.isalnum() or not nxt:
+                break
+            run.append(nxt)
+            i += 2
+            continue
+        if ch in _META:
+            if ch in "?*{" and run:
+                run.pop()
+            break
+        run.append(ch)
+        i += 1
+    lit = "".join(run).lower()
+    if len(lit) >= 2 or (len(lit) == 1 and not (lit.isascii() and lit.isalnum())):
+        return {lit}
+    return None
+
+
+@cache
+def needles_of(pattern: str) -> frozenset[str] | None:
+    r"""Literal strings one of which every match must start with (lower-cased), or None.
+
+    A cheap substring test with these skips a regex that cannot match; None means
+    the pattern has no literal start and must always run.
+
+    >>> sorted(needles_of(r"\b(?:diabet\w*|cancer)s?\b|\bhiv\b"))
+    ['cancer', 'diabet', 'hiv']
+    """
+    alts = _split_alternatives(pattern)
+    if alts is None:
+        return None
+    out: set[str] = set()
+    for a in alts:
+        sub = _first_literals(a)
+        if sub is None:
+            return None
+        out |= sub
+    return frozenset(out)
+
+
+class _Trie(dict[str, "_Trie"]):
+    """A character trie; the key "" marks the end of a word."""
+
+
+def _trie_pattern(words: frozenset[str]) -> str:
+    """One regex matching any of ``words``, common prefixes factored (fast in ``re``)."""
+    trie = _Trie()
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, _Trie())
+        node[""] = _Trie()
+
+    def build(node: _Trie) -> str:
+        keys = sorted(k for k in node if k)
+        if not keys:
+            return ""
+        alts = [re.escape(k) + build(node[k]) for k in keys]
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
+
+
+@cache
+def _needle_regex(pattern: str) -> re.Pattern[str] | None:
+    needles = needles_of(pattern)
+    if needles is None:
+        return None
+    # A needle that is a prefix of another makes the longer one redundant.
+    minimal = frozenset(n for n in needles if not any(o != n and n.startswith(o) for o in needles))
+    return re.compile(_trie_pattern(minimal))
+
+
+# ------------------------------------------------- required literals (anywhere)
+
+_P = _sre_constants
+_REPEATS = (_P.MAX_REPEAT, _P.MIN_REPEAT, _P.POSSESSIVE_REPEAT)
+
+#: ``re``'s extra case-insensitive equivalences (``i``/``ı``, ``s``/``ſ``, ``σ``/``ς``,
+#: ``в``/``ᲀ`` …): lower-case code point → the others it matches.
+_FOLDS: dict[int, tuple[int, ...]] = dict(_sre_casefix._EXTRA_CASES)
+
+
+def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    """The more selective of two literal sets: longest shortest needle, then fewest."""
+    if a is None or b is None:
+        return a if b is None else b
+    key_a = (min(map(len, a)), -len(a))
+    key_b = (min(map(len, b)), -len(b))
+    return a if key_a >= key_b else b
+
+
+def _required_in(items: Any) -> frozenset[str] | None:
+    """Lower-cased literals one of which every match of a parsed sequence contains."""
+    best: frozenset[str] | None = None
+    run: list[str] = []
+
+    def flush() -> None:
+        nonlocal best
+        if run:
+            best = _better(best, frozenset({"".join(run)}))
+            run.clear()
+
+    for op, av in items:
+        if op is _P.LITERAL and len(chr(av).lower()) == 1:
+            run.append(chr(av).lower())
+        elif op is _P.AT:
+            continue  # zero-width (\b, ^, $): the literals around it stay adjacent
+        elif op is _P.SUBPATTERN:
+            flush()
+            best = _better(best, _required_in(av[-1]))
+        elif op is _P.ATOMIC_GROUP:
+            flush()
+            best = _better(best, _required_in(av))
+        elif op is _P.BRANCH:
+            flush()
+            branches = [_required_in(b) for b in av[1]]
+            if all(b is not None for b in branches):
+                best = _better(best, frozenset().union(*(b for b in branches if b)))
+        elif op in _REPEATS:
+            flush()
+            low, _high, sub = av
+            if low >= 1:
+                best = _better(best, _required_in(sub))
+        else:
+            flush()  # a class, a wildcard, a lookaround, "İ": no certain literal
+    flush()
+    return best
+
+
+def _decimal_range(low: int, high: int) -> bool:
+    r"""Every code point of ``[low, high]`` is a decimal digit (``\d``: category Nd)."""
+    return high - low < 64 and all(chr(c).isdecimal() for c in range(low, high + 1))
+
+
+def _is_digit_item(op: Any, av: Any) -> bool:
+    r"""A single-character item that only matches decimal digits (``\d``, ``[0-9]``, ``٣``)."""
+    if op is _P.LITERAL:
+        return isinstance(av, int) and _decimal_range(av, av)
+    if op is _P.IN:
+        return bool(av) and all(
+            (o is _P.CATEGORY and a is _P.CATEGORY_DIGIT)
+            or (o is _P.LITERAL and _decimal_range(a, a))
+            or (o is _P.RANGE and _decimal_range(a[0], a[1]))
+            for o, a in av
+        )
+    return False
+
+
+def _needs_digit(items: Any) -> bool:
+    """True when every match of a parsed sequence holds a decimal digit."""
+    for op, av in items:
+        if _is_digit_item(op, av):
+            return True
+        if op is _P.SUBPATTERN and _needs_digit(av[-1]):
+            return True
+        if op is _P.ATOMIC_GROUP and _needs_digit(av):
+            return True
+        if op is _P.BRANCH and all(_needs_digit(b) for b in av[1]):
+            return True
+        if op in _REPEATS and av[0] >= 1 and _needs_digit(av[2]):
+            return True
+    return False
+
+
+@cache
+def needs_digit(pattern: str, flags: int = 0) -> bool:
+    r"""True when every match of ``pattern`` contains a decimal digit (``\d``).
+
+    >>> needs_digit(r"\b\d{3}-\d{2}-\d{4}\b"), needs_digit(r"\b(?:ssn|\d{9})\b")
+    (True, False)
+    """
+    try:
+        return _needs_digit(_sre_parse.parse(pattern, flags))
+    except Exception:
+        return False
+
+
+_DIGIT = re.compile(r"\d")
+
+
+@cache
+def required_literals(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    r"""Lower-cased strings one of which every match of ``pattern`` contains, or None.
+
+    Unlike :func:`needles_of` (literals a match must *start* with), these may sit
+    anywhere in the match, so patterns that open with a class or an optional
+    group get a prefilter too. None: no literal of two or more characters is
+    certain.
+
+    >>> sorted(required_literals(r"\b(?:half[- ])?(?:american|german)s?\b"))
+    ['american', 'german']
+    >>> sorted(required_literals(r"\w{3,}(?:ectomy|itis)\b"))
+    ['ectomy', 'itis']
+    >>> required_literals(r"\d{3}-\d{4}") is None
+    True
+    """
+    try:
+        found = _required_in(_sre_parse.parse(pattern, flags))
+    except Exception:
+        return None  # an unusual construct: no prefilter, the pattern always runs
+    if found is None or min(map(len, found)) < 2:
+        return None
+    return found
+
+
+@cache
+def _required_needles(pattern: str, flags: int) -> tuple[frozenset[str], re.Pattern[str]] | None:
+    """The minimal :func:`required_literals` of a pattern, and the characters that void them.
+
+    Trigger: ``re`` matches a literal case-insensitively by its simple lower
+    case plus a few extra folds, ``str.lower`` by the full mapping.
+    Why: where they differ (``ſ`` matches ``s``; ``"İ".lower()`` is ``i`` + U+0307;
+    a final ``Σ`` lowers to ``ς``), a match could hide from the needle search.
+    Outcome: a text holding such a character for one of the needles' letters is
+    never skipped (a test checks this against ``re`` over every code point).
+    The needles join the shared scan (:func:`_present`).
+    """
+    found = required_literals(pattern, flags)
+    if found is None:
+        return None
+    minimal = frozenset(n for n in found if not any(o != n and o in n for o in found))
+    letters = {ord(ch) for needle in minimal for ch in needle}
+    risky = {chr(f) for code in letters for f in _FOLDS.get(code, ())}
+    if ord("i") in letters:
+        risky.add("\u0307")
+    risky_rx = re.compile(
+        "[" + "".join(re.escape(c) for c in sorted(risky)) + "]" if risky else "(?!)"
+    )
+    _register(minimal)
+    return minimal, risky_rx
+
+
+@cache
+def _start_needles(pattern: str) -> frozenset[str] | None:
+    """The minimal start needles of ``pattern``, registered with the shared scan."""
+    needles = needles_of(pattern)
+    if needles is None:
+        return None
+    minimal = frozenset(n for n in needles if not any(o != n and n.startswith(o) for o in needles))
+    _register(minimal)
+    return minimal
+
+
+def _register(needles: frozenset[str]) -> None:
+    if not needles <= _SCAN.needles:
+        with _SCAN_LOCK:
+            _PENDING.update(needles)
+
+
+@dataclass(frozen=True, slots=True)
+class _Filter:
+    """What every match of one pattern needs; each test alone is a reason to skip it."""
+
+    starts: frozenset[str] | None  # a match starts with one of these (lower-cased)
+    required: frozenset[str] | None  # a match contains one of these
+    risky: re.Pattern[str] | None  # a character that voids ``required``
+    digit: bool  # a match holds a decimal digit
+
+
+@cache
+def _filter(pattern: str, flags: int) -> _Filter:
+    required = _required_needles(pattern, flags)
+    return _Filter(
+        starts=_start_needles(pattern),
+        required=None if required is None else required[0],
+        risky=None if required is None else required[1],
+        digit=needs_digit(pattern, flags),
+    )
+
+
+def _passes(f: _Filter, lower_text: str, present: frozenset[str]) -> bool:
+    if f.starts is not None and f.starts.isdisjoint(present):
+        return False
+    if (
+        f.required is not None
+        and f.required.isdisjoint(present)
+        and not (f.risky is not None and not lower_text.isascii() and f.risky.search(lower_text))
+    ):
+        return False
+    return not f.digit or _DIGIT.search(lower_text) is not None
+
+
+def register_patterns(patterns: Iterable[re.Pattern[str]]) -> None:
+    """Put the needles of ``patterns`` into the shared scan before first use.
+
+    A detector module registers its rules at import, so the scan is built once
+    (a pattern met later still joins it, at the cost of one more build).
+    """
+    for pattern in patterns:
+        _filter(pattern.pattern, pattern.flags)
+
+
+class _Scan:
+    """Every registered needle of every pattern, as one trie, and what each match implies."""
+
+    def __init__(self, needles: frozenset[str]) -> None:
+        self.needles = needles
+        # At each position the trie matches the LONGEST needle starting there (greedy,
+        # one child per character); every needle that is a prefix of it starts there too.
+        self.regex = re.compile("(?=(" + _trie_pattern(needles) + "))") if needles else None
+        self.prefixes = {
+            n: frozenset(n[:k] for k in range(1, len(n) + 1) if n[:k] in needles) for n in needles
+        }
+
+
+_SCAN = _Scan(frozenset())
+_SCAN_LOCK = threading.Lock()
+#: needles registered since the scan was built (the next ``_present`` rebuilds it)
+_PENDING: set[str] = set()
+#: lower-cased text -> the registered needles present in it, for the texts in flight only:
+#: every detector scans the same few views of one candidate, so a handful of entries gives
+#: every hit a large cache gives (dev + fresh_g, 850 texts: equal CPU at 32 and 4096) and
+#: the gate does not keep the last thousands of texts it judged — refused secrets among
+#: them — in the memory of a long-running process (cleared when full)
+_PRESENT: dict[str, frozenset[str]] = {}
+_PRESENT_MAX = 32
+
+
+def _needle_scan() -> _Scan:
+    global _SCAN
+    if _PENDING:
+        with _SCAN_LOCK:
+            if _PENDING:
+                _SCAN = _Scan(_SCAN.needles | _PENDING)
+                _PENDING.clear()
+                _PRESENT.clear()
+    return _SCAN
+
+
+def _present(lower_text: str) -> frozenset[str]:
+    """The registered needles that occur (anywhere) in ``lower_text``.
+
+    Trigger: one text meets ~50 needle prefilters per view (every rule of
+      every detector), each a separate regex search.
+    Why: the Python call per search cost more than the search.
+    Outcome: one overlapping scan of the text finds every registered needle it
+      holds (cached by text); a rule's prefilter is then a set intersection —
+      the same answer as searching for its own needles.
+    """
+    scan = _needle_scan()
+    found = _PRESENT.get(lower_text)
+    if found is None:
+        hits: set[str] = set()
+        if scan.regex is not None:
+            for m in scan.regex.finditer(lower_text):
+                hits |= scan.prefixes[m.group(1)]
+        found = frozenset(hits)
+        if len(_PRESENT) >= _PRESENT_MAX:
+            _PRESENT.clear()
+        if scan is _SCAN and not _PENDING:  # not built with a scan replaced meanwhile
+            _PRESENT[lower_text] = found
+    return found
+
+
+def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
+    """False only when ``pattern`` certainly cannot match ``lower_text`` (lower-cased).
+
+    Every test that applies must pass: a literal every match starts with
+    (:func:`needles_of`), a literal every match contains (:func:`required_literals`
+    — void on the rare text holding a character ``re`` case-folds onto a
+    needle's letter that ``str.lower`` does not), a digit when every match
+    needs one (:func:`needs_digit`). The literals of every pattern are found
+    at once by :func:`_present`. A pattern with none of the three always runs.
+    """
+    f = _filter(pattern.pattern, pattern.flags)
+    if f.starts is None and f.required is None:
+        return not f.digit or _DIGIT.search(lower_text) is not None
+    return _passes(f, lower_text, _present(lower_text))
+
+
+class PatternIndex:
+    r""":func:`may_match` of many patterns at once: which of them may match a text.
+
+    Trigger: a detector holds dozens of rules and runs each on every view of
+      every field (~200 :func:`may_match` calls per write).
+    Why: the Python call per rule cost more than the scans it saves.
+    Outcome: one lookup of the needles :func:`_present` found gives the
+      patterns whose start needles occur; only those (and the few patterns
+      without start needles) take their other tests. The set is exactly
+      ``{i for i, p in enumerate(patterns) if may_match(p, lower_text)}``
+      (``tests/unit/policy/test_prefilter.py``).
+
+    >>> index = PatternIndex([re.compile(r"\bpassport\b"), re.compile(r"\d{4}")])
+    >>> sorted(index.candidates("my passport")), sorted(index.candidates("room 1234"))
+    ([0], [1])
+    """
+
+    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)
+        self._built: _Built | None = None
+
+    def _build(self) -> _Built:
+        filters = tuple(_filter(p.pattern, p.flags) for p in self.patterns)
+        free: dict[str, list[int]] = {}  # start needle -> patterns with no other test
+        checked: dict[str, list[int]] = {}  # start needle -> patterns with more tests
+        others: list[int] = []
+        for i, f in enumerate(filters):
+            if f.starts is None:
+                others.append(i)
+                continue
+            more = f.required is not None or f.digit
+            for needle in f.starts:
+                (checked if more else free).setdefault(needle, []).append(i)
+        built = _Built(
+            {n: tuple(ids) for n, ids in free.items()},
+            {n: tuple(ids) for n, ids in checked.items()},
+            tuple(others),
+            filters,
+        )
+        self._built = built
+        return built
+
+    def candidates(self, lower_text: str) -> frozenset[int]:
+        """Indices of the patterns that may match ``lower_text`` (lower-cased)."""
+        built = self._built or self._build()
+        filters = built.filters
+        present = _present(lower_text)
+        kept = {i for i in built.others if _passes(filters[i], lower_text, present)}
+        maybe: set[int] = set()
+        for needle in present:
+            kept.update(built.free.get(needle, ()))  # a start needle is all they need
+            maybe.update(built.checked.get(needle, ()))
+        kept.update(i for i in maybe - kept if _passes(filters[i], lower_text, present))
+        return frozenset(kept)
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    """A :class:`PatternIndex`'s lookup tables (built on first use)."""
+
+    free: dict[str, tuple[int, ...]]
+    checked: dict[str, tuple[int, ...]]
+    others: tuple[int, ...]
+    filters: tuple[_Filter, ...]
