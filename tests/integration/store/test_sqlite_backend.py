@@ -11,7 +11,7 @@ import pytest
 from memvault.errors import MigrationError, StoreUnavailableError
 from memvault.model import ChangeKind
 from memvault.store import ChangeEntry, NodeFilter, SQLiteStore, WriteSet
-from memvault.store.sqlite import store as sqlite_module
+from memvault.store.sqlite import writes as sqlite_writes
 from memvault.store.sqlite.schema import MIGRATIONS
 from tests.helpers import make_edge, make_node, ts
 
@@ -82,7 +82,7 @@ def test_exception_mid_write_leaves_no_row_anywhere(
         raise RuntimeError("injected fault after nodes, edges and FTS rows were written")
 
     # Trigger the fault after nodes, sources, FTS rows and edges are in the transaction.
-    monkeypatch.setattr(sqlite_module.SQLiteStore, "_insert_events", staticmethod(explode))
+    monkeypatch.setattr(sqlite_writes, "insert_events", explode)
     with pytest.raises(RuntimeError, match="injected"):
         store.apply(
             WriteSet(
@@ -109,19 +109,21 @@ def test_exception_mid_write_leaves_no_row_anywhere(
         assert hits.fetchone()[0] == 0
 
 
-def test_readers_keep_reading_while_a_writer_holds_the_lock(tmp_path: Path) -> None:
+def test_readers_keep_reading_while_a_writer_holds_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = SQLiteStore(tmp_path / "memory.db")
     node = make_node(content="visible before the long write")
     store.apply(WriteSet("acme", ts(1), nodes=(node,)))
     entered, release = threading.Event(), threading.Event()
-    original = SQLiteStore._insert_events
+    original = sqlite_writes.insert_events
 
     def slow_events(conn: sqlite3.Connection, orch: str, events: object) -> None:
         entered.set()
         assert release.wait(10)
         original(conn, orch, events)  # type: ignore[arg-type]
 
-    store._insert_events = slow_events  # type: ignore[method-assign]
+    monkeypatch.setattr(sqlite_writes, "insert_events", slow_events)
     writer = threading.Thread(
         target=store.apply,
         args=(WriteSet("acme", ts(2), nodes=(make_node(content="written later"),)),),

@@ -12,7 +12,7 @@ from memvault.extract import Message
 from memvault.extract.base import Extraction
 from memvault.model.enums import EdgeType, HistoryOp, MemoryStatus, SourceKind, StopReason
 from memvault.store import NodeFilter, SQLiteStore
-from memvault.store.sqlite import store as sqlite_module
+from memvault.store.sqlite import writes as sqlite_writes
 from memvault.write import CaptureConfig, CapturePipeline, Outcome
 from tests.integration.write.conftest import make_pipeline
 
@@ -163,7 +163,7 @@ def test_a_fault_mid_commit_leaves_nothing_partial_and_keeps_the_other_candidate
     pipeline: CapturePipeline, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     acme = say(pipeline, "I work at Acme").candidates[0].memory_ids[0]
-    real = sqlite_module.SQLiteStore._insert_events
+    real = sqlite_writes.insert_events
     calls = {"n": 0}
 
     def explode_once(*args: Any, **kwargs: Any) -> Any:
@@ -172,7 +172,7 @@ def test_a_fault_mid_commit_leaves_nothing_partial_and_keeps_the_other_candidate
             raise RuntimeError("injected fault after node, edge and superseded rows")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(sqlite_module.SQLiteStore, "_insert_events", staticmethod(explode_once))
+    monkeypatch.setattr(sqlite_writes, "insert_events", explode_once)
     result = say(pipeline, "I now work at Globex. I love coffee.")
     update, coffee = result.candidates
     assert update.outcome is Outcome.REJECTED

@@ -1,47 +1,27 @@
-"""The SQLite backend: one file per orchestrator, WAL, one writer, many readers.
-
-Trigger: SQLite allows one writer at a time; a second writer waits on the
-lock and, past ``busy_timeout``, fails with "database is locked".
-Why: a memory write must never be lost to lock contention.
-Outcome: every write in this process goes through one connection behind a
-lock and opens with ``BEGIN IMMEDIATE`` (so writers from other processes
-queue on ``busy_timeout`` instead of failing mid-transaction); readers use
-their own per-thread connections and, thanks to WAL, never wait for it.
+"""The SQLite backend: one file per orchestrator (:class:`.SQLiteFile` keeps its
+connections), written through :mod:`.writes`, read through SQL and the in-memory
+text and vector legs that follow every committed write.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from memvault.errors import (
-    DuplicateEdgeError,
-    ScopeViolationError,
-    StoreError,
-    StoreMissingError,
-    StoreUnavailableError,
-)
+from memvault.errors import StoreError, StoreUnavailableError
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
     NO_FILTER,
     CheckpointsElsewhere,
-    EmbeddingRow,
-    HistoryEvent,
-    IndexText,
-    IngestRecord,
     NodeFilter,
     RankFields,
     Store,
@@ -49,7 +29,6 @@ from memvault.store.base import (
     TextHit,
     VectorHit,
     WriteSet,
-    chain_hash,
     recorded_identity,
 )
 from memvault.store.records import AuditHead
@@ -57,48 +36,35 @@ from memvault.store.requests import TextSearch, VectorSearch
 from memvault.store.sql import (
     EDGE_COLUMNS,
     edge_from_row,
-    edge_params,
     erase_reader_marks_query,
-    history_params,
-    ingest_params,
     mark_thread_seen_query,
-    pending_migrations,
 )
 from memvault.store.sql_reads import SqlReads
 from memvault.store.sqlite import lifecycle as lifecycle_sql
 from memvault.store.sqlite import queries as q
+from memvault.store.sqlite import writes
 from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS
+from memvault.store.sqlite.connection import SQLiteFile
 from memvault.store.sqlite.schema import MIGRATIONS
 from memvault.store.sqlite.textindex import (
     DEFAULT_TEXT_INDEX_MIN_ROWS,
     TextLeg,
-    TextRow,
     fts_marker,
 )
 from memvault.store.sqlite.vectors import (
     ANN_KINDS,
     VectorMatrix,
     decode_vector,
-    encode_vector,
 )
 
-__all__ = ["LockWaits", "SQLiteStore"]
+__all__ = ["SQLiteStore"]
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: SQLite's own busy handler only
-    fcntl = None  # type: ignore[assignment]
-
-BUSY_TIMEOUT_MS = 30_000
 #: validated nodes kept for reuse by get_nodes (see SQLiteStore._hydrate)
 NODE_CACHE_SIZE = 20_000
 #: filters whose allowed ids are kept (see SQLiteStore._allowed_ids)
 FILTER_CACHE_SIZE = 32
 #: ranking fields kept in memory (see SQLiteStore.rank_fields)
 RANK_CACHE_SIZE = 500_000
-#: Files up to this size are integrity-checked (``PRAGMA quick_check``) before
-#: the store opens; larger ones in the background (measured: ~0.3 s for 240 MB).
-QUICK_CHECK_SYNC_BYTES = 256 * 1024 * 1024
 
 
 #: the filter of an unfiltered search (built once: a pydantic model costs ~50 us to build)
@@ -107,60 +73,8 @@ _NO_FILTER = NO_FILTER
 _NODE_WIDTH = len(q.NODE_COLUMNS)
 
 
-def _connect(path: Path, *, readonly: bool) -> sqlite3.Connection:
-    conn = sqlite3.connect(
-        path,
-        timeout=BUSY_TIMEOUT_MS / 1000,
-        isolation_level=None,  # we issue BEGIN/COMMIT ourselves
-        check_same_thread=False,
-    )
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA synchronous = FULL")
-    # Freed cells and pages are zeroed, so a purged memory leaves no bytes behind.
-    conn.execute("PRAGMA secure_delete = ON")
-    if readonly:
-        conn.execute("PRAGMA query_only = ON")
-    return conn
-
-
-@dataclass
-class LockWaits:
-    """Time spent acquiring the database write lock (``BEGIN IMMEDIATE``).
-
-    >>> w = LockWaits(); w.add(0.004); w.add(0.0001); (w.writes, w.waited, round(w.max_s, 3))
-    (2, 1, 0.004)
-    """
-
-    writes: int = 0
-    waited: int = 0  # writes that waited more than 1 ms (another connection held the lock)
-    total_s: float = 0.0
-    max_s: float = 0.0
-
-    def add(self, seconds: float) -> None:
-        self.writes += 1
-        self.total_s += seconds
-        self.max_s = max(self.max_s, seconds)
-        if seconds > 0.001:
-            self.waited += 1
-
-
-def _fts_texts(node: MemoryNode, extra: IndexText) -> tuple[str, ...]:
-    """A memory's full-text columns: content, key, value, summary, subject, context, date."""
-    return (
-        node.content,
-        node.key,
-        node.value,
-        node.summary,
-        extra.subject,
-        extra.context,
-        extra.date,
-    )
-
-
-class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
-    """A :class:`~memvault.store.base.Store` on one SQLite file.
+class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
+    """A :class:`~memvault.store.base.Store` on one SQLite file (:class:`.SQLiteFile`).
 
     >>> import tempfile, pathlib
     >>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "memory.db")
@@ -187,9 +101,8 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         close_timeout: float = 30.0,
         text_index_min_rows: int | None = DEFAULT_TEXT_INDEX_MIN_ROWS,
     ) -> None:
-        self.path = Path(path)
         #: Where the data lives (``Store.location``): the database file.
-        self.location = str(self.path)
+        self.location = str(Path(path))
         self.ann_min_rows = ann_min_rows
         if ann_kind not in ANN_KINDS:
             raise ValueError(f"unknown ANN index {ann_kind!r}; one of {', '.join(ANN_KINDS)}")
@@ -198,22 +111,7 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         self.ann_background = True
         #: the in-memory text index (``text_leg.background = False``: built in the search)
         self.text_leg = TextLeg(text_index_min_rows)
-        self.close_timeout = close_timeout
-        self._write_lock = threading.Lock()
-        self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []
-        self._readers_lock = threading.Lock()
-        self._closed = False
-        # Calls running now (reads and writes): close() waits for them to finish.
-        self._calls = threading.Condition()
-        self._running = 0
-        self._writer_stale = False
-        #: Why the store refuses to serve (a failed integrity check), else ``None``.
-        self.damaged: str | None = None
-        #: How long writes of this store object waited for the database write lock.
-        self.lock_waits = LockWaits()
         self._anchors = AnchorKeeper()
-        self._lock_fd: int | None = None
         self._vectors: dict[tuple[str, str], VectorMatrix] = {}
         self._nodes: OrderedDict[str, tuple[tuple[Any, ...], MemoryNode]] = OrderedDict()
         self._nodes_lock = threading.Lock()
@@ -223,113 +121,11 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         self._rank_cache: dict[str, tuple[str, RankFields]] = {}
         self._rank_marker: tuple[int, int] | None = None
         self._vectors_lock = threading.Lock()
-        if not create and _holds_nothing(self.path):
-            # Trigger: no file, or a 0-byte one, and the caller did not ask to create.
-            # Why: SQLite would silently make a new empty database there.
-            # Outcome: an explicit "no store here" (the engine adds what exists).
-            raise StoreMissingError(None, str(self.path))
-        self._writer: sqlite3.Connection | None = None
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._writer = self._open_writer()
-            self._file_id = _file_id(self.path)
-            self._migrate()
-            if self.path.stat().st_size <= QUICK_CHECK_SYNC_BYTES:
-                problem = self._quick_check(self._writer)
-                if problem is not None:
-                    raise StoreUnavailableError(
-                        f"memory database {self.path} is damaged (integrity check: {problem})",
-                        hint="restore memory.db from a backup; "
-                        "the agent keeps running without memory",
-                    )
-            else:
-                # Trigger: a large file (the check reads every page: ~1.2 s per GB).
-                # Why: opening must stay fast, yet damage must not go unnoticed.
-                # Outcome: the check runs beside the first calls and, if it finds
-                # damage, every later call is refused.
-                threading.Thread(
-                    target=self._background_check, name="memvault-quick-check", daemon=True
-                ).start()
-        except BaseException as exc:
-            if self._writer is not None:
-                self._writer.close()
-            if isinstance(exc, sqlite3.DatabaseError | OSError):
-                raise StoreUnavailableError(
-                    f"cannot open memory database {self.path}: {exc}"
-                ) from exc
-            raise
+        SQLiteFile.__init__(
+            self, path, migrations=MIGRATIONS, create=create, close_timeout=close_timeout
+        )
 
-    # -- connections ---------------------------------------------------------
-
-    def _open_writer(self) -> sqlite3.Connection:
-        conn = _connect(self.path, readonly=False)
-        try:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreUnavailableError(f"could not enable WAL on {self.path} (got {mode})")
-        except BaseException:
-            conn.close()
-            raise
-        return conn
-
-    @contextmanager
-    def _call(self) -> Iterator[None]:
-        """Count a running call; refuse new ones once the store is closing.
-
-        Trigger: ``close()`` from one thread while others are inside a statement
-        (LangGraph runs ``batch`` on executor threads).
-        Why: closing a SQLite connection under a running statement can crash
-        the interpreter.
-        Outcome: close waits for running calls; later calls fail cleanly.
-        """
-        with self._calls:
-            if self._closed:
-                raise StoreUnavailableError(f"the memory store {self.path} is closed")
-            self._running += 1
-        try:
-            yield
-        finally:
-            with self._calls:
-                self._running -= 1
-                if self._running == 0:
-                    self._calls.notify_all()
-
-    def _check_file(self) -> None:
-        """Refuse to write when the file was deleted or replaced under the open store.
-
-        Trigger: ``memory.db`` unlinked (or swapped) while this process has it open.
-        Why: SQLite keeps writing into the unlinked inode; every later write would
-        be lost when the process exits.
-        Outcome: the store is marked damaged and every call says so.
-        """
-        current = _file_id(self.path)
-        if current != self._file_id:
-            self.damaged = (
-                "the database file was deleted while open"
-                if current is None
-                else "the database file was replaced while open"
-            )
-
-    def _usable(self) -> None:
-        if self.damaged is not None:
-            raise StoreUnavailableError(
-                f"memory database {self.path} is damaged ({self.damaged})",
-                hint="restore memory.db from a backup; the agent keeps running without memory",
-            )
-
-    def _reader(self) -> sqlite3.Connection:
-        if self._closed:
-            raise StoreUnavailableError(f"the memory store {self.path} is closed")
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            try:
-                conn = _connect(self.path, readonly=True)
-            except sqlite3.DatabaseError as exc:
-                raise StoreUnavailableError(f"cannot read {self.path}: {exc}") from exc
-            self._local.conn = conn
-            with self._readers_lock:
-                self._readers.append(conn)
-        return conn
+    # -- reads shared with PostgreSQL (SqlReads) -------------------------------
 
     _mark = "?"
     _select_node = q.SELECT_NODE
@@ -337,225 +133,21 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
     def _read_rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         return self._read(sql, params)
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._call():
-            self._usable()
-            try:
-                return self._reader().execute(sql, params).fetchall()
-            except sqlite3.DatabaseError as exc:
-                self._read_failed(exc)
-                raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
-
-    def _read_failed(self, exc: sqlite3.DatabaseError) -> None:
-        """After a failed read: is the file damaged? Then refuse every later call.
-
-        Trigger: a read raised (corrupt page, I/O error, vanished file).
-        Why: a damaged store must say so, not answer empty from what is left.
-        Outcome: ``PRAGMA quick_check``; a failure marks the store damaged.
-        """
-        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-            return
-        self._check_file()
-        if self.damaged is not None:
-            return
-        try:
-            conn = _connect(self.path, readonly=True)
-        except sqlite3.DatabaseError as check_exc:
-            self.damaged = f"cannot reopen: {check_exc}"
-            return
-        try:
-            self.damaged = self._quick_check(conn) or self.damaged
-        finally:
-            conn.close()
-
-    @staticmethod
-    def _quick_check(conn: sqlite3.Connection) -> str | None:
-        """``None`` when ``PRAGMA quick_check`` finds nothing wrong, else its first finding."""
-        try:
-            rows = conn.execute("PRAGMA quick_check(3)").fetchall()
-        except sqlite3.DatabaseError as exc:
-            return str(exc)
-        # A finding may span lines ("*** in database main ***\nPage 105: …"): one line
-        # each, so the error a CLI prints stays one line.
-        findings = ["; ".join(str(r[0]).splitlines()) for r in rows]
-        return None if findings == ["ok"] else "; ".join(findings)
-
-    def _background_check(self) -> None:
-        with suppress(StoreUnavailableError):
-            self.quick_check()
-
-    def quick_check(self) -> str | None:
-        """Run ``PRAGMA quick_check`` now; ``None`` when the file is sound.
-
-        A finding marks the store damaged (every later call is refused).
-
-        >>> import tempfile, pathlib
-        >>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "memory.db")
-        >>> store.quick_check() is None
-        True
-        >>> store.close()
-        """
-        with self._call():
-            try:
-                problem = self._quick_check(self._reader())
-            except StoreUnavailableError as exc:
-                problem = str(exc)
-            if problem is not None:
-                self.damaged = problem
-            return problem
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        asked = time.perf_counter()
-        with self._call(), self._write_lock, self._across_processes():
-            self._check_file()
-            self._usable()
-            if self._writer is None or self._writer_stale:
-                # Trigger: an earlier write failed in a way that can stick to the
-                # connection (read-only file, disk full, failed COMMIT).
-                # Why: a connection opened while the file was read-only stays so.
-                # Outcome: a fresh writer, so the store recovers once the cause is gone.
-                self._reopen_writer()
-            conn = self._writer
-            assert conn is not None
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.DatabaseError:
-                self._writer_stale = True
-                raise
-            finally:
-                self.lock_waits.add(time.perf_counter() - asked)
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                # Trigger: the body or the COMMIT itself raised (I/O error, disk full).
-                # Why: a failed COMMIT leaves the transaction open; every later
-                # BEGIN would fail until the process restarts.
-                # Outcome: roll back; if even that fails, replace the connection.
-                try:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                except sqlite3.DatabaseError:
-                    self._writer_stale = True
-                else:
-                    self._writer_stale = self._writer_stale or conn.in_transaction
-                raise
-
-    @contextmanager
-    def _across_processes(self) -> Iterator[None]:
-        """Hold an advisory file lock around each write transaction.
-
-        Trigger: several processes writing one store (measured with
-        ``memvault bench contention``: 16 writer processes, p99 1.65 s, worst
-        2.5 s, 2.46 s in one wait for the lock).
-        Why: SQLite's busy handler sleeps between retries with a backoff of up
-        to 100 ms, so a waiting writer keeps sleeping while others take the lock.
-        Outcome: writers queue on a ``flock`` polled every 0.2–1 ms (bounded by
-        the same 30 s timeout); ``BEGIN IMMEDIATE`` then finds the database free.
-        The anchor file is written after the lock is released, so the lock is
-        held for the transaction alone. Measured at load ~32 with 16 writers: p99
-        1.65 s → 0.39 s, worst 2.5 s → 0.55 s, 71 → 110–150 writes/s. A blocking
-        ``flock`` was fairer (p50 57–80 ms) but halved throughput and had a
-        worse tail on this 2-core box (every hand-over waits for a wake-up).
-        """
-        if fcntl is None:  # pragma: no cover - platforms without flock
-            yield
-            return
-        if self._lock_fd is None:
-            self._lock_fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        fd = self._lock_fd
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-        delay = 0.0002
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise sqlite3.OperationalError(
-                        "database is locked (another process held the write lock for "
-                        f"{BUSY_TIMEOUT_MS // 1000} s)"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.001)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-
-    def _reopen_writer(self) -> None:
-        old, self._writer = self._writer, None
-        if old is not None:
-            with suppress(sqlite3.Error):
-                old.close()
-        self._writer = self._open_writer()
-        self._writer_stale = False
-
-    def _write_failed(self, exc: sqlite3.DatabaseError) -> None:
-        """A write failed: the next write reopens the writer (read-only, full, I/O)."""
-        if not (isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)):
-            self._writer_stale = True
-        self._check_file()
-
-    # -- schema --------------------------------------------------------------
-
-    def _migrate(self) -> None:
-        with self._transaction() as conn:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version ("
-                "version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"
-            )
-            applied = {r[0] for r in conn.execute("SELECT version FROM schema_version")}
-            for version, description, sql in pending_migrations(
-                applied, MIGRATIONS, str(self.path)
-            ):
-                for statement in _split_sql(sql):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_version VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ'))",
-                    (version, description),
-                )
-
-    def schema_versions(self) -> list[int]:
-        return [r[0] for r in self._read("SELECT version FROM schema_version ORDER BY version")]
-
     # -- writes --------------------------------------------------------------
 
     def apply(self, write: WriteSet) -> int:
         write.check_scope()
         orch = write.orchestrator_id
-        extras = dict(write.index_texts)
         head: tuple[int, str] | None = None
         try:
             with self._vectors_lock:
                 models = [m for (o, m) in self._vectors if o == orch]
-            text_rows: list[TextRow] = []
             with self._transaction() as conn:
                 before = {m: self._marker(conn, orch, m) for m in models}
                 text_before = fts_marker(conn)
-                fresh = self._new_nodes(conn, write.nodes)
-                if fresh:  # a bulk write of new memories: each statement once for all rows
-                    text_rows.extend(self._insert_new_nodes(conn, write.nodes, write.at, extras))
-                else:
-                    for node in write.nodes:
-                        text_rows.append(
-                            self._upsert_node(conn, node, write.at, extras.get(node.memory_id))
-                        )
-                for memory_id, source in write.extra_sources:
-                    self._insert_source(conn, orch, memory_id, source, write.at, primary=False)
-                for edge in write.edges:
-                    self._insert_edge(conn, edge)
-                if fresh:
-                    self._insert_embeddings(conn, orch, write.embeddings, write.at)
-                else:
-                    for row in write.embeddings:
-                        self._insert_embedding(conn, orch, row, write.at)
-                for record in write.ingest_records:
-                    self._upsert_ingest_record(conn, orch, record)
-                self._insert_events(conn, orch, write.events)
+                text_rows = writes.write_rows(conn, write)
                 lifecycle_sql.apply_lifecycle(conn, write)
-                revision = self._bump_revision(conn, write)
+                revision = writes.bump_revision(conn, write)
                 after = {m: self._marker(conn, orch, m) for m in models}
                 text_after = fts_marker(conn)
                 if self._anchors.wants(orch):
@@ -638,283 +230,6 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
             for node in write.nodes:
                 self._rank_cache[node.memory_id] = (node.orchestrator_id, RankFields.of(node))
             self._rank_marker = after
-
-    @staticmethod
-    def _new_nodes(conn: sqlite3.Connection, nodes: Sequence[MemoryNode]) -> bool:
-        """True when ``nodes`` are several distinct memories none of which is stored yet.
-
-        Trigger: a bulk write (``add_many``, an ingest file) of new memories.
-        Why: five statements a node, each a Python call, were a tenth of a bulk
-          load's time in this process.
-        Outcome: such a write takes :meth:`_insert_new_nodes` (one ``executemany``
-          per statement); anything else — a merge touch, an update, one node —
-          the per-node path, unchanged.
-        """
-        ids = [n.memory_id for n in nodes]
-        if len(ids) < 2 or len(set(ids)) != len(ids):
-            return False
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            found = conn.execute(
-                f"SELECT 1 FROM memories WHERE memory_id IN ({marks}) LIMIT 1", chunk
-            ).fetchone()
-            if found is not None:
-                return False
-        return True
-
-    @staticmethod
-    def _insert_new_nodes(
-        conn: sqlite3.Connection,
-        nodes: Sequence[MemoryNode],
-        at: str,
-        extras: Mapping[str, IndexText],
-    ) -> list[TextRow]:
-        """:meth:`_upsert_node` of memories none of which exists: the same rows, batched.
-
-        Full-text rows get the rowids the per-node inserts would get (one past the
-        largest, in order), so ``memory_fts_rows`` can be written in one go too.
-        """
-        conn.executemany(q.UPSERT_NODE, [q.node_params(n) for n in nodes])
-        conn.executemany(
-            q.INSERT_SOURCE,
-            [[n.orchestrator_id, n.memory_id, 1, *q.source_params(n.source), at] for n in nodes],
-        )
-        top = conn.execute("SELECT max(rowid) FROM memory_fts").fetchone()
-        first = int(top[0] or 0) + 1 if top else 1
-        rows: list[TextRow] = []
-        params: list[tuple[Any, ...]] = []
-        for offset, node in enumerate(nodes):
-            texts = _fts_texts(node, extras.get(node.memory_id) or IndexText())
-            rowid = first + offset
-            params.append((rowid, node.memory_id, node.orchestrator_id, *texts))
-            rows.append(
-                TextRow(
-                    rowid,
-                    node.memory_id,
-                    node.orchestrator_id,
-                    node.status.value,
-                    texts,
-                    RankFields.of(node),
-                )
-            )
-        conn.executemany(
-            "INSERT INTO memory_fts (rowid, memory_id, orchestrator_id, content, key, value,"
-            " summary, subject, context, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            params,
-        )
-        conn.executemany(
-            "INSERT OR REPLACE INTO memory_fts_rows (memory_id, fts_rowid) VALUES (?, ?)",
-            [(p[1], p[0]) for p in params],
-        )
-        return rows
-
-    @staticmethod
-    def _insert_embeddings(
-        conn: sqlite3.Connection, orch: str, rows: Sequence[EmbeddingRow], at: str
-    ) -> None:
-        """:meth:`_insert_embedding` of many rows: the same checks and rows, batched."""
-        if not rows:
-            return
-        ids = sorted({r.memory_id for r in rows})
-        owners: dict[str, str] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            owners.update(
-                conn.execute(
-                    f"SELECT memory_id, orchestrator_id FROM memories WHERE memory_id IN ({marks})",
-                    chunk,
-                ).fetchall()
-            )
-        stored: list[tuple[Any, ...]] = []
-        cached: list[tuple[Any, ...]] = []
-        for row in rows:
-            if owners.get(row.memory_id) != orch:
-                raise StoreError(f"memory {row.memory_id!r} does not exist in this orchestrator")
-            blob = encode_vector(row.vector)
-            dim = int(np.asarray(row.vector).shape[0])
-            stored.append((orch, row.memory_id, row.model_id, dim, blob, row.text_sha256, at))
-            cached.append((row.model_id, row.text_sha256, dim, blob))
-        conn.executemany(
-            "INSERT OR REPLACE INTO memory_embeddings (orchestrator_id, memory_id, model_id, dim,"
-            " vector, text_sha256, created_at) VALUES (?,?,?,?,?,?,?)",
-            stored,
-        )
-        conn.executemany(
-            "INSERT OR IGNORE INTO embedding_cache (model_id, text_sha256, dim, vector) "
-            "VALUES (?,?,?,?)",
-            cached,
-        )
-
-    @staticmethod
-    def _insert_embedding(conn: sqlite3.Connection, orch: str, row: EmbeddingRow, at: str) -> None:
-        owner = conn.execute(
-            "SELECT orchestrator_id FROM memories WHERE memory_id = ?", (row.memory_id,)
-        ).fetchone()
-        if owner is None or owner[0] != orch:
-            raise StoreError(f"memory {row.memory_id!r} does not exist in this orchestrator")
-        blob = encode_vector(row.vector)
-        dim = int(np.asarray(row.vector).shape[0])
-        conn.execute(
-            "INSERT OR REPLACE INTO memory_embeddings (orchestrator_id, memory_id, model_id, dim,"
-            " vector, text_sha256, created_at) VALUES (?,?,?,?,?,?,?)",
-            (orch, row.memory_id, row.model_id, dim, blob, row.text_sha256, at),
-        )
-        conn.execute(
-            "INSERT OR IGNORE INTO embedding_cache (model_id, text_sha256, dim, vector) "
-            "VALUES (?,?,?,?)",
-            (row.model_id, row.text_sha256, dim, blob),
-        )
-
-    def _upsert_node(
-        self, conn: sqlite3.Connection, node: MemoryNode, at: str, extra: IndexText | None
-    ) -> TextRow:
-        existed = conn.execute(
-            "SELECT orchestrator_id FROM memories WHERE memory_id = ?", (node.memory_id,)
-        ).fetchone()
-        if existed is not None and existed[0] != node.orchestrator_id:
-            raise ScopeViolationError(node.orchestrator_id, existed[0])
-        conn.execute(q.UPSERT_NODE, q.node_params(node))
-        if existed is None:
-            self._insert_source(
-                conn, node.orchestrator_id, node.memory_id, node.source, at, primary=True
-            )
-        # Trigger: a node that already existed (a merge touch, a status change).
-        # Why: memory_id is UNINDEXED in FTS5, so looking it up scans the whole
-        #   index (quadratic bulk ingest and capture).
-        # Outcome: its full-text row is found by rowid (``memory_fts_rows``).
-        where = self._fts_row(conn, node.memory_id) if existed is not None else None
-        if extra is None and where is not None:
-            old = conn.execute(
-                f"SELECT subject, context, date FROM memory_fts WHERE {where[0]}", where[1]
-            ).fetchone()
-            extra = IndexText(*old) if old else IndexText()
-        extra = extra or IndexText()
-        if where is not None:
-            conn.execute(f"DELETE FROM memory_fts WHERE {where[0]}", where[1])
-        texts = _fts_texts(node, extra)
-        cursor = conn.execute(
-            "INSERT INTO memory_fts (memory_id, orchestrator_id, content, key, value, summary,"
-            " subject, context, date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (node.memory_id, node.orchestrator_id, *texts),
-        )
-        rowid = int(cursor.lastrowid or 0)
-        conn.execute(
-            "INSERT OR REPLACE INTO memory_fts_rows (memory_id, fts_rowid) VALUES (?, ?)",
-            (node.memory_id, rowid),
-        )
-        rank = RankFields.of(node)
-        return TextRow(rowid, node.memory_id, node.orchestrator_id, node.status.value, texts, rank)
-
-    @staticmethod
-    def _fts_row(conn: sqlite3.Connection, memory_id: str) -> tuple[str, tuple[Any, ...]]:
-        """The WHERE clause (and its parameters) that finds ``memory_id``'s full-text row.
-
-        By rowid when ``memory_fts_rows`` knows it; else by ``memory_id`` (a scan:
-        a row written by an older version that wrote no ``memory_fts_rows`` row).
-        """
-        found = conn.execute(
-            "SELECT fts_rowid FROM memory_fts_rows WHERE memory_id = ?", (memory_id,)
-        ).fetchone()
-        if found is not None:
-            return "rowid = ?", (int(found[0]),)
-        return "memory_id = ?", (memory_id,)
-
-    @staticmethod
-    def _insert_source(
-        conn: sqlite3.Connection,
-        orch: str,
-        memory_id: str,
-        source: Source,
-        at: str,
-        *,
-        primary: bool,
-    ) -> None:
-        conn.execute(q.INSERT_SOURCE, [orch, memory_id, int(primary), *q.source_params(source), at])
-
-    @staticmethod
-    def _insert_edge(conn: sqlite3.Connection, edge: MemoryEdge) -> None:
-        for end in (edge.from_memory_id, edge.to_memory_id):
-            row = conn.execute(
-                "SELECT 1 FROM memories WHERE memory_id = ? AND orchestrator_id = ?",
-                (end, edge.orchestrator_id),
-            ).fetchone()
-            if row is None:
-                raise StoreError(f"memory {end!r} does not exist in this orchestrator")
-        try:
-            conn.execute(
-                "INSERT INTO memory_edges (edge_id, orchestrator_id, from_memory_id, to_memory_id,"
-                " edge_type, weight, reason, resolved, created_at) VALUES (?,?,?,?,?,?,?,?,?) "
-                "ON CONFLICT (edge_id) DO UPDATE SET weight = excluded.weight, "
-                "reason = excluded.reason, resolved = excluded.resolved",
-                edge_params(edge),
-            )
-        except sqlite3.IntegrityError as exc:
-            if "UNIQUE" in str(exc):
-                raise DuplicateEdgeError(
-                    edge.from_memory_id, edge.to_memory_id, edge.edge_type.value
-                ) from exc
-            raise
-
-    @staticmethod
-    def _insert_events(conn: sqlite3.Connection, orch: str, events: Sequence[HistoryEvent]) -> None:
-        if not events:
-            return
-        row = conn.execute(
-            "SELECT hash FROM history WHERE orchestrator_id = ? ORDER BY seq DESC LIMIT 1",
-            (orch,),
-        ).fetchone()
-        prev = row[0] if row else GENESIS_HASH
-        params: list[list[Any]] = []
-        for event in events:
-            digest = chain_hash(prev, event)
-            params.append(history_params(orch, event, prev, digest))
-            prev = digest
-        conn.executemany(
-            "INSERT INTO history (event_id, orchestrator_id, memory_id, op, stop_reason, actor,"
-            " detector, detail, at, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            params,
-        )
-
-    @staticmethod
-    def _bump_revision(conn: sqlite3.Connection, write: WriteSet) -> int:
-        orch = write.orchestrator_id
-        if not write.changes_memory:
-            # Trigger: a write set that only records audit events (a refusal).
-            # Why: the revision counts memory changes; a refusal changes none.
-            # Outcome: the revision stays where it is.
-            current = conn.execute(
-                "SELECT revision FROM thread_revision "
-                "WHERE orchestrator_id = ? AND thread_id = '*'",
-                (orch,),
-            ).fetchone()
-            return int(current[0]) if current else 0
-        row = conn.execute(
-            "INSERT INTO thread_revision (orchestrator_id, thread_id, revision) VALUES (?, '*', 1) "
-            "ON CONFLICT (orchestrator_id, thread_id) DO UPDATE SET revision = revision + 1 "
-            "RETURNING revision",
-            (orch,),
-        ).fetchone()
-        revision = int(row[0])
-        conn.executemany(
-            "INSERT INTO change_log (orchestrator_id, revision, seq, thread_id, memory_id,"
-            " kind, summary, at) VALUES (?,?,?,?,?,?,?,?)",
-            [
-                (
-                    orch,
-                    revision,
-                    seq,
-                    write.thread_id,
-                    change.memory_id,
-                    change.kind.value,
-                    change.summary,
-                    write.at,
-                )
-                for seq, change in enumerate(write.changes)
-            ],
-        )
-        return revision
 
     # -- reads ---------------------------------------------------------------
 
@@ -1067,41 +382,6 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
             sql, params = q.search_text_query(orchestrator_id, search)
             rows = self._read(sql, params)
         return [TextHit(r[0], float(r[1])) for r in rows]
-
-    @contextmanager
-    def _snapshot(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction on this thread's reader (one consistent view)."""
-        with self._call():
-            self._usable()
-            conn = self._reader()
-            conn.execute("BEGIN")
-            try:
-                yield conn
-            finally:
-                conn.execute("COMMIT")
-
-    def _unchanged_marker(
-        self, conn: sqlite3.Connection, key: Any, compute: Any
-    ) -> tuple[int, int]:
-        """``compute(conn)``, reused while no connection has committed since.
-
-        Trigger: every search compares the in-memory indexes' markers with the
-          file's (several statements per search).
-        Why: ``PRAGMA data_version`` on a connection changes exactly when another
-          connection (this process's writer or another process) commits.
-        Outcome: one pragma per search when nothing was written; the markers are
-          read again after any commit.
-        """
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
-        local = self._local
-        if getattr(local, "data_version", None) != version:
-            local.data_version = version
-            local.markers = {}
-        markers: dict[Any, tuple[int, int]] = local.markers
-        found = markers.get(key)
-        if found is None:
-            found = markers[key] = compute(conn)
-        return found
 
     def _search_text_index(
         self,
@@ -1318,18 +598,6 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
 
     # -- ingest ---
 
-    @staticmethod
-    def _upsert_ingest_record(conn: sqlite3.Connection, orch: str, record: IngestRecord) -> None:
-        conn.execute(
-            "INSERT INTO ingest_files (orchestrator_id, content_sha256, original_name, size_bytes,"
-            " status, manifest_path, received_at, processed_at) VALUES (?,?,?,?,?,?,?,?) "
-            "ON CONFLICT (orchestrator_id, content_sha256) DO UPDATE SET "
-            "original_name = excluded.original_name, size_bytes = excluded.size_bytes, "
-            "status = excluded.status, manifest_path = excluded.manifest_path, "
-            "received_at = excluded.received_at, processed_at = excluded.processed_at",
-            ingest_params(orch, record),
-        )
-
     # -- context ---
     def mark_thread_seen(
         self, orchestrator_id: str, thread_id: str, revision: int, *, reader: str
@@ -1342,15 +610,6 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
 
     def erase_reader_marks(self, orchestrator_id: str, reader: str) -> int:
         return self._write_one(*erase_reader_marks_query(orchestrator_id, reader, mark="?"))
-
-    def _write_one(self, sql: str, params: Sequence[Any]) -> int:
-        """One statement in its own transaction; the rows it changed."""
-        try:
-            with self._transaction() as conn:
-                return conn.execute(sql, params).rowcount
-        except sqlite3.DatabaseError as exc:
-            self._write_failed(exc)
-            raise StoreUnavailableError(f"write failed on {self.path}: {exc}") from exc
 
     def counts(self, orchestrator_id: str) -> StoreCounts:
         def grouped(sql: str) -> dict[str, int]:
@@ -1423,48 +682,13 @@ class SQLiteStore(CheckpointsElsewhere, SqlReads, Store):
         connection still busy after that is left to the garbage collector
         rather than closed under a running statement.
         """
-        with self._calls:
-            if self._closed:
-                return
-            self._closed = True
-            done = self._calls.wait_for(lambda: self._running == 0, self.close_timeout)
-            if not done:
-                with self._readers_lock:
-                    for conn in self._readers:
-                        conn.interrupt()
-                done = self._calls.wait_for(lambda: self._running == 0, 5.0)
-        self._anchors.close()  # the last committed head is on disk before close returns
-        if not done:
+        done = self._stop_calls()
+        if done is None:
             return
-        with self._readers_lock:
-            for conn in self._readers:
-                conn.close()
-            self._readers.clear()
-        with self._write_lock:
-            if self._writer is not None:
-                self._writer.close()
-            if self._lock_fd is not None:
-                os.close(self._lock_fd)
-                self._lock_fd = None
-        self.text_leg.close()
-
-
-def _file_id(path: Path) -> tuple[int, int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _holds_nothing(path: Path) -> bool:
-    """True when there is no database at ``path``: no file, or an empty one."""
-    try:
-        return path.stat().st_size == 0
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
+        self._anchors.close()  # the last committed head is on disk before close returns
+        if done:
+            self._close_connections()
+            self.text_leg.close()
 
 
 def _behind(have: tuple[int, int] | None, now: tuple[int, int]) -> bool:
@@ -1474,18 +698,3 @@ def _behind(have: tuple[int, int] | None, now: tuple[int, int]) -> bool:
     (True, False, False)
     """
     return have is not None and now[0] >= have[0] and now[1] >= have[1]
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split a migration into statements (``sqlite3.complete_statement`` aware)."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements
