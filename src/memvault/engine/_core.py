@@ -36,7 +36,9 @@ from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
 from memvault.store.base import NO_FILTER, EmbeddingRow, IndexText, NodeFilter, Store
 from memvault.write import CaptureConfig
-from memvault.write.pipeline import Relations, Validator, WritePipeline
+from memvault.write.drafts import Relations
+from memvault.write.gating import Validator
+from memvault.write.pipeline import WritePipeline
 from memvault.write.relations import related_edges
 from memvault.write.spec import Clock, NewMemory, WriteGate
 from memvault.write.validators import writing_constraints

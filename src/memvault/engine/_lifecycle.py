@@ -33,7 +33,7 @@ from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.store.scope import reader_key
-from memvault.write.pipeline import Draft
+from memvault.write.drafts import Draft
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
 __all__ = ["LifecycleOps"]

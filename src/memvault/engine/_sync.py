@@ -54,7 +54,9 @@ from memvault.retrieval.config import RetrievalConfig
 from memvault.store.base import Store
 from memvault.store.factory import open_bound_store  # issue 11: backend chosen by config
 from memvault.write import CaptureConfig, CapturePipeline
-from memvault.write.pipeline import Relations, Validator, WritePipeline
+from memvault.write.drafts import Relations
+from memvault.write.gating import Validator
+from memvault.write.pipeline import WritePipeline
 from memvault.write.spec import Clock, WriteGate
 
 if TYPE_CHECKING:

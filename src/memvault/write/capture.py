@@ -55,8 +55,10 @@ from memvault.store.base import NodeFilter, Store, WriteSet
 from memvault.store.scope import same_owner
 from memvault.write.commit import WriteBuilder
 from memvault.write.config import CaptureConfig, bands_for
+from memvault.write.drafts import Draft
+from memvault.write.gating import FnGate
 from memvault.write.judge import CallJudge, GateFn, raw_words_check
-from memvault.write.pipeline import Draft, FnGate, WritePipeline
+from memvault.write.pipeline import WritePipeline
 from memvault.write.report import CandidateReport, CaptureResult, EdgeRef
 from memvault.write.resolve import NeighbourView, Outcome, Resolution, resolve
 from memvault.write.similarity import (

@@ -48,11 +48,11 @@ reuses it, and nothing is embedded twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import ValidationError
 from typing_extensions import Unpack
@@ -72,39 +72,39 @@ from memvault.model.enums import (
 )
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.text import clean_fields
-from memvault.model.validation import canonical_source_path, to_validation_failed
+from memvault.model.validation import canonical_source_path
 from memvault.results import WriteResult
-from memvault.retrieval.indexing import conversation_links, derived_index_text, embedding_rows
+from memvault.retrieval.indexing import embedding_rows
 from memvault.store.base import EmbeddingRow, HistoryEvent, IndexText, Store, WriteSet
 from memvault.store.records import OpEvent
 from memvault.write.commit import WriteBuilder, with_op_events
+from memvault.write.drafts import (
+    Cleaner,
+    Draft,
+    EmbedRows,
+    LogFn,
+    Relations,
+    Splitter,
+    content_parts,
+    new_edges,
+    validation_failed,
+    with_index_text,
+    with_vectors,
+)
+from memvault.write.gating import STORE_UNAVAILABLE, Judging, Validator, strongest
 from memvault.write.spec import (
     PURGE_AFTER,
     UPDATABLE_FIELDS,
     Clock,
-    FieldGate,
     LinkOptions,
     MemoryPatch,
     NewMemory,
     WriteGate,
     derive_key,
 )
-from memvault.write.validators import SEMANTIC_TYPES
 
-__all__ = [
-    "Draft",
-    "EmbedRows",
-    "FnGate",
-    "LogFn",
-    "Relations",
-    "Validator",
-    "WritePipeline",
-    "fail_closed",
-    "strongest",
-]
+__all__ = ["RELATIONS_BATCH_MAX", "STATUS_CHANGES", "WritePipeline"]
 
-LogFn = Callable[..., None]
-"""``log(level, event, **fields)`` — the runtime's structured log (``logs/memory.log``)."""
 
 #: How each status change is judged, audited and shown in the delta header.
 STATUS_CHANGES: dict[MemoryStatus, tuple[MemoryOp, HistoryOp, ChangeKind]] = {
@@ -117,102 +117,12 @@ STATUS_CHANGES: dict[MemoryStatus, tuple[MemoryOp, HistoryOp, ChangeKind]] = {
 #: ``create`` runs the relations steps for batches up to this size (``add`` is one).
 RELATIONS_BATCH_MAX = 32
 
-Validator = Callable[[MemoryOp, MemoryNode], Decision | None]
-"""A validator step: ``None`` when the node passes, else a refusal ranked with the gate's."""
-
-Relations = Callable[[MemoryNode], Sequence[MemoryEdge]]
-"""A relations step: edges a new node gets in its own transaction."""
-
-Cleaner = Callable[[str], str]
-
-
-class Splitter(Protocol):
-    """Cuts ``text`` into consecutive exact slices of at most ``limit`` characters."""
-
-    def __call__(self, text: str, limit: int, *, sentences: int | None = None) -> list[str]: ...
-
-
-class EmbedRows(Protocol):
-    """Embedding rows for nodes about to be written (the engine's embedder, cache first).
-
-    ``known`` holds document vectors the caller already has, by text.
-    """
-
-    def __call__(
-        self,
-        nodes: tuple[MemoryNode, ...],
-        extras: Mapping[str, IndexText] | None = ...,
-        /,
-        *,
-        known: Mapping[str, FloatVector] | None = ...,
-    ) -> tuple[EmbeddingRow, ...]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """One candidate write: the node, its precomputed vector, extra index text."""
-
-    node: MemoryNode
-    vector: FloatVector | None = None
-    index_text: IndexText | None = None
-    #: control characters removed from the caller's text (recorded in the CREATE event)
-    cleaned: int = 0
-    #: the ``model_id`` of the embedder that made ``vector`` (None: not known yet)
-    vector_model: str | None = None
-
-
-def strongest(decisions: Iterable[Decision]) -> Decision:
-    """The decision that wins under contract §7 (first one on a tie).
-
-    >>> a = Decision(StopReason.SCHEMA_INVALID, "schema")
-    >>> b = Decision(StopReason.INJECTION_DETECTED, "detector.injection")
-    >>> strongest([a, b]).stop_reason.value
-    'INJECTION_DETECTED'
-    """
-    return min(decisions, key=lambda d: d.stop_reason.priority)
-
-
-#: The detector of a decision no step could make because the store was unavailable.
-STORE_UNAVAILABLE = "store"
-
-
-def fail_closed(where: str, exc: BaseException | None = None) -> Decision:
-    """What any exception inside a step becomes (INV-8).
-
-    Trigger: a step read an unavailable store (the gate counts the user's writes
-      today for the entitlement caps).
-    Why: "gate raised" blamed the gate — HTTP 500 and exit 1 instead of the store
-      unavailable answer a failed commit gets (503, exit 4).
-    Outcome: such a failure is named for the store (:data:`STORE_UNAVAILABLE`), and
-      the write's result is flagged ``store_unavailable``.
-
-    >>> fail_closed("gate").reason
-    'gate raised'
-    """
-    if isinstance(exc, StoreUnavailableError):
-        return Decision(
-            StopReason.INTERNAL_INCONSISTENCY,
-            detector=STORE_UNAVAILABLE,
-            reason=f"the memory store is unavailable ({where}: {type(exc).__name__})",
-        )
-    return Decision(StopReason.INTERNAL_INCONSISTENCY, detector=where, reason=f"{where} raised")
-
-
-class FnGate:
-    """A ``WriteGate`` over a plain ``(op, node) -> Decision`` function."""
-
-    def __init__(self, gate: Callable[[MemoryOp, MemoryNode], Decision]) -> None:
-        self.gate = gate
-
-    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
-        return self.gate(op, node)
-
 
 def _clean(text: str) -> str:
     return text.strip()
 
 
-class WritePipeline:
+class WritePipeline(Judging):
     """The write path of one orchestrator: the only code that builds a write or a refusal.
 
     Cheap to construct (the engine builds one per call, so a changed gate,
@@ -238,15 +148,12 @@ class WritePipeline:
         content_limit: Callable[[str], int] | None = None,
         splitter: Splitter | None = None,
     ) -> None:
+        super().__init__(gate=gate, agent_id=agent_id, validators=validators, log=log)
         self.store = store
         self.orchestrator = orchestrator
-        self.gate = gate
         self.clock = clock
-        self.agent_id = agent_id
-        self.log_fn = log
         self.embed = embed
         self.workspace_roots = tuple(workspace_roots)
-        self.validators = tuple(validators)
         self.relations = tuple(relations)
         self.clean = clean
         #: The longest content one memory of a category may hold (``None``: no split).
@@ -261,10 +168,6 @@ class WritePipeline:
     def now(self) -> str:
         """The clock, as a stored timestamp."""
         return format_timestamp(self.clock())
-
-    def log(self, level: str, event: str, **fields: Any) -> None:
-        if self.log_fn is not None:
-            self.log_fn(level, event, **fields)
 
     def builder(self, at: str | None = None, thread_id: str = "default") -> WriteBuilder:
         """The pure builder of this pipeline's write sets (one moment, one thread)."""
@@ -307,7 +210,7 @@ class WritePipeline:
                 updated_at=at,
             )
         except ValidationError as exc:
-            raise _failed(exc) from None
+            raise validation_failed(exc) from None
 
     def build(self, spec: NewMemory, *, memory_id: str | None = None) -> MemoryNode:
         """A node from ``spec``; raises :class:`ValidationFailed` (or ``UnsafePathError``)."""
@@ -355,7 +258,7 @@ class WritePipeline:
         try:
             return NewMemory(**dict(fields))
         except ValidationError as exc:
-            raise _failed(exc) from None
+            raise validation_failed(exc) from None
 
     @staticmethod
     def parse_patch(changes: Mapping[str, Any]) -> MemoryPatch:
@@ -369,145 +272,13 @@ class WritePipeline:
         try:
             return MemoryPatch(**dict(changes))
         except ValidationError as exc:
-            raise _failed(exc) from None
+            raise validation_failed(exc) from None
 
     def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
         """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
         return self.build(self.parse_new(fields))
 
-    # -- validate + gate -----------------------------------------------------
-
-    def judge(
-        self,
-        op: MemoryOp,
-        node: MemoryNode,
-        *,
-        vector: FloatVector | None = None,
-        vector_model: str | None = None,
-        findings: Sequence[Decision] = (),
-    ) -> Decision:
-        """Every validator and the gate; the §7 winner of their findings.
-
-        Any exception in a step is INTERNAL_INCONSISTENCY (fail closed).
-        """
-        verdicts = [*findings, *self.validated(op, node)]
-        verdicts.append(self.check(op, node, vector=vector, vector_model=vector_model))
-        return strongest(verdicts)
-
-    def validated(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
-        """Every validator step's finding on ``node`` (an exception fails closed)."""
-        verdicts: list[Decision] = []
-        for validate in self.validators:
-            try:
-                found = validate(op, node)
-            except Exception as exc:
-                self.log("error", "validator_failed", error=f"{type(exc).__name__}: {exc}")
-                found = fail_closed("validator", exc)
-            if found is not None:
-                verdicts.append(found)
-        return verdicts
-
-    def judge_many(self, op: MemoryOp, drafts: Sequence[Draft]) -> list[Decision]:
-        """:meth:`judge` of every draft (with its vector): exactly the per-draft answers.
-
-        Trigger: a batch (``add_many``, ingest's files).
-        Why: the gate judged one draft at a time was ~75% of a bulk load; a gate
-          with ``check_many`` scores the batch's learned heads at once.
-        Outcome: the validators run per draft, the gate once per batch
-          (:meth:`check_many`); each draft gets the §7 winner, as ``judge`` gives.
-        """
-        if len(drafts) < 2:
-            return [
-                self.judge(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
-            ]
-        gated = self.check_many(op, drafts)
-        return [
-            strongest([*self.validated(op, d.node), decision])
-            for d, decision in zip(drafts, gated, strict=True)
-        ]
-
-    def check_many(self, op: MemoryOp, drafts: Sequence[Draft]) -> list[Decision]:
-        """:meth:`check` of every draft; the gate's ``check_many`` when it has one.
-
-        A batch call that raises is retried draft by draft, so each draft gets
-        what :meth:`check` answers (INTERNAL_INCONSISTENCY only where that fails).
-        """
-        many: Any = getattr(self.gate, "check_many", None)
-        if many is None:
-            return [
-                self.check(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
-            ]
-        reads = getattr(self.gate, "reads_vectors", False)
-        vectors = [d.vector if reads else None for d in drafts]
-        models = [
-            d.vector_model if v is not None else None for d, v in zip(drafts, vectors, strict=True)
-        ]
-        try:
-            decisions: list[Decision] = list(
-                many(
-                    op,
-                    [d.node for d in drafts],
-                    agent_id=self.agent_id,
-                    vectors=vectors,
-                    vector_models=models,
-                )
-            )
-            if len(decisions) != len(drafts):
-                raise ValueError(f"{len(decisions)} decisions for {len(drafts)} drafts")
-            return decisions
-        except Exception as exc:
-            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            return [
-                self.check(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
-            ]
-
-    def check(
-        self,
-        op: MemoryOp,
-        node: MemoryNode,
-        *,
-        vector: FloatVector | None = None,
-        vector_model: str | None = None,
-    ) -> Decision:
-        """The gate alone; an exception is INTERNAL_INCONSISTENCY.
-
-        A gate that declares ``reads_vectors`` gets the content's vector and the
-        ``model_id`` of the embedder that made it (it decides whether it can use them).
-        """
-        try:
-            if vector is not None and getattr(self.gate, "reads_vectors", False):
-                check: Any = self.gate.check
-                decision: Decision = check(
-                    op, node, agent_id=self.agent_id, vector=vector, vector_model=vector_model
-                )
-                return decision
-            return self.gate.check(op, node, agent_id=self.agent_id)
-        except Exception as exc:
-            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            return fail_closed("gate", exc)
-
-    def judge_invalid(
-        self, op: MemoryOp, failed: ValidationFailed, fields: Mapping[str, Any]
-    ) -> Decision:
-        """A schema problem as a finding, ranked with what the gate says about the raw fields.
-
-        Trigger: no node could be built (a bad ``type``, an unknown field).
-        Why: contract §7 — "Ignore all previous instructions…" with a bad type
-        is INJECTION_DETECTED, as ``policy check`` answers, not SCHEMA_INVALID.
-        Outcome: the gate (when it can judge raw fields) sees the text; the
-        higher-ranked stop reason wins, the schema finding on a tie.
-        """
-        schema = Decision(failed.stop_reason, detector="schema", reason=failed.message)
-        if not isinstance(self.gate, FieldGate):
-            return schema
-        try:
-            verdict = self.gate.check_fields(op, dict(fields), agent_id=self.agent_id)
-        except Exception as exc:
-            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            verdict = fail_closed("gate", exc)
-        if verdict.allowed:
-            return schema
-        return strongest([schema, verdict])
+    # -- validate + gate: Judging (memvault.write.gating) ---------------------
 
     # -- refusals and failures ----------------------------------------------
 
@@ -698,37 +469,6 @@ class WritePipeline:
 
     # -- vectors ---------------------------------------------------------------
 
-    def with_vectors(self, drafts: Sequence[Draft]) -> list[Draft]:
-        """The vector step: each draft's content vector, before the gate judges it.
-
-        Trigger: the gate reads vectors (``reads_vectors``: the learned layer's
-          heads) and an embedder is configured.
-        Why: one vector per candidate, used three times — the gate's heads, the
-          stored embedding and (capture) the neighbour search read the same one;
-          embedding only the accepted drafts after the gate would embed twice.
-        Outcome: drafts without a vector get their content's document vector
-          (the store's cache first, then one batch); a precomputed one gets its
-          ``model_id``. When embedding fails or is off the drafts are unchanged
-          and the gate falls back to what it can judge without a vector.
-        """
-        if self.embed is None or not drafts or not getattr(self.gate, "reads_vectors", False):
-            return list(drafts)
-        nodes = tuple(d.node for d in drafts)
-        known = {d.node.content: d.vector for d in drafts if d.vector is not None}
-        try:
-            rows = self.embed(nodes, known=known) if known else self.embed(nodes)
-        except Exception as exc:  # a vector is an aid to the gate: never fail the write
-            self.log("warning", "embedding_failed", error=f"{type(exc).__name__}: {exc}")
-            return list(drafts)
-        by_id = {r.memory_id: r for r in rows}
-        out: list[Draft] = []
-        for d in drafts:
-            row = by_id.get(d.node.memory_id)
-            if row is not None and (d.vector is None or d.vector_model is None):
-                d = replace(d, vector=row.vector, vector_model=row.model_id)
-            out.append(d)
-        return out
-
     def rows(
         self,
         drafts: Sequence[Draft],
@@ -742,43 +482,6 @@ class WritePipeline:
         if extras:
             return self.embed(nodes, extras, known=known or None)
         return self.embed(nodes, known=known) if known else self.embed(nodes)
-
-    def edges_of_new(self, node: MemoryNode) -> tuple[MemoryEdge, ...]:
-        """Every relations step's edges for a new node (a failing step adds none)."""
-        edges: list[MemoryEdge] = []
-        for relate in self.relations:
-            try:
-                edges.extend(relate(node))
-            except Exception as exc:
-                self.log("warning", "relations_failed", error=f"{type(exc).__name__}: {exc}")
-        return tuple(edges)
-
-    def new_edges(
-        self, nodes: Sequence[MemoryNode], *, bulk: bool, chain: bool = False
-    ) -> list[MemoryEdge]:
-        """The edges new nodes get: conversation links, then the relations steps' edges.
-
-        Bulk loads skip the relations steps: one recall per memory would
-        dominate the load (consolidation links similar memories later). Every
-        write links consecutive memories of a conversation (one read per
-        conversation), ``chain`` consecutive ``nodes`` of no conversation (the
-        pieces of one text); a pair linked twice keeps its first edge.
-        """
-        try:
-            edges = conversation_links(self.store, self.orchestrator, nodes, chain=chain)
-        except Exception as exc:  # a link is an aid to ranking: never fail the write
-            self.log("warning", "conversation_links_failed", error=f"{type(exc).__name__}: {exc}")
-            edges = []
-        if not bulk:
-            edges.extend(e for n in nodes for e in self.edges_of_new(n))
-        seen: set[tuple[str, str, EdgeType]] = set()
-        out: list[MemoryEdge] = []
-        for edge in edges:
-            key = (edge.from_memory_id, edge.to_memory_id, edge.edge_type)
-            if key not in seen:
-                seen.add(key)
-                out.append(edge)
-        return out
 
     # -- the write kinds -----------------------------------------------------
 
@@ -796,7 +499,7 @@ class WritePipeline:
         memories (:meth:`parts`), all or none, never cut.
         """
         fields, removed = self.strip_controls(fields)
-        pieces = self.parts(fields)
+        pieces = content_parts(fields, self.content_limit, self.splitter)
         if len(pieces) > 1:
             return self.add_parts(fields, pieces, removed, thread_id, index_text)
         try:
@@ -804,33 +507,6 @@ class WritePipeline:
         except ValidationFailed as exc:
             return self.invalid(MemoryOp.STORE, exc, fields=fields)
         return self.create([Draft(node, vector, index_text, removed)], thread_id=thread_id)[0]
-
-    def parts(self, fields: Mapping[str, Any]) -> list[str]:
-        """The consecutive pieces a long ``content`` is stored as (``[]``: stored whole).
-
-        Trigger: an ``add`` whose content is longer than its category's bound
-        (a user message over 512 characters as an EVENT) and that gives no
-        separate ``value``.
-        Why: refusing it (BOUNDS_EXCEEDED) lost what the user said, and cutting
-          it would lose the rest silently (issue 17).
-        Outcome: exact slices of the content at sentence ends, each within the
-          bound; a statement type (fact, preference …) takes at most two
-          sentences a piece, as the writing constraints ask.
-        """
-        content = fields.get("content")
-        if (
-            self.content_limit is None
-            or self.splitter is None
-            or not isinstance(content, str)
-            or bool(fields.get("value"))
-        ):
-            return []
-        limit = self.content_limit(str(fields.get("category") or ""))
-        if len(content) <= limit:
-            return []
-        kind = str(fields.get("type") or "").lower()
-        statement = kind in {t.value.lower() for t in SEMANTIC_TYPES}
-        return self.splitter(content, limit, sentences=2 if statement else None)
 
     def add_parts(
         self,
@@ -918,7 +594,8 @@ class WritePipeline:
         out: list[WriteResult | None] = [None] * len(drafts)
         accepted: list[tuple[int, Draft, Decision]] = []
         refused: list[tuple[int, Decision]] = []
-        drafts = self.with_vectors(drafts)
+        if self.embed is not None and getattr(self.gate, "reads_vectors", False):
+            drafts = with_vectors(drafts, self.embed, self.log)
         for i, (draft, decision) in enumerate(
             zip(drafts, self.judge_many(MemoryOp.STORE, drafts), strict=True)
         ):
@@ -941,12 +618,18 @@ class WritePipeline:
                 out[i] = result
         if accepted:
             at = accepted[0][1].node.created_at if len(drafts) == 1 else self.now()
-            kept = self.with_index_text([d for _, d, _ in accepted])
+            kept = with_index_text(self.store, [d for _, d, _ in accepted], self.log)
             write = self.builder(at, thread_id).created(
                 [d.node for d in kept],
                 [dec for _, _, dec in accepted],
-                edges=self.new_edges(
-                    [d.node for d in kept], bulk=len(drafts) > RELATIONS_BATCH_MAX, chain=whole
+                edges=new_edges(
+                    self.store,
+                    self.orchestrator,
+                    [d.node for d in kept],
+                    self.relations,
+                    self.log,
+                    bulk=len(drafts) > RELATIONS_BATCH_MAX,
+                    chain=whole,
                 ),
                 embeddings=self.rows(kept),
                 index_texts=[
@@ -972,28 +655,6 @@ class WritePipeline:
                     store_unavailable=committed.store_unavailable,
                 )
         return [r for r in out if r is not None]
-
-    def with_index_text(self, drafts: Sequence[Draft]) -> list[Draft]:
-        """Drafts without caller index text get the one the write path derives.
-
-        The date and context columns the default ranking weighs are built here
-        from legitimate inputs only (the timestamp, summaries of the memories
-        written just before in the same conversation);
-        see :func:`memvault.retrieval.indexing.derived_index_text`.
-        """
-        out: list[Draft] = []
-        earlier: list[MemoryNode] = []
-        for draft in drafts:
-            if draft.index_text is None:
-                try:
-                    derived = derived_index_text(self.store, draft.node, earlier)
-                except Exception as exc:  # index text is an aid: never fail the write
-                    self.log("warning", "index_text_failed", error=f"{type(exc).__name__}: {exc}")
-                    derived = None
-                draft = replace(draft, index_text=derived)
-            out.append(draft)
-            earlier.append(draft.node)
-        return out
 
     def update(
         self,
@@ -1024,7 +685,7 @@ class WritePipeline:
         try:
             node = MemoryNode.model_validate(data)
         except ValidationError as exc:
-            return self.invalid(MemoryOp.UPDATE, _failed(exc), memory_id=memory_id)
+            return self.invalid(MemoryOp.UPDATE, validation_failed(exc), memory_id=memory_id)
         decision = self.judge(MemoryOp.UPDATE, node)
         if not decision.allowed:
             return self.refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
@@ -1099,15 +760,9 @@ class WritePipeline:
                 created_at=now,
             )
         except ValidationError as exc:
-            return self.invalid(MemoryOp.STORE, _failed(exc), memory_id=from_id)
+            return self.invalid(MemoryOp.STORE, validation_failed(exc), memory_id=from_id)
         write = self.builder(now, thread_id).linked(edge)
         return self.commit(
             write,
             WriteResult(StopReason.SUCCESS_STORED, memory_id=from_id, edge_id=edge.edge_id),
         )
-
-
-def _failed(exc: ValidationError) -> ValidationFailed:
-    failed = to_validation_failed(exc)
-    assert isinstance(failed, ValidationFailed)
-    return failed

@@ -36,7 +36,8 @@ from memvault.retrieval.text import query_terms
 from memvault.store.base import Store
 from memvault.store.scope import same_owner
 from memvault.write.config import SimilarityBands, bands_for
-from memvault.write.pipeline import RELATIONS_BATCH_MAX, Relations
+from memvault.write.drafts import Relations
+from memvault.write.pipeline import RELATIONS_BATCH_MAX
 from memvault.write.similarity import LexicalSimilarity, Similarity
 
 __all__ = ["RELATIONS_BATCH_MAX", "related_edges"]

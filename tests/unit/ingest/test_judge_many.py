@@ -15,7 +15,8 @@ from memvault.model.enums import MemoryOp, StopReason
 from memvault.model.node import MemoryNode
 from memvault.policy.write_gate import PolicyGate
 from memvault.store import SQLiteStore
-from memvault.write.pipeline import Draft, WritePipeline
+from memvault.write.drafts import Draft
+from memvault.write.pipeline import WritePipeline
 
 SHA = "cd" * 32
 

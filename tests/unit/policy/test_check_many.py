@@ -22,7 +22,8 @@ from memvault.policy.candidate import Caps, Usage
 from memvault.policy.learned import LearnedLayer, default_layer
 from memvault.policy.write_gate import PolicyGate
 from memvault.store import SQLiteStore
-from memvault.write.pipeline import Draft, WritePipeline
+from memvault.write.drafts import Draft
+from memvault.write.pipeline import WritePipeline
 
 _BASE = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
 
