@@ -92,3 +92,80 @@ def test_mcp_store_parameters_are_new_memory_fields(tmp_path: Path) -> None:
         assert set(store) <= set(NewMemory.model_fields)
     finally:
         control.close()
+
+
+#: What every surface shows of the field lists, printed as JSON by a fresh interpreter.
+_SURFACES = r"""
+import json, tempfile, pathlib
+from typer.main import get_command
+from memvault.access import AccessControl, Principal
+from memvault.api.app import create_app
+from memvault.cli.app import app
+from memvault.config import load_config
+from memvault.context.query import QueryFilters
+from memvault.mcp.server import build_server
+
+control = AccessControl(pathlib.Path(tempfile.mkdtemp()), load_config(environ={}))
+try:
+    api = create_app(control).openapi()
+    server = build_server(control, lambda ctx: Principal("acme", "assistant", "stdio"))
+    tools = {t.name: t.parameters for t in server._tool_manager.list_tools()}
+finally:
+    control.close()
+commands = get_command(app).commands
+schemas = api["components"]["schemas"]
+listing = api["paths"]["/v1/memories"]["get"]["parameters"]
+print(json.dumps({
+    "cli list": [p.name for p in commands["list"].params],
+    "cli search": [p.name for p in commands["search"].params],
+    "http list": [p["name"] for p in listing],
+    "http search filters": list(schemas["SearchFilters"]["properties"]),
+    "http query filters": list(schemas["QueryFilters"]["properties"]),
+    "memory.query filters": list(QueryFilters.model_fields),
+}))
+"""
+
+
+def _surfaces(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> dict[str, list[str]]:
+    """The surfaces of a copy of the package in which each file's ``(old, new)`` edit is made.
+
+    The copy links every file but the edited ones, so it costs milliseconds.
+    """
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import memvault
+
+    tree = tmp_path / "tree"
+    package = tree / "memvault"
+    shutil.copytree(
+        Path(memvault.__file__).parent,
+        package,
+        copy_function=os.symlink,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for rel, (old, new) in edits.items():
+        path = package / rel
+        text = path.read_text()
+        assert text.count(old) == 1, f"{rel}: {old!r} is not there once"
+        path.unlink()
+        path.write_text(text.replace(old, new))
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, "-c", _SURFACES], env=env, capture_output=True, text=True, check=True
+    )
+    surfaces: dict[str, list[str]] = json.loads(out.stdout)
+    return surfaces
+
+
+def test_a_new_filter_field_reaches_every_surface(tmp_path: Path) -> None:
+    """One line added to NodeFilter: an option of list and search, a query parameter of
+    GET /v1/memories, a filter of POST /v1/search and /v1/query and of memory.query."""
+    added = "    mood: str | None = None\n"
+    anchor = "    visible_to: tuple[str, ...] | None = None\n"
+    surfaces = _surfaces(tmp_path, {"store/base.py": (anchor, anchor + added)})
+    assert "mood" not in NodeFilter.model_fields
+    assert all("mood" in names for names in surfaces.values()), surfaces

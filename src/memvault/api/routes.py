@@ -8,6 +8,7 @@ single engine call whose errors are mapped in :mod:`memvault.api.app`.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -34,11 +35,11 @@ from memvault.api.schemas import (
     Timestamp,
 )
 from memvault.engine import Caller as EngineCaller
-from memvault.engine import WriteResult, history_json
+from memvault.engine import NodeFilter, WriteResult, history_json
 from memvault.errors import MemoryNotFoundError
-from memvault.model.annotations import unwrap
+from memvault.model.annotations import unwrap, with_keywords
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
-from memvault.model.node import ID_PATTERN
+from memvault.model.node import ID_PATTERN, SCALAR_FILTERS
 
 __all__ = ["Caller", "reject_unknown_query", "router"]
 
@@ -183,56 +184,54 @@ def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
     return _written(result, 201)
 
 
-@router.get("/memories", operation_id="list_memories", responses=_AUTHED)
-def list_memories(
-    c: CallerDep,
-    user_id: IdQuery = None,
-    agent_id: IdQuery = None,
-    run_id: IdQuery = None,
-    actor_id: IdQuery = None,
-    role: IdQuery = None,
-    conversation_id: IdQuery = None,
-    project_id: IdQuery = None,
-    type: Annotated[list[MemoryType] | None, Query(max_length=16)] = None,
-    category: Annotated[list[CategoryName] | None, Query(max_length=32)] = None,
-    status: Annotated[list[MemoryStatus] | None, Query(max_length=4)] = None,
-    pinned: bool | None = None,
-    importance_min: Annotated[Importance | None, Query()] = None,
-    importance_max: Annotated[Importance | None, Query()] = None,
-    updated_after: StampQuery = None,
-    updated_before: StampQuery = None,
-    visible_to: Annotated[
+#: How ``GET /v1/memories`` takes the fields of ``NodeFilter`` (the one filter list):
+#: every one is a query parameter, none given = not filtered; a field not named
+#: here is taken as ``NodeFilter`` types it.
+_LIST_QUERY: dict[str, Any] = {
+    **dict.fromkeys(SCALAR_FILTERS, IdQuery),
+    "type": Annotated[list[MemoryType] | None, Query(max_length=16)],
+    "category": Annotated[list[CategoryName] | None, Query(max_length=32)],
+    "status": Annotated[list[MemoryStatus] | None, Query(max_length=4)],
+    "importance_min": Annotated[Importance | None, Query()],
+    "importance_max": Annotated[Importance | None, Query()],
+    "updated_after": StampQuery,
+    "updated_before": StampQuery,
+    "visible_to": Annotated[
         list[Annotated[str, StringConstraints(min_length=1, max_length=128)]] | None,
         Query(
             max_length=8,
             description="as these users see it: their memories and shared ones "
             "(a key bound to a user is held to that user whatever this says)",
         ),
-    ] = None,
+    ],
+}
+
+
+def _filter_query() -> list[inspect.Parameter]:
+    """The listing's filter parameters, one per ``NodeFilter`` field, in its order."""
+    return [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=_LIST_QUERY.get(name, field.annotation),
+        )
+        for name, field in NodeFilter.model_fields.items()
+    ]
+
+
+@router.get("/memories", operation_id="list_memories", responses=_AUTHED)
+@with_keywords(_filter_query())
+def list_memories(
+    c: CallerDep,
+    *,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    **filters: Any,
 ) -> dict[str, Any]:
     """Memories matching the filters (active only unless ``status`` is given), newest first."""
-    raw: dict[str, Any] = {
-        "user_id": user_id,
-        "agent_id": agent_id,
-        "run_id": run_id,
-        "actor_id": actor_id,
-        "role": role,
-        "conversation_id": conversation_id,
-        "project_id": project_id,
-        "type": type,
-        "category": category,
-        "status": status,
-        "pinned": pinned,
-        "importance_min": importance_min,
-        "importance_max": importance_max,
-        "updated_after": updated_after,
-        "updated_before": updated_before,
-        "visible_to": visible_to,
-    }
-    filters = {k: v for k, v in raw.items() if v not in (None, [], ())}
-    nodes = c.engine.list_memories(filters, limit=limit, offset=offset)
+    given = {k: v for k, v in filters.items() if v not in (None, [], ())}
+    nodes = c.engine.list_memories(given, limit=limit, offset=offset)
     return {"memories": [n.to_json() for n in nodes]}
 
 

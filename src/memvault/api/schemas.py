@@ -37,13 +37,14 @@ from pydantic import (
 )
 
 from memvault.engine import DEFAULT_CONTRACT_VERSION, NodeFilter, load_contract
+from memvault.model.annotations import edge_fields
 from memvault.model.enums import (
     CapturedBy,
     MemoryType,
     SourceType,
     TTLClass,
 )
-from memvault.model.node import CONTENT_MAX, ID_PATTERN, SUMMARY_MAX
+from memvault.model.node import CONTENT_MAX, ID_PATTERN, SCALAR_FILTERS, SUMMARY_MAX
 from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = [
@@ -276,8 +277,8 @@ def _filter_fields(dates: Any, *, category: bool) -> dict[str, Any]:
     request's top-level ``categories`` where ``category`` is False; the user
     scope (``visible_to``) is the listing's alone here.
     """
-    ident: Any = (Ident | None, None)
     edge: dict[str, Any] = {
+        **dict.fromkeys(SCALAR_FILTERS, (Ident | None, None)),
         "type": (list[MemoryType] | None, Field(default=None, max_length=16)),
         "category": (list[CategoryName] | None, Field(default=None, max_length=32)),
         "pinned": (Flag | None, None),
@@ -287,7 +288,7 @@ def _filter_fields(dates: Any, *, category: bool) -> dict[str, Any]:
         "updated_before": (dates | None, None),
     }
     skip = {"status", "visible_to"} | (set() if category else {"category"})
-    return {n: edge.get(n, ident) for n in NodeFilter.model_fields if n not in skip}
+    return edge_fields(NodeFilter, edge, skip=skip)
 
 
 if TYPE_CHECKING:

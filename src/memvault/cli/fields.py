@@ -17,7 +17,6 @@ findings (contract §7), instead of failing in the option parser.
 from __future__ import annotations
 
 import enum
-import functools
 import inspect
 from collections.abc import Callable, Collection, Mapping
 from typing import Annotated, Any, TypedDict, TypeVar
@@ -27,7 +26,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from typing_extensions import Unpack
 
-from memvault.model.annotations import unwrap
+from memvault.model.annotations import unwrap, with_keywords
 
 __all__ = ["model_options", "options_from"]
 
@@ -101,24 +100,4 @@ def options_from(model: type[BaseModel], **choices: Unpack[OptionChoices]) -> Ca
     ``unset``). The command's own parameters come first (arguments, then its
     options); ``--json`` and the like stay last.
     """
-    extra = model_options(model, **choices)
-    names = [p.name for p in extra]
-
-    def decorate(fn: F) -> F:
-        sig = inspect.signature(fn, eval_str=True)
-        own = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
-        leading = [p for p in own if p.kind is not inspect.Parameter.KEYWORD_ONLY]
-        trailing = [p for p in own if p.kind is inspect.Parameter.KEYWORD_ONLY]
-        params = [*leading, *(p.replace(kind=p.KEYWORD_ONLY) for p in extra), *trailing]
-
-        @functools.wraps(fn)
-        def command(*args: Any, **kwargs: Any) -> Any:
-            fields = {n: kwargs.pop(n) for n in names if n in kwargs}
-            return fn(*args, **kwargs, **fields)
-
-        command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
-        command.__annotations__ = {p.name: p.annotation for p in params}
-        del command.__wrapped__  # typer must read the derived signature, not the function's
-        return command  # type: ignore[return-value]
-
-    return decorate
+    return with_keywords(model_options(model, **choices))

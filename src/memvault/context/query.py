@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -40,15 +40,17 @@ from pydantic import (
     Field,
     StringConstraints,
     ValidationError,
+    create_model,
     field_validator,
 )
 
 from memvault.context.render import estimate_tokens, quote
+from memvault.model.annotations import edge_fields
 from memvault.model.enums import MemoryType, StopReason
-from memvault.model.node import CheckedTimestamp, MemoryNode
+from memvault.model.node import SCALAR_FILTERS, MemoryNode
 from memvault.model.validation import BLANK_QUERY, is_blank, to_validation_failed
 from memvault.policy.allowlist import ALIASES, AgentAllowlist
-from memvault.store.base import NodeFilter
+from memvault.store.base import NodeFilter, as_tuple
 from memvault.store.records import OpEvent
 from memvault.store.scope import UserScope
 from memvault.store.scope import scoped as scope_to
@@ -107,46 +109,43 @@ def _day_to_timestamp(value: Any) -> Any:
     return value
 
 
-class QueryFilters(BaseModel):
-    """The filter keys memory.query accepts (spec §6.1); anything else is an error.
-
-    Dates may be ``YYYY-MM-DD`` (midnight UTC) or full timestamps.
-
-    >>> QueryFilters(updated_after="2025-07-01").updated_after
-    '2025-07-01T00:00:00.000000Z'
-    """
+class _Filters(BaseModel):
+    """What :data:`QueryFilters` adds to :class:`NodeFilter`'s fields: days as dates."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    user_id: Name | None = None
-    agent_id: Name | None = None
-    run_id: Name | None = None
-    actor_id: Name | None = None
-    role: Name | None = None
-    conversation_id: Name | None = None
-    project_id: Name | None = None
-    category: tuple[str, ...] | None = None
-    type: tuple[MemoryType, ...] | None = None
-    pinned: bool | None = None
-    importance_min: Annotated[int, Field(ge=0, le=100)] | None = None
-    importance_max: Annotated[int, Field(ge=0, le=100)] | None = None
-    # Checked here, at the edge (issue 20: "nope" was a 500 deep in the store filter).
-    updated_after: CheckedTimestamp | None = None
-    updated_before: CheckedTimestamp | None = None
+    _tuple = field_validator("category", "type", mode="before", check_fields=False)(as_tuple)
 
-    @field_validator("category", "type", mode="before")
-    @classmethod
-    def _tuple(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return (value,)
-        if isinstance(value, list | set | frozenset):
-            return tuple(sorted(value))
-        return value
-
-    @field_validator("updated_after", "updated_before", mode="before")
+    @field_validator("updated_after", "updated_before", mode="before", check_fields=False)
     @classmethod
     def _dates(cls, value: Any) -> Any:
         return _day_to_timestamp(value)
+
+
+if TYPE_CHECKING:
+    QueryFilters = _Filters
+else:
+    QueryFilters = create_model(
+        "QueryFilters",
+        __base__=_Filters,
+        __module__=__name__,
+        __doc__="""The filter keys memory.query accepts (spec §6.1); anything else is an error.
+
+    They are :class:`NodeFilter`'s (the one filter list) but the store's own
+    ``status`` and ``visible_to`` (the user scope is the call's ``user``), ids
+    named (1-128 characters), checked here, at the edge (issue 20: "nope" was a
+    500 deep in the store filter). Dates may be ``YYYY-MM-DD`` (midnight UTC)
+    or full timestamps.
+
+    >>> QueryFilters(updated_after="2025-07-01").updated_after
+    '2025-07-01T00:00:00.000000Z'
+    """,
+        **edge_fields(
+            NodeFilter,
+            {name: (Name | None, None) for name in SCALAR_FILTERS},
+            skip={"status", "visible_to"},
+        ),
+    )
 
 
 class MemoryQuery(BaseModel):
@@ -265,11 +264,12 @@ def scope_filter(
     side regardless of filters; no agent may widen its reach through filters.
     Outcome: a NodeFilter whose ``category``/``type`` encode the allowed set.
     """
+    given = NodeFilter.model_validate(request.filters.model_dump(exclude_none=True))
     asked: frozenset[str] | None = None
     if request.categories is not None:
         asked = expand_categories(request.categories)
-    if request.filters.category is not None:
-        by_filter = expand_categories(request.filters.category)
+    if given.category is not None:
+        by_filter = expand_categories(given.category)
         asked = by_filter if asked is None else asked & by_filter
     granted: frozenset[str] | None = None  # None: every category
     if allowlist is not None:
@@ -284,10 +284,10 @@ def scope_filter(
     procedures = asked is not None and PROCEDURE in asked
     if wanted is not None and not procedures:
         wanted = wanted - {PROCEDURE}
-    types = request.filters.type
+    types = given.type
     if not procedures:
         types = tuple(t for t in (types or tuple(MemoryType)) if t is not MemoryType.PROCEDURE)
-    data = request.filters.model_dump(exclude={"category", "type"}, exclude_none=True)
+    data = given.model_dump(exclude={"category", "type"}, exclude_none=True)
     data["category"] = tuple(sorted(wanted)) if wanted is not None else None
     data["type"] = types
     return NodeFilter.model_validate(data), tuple(sorted(wanted or ()))
@@ -377,7 +377,7 @@ def run_query(
     if isinstance(scoped, str):
         return _refuse(request, scoped)
     node_filter, categories = scoped
-    reader: UserScope = user if user is not None else request.filters.user_id
+    reader: UserScope = user if user is not None else node_filter.user_id
     node_filter = scope_to(node_filter, reader)
     ranked = list(recall(request.query, node_filter, request.top_k))
     omitted = {"threshold": 0, "budget": 0}

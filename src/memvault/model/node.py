@@ -44,6 +44,7 @@ __all__ = [
     "CONTENT_MAX",
     "ID_PATTERN",
     "PROVENANCE_FIELDS",
+    "SCALAR_FILTERS",
     "SUMMARY_MAX",
     "CheckedTimestamp",
     "MemoryEdge",
@@ -61,6 +62,9 @@ SUMMARY_MAX = 280
 #: Who and what a memory came from: the node's provenance columns, one list for the
 #: store's columns and filters and the ingest schema.
 PROVENANCE_FIELDS = ("user_id", "agent_id", "run_id", "actor_id", "role", "conversation_id")
+#: The id-valued fields a filter compares by equality (``column = value``): the
+#: store's, and the id-typed inputs of every edge that takes filters.
+SCALAR_FILTERS = (*PROVENANCE_FIELDS, "project_id")
 
 MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=ID_PATTERN)]
 ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]

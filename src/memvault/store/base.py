@@ -28,7 +28,7 @@ from memvault.model.enums import (
     StopReason,
 )
 from memvault.model.node import (
-    PROVENANCE_FIELDS,
+    SCALAR_FILTERS,
     CheckedTimestamp,
     MemoryEdge,
     MemoryNode,
@@ -64,6 +64,7 @@ __all__ = [
     "VectorHit",
     "VectorSearchEach",
     "WriteSet",
+    "as_tuple",
     "chain_hash",
     "recorded_digests",
     "recorded_identity",
@@ -75,6 +76,21 @@ GENESIS_HASH = "0" * 64
 #: Model-id suffix of the "context + content" vector space, stored beside the plain one
 #: (a purge drops it for the purged memories' conversation neighbours).
 CONTEXT_SPACE_SUFFIX = "#ctx"
+
+
+def as_tuple(value: Any) -> Any:
+    """A filter's several values as one sorted tuple (one value: a tuple of one).
+
+    Filters compare equal, and hash alike, however their values were listed.
+
+    >>> as_tuple("Fact"), as_tuple(["b", "a"]), as_tuple(None)
+    (('Fact',), ('a', 'b'), None)
+    """
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | set | frozenset):
+        return tuple(sorted(value))
+    return value
 
 
 class NodeFilter(BaseModel):
@@ -111,31 +127,13 @@ class NodeFilter(BaseModel):
     #: orchestrator-wide view; the engine passes it only for :data:`ALL_USERS`).
     visible_to: tuple[str, ...] | None = None
 
-    @field_validator("visible_to", mode="before")
-    @classmethod
-    def _users(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return (value,)
-        if isinstance(value, list | set | frozenset):
-            return tuple(sorted(value))
-        return value
+    _tuple = field_validator("type", "category", "status", "visible_to", mode="before")(as_tuple)
 
     @field_validator("visible_to")
     @classmethod
     def _named(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
         if value is not None and any(not u or not u.strip() for u in value):
             raise ValueError("a user in visible_to must be a non-empty id")
-        return value
-
-    @field_validator("type", "category", "status", mode="before")
-    @classmethod
-    def _tuple(cls, value: Any) -> Any:
-        if value is None or isinstance(value, tuple):
-            return value
-        if isinstance(value, str):
-            return (value,)
-        if isinstance(value, list | set | frozenset):
-            return tuple(sorted(value))
         return value
 
     @field_validator("status")
@@ -150,9 +148,6 @@ class NodeFilter(BaseModel):
 #: microseconds to build and to compare); frozen, so it is shared, and stores may
 #: recognise it by identity before comparing.
 NO_FILTER = NodeFilter()
-
-#: The :class:`NodeFilter` fields that are one equality each (``column = value``).
-SCALAR_FILTERS = (*PROVENANCE_FIELDS, "project_id")
 
 
 @dataclass(frozen=True, slots=True)
