@@ -137,3 +137,53 @@ def test_another_process_writes_are_caught_up_without_a_rebuild(tmp_path: Path) 
         )
     for s in (fresh, second, store):
         s.close()
+
+
+def test_the_graph_is_kept_for_the_next_process_and_checked_against_the_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memvault.store.sqlite.ann import HnswIndex
+
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    store.ann_background = False
+    ids = _seed(store, "acme", 900, seed=11)
+    probes = _vectors(8, seed=12)
+    first = [_ids(store, p) for p in probes]
+    graph = store._graph_path("acme", MODEL)
+    assert graph is not None and graph.is_file()  # saved once built
+    store.close()
+    # another process changes the store meanwhile: one vector moved, one memory gone
+    other = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
+    moved = EmbeddingRow(ids[10], MODEL, -probes[0], "sha-moved")
+    other.apply(WriteSet("acme", ts(6), embeddings=(moved,)))
+    gone = other.get_nodes("acme", [first[1][0]])[0].model_copy(
+        update={"status": MemoryStatus.SOFT_DELETED}
+    )
+    other.apply(WriteSet("acme", ts(7), nodes=(gone,)))
+    other.close()
+
+    def no_build(*args: object, **kwargs: object) -> HnswIndex:
+        raise AssertionError("the saved graph should have been loaded")
+
+    monkeypatch.setattr(HnswIndex, "build", no_build)
+    again = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    again.ann_background = False
+    assert _ids(again, -probes[0])[0] == ids[10]  # its new vector, not the saved slot's
+    assert first[1][0] not in _ids(again, probes[1], k=50)
+    index = again._vectors[("acme", MODEL)].ann
+    assert isinstance(index, HnswIndex) and index.stale == 1  # the moved row's old slot
+    exact = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
+    for p in probes[2:]:
+        assert _ids(again, p) == _ids(exact, p)
+    # a torn file is not used: the graph is built again
+    monkeypatch.undo()
+    graph.write_bytes(graph.read_bytes()[:100])
+    third = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    third.ann_background = False
+    assert _ids(third, probes[2]) == _ids(exact, probes[2])
+    assert graph.is_file()
+    # a purge (erasure) drops the saved graphs: they hold the purged memories' ids
+    third._after_purge("acme")
+    assert not graph.parent.exists()
+    for s in (again, exact, third):
+        s.close()

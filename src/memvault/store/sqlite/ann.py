@@ -23,12 +23,21 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DEFAULT_ANN_MIN_ROWS", "AnnIndex", "HnswIndex", "ef_search", "load_faiss"]
+__all__ = [
+    "DEFAULT_ANN_MIN_ROWS",
+    "AnnIndex",
+    "HnswIndex",
+    "ef_search",
+    "load_faiss",
+    "row_digests",
+]
 
 F32 = npt.NDArray[np.float32]
 
@@ -246,6 +255,107 @@ class HnswIndex:
             index.add(np.ascontiguousarray(rows[start : start + 50_000], dtype=np.float32))
         return cls(faiss, index, np.arange(max(n, 1024), dtype=np.int64))
 
+    @property
+    def slots(self) -> int:
+        """Points in the graph (current and masked)."""
+        return self._slots
+
+    def slot_rows(self) -> npt.NDArray[np.int64]:
+        """Each slot's matrix row; ``-1`` for a slot whose row has a newer slot."""
+        slot_row = self._slot_row[: self._slots].copy()
+        current = self._row_slot[slot_row] == np.arange(self._slots)
+        slot_row[~current] = -1
+        return slot_row
+
+    def save(self, path: Path, keys: npt.NDArray[Any], digests: npt.NDArray[np.uint64]) -> None:
+        """Write the graph without its vectors, with each slot's key and vector digest.
+
+        ``keys``/``digests``: one per slot (a masked slot's key is ignored on load).
+        The vectors stay in the database: :meth:`load` takes them from the matrix.
+        Written to a temporary file and renamed, so a reader never sees half a file.
+        """
+        path.parent.mkdir(parents=True, exist_ok=True)
+        graph = self._faiss.serialize_index(self._index, self._faiss.IO_FLAG_SKIP_STORAGE)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as out:
+                np.save(out, np.asarray(keys), allow_pickle=False)
+                np.save(out, np.asarray(digests, dtype=np.uint64), allow_pickle=False)
+                np.save(out, graph, allow_pickle=False)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    @classmethod
+    def load(cls, faiss: Any, path: Path, rows: F32, key_rows: Any) -> tuple[HnswIndex, int] | None:
+        """A saved graph over ``rows`` (the current matrix), or ``None`` if unusable.
+
+        ``key_rows(keys)``: the matrix row of each saved key (``-1``: gone).
+        A slot is reused when its key still has a row whose vector digest is
+        the saved one; other slots stay in the graph, masked (as replaced
+        rows are). Rows without a reused slot are added. Returns the index and
+        how many rows were added.
+        """
+        try:
+            with open(path, "rb") as f:
+                keys = np.load(f, allow_pickle=False)
+                digests = np.load(f, allow_pickle=False)
+                index = faiss.deserialize_index(
+                    np.load(f, allow_pickle=False), faiss.IO_FLAG_SKIP_STORAGE
+                )
+        except (OSError, ValueError, RuntimeError, EOFError):
+            return None  # missing, torn or from another faiss: build instead
+        n, dim = rows.shape
+        slots = int(index.ntotal)
+        if int(index.d) != dim or keys.shape != (slots,) or digests.shape != (slots,):
+            return None
+        slot_row = np.asarray(key_rows(keys), dtype=np.int64)
+        found = slot_row >= 0
+        same = np.zeros(slots, dtype=bool)
+        same[found] = row_digests(rows[slot_row[found]]) == digests[found]
+        row_slot = np.full(max(n, 1), -1, dtype=np.int64)
+        kept = np.flatnonzero(same)
+        row_slot[slot_row[kept]] = kept  # a row saved under two slots keeps the last
+        valid = np.zeros(slots, dtype=bool)
+        valid[row_slot[row_slot >= 0]] = True
+        storage = np.zeros((slots, dim), dtype=np.float32)
+        storage[valid] = rows[slot_row[valid]]
+        flat = faiss.IndexFlatIP(dim)
+        flat.add(storage)
+        index.storage = flat
+        index.own_fields = True
+        flat.this.disown()
+        slot_row[~valid] = 0  # never current: row 0 has another slot (below)
+        capacity = max(slots * 2, 1024)
+        slot_map = np.zeros(capacity, dtype=np.int64)
+        slot_map[:slots] = slot_row
+        out = cls(faiss, index, slot_map)
+        out._row_slot = row_slot
+        out.count = n
+        out.stale = slots - int(np.count_nonzero(valid))
+        missing = np.flatnonzero(row_slot[:n] < 0)
+        if missing.size:
+            out._add_many(missing, rows[missing])
+        return out, int(missing.size)
+
+    def _add_many(self, rows: npt.NDArray[np.int64], vectors: F32) -> None:
+        """Add matrix rows ``rows`` under new slots in one batch (faiss threads it)."""
+        start = self._slots
+        need = start + rows.size
+        if need > self._slot_row.size:
+            grown = np.zeros(max(need, self._slot_row.size * 2), dtype=np.int64)
+            grown[:start] = self._slot_row[:start]
+            self._slot_row = grown
+        self._index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        self._slot_row[start:need] = rows
+        top = int(rows.max()) + 1 if rows.size else 0
+        if top > self._row_slot.size:
+            grown = np.full(max(top, self._row_slot.size * 2), -1, dtype=np.int64)
+            grown[: self._row_slot.size] = self._row_slot
+            self._row_slot = grown
+        self._row_slot[rows] = np.arange(start, need, dtype=np.int64)
+        self._slots = need
+
     def _add(self, row: int, vector: F32) -> None:
         slot = self._slots
         if slot >= self._slot_row.size:
@@ -301,3 +411,28 @@ class HnswIndex:
         keep = labels[0] >= 0
         rows = self._slot_row[labels[0][keep]]
         return rows, scores[0][keep]
+
+
+_DIGEST_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def row_digests(rows: F32) -> npt.NDArray[np.uint64]:
+    """A 64-bit digest of each row's exact float32 bytes (equal rows, equal digests).
+
+    Trigger: a saved graph is reused only for slots whose vector is unchanged.
+    Why: a row's memory id says nothing about whether its vector was replaced.
+    Outcome: the bytes as 64-bit words, each multiplied by an odd constant
+      raised to its position and summed (wrapping): vectorised, deterministic.
+
+    >>> a = np.eye(2, 4, dtype=np.float32)
+    >>> d = row_digests(a); bool(d[0] != d[1]), bool(row_digests(a[:1])[0] == d[0])
+    (True, True)
+    """
+    words = np.ascontiguousarray(rows, dtype="<f4")
+    if words.shape[1] % 2:
+        words = np.concatenate([words, np.zeros((words.shape[0], 1), dtype="<f4")], axis=1)
+    as_u64 = words.view(np.uint64)
+    weights = np.cumprod(np.full(as_u64.shape[1], _DIGEST_MIX, dtype=np.uint64), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        out: npt.NDArray[np.uint64] = (as_u64 * weights).sum(axis=1, dtype=np.uint64)
+    return out

@@ -5,6 +5,8 @@ text and vector legs that follow every committed write.
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -109,6 +111,8 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         self.ann_kind = ann_kind
         #: build the ANN index on a worker thread (searches exact meanwhile); tests turn it off
         self.ann_background = True
+        #: keep the HNSW graph beside the file for the next process (``_graph_path``)
+        self.ann_persist = True
         #: the in-memory text index (``text_leg.background = False``: built in the search)
         self.text_leg = TextLeg(text_index_min_rows)
         self._anchors = AnchorKeeper()
@@ -468,6 +472,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                     matrix.marker = marker
                     return matrix
                 matrix = VectorMatrix(dim, ann_kind=self.ann_kind, background=self.ann_background)
+                matrix.graph_path = self._graph_path(orchestrator_id, model_id)
                 rows = conn.execute(
                     "SELECT e.memory_id, e.vector, e.dim, m.status FROM memory_embeddings e "
                     "JOIN memories m ON m.memory_id = e.memory_id "
@@ -483,6 +488,22 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                 return matrix
             finally:
                 conn.execute("COMMIT")
+
+    def _graph_path(self, orchestrator_id: str, model_id: str) -> Path | None:
+        """Where the ANN graph of (tenant, model) is kept between processes (``None``: nowhere).
+
+        Beside the database, in ``<file>.ann/``, named by a hash of the pair: it
+        holds the graph and each point's memory id, never a vector or any text.
+
+        >>> import tempfile
+        >>> store = SQLiteStore(Path(tempfile.mkdtemp()) / "m.db")
+        >>> store._graph_path("acme", "minilm").parent.name
+        'm.db.ann'
+        """
+        if not self.ann_persist:
+            return None
+        digest = hashlib.sha256(f"{orchestrator_id}\0{model_id}".encode()).hexdigest()[:24]
+        return self.path.with_name(self.path.name + ".ann") / f"{digest}.hnsw"
 
     @staticmethod
     def _catch_up(
@@ -644,6 +665,8 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         with self._vectors_lock:
             for key in [k for k in self._vectors if k[0] == orchestrator_id]:
                 del self._vectors[key]
+            # the saved graphs hold purged memories' ids: every one goes (rebuilt on demand)
+            shutil.rmtree(self.path.with_name(self.path.name + ".ann"), ignore_errors=True)
         with self._nodes_lock:
             self._nodes.clear()  # a purged memory's text must not outlive it in memory
             self._filter_cache.clear()
@@ -687,6 +710,9 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
             return
         self._anchors.close()  # the last committed head is on disk before close returns
         if done:
+            with self._vectors_lock:
+                for matrix in self._vectors.values():
+                    matrix.save_ann()  # when it grew since loaded: the next process reuses it
             self._close_connections()
             self.text_leg.close()
 

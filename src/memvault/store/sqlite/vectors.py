@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,7 @@ import numpy.typing as npt
 from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
 
 from memvault.store.ordering import best_first
-from memvault.store.sqlite.ann import AnnIndex, HnswIndex, load_faiss
+from memvault.store.sqlite.ann import AnnIndex, HnswIndex, load_faiss, row_digests
 
 __all__ = ["ANN_KINDS", "VectorMatrix", "decode_vector", "encode_vector"]
 
@@ -108,6 +109,9 @@ class VectorMatrix:
         self._build_count = 0
         self._replaced: set[int] = set()  # rows < _build_count upserted during the build
         self._ann_failed = False
+        #: where the HNSW graph is kept between processes (``None``: not kept)
+        self.graph_path: Path | None = None
+        self._saved_slots = 0  # graph points when it was last loaded or saved
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -283,7 +287,8 @@ class VectorMatrix:
             if self.ann is not None:
                 return self.ann
             if not self.background or wait:
-                self.ann = kind.build(faiss, self._matrix[: len(self.ids)])
+                self.ann = self._load_or_build(faiss, kind, len(self.ids))
+                self.save_ann()
                 return self.ann
             if self._building is None:
                 count = len(self.ids)
@@ -298,7 +303,7 @@ class VectorMatrix:
     def _build(self, faiss: object, kind: type[AnnIndex] | type[HnswIndex], count: int) -> None:
         try:
             # rows 0..count-1 as they are now; a row changed meanwhile is in _replaced
-            index = kind.build(faiss, self._matrix[:count])
+            index = self._load_or_build(faiss, kind, count)
         except Exception:  # no index: searches stay exact (never an error in a search)
             with self._ann_lock:
                 self._building = None
@@ -311,6 +316,69 @@ class VectorMatrix:
                 index.append(row, self._matrix[row])
             self.ann = index
             self._building = None
+            self.save_ann()
+
+    def _load_or_build(
+        self, faiss: Any, kind: type[AnnIndex] | type[HnswIndex], count: int
+    ) -> AnnIndex | HnswIndex:
+        """The graph saved by an earlier process for rows 0..count-1, else a new one.
+
+        Trigger: building HNSW over 100k rows takes tens of seconds on 2 busy
+          cores, and every process (each CLI call) built it again.
+        Why: the graph is a function of the vectors; the vectors are in the
+          database, so only the graph (about a sixth of the vectors' size) is kept.
+        Outcome: a saved graph is reused for every slot whose memory still has
+          the same vector (a 64-bit digest of its bytes); other slots are masked,
+          rows it lacks are added. The caller saves it once installed (:meth:`save_ann`).
+        """
+        rows = self._matrix[:count]
+        path = self.graph_path
+        if path is not None and kind is HnswIndex:
+            row = self.row
+
+            def key_rows(keys: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+                found = (row.get(k, -1) for k in keys.tolist())
+                at = np.fromiter(found, dtype=np.int64, count=len(keys))
+                at[at >= count] = -1  # added after ``count``: appended by the caller
+                return at
+
+            loaded = HnswIndex.load(faiss, path, rows, key_rows)
+            if loaded is not None:
+                index, added = loaded
+                self._saved_slots = index.slots - added  # saved again if 1% was added
+                return index
+        self._saved_slots = 0  # a new graph: saved once installed
+        return kind.build(faiss, rows)
+
+    def _save(self, index: HnswIndex) -> None:
+        """Write ``index`` to :attr:`graph_path` (best effort: a read-only home keeps none)."""
+        if self.graph_path is None:
+            return
+        slot_rows = index.slot_rows()
+        current = slot_rows >= 0
+        keys = np.array([self.ids[r] if r >= 0 else "" for r in slot_rows.tolist()])
+        digests = np.zeros(slot_rows.size, dtype=np.uint64)
+        digests[current] = row_digests(self._matrix[slot_rows[current]])
+        try:
+            index.save(self.graph_path, keys, digests)
+        except OSError:
+            return
+        self._saved_slots = index.slots
+
+    def save_ann(self) -> bool:
+        """Save the graph when it grew by 1% or more since it was loaded or saved.
+
+        >>> VectorMatrix(2).save_ann()  # no graph, nowhere to keep it
+        False
+        """
+        with self._ann_lock:
+            ann = self.ann
+            if self.graph_path is None or not isinstance(ann, HnswIndex):
+                return False
+            if (ann.slots - self._saved_slots) * 100 < max(ann.slots, 1):
+                return False
+            self._save(ann)
+            return self._saved_slots == ann.slots
 
     def wait_for_ann(self, timeout: float | None = None) -> AnnIndex | HnswIndex | None:
         """Wait for a background build to finish; the index (or ``None``)."""
