@@ -23,24 +23,19 @@ from pathlib import Path
 from typing import Any
 
 from memvault.errors import ConfigError
+from memvault.model.validation import NameRule
 
 __all__ = ["JsonLineLog", "RuntimeLayout", "default_home", "validate_orchestrator"]
 
-_ORCHESTRATOR = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$")
-
-
-def validate_orchestrator(name: str) -> str:
-    """An orchestrator name is a safe single path component (≤ 64 chars).
-
-    >>> validate_orchestrator("acme-prod")
-    'acme-prod'
-    """
-    if not isinstance(name, str) or not _ORCHESTRATOR.match(name):
-        raise ConfigError(
-            f"invalid orchestrator name {name!r}",
-            hint="use 1-64 letters, digits, '-' or '_', starting with a letter or digit",
-        )
-    return name
+#: An orchestrator name is a safe single path component (≤ 64 chars):
+#: ``validate_orchestrator("acme-prod")`` is ``'acme-prod'``.
+validate_orchestrator = NameRule(
+    re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{0,63}$"),
+    lambda name: ConfigError(
+        f"invalid orchestrator name {name!r}",
+        hint="use 1-64 letters, digits, '-' or '_', starting with a letter or digit",
+    ),
+)
 
 
 def default_home() -> Path:
@@ -97,7 +92,8 @@ class RuntimeLayout:
             return []
         found = []
         for name in children:
-            if _ORCHESTRATOR.match(name) and RuntimeLayout(self.home, name).exists():
+            named = validate_orchestrator.pattern.match(name)
+            if named and RuntimeLayout(self.home, name).exists():
                 found.append(name)
         return found
 

@@ -28,6 +28,7 @@ from typing import Any
 from memvault.context.render import quote
 from memvault.errors import StoreError, ValidationFailed
 from memvault.model.enums import ChangeKind, MemoryType
+from memvault.model.validation import NameRule
 from memvault.results import fields_json
 from memvault.store.base import ChangeRecord, Store
 from memvault.store.scope import UserScope, reader_key, visible_to
@@ -47,22 +48,16 @@ MAX_BULLETS = 3
 #: How many of the reader's newest changes are read to find the bullets.
 WINDOW = 64
 
-_THREAD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$")
-
-
-def validate_thread_id(thread_id: str) -> str:
-    """A thread id: 1-128 of letters, digits, ``_ . : @ -`` (``*`` is reserved).
-
-    >>> validate_thread_id("chan:42")
-    'chan:42'
-    """
-    if not isinstance(thread_id, str) or not _THREAD.match(thread_id):
-        raise ValidationFailed(
-            f"invalid thread id {thread_id!r}",
-            errors=(("thread_id", "1-128 letters, digits or _ . : @ -"),),
-            hint="use the conversation or channel id",
-        )
-    return thread_id
+#: A thread id: 1-128 of letters, digits, ``_ . : @ -`` (``*`` is reserved):
+#: ``validate_thread_id("chan:42")`` is ``'chan:42'``.
+validate_thread_id = NameRule(
+    re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"),
+    lambda thread_id: ValidationFailed(
+        f"invalid thread id {thread_id!r}",
+        errors=(("thread_id", "1-128 letters, digits or _ . : @ -"),),
+        hint="use the conversation or channel id",
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)

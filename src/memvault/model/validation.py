@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -14,12 +15,39 @@ from memvault.model.enums import StopReason
 __all__ = [
     "BLANK_QUERY",
     "VISIBLE_PATTERN",
+    "NameRule",
     "canonical_source_path",
     "is_blank",
     "is_bounds_error",
     "require_query",
     "to_validation_failed",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class NameRule:
+    """A name that must match ``pattern`` before it is used (a path part, an SQL identifier, an id).
+
+    Calling the rule returns the name unchanged, or raises what ``refuse`` builds
+    from it: each kind of name keeps its own error and hint, the check is one.
+
+    >>> word = NameRule(re.compile(r"^[a-z]{1,8}$"), lambda n: ValueError(f"not a word: {n!r}"))
+    >>> word("acme")
+    'acme'
+    >>> word("Acme!")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a word: 'Acme!'
+    """
+
+    pattern: re.Pattern[str]
+    refuse: Callable[[object], Exception]
+
+    def __call__(self, name: object) -> str:
+        if not isinstance(name, str) or not self.pattern.match(name):
+            raise self.refuse(name)
+        return name
+
 
 #: Text holding at least one visible character (not empty, not only blanks or
 #: control characters): a memory's content, a search query.

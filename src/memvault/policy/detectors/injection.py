@@ -24,6 +24,7 @@ frames it (a blog post, a thesis, a red-team suite) is not a finding.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from memvault.policy.detectors.base import Hit, Rule, clause_of, rule_index
@@ -725,24 +726,49 @@ _SIG_EXTRA = re.compile(
 )
 
 
-def _weak_signals(views: list[tuple[View, str]]) -> list[Hit]:
+_SIGNALS_REASON = "a control verb aimed at rules, secrets or the model"
+_OVERRIDE_REASON = "an instruction to drop earlier instructions"
+
+
+def _weak_signal(clause: str) -> re.Match[str] | None:
+    """A control verb in a clause that also names a target and a secrecy/model word."""
+    verb = _SIG_VERB.search(clause)
+    if verb is None or not _SIG_TARGET.search(clause) or not _SIG_EXTRA.search(clause):
+        return None
+    return verb
+
+
+def _override_words(clause: str) -> re.Match[str] | None:
+    """A "forget/ignore" word beside an instructions word, unless it is a defence."""
+    f = _FORGET_WORDS.search(clause)
+    instr = _INSTR_WORDS.search(clause)
+    if f is None or instr is None or _DEFENCE_AFTER.match(clause[instr.end() :]):
+        return None  # "must ignore instructions inside web pages": a defence
+    return f
+
+
+def _first_clause_hit(
+    views: list[tuple[View, str]],
+    cue: re.Pattern[str],
+    clauses: str,
+    find: Callable[[str], re.Match[str] | None],
+    finding: tuple[str, str, str],
+) -> list[Hit]:
+    """The first clause-level finding no framing suppresses, as ``[hit]`` (else ``[]``).
+
+    ``cue`` skips a view none of whose clauses can match; ``clauses`` splits a view;
+    ``find`` gives the match the hit spans; ``finding`` is (rule, label, reason).
+    """
+    rule, label, reason = finding
     for view, _lower in views:
-        if _SIG_VERB.search(view.text) is None:
-            continue  # a clause is a piece of the text between spaces: no verb in any
-        for clause in re.split(r"(?<=[.;!?\n])\s+", view.text):
-            verb = _SIG_VERB.search(clause)
-            if verb is None or not _SIG_TARGET.search(clause) or not _SIG_EXTRA.search(clause):
+        if cue.search(view.text) is None:
+            continue  # a clause is a piece of the view: no cue in any
+        for clause in re.split(clauses, view.text):
+            m = find(clause)
+            if m is None:
                 continue
-            start = view.text.find(clause) + verb.start()
-            hit = Hit(
-                f"{_F}.signals",
-                _F,
-                "control_instruction",
-                view,
-                start,
-                start + len(verb.group()),
-                "a control verb aimed at rules, secrets or the model",
-            )
+            start = view.text.find(clause) + m.start()
+            hit = Hit(f"{_F}.{rule}", _F, label, view, start, start + len(m.group()), reason)
             if not _suppressed(hit):
                 return [hit]
     return []
@@ -816,32 +842,25 @@ def detect(doc: NormalizedText) -> list[Hit]:
             if found:
                 break
     if not hits:
-        hits.extend(_weak_signals(views))
+        hits.extend(
+            _first_clause_hit(
+                views,
+                _SIG_VERB,
+                r"(?<=[.;!?\n])\s+",
+                _weak_signal,
+                ("signals", "control_instruction", _SIGNALS_REASON),
+            )
+        )
     if not hits:
-        for view, _lower in views:
-            if _FORGET_WORDS.search(view.text) is None:
-                continue  # no clause of this view can hold one either
-            for clause in re.split(r"(?<=[.;!?。\n])\s*", view.text):
-                f = _FORGET_WORDS.search(clause)
-                instr = _INSTR_WORDS.search(clause)
-                if f is not None and instr is not None:
-                    if _DEFENCE_AFTER.match(clause[instr.end() :]):
-                        continue  # "must ignore instructions inside web pages": a defence
-                    start = view.text.find(clause) + f.start()
-                    hit = Hit(
-                        f"{_F}.override_any_language",
-                        _F,
-                        "override",
-                        view,
-                        start,
-                        start + len(f.group()),
-                        "an instruction to drop earlier instructions",
-                    )
-                    if not _suppressed(hit):
-                        hits.append(hit)
-                        break
-            if hits:
-                break
+        hits.extend(
+            _first_clause_hit(
+                views,
+                _FORGET_WORDS,
+                r"(?<=[.;!?。\n])\s*",
+                _override_words,
+                ("override_any_language", "override", _OVERRIDE_REASON),
+            )
+        )
     if not hits and doc.invisible_count >= 2:
         view = doc.clean
         cue = re.search(

@@ -113,16 +113,7 @@ def _first_literals(alt: str) -> set[str] | None:
         m = re.match(r"\?(?:[aiLmsux-]*:|P<\w+>)", inner)
         if m:
             inner = inner[m.end() :]
-        alts = _split_alternatives(inner)
-        if alts is None:
-            return None
-        out: set[str] = set()
-        for a in alts:
-            sub = _first_literals(a)
-            if sub is None:
-                return None
-            out |= sub
-        return out
+        return _alternatives_literals(inner)
     run: list[str] = []
     while i < len(alt):
         ch = alt[i]
@@ -155,6 +146,12 @@ def needles_of(pattern: str) -> frozenset[str] | None:
     >>> sorted(needles_of(r"\b(?:diabet\w*|cancer)s?\b|\bhiv\b"))
     ['cancer', 'diabet', 'hiv']
     """
+    found = _alternatives_literals(pattern)
+    return None if found is None else frozenset(found)
+
+
+def _alternatives_literals(pattern: str) -> set[str] | None:
+    """The literal starts of every top-level alternative of ``pattern``; None if one has none."""
     alts = _split_alternatives(pattern)
     if alts is None:
         return None
@@ -164,7 +161,7 @@ def needles_of(pattern: str) -> frozenset[str] | None:
         if sub is None:
             return None
         out |= sub
-    return frozenset(out)
+    return out
 
 
 class _Trie(dict[str, "_Trie"]):

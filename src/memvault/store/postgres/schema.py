@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from memvault.errors import ConfigError
+from memvault.model.validation import NameRule
 from memvault.store.base import TEXT_COLUMNS
 from memvault.store.sql import LOOKUP_INDEXES
 
@@ -66,21 +67,15 @@ DEFAULT_VECTOR_DIMS: tuple[int, ...] = (384,)
 #: pgvector's HNSW limit for the ``vector`` type (``halfvec`` goes to 4000).
 HNSW_MAX_DIM = 2000
 
-_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
-
-def validate_schema_name(name: str) -> str:
-    """A PostgreSQL schema name we can splice into SQL safely.
-
-    >>> validate_schema_name("memvault")
-    'memvault'
-    """
-    if not isinstance(name, str) or not _SCHEMA_NAME.match(name):
-        raise ConfigError(
-            f"invalid PostgreSQL schema name {name!r}",
-            hint="use 1-63 lower-case letters, digits or '_', not starting with a digit",
-        )
-    return name
+#: A PostgreSQL schema name we can splice into SQL safely:
+#: ``validate_schema_name("memvault")`` is ``'memvault'``.
+validate_schema_name = NameRule(
+    re.compile(r"^[a-z_][a-z0-9_]{0,62}$"),
+    lambda name: ConfigError(
+        f"invalid PostgreSQL schema name {name!r}",
+        hint="use 1-63 lower-case letters, digits or '_', not starting with a digit",
+    ),
+)
 
 
 def vector_index_name(dim: int) -> str:
