@@ -13,32 +13,19 @@ orchestrator and the agent, and return a response with a status (``ok``,
 
 from __future__ import annotations
 
+from memvault.controller import types
 from memvault.controller.base import GuardedController, MemoryController
 from memvault.controller.engine_backed import EngineMemoryController
 from memvault.controller.simple import DisabledMemoryController, InMemoryController
-from memvault.controller.types import (
-    ControllerStatus,
-    MemoryReadRequest,
-    MemoryReadResponse,
-    MemoryWriteRequest,
-    MemoryWriteResponse,
-    ReadPurpose,
-    RecallItem,
-    WriteKind,
-)
+
+# The requests, responses and statuses: re-exported as types.py lists them (once).
+from memvault.controller.types import *  # noqa: F403
 
 __all__ = [
-    "ControllerStatus",
     "DisabledMemoryController",
     "EngineMemoryController",
     "GuardedController",
     "InMemoryController",
     "MemoryController",
-    "MemoryReadRequest",
-    "MemoryReadResponse",
-    "MemoryWriteRequest",
-    "MemoryWriteResponse",
-    "ReadPurpose",
-    "RecallItem",
-    "WriteKind",
+    *types.__all__,
 ]

@@ -20,6 +20,7 @@ selected by name in a fixed order, so a row reads by position on either.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -205,11 +206,15 @@ def event_counts_from_rows(rows: Sequence[Sequence[Any]]) -> list[EventCount]:
     return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
 
 
+#: The ``events`` columns after ``orchestrator_id``: an :class:`OpEvent`'s fields, in order.
+_OP_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(OpEvent))
+
+
 def op_events_query(orchestrator_id: str, query: OpEventQuery, *, mark: str) -> Query:
     """Operational events in write order."""
     where, params = _where(orchestrator_id, mark, ("op =", query.op), ("at >=", query.since))
     sql = (
-        "SELECT at, node, op, status, memory_id, category, best_similarity FROM events "
+        f"SELECT {', '.join(_OP_EVENT_FIELDS)} FROM events "
         f"WHERE {where} ORDER BY event_id LIMIT {mark}"
     )
     return sql, [*params, query.limit]
@@ -556,15 +561,8 @@ def identity_query(orchestrator_id: str, *, mark: str) -> Query:
 
 # -- ingest records ----------------------------------------------------------------
 
-_INGEST_FIELDS = (
-    "content_sha256",
-    "original_name",
-    "size_bytes",
-    "status",
-    "manifest_path",
-    "received_at",
-    "processed_at",
-)
+#: The ``ingest_files`` columns after ``orchestrator_id``: an :class:`IngestRecord`'s fields.
+_INGEST_FIELDS = tuple(f.name for f in dataclasses.fields(IngestRecord))
 
 
 def ingest_record_query(orchestrator_id: str, content_sha256: str, *, mark: str) -> Query:
@@ -607,27 +605,9 @@ def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
 
 def op_event_params(orch: str, event: OpEvent) -> list[Any]:
     """Row values of ``event`` for either backend's events insert, in its column order."""
-    return [
-        orch,
-        event.at,
-        event.node,
-        event.op,
-        event.status,
-        event.memory_id,
-        event.category,
-        event.best_similarity,
-    ]
+    return [orch, *(getattr(event, name) for name in _OP_EVENT_FIELDS)]
 
 
 def ingest_params(orch: str, record: IngestRecord) -> list[Any]:
     """Row values of ``record`` for either backend's ingest_files upsert, in its column order."""
-    return [
-        orch,
-        record.content_sha256,
-        record.original_name,
-        record.size_bytes,
-        record.status,
-        record.manifest_path,
-        record.received_at,
-        record.processed_at,
-    ]
+    return [orch, *(getattr(record, name) for name in _INGEST_FIELDS)]
