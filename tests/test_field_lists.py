@@ -7,6 +7,7 @@ import inspect
 from pathlib import Path
 
 import typer
+from pydantic import BaseModel
 from typer.main import get_command
 
 from memvault.access import AccessControl, Principal
@@ -43,8 +44,6 @@ def test_cli_filters_are_node_filter_fields() -> None:
 
 
 def test_a_new_field_becomes_an_option() -> None:
-    from pydantic import BaseModel
-
     from memvault.cli.fields import options_from
 
     class Sample(BaseModel):
@@ -116,6 +115,11 @@ commands = get_command(app).commands
 schemas = api["components"]["schemas"]
 listing = api["paths"]["/v1/memories"]["get"]["parameters"]
 print(json.dumps({
+    "cli add": [p.name for p in commands["add"].params],
+    "http add": list(schemas["MemoryInPreference"]["properties"]),
+    "mcp memory_store": list(tools["memory_store"]["properties"]),
+    "cli update": [p.name for p in commands["update"].params],
+    "http update": list(schemas["MemoryPatch"]["properties"]),
     "cli list": [p.name for p in commands["list"].params],
     "cli search": [p.name for p in commands["search"].params],
     "http list": [p["name"] for p in listing],
@@ -126,8 +130,8 @@ print(json.dumps({
 """
 
 
-def _surfaces(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> dict[str, list[str]]:
-    """The surfaces of a copy of the package in which each file's ``(old, new)`` edit is made.
+def _surfaces(tmp_path: Path, added: list[tuple[str, str, str]]) -> dict[str, list[str]]:
+    """The surfaces of a copy of the package with each ``(file, after, line)`` added.
 
     The copy links every file but the edited ones, so it costs milliseconds.
     """
@@ -147,12 +151,12 @@ def _surfaces(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> dict[str, li
         copy_function=os.symlink,
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    for rel, (old, new) in edits.items():
+    for rel, after, line in added:
         path = package / rel
         text = path.read_text()
-        assert text.count(old) == 1, f"{rel}: {old!r} is not there once"
+        assert text.count(after) == 1, f"{rel}: {after!r} is not there once"
         path.unlink()
-        path.write_text(text.replace(old, new))
+        path.write_text(text.replace(after, after + line))
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, "-c", _SURFACES], env=env, capture_output=True, text=True, check=True
@@ -161,11 +165,38 @@ def _surfaces(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> dict[str, li
     return surfaces
 
 
-def test_a_new_filter_field_reaches_every_surface(tmp_path: Path) -> None:
-    """One line added to NodeFilter: an option of list and search, a query parameter of
-    GET /v1/memories, a filter of POST /v1/search and /v1/query and of memory.query."""
-    added = "    mood: str | None = None\n"
-    anchor = "    visible_to: tuple[str, ...] | None = None\n"
-    surfaces = _surfaces(tmp_path, {"store/base.py": (anchor, anchor + added)})
-    assert "mood" not in NodeFilter.model_fields
-    assert all("mood" in names for names in surfaces.values()), surfaces
+#: Where each engine type reaches: its file, the last line of its fields, its surfaces.
+_REACH: dict[type[BaseModel], tuple[str, str, set[str]]] = {
+    NewMemory: (
+        "write/spec.py",
+        "    source_ref: str | None = None\n",
+        {"cli add", "http add", "mcp memory_store"},
+    ),
+    MemoryPatch: (
+        "write/spec.py",
+        "    ttl_class: TTLClass | None = None\n",
+        {"cli update", "http update"},
+    ),
+    NodeFilter: (
+        "store/base.py",
+        "    visible_to: tuple[str, ...] | None = None\n",
+        {"cli list", "cli search", "http list", "http search filters", "http query filters"}
+        | {"memory.query filters"},
+    ),
+}
+
+
+def test_a_field_added_once_reaches_every_surface(tmp_path: Path) -> None:
+    """One line added to each engine type, and nothing else: the new field is an option
+    of the CLI commands, a field or parameter of the HTTP routes, an MCP parameter and
+    a filter of memory.query, wherever the type it was added to reaches."""
+    added = [
+        (path, last, f"    {model.__name__.lower()}_mood: str | None = None\n")
+        for model, (path, last, _) in _REACH.items()
+    ]
+    surfaces = _surfaces(tmp_path, added)
+    for model, (_, _, where) in _REACH.items():
+        name = f"{model.__name__.lower()}_mood"
+        assert name not in model.model_fields
+        for surface, fields in surfaces.items():
+            assert (name in fields) == (surface in where), (name, surface, fields)

@@ -26,6 +26,7 @@ from memvault.api.problems import (
     write_problem,
 )
 from memvault.api.schemas import (
+    HTTP_ONLY,
     CategoryName,
     Importance,
     MemoryIn,
@@ -161,15 +162,10 @@ def _written(result: WriteResult, status: int = 200) -> JSONResponse:
 )
 def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
     """Store one memory (the fields of ``memvault add``); answers ``stop_reason``, ``memory_id``."""
-    fields = body.model_dump(mode="json", exclude={"thread_id", "vector", "vector_model"})
+    fields = body.model_dump(mode="json")
+    controls = {name: fields.pop(name) for name in HTTP_ONLY}  # thread_id, vector, vector_model
     parsed = c.engine.new_memory(fields)
-    result = (
-        parsed
-        if isinstance(parsed, WriteResult)
-        else c.engine.add(
-            parsed, thread_id=body.thread_id, vector=body.vector, vector_model=body.vector_model
-        )
-    )
+    result = parsed if isinstance(parsed, WriteResult) else c.engine.add(parsed, **controls)
     if not result.ok and any(field == "source.source_path" for field, _ in result.errors):
         # Trigger: a well-formed absolute source_path outside the orchestrator's workspace.
         # Why: the schema can say "absolute", not "inside this server's workspace".

@@ -36,15 +36,20 @@ from pydantic import (
     create_model,
 )
 
-from memvault.engine import DEFAULT_CONTRACT_VERSION, NodeFilter, load_contract
+from memvault.engine import DEFAULT_CONTRACT_VERSION, NewMemory, NodeFilter, load_contract
+from memvault.engine import MemoryPatch as EngineMemoryPatch
 from memvault.model.annotations import edge_fields
 from memvault.model.enums import (
-    CapturedBy,
     MemoryType,
-    SourceType,
     TTLClass,
 )
-from memvault.model.node import CONTENT_MAX, ID_PATTERN, SCALAR_FILTERS, SUMMARY_MAX
+from memvault.model.node import (
+    CONTENT_MAX,
+    ID_PATTERN,
+    PROVENANCE_FIELDS,
+    SCALAR_FILTERS,
+    SUMMARY_MAX,
+)
 from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = [
@@ -148,57 +153,72 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class _MemoryFields(_Body):
-    """The fields of ``memvault add`` every category shares."""
+def _text(max_length: int) -> Any:
+    return Annotated[str, StringConstraints(max_length=max_length, pattern=TEXT_PATTERN)]
 
-    model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"dependentRequired": {"vector_model": ["vector"]}}
-    )
 
-    content: Content
-    type: MemoryType
-    # Narrowed per category by ``_memory_in`` (enums, bounds, the default TTL class).
-    category: str
-    source_kind: str
-    ttl_class: str = TTLClass.LONG.value
-    key: str = ""
-    value: str = ""
-    summary: Summary = ""
-    importance: Importance = 50
-    confidence: Confidence = 1.0
-    pinned: Flag = False
-    project_id: ScopeId | None = None
-    user_id: Ident | None = None
-    agent_id: Ident | None = Field(
-        default=None, description="must be the API key's agent (403 otherwise); defaults to it"
-    )
-    run_id: Ident | None = None
-    actor_id: Ident | None = None
-    role: Ident | None = None
-    conversation_id: Ident | None = None
-    source_type: SourceType = SourceType.MANUAL
-    captured_by: CapturedBy = CapturedBy.USER
-    source_path: Annotated[str, StringConstraints(max_length=4_096, pattern=r"^/")] | None = Field(
-        default=None, description="absolute, inside the orchestrator's workspace (403)"
-    )
-    workflow_run_id: Ident | None = None
-    step_id: Ident | None = None
-    source_ref: Short | None = None
-    thread_id: ScopeId = "default"
-    #: a precomputed document vector of ``content`` and the id of the model that made
-    #: it; both must match the server's embedder (model id, dimension), else 409 (issue 22)
-    vector: (
+#: How the HTTP bodies type the memory fields of ``NewMemory`` and ``MemoryPatch``
+#: (the one field lists); a field not named here is taken as the engine types it.
+#: ``POST /v1/memories`` narrows ``category``, ``source_kind``, ``ttl_class``, ``key``
+#: and ``value`` further, per contract category (``_memory_in``).
+_MEMORY_TYPES: dict[str, Any] = {
+    "content": Content,
+    "type": MemoryType,
+    "summary": Summary,
+    "ttl_class": TTLClass,
+    "key": _text(128),
+    "value": _text(1024),
+    "category": CategoryName,
+    "importance": Importance,
+    "confidence": Confidence,
+    "pinned": Flag,
+    "project_id": ScopeId | None,
+    **dict.fromkeys((*PROVENANCE_FIELDS, "workflow_run_id", "step_id"), Ident | None),
+    "agent_id": Annotated[
+        Ident | None,
+        Field(description="must be the API key's agent (403 otherwise); defaults to it"),
+    ],
+    "source_path": Annotated[
+        Annotated[str, StringConstraints(max_length=4_096, pattern=r"^/")] | None,
+        Field(description="absolute, inside the orchestrator's workspace (403)"),
+    ],
+    "source_ref": Short | None,
+}
+
+#: What ``POST /v1/memories`` takes besides ``NewMemory``'s fields: the edge's own controls.
+#: ``vector`` is a precomputed document vector of ``content`` and ``vector_model`` the
+#: id of the model that made it; both must match the server's embedder (model id,
+#: dimension), else 409 (issue 22).
+HTTP_ONLY: dict[str, Any] = {
+    "thread_id": (ScopeId, "default"),
+    "vector": (
         Annotated[
             list[Annotated[float, Field(strict=True, allow_inf_nan=False)]],
             Field(min_length=1, max_length=8_192),
         ]
-        | None
-    ) = None
-    vector_model: Short | None = Field(default=None, description="needs ``vector``")
+        | None,
+        None,
+    ),
+    "vector_model": (Short | None, Field(default=None, description="needs ``vector``")),
+}
 
 
-def _text(max_length: int) -> Any:
-    return Annotated[str, StringConstraints(max_length=max_length, pattern=TEXT_PATTERN)]
+class _MemoryBody(_Body):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"dependentRequired": {"vector_model": ["vector"]}}
+    )
+
+
+if TYPE_CHECKING:
+    _MemoryFields = _MemoryBody
+else:
+    _MemoryFields = create_model(
+        "_MemoryFields",
+        __base__=_MemoryBody,
+        __doc__="The fields of ``memvault add`` every category shares.",
+        **edge_fields(NewMemory, _MEMORY_TYPES),
+        **HTTP_ONLY,
+    )
 
 
 def _memory_in(category: str) -> type[_MemoryFields]:
@@ -242,25 +262,8 @@ class SupersedeBody(_Body):
     by: Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=ID_PATTERN)]
 
 
-class MemoryPatch(_Body):
-    """``PATCH /v1/memories/{id}``: the fields ``memvault update`` can change (at least one).
-
-    A change the stored memory's category does not allow (a TTL class, a value
-    length, a source kind) is 409: the request conflicts with the stored memory.
-    """
-
+class _PatchBody(_Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
-
-    content: Content = None  # type: ignore[assignment]
-    summary: Summary = None  # type: ignore[assignment]
-    key: Annotated[str, StringConstraints(max_length=128, pattern=TEXT_PATTERN)] = None  # type: ignore[assignment]
-    value: Annotated[str, StringConstraints(max_length=1024, pattern=TEXT_PATTERN)] = None  # type: ignore[assignment]
-    type: MemoryType = None  # type: ignore[assignment]
-    category: CategoryName = None  # type: ignore[assignment]
-    importance: Importance = None  # type: ignore[assignment]
-    confidence: Confidence = None  # type: ignore[assignment]
-    pinned: Flag = None  # type: ignore[assignment]
-    ttl_class: TTLClass = None  # type: ignore[assignment]
 
     def changes(self) -> dict[str, Any]:
         return {
@@ -268,6 +271,25 @@ class MemoryPatch(_Body):
             for k, v in self.model_dump(mode="json", exclude_unset=True).items()
             if v is not None
         }
+
+
+if TYPE_CHECKING:
+    MemoryPatch = _PatchBody
+else:
+    MemoryPatch = create_model(
+        "MemoryPatch",
+        __base__=_PatchBody,
+        __doc__=(
+            "``PATCH /v1/memories/{id}``: the fields ``memvault update`` can change"
+            " (at least one).\n\nA change the stored memory's category does not allow"
+            " (a TTL class, a value\nlength, a source kind) is 409: the request conflicts"
+            " with the stored memory."
+        ),
+        **edge_fields(
+            EngineMemoryPatch,
+            {n: (t, None) for n, t in _MEMORY_TYPES.items() if n in EngineMemoryPatch.model_fields},
+        ),
+    )
 
 
 def _filter_fields(dates: Any, *, category: bool) -> dict[str, Any]:

@@ -106,18 +106,46 @@ _STORE_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 
 
+#: NewMemory's fields memory_store does not offer: set by the transport or the server
+#: (the key's agent, where a memory came from) or left to the engine's defaults, so
+#: that the tool a model reads stays small. Any other field is offered.
+_NOT_OFFERED = frozenset(
+    {
+        "agent_id",
+        "source_type",
+        "captured_by",
+        "source_path",
+        "workflow_run_id",
+        "step_id",
+        "source_ref",
+        "key",
+        "value",
+        "summary",
+        "confidence",
+        "run_id",
+        "actor_id",
+        "role",
+    }
+)
+
+
 def _store_parameters() -> list[inspect.Parameter]:
     """memory_store's signature, derived from :class:`NewMemory` and ``_STORE_FIELDS``.
 
-    An enum is text here (the gate ranks a bad value with its findings), except
-    the TTL class, whose three values clients choose from.
+    The fields of ``_STORE_FIELDS`` first, then every other field of
+    ``NewMemory`` but those ``_NOT_OFFERED``, each as ``NewMemory`` types it. An enum is text
+    here (the gate ranks a bad value with its findings), except the TTL class,
+    whose three values clients choose from.
 
     >>> [p.name for p in _store_parameters()][:4]
     ['ctx', 'content', 'category', 'type']
     """
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context)]
-    for name, (aliases, edge) in _STORE_FIELDS.items():
-        field = NewMemory.model_fields[name]
+    fields = NewMemory.model_fields
+    rest = [n for n in fields if n not in _STORE_FIELDS and n not in _NOT_OFFERED]
+    for name in (*_STORE_FIELDS, *rest):
+        aliases, edge = _STORE_FIELDS.get(name, ((), {}))
+        field = fields[name]
         bounds = dict(edge)
         default = bounds.pop(
             "default", inspect.Parameter.empty if field.is_required() else field.default
