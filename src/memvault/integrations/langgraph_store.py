@@ -63,7 +63,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 from langgraph.store.base import (
@@ -83,6 +83,7 @@ from langgraph.store.base import (
     tokenize_path,
     validate_op_namespace,
 )
+from pydantic import TypeAdapter
 
 from memvault.config import MemvaultConfig, default_home
 from memvault.engine import (
@@ -94,8 +95,7 @@ from memvault.engine import (
     UserScope,
     WriteResult,
 )
-from memvault.model.enums import MemoryType, SourceKind, TTLClass
-from memvault.model.node import MemoryNode
+from memvault.model.node import MemoryNode, Source
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 
@@ -115,21 +115,26 @@ def _when(stamp: str) -> datetime:
     return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
+def _stored_type(name: str) -> TypeAdapter[Any]:
+    """How a stored memory types its field ``name`` (the node's, or its source's)."""
+    field = (Source if name in Source.model_fields else MemoryNode).model_fields[name]
+    return TypeAdapter(
+        Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
+    )
+
+
+#: The memvault fields a value may set, each as the stored memory types it.
+_SETTABLE = {name: _stored_type(name) for name in (*_DEFAULTS, "importance", "pinned", "ttl_class")}
+
+
 def _valid(name: str, value: Any) -> bool:
-    """Whether ``value`` is a value memvault accepts for the node field ``name``."""
-    if name == "type":
-        return isinstance(value, str) and value in {t.value for t in MemoryType}
-    if name == "source_kind":
-        return isinstance(value, str) and value in {k.value for k in SourceKind}
-    if name == "ttl_class":
-        return isinstance(value, str) and value in {t.value for t in TTLClass}
-    if name == "category":
-        return isinstance(value, str) and re.fullmatch(r"[A-Z_]{1,32}", value) is not None
-    if name == "importance":
-        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
-    if name == "pinned":
-        return isinstance(value, bool)
-    return False
+    """Whether ``value``, as JSON, is a value memvault stores for the field ``name``
+    as it is (strictly: ``"50"`` is not the importance 50, nor ``1`` true)."""
+    try:
+        _SETTABLE[name].validate_json(json.dumps(value), strict=True)
+    except (TypeError, ValueError):  # not JSON, or not valid (a ValidationError)
+        return False
+    return True
 
 
 class _LangChainEmbedder:
@@ -396,8 +401,7 @@ class MemvaultStore(BaseStore):
             {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
             ensure_ascii=False,
         )
-        names = (*_DEFAULTS, "importance", "pinned", "ttl_class")
-        fields = {k: value[k] for k in names if k in value and _valid(k, value[k])}
+        fields = {k: value[k] for k in _SETTABLE if k in value and _valid(k, value[k])}
         if existing is not None:
             # Provenance (source_kind) is fixed at creation; the rest may change.
             changes = {k: v for k, v in fields.items() if k != "source_kind"}
