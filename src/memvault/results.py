@@ -75,26 +75,26 @@ class WriteResult:
         return self
 
     def to_json(self) -> dict[str, Any]:
+        """The stop reason and memory id, then each other field only when it is set.
+
+        >>> WriteResult(StopReason.SUCCESS_STORED, "m1", revision=0).to_json()
+        {'stop_reason': 'SUCCESS_STORED', 'memory_id': 'm1', 'revision': 0}
+        """
         data: dict[str, Any] = {
             "stop_reason": self.stop_reason.value,
             "memory_id": self.memory_id,
         }
-        if self.reason:
-            data["reason"] = self.reason
-        if self.detector:
-            data["detector"] = self.detector
-        if self.errors:
-            data["errors"] = [{"field": f, "message": m} for f, m in self.errors]
-        if self.revision is not None:
-            data["revision"] = self.revision
-        if self.edge_id is not None:
-            data["edge_id"] = self.edge_id
-        if self.store_unavailable:
-            data["memory_available"] = False
-        if self.proposal_id is not None:
-            data["proposal_id"] = self.proposal_id
-        if self.parts:
-            data["parts"] = list(self.parts)
+        when_set = {
+            "reason": self.reason or None,
+            "detector": self.detector or None,
+            "errors": [{"field": f, "message": m} for f, m in self.errors] or None,
+            "revision": self.revision,
+            "edge_id": self.edge_id,
+            "memory_available": False if self.store_unavailable else None,
+            "proposal_id": self.proposal_id,
+            "parts": list(self.parts) or None,
+        }
+        data.update((k, v) for k, v in when_set.items() if v is not None)
         return data
 
 

@@ -5,7 +5,7 @@ to one orchestrator; every store call carries that orchestrator, so no call
 through an engine can see another tenant's rows.
 
 >>> import tempfile
->>> from memvault.engine import MemoryEngine
+>>> from memvault.engine import MemoryEngine, NewMemory
 >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme") as engine:
 ...     r = engine.add(NewMemory(content="Prefers concise answers", type="Preference",
 ...                    category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="u1"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -408,12 +408,8 @@ class LifecycleOps:
             orchestrator=self.core.orchestrator,
             db_path=str(layout.db_path) if here and layout is not None else None,
             location=store.location,
-            revision=counts.revision,
-            memories_by_status=counts.memories_by_status,
-            memories_by_type=counts.memories_by_type,
-            edges_by_type=counts.edges_by_type,
-            history_events=counts.history_events,
             operations=self.lifecycle.operations(),
+            **asdict(counts),  # the store's counts, field for field (StoreCounts)
         )
 
 

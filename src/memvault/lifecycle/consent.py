@@ -30,14 +30,7 @@ from memvault.lifecycle.proposals import (
     is_expired,
 )
 from memvault.model.decision import Decision
-from memvault.model.enums import (
-    ChangeKind,
-    EdgeType,
-    HistoryOp,
-    MemoryOp,
-    MemoryStatus,
-    StopReason,
-)
+from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import WriteResult
 from memvault.store.base import ChangeEntry, HistoryEvent, WriteSet

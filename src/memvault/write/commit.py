@@ -27,14 +27,7 @@ from typing import Any
 from memvault.extract.base import Candidate
 from memvault.model.clock import new_id as _new_id
 from memvault.model.decision import Decision
-from memvault.model.enums import (
-    ChangeKind,
-    EdgeType,
-    HistoryOp,
-    MemoryOp,
-    MemoryStatus,
-    StopReason,
-)
+from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.base import (
     ChangeEntry,

@@ -62,14 +62,7 @@ from memvault.errors import DuplicateEdgeError, StoreUnavailableError, Validatio
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
-from memvault.model.enums import (
-    ChangeKind,
-    EdgeType,
-    HistoryOp,
-    MemoryOp,
-    MemoryStatus,
-    StopReason,
-)
+from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path
