@@ -344,6 +344,9 @@ class CachedEmbedder:
 
     def __init__(self, inner: Embedder, path: Path) -> None:
         self.inner = inner
+        #: the wrapped embedder's space: the same model, the same vectors
+        self.model_id: str = inner.model_id
+        self.dimension: int = inner.dimension
         self.hits = 0
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
@@ -352,14 +355,6 @@ class CachedEmbedder:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
 
     def _key(self, text: str) -> str:
         return hashlib.sha256(f"{self.inner.model_id}\0{text}".encode()).hexdigest()

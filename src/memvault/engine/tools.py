@@ -18,26 +18,29 @@ from __future__ import annotations
 
 from memvault._lazy import lazy_getattr
 
-#: name here -> (module, name there)
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "Candidate": ("memvault.policy", "Candidate"),
-    "ContractError": ("memvault.policy", "ContractError"),
-    "GateContext": ("memvault.policy", "GateContext"),
-    "evaluate": ("memvault.policy", "evaluate"),
-    "evaluate_detailed": ("memvault.policy", "evaluate_detailed"),
-    "normalize": ("memvault.policy", "normalize"),
-    "load_contract": ("memvault.policy", "load_contract"),
-    "GATE_MANIFEST": ("memvault.policy.learned", "GATE_MANIFEST"),
-    "LearnedLayer": ("memvault.policy.learned", "LearnedLayer"),
-    "default_layer": ("memvault.policy.learned", "default_layer"),
+#: name here -> the module that defines it (same name there), or (module, name there);
+#: grouped by module, as ``memvault.write`` lists its lazy names.
+_EXPORTS: dict[str, str | tuple[str, str]] = {
+    **dict.fromkeys(
+        (
+            "Candidate",
+            "ContractError",
+            "GateContext",
+            "evaluate",
+            "evaluate_detailed",
+            "normalize",
+            "load_contract",
+        ),
+        "memvault.policy",
+    ),
+    **dict.fromkeys(("GATE_MANIFEST", "LearnedLayer", "default_layer"), "memvault.policy.learned"),
     "GATE_CORPUS_PATH": ("memvault.policy.training.compose", "CORPUS_PATH"),
     "refresh_gate_corpus": ("memvault.policy.training.compose", "refresh_corpus"),
-    "WRITTEN_DIR": ("memvault.policy.training.train", "WRITTEN_DIR"),
-    "train_gate": ("memvault.policy.training.train", "train_gate"),
+    **dict.fromkeys(("WRITTEN_DIR", "train_gate"), "memvault.policy.training.train"),
     "READER_CORPUS_PATH": ("memvault.extract.training.generate", "CORPUS_PATH"),
-    "train_reader": ("memvault.extract.training.train", "train_reader"),
-    "make_embedder": ("memvault.embed", "make_embedder"),
-    "PRESETS": ("memvault.retrieval.config", "PRESETS"),
+    "train_reader": "memvault.extract.training.train",
+    "make_embedder": "memvault.embed",
+    "PRESETS": "memvault.retrieval.config",
 }
 
 __all__ = sorted(_EXPORTS)
