@@ -96,6 +96,32 @@ def _matches(content: str, type_: str, expected: dict[str, Any]) -> bool:
     return type_ == expected["type"] and all(k in text for k in expected["keywords"])
 
 
+def _unmatched_source(turn: dict[str, Any], cand: Any, cands: list[Any]) -> str:
+    """Why ``cand`` matches no expected memory of ``turn``, as one aggregate key.
+
+    ``silent <kind>``: the turn should leave nothing; ``refused``: the gate
+    refused it; ``wrong type``: it holds an expected memory's keywords but its
+    type differs; ``duplicate``: another candidate of the turn already matches
+    the memory whose keywords it holds in part; ``extra``: anything else said
+    in a turn that expects memories (over-splitting, context kept).
+    """
+    kind = str(turn.get("kind") or "")
+    if kind in _SILENT_KINDS or (not turn["expect"] and turn["outcome"] == "none"):
+        return f"silent {kind or 'none'}"
+    if cand.outcome.value == "rejected":
+        return "refused"
+    if not turn["expect"]:
+        return f"extra ({turn['outcome']} turn)"
+    text = cand.content.lower()
+    if any(all(k in text for k in e["keywords"]) for e in turn["expect"]):
+        return "wrong type"
+    partial = [e for e in turn["expect"] if any(k in text for k in e["keywords"])]
+    if partial and any(_matches(o.content, o.type, e) for e in partial for o in cands):
+        return "duplicate"
+    missed = any(not any(_matches(o.content, o.type, e) for o in cands) for e in turn["expect"])
+    return "extra (a memory of the turn missed)" if missed else "extra (all matched)"
+
+
 def _pass(
     turns: list[dict[str, Any]], similarity: Similarity
 ) -> tuple[list[Any], list[float], list[float]]:
@@ -224,6 +250,7 @@ def run(
     silent_hits: Counter[str] = Counter()
     leak_sources: Counter[str] = Counter()
     rows: list[dict[str, Any]] = []
+    unmatched: Counter[str] = Counter()
     for turn, result in zip(turns, results, strict=True):
         cands = [c for c in result.candidates if c.type]  # dropped ones have no type
         produced += len(cands)
@@ -233,6 +260,8 @@ def run(
             if c.outcome.value != "rejected":
                 written_total += 1
                 written_matched += hit
+            if not hit:
+                unmatched[_unmatched_source(turn, c, cands)] += 1
         expected_total += len(turn["expect"])
         kind = str(turn.get("kind") or "")
         for e in turn["expect"]:
@@ -318,6 +347,8 @@ def run(
         "silence_by_kind": {k: rate(silent_hits[k], silent_total[k]) for k in sorted(silent_total)},
         "recall_by_kind": {k: rate(kind_hits[k], kind_total[k]) for k in sorted(kind_total)},
         "missed_as": dict(missed_as.most_common()),
+        # Where the candidates matching no expected memory come from (precision's loss).
+        "unmatched_by_source": dict(unmatched.most_common()),
         "question_chitchat_silence": rate(
             silent_hits["question"] + silent_hits["chitchat"],
             silent_total["question"] + silent_total["chitchat"],

@@ -51,6 +51,12 @@ from memvault.extract.clause import Clause, Rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
+from memvault.extract.context import (
+    context_of_kept,
+    lasting_state,
+    praises_listener,
+    stands_alone,
+)
 from memvault.extract.dates import has_date_expression
 from memvault.extract.gloss import HABIT_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.procedure import extract_procedure
@@ -462,6 +468,7 @@ class RuleExtractor:
             trace.append(
                 ClauseTrace(message.text, message.text, "", "", "", "procedure", procedure.content)
             )
+        kept_in: int | None = None  # the sentence of the turn's first kept memory
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = sum(1 for p in prepared if p[0] == s_index) > 1
             reading = readings[len(sentences) + i]
@@ -501,6 +508,20 @@ class RuleExtractor:
                 why, cand = f"silent:logistics ({why})", None
             if cand is not None and asks and not (explicit or cand.category in _ASKED):
                 why, cand = f"silent:context of a question ({why})", None
+            if (
+                cand is not None
+                and not explicit
+                and cand.rule.startswith("reader.")
+                and kept_in is not None
+                and kept_in < s_index
+                and context_of_kept(raw)
+            ):
+                # Trigger: a later sentence no rule read ("Newer versions broke our plugin
+                #          last time.") in a turn that already keeps a memory.
+                # Why: it comments on that memory (a reason, a reaction, a detail); stored
+                #      alone it names nothing and means nothing.
+                # Outcome: nothing is kept of it unless it names something of its own.
+                why, cand = f"silent:context of a kept memory ({why})", None
             if cand is not None:
                 limit = 1000 if cand.type.value == "Procedure" else 280
                 problems = check_statement(cand.content, max_chars=limit)
@@ -512,6 +533,7 @@ class RuleExtractor:
                     why = "dropped:" + ",".join(problems)
                 elif all(c.content != cand.content for c in candidates):
                     candidates.append(cand)
+                    kept_in = s_index if kept_in is None else kept_in
                 else:
                     why += " (duplicate)"
             trace.append(
@@ -580,6 +602,10 @@ class RuleExtractor:
         sentence: Reading | None = None,
     ) -> tuple[Candidate | None, str]:
         """The clause's candidate (or None) and why (see :class:`ClauseTrace`)."""
+        if not explicit and praises_listener(text):
+            # "you always explain things so clearly", "I appreciate how patient you are":
+            # about the assistant, not the user — chit-chat whatever the reader says
+            return None, "silent:praise of the assistant"
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
         if reading is None and not explicit and _is_chitchat(text):
             return None, "silent:chit-chat (no reader)"
@@ -627,6 +653,28 @@ class RuleExtractor:
             # Outcome: kept in the user's words unless a silent reading is sure
             #          enough to overrule a change (the same bar a rule's clause has).
             quiet, says = "", True
+        changed_other = (
+            reading is not None
+            and not english_like(text)
+            and UPDATE_CUE.search(text) is not None
+            and _TODAY_OTHER.search(text) is None
+            and not text.rstrip().endswith(("?", "？"))
+            and quiet in {"", reading.label}
+            and stands_alone(text)
+        )
+        if changed_other and reading is not None:
+            # Trigger: a change said in another language ("wir sind inzwischen auf
+            #          Dagster umgestiegen", "ya no usamos X, ahora …") the reader is
+            #          unsure of.
+            # Why: as in English, a change replaces something kept; the reader takes
+            #      "inzwischen", "ahora" for the moment's one-off.
+            #          It must name what it changes to ("Dagster", "Neovim", "v2"):
+            #          "je ne trouve plus la syntaxe" says "no longer" about nothing kept.
+            # Outcome: kept word for word as a fact (or the preference or decision it
+            #          reads as): the new state of things.
+            best = durable_fallback(reading)
+            label = best.label if best.label in {"preference", "decision"} else "fact"
+            quiet, reading = "", replace(best, label=label, sure=True)
         if (
             quiet
             and (quiet != reading_label(reading) or overrules_rules(reading, change=change))
@@ -734,6 +782,10 @@ class RuleExtractor:
                         read = replace(read, label="preference")
                 elif habit and read.label in {"preference", "event"} and not _TASTE.search(text):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
+                    read = replace(read, label="fact")
+                elif read.label == "event" and (lasting_state(text) or _DONE_CHANGE.search(text)):
+                    # "we adopted a greyhound last spring", "we upgraded postgres to 16":
+                    # the state it starts lasts — a fact (which a change updates)
                     read = replace(read, label="fact")
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)

@@ -1,0 +1,129 @@
+"""What a turn's other sentences are to the memory it already keeps.
+
+Real turns are two or three sentences: one says something worth keeping, the
+others comment on it ("We pin gradle to 8.5 in every repo. Newer versions
+broke our plugin last time."), react ("works better for me"), give the reason
+("Nobody wanted to maintain the groovy anymore") or praise the assistant. Read
+alone, each of those reads like a fact or a preference — and stored alone it
+means nothing ("It took the team a year to get there").
+
+- :func:`context_of_kept` — a later sentence no rule read, in a turn that already
+  keeps a memory, is that memory's context unless it stands alone: it names
+  something of its own (a proper name, an identifier, a number);
+- :func:`praises_listener` — a clause about the assistant ("you always explain
+  things so clearly", "I appreciate how patient you are") is chit-chat, not a
+  fact or a taste of the user's;
+- :func:`lasting_state` — a life event that starts a lasting state ("we adopted
+  a greyhound", "my daughter started school") is a fact about the user, not a
+  dated happening.
+
+>>> context_of_kept("Newer versions broke our plugin last time.")
+True
+>>> context_of_kept("Monitoring için Grafana kullanıyoruz.")
+False
+>>> praises_listener("You always explain things so clearly")
+True
+>>> praises_listener("please explain less")
+False
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.extract.reading import UPDATE_CUE
+from memvault.extract.verbatim import protect
+from memvault.learn.language import english_like
+
+__all__ = ["context_of_kept", "lasting_state", "praises_listener", "stands_alone"]
+
+# A word in capitals after the clause's first word ("cached on Vercel", "Monitoring
+# için Grafana"), any digit ("postgres 16", "k8s"), or a word of two capitals ("GCP").
+_NAMED = re.compile(r"(?<=\S\s)(?:[^\W\d_a-z]\w*)|\d|\b[^\W\d_a-z]{2,}\b")
+# Scripts written without spaces between words carry no capitals to tell a name by.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# The clause's first word when it is an "I": not a name.
+_PRONOUN_I = re.compile(r"(?<![\w'’])I(?![\w])")
+
+
+def stands_alone(text: str) -> bool:
+    """Whether a clause names something of its own (a name, an identifier, a number).
+
+    >>> stands_alone("Builds are cached on Vercel"), stands_alone("Keep it plain please.")
+    (True, False)
+    >>> stands_alone("Most of my students are sixteen."), stands_alone("インフラは GCP です。")
+    (False, True)
+    """
+    masked, spans = protect(text)
+    if spans or _UNSPACED.search(text):
+        return True
+    return _NAMED.search(_PRONOUN_I.sub("i", masked)) is not None
+
+
+def context_of_kept(text: str) -> bool:
+    """Whether a later sentence of a turn that keeps a memory is only that memory's context.
+
+    Used for sentences no rule read: a rule's slot ("my team is spread across three
+    time zones") is its own statement. In English the rules read every way of
+    saying a second memory worth its own slot, and what is left is the first
+    memory's detail, even when it names something ("The migration took two
+    sprints", "Builds are cached on Vercel") — unless it holds an identifier
+    or says a change ("we switched to Zed"). In other languages no rule reads the
+    second memory, so a sentence that names something of its own stands alone.
+
+    >>> context_of_kept("Builds are cached on Vercel."), context_of_kept("Todo en Hetzner ahora.")
+    (True, False)
+    """
+    if english_like(text):
+        # an identifier (a region, a pin, a path) or a change said is its own memory
+        return not protect(text)[1] and UPDATE_CUE.search(text) is None
+    return not stands_alone(text)
+
+
+_LISTENER = r"(?:you|your|you're|you've|yours|u|ur)"
+_PRAISE = re.compile(
+    rf"\b{_LISTENER}\b.*\b(?:so|really|very|always|super|such)?\s*(?:clear(?:ly)?|patient|helpful"
+    r"|great|amazing|awesome|brilliant|the best|a star|a lifesaver|genius|smart|clever|kind"
+    r"|useful|fast|good at)\b"
+    rf"|\bappreciates?\s+(?:how|that|the way|it when)\b[^.!?]{{0,40}}\b{_LISTENER}\b"
+    rf"|\b(?:love|like|adore)s?\s+how\s+\w+\s+{_LISTENER}\s+(?:are|were)\b"
+    rf"|\b(?:fan|fans) of {_LISTENER}\b|\b(?:thanks|thank you|grateful) (?:to|for)\b"
+    rf"|\b{_LISTENER} (?:made|make|saved|save) my\b",
+    re.I,
+)
+# A request about the assistant's answers stays a preference ("I'd rather you show …").
+_REQUEST = re.compile(
+    r"\b(?:please|pls|want|would|'d|rather|prefer|should|could|can|don't|do not|never|stop"
+    r"|from now on|going forward|next time)\b",
+    re.I,
+)
+
+
+def praises_listener(text: str) -> bool:
+    """Whether a clause praises or thanks the assistant instead of saying something
+    about the user (chit-chat, whatever the reader calls it)."""
+    return _PRAISE.search(text) is not None and _REQUEST.search(text) is None
+
+
+#: Happenings that start a state which lasts (a new pet, school, job, home, marriage).
+_LASTING_VERBS = (
+    "adopted",
+    "joined",
+    "started (?:school|university|college|kindergarten|a new job|working|at)",
+    "moved (?:to|into|in with)",
+    "got (?:married|engaged|divorced)",
+    "(?:was|were) born",
+    "retired",
+    "signed up for",
+    "enrolled (?:in|at)",
+)
+_LASTING = re.compile(rf"\b(?:{'|'.join(_LASTING_VERBS)})\b", re.I)
+
+
+def lasting_state(text: str) -> bool:
+    """Whether a happening starts a state that lasts (then it is a fact about the user).
+
+    >>> lasting_state("we adopted a greyhound last spring"), lasting_state("I sent the invoice")
+    (True, False)
+    """
+    return _LASTING.search(text) is not None

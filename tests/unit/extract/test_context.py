@@ -1,0 +1,68 @@
+"""A turn's other sentences: context of the memory it keeps, praise of the assistant,
+changes said in another language, and life events that start a lasting state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memvault.extract import Message, RuleExtractor
+from memvault.extract.context import context_of_kept, praises_listener, stands_alone
+
+NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+
+
+def kept(text: str, speaker: str = "Iris") -> list[tuple[str, str]]:
+    msg = Message(text=text, user_id="iris", speaker=speaker, at=NOW)
+    return [(c.type.value, c.content) for c in RuleExtractor().extract(msg, now=NOW).candidates]
+
+
+def test_a_later_sentence_no_rule_read_is_the_kept_memorys_context() -> None:
+    out = kept("We pin black to 24.3.0 in the repo. Older releases mangled our decorators.")
+    assert len(out) == 1 and "24.3.0" in out[0][1]
+    # the same sentence alone is kept: it is context only after a kept memory
+    assert kept("Older releases mangled our decorators.") != []
+
+
+def test_a_later_sentence_with_an_identifier_or_a_change_stands_alone() -> None:
+    out = kept("Our queue is RabbitMQ on three nodes. The vhost is /billing-prod.")
+    assert any("/billing-prod" in c for _, c in out)
+    assert context_of_kept("The migration took two sprints.")
+    assert not context_of_kept("The vhost is /billing-prod.")
+    assert not context_of_kept("We switched the runners to arm64 last month.")
+
+
+def test_in_another_language_a_later_sentence_that_names_something_stands_alone() -> None:
+    assert not context_of_kept("Los backups van a Backblaze.")
+    assert context_of_kept("Eso nos ahorra mucho tiempo.")
+    assert stands_alone("部署は GKE です。") and stands_alone("東京に住んでいます。")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You explain things so clearly, honestly.",
+        "I appreciate how quickly you answered that.",
+        "My flatmate is a fan of your answers too.",
+    ],
+)
+def test_praise_of_the_assistant_keeps_nothing(text: str) -> None:
+    assert praises_listener(text)
+    assert kept(text) == []
+
+
+def test_a_request_about_the_answers_is_still_a_preference() -> None:
+    assert not praises_listener("I'd rather you show the diff first, you're clearer that way")
+    assert not praises_listener("I like it when you use tables")
+
+
+def test_a_life_event_that_starts_a_lasting_state_is_a_fact() -> None:
+    out = kept("Last spring we adopted a retired racing dog called Biscuit.")
+    assert [t for t, _ in out] == ["Fact"] and "Biscuit" in out[0][1]
+
+
+def test_a_change_said_in_another_language_is_kept_and_needs_a_name() -> None:
+    out = kept("Wir sind inzwischen von Jenkins auf Buildkite umgestiegen.")
+    assert out and out[0][0] == "Fact" and "Buildkite" in out[0][1]
+    assert kept("Je ne trouve plus le fichier.") == []
