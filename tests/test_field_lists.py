@@ -178,7 +178,7 @@ _REACH: dict[type[BaseModel], tuple[str, str, set[str]]] = {
         {"cli update", "http update"},
     ),
     NodeFilter: (
-        "store/base.py",
+        "store/values.py",
         "    visible_to: tuple[str, ...] | None = None\n",
         {"cli list", "cli search", "http list", "http search filters", "http query filters"}
         | {"memory.query filters"},
