@@ -16,7 +16,7 @@ from memvault.api.schemas import MemoryPatch as HttpPatch
 from memvault.api.schemas import QueryFilters, SearchFilters, _MemoryFields
 from memvault.cli.app import app
 from memvault.config import load_config
-from memvault.engine import MemoryPatch, NewMemory, NodeFilter
+from memvault.engine import MemoryPatch, MemoryQuery, NewMemory, NodeFilter
 from memvault.mcp.server import build_server
 
 #: What the HTTP body of POST /v1/memories adds to NewMemory: the edge's own controls.
@@ -120,6 +120,7 @@ print(json.dumps({
     "mcp memory_store": list(tools["memory_store"]["properties"]),
     "cli update": [p.name for p in commands["update"].params],
     "http update": list(schemas["MemoryPatch"]["properties"]),
+    "http query": list(schemas["QueryIn"]["properties"]),
     "cli list": [p.name for p in commands["list"].params],
     "cli search": [p.name for p in commands["search"].params],
     "http list": [p["name"] for p in listing],
@@ -183,13 +184,21 @@ _REACH: dict[type[BaseModel], tuple[str, str, set[str]]] = {
         {"cli list", "cli search", "http list", "http search filters", "http query filters"}
         | {"memory.query filters"},
     ),
+    MemoryQuery: (
+        "context/query.py",
+        "    budget_tokens: int = Field(default=512, ge=1, le=100_000)\n",
+        {"http query"},
+    ),
 }
 
 
 def test_a_field_added_once_reaches_every_surface(tmp_path: Path) -> None:
     """One line added to each engine type, and nothing else: the new field is an option
     of the CLI commands, a field or parameter of the HTTP routes, an MCP parameter and
-    a filter of memory.query, wherever the type it was added to reaches."""
+    a filter of memory.query, wherever the type it was added to reaches.
+
+    (memory.query's own options reach the HTTP body; the CLI's ``query`` and MCP's
+    ``memory_query`` name theirs, with the aliases clients use.)"""
     added = [
         (path, last, f"    {model.__name__.lower()}_mood: str | None = None\n")
         for model, (path, last, _) in _REACH.items()

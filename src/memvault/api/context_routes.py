@@ -8,7 +8,7 @@ on them — fail closed — except ``/v1/query``, whose categories are checked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import JSONResponse
@@ -16,26 +16,17 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.routes import CallerDep, reject_unknown_query
-from memvault.api.schemas import CategoryName, QueryFilters
+from memvault.api.schemas import Ident, Name, QueryIn
 from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
-from memvault.engine import CATEGORY_ALIASES as ALIASES
 from memvault.model.enums import StopReason
-from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/v1", dependencies=[Depends(reject_unknown_query)])
 _DOCS: dict[int | str, dict[str, Any]] = dict(PROBLEM_RESPONSES)
-Ident = Annotated[str, StringConstraints(min_length=1, max_length=128)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 #: A thread id as the delta header validates it.
 THREAD_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
 ThreadId = Annotated[str, StringConstraints(pattern=THREAD_PATTERN)]
-if TYPE_CHECKING:
-    QueryCategory = str
-else:
-    #: memory.query takes contract categories and the spec's aliases (``tasks`` …).
-    QueryCategory = Literal[tuple(sorted(ALIASES))] | CategoryName
 
 
 def _text_only(value: Any) -> Any:
@@ -47,25 +38,6 @@ def _text_only(value: Any) -> Any:
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-
-class QueryIn(_Body):
-    """``POST /v1/query``: memory.query (spec §6); the agent comes from the key."""
-
-    query: Annotated[str, StringConstraints(max_length=4000, pattern=VISIBLE_PATTERN)]
-    agent: Name | None = Field(default=None, description="must be the key's agent (403)")
-    categories: list[QueryCategory] | None = Field(default=None, max_length=32)
-    filters: QueryFilters | None = None
-    top_k: Annotated[int, Field(ge=1, le=100)] = 3
-    threshold: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
-    return_mode: Literal["bullets", "full"] = Field(default="bullets", alias="return")
-    budget_tokens: Annotated[int, Field(ge=1, le=100_000)] = 512
-    user_id: Ident | None = Field(
-        default=None,
-        description="whose question: their memories and shared ones answer, never another "
-        "user's (a key bound to a user may name only that user); none: shared only, "
-        "unless filters.user_id names the user",
-    )
 
 
 class MessageIn(_Body):
@@ -109,8 +81,8 @@ class DiagnosticsIn(_Body):
 @router.post("/query", responses=_DOCS)
 def memory_query(body: QueryIn, c: CallerDep) -> JSONResponse:
     """memory.query: allowlist-checked, filtered, budgeted recall (bullets or full)."""
-    request = body.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"user_id"})
-    result = c.engine.memory_query(request, user=body.user_id)
+    request = body.model_dump(mode="json", by_alias=True, exclude_none=True)
+    result = c.engine.memory_query(request, user=request.pop("user_id", None))
     data = result.to_json()
     if result.refused:
         status = 403 if result.stop_reason is StopReason.FORBIDDEN_CATEGORY else 422

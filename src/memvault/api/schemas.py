@@ -36,7 +36,14 @@ from pydantic import (
     create_model,
 )
 
-from memvault.engine import DEFAULT_CONTRACT_VERSION, NewMemory, NodeFilter, load_contract
+from memvault.engine import (
+    CATEGORY_ALIASES,
+    DEFAULT_CONTRACT_VERSION,
+    MemoryQuery,
+    NewMemory,
+    NodeFilter,
+    load_contract,
+)
 from memvault.engine import MemoryPatch as EngineMemoryPatch
 from memvault.model.annotations import edge_fields
 from memvault.model.enums import (
@@ -151,6 +158,12 @@ else:
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class _ByName(BaseModel):
+    """A body whose aliased fields may also be given by name (``return``: ``return_mode``)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 def _text(max_length: int) -> Any:
@@ -330,6 +343,47 @@ else:
         __base__=_Body,
         __doc__="``filters`` of ``POST /v1/query`` (memory.query, spec §6.1): dates may be days.",
         **_filter_fields(Day, category=True),
+    )
+
+
+#: A name: an agent's, a speaker's.
+Name = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+if TYPE_CHECKING:
+    QueryCategory = str
+    QueryIn = _Body
+else:
+    #: memory.query takes contract categories and the spec's aliases (``tasks`` …).
+    QueryCategory = Literal[tuple(sorted(CATEGORY_ALIASES))] | CategoryName
+
+    #: ``POST /v1/query``: memory.query's request (the one list), as HTTP types it,
+    #: and whose question it is.
+    QueryIn = create_model(
+        "QueryIn",
+        __base__=_ByName,
+        __doc__="``POST /v1/query``: memory.query (spec §6); the agent comes from the key.",
+        **edge_fields(
+            MemoryQuery,
+            {
+                "query": Annotated[
+                    str, StringConstraints(max_length=4000, pattern=VISIBLE_PATTERN)
+                ],
+                "agent": (
+                    Name | None,
+                    Field(default=None, description="must be the key's agent (403)"),
+                ),
+                "categories": (list[QueryCategory] | None, Field(default=None, max_length=32)),
+                "filters": (QueryFilters | None, None),
+            },
+        ),
+        user_id=(
+            Ident | None,
+            Field(
+                default=None,
+                description="whose question: their memories and shared ones answer, never "
+                "another user's (a key bound to a user may name only that user); none: "
+                "shared only, unless filters.user_id names the user",
+            ),
+        ),
     )
 
 

@@ -28,7 +28,7 @@ from memvault._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from memvault.context import AgentAllowlist, ContextRequest, TaskRef
-    from memvault.context.query import QueryResult
+    from memvault.context.query import MemoryQuery, QueryResult
     from memvault.engine._aio import AsyncMemoryEngine
     from memvault.engine._caller import Caller, CallerGrant, Grant
     from memvault.engine._sync import MemoryEngine
@@ -79,6 +79,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "IngestReport": ("memvault.ingest.report", "IngestReport"),
     "MemoryEngine": ("memvault.engine._sync", "MemoryEngine"),
     "MemoryPatch": ("memvault.engine._types", "MemoryPatch"),
+    "MemoryQuery": ("memvault.context.query", "MemoryQuery"),
     "MemoryView": ("memvault.results", "MemoryView"),
     "NewMemory": ("memvault.engine._types", "NewMemory"),
     "NodeFilter": ("memvault.store.base", "NodeFilter"),
@@ -128,6 +129,7 @@ __all__ = [
     "IngestReport",
     "MemoryEngine",
     "MemoryPatch",
+    "MemoryQuery",
     "MemoryView",
     "NewMemory",
     "NodeFilter",
