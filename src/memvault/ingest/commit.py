@@ -191,11 +191,7 @@ def plan_file(
     started = time.perf_counter()
     plan = FilePlan()
     own = frozenset(node.memory_id for _, node, _ in judged.accepted)
-    existing = (
-        {n.memory_id for n in deduper.store.get_nodes(deduper.orchestrator, list(own))}
-        if recovered
-        else set()
-    )
+    existing = {n.memory_id for n in deduper.nodes(list(own))} if recovered else set()
     effective: dict[str, str] = {}  # node id -> id the file's edges should use
     # Trigger: the file's chunks (nothing is written until the file's transaction).
     # Why: one vector search and one node read per chunk and per merge target.
@@ -208,7 +204,7 @@ def plan_file(
         exclude=own,
     )
     targets = sorted({t for r in resolutions if (t := merged_into(r)) is not None})
-    stored = {n.memory_id: n for n in deduper.store.get_nodes(deduper.orchestrator, targets)}
+    stored = {n.memory_id: n for n in deduper.nodes(targets)}
     for (candidate, node, decision), resolution in zip(judged.accepted, resolutions, strict=True):
         target = merged_into(resolution)
         if node.memory_id in existing or (target is None and not recovered):
@@ -247,7 +243,7 @@ def _redirect_edges(
     own = {e.edge_id for e in judged.edges}  # a recovered file's edges are stored already
     stored = {
         (e.from_memory_id, e.to_memory_id, e.edge_type.value)
-        for e in deduper.store.edges_of(deduper.orchestrator, ids)
+        for e in deduper.edges(ids)
         if e.edge_id not in own
     }
     for edge in judged.edges:

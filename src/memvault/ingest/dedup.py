@@ -34,10 +34,12 @@ import numpy.typing as npt
 
 from memvault.extract.base import Candidate as WriteCandidate
 from memvault.ingest.model import Candidate
+from memvault.ingest.window import PendingView
 from memvault.model.enums import MemoryStatus
-from memvault.model.node import MemoryNode
+from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.text import query_terms
-from memvault.store.base import NodeFilter, Store
+from memvault.store.base import Store
+from memvault.store.scope import same_owner
 from memvault.write import (
     LexicalSimilarity,
     NeighbourView,
@@ -60,10 +62,11 @@ _CREATES = frozenset({Outcome.STORED, Outcome.RELATED, Outcome.CONTRADICTION, Ou
 def semantic_key(candidate: Candidate, key: str) -> str:
     """The key the resolver may compare: ``""`` for a structural (positional) key.
 
-    >>> from memvault.ingest.model import Candidate
-    >>> c = Candidate("s0001.c01", {})
-    >>> semantic_key(c, "guide/rollback#s0001.c01"), semantic_key(c, "store")
-    ('', 'store')
+        >>> from memvault.ingest.model import Candidate
+    from memvault.ingest.window import PendingView
+        >>> c = Candidate("s0001.c01", {})
+        >>> semantic_key(c, "guide/rollback#s0001.c01"), semantic_key(c, "store")
+        ('', 'store')
     """
     return "" if key.endswith(f"#{candidate.chunk_id}") else key
 
@@ -90,6 +93,20 @@ class Deduper:
     model_id: str | None
     overrides: Mapping[str, SimilarityBands] | None = None
     neighbours: int = 8
+    #: a window's staged files, read on top of the store (``None``: the store alone)
+    window: PendingView | None = None
+
+    def nodes(self, memory_ids: Sequence[str]) -> list[MemoryNode]:
+        """The nodes with these ids as resolve sees them (the window's version first)."""
+        if self.window is not None:
+            return self.window.nodes(memory_ids)
+        return self.store.get_nodes(self.orchestrator, memory_ids)
+
+    def edges(self, memory_ids: Sequence[str]) -> list[MemoryEdge]:
+        """Every edge touching one of ``memory_ids`` (the window's staged ones too)."""
+        if self.window is not None:
+            return self.window.edges(memory_ids)
+        return self.store.edges_of(self.orchestrator, memory_ids)
 
     @property
     def bands(self) -> SimilarityBands:
@@ -130,8 +147,11 @@ class Deduper:
             else:
                 # Trigger: a scoped chunk (user or project). Why: a memory of another
                 # scope is never "the same statement" for this one. Outcome: the scope
-                # is a SQL filter, and equality is checked again (None matches None only).
-                scope = NodeFilter(user_id=node.user_id, project_id=node.project_id)
+                # is a SQL filter (a chunk with no user meets shared memories only:
+                # ``same_owner``), and equality is checked again.
+                scope = same_owner(node.user_id, node.project_id)
+                if self.window is not None:
+                    self.window.no_text_search()
                 matched = self.store.search_text(
                     self.orchestrator, query_terms(node.content), scope, limit=self.neighbours
                 )
@@ -139,12 +159,13 @@ class Deduper:
         for (user, project), where in by_scope.items():
             assert self.model_id is not None
             queries = np.stack([np.asarray(items[i][2], dtype=np.float32) for i in where])
-            found = self.store.search_vectors_many(
-                self.orchestrator,
-                self.model_id,
-                queries,
-                NodeFilter(user_id=user, project_id=project),
-                limit=self.neighbours,
+            scope = same_owner(user, project)
+            found = (
+                self.window.hits(self.model_id, queries, scope, self.neighbours)
+                if self.window is not None
+                else self.store.search_vectors_many(
+                    self.orchestrator, self.model_id, queries, scope, limit=self.neighbours
+                )
             )
             for i, hits in zip(where, found, strict=True):
                 floor = plans[i][2]
@@ -158,7 +179,7 @@ class Deduper:
             for i in range(len(items))
         ]
         union = sorted({m for ids in wanted for m in ids})
-        nodes = {n.memory_id: n for n in self.store.get_nodes(self.orchestrator, union)}
+        nodes = {n.memory_id: n for n in self.nodes(union)}
         out: list[Resolution] = []
         for i, (_, node, _) in enumerate(items):
             found_nodes = [

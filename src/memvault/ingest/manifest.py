@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,10 +49,23 @@ def manifest_path(destination: Path) -> Path:
     return destination.with_name(destination.name + MANIFEST_SUFFIX)
 
 
-def free_destination(directory: Path, name: str) -> Path:
-    """``directory/name``, or ``stem-N.suffix`` for the first N not taken by a file."""
+def free_destination(directory: Path, name: str, taken: Container[Path] = ()) -> Path:
+    """``directory/name``, or ``stem-N.suffix`` for the first N not taken by a file.
+
+    ``taken``: destinations promised to files not moved yet (a window's files move
+    after their one commit).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> free_destination(d, "a.txt").name, free_destination(d, "a.txt", {d / "a.txt"}).name
+    ('a.txt', 'a-1.txt')
+    """
+
+    def free(candidate: Path) -> bool:
+        return candidate not in taken and not os.path.lexists(candidate)
+
     candidate = directory / name
-    if not os.path.lexists(candidate):
+    if free(candidate):
         return candidate
     stem, dot, suffix = name.rpartition(".")
     if not stem:  # no suffix (or a leading dot only)
@@ -60,7 +73,7 @@ def free_destination(directory: Path, name: str) -> Path:
     n = 1
     while True:
         candidate = directory / f"{stem}-{n}{dot}{suffix}"
-        if not os.path.lexists(candidate):
+        if free(candidate):
             return candidate
         n += 1
 

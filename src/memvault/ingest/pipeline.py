@@ -51,7 +51,7 @@ import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +93,13 @@ from memvault.ingest.report import (
     IngestReport,
 )
 from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
+from memvault.ingest.window import PendingView
 from memvault.model.enums import MemoryOp
 from memvault.model.node import MemoryNode
 from memvault.model.validation import canonical_source_path
 from memvault.policy.parallel import offloaded
-from memvault.store.base import IngestRecord
+from memvault.store.base import IngestRecord, WriteSet
+from memvault.store.scope import same_owner
 
 __all__ = [
     "FileOutcome",
@@ -301,50 +303,128 @@ class _Pass:
         why_none = self.ctx.embedder_error or "no embedder configured"
         embedded = merge_embedded([f.result() for f in window.futures], why_none)
         batch_ms = embedded.seconds * 1000
-        out: list[tuple[int, FileOutcome]] = []
         for p in window.files:
             p.timings["embed_batch_ms"] = batch_ms
-            try:
-                out.append((p.index, self._complete_file(p, embedded)))
-            except FileNotFoundError:
-                out.append((p.index, FileOutcome(p.entry.name, PENDING)))  # vanished mid-pass
+        if self._one_transaction(window.files, embedded):
+            out = self._complete_window(window.files, embedded)
+        else:
+            out = [self._complete_one(p, embedded) for p in window.files]
         self.totals["embed"] = self.totals.get("embed", 0.0) + embedded.seconds
         return out
 
-    def _complete_file(self, p: _Prepared, embedded: Embedded) -> FileOutcome:
-        entry = p.entry
-        if not still(entry):
-            return FileOutcome(entry.name, PENDING)  # changed while its window was embedded
-        # Trigger: the same content may have been committed since this file was
-        # read (an identical file earlier in the window). Outcome: checked again.
-        record = self.ctx.store.ingest_record(self.ctx.orchestrator, p.sha)
-        if record is not None and record.manifest_path is not None:
-            if os.path.lexists(self._recorded(record)[1]):
-                return self._duplicate(entry, p.sha, record, p.started)
-            # Trigger: the content is recorded but its file was never moved.
-            # Why: a crash after the commit and before the move; the memories
-            #      exist (same derived ids) and must not be written twice.
-            # Outcome: finish exactly as the interrupted pass would have.
-            plan = self._plan(p, embedded, recovered=True)
-            return self._finish(p, plan, embedded, record, recovered=True)
-        plan = self._plan(p, embedded)
-        status = PROCESSED if p.judged.accepted else REJECTED
-        directory = self.layout.processed_dir if status == PROCESSED else self.layout.rejected_dir
-        destination = free_destination(directory, entry.name)
+    def _complete_one(
+        self, p: _Prepared, embedded: Embedded, deduper: Deduper | None = None
+    ) -> tuple[int, FileOutcome]:
+        try:
+            return p.index, self._complete_file(p, embedded, deduper)
+        except FileNotFoundError:
+            return p.index, FileOutcome(p.entry.name, PENDING)  # vanished mid-pass
+
+    def _one_transaction(self, files: Sequence[_Prepared], embedded: Embedded) -> bool:
+        """True when a window's files can commit together (see :meth:`_complete_window`).
+
+        Every accepted candidate needs its vector: resolve reads staged files by
+        vector only (:class:`~memvault.ingest.window.PendingView`); without one a
+        candidate is matched by full text, which staged files do not have yet.
+        """
+        return (
+            len(files) > 1
+            and self.deduper.model_id is not None
+            and embedded.error is None
+            and all(n.memory_id in embedded.vectors for p in files for _, n, _ in p.judged.accepted)
+        )
+
+    def _complete_window(
+        self, files: Sequence[_Prepared], embedded: Embedded
+    ) -> list[tuple[int, FileOutcome]]:
+        """A window's files resolved in order and committed in ONE transaction.
+
+        Trigger: a window of files whose candidates all have vectors.
+        Why: one transaction (one fsync, one revision) a file was about half
+          of a pass's wall time on small files.
+        Outcome: each file is resolved as the file-by-file commits resolved it —
+          against the store plus the files staged before it
+          (:class:`~memvault.ingest.window.PendingView`) — and the window's
+          write sets commit together, then every file is placed. A file with
+          the same content as a staged one waits for the commit (it is then a
+          duplicate). When the store refuses the window's write (nothing was
+          written) every file is committed on its own, as before, so only a
+          failing file is rejected; a store that is unavailable stops the pass.
+        """
+        model = self.deduper.model_id
+        assert model is not None  # _one_transaction
+        view = PendingView(self.ctx.store, self.ctx.orchestrator, model_id=model)
+        deduper = replace(self.deduper, window=view)
+        view.prefetch(
+            [
+                (same_owner(n.user_id, n.project_id), embedded.vectors[n.memory_id].vector)
+                for p in files
+                for _, n, _ in p.judged.accepted
+            ],
+            deduper.neighbours,
+        )
         at = self.ctx.now()
-        record = IngestRecord(
-            content_sha256=p.sha,
-            original_name=entry.name,
-            size_bytes=entry.st.st_size,
-            status=status,
-            manifest_path=str(manifest_path(destination).relative_to(self.layout.ingest_dir)),
-            received_at=at,
-            processed_at=at,
-        )
+        builder = self.ctx.writes.builder(at, THREAD)
+        outcomes: dict[int, FileOutcome] = {}
+        staged: list[tuple[_Prepared, FilePlan, IngestRecord, WriteSet]] = []
+        later: list[_Prepared] = []
+        taken: set[Path] = set()
+        for p in files:
+            try:
+                if p.sha in view.shas:
+                    later.append(p)
+                    continue
+                early = self._recorded_outcome(p, embedded, deduper)
+                if early is not None:
+                    outcomes[p.index] = early
+                    continue
+                plan = self._plan(p, embedded, deduper)
+                record = self._new_record(p, at, taken)
+                write = write_set(builder, p.judged, plan, embedded, record, sha=p.sha)
+                staged.append((p, plan, record, write))
+                view.stage(
+                    p.sha,
+                    [n for _, n, _ in plan.created],
+                    plan.touched,
+                    plan.edges,
+                    embedded.vectors,
+                )
+            except FileNotFoundError:
+                outcomes[p.index] = FileOutcome(p.entry.name, PENDING)  # vanished mid-pass
+        if staged:
+            started = time.perf_counter()
+            try:
+                self.ctx.writes.apply(builder.combined([w for *_, w in staged]))
+            except StoreUnavailableError:
+                raise
+            except StoreError as exc:
+                self._log("warning", "ingest_window_failed", files=len(staged), error=str(exc))
+                for p, *_ in staged:
+                    outcomes.update([self._complete_one(p, embedded)])
+                staged = []
+            spent = _ms(started)
+            total = sum(len(p.document.candidates) for p, *_ in staged) or 1
+            for p, plan, record, _ in staged:
+                p.timings["commit_ms"] = spent * len(p.document.candidates) / total
+                try:
+                    outcomes[p.index] = self._stored(p, plan, embedded, record)
+                except FileNotFoundError:  # committed; a rerun finishes its move
+                    outcomes[p.index] = FileOutcome(p.entry.name, PENDING)
+        for p in later:
+            outcomes.update([self._complete_one(p, embedded)])
+        return [(p.index, outcomes[p.index]) for p in files]
+
+    def _complete_file(
+        self, p: _Prepared, embedded: Embedded, deduper: Deduper | None = None
+    ) -> FileOutcome:
+        early = self._recorded_outcome(p, embedded, deduper)
+        if early is not None:
+            return early
+        plan = self._plan(p, embedded, deduper)
+        record = self._new_record(p, self.ctx.now())
         commit_started = time.perf_counter()
-        write = write_set(
-            self.ctx.writes.builder(at, THREAD), p.judged, plan, embedded, record, sha=p.sha
-        )
+        builder = self.ctx.writes.builder(record.processed_at, THREAD)
+        write = write_set(builder, p.judged, plan, embedded, record, sha=p.sha)
         try:
             self.ctx.writes.apply(write)
         except StoreUnavailableError:
@@ -354,19 +434,70 @@ class _Pass:
             # Why: one transaction per file — a file is all in or all out.
             # Outcome: the file is rejected with STORE_FAILED and its manifest.
             failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
-            return self._reject(entry, [failed], p.sha, p.timings, p.started)
+            return self._reject(p.entry, [failed], p.sha, p.timings, p.started)
         p.timings["commit_ms"] = _ms(commit_started)
+        return self._stored(p, plan, embedded, record)
+
+    def _recorded_outcome(
+        self, p: _Prepared, embedded: Embedded, deduper: Deduper | None
+    ) -> FileOutcome | None:
+        """The outcome of a file that writes nothing (changed, duplicate, recovered), or None."""
+        entry = p.entry
+        if not still(entry):
+            return FileOutcome(entry.name, PENDING)  # changed while its window was embedded
+        # Trigger: the same content may have been committed since this file was
+        # read (an identical file earlier in the window). Outcome: checked again.
+        record = self.ctx.store.ingest_record(self.ctx.orchestrator, p.sha)
+        if record is None or record.manifest_path is None:
+            return None
+        if os.path.lexists(self._recorded(record)[1]):
+            return self._duplicate(entry, p.sha, record, p.started)
+        # Trigger: the content is recorded but its file was never moved.
+        # Why: a crash after the commit and before the move; the memories
+        #      exist (same derived ids) and must not be written twice.
+        # Outcome: finish exactly as the interrupted pass would have.
+        plan = self._plan(p, embedded, deduper, recovered=True)
+        return self._finish(p, plan, embedded, record, recovered=True)
+
+    def _new_record(self, p: _Prepared, at: str, taken: set[Path] | None = None) -> IngestRecord:
+        """The ``ingest_files`` row of a file about to commit (its destination reserved
+        in ``taken`` when it moves after a window's commit)."""
+        status = PROCESSED if p.judged.accepted else REJECTED
+        directory = self.layout.processed_dir if status == PROCESSED else self.layout.rejected_dir
+        destination = free_destination(directory, p.entry.name, taken or ())
+        if taken is not None:
+            taken.add(destination)
+        return IngestRecord(
+            content_sha256=p.sha,
+            original_name=p.entry.name,
+            size_bytes=p.entry.st.st_size,
+            status=status,
+            manifest_path=str(manifest_path(destination).relative_to(self.layout.ingest_dir)),
+            received_at=at,
+            processed_at=at,
+        )
+
+    def _stored(
+        self, p: _Prepared, plan: FilePlan, embedded: Embedded, record: IngestRecord
+    ) -> FileOutcome:
+        """A committed file: its refusals logged (their REFUSE rows were in its write),
+        its manifest written and the file moved."""
         for _candidate, decision, _fields in p.judged.refused:
-            self.ctx.writes.log_refusal(
-                MemoryOp.STORE, decision
-            )  # its REFUSE row is in the file's write
+            self.ctx.writes.log_refusal(MemoryOp.STORE, decision)
         return self._finish(p, plan, embedded, record)
 
-    def _plan(self, p: _Prepared, embedded: Embedded, *, recovered: bool = False) -> FilePlan:
+    def _plan(
+        self,
+        p: _Prepared,
+        embedded: Embedded,
+        deduper: Deduper | None = None,
+        *,
+        recovered: bool = False,
+    ) -> FilePlan:
         plan = plan_file(
             p.judged,
             embedded,
-            self.deduper,
+            deduper or self.deduper,
             sha=p.sha,
             at=self.ctx.now(),
             nudge=self.ctx.merge_nudge,

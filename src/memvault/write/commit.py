@@ -233,15 +233,28 @@ class WriteBuilder:
         )
 
     def combined(self, parts: Sequence[WriteSet]) -> WriteSet:
-        """Several writes as ONE transaction (a worker's batch)."""
+        """Several writes as ONE transaction (a worker's batch, an ingest window).
+
+        Every part's rows in order; a node several parts write (a memory one file
+        creates and a later one merges into) once, in its last version at its
+        first place — the state the parts applied one after another leave. Each
+        event keeps the row digest of its own part.
+        """
+        latest: dict[str, MemoryNode] = {}
+        for write in parts:
+            latest.update((n.memory_id, n) for n in write.nodes)
         return self.compose(
-            nodes=[n for w in parts for n in w.nodes],
+            nodes=list(latest.values()),
             edges=[e for w in parts for e in w.edges],
             extra_sources=[s for w in parts for s in w.extra_sources],
             events=[e for w in parts for e in w.events],
             changes=[c for w in parts for c in w.changes],
             op_events=[o for w in parts for o in w.op_events],
             proposals=[p for w in parts for p in w.proposals],
+            purge_ids=[m for w in parts for m in w.purge_ids],
+            embeddings=[r for w in parts for r in w.embeddings],
+            ingest_records=[r for w in parts for r in w.ingest_records],
+            index_texts=[t for w in parts for t in w.index_texts],
         )
 
     def created(

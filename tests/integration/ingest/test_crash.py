@@ -150,8 +150,12 @@ def _ready(home: Path, proc: subprocess.Popen[bytes], deadline: float) -> None:
 _ZYGOTE = r"""
 import json, os, sys, tempfile
 import typer.main
+import memvault.ingest.pipeline
 from memvault.cli import app
 from memvault.engine import MemoryEngine
+# Windows of three files: the 13-file workload commits in several transactions, so
+# kills land between one window's commit and the next, not only around one commit.
+memvault.ingest.pipeline.WINDOW_FILES = 3
 cli = typer.main.get_command(app)  # what `memvault` builds on every start
 with MemoryEngine.open(tempfile.mkdtemp(), "warm") as engine:  # warm caches (gate, contract,
     assert engine.layout is not None                             # the verified MiniLM weights)
@@ -216,10 +220,19 @@ class Zygote:
 
 
 def _interrupted(ingest: Path) -> bool:
-    """True when the kill landed inside the pass (some files moved, some not)."""
+    """True when the kill landed inside the pass: files waiting after a commit (some
+    files moved, or a window committed whose files were not moved yet)."""
     moved = sum(len(os.listdir(ingest / d)) for d in ("processed", "rejected"))
     waiting = [n for n in os.listdir(ingest) if not n.startswith(".")]
-    return bool(moved) and len(waiting) > 2
+    if len(waiting) <= 2:
+        return False
+    if moved:
+        return True
+    conn = sqlite3.connect(ingest.parent / "memory.db")
+    try:
+        return bool(conn.execute("SELECT count(*) FROM ingest_files").fetchone()[0])
+    finally:
+        conn.close()
 
 
 def _first_move(
