@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memvault.lifecycle.audit import AuditReport
+from memvault.results import fields_json
 
 __all__ = ["ForgetReport", "LifecycleReport", "Transition"]
 
@@ -20,10 +21,12 @@ class Transition:
     purge_at: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"memory_id": self.memory_id, "reason": self.reason}
-        if self.purge_at is not None:
-            data["purge_at"] = self.purge_at
-        return data
+        """Its fields; ``purge_at`` only when set.
+
+        >>> Transition("mem_1", "ttl").to_json()
+        {'memory_id': 'mem_1', 'reason': 'ttl'}
+        """
+        return fields_json(self, omit=("purge_at",) if self.purge_at is None else ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,15 +44,18 @@ from memvault.write.resolve import Outcome, Resolution
 
 __all__ = ["WriteBuilder", "seed_corpus", "touched", "with_op_events"]
 
-#: The operational verb of each audited write (spec §14).
+#: The operational verb of each audited write (spec §14): its history op, lower-cased.
 OP_OF_HISTORY: dict[HistoryOp, str] = {
-    HistoryOp.CREATE: "create",
-    HistoryOp.UPDATE: "update",
-    HistoryOp.DELETE: "delete",
-    HistoryOp.RESTORE: "restore",
-    HistoryOp.LINK: "link",
-    HistoryOp.MERGE: "merge",
-    HistoryOp.SUPERSEDE: "supersede",
+    op: op.value.lower()
+    for op in (
+        HistoryOp.CREATE,
+        HistoryOp.UPDATE,
+        HistoryOp.DELETE,
+        HistoryOp.RESTORE,
+        HistoryOp.LINK,
+        HistoryOp.MERGE,
+        HistoryOp.SUPERSEDE,
+    )
 }
 
 

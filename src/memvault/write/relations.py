@@ -8,12 +8,11 @@ memory's scope (same user and project), lexical similarity, and an edge to
 each of the ``top_k`` active memories at or above the ``related`` band and
 below the duplicate band (a duplicate is the resolver's business, not a link).
 
->>> import tempfile, pathlib
 >>> from datetime import UTC, datetime
->>> from memvault.store import SQLiteStore
+>>> from memvault.store import InMemoryStore
 >>> from memvault.write.pipeline import WritePipeline
 >>> from memvault.write.spec import OpenGate
->>> store = SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db")
+>>> store = InMemoryStore()  # the reference store: the same edges on every backend
 >>> p = WritePipeline(store=store, orchestrator="acme", gate=OpenGate(),
 ...                   clock=lambda: datetime(2026, 1, 15, tzinfo=UTC),
 ...                   relations=(related_edges(store, "acme"),))
@@ -22,7 +21,6 @@ below the duplicate band (a duplicate is the resolver's business, not a link).
 >>> b = p.add({"content": "The billing service is deployed on Fridays.", **fact}).memory_id
 >>> [(e.edge_type.value, e.to_memory_id == a) for e in store.edges_of("acme", [b])]
 [('RelatedTo', True)]
->>> store.close()
 """
 
 from __future__ import annotations
