@@ -36,7 +36,7 @@ from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.indexing import embedding_rows
 from memvault.store.base import NO_FILTER, EmbeddingRow, IndexText, NodeFilter, Store
 from memvault.write import CaptureConfig
-from memvault.write.drafts import Relations
+from memvault.write.drafts import Draft, Relations
 from memvault.write.gating import Validator
 from memvault.write.pipeline import WritePipeline
 from memvault.write.relations import related_edges
@@ -347,7 +347,7 @@ class EngineCore:
 
     def check(self, op: MemoryOp, node: MemoryNode) -> Decision:
         """The gate alone on ``node`` (capture's seam); an exception fails closed."""
-        return self.writes.check(op, node)
+        return self.writes.check(op, Draft(node))
 
     @staticmethod
     def filters(filters: NodeFilter | Mapping[str, Any] | None) -> NodeFilter:

@@ -52,14 +52,9 @@ class WriteSteps:
     def __init__(self, hooks: EngineHooks, policy: LifecyclePolicy | None = None) -> None:
         self.hooks = hooks
         self.policy = policy or LifecyclePolicy()
-
-    @property
-    def _store(self) -> Store:
-        return self.hooks.store
-
-    @property
-    def _orch(self) -> str:
-        return self.hooks.orchestrator
+        # the hooks are frozen: their store and orchestrator are this service's for good
+        self._store: Store = hooks.store
+        self._orch: str = hooks.orchestrator
 
     def _builder(self, at: str, thread_id: str = "default") -> WriteBuilder:
         return self.hooks.writes().builder(at, thread_id)

@@ -8,7 +8,7 @@ schema problem is a finding ranked with the gate's, never an early exit.
 :class:`~memvault.write.pipeline.WritePipeline` is built on it.
 
 >>> broken = Judging(gate=FnGate(lambda op, node: 1 / 0))
->>> broken.check(MemoryOp.STORE, None).stop_reason.value  # a gate that raises fails closed
+>>> broken.judge(MemoryOp.STORE, None).stop_reason.value  # a gate that raises fails closed
 'INTERNAL_INCONSISTENCY'
 """
 
@@ -125,7 +125,7 @@ class Judging:
         Any exception in a step is INTERNAL_INCONSISTENCY (fail closed).
         """
         verdicts = [*findings, *self.validated(op, node)]
-        verdicts.append(self.check(op, node, vector=vector, vector_model=vector_model))
+        verdicts.append(self.check(op, Draft(node, vector, vector_model=vector_model)))
         return strongest(verdicts)
 
     def validated(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
@@ -168,9 +168,7 @@ class Judging:
         """
         many: Any = getattr(self.gate, "check_many", None)
         if many is None:
-            return [
-                self.check(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
-            ]
+            return [self.check(op, d) for d in drafts]
         reads = getattr(self.gate, "reads_vectors", False)
         vectors = [d.vector if reads else None for d in drafts]
         models = [
@@ -191,28 +189,20 @@ class Judging:
             return decisions
         except Exception as exc:
             self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
-            return [
-                self.check(op, d.node, vector=d.vector, vector_model=d.vector_model) for d in drafts
-            ]
+            return [self.check(op, d) for d in drafts]
 
-    def check(
-        self,
-        op: MemoryOp,
-        node: MemoryNode,
-        *,
-        vector: FloatVector | None = None,
-        vector_model: str | None = None,
-    ) -> Decision:
-        """The gate alone; an exception is INTERNAL_INCONSISTENCY.
+    def check(self, op: MemoryOp, draft: Draft) -> Decision:
+        """The gate alone on ``draft``'s node; an exception is INTERNAL_INCONSISTENCY.
 
-        A gate that declares ``reads_vectors`` gets the content's vector and the
+        A gate that declares ``reads_vectors`` gets the draft's vector and the
         ``model_id`` of the embedder that made it (it decides whether it can use them).
         """
+        node, vector = draft.node, draft.vector
         try:
             if vector is not None and getattr(self.gate, "reads_vectors", False):
                 check: Any = self.gate.check
                 decision: Decision = check(
-                    op, node, agent_id=self.agent_id, vector=vector, vector_model=vector_model
+                    op, node, agent_id=self.agent_id, vector=vector, vector_model=draft.vector_model
                 )
                 return decision
             return self.gate.check(op, node, agent_id=self.agent_id)
