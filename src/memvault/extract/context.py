@@ -31,11 +31,19 @@ from __future__ import annotations
 
 import re
 
+from memvault.extract.gloss import glosses
 from memvault.extract.reading import UPDATE_CUE
 from memvault.extract.verbatim import protect
 from memvault.learn.language import english_like
 
-__all__ = ["context_of_kept", "lasting_state", "praises_listener", "stands_alone"]
+__all__ = [
+    "context_of_kept",
+    "decision_said",
+    "lasting_state",
+    "of_the_moment",
+    "praises_listener",
+    "stands_alone",
+]
 
 # A word in capitals after the clause's first word ("cached on Vercel", "Monitoring
 # için Grafana"), any digit ("postgres 16", "k8s"), or a word of two capitals ("GCP").
@@ -99,10 +107,59 @@ _REQUEST = re.compile(
 )
 
 
+# "j'adore cette réponse", "me encanta tu respuesta", "tolle Antwort": the answer praised.
+_ANSWER = (
+    r"(?:answer|reply|explanation|réponse|explication|respuesta|explicación|antwort|erklärung"
+    r"|resposta|explicação|risposta|spiegazione|antwoord|uitleg|odpowied\w*|wyjaśnieni\w*)"
+)
+_GLAD = (
+    r"(?:love|great|perfect|brilliant|awesome|nice|adore|génial|super|parfait|top|encanta"
+    r"|genial|perfect[oa]|toll|perfekt|klasse|ótim[oa]|perfeit[oa]|adorei|ottim[oa]"
+    r"|perfett[oa]|bellissim[oa]|geweldig|prima|świetn\w*|idealn\w*)"
+)
+_ANSWER_PRAISE = re.compile(
+    rf"\b{_GLAD}\b[^.!?]{{0,25}}\b{_ANSWER}\b|\b{_ANSWER}\b[^.!?]{{0,25}}\b{_GLAD}\b", re.I
+)
+_NOT_ENOUGH = re.compile(
+    r"\b(?:too|not|don't|less|more|shorter|longer|trop|demasiado|zu|muito|troppo|te)\b", re.I
+)
+
+
 def praises_listener(text: str) -> bool:
     """Whether a clause praises or thanks the assistant instead of saying something
-    about the user (chit-chat, whatever the reader calls it)."""
-    return _PRAISE.search(text) is not None and _REQUEST.search(text) is None
+    about the user (chit-chat, whatever the reader calls it).
+
+    >>> praises_listener("j'adore cette réponse"), praises_listener("your answers are too long")
+    (True, False)
+    """
+    if _REQUEST.search(text):
+        return False
+    if _ANSWER_PRAISE.search(text):
+        return _NOT_ENOUGH.search(text) is None
+    return _PRAISE.search(text) is not None
+
+
+# What is true for a moment: "just had the best burrito", "just got back from the
+# dentist", "I need a nap", "my laptop is at 12%", "I had such a nice time at …".
+_MOMENT = re.compile(
+    r"\bjust (?:had (?!a baby|twins)|got (?:back|home|off|out)|came back|finished (?:lunch|dinner"
+    r"|breakfast|my coffee|a call|the call)|woke up|landed|arrived|spilled|ate)\b"
+    r"|\b(?:need|needs|could use|want) (?:a|some) (?:nap|break|coffee|rest|sleep|drink|walk"
+    r"|snack|holiday|vacation)\b"
+    r"|\b(?:is|are|at) (?:at |down to )?\d{1,3} ?%"
+    r"|\bhad (?:such )?an? (?:great|nice|good|lovely|wonderful|fun|amazing|fantastic|terrible"
+    r"|awful|rough|long|busy|crazy|weird) (?:time|day|week|weekend|morning|evening|night|trip)\b",
+    re.I,
+)
+
+
+def of_the_moment(text: str) -> bool:
+    """Whether a clause says how things are for a moment (a one-off, however phrased).
+
+    >>> of_the_moment("I just got back from the gym"), of_the_moment("I just moved to Porto")
+    (True, False)
+    """
+    return _MOMENT.search(text) is not None
 
 
 #: Happenings that start a state which lasts (a new pet, school, job, home, marriage).
@@ -127,3 +184,25 @@ def lasting_state(text: str) -> bool:
     (True, False)
     """
     return _LASTING.search(text) is not None
+
+
+_DECIDED = re.compile(
+    r"\b(?:decid\w*|chose|chosen|choose|agreed|settled on|went with|go(?:ing)? with|opted"
+    r"|picked|we'll use|we will use|will be using|standardi[sz]ed on|voted|the plan is"
+    r"|ruled out|no longer going to|won't use|will not use|switching to"
+    # a reversal is a decision too: "changed my mind, we're keeping RabbitMQ"
+    r"|chang(?:ed|ing) (?:my|our) minds?|keeping|stick(?:ing)? with|scratch that"
+    r"|change of plans?|on second thought)\b",
+    re.I,
+)
+
+
+def decision_said(text: str) -> bool:
+    """Whether a clause says a choice was made ("we decided", "we went with", "wir haben
+    uns entschieden") — what a Decision is. "we use Kafka" or "devo aggiornare Next.js"
+    read alike to the reader, but one is the stack's fact and the other a todo.
+
+    >>> decision_said("we went with Temporal for the workflows"), decision_said("we use Temporal")
+    (True, False)
+    """
+    return _DECIDED.search(text) is not None or "we decided" in glosses(text)

@@ -27,10 +27,12 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["GLOSSES", "HABIT_GLOSS", "REPLY_GLOSS", "TASTE_GLOSSES", "glosses"]
+__all__ = ["GLOSSES", "HABIT_GLOSS", "NEED_GLOSS", "REPLY_GLOSS", "TASTE_GLOSSES", "glosses"]
 
 #: The gloss of a routine ("cada mañana", "jeden Tag", "毎朝"): a habit, as in English.
 HABIT_GLOSS = "every day usually always"
+#: The gloss of an obligation ("tengo que", "ich muss", "要"): a todo, as in English.
+NEED_GLOSS = "need to"
 #: The gloss of a request for a reply language or register ("contéstame en español").
 REPLY_GLOSS = "please reply in"
 #: The glosses of a taste ("me gusta", "je déteste", "更喜欢").

@@ -49,6 +49,7 @@ __all__ = [
     "overrules_rules",
     "reading_label",
     "retype",
+    "says_task",
     "silent",
     "stated",
     "stated_other",
@@ -259,14 +260,17 @@ STATED_SILENT_SHARE = 0.5
 _FALLBACK = frozenset({"fact", "preference", "event", "goal"})
 
 
-def durable_fallback(reading: Reading) -> Reading:
+def durable_fallback(reading: Reading, *, plain: bool = False) -> Reading:
     """The reading's best *durable* label (a stated clause the reader was unsure of).
+
+    ``plain``: one of the plain kinds (fact, preference, event, goal) even when the
+    reading is a todo, reminder or decision — the clause lacks their words.
 
     >>> r = Reading("oneoff", 0.3, (("fact", 0.1), ("event", 0.2), ("oneoff", 0.3)))
     >>> durable_fallback(r).label
     'event'
     """
-    if reading.label in TYPES and reading.label != "procedure":
+    if reading.label in (_FALLBACK if plain else TYPES) and reading.label != "procedure":
         return reading
     # a todo, reminder or decision is said with its own words ("need to", "remind me",
     # "decided"): an unsure statement is one of the plain kinds
@@ -482,6 +486,15 @@ def retype(cand: Candidate, reading: Reading) -> Candidate:
         ttl_class=TTL_BY_CATEGORY.get(category, cand.ttl_class),
         exclusive=cand.exclusive and type_ in (MemoryType.FACT, MemoryType.PREFERENCE),
     )
+
+
+def says_task(text: str) -> bool:
+    """Whether a clause says a todo or a reminder in its words ("need to", "remind me").
+
+    >>> says_task("gotta renew the cert"), says_task("I've got calls until 4")
+    (True, False)
+    """
+    return bool(_NEED.match(text) or _REMIND.match(text))
 
 
 def statement_candidate(clause: Clause, reading: Reading) -> Candidate | None:

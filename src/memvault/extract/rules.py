@@ -53,12 +53,14 @@ from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.context import (
     context_of_kept,
+    decision_said,
     lasting_state,
+    of_the_moment,
     praises_listener,
     stands_alone,
 )
 from memvault.extract.dates import has_date_expression
-from memvault.extract.gloss import HABIT_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
+from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
@@ -74,6 +76,7 @@ from memvault.extract.reading import (
     overrules_rules,
     reading_label,
     retype,
+    says_task,
     silent,
     stated,
     stated_other,
@@ -481,7 +484,7 @@ class RuleExtractor:
                 and cand.rule not in _STANDING
                 and (
                     (
-                        _TODAY.search(raw)
+                        (_TODAY.search(raw) or of_the_moment(raw))
                         and not (cand.rule in _STATE_SLOTS and _NOW_STATE.search(raw))
                         and not _DONE_CHANGE.search(raw)
                     )
@@ -739,6 +742,10 @@ class RuleExtractor:
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
                 hints = glosses(text)
+                if reading.label == "decision" and not decision_said(text):
+                    # "devo aggiornare Next.js alla 15": no choice is said — a todo when
+                    # it says "need to", else the stack's fact
+                    reading = replace(reading, label="todo" if NEED_GLOSS in hints else "fact")
                 if REPLY_GLOSS in hints:
                     if reading.label in {"fact", "event", "decision"}:
                         # "Contéstame siempre en español": how the user wants replies
@@ -774,6 +781,10 @@ class RuleExtractor:
                 #      come out byte-identical — lost, it cannot be recalled at all.
                 # Outcome: kept in the user's words, typed by the reading.
                 read = reading if reading.sure or named or asked else durable_fallback(reading)
+                if not reading.sure and read.label in {"todo", "reminder"} and not says_task(text):
+                    # "I've got back to back calls until 4": an unsure todo without a
+                    # todo's words is one of the plain kinds (and the logistics rule sees it)
+                    read = durable_fallback(read, plain=True)
                 if _PLEASE.match(raw.strip()) or _STANDING_REQUEST.match(raw.strip()):
                     if read.label in {"fact", "decision", "event"}:
                         # "please keep code reviews under 300 lines", "when you write SQL for
@@ -783,6 +794,11 @@ class RuleExtractor:
                 elif habit and read.label in {"preference", "event"} and not _TASTE.search(text):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
                     read = replace(read, label="fact")
+                elif read.label == "decision" and not decision_said(raw):
+                    # "we run everything on k8s": no choice said, the stack's fact ("devo
+                    # aggiornare …", which reads as English to the word count: a todo)
+                    need = NEED_GLOSS in glosses(text)
+                    read = replace(read, label="todo" if need else "fact")
                 elif read.label == "event" and (lasting_state(text) or _DONE_CHANGE.search(text)):
                     # "we adopted a greyhound last spring", "we upgraded postgres to 16":
                     # the state it starts lasts — a fact (which a change updates)

@@ -66,3 +66,20 @@ def test_a_change_said_in_another_language_is_kept_and_needs_a_name() -> None:
     out = kept("Wir sind inzwischen von Jenkins auf Buildkite umgestiegen.")
     assert out and out[0][0] == "Fact" and "Buildkite" in out[0][1]
     assert kept("Je ne trouve plus le fichier.") == []
+
+
+def test_the_moment_and_praise_of_an_answer_keep_nothing() -> None:
+    assert kept("Just got home from the airport, my suitcase is still in Frankfurt.") == []
+    assert kept("Génial, j'adore cette explication.") == []
+    # a complaint about the answers is how the user wants them: not praise
+    assert not praises_listener("your answers are too long for me")
+
+
+def test_an_unsure_todo_without_a_todos_words_is_not_a_todo() -> None:
+    assert all(t != "Todo" for t, _ in kept("I've got interviews back to back until 5."))
+    assert [t for t, _ in kept("I need to renew the wildcard cert before March.")] == ["Todo"]
+
+
+def test_a_decision_needs_a_choice_said() -> None:
+    out = kept("Devo migrare il database a Postgres entro aprile.")
+    assert out and out[0][0] == "Todo"
