@@ -139,17 +139,24 @@ def praises_listener(text: str) -> bool:
     return _PRAISE.search(text) is not None
 
 
-# What is true for a moment: "just had the best burrito", "just got back from the
-# dentist", "I need a nap", "my laptop is at 12%", "I had such a nice time at …".
-_MOMENT = re.compile(
-    r"\bjust (?:had (?!a baby|twins)|got (?:back|home|off|out)|came back|finished (?:lunch|dinner"
-    r"|breakfast|my coffee|a call|the call)|woke up|landed|arrived|spilled|ate)\b"
-    r"|\b(?:need|needs|could use|want) (?:a|some) (?:nap|break|coffee|rest|sleep|drink|walk"
-    r"|snack|holiday|vacation)\b"
-    r"|\b(?:is|are|at) (?:at |down to )?\d{1,3} ?%"
-    r"|\bhad (?:such )?an? (?:great|nice|good|lovely|wonderful|fun|amazing|fantastic|terrible"
-    r"|awful|rough|long|busy|crazy|weird) (?:time|day|week|weekend|morning|evening|night|trip)\b",
-    re.I,
+def _any_of(cues: tuple[str, ...]) -> re.Pattern[str]:
+    """One case-blind pattern matching any of ``cues`` as whole words."""
+    return re.compile(rf"\b(?:{'|'.join(cues)})\b", re.I)
+
+
+#: What is true for a moment: "just had the best burrito", "just got back from the
+#: dentist", "I need a nap", "my laptop is at 12%", "I had such a nice time at …".
+_MOMENT = _any_of(
+    (
+        r"just (?:had (?!a baby|twins)|got (?:back|home|off|out)|came back|woke up|landed"
+        r"|arrived|spilled|ate|finished (?:lunch|dinner|breakfast|my coffee|a call|the call))",
+        r"(?:need|needs|could use|want) (?:a|some) (?:nap|break|coffee|rest|sleep|drink|walk"
+        r"|snack|holiday|vacation)",
+        r"(?:is|are|at) (?:at |down to )?\d{1,3} ?%",
+        r"had (?:such )?an? (?:great|nice|good|lovely|wonderful|fun|amazing|fantastic|terrible"
+        r"|awful|rough|long|busy|crazy|weird) (?:time|day|week|weekend|morning|evening|night"
+        r"|trip)",
+    )
 )
 
 
@@ -159,7 +166,7 @@ def of_the_moment(text: str) -> bool:
     >>> of_the_moment("I just got back from the gym"), of_the_moment("I just moved to Porto")
     (True, False)
     """
-    return _MOMENT.search(text) is not None
+    return bool(_MOMENT.search(text))
 
 
 #: Happenings that start a state which lasts (a new pet, school, job, home, marriage).
@@ -174,7 +181,7 @@ _LASTING_VERBS = (
     "signed up for",
     "enrolled (?:in|at)",
 )
-_LASTING = re.compile(rf"\b(?:{'|'.join(_LASTING_VERBS)})\b", re.I)
+_LASTING = _any_of(_LASTING_VERBS)
 
 
 def lasting_state(text: str) -> bool:
@@ -186,14 +193,16 @@ def lasting_state(text: str) -> bool:
     return _LASTING.search(text) is not None
 
 
-_DECIDED = re.compile(
-    r"\b(?:decid\w*|chose|chosen|choose|agreed|settled on|went with|go(?:ing)? with|opted"
-    r"|picked|we'll use|we will use|will be using|standardi[sz]ed on|voted|the plan is"
-    r"|ruled out|no longer going to|won't use|will not use|switching to"
-    # a reversal is a decision too: "changed my mind, we're keeping RabbitMQ"
-    r"|chang(?:ed|ing) (?:my|our) minds?|keeping|stick(?:ing)? with|scratch that"
-    r"|change of plans?|on second thought)\b",
-    re.I,
+#: A choice said: "we decided", "we went with", and a reversal ("changed my mind, we're
+#: keeping RabbitMQ").
+_DECIDED = _any_of(
+    (
+        r"decid\w*|chose|chosen|choose|agreed|settled on|went with|go(?:ing)? with|opted|picked",
+        r"we'll use|we will use|will be using|standardi[sz]ed on|voted|the plan is|ruled out",
+        r"no longer going to|won't use|will not use|switching to",
+        r"chang(?:ed|ing) (?:my|our) minds?|keeping|stick(?:ing)? with|scratch that",
+        r"change of plans?|on second thought",
+    )
 )
 
 
