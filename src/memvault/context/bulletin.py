@@ -249,24 +249,33 @@ def _line(section: str, node: MemoryNode, cfg: BulletinConfig) -> BulletinLine:
     return BulletinLine(section, text, (node.memory_id,))
 
 
-def select_lines(
-    store: Store,
-    orchestrator: str,
-    cfg: BulletinConfig,
-    *,
-    query: str | None = None,
-    recall: Recall | None = None,
-    user: UserScope = None,
-) -> dict[str, list[BulletinLine]]:
-    """Every candidate line per section, each section in its final order.
+@dataclass(frozen=True, slots=True)
+class BulletinSource:
+    """What one bulletin reads: the store, whose memories, and the message it serves.
 
     Every read is held to ``user``'s scope (store/scope.py): their memories and
     shared ones; ``None`` is shared only, :data:`ALL_USERS` the orchestrator.
+    ``query`` (the message) with ``recall`` (the engine's search) picks the
+    knowledge section by relevance.
     """
-    pinned = store.list_nodes(
-        orchestrator,
-        scoped(NodeFilter(type=BULLETIN_TYPES, pinned=True), user),
-        limit=cfg.lines_per_section * len(SECTION_TYPES),
+
+    store: Store
+    orchestrator: str
+    user: UserScope = None
+    query: str | None = None
+    recall: Recall | None = None
+
+    def nodes(self, filters: NodeFilter, limit: int) -> list[MemoryNode]:
+        """``list_nodes`` of this orchestrator, held to the reader's scope."""
+        return self.store.list_nodes(self.orchestrator, scoped(filters, self.user), limit=limit)
+
+
+def select_lines(source: BulletinSource, cfg: BulletinConfig) -> dict[str, list[BulletinLine]]:
+    """Every candidate line per section, each section in its final order."""
+    query, recall, user = source.query, source.recall, source.user
+    pinned = source.nodes(
+        NodeFilter(type=BULLETIN_TYPES, pinned=True),
+        cfg.lines_per_section * len(SECTION_TYPES),
     )
     chosen: dict[str, list[MemoryNode]] = {}
     for section, types in SECTION_TYPES.items():
@@ -277,26 +286,21 @@ def select_lines(
             recalled = recall(query, scoped(NodeFilter(type=types), user), cfg.lines_per_section)
             chosen[section] = [n for n in recalled if n.status is MemoryStatus.ACTIVE]
             continue
-        recent = store.list_nodes(
-            orchestrator, scoped(NodeFilter(type=types), user), limit=cfg.candidate_window
-        )
+        recent = source.nodes(NodeFilter(type=types), cfg.candidate_window)
         seen = {n.memory_id for n in recent}
         pool = recent + [n for n in pinned if n.type in types and n.memory_id not in seen]
         ranked = _by_recency(pool) if section == "recent_decisions" else _by_importance(pool)
         chosen[section] = ranked[: cfg.lines_per_section]
     lines = {s: [_line(s, n, cfg) for n in chosen.get(s, [])] for s in SECTIONS}
-    lines["conflicts_and_uncertainties"] = _conflicts(store, orchestrator, chosen, cfg, user)
+    lines["conflicts_and_uncertainties"] = _conflicts(source, chosen, cfg)
     return lines
 
 
 def _conflicts(
-    store: Store,
-    orchestrator: str,
-    chosen: Mapping[str, Sequence[MemoryNode]],
-    cfg: BulletinConfig,
-    user: UserScope,
+    source: BulletinSource, chosen: Mapping[str, Sequence[MemoryNode]], cfg: BulletinConfig
 ) -> list[BulletinLine]:
     """Unresolved ``Contradicts`` edges touching a shown memory, then low-confidence ones."""
+    store, orchestrator = source.store, source.orchestrator
     shown = {n.memory_id: n for nodes in chosen.values() for n in nodes}
     edges = [
         e
@@ -308,7 +312,7 @@ def _conflicts(
     ends = {
         n.memory_id: n
         for n in store.get_nodes(orchestrator, sorted(others - set(shown)))
-        if can_see(user, n.user_id)
+        if can_see(source.user, n.user_id)
     }
     ends.update(shown)
     lines: list[BulletinLine] = []
@@ -428,9 +432,10 @@ def build_bulletin(
     between, selection runs again (at most three times) so the revision in
     the header matches the lines under it.
     """
+    source = BulletinSource(store, orchestrator, user, query, recall)
     for _ in range(3):
         revision = store.revision(orchestrator)
-        lines = select_lines(store, orchestrator, cfg, query=query, recall=recall, user=user)
+        lines = select_lines(source, cfg)
         if store.revision(orchestrator) == revision:
             break
     return render_bulletin(revision, lines, cfg)
