@@ -1,41 +1,20 @@
 """The memory model: enums, nodes, edges, provenance, decisions."""
 
+from memvault.model import enums
 from memvault.model.decision import Decision, Span
-from memvault.model.enums import (
-    STOP_PRIORITY,
-    CapturedBy,
-    ChangeKind,
-    EdgeType,
-    HistoryOp,
-    MemoryOp,
-    MemoryStatus,
-    MemoryType,
-    SourceKind,
-    SourceType,
-    StopReason,
-    TTLClass,
-)
+
+# The enums: re-exported as enums.py lists them (once).
+from memvault.model.enums import *  # noqa: F403
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.model.validation import canonical_source_path, to_validation_failed
 
 __all__ = [
-    "STOP_PRIORITY",
-    "CapturedBy",
-    "ChangeKind",
     "Decision",
-    "EdgeType",
-    "HistoryOp",
     "MemoryEdge",
     "MemoryNode",
-    "MemoryOp",
-    "MemoryStatus",
-    "MemoryType",
     "Source",
-    "SourceKind",
-    "SourceType",
     "Span",
-    "StopReason",
-    "TTLClass",
     "canonical_source_path",
     "to_validation_failed",
+    *enums.__all__,
 ]
