@@ -134,11 +134,12 @@ class Reader:
             # memory.retrieval.top_n (the operator's cap) wins over the caller's top_k.
             top_n=min(top_k, self.core.result_cap or top_k),
             query_vector=query_vector,
+            explain=explain,
         )
         if outcome.degraded:
             self.core.log_event("warning", "search_degraded", reason=outcome.degraded)
         hits = tuple(
-            SearchHit(r.node, r.score, rank, r.explain if explain else {})
+            SearchHit(r.node, r.score, rank, r.explain)
             for rank, r in enumerate(outcome.ranked, start=1)
         )
         return SearchResults(query, hits, legs=outcome.legs, edges=outcome.edges)

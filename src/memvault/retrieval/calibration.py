@@ -294,4 +294,4 @@ def calibrated_fuse(
         rows[:, 5] = scores / best_bm25
     probability = model.probabilities(rows)
     order = np.lexsort((np.arange(len(ids)), -probability))  # ids are sorted: ties by id
-    return list(zip([ids[i] for i in order.tolist()], probability[order].tolist(), strict=True))
+    return list(zip(map(ids.__getitem__, order.tolist()), probability[order].tolist(), strict=True))

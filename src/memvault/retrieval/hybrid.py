@@ -12,6 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any
 
 from memvault.embed.base import Embedder, FloatVector
@@ -28,6 +29,10 @@ from memvault.store.base import CONTEXT_SPACE_SUFFIX, NodeFilter, RankFields, St
 from memvault.store.filtering import tokenize
 
 __all__ = ["CONTEXT_SPACE_SUFFIX", "HybridOutcome", "Ranked", "apply_modifiers", "hybrid_search"]
+
+#: a leg's hits as ``(memory_id, score)`` pairs, converted in C (200 a search)
+_HIT_TEXT = attrgetter("memory_id", "score")
+_HIT_VECTOR = attrgetter("memory_id", "similarity")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +147,15 @@ def hybrid_search(
     now: datetime,
     top_n: int | None = None,
     query_vector: FloatVector | None = None,
+    explain: bool = True,
 ) -> HybridOutcome:
     """Run the legs the config asks for and return the selected memories.
 
     ``query_vector``: the query's vector when the caller already has it (from
     ``embedder``'s model), so the vector leg does not embed the query again.
+    ``explain``: fill each :class:`Ranked`'s ``explain`` (leg ranks, modifier
+    contributions, cosine); without it ``explain`` is empty and the per-leg
+    rank tables are not built (a few hundred dictionary entries per search).
     """
     legs: list[str] = []
     rankings: list[Ranking] = []
@@ -166,7 +175,7 @@ def hybrid_search(
             hits = store.search_vectors(
                 orchestrator_id, spaces[0], vector, filters, limit=config.top_k_vector
             )
-            return [(v.memory_id, v.similarity) for v in hits]
+            return list(map(_HIT_VECTOR, hits))
         best: dict[str, float] = {}
         for space in spaces:
             for v in store.search_vectors(
@@ -196,9 +205,10 @@ def hybrid_search(
             limit=config.top_k_text,
             column_weights=config.column_weights,
         )
-        rankings.append([(h.memory_id, h.score) for h in hits])
+        rankings.append(list(map(_HIT_TEXT, hits)))
         weights.append(config.text_weight)
-        per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
+        if explain:
+            per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
         legs.append("text")
 
     if config.uses_vector:
@@ -207,10 +217,11 @@ def hybrid_search(
         else:
             try:
                 ranking = pending.result() if pending else vector_ranking(embedder)
-                similarity = dict(ranking)
                 rankings.append(ranking)
                 weights.append(config.vector_weight)
-                per_leg["vector"] = {m: i for i, (m, _) in enumerate(ranking, start=1)}
+                if explain:
+                    similarity = dict(ranking)
+                    per_leg["vector"] = {m: i for i, (m, _) in enumerate(ranking, start=1)}
                 legs.append("vector")
             except Exception as exc:
                 degraded = f"vector leg failed ({type(exc).__name__}): full-text only"
@@ -221,7 +232,8 @@ def hybrid_search(
             hits = store.search_text(orchestrator_id, query_terms(query), filters, limit=50)
             rankings.append([(h.memory_id, h.score) for h in hits])
             weights.append(1.0)
-            per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
+            if explain:
+                per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
             legs.append("text")
 
     limit = top_n or config.top_n
@@ -311,7 +323,9 @@ def hybrid_search(
                 "ranks": {leg: per_leg[leg].get(memory_id) for leg in per_leg},
                 "modifiers": parts,
                 "similarity": similarity.get(memory_id),
-            },
+            }
+            if explain
+            else {},
         )
         for memory_id, score, parts in modified
     )

@@ -33,7 +33,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from itertools import pairwise, repeat
+from itertools import count, pairwise, repeat
+from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -291,8 +292,8 @@ def rerank_features(
         if others is not None:
             rows[i, 9] = max((p.get(o, 0.0) for o in others), default=0.0)
             rows[i, 10] = max((cos.get(o, floor) for o in others), default=0.0)
-    text_rank = {m: i for i, (m, _) in enumerate(text or ())}
-    vector_rank = {m: i for i, (m, _) in enumerate(vector or ())}
+    text_rank = dict(zip(map(itemgetter(0), text or ()), count()))
+    vector_rank = dict(zip(map(itemgetter(0), vector or ()), count()))
     rows[:, 11] = np.log1p(
         np.fromiter(map(text_rank.get, ids, repeat(ABSENT_RANK)), dtype=np.float64, count=n)
     )

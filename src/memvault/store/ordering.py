@@ -34,4 +34,4 @@ def best_first(ids: Sequence[str], scores: npt.NDArray[Any]) -> list[tuple[str, 
         # id, not by position. Outcome: one lexsort on (score, id) instead.
         order = np.lexsort((np.array(ids, dtype=str), -values))
         ranked = values[order]
-    return list(zip([ids[i] for i in order.tolist()], ranked.tolist(), strict=True))
+    return list(zip(map(ids.__getitem__, order.tolist()), ranked.tolist(), strict=True))

@@ -343,8 +343,14 @@ class TextIndex:
         return out
 
     def phrases(self, terms: Sequence[str]) -> list[list[str]]:
-        """Each query term as FTS5 tokenizes it inside a quoted phrase."""
-        return [self.tokens.of(t) for t in terms if t.strip()]
+        """Each query term as FTS5 tokenizes it inside a quoted phrase.
+
+        The words no search used before are tokenized in one FTS5 round trip
+        for the whole query, not one per term (a new query's first search).
+        """
+        kept = [t for t in terms if t.strip()]
+        self.tokens.resolve([c for t in kept for c in t.split()])
+        return [self.tokens.of(t) for t in kept]
 
     def _allowed_rows(
         self, orchestrator_id: str, statuses: tuple[str, ...]
@@ -439,7 +445,7 @@ class TextIndex:
                 top = -total <= kth  # every row tied with the limit-th one
                 cand, total = cand[top], total[top]
             ids = self.memory_ids
-            return best_first([ids[s] for s in cand.tolist()], total)[:limit]
+            return best_first(list(map(ids.__getitem__, cand.tolist())), total)[:limit]
 
 
 def _sum_by_slot(

@@ -410,4 +410,4 @@ class VectorMatrix:
         if labels.size < limit:
             return None
         ids = self.ids
-        return best_first([ids[i] for i in labels.tolist()], scores)
+        return best_first(list(map(ids.__getitem__, labels.tolist())), scores)
