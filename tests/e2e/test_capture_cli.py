@@ -184,3 +184,14 @@ def test_capture_train_rebuilds_the_reader_from_a_corpus(tmp_path: Path) -> None
     got = cli(tmp_path, "capture", "train", "--out", str(out), "--corpus", str(small), "--json")
     assert got["corpus"]["items"] == len(picked) and (out / "clause_reader.npz").is_file()
     assert got["sha256"] == json.loads((out / "clause_reader.json").read_text())["sha256"]
+
+
+def test_capture_message_refuses_a_blank_turn_and_stores_nothing(tmp_path: Path) -> None:
+    for text in ("", "   "):
+        blank = runner.invoke(
+            app, ["--home", str(tmp_path), "--orchestrator", "acme", "capture", "message", text,
+                  "--user", "dana"],
+        )  # fmt: skip
+        assert blank.exit_code == 2, blank.output
+        assert "message.text is empty or blank" in blank.output
+    assert cli(tmp_path, "list", "--user-id", "dana", "--json") == {"memories": []}

@@ -43,6 +43,7 @@ from memvault.context.render import estimate_tokens, quote
 from memvault.errors import ValidationFailed
 from memvault.model.enums import MemoryType
 from memvault.model.node import MemoryNode
+from memvault.model.validation import require_text
 from memvault.results import SearchResults, WriteResult, fields_json
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter
@@ -301,10 +302,29 @@ class ContextRequest(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class TaskRef:
-    """The task a context is for: its id and (optionally) its project."""
+    """The task a context is for: its id and (optionally) its project.
+
+    >>> TaskRef("t1").task_id
+    't1'
+    >>> TaskRef("  ")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: task is empty or blank
+    """
 
     task_id: str
     project_id: str | None = None
+
+    def __post_init__(self) -> None:
+        # Trigger: ``context --task "  "`` (an unset variable, a lost argument).
+        # Why: a blank id names no task, yet the package came back as if it did.
+        # Outcome: SCHEMA_INVALID naming ``task`` (CLI exit 2), nothing assembled.
+        require_text(
+            self.task_id,
+            "task",
+            why="must hold a visible character (a blank id names no task)",
+            hint="give the id of the task the context is for",
+        )
 
 
 @dataclass(frozen=True, slots=True)

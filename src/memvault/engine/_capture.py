@@ -14,7 +14,7 @@ from memvault.extract.base import MESSAGE_MAX, Candidate, Message
 from memvault.ingest.parsers import split_long
 from memvault.model.decision import Decision
 from memvault.model.text import clean_text
-from memvault.model.validation import to_validation_failed
+from memvault.model.validation import require_text, to_validation_failed
 from memvault.write import CapturePipeline, CaptureResult
 from memvault.write.capture import Provenance
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -119,7 +119,18 @@ class CaptureOps:
         if isinstance(text, str):
             cleaned = clean_text(text)
             text, removed = cleaned.text, cleaned.removed
-        parts = split_long(text, MESSAGE_MAX) if isinstance(text, str) and text.strip() else [text]
+        if isinstance(text, str):
+            # Trigger: ``capture message ""`` (or a turn of only blanks / control characters).
+            # Why: it answered "0 candidates" like a turn that said nothing worth keeping,
+            #      hiding a lost argument or an unset variable.
+            # Outcome: SCHEMA_INVALID naming ``message.text`` (CLI exit 2, HTTP 422).
+            require_text(
+                text,
+                "message.text",
+                why="must hold a visible character (a blank turn says nothing)",
+                hint="pass the words of the transcript turn",
+            )
+        parts = split_long(text, MESSAGE_MAX) if isinstance(text, str) else [text]
         messages: list[Message] = []
         for part in parts or [text]:
             try:

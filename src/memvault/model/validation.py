@@ -20,6 +20,7 @@ __all__ = [
     "is_blank",
     "is_bounds_error",
     "require_query",
+    "require_text",
     "to_validation_failed",
 ]
 
@@ -108,6 +109,32 @@ def is_blank(text: str) -> bool:
     return _VISIBLE.search(text) is None
 
 
+def require_text(value: object, field: str, *, why: str, hint: str) -> str:
+    """``value`` when it is text holding a visible character; else :class:`ValidationFailed`.
+
+    One rule for every input that must say something (a query, a transcript
+    turn, a task id): SCHEMA_INVALID naming ``field``, ``why`` as the field's
+    problem and ``hint`` as what to do (CLI exit 2, HTTP 422, MCP tool error).
+
+    >>> require_text("t1", "task", why="names no task", hint="name the task")
+    't1'
+    >>> require_text(" ", "task", why="names no task", hint="name the task")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: task is empty or blank
+    """
+    from memvault.errors import ValidationFailed
+
+    if isinstance(value, str) and not is_blank(value):
+        return value
+    raise ValidationFailed(
+        f"{field} is empty or blank" if isinstance(value, str) else f"{field} must be text",
+        stop_reason=StopReason.SCHEMA_INVALID,
+        errors=((field, why),),
+        hint=hint,
+    )
+
+
 def require_query(query: object, field: str = "query") -> str:
     """``query`` when it holds a visible character; else :class:`ValidationFailed`.
 
@@ -124,14 +151,10 @@ def require_query(query: object, field: str = "query") -> str:
     ...
     memvault.errors.ValidationFailed: query is empty or blank
     """
-    from memvault.errors import ValidationFailed
-
-    if isinstance(query, str) and not is_blank(query):
-        return query
-    raise ValidationFailed(
-        f"{field} is empty or blank" if isinstance(query, str) else f"{field} must be text",
-        stop_reason=StopReason.SCHEMA_INVALID,
-        errors=((field, BLANK_QUERY),),
+    return require_text(
+        query,
+        field,
+        why=BLANK_QUERY,
         hint="give the words to recall; to see memories without a query, list them",
     )
 

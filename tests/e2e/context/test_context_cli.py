@@ -110,3 +110,11 @@ def test_query_says_whose_memories_it_read(tmp_path: Path) -> None:
     assert "user dana and shared" in dana.stdout and "oolong" in dana.stdout.split("\n", 1)[1]
     package = runner.invoke(app, [*home, "context", "--task", "t1", "--user", "dana"])
     assert package.exit_code == 0 and "user dana and shared" in package.stdout
+
+
+def test_context_refuses_a_blank_task(tmp_path: Path) -> None:
+    base = ["--home", str(tmp_path / "home"), "--orchestrator", "acme"]
+    for task in ("", "  "):
+        blank = runner.invoke(app, [*base, "context", "--task", task, "--json"])
+        assert blank.exit_code == 2, blank.output
+        assert "task is empty or blank" in blank.output

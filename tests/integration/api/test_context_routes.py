@@ -73,6 +73,13 @@ def test_capture_routes(live: Live) -> None:
     assert bad.status_code == 422
 
 
+def test_a_blank_turn_is_refused_naming_the_field(live: Live) -> None:
+    for text in ("", "  \n\t "):
+        blank = _post(live, "writer", "/v1/capture/message", {"text": text, "user_id": "dana"})
+        assert blank.status_code == 422, blank.text
+        assert "message.text is empty or blank" in blank.text
+
+
 def test_ingest_runs_one_pass_over_the_drop_folder(live: Live) -> None:
     drop = RuntimeLayout.for_orchestrator(live.home, "acme").ingest_dir
     (drop / "notes.md").write_text("The staging cluster is called kestrel.\n", encoding="utf-8")
