@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.store.filtering import tokenize
+from memvault.store.ordering import best_first
 
 __all__ = [
     "CALIBRATIONS",
@@ -250,7 +251,6 @@ def calibrated_fuse(
     >>> [(m, round(p, 3)) for m, p in fused]
     [('a', 0.768), ('b', 0.002)]
     """
-    words = frozenset(tokenize(query))
     use_vector = vector is not None and calibration is not None
     model = calibration if use_vector and calibration is not None else TEXT_ONLY
     bm25 = dict(text or ())
@@ -263,7 +263,12 @@ def calibrated_fuse(
     floor = min(cos_values, default=0.0)
     top = max(cos_values, default=0.0)
     best_bm25 = max(bm25.values(), default=0.0)
-    ids = sorted(bm25.keys() | cos.keys() if use_vector else bm25.keys())
+    # Trigger: candidates of two legs, ~180 ids sharing a long prefix ("mem_01a2…").
+    # Why: sorting them first (only to break ties by id) cost a third of this call.
+    # Outcome: each candidate once, in leg order; ties are broken by id at the end.
+    ids = list(bm25)
+    if use_vector:
+        ids.extend(m for m in cos if m not in bm25)
     if not ids:
         return []
     # Trigger: a search calibrates a few hundred candidates.
@@ -281,6 +286,7 @@ def calibrated_fuse(
     rows[:, 1] = np.log1p(scores)
     rows[:, 2] = in_text
     if actors:
+        words = frozenset(tokenize(query))
         position = dict(zip(ids, range(len(ids)), strict=True))
         named: dict[str, bool] = {}
         for m, actor in actors.items():
@@ -292,6 +298,4 @@ def calibrated_fuse(
             rows[i, 3] = named[actor]
     if best_bm25 > 0:
         rows[:, 5] = scores / best_bm25
-    probability = model.probabilities(rows)
-    order = np.lexsort((np.arange(len(ids)), -probability))  # ids are sorted: ties by id
-    return list(zip(map(ids.__getitem__, order.tolist()), probability[order].tolist(), strict=True))
+    return best_first(ids, model.probabilities(rows))

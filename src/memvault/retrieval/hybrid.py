@@ -91,29 +91,32 @@ def apply_modifiers(
                 links[end] = links.get(end, 0) + 1
     aware_now = now if now.tzinfo is not None else now.replace(tzinfo=UTC)
     out: list[tuple[str, float, dict[str, float]]] = []
+    # the settings read once, not once per candidate (pydantic attribute reads)
+    importance_boost, half_life = modifiers.importance_boost, modifiers.recency_half_life_days
+    recency_weight, confidence_weight = modifiers.recency_weight, modifiers.confidence_weight
+    contested_factor = 1.0 - modifiers.contradiction_penalty
+    actor_factor, relation_boost = 1.0 + modifiers.actor_match_boost, modifiers.relation_boost
     for memory_id, score in fused:
         node = nodes.get(memory_id)
         if node is None:
             continue
         base = score / top
-        parts = {"fused": base}
-        factor = 1.0 + modifiers.importance_boost * (node.importance / 100.0 - 0.5) * 2
-        parts["importance"] = factor
-        if modifiers.recency_half_life_days:
+        importance = 1.0 + importance_boost * (node.importance / 100.0 - 0.5) * 2
+        parts = {"fused": base, "importance": importance}
+        final = base * importance
+        if half_life:
             age = (aware_now - parse_timestamp(node.updated_at)).total_seconds() / 86400
-            decay = math.pow(0.5, max(age, 0.0) / modifiers.recency_half_life_days)
-            parts["recency"] = 1.0 - modifiers.recency_weight * (1.0 - decay)
-        parts["confidence"] = 1.0 - modifiers.confidence_weight * (1.0 - node.confidence)
-        parts["contradiction"] = (
-            1.0 - modifiers.contradiction_penalty if memory_id in contested else 1.0
-        )
+            decay = math.pow(0.5, max(age, 0.0) / half_life)
+            parts["recency"] = recency = 1.0 - recency_weight * (1.0 - decay)
+            final *= recency
+        parts["confidence"] = confidence = 1.0 - confidence_weight * (1.0 - node.confidence)
+        parts["contradiction"] = contradiction = contested_factor if memory_id in contested else 1.0
+        final = final * confidence * contradiction
         if query_words and _names_actor(query_words, node.actor_id):
-            parts["actor"] = 1.0 + modifiers.actor_match_boost
-        final = base
-        for name in ("importance", "recency", "confidence", "contradiction", "actor"):
-            final *= parts.get(name, 1.0)
-        parts["relation"] = modifiers.relation_boost * min(3, links.get(memory_id, 0))
-        final += parts["relation"]
+            parts["actor"] = actor_factor
+            final *= actor_factor
+        parts["relation"] = relation = relation_boost * min(3, links.get(memory_id, 0))
+        final += relation
         if not normalise:
             final = min(1.0, final)
         out.append((memory_id, final, parts))

@@ -29,9 +29,21 @@ def best_first(ids: Sequence[str], scores: npt.NDArray[Any]) -> list[tuple[str, 
         return list(zip(ids, values.tolist(), strict=True))
     order = np.argsort(-values, kind="stable")
     ranked = values[order]
-    if ranked.size > 1 and bool(np.any(ranked[1:] == ranked[:-1])):
-        # Trigger: equal scores (common in the text leg). Why: they must come by
-        # id, not by position. Outcome: one lexsort on (score, id) instead.
-        order = np.lexsort((np.array(ids, dtype=str), -values))
-        ranked = values[order]
-    return list(zip(map(ids.__getitem__, order.tolist()), ranked.tolist(), strict=True))
+    picked = list(map(ids.__getitem__, order.tolist()))
+    same = ranked[1:] == ranked[:-1]
+    if bool(same.any()):
+        # Trigger: equal scores (common in the text leg and among candidates
+        #   only one leg found). Why: they must come by id, not by position.
+        # Outcome: each run of equal scores sorted by id in place; a lexsort
+        #   over every id (a string array of all of them) cost more.
+        if bool(np.isnan(ranked).any()):
+            order = np.lexsort((np.array(ids, dtype=str), -values))
+            return list(
+                zip(map(ids.__getitem__, order.tolist()), values[order].tolist(), strict=True)
+            )
+        edges = np.diff(np.concatenate(([0], same.view(np.int8), [0])))
+        for start, end in zip(
+            np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist(), strict=True
+        ):
+            picked[start : end + 1] = sorted(picked[start : end + 1])
+    return list(zip(picked, ranked.tolist(), strict=True))
