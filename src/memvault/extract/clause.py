@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memvault.extract.base import Candidate, ChangeCue
+from memvault.extract.change import changed_from
 from memvault.extract.constraints import normalise_statement, third_person
 from memvault.extract.dates import resolve_relative_dates
 from memvault.extract.sensitive import sensitive_words
@@ -122,6 +123,9 @@ def candidate(
         "said": clause.said or clause.text,
     }
     fields.update(extra)
+    if fields.get("cue") is ChangeCue.UPDATE and not fields.get("previous_value"):
+        # "we replaced Kong with Envoy": the value a change names is what it replaces
+        fields["previous_value"] = changed_from(clause.said or clause.text)
     if not fields.get("sensitive"):
         # Trigger: the slot is ordinary, but the clause's words name a forbidden family
         #          ("my manager is …, she's pregnant", "our intern was arrested").

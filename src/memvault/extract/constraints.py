@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from memvault.extract.verbatim import PLACEHOLDER_START, protect, protected
+from memvault.learn.language import common_english
 
 __all__ = [
     "STATEMENT_MAX",
@@ -216,19 +217,36 @@ def _mentions(text: str, subject: str) -> str:
     return "".join(out).replace(f"{subject}'s's", f"{subject}'s")
 
 
+#: A statement whose subject is one lower-case word ("pnpm is …", "redis and …").
+_NAME_FIRST = re.compile(
+    r"(?P<w>[a-z]+)(?:\s+(?:is|are|was|were|has|have|had|runs|handles|does|powers|and|or"
+    r"|with|for|on|in|at|as|v?\d[\w.]*)\b)"
+)
+
+
+def _keeps_case(out: str) -> bool:
+    named = _NAME_FIRST.match(out)
+    return named is not None and not common_english(named["w"])
+
+
 def normalise_statement(text: str) -> str:
     """Collapse whitespace, capitalise the first letter, end with a full stop.
 
-    >>> normalise_statement("  dana   prefers tea ")
-    'Dana prefers tea.'
+    >>> normalise_statement("  the api   is written in go ")
+    'The api is written in go.'
+    >>> normalise_statement("pnpm is what Ana's team uses")
+    "pnpm is what Ana's team uses."
     """
     out = " ".join(text.split()).strip(" ,;:-")
     if not out:
         return ""
     masked = protect(out)[0]
-    if not masked.startswith(PLACEHOLDER_START):  # never "Npm", "Us-west-2", "`Make`"
+    if not masked.startswith(PLACEHOLDER_START) and not _keeps_case(out):
+        # never "Npm", "Us-west-2", "`Make`"; nor "Pnpm is what we use" or "Ripgrep is
+        # my go-to": a word in lower case, no common English word, as the subject of
+        # the statement may be a tool's name — kept byte for byte
         out = out[0].upper() + out[1:]
-    if out[-1] not in ".!?" and not out.endswith(_QUOTE_OPENERS):
+    if out[-1] not in ".!?。！？" and not out.endswith(_QUOTE_OPENERS):
         out += "."
     return out
 

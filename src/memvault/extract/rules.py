@@ -47,6 +47,7 @@ from memvault.extract.base import (
     Message,
     Role,
 )
+from memvault.extract.change import changed_from
 from memvault.extract.clause import Clause, Rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
@@ -703,7 +704,12 @@ class RuleExtractor:
                 if cand.cue is ChangeCue.ASSERT and (
                     UPDATE_CUE.search(text) or UPDATE_CUE.search(raw)
                 ):
-                    cand = replace(cand, cue=ChangeCue.UPDATE)  # "these days", "switched to"
+                    # "these days", "switched to"; "replaced Kong with …" names what it changes
+                    cand = replace(
+                        cand,
+                        cue=ChangeCue.UPDATE,
+                        previous_value=cand.previous_value or changed_from(raw),
+                    )
                 if quiet and overrules_rules(reading, rule.name, change=change):
                     return None, f"silent:{quiet} (over rule {rule.name})"
                 if quiet:

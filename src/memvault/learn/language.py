@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["english_like"]
+__all__ = ["common_english", "english_like"]
 
 # The commonest English function words: every English clause of some length has a
 # few, a clause in another language almost none ("an", "a", "me" are shared).
@@ -71,3 +71,12 @@ def english_like(text: str) -> bool:
         return other < 2
     english = sum(w in _ENGLISH for w in words)
     return english > other and english >= 0.2 * len(words)
+
+
+def common_english(word: str) -> bool:
+    """Whether ``word`` is one of the commonest English function words (any case).
+
+    >>> common_english("The"), common_english("pnpm")
+    (True, False)
+    """
+    return word.lower() in _ENGLISH

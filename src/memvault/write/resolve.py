@@ -186,6 +186,18 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
         return False
     ignore = {w.lower() for w in candidate.subject.split()} | {"team"}
     shared = (content_tokens(candidate.content) & content_tokens(n.content)) - ignore - _CUE_WORDS
+    if (
+        shared
+        and n.similarity >= bands.related - UPDATE_SLACK
+        and _numbers(candidate.content) - _numbers(n.content)
+        and _numbers(n.content) - _numbers(candidate.content)
+    ):
+        # Trigger: a change cue, a shared topic word and a new number ("scratch that,
+        #          the standup moved to 10:15" after "the standup is at 9:30").
+        # Why: a time, a version or a size changed is a slot's new value, however
+        #      the change is phrased or typed (a decision, a fact).
+        # Outcome: the same topic; the old memory is superseded.
+        return True
     if n.type != candidate.type.value:
         # Trigger: a change cue, and the memory it changes was typed otherwise
         #          ("we moved the sync to Thursdays" — a decision — changes the fact
@@ -210,6 +222,20 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
     if n.similarity >= bands.related and shared:
         return True  # close in meaning and one topic word ("standup" at 9:30 → at 10)
     return _slot_match(candidate.key, n.key) or len(shared) >= 2
+
+
+def _names_old_value(candidate: Candidate, n: NeighbourView) -> bool:
+    """A change names the value it replaces ("we replaced Kong with Envoy"), and the
+    memory holds that value as a word ("the API gateway is Kong") about the same person.
+
+    Close meaning is no requirement: the new statement names the new value, which
+    makes it read unlike the old one, and the named old value is the surer link.
+    A todo or an event is never changed this way (a todo closes on "done").
+    """
+    if n.type in {"Todo", "Event"} or _holder(candidate.content) != _holder(n.content):
+        return False
+    old = re.escape(_norm(candidate.previous_value))
+    return re.search(rf"(?<!\w){old}(?!\w)", _norm(n.content)) is not None
 
 
 def resolve(
@@ -267,7 +293,7 @@ def resolve(
             changed
             and previous
             and previous in _norm(n.content)
-            and (same_key or n.similarity >= bands.related)
+            and (same_key or n.similarity >= bands.related or _names_old_value(candidate, n))
         ):
             supersedes.append(n.memory_id)
             reasons.append(f"changed from {candidate.previous_value}")

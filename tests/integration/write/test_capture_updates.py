@@ -131,3 +131,25 @@ def test_changes_worded_unlike_the_memory_they_change(
         c.outcome is Outcome.UPDATED and ("Updates", old) in [(e.type, e.to_id) for e in c.edges]
         for c in result.candidates
     ), result.to_json()
+
+
+def test_a_change_that_names_the_old_value_supersedes_the_memory_holding_it(
+    pipeline: CapturePipeline,
+) -> None:
+    # close in meaning they are not (the new value makes them read apart): the old
+    # value named is the link
+    first = say(pipeline, "Our message broker is RabbitMQ, on three nodes.")
+    old = first.candidates[0].memory_ids[0]
+    say(pipeline, "I enjoy long walks by the river.")
+    result = say(pipeline, "We replaced RabbitMQ with NATS in the spring.")
+    (cand,) = result.candidates
+    assert cand.outcome is Outcome.UPDATED, cand
+    assert [(e.type, e.to_id) for e in cand.edges] == [("Updates", old)]
+    assert not any("RabbitMQ, on three nodes" in c for c in active(pipeline.store))
+    assert any("walks" in c for c in active(pipeline.store))
+
+
+def test_a_named_old_value_of_someone_else_is_not_changed(pipeline: CapturePipeline) -> None:
+    say(pipeline, "My brother's team runs everything on Heroku.")
+    result = say(pipeline, "We moved from Heroku to Fly.io last month.")
+    assert all(c.outcome is not Outcome.UPDATED for c in result.candidates)

@@ -83,3 +83,17 @@ def test_an_unsure_todo_without_a_todos_words_is_not_a_todo() -> None:
 def test_a_decision_needs_a_choice_said() -> None:
     out = kept("Devo migrare il database a Postgres entro aprile.")
     assert out and out[0][0] == "Todo"
+
+
+def test_a_change_names_the_value_it_replaces() -> None:
+    from memvault.extract.change import changed_from
+
+    assert changed_from("we swapped out webpack for Vite") == "webpack"
+    assert changed_from("nos pasamos a Bun en lugar de Node") == "Node"
+    assert changed_from("I stopped using Notion, it got slow") == "Notion"
+    assert changed_from("we love Vite") == ""
+    msg = Message(
+        text="We replaced Travis with CircleCI last year.", user_id="iris", speaker="Iris", at=NOW
+    )
+    (cand,) = RuleExtractor().extract(msg, now=NOW).candidates
+    assert cand.previous_value == "Travis"
