@@ -42,15 +42,19 @@ _DATA = re.compile(
     r"enrol(?:l)?(?:ment|ed)?|measurements?|encoding|code|print|signature|ridge|bifurcations?|"
     r"reference|geometry)\b"
 )
-_VALUE = re.compile(
+# Words that name a template's contents: data in a record, but also in a standard's prose.
+_VALUE_WORDS = re.compile(
     r"(?i)\b(?:minutiae|ridge endings?|ridge count|whorl|loop pattern|arch pattern|"
-    r"bifurcations?|base64|hex)\b|\b\d+\s+(?:ridge|points|"
+    r"bifurcations?|base64|hex)\b"
+)
+_VALUE = re.compile(
+    r"(?i)\b\d+\s+(?:ridge|points|"
     r"landmarks|features)\b"
     r"|\b\d+(?:\.\d+)?\s?(?:mm|ms|cm|m|steps/min|spm|°|degrees|hz|px)\b|\bcadence\s*:?\s*\d+"
     r"|\b[0-9a-f]{12,}\b|(?=[A-Za-z+/]*\d)[A-Za-z0-9+/]{16,}={0,2}|\[\s*-?\d+\.\d+\s*,"
     r"|(?-i:\b[A-Z]{1,4}-[A-Z0-9]{2,}(?:-[A-Z0-9]+)*\b)|s3://|https?://\S+\.(?:jpg|jpeg|png|wav|mp3)"
     r"|\b[\w-]+\.(?:jpg|jpeg|png|heic|wav|mp3|m4a|flac|bin|dat|npy|pkl|iso|tpl)\b"
-    r"|(?-i:\b[A-Z]\d[A-Z0-9]{2,}\b)|\b\d+/\d+\b"
+    r"|(?-i:\b[A-Z]\d[A-Z0-9]{2,}\b)|\b\d+/\d+\b|\[\s*\[\s*-?\d+(?:\.\d+)?\s*,"
 )
 _DATA_TERM = re.compile(
     r"(?i)(?:voice ?print|face ?print|palm ?print|sample|template|scan|embedding|hash|minutiae|"
@@ -74,7 +78,10 @@ _FRAMING = re.compile(
     r"notice|opt[- ]?outs?|novel|villain|fiction|story|rules|don't|doesn't|do not|does not|"
     # talks and code changes about a biometric feature
     r"talks?|keynote|conference|webinar|podcast|cloning|dropping|deprecat\w*|fix|feat|"
-    r"refactor|bug|logging)\b"
+    r"refactor|bug|logging|"
+    # standards and test programmes describe the format, not anyone's print
+    r"iso|iec|ansi|nist|ieee|icao|standards?|specs?|specification|interoperab\w*|"
+    r"minex|norm|norma|norme)\b"
 )
 # a fingerprint of a key or certificate is not a person's ("SSH host key fingerprint")
 _TECH_PRINT = re.compile(
@@ -93,9 +100,11 @@ def detect(doc: NormalizedText) -> list[Hit]:
             context = view.text if len(view.text) < 300 else clause
             rest = context.replace(m.group(), " ")
             has_value = _VALUE.search(rest) is not None
+            value_words = _VALUE_WORDS.search(rest) is not None
             # A term that names the data itself ("voiceprint", "face embedding") is data.
             has_data = (
                 has_value
+                or value_words
                 or _DATA.search(rest) is not None
                 or _DATA_TERM.search(m.group()) is not None
             )
@@ -104,7 +113,7 @@ def detect(doc: NormalizedText) -> list[Hit]:
             framed = _FRAMING.search(clause) is not None and not has_value
             if _TECH_PRINT.search(view.text[max(0, m.start() - 24) : m.start()]):
                 continue
-            if framed or not has_data or not (owned or has_purpose or has_value):
+            if framed or not has_data or not (owned or has_purpose or has_value or value_words):
                 continue
             hits.append(
                 Hit(

@@ -40,7 +40,8 @@ _NOT_A_VALUE = frozenset(
     length requirements requirement protected secure secured hidden shared sent updated missing
     blank empty optional here there this that it they them these those stored min minimum max
     maximum mínimo minimo mínima minima mindestens use never always chars characters caracteres
-    length""".split()
+    length why how what when which where whether tips best common pourquoi comment warum wieso
+    weshalb wie perché perche porquê""".split()
 )
 # Trigger: the "value" is a reference to where a secret lives, or a length policy.
 # Why: `DB_PASSWORD = os.environ["DB_PASSWORD"]` and `password_min=12; 2fa=on`

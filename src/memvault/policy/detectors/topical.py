@@ -89,7 +89,7 @@ _TOPIC_AFTER = re.compile(
     r"specialists?|nurses?|doctors|researchers?|advocacy|rights|users|people|customers|students|"
     r"community|communities|children|kids|employees|audiences?|readers|viewers|accessibility|"
     r"pric(?:e|es|ing)|costs?|coverage|shortages?|supply|debate|guidelines|tables?|columns?|"
-    r"schemas?|fixtures?|endpoints?)\b"
+    r"schemas?|fixtures?|endpoints?|benefits)\b"
 )
 _TOPIC_AFTER_FAMILIES = frozenset({"health", "intimate", "criminal"})
 # Profiling instruments as a subject of their own: "the MBTI workshop", "a Big Five quiz".
@@ -97,6 +97,38 @@ _PROFILE_TOPIC_AFTER = re.compile(
     r"(?i)^[\s-]*(?:\w+[\s-]+)?(?:workshops?|training|sessions?|courses?|classes|seminars?|"
     r"quiz(?:zes)?|exercises?|frameworks?|theory|model|certification|coach\w*|books?|"
     r"posters?|games?|icebreakers?|webinars?|lectures?|articles?|research|literature)\b"
+)
+# Trigger: a profiling term in a clause that names an instrument or a practice, no owner
+#          and no recorded value ("the five-factor model lists neuroticism", "a regulator
+#          fined a bank for inferring emotional states", "a printable mood chart template").
+# Why: those describe a model, a product or the news; "User's Big Five: neuroticism high"
+#      and "Dana's mood chart: Mon low" are records about a person (an owner, a value).
+# Outcome: a topic unless the clause has an owner or a value follows the term.
+_PROFILE_FRAMING = re.compile(
+    r"(?i)\b(?:models?|modell\w*|modelos?|mod[èe]les?|modell[oi]|theor(?:y|ies)|frameworks?|"
+    r"factors?|dimensions?|inventor(?:y|ies)|questionnaires?|scales?|tests?|regulat\w*|"
+    r"watchdogs?|fined?|fines|bann?(?:ed|s)?|laws?|gdpr|apps?|app's|templates?|printable|"
+    r"features?|tools?|classif\w*|clasific\w*|describes?|beschreib\w*|teilt|typen|types|tipos)\b"
+)
+_PROFILE_OWNER = re.compile(
+    r"(?i)\b(?:my|his|her|their|(?:the )?user'?s|i|i'm|me|mine|mein\w*|sein\w*|ihr\w*|"
+    r"mi|mis|mon|ma|mes|meu|minha|mio|mia)\b"
+    r"|(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"
+)
+_PROFILE_VALUE = re.compile(r"^[^.;!?\n]{0,40}?[:=]|^\s*\(?\d")
+# A copula that is also a subject word ("sono", "soy") inside a question asking what a thing
+# is ("Cosa sono gli arresti domiciliari?"): a definition, no one's record.
+_DEFINITION_SUBJECT = re.compile(r"(?i)(?:\bcosa|\bcos'|\bqué|¿qu[ée]|\bo que)\s*\w+$")
+# Data-handling verbs between a subject and a field name: "we don't collect ethnicity",
+# "the form never asks for nationality": a form or a policy, not the user's origin.
+_FIELD_HANDLING = re.compile(
+    r"(?i)\b(?:collect\w*|gather\w*|record\w*|track\w*|captur\w*|stor(?:e|es|ed|ing)|"
+    r"ask(?:s|ed|ing)?(?: \w+){0,2} (?:for|about)|request\w*|require\w*|report\w*|publish\w*|"
+    r"recog\w*|registr\w*|erfass\w*|erheb\w*|sammel\w*|recueill\w*|coleta\w*|"
+    r"raccogli\w*)\b"
+)
+_FIELD_NOUN = re.compile(
+    r"(?i)^(?:ethnicity|nationality|citizenship|immigration status|visa status)$"
 )
 # The user as an object after the term: "a restraining order against me".
 _OBJECT_USER = re.compile(
@@ -706,7 +738,15 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         right = text[m.end() : m.end() + 40]
         if rule.family in _TOPIC_AFTER_FAMILIES and _TOPIC_AFTER.match(right):
             continue  # "cancer research", "diabetes prevention programs": a topic
-        if rule.family == "inferred_profiling" and _PROFILE_TOPIC_AFTER.match(right):
+        if rule.family == "inferred_profiling" and (
+            _PROFILE_TOPIC_AFTER.match(right)
+            or (
+                rule.self_attributing
+                and _PROFILE_FRAMING.search(clause)
+                and not _PROFILE_OWNER.search(clause)
+                and not _PROFILE_VALUE.match(right)
+            )
+        ):
             continue  # "the MBTI workshop", "a Big Five quiz": the instrument, not a person
         if rule.self_attributing:
             if not rule.strong and _FRAMING.search(left[-80:] + m.group()):
@@ -730,6 +770,9 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
             ):
                 return _hit(rule, view, m)  # "a restraining order against me"
             continue
+        subjects = [s for s in subjects if not _DEFINITION_SUBJECT.search(window[: s.end()])]
+        if not subjects:
+            continue
         subj = subjects[-1]
         if rule.family in _FIRST_PERSON_ONLY and not _THIRD_PERSON.match(subj.group()):
             # Inferences are made about someone else: "user seems anxious", not "I feel calm".
@@ -740,6 +783,8 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
             before_subject = ""  # "based on their writing, user is …" is still an inference
         if not rule.strong and (_FRAMING.search(between) or _FRAMING.search(before_subject)):
             continue
+        if _FIELD_NOUN.match(m.group()) and _FIELD_HANDLING.search(between):
+            continue  # "we don't collect ethnicity": a form field, not the user's origin
         if _NON_USER_HEAD.match(between):
             continue  # "user's dog had surgery": about someone or something else
         # The shape may hold from an earlier subject too ("User and husband ... sleep").
