@@ -23,6 +23,7 @@ __all__ = [
     "clause_of",
     "rule_index",
     "run_rules",
+    "words",
 ]
 
 #: Forbidden families (contract §4) as the detectors and the bench name them.
@@ -145,6 +146,15 @@ def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = 
             if found and first_only:
                 break
     return hits
+
+
+def words(listing: str) -> str:
+    r"""``\b(?:w1|w2|…)\b`` from whitespace-separated words (each may be a regex piece).
+
+    >>> re.search(words("fine fines regulat\\w*"), "regulators fined it").group()
+    'regulators'
+    """
+    return rf"\b(?:{'|'.join(listing.split())})\b"
 
 
 _CLAUSE_END = re.compile(r"[.;!?\n]")

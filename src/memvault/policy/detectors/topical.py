@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.detectors.base import Hit, clause_of, words
 from memvault.policy.detectors.prefilter import PatternIndex, may_match
 from memvault.policy.normalize import NormalizedText, View
 
@@ -105,15 +105,20 @@ _PROFILE_TOPIC_AFTER = re.compile(
 #      and "Dana's mood chart: Mon low" are records about a person (an owner, a value).
 # Outcome: a topic unless the clause has an owner or a value follows the term.
 _PROFILE_FRAMING = re.compile(
-    r"(?i)\b(?:models?|modell\w*|modelos?|mod[èe]les?|modell[oi]|theor(?:y|ies)|frameworks?|"
-    r"factors?|dimensions?|inventor(?:y|ies)|questionnaires?|scales?|tests?|regulat\w*|"
-    r"watchdogs?|fined?|fines|bann?(?:ed|s)?|laws?|gdpr|apps?|app's|templates?|printable|"
-    r"features?|tools?|classif\w*|clasific\w*|describes?|beschreib\w*|teilt|typen|types|tipos)\b"
+    "(?i)"
+    + words(
+        r"""models? modell\w* modelos? mod[èe]les? modell[oi] theor(?:y|ies) frameworks?
+        factors? dimensions? inventor(?:y|ies) questionnaires? scales? tests? regulat\w*
+        watchdogs? fined? fines bann?(?:ed|s)? laws? gdpr apps? app's templates? printable
+        features? tools? classif\w* clasific\w* describes? beschreib\w* teilt typen types tipos"""
+    )
 )
 _PROFILE_OWNER = re.compile(
-    r"(?i)\b(?:my|his|her|their|(?:the )?user'?s|i|i'm|me|mine|mein\w*|sein\w*|ihr\w*|"
-    r"mi|mis|mon|ma|mes|meu|minha|mio|mia)\b"
-    r"|(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"
+    "(?i)"
+    + words("my his her their (?:the\\s)?user'?s i i'm me mine mein\\w* sein\\w* ihr\\w* mi mis")
+    + "|"
+    + words("mon ma mes meu minha mio mia")
+    + r"|(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"
 )
 _PROFILE_VALUE = re.compile(r"^[^.;!?\n]{0,40}?[:=]|^\s*\(?\d")
 # A copula that is also a subject word ("sono", "soy") inside a question asking what a thing
@@ -122,13 +127,15 @@ _DEFINITION_SUBJECT = re.compile(r"(?i)(?:\bcosa|\bcos'|\bqué|¿qu[ée]|\bo que
 # Data-handling verbs between a subject and a field name: "we don't collect ethnicity",
 # "the form never asks for nationality": a form or a policy, not the user's origin.
 _FIELD_HANDLING = re.compile(
-    r"(?i)\b(?:collect\w*|gather\w*|record\w*|track\w*|captur\w*|stor(?:e|es|ed|ing)|"
-    r"ask(?:s|ed|ing)?(?: \w+){0,2} (?:for|about)|request\w*|require\w*|report\w*|publish\w*|"
-    r"recog\w*|registr\w*|erfass\w*|erheb\w*|sammel\w*|recueill\w*|coleta\w*|"
-    r"raccogli\w*)\b"
+    r"(?i)\bask(?:s|ed|ing)?(?: \w+){0,2} (?:for|about)\b|"
+    + words(
+        r"""collect\w* gather\w* record\w* track\w* captur\w* stor(?:e|es|ed|ing) request\w*
+        require\w* report\w* publish\w* recog\w* registr\w* erfass\w* erheb\w* sammel\w*
+        recueill\w* coleta\w* raccogli\w*"""
+    )
 )
 _FIELD_NOUN = re.compile(
-    r"(?i)^(?:ethnicity|nationality|citizenship|immigration status|visa status)$"
+    "(?i)^" + words("ethnicity nationality citizenship (?:immigration|visa)\\sstatus") + "$"
 )
 # The user as an object after the term: "a restraining order against me".
 _OBJECT_USER = re.compile(
