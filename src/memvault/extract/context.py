@@ -37,6 +37,7 @@ from memvault.extract.verbatim import protect
 from memvault.learn.language import english_like
 
 __all__ = [
+    "biographic",
     "context_of_kept",
     "decision_said",
     "lasting_state",
@@ -182,6 +183,26 @@ _LASTING_VERBS = (
     "enrolled (?:in|at)",
 )
 _LASTING = _any_of(_LASTING_VERBS)
+
+
+#: A happening told as part of a life story: long ago, a past year, since childhood.
+_BIOGRAPHY = _any_of(
+    (
+        r"(?:\w+|a few|a couple of) years ago|last year|back in (?:19|20)\d\d|in (?:19|20)\d\d",
+        r"since (?:19|20)\d\d|when i was (?:a kid|little|young|\d+|in)|as a kid|growing up",
+        r"in (?:high school|college|university|grad school)|(?:\w+ )?decades? ago",
+    )
+)
+
+
+def biographic(text: str) -> bool:
+    """Whether a happening is told as part of a life story (then it is a fact about the
+    user: "I ran a bakery for ten years back in 2010", not a dated event of this week).
+
+    >>> biographic("I studied in Lyon a few years ago"), biographic("I sent the invoice")
+    (True, False)
+    """
+    return bool(_BIOGRAPHY.search(text))
 
 
 def lasting_state(text: str) -> bool:

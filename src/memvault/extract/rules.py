@@ -53,6 +53,7 @@ from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.context import (
+    biographic,
     context_of_kept,
     decision_said,
     lasting_state,
@@ -262,6 +263,9 @@ _DONE_CHANGE = re.compile(
     r"|went back|changed)\b(?:\s+[\w.+#/=@-]+){0,5}?\s+(?:to|from|with|onto|over)\b",
     re.I,
 )
+
+#: What an event that starts or tells a lasting state is retyped as.
+_AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
 
 #: A standing request ("please keep code reviews short"), not a reminder or a question.
 _PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|ping)\b)\w+", re.I)
@@ -526,6 +530,14 @@ class RuleExtractor:
                 #      alone it names nothing and means nothing.
                 # Outcome: nothing is kept of it unless it names something of its own.
                 why, cand = f"silent:context of a kept memory ({why})", None
+            if (
+                cand is not None
+                and cand.type is MemoryType.EVENT
+                and (lasting_state(raw) or biographic(raw) or _DONE_CHANGE.search(raw))
+            ):
+                # "we adopted a greyhound last spring", "I lived in Kyoto years ago", "we
+                # upgraded postgres to 16": the state it starts or tells lasts — a fact
+                cand = retype(cand, _AS_FACT)
             if cand is not None:
                 limit = 1000 if cand.type.value == "Procedure" else 280
                 problems = check_statement(cand.content, max_chars=limit)
@@ -748,6 +760,9 @@ class RuleExtractor:
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
                 hints = glosses(text)
+                if reading.label == "event" and UPDATE_CUE.search(text):
+                    # "mittlerweile sind wir auf Hetzner": the new state of things, a fact
+                    reading = replace(reading, label="fact")
                 if reading.label == "decision" and not decision_said(text):
                     # "devo aggiornare Next.js alla 15": no choice is said — a todo when
                     # it says "need to", else the stack's fact
@@ -805,10 +820,6 @@ class RuleExtractor:
                     # aggiornare …", which reads as English to the word count: a todo)
                     need = NEED_GLOSS in glosses(text)
                     read = replace(read, label="todo" if need else "fact")
-                elif read.label == "event" and (lasting_state(text) or _DONE_CHANGE.search(text)):
-                    # "we adopted a greyhound last spring", "we upgraded postgres to 16":
-                    # the state it starts lasts — a fact (which a change updates)
-                    read = replace(read, label="fact")
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)
                 how = "" if reading.sure else " (stated)"

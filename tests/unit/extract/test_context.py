@@ -97,3 +97,9 @@ def test_a_change_names_the_value_it_replaces() -> None:
     )
     (cand,) = RuleExtractor().extract(msg, now=NOW).candidates
     assert cand.previous_value == "Travis"
+
+
+def test_a_life_story_and_a_change_in_another_language_are_facts_not_events() -> None:
+    out = kept("I lived in Kyoto for two years back in 2015.")
+    assert out and out[0][0] == "Fact"
+    assert [t for t, _ in kept("I sent the contract to Initech.")] == ["Event"]
