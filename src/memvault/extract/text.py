@@ -62,7 +62,9 @@ _MONTH_AFTER_ORDINAL = (
     r"|kesäkuuta|heinäkuuta|elokuuta|syyskuuta|lokakuuta|marraskuuta|joulukuuta"
 )
 _CLAUSE_SPLIT = re.compile(
-    r"(?<=[.!?])(?<![0-9]\.)\s+"
+    # not after a title ("my dog is called Mr. Biscuits") or "e.g." / "i.e." / "vs."
+    r"(?<=[.!?])(?<![0-9]\.)(?<!\b[MmDdSs]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+"
     rf"|(?<=[0-9]\.)\s+(?!(?:{_MONTH_AFTER_ORDINAL})\b)"
     r"|(?<=[。！？])\s*(?=\S)|\n+|;\s*|\s+-\s+",
     re.I,
@@ -172,6 +174,8 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     ['東京に住んでいます。', 'コーヒーが好きです。']
     >>> split_sentences("From now on, please reply in German.")[0][1]
     ['From now on, please reply in German.']
+    >>> [s for s, _ in split_sentences("My dog is called Mr. Biscuits. He is nine.")]
+    ['My dog is called Mr. Biscuits.', 'He is nine.']
     >>> [s for s, _ in split_sentences("Bis zum 5. Dezember muss ich korrigieren. Es sind 27.")]
     ['Bis zum 5. Dezember muss ich korrigieren.', 'Es sind 27.']
     """
