@@ -229,20 +229,19 @@ def rerank_features(
     window = time_window(query, now)
     if window is None:
         inside: dict[str, bool] = {}
-        ids = [m for m, _ in fused[:pool]]  # fused is best first, ties by id
+        ids = list(map(itemgetter(0), fused[:pool]))  # fused is best first, ties by id
     else:
         inside = {m: _in_window(window, fields.get(m)) for m, _ in fused}
         boosted = sorted(
             fused, key=lambda item: (-item[1] * (1.0 + window_boost * inside[item[0]]), item[0])
         )
-        ids = [m for m, _ in boosted[:pool]]
+        ids = list(map(itemgetter(0), boosted[:pool]))
     p = dict(fused)
     bm25 = dict(text or ())
     cos = dict(vector or ())
     floor = min(cos.values(), default=0.0)
     top = max(cos.values(), default=0.0)
     best = max(bm25.values(), default=0.0)
-    words = frozenset(tokenize(query))
     found = linked(ids) if linked is not None else {}
     # A memory without any neighbour (no conversation) counts as its own:
     # the fit's memories nearly all have one, and a zero would sink it.
@@ -270,11 +269,13 @@ def rerank_features(
     rows[:, 2] = np.log1p(score)
     rows[:, 3] = in_text
     named: dict[str | None, bool] = {}
-    for i, m in enumerate(ids):
-        f = fields.get(m)
+    words: frozenset[str] | None = None  # the query's words, once a candidate has an actor
+    for i, f in enumerate(map(fields.get, ids)):
         if f is not None and f.actor_id:
             hit = named.get(f.actor_id)
             if hit is None:
+                if words is None:
+                    words = frozenset(tokenize(query))
                 hit = named[f.actor_id] = names_actor(words, f.actor_id)
             rows[i, 4] = hit
     if top > floor:
@@ -287,7 +288,7 @@ def rerank_features(
         rows[:, 8] = 1.0
     rows[:, 9] = prob
     rows[:, 10] = c
-    for i, m in enumerate(ids):
+    for i, m in enumerate(ids if near else ()):
         others = near.get(m)
         if others is not None:
             rows[i, 9] = max((p.get(o, 0.0) for o in others), default=0.0)
