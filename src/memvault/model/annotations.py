@@ -1,12 +1,14 @@
 """Model fields as the edges take them in: an annotation's values, a field list retyped.
 
 The field lists are defined once, by the engine's types (``NewMemory``,
-``MemoryPatch``, ``NodeFilter``). Every edge that turns them into inputs reads
-them here: :func:`unwrap` says what an annotation holds (the CLI options of
-``cli/fields.py``; the HTTP routes' check that a single-valued query parameter
-is not given twice), and :func:`edge_fields` gives a model's fields, in its
-order, as one edge types them (the HTTP bodies and query parameters, the
-filters of memory.query), for ``pydantic.create_model``.
+``MemoryPatch``, ``NodeFilter``, ``MemoryQuery``). Every edge that turns them
+into inputs reads them here: :func:`unwrap` says what an annotation holds (the
+CLI options of ``cli/fields.py``; the HTTP routes' check that a single-valued
+query parameter is not given twice), :func:`edge_fields` gives a model's
+fields, in its order, as one edge types them (the HTTP bodies, the filters of
+memory.query), for ``pydantic.create_model``, and :func:`with_keywords` makes
+derived parameters a function's own (the CLI options, the query parameters of
+``GET /v1/memories``).
 """
 
 from __future__ import annotations
