@@ -19,6 +19,7 @@ from memvault.api.routes import CallerDep, reject_unknown_query
 from memvault.api.schemas import Ident, Name, QueryIn
 from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
 from memvault.model.enums import StopReason
+from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = ["router"]
 
@@ -43,7 +44,9 @@ class _Body(BaseModel):
 class MessageIn(_Body):
     """``POST /v1/capture/message``: one transcript turn (only user turns write)."""
 
-    text: Annotated[str, StringConstraints(max_length=16_000)]
+    # A blank turn is refused (the engine's rule, model/validation.require_text); the
+    # schema says so too, so a client learns it from the OpenAPI document.
+    text: Annotated[str, StringConstraints(max_length=16_000, pattern=VISIBLE_PATTERN)]
     user_id: Ident | None = None
     role: Role = Role.USER
     speaker: Name | None = None
