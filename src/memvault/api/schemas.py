@@ -46,10 +46,7 @@ from memvault.engine import (
 )
 from memvault.engine import MemoryPatch as EngineMemoryPatch
 from memvault.model.annotations import edge_fields
-from memvault.model.enums import (
-    MemoryType,
-    TTLClass,
-)
+from memvault.model.enums import MemoryType, TTLClass
 from memvault.model.node import (
     CONTENT_MAX,
     ID_PATTERN,
@@ -61,10 +58,14 @@ from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = [
     "CONTENT_PATTERN",
+    "HTTP_ONLY",
     "MEMORY_IN_MODELS",
+    "Ident",
     "MemoryIn",
     "MemoryPatch",
+    "Name",
     "QueryFilters",
+    "QueryIn",
     "SearchFilters",
     "SearchIn",
     "SupersedeBody",
