@@ -218,3 +218,26 @@ def test_tokens_are_fts5s_whatever_the_chunking() -> None:
     assert tokens.of(text) == whole  # chunk by chunk, cached, as the whole text in one row
     assert whole[:4] == ["carolin", "s", "cafe", "creme"]
     tokens.close()
+
+
+def test_common_terms_scored_at_build_give_the_same_answers(store: SQLiteStore) -> None:
+    from memvault.store.sqlite.textindex import TextIndex, TextRow, read_rows
+
+    with store._snapshot() as conn:
+        rows: list[TextRow] = read_rows(conn)
+    weights = {"content": 1.0, "key": 0.0, "summary": 0.5}
+    cold, warm = TextIndex(FtsTokens()), TextIndex(FtsTokens())
+    cold.add(rows)
+    warm.add(rows)
+    scored = warm.warm(weights, 100)
+    assert scored > 0 and all(p.scored is None for p in cold._postings.values())
+    assert all(p.scored is not None for p in warm._postings.values() if len(p.slots) >= 100)
+    for terms in (["coffee"], ["coffee", "tea"], ["garden", "piano", "otter"], ["ana"]):
+        phrases = cold.phrases(terms)
+        for limit in (1, 10, 200):
+            want = cold.search("acme", phrases, weights, limit)
+            assert warm.search("acme", phrases, weights, limit) == want  # bit for bit
+    # other weights than the warmed ones: scored on the search, as before
+    assert warm.search("acme", warm.phrases(["coffee"]), None, 10) == cold.search(
+        "acme", cold.phrases(["coffee"]), None, 10
+    )

@@ -405,7 +405,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         """
         conn = self._reader()
         marker = self._unchanged_marker(conn, "fts", fts_marker)
-        index = self.text_leg.ready(conn, self._snapshot, marker)
+        index = self.text_leg.ready(conn, self._snapshot, marker, column_weights)
         if index is None:
             return None
         phrases = index.phrases(terms)

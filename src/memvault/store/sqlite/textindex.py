@@ -67,6 +67,11 @@ FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
 
 _CACHE_MAX = 1_000_000
 
+#: A new index scores every term found in this many rows (or 0.5% of them, if
+#: more) before its first search: a common term's first search scored all its
+#: postings while the user waited (see :meth:`TextIndex.warm`).
+WARM_MIN_ROWS = 1_000
+
 Slots = npt.NDArray[Any]
 
 
@@ -399,38 +404,13 @@ class TextIndex:
                 chosen = [self._slot_of_memory.get(m) for m in allowed_ids]
                 picked[[s for s in chosen if s is not None]] = True
                 allowed = allowed & picked
-            n_rows = float(self.rows)
-            avgdl = self.tokens_total / n_rows
-            live = self._live
-            length = self._length
             found_slots: list[Slots] = []
             found_scores: list[npt.NDArray[np.float64]] = []
             for (term,) in phrases:
                 post = self._postings.get(term)
                 if post is None:
                     continue
-                # Trigger: a term searched again before the index changed.
-                # Why: its bm25 terms depend only on its postings, the live rows,
-                #   the row count and the mean row length, all fixed by ``version``.
-                # Outcome: kept on the postings until the next write (the same
-                #   arrays the computation below would give).
-                done = post.scored
-                if done is not None and done[0] == self.version and done[1] == key:
-                    uniq, score = done[2], done[3]
-                else:
-                    uniq, freq = post.summed(w, key)
-                    keep = live[uniq]
-                    uniq, freq = uniq[keep], freq[keep]
-                    hits = uniq.size
-                    idf = math.log((n_rows - hits + 0.5) / (hits + 0.5)) if hits else 0.0
-                    if idf <= 0.0:
-                        idf = 1e-6
-                    dl = length[uniq]
-                    score = idf * (
-                        (freq * (BM25_K1 + 1.0))
-                        / (freq + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl))
-                    )
-                    post.scored = (self.version, key, uniq, score)
+                uniq, score = self._scored(post, w, key)
                 if uniq.size == 0:
                     continue
                 found_slots.append(uniq)
@@ -446,6 +426,64 @@ class TextIndex:
                 cand, total = cand[top], total[top]
             ids = self.memory_ids
             return best_first(list(map(ids.__getitem__, cand.tolist())), total)[:limit]
+
+    def _scored(
+        self, post: _Postings, w: npt.NDArray[np.float64], key: tuple[float, ...]
+    ) -> tuple[Slots, npt.NDArray[np.float64]]:
+        """One term's live rows and their bm25 terms (call with :attr:`lock` held).
+
+        Trigger: a term searched again before the index changed.
+        Why: its bm25 terms depend only on its postings, the live rows, the row
+          count and the mean row length, all fixed by ``version``.
+        Outcome: kept on the postings until the next write (the same arrays the
+          computation below would give).
+        """
+        done = post.scored
+        if done is not None and done[0] == self.version and done[1] == key:
+            return done[2], done[3]
+        n_rows = float(self.rows)
+        avgdl = self.tokens_total / n_rows
+        uniq, freq = post.summed(w, key)
+        keep = self._live[uniq]
+        uniq, freq = uniq[keep], freq[keep]
+        hits = uniq.size
+        idf = math.log((n_rows - hits + 0.5) / (hits + 0.5)) if hits else 0.0
+        if idf <= 0.0:
+            idf = 1e-6
+        dl = self._length[uniq]
+        score = idf * (
+            (freq * (BM25_K1 + 1.0)) / (freq + BM25_K1 * (1 - BM25_B + BM25_B * dl / avgdl))
+        )
+        post.scored = (self.version, key, uniq, score)
+        return uniq, score
+
+    def warm(self, weights: Mapping[str, float] | None, min_rows: int) -> int:
+        """Score now every term found in ``min_rows`` rows or more; how many were.
+
+        Trigger: the first search of a common term scored all its postings
+          (hundreds of thousands at 1M rows) while the user waited.
+        Why: the index was just built and nothing has been searched yet; the
+          scores stay valid until the next write, and the same code computes them.
+        Outcome: the builder pays it once; a search finds the term scored.
+
+        >>> def row(i, text):
+        ...     return TextRow(i, f"m{i}", "acme", "active", (text, "", "", "", "", "", ""))
+        >>> index = TextIndex(FtsTokens())
+        >>> index.add([row(1, "tea"), row(2, "tea and toast"), row(3, "coffee")])
+        >>> index.warm(None, 2)
+        1
+        """
+        key = tuple(float((weights or {}).get(c, 1.0)) for c in TEXT_COLUMNS)
+        w = np.array(key, dtype=np.float64)
+        done = 0
+        with self.lock:
+            if self.rows == 0:
+                return 0
+            for post in self._postings.values():
+                if len(post.slots) >= min_rows:
+                    self._scored(post, w, key)
+                    done += 1
+        return done
 
 
 def _sum_by_slot(
@@ -537,10 +575,15 @@ class TextLeg:
         return self._index
 
     def ready(
-        self, conn: sqlite3.Connection, snapshot: Any, marker: Marker | None = None
+        self,
+        conn: sqlite3.Connection,
+        snapshot: Any,
+        marker: Marker | None = None,
+        weights: Mapping[str, float] | None = None,
     ) -> TextIndex | None:
         """The index matching ``conn``'s snapshot (``marker``: its :func:`fts_marker`,
-        when the caller has it), or ``None`` (use SQL meanwhile)."""
+        when the caller has it), or ``None`` (use SQL meanwhile). A new index
+        has its common terms scored with ``weights`` before it is used."""
         if not self.min_rows and self.min_rows != 0:
             return None
         if marker is None:
@@ -557,18 +600,18 @@ class TextLeg:
                 self._index = None
             if self._building is None:
                 if not self.background:
-                    self._index = self._build(snapshot)
+                    self._index = self._build(snapshot, weights)
                     return self._index if self._index and self._index.marker == marker else None
                 self._building = threading.Thread(
                     target=self._build_and_install,
-                    args=(snapshot,),
+                    args=(snapshot, weights),
                     name="memvault-text-index",
                     daemon=True,
                 )
                 self._building.start()
         return None
 
-    def _build(self, snapshot: Any) -> TextIndex | None:
+    def _build(self, snapshot: Any, weights: Mapping[str, float] | None = None) -> TextIndex | None:
         if self._tokens is None:
             self._tokens = FtsTokens()
         index = TextIndex(self._tokens)
@@ -578,11 +621,12 @@ class TextLeg:
         for start in range(0, len(rows), 5_000):
             index.add(rows[start : start + 5_000])
         index.marker = marker
+        index.warm(weights, max(WARM_MIN_ROWS, index.rows // 200))
         return index
 
-    def _build_and_install(self, snapshot: Any) -> None:
+    def _build_and_install(self, snapshot: Any, weights: Mapping[str, float] | None = None) -> None:
         try:
-            index = self._build(snapshot)
+            index = self._build(snapshot, weights)
         except Exception as exc:  # never an error in a search: SQL answers instead
             with self._lock:
                 self._building = None
