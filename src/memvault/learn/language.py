@@ -54,13 +54,17 @@ def english_like(text: str) -> bool:
     >>> english_like("请用中文回答我"), english_like("thanks!")
     (False, True)
     """
-    letters = [ch for ch in text if ch.isalpha()]
-    if letters and sum(not ch.isascii() and ch not in _LATIN_EXTRA for ch in letters) > 0.3 * len(
-        letters
-    ):
-        return False  # mostly another script (CJK, Cyrillic, Arabic, Devanagari …)
+    ascii = text.isascii()  # most texts: no letter of another script, no accent
+    if not ascii:
+        letters = [ch for ch in text if ch.isalpha()]
+        foreign = sum(not ch.isascii() and ch not in _LATIN_EXTRA for ch in letters)
+        if letters and foreign > 0.3 * len(letters):
+            return False  # mostly another script (CJK, Cyrillic, Arabic, Devanagari …)
     words = [w.lower() for w in _WORD.findall(text)]
-    other = sum(w in _OTHER_LATIN or not _LATIN_EXTRA.isdisjoint(w) for w in words)
+    if ascii:
+        other = sum(w in _OTHER_LATIN for w in words)
+    else:
+        other = sum(w in _OTHER_LATIN or not _LATIN_EXTRA.isdisjoint(w) for w in words)
     if other == 0:
         # Trigger: no function word of another Latin-script language at all.
         # Why: lower-case chat drops the function words ("these days mostly drink
