@@ -40,7 +40,7 @@ from memvault.benchmarks.modes import BuiltIndex, build_index, day_after
 from memvault.embed import Embedder, make_embedder
 from memvault.retrieval.calibration import calibrated_fuse, calibration_for, features, names_actor
 from memvault.retrieval.config import PRESETS
-from memvault.retrieval.rerank import FEATURES, follows, rerank_features
+from memvault.retrieval.rerank import FEATURES, RerankInput, follows, rerank_features
 from memvault.retrieval.text import query_terms
 from memvault.store.base import NodeFilter, Store
 from memvault.store.filtering import tokenize
@@ -178,7 +178,7 @@ def collect_rerank(
             return follows(store.edges_of(orchestrator, list(ids)))
 
         ids, x = rerank_features(
-            fused, text, vec, fields, q.question, now, pool=pool, linked=linked
+            RerankInput(fused, text, vec, fields, q.question, now), pool=pool, linked=linked
         )
         evidence = set(q.evidence)
         for memory_id, row in zip(ids, x.tolist(), strict=True):

@@ -23,7 +23,7 @@ from memvault.retrieval.calibration import calibrated_fuse, calibration_for, nam
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
-from memvault.retrieval.rerank import FOLLOWS, follows, rerank, reranker_for
+from memvault.retrieval.rerank import FOLLOWS, RerankInput, follows, rerank, reranker_for
 from memvault.retrieval.text import query_terms
 from memvault.store.base import CONTEXT_SPACE_SUFFIX, NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
@@ -287,12 +287,7 @@ def hybrid_search(
                 return follows(known)
 
             fused = rerank(
-                fused,
-                text_leg,
-                vector_leg,
-                fields,
-                query,
-                now,
+                RerankInput(fused, text_leg, vector_leg, fields, query, now),
                 cal,
                 second,
                 pool=pool_size,

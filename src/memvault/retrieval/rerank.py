@@ -54,6 +54,7 @@ __all__ = [
     "NEIGHBOUR_GAP",
     "RERANKERS",
     "Linked",
+    "RerankInput",
     "Reranker",
     "follows",
     "rerank",
@@ -205,13 +206,26 @@ def _neighbours(pool: Sequence[str], fields: Mapping[str, RankFields]) -> dict[s
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class RerankInput:
+    """What a rerank reads about one search's candidates.
+
+    ``fused``: the calibrated ``(memory_id, probability)`` list, best first;
+    ``text``/``vector``: the raw legs, best first (``None`` when a leg did not
+    run); ``fields``: the candidates' ranking fields (missing = unknown);
+    ``query`` and ``now`` place a time window ("last week") the pool may favour.
+    """
+
+    fused: Sequence[tuple[str, float]]
+    text: Sequence[tuple[str, float]] | None
+    vector: Sequence[tuple[str, float]] | None
+    fields: Mapping[str, RankFields]
+    query: str
+    now: datetime
+
+
 def rerank_features(
-    fused: Sequence[tuple[str, float]],
-    text: Sequence[tuple[str, float]] | None,
-    vector: Sequence[tuple[str, float]] | None,
-    fields: Mapping[str, RankFields],
-    query: str,
-    now: datetime,
+    given: RerankInput,
     *,
     pool: int,
     window_boost: float = 1.0,
@@ -219,13 +233,12 @@ def rerank_features(
 ) -> tuple[list[str], npt.NDArray[np.float64]]:
     """The pool (best ``pool`` of ``fused``, time-window matches boosted) and its feature rows.
 
-    ``fused``: the calibrated ``(memory_id, probability)`` list, best first;
-    ``text``/``vector``: the raw legs, best first (``None`` when a leg did not
-    run); ``fields``: the candidates' ranking fields (missing = unknown);
     ``linked``: the pool's conversation neighbours as the write path linked
     them (only neighbours that are candidates count: a memory the search's
     filters exclude is never read); without links, time adjacency in the pool.
     """
+    fused, text, vector, fields = given.fused, given.text, given.vector, given.fields
+    query, now = given.query, given.now
     window = time_window(query, now)
     if window is None:
         inside: dict[str, bool] = {}
@@ -305,12 +318,7 @@ def rerank_features(
 
 
 def rerank(
-    fused: Sequence[tuple[str, float]],
-    text: Sequence[tuple[str, float]] | None,
-    vector: Sequence[tuple[str, float]] | None,
-    fields: Mapping[str, RankFields],
-    query: str,
-    now: datetime,
+    given: RerankInput,
     calibration: CalibrationPair,
     model: Reranker,
     *,
@@ -322,15 +330,7 @@ def rerank(
     Candidates beyond the pool are dropped: the caller selects from the pool.
     """
     ids, rows = rerank_features(
-        fused,
-        text,
-        vector,
-        fields,
-        query,
-        now,
-        pool=max(pool or 0, model.pool),
-        window_boost=model.window_boost,
-        linked=linked,
+        given, pool=max(pool or 0, model.pool), window_boost=model.window_boost, linked=linked
     )
     if not ids:
         return []

@@ -12,7 +12,7 @@ import pytest
 
 from memvault.embed.minilm import MiniLMEmbedder
 from memvault.engine import MemoryEngine, OpenGate
-from memvault.retrieval.rerank import RERANKERS, rerank_features
+from memvault.retrieval.rerank import RERANKERS, RerankInput, rerank_features
 from memvault.store.base import RankFields
 from tests.helpers import add_fields
 
@@ -91,9 +91,10 @@ def test_neighbours_lend_their_evidence() -> None:
         "c": RankFields("c", None, 50, 1.0, "", "2023-02-01T10:00:00.000000Z", "c"),
     }
     fused = [("a", 0.9), ("b", 0.2), ("c", 0.2)]
-    ids, rows = rerank_features(
-        fused, [("a", 5.0)], [("a", 0.6), ("b", 0.3), ("c", 0.3)], f, "q", datetime.now(UTC), pool=3
+    given = RerankInput(
+        fused, [("a", 5.0)], [("a", 0.6), ("b", 0.3), ("c", 0.3)], f, "q", datetime.now(UTC)
     )
+    ids, rows = rerank_features(given, pool=3)
     column = dict(zip(ids, rows[:, 9], strict=True))
     assert column["b"] == pytest.approx(0.9)
     assert column["c"] == pytest.approx(0.2)
@@ -117,16 +118,10 @@ def test_linked_neighbours_are_the_write_paths_not_the_clocks() -> None:
         return {m: links[m] for m in ids if m in links}
 
     fused = [("a", 0.9), ("b", 0.2), ("c", 0.2)]
-    ids, rows = rerank_features(
-        fused,
-        [("a", 5.0)],
-        [("a", 0.6), ("b", 0.3), ("c", 0.3)],
-        f,
-        "q",
-        datetime.now(UTC),
-        pool=3,
-        linked=linked,
+    given = RerankInput(
+        fused, [("a", 5.0)], [("a", 0.6), ("b", 0.3), ("c", 0.3)], f, "q", datetime.now(UTC)
     )
+    ids, rows = rerank_features(given, pool=3, linked=linked)
     column = dict(zip(ids, rows[:, 9], strict=True))
     assert column == {"a": pytest.approx(0.2), "c": pytest.approx(0.9), "b": 0.0}
     assert asked == [ids]
@@ -159,6 +154,6 @@ def test_a_conversation_link_is_only_returned_between_visible_memories(tmp_path:
 
 def test_unknown_fields_never_fail(tmp_path: Path) -> None:
     ids, rows = rerank_features(
-        [("x", 0.5)], None, None, {}, "in May 2023", datetime.now(UTC), pool=5
+        RerankInput([("x", 0.5)], None, None, {}, "in May 2023", datetime.now(UTC)), pool=5
     )
     assert ids == ["x"] and rows.shape == (1, 13)

@@ -13,7 +13,13 @@ import numpy as np
 import pytest
 
 from memvault.retrieval.calibration import names_actor
-from memvault.retrieval.rerank import ABSENT_RANK, FEATURES, _in_window, rerank_features
+from memvault.retrieval.rerank import (
+    ABSENT_RANK,
+    FEATURES,
+    RerankInput,
+    _in_window,
+    rerank_features,
+)
 from memvault.retrieval.temporal import time_window
 from memvault.store.base import RankFields
 from memvault.store.filtering import tokenize
@@ -94,12 +100,7 @@ def test_columns_equal_the_per_candidate_formulas(seed: int, query: str) -> None
     }
     links = {m: rng.sample([*ids, "gone"], rng.randint(0, 3)) for m in ids if rng.random() < 0.5}
     got_ids, rows = rerank_features(
-        fused,
-        text,
-        vector,
-        fields,
-        query,
-        NOW,
+        RerankInput(fused, text, vector, fields, query, NOW),
         pool=100,
         linked=lambda pool: {m: links[m] for m in pool if m in links},
     )
