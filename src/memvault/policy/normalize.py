@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
-__all__ = ["NormalizedText", "View", "normalize", "spelled_numbers_to_digits"]
+__all__ = ["NormalizedText", "View", "derive_view", "normalize", "spelled_numbers_to_digits"]
 
 # Zero-width, bidi controls, soft hyphen, word joiners, BOM, Mongolian vowel separator, tag chars.
 _INVISIBLE = frozenset(
@@ -226,26 +226,38 @@ def _derive(base: View, name: str, pieces: list[tuple[str, int, int]]) -> View:
     return View(name, "".join(out), tuple(starts), tuple(ends))
 
 
-def _sub_view(
-    base: View, name: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str | None]
-) -> View | None:
+def derive_view(base: View, name: str, replaced: list[tuple[str, int, int]]) -> View:
+    """``base`` with each ``(replacement, start, end)`` (in order, not overlapping) swapped in.
+
+    Every character of a replacement maps to the original span it replaces; the text
+    between replacements is kept as it is.
+
+    >>> base = View("clean", "pin two two", (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10), tuple(range(1, 12)))
+    >>> v = derive_view(base, "numeric", [("22", 4, 11)])
+    >>> v.text, v.to_original(4, 6)
+    ('pin 22', (4, 11))
+    """
     pieces: list[tuple[str, int, int]] = []
     pos = 0
-    changed = False
-    for m in pattern.finditer(base.text):
-        new = repl(m)
-        if new is None or new == m.group():
-            continue
-        changed = True
-        if m.start() > pos:
-            pieces.append((base.text[pos : m.start()], pos, m.start()))
-        pieces.append((new, m.start(), m.end()))
-        pos = m.end()
-    if not changed:
-        return None
+    for rep, s, e in replaced:
+        if s > pos:
+            pieces.append((base.text[pos:s], pos, s))
+        pieces.append((rep, s, e))
+        pos = e
     if pos < len(base.text):
         pieces.append((base.text[pos:], pos, len(base.text)))
     return _derive(base, name, pieces)
+
+
+def _sub_view(
+    base: View, name: str, pattern: re.Pattern[str], repl: Callable[[re.Match[str]], str | None]
+) -> View | None:
+    replaced: list[tuple[str, int, int]] = []
+    for m in pattern.finditer(base.text):
+        new = repl(m)
+        if new is not None and new != m.group():
+            replaced.append((new, m.start(), m.end()))
+    return derive_view(base, name, replaced) if replaced else None
 
 
 def _collapse(m: re.Match[str]) -> str | None:
@@ -309,9 +321,7 @@ def _numeric_view(base: View) -> View | None:
     lower = base.text.lower()
     if not any(w in _NUMBER_WORDS for w in _NUM_TOKEN.findall(lower)):
         return None
-    pieces: list[tuple[str, int, int]] = []
-    pos = 0
-    changed = False
+    replaced: list[tuple[str, int, int]] = []
     tokens = list(_NUM_TOKEN.finditer(lower))
     k = 0
     while k < len(tokens):
@@ -342,18 +352,9 @@ def _numeric_view(base: View) -> View | None:
             value = _parse_cardinal(words)
             rep = str(value) if value is not None else ""
         if rep:
-            s, e = run[0].start(), run[-1].end()
-            if s > pos:
-                pieces.append((base.text[pos:s], pos, s))
-            pieces.append((rep, s, e))
-            pos = e
-            changed = True
+            replaced.append((rep, run[0].start(), run[-1].end()))
         k = max(j, k + 1)
-    if not changed:
-        return None
-    if pos < len(base.text):
-        pieces.append((base.text[pos:], pos, len(base.text)))
-    return _derive(base, "numeric", pieces)
+    return derive_view(base, "numeric", replaced) if replaced else None
 
 
 def _deleet(m: re.Match[str]) -> str | None:

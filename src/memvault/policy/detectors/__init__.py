@@ -30,6 +30,7 @@ register_patterns(
     [
         *(r.pattern for m in (injection, identifiers, credentials, location) for r in m.RULES),
         *(r.term for r in topical.FAMILY_RULES),
+        identifiers.SPOKEN_RULES[-1].pattern,
     ]
 )
 

@@ -16,8 +16,10 @@ invoice numbers are not identifiers of a person.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.spoken import spoken_view
 from memvault.policy.detectors.validators import (
     IBAN_LENGTHS,
     base58check_ok,
@@ -33,7 +35,7 @@ from memvault.policy.detectors.validators import (
 )
 from memvault.policy.normalize import NormalizedText, View
 
-__all__ = ["RULES", "detect"]
+__all__ = ["RULES", "SPOKEN_RULES", "detect"]
 
 _NOT_PERSONAL = re.compile(
     r"(?i)\b(?:order|orders|po|purchase|invoice|inv|tracking|shipment|parcel|booking|reservation|"
@@ -444,6 +446,57 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# ID words of more countries and scripts, for numbers read out after them.
+_SPOKEN_ID_WORDS = (
+    r"kimlik numaras\w*|tessera sanitaria|codice fiscale|numer dowodu|dow[óo]d|n[úu]mero fiscal|"
+    r"ssn|dni|nie|nif|cpf|curp|bsn|pesel|cnp|nik|sss|tckn|ahv|aadhaa?r|social|"
+    r"s[ốo] c[ăa]n c[ưu][ớo]c|c[ăa]n c[ưu][ớo]c|cccd|cmnd|αφμ|αριθμ[όο]ς ταυτ[όο]τητας"
+)
+_SPOKEN_ID_SCRIPT = (
+    r"身份证号?码?|身份證號?碼?|居民身份|マイナンバー|個人番号|주민등록번호|주민번호|여권번호|"
+    r"الرقم الوطني|رقم جواز|جواز سفر|תעודת ה?זהות|מספר ה?זהות|податков\w* номер|"
+    r"номер паспорт\w*|паспорт\w*|снилс|инн|เลขบัตรประชาชน|บัตรประชาชน|पैन|आधार"
+)
+# The same rules on the spoken view (numbers read out as words, detectors.spoken), and one
+# more: a number read out within a few words after an ID word is that ID, whatever sits
+# between ("Steuer-ID meines Vaters lautet: vier sieben, null drei …").
+SPOKEN_RULES: tuple[Rule, ...] = (
+    *(replace(r, views=("spoken",)) for r in RULES),
+    _r(
+        _GOV,
+        "spoken_id",
+        "national_id",
+        rf"(?:(?i:\b(?:{_ID_WORDS_CI}|{_ID_WORDS_EXTRA}|{_SPOKEN_ID_WORDS})\b)|"
+        rf"\b(?:{_ID_WORDS_CS}|{_ID_ACRONYMS_MORE})\b|(?i:{_ID_WORDS_SCRIPT}|{_SPOKEN_ID_SCRIPT}))"
+        r"[^\d\n]{0,40}?(?<![0-9A-Za-z])(?P<value>[A-Z0-9](?:[A-Z0-9]|[ .\-/](?=[A-Z0-9])){3,40})",
+        "a government ID read out as words after its name",
+        validate=_id_token_ok,
+        group=1,
+        views=("spoken",),
+    ),
+)
+
+
 def detect(doc: NormalizedText) -> list[Hit]:
-    """Government-ID and financial findings (one per rule)."""
-    return run_rules(doc, RULES)
+    """Government-ID and financial findings (one per rule), also for numbers said as words.
+
+    >>> from memvault.policy.normalize import normalize
+    >>> hits = detect(normalize("Steuer-ID von Mama: vier sieben, null drei, eins eins, zwei"))
+    >>> [(h.detector, h.view.text[h.start : h.end]) for h in hits]
+    [('gov_id.spoken_id', '47 03 11 2')]
+    """
+    hits = run_rules(doc, RULES)
+    spoken = spoken_view(doc.clean)
+    if spoken is not None:
+        found = {h.detector for h in hits}
+        for h in run_rules(NormalizedText(doc.original, spoken), SPOKEN_RULES):
+            if h.detector not in found and _said(doc.original, h):
+                hits.append(h)
+    return hits
+
+
+def _said(original: str, hit: Hit) -> bool:
+    """The hit holds a number said as words (more letters there than in the digits view)."""
+    start, end = hit.original_span()
+    said = hit.view.text[hit.start : hit.end]
+    return sum(c.isalpha() for c in original[start:end]) > sum(c.isalpha() for c in said)
