@@ -51,6 +51,7 @@ __all__ = [
 _NAMED = re.compile(r"(?<=\S\s)(?:[^\W\d_a-z]\w*)|\d|\b[^\W\d_a-z]{2,}\b")
 # Scripts written without spaces between words carry no capitals to tell a name by.
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_UNSPACED_NAME = re.compile(r"[A-Za-z0-9]|[\u30a1-\u30fa\u30fc]{2,}")
 # The clause's first word when it is an "I": not a name.
 _PRONOUN_I = re.compile(r"(?<![\w'’])I(?![\w])")
 
@@ -64,8 +65,13 @@ def stands_alone(text: str) -> bool:
     (False, True)
     """
     masked, spans = protect(text)
-    if spans or _UNSPACED.search(text):
+    if spans:
         return True
+    if _UNSPACED.search(text):
+        # no capitals to tell a name by: Latin letters, digits or a katakana word
+        # ("インフラは GCP です", "エンジニアをしています") name something; "家でのんびり
+        # しています" names nothing
+        return _UNSPACED_NAME.search(text) is not None
     return _NAMED.search(_PRONOUN_I.sub("i", masked)) is not None
 
 
@@ -97,7 +103,8 @@ _PRAISE = re.compile(
     rf"|\bappreciates?\s+(?:how|that|the way|it when)\b[^.!?]{{0,40}}\b{_LISTENER}\b"
     rf"|\b(?:love|like|adore)s?\s+how\s+\w+\s+{_LISTENER}\s+(?:are|were)\b"
     rf"|\b(?:fan|fans) of {_LISTENER}\b|\b(?:thanks|thank you|grateful) (?:to|for)\b"
-    rf"|\b{_LISTENER} (?:made|make|saved|save) my\b",
+    rf"|\b{_LISTENER} (?:made|make|saved|save) my\b"
+    rf"|\b{_LISTENER}\b.*\b(?:loved|love|loves|liked|likes) (?:it|them)\b",
     re.I,
 )
 # A request about the assistant's answers stays a preference ("I'd rather you show …").

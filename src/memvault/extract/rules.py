@@ -264,6 +264,11 @@ _DONE_CHANGE = re.compile(
     re.I,
 )
 
+#: A sentence read surely as one of these (at least ``ASIDE_MIN``) is an aside: a later
+#: sentence no rule read carries it on.
+_ASIDE = frozenset({"oneoff", "chitchat"})
+ASIDE_MIN = 0.9
+
 #: What an event that starts or tells a lasting state is retyped as.
 _AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
 
@@ -477,11 +482,38 @@ class RuleExtractor:
                 ClauseTrace(message.text, message.text, "", "", "", "procedure", procedure.content)
             )
         kept_in: int | None = None  # the sentence of the turn's first kept memory
+        aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = sum(1 for p in prepared if p[0] == s_index) > 1
             reading = readings[len(sentences) + i]
             sentence_reading = readings[s_index] if many else None
             cand, why = built[i]
+            if (
+                cand is None
+                and aside_in is None
+                and reading is not None
+                and reading.label in _ASIDE
+                and reading.score >= ASIDE_MIN
+                and why.startswith(("silent:oneoff", "silent:chitchat", "silent:praise"))
+            ):
+                aside_in = s_index
+            if (
+                cand is not None
+                and not explicit
+                and cand.rule.startswith("reader.")
+                and kept_in is None
+                and aside_in is not None
+                and aside_in < s_index
+                and not stands_alone(raw)
+                and UPDATE_CUE.search(raw) is None
+            ):
+                # Trigger: a sentence no rule read after one surely a one-off or chit-chat
+                #          ("Snowed in again. So I'm reading docs instead.", "Haha, herrlich.
+                #          Das muss ich meiner Frau zeigen.").
+                # Why: it carries the aside on (its consequence, a reaction); a memory
+                #      after small talk is said with a rule's words or names something.
+                # Outcome: nothing is kept of it.
+                why, cand = f"silent:after an aside ({why})", None
             if (
                 cand is not None
                 and not explicit

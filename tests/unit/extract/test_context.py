@@ -36,7 +36,8 @@ def test_a_later_sentence_with_an_identifier_or_a_change_stands_alone() -> None:
 def test_in_another_language_a_later_sentence_that_names_something_stands_alone() -> None:
     assert not context_of_kept("Los backups van a Backblaze.")
     assert context_of_kept("Eso nos ahorra mucho tiempo.")
-    assert stands_alone("部署は GKE です。") and stands_alone("東京に住んでいます。")
+    assert stands_alone("部署は GKE です。") and stands_alone("バックエンドはクラウドです。")
+    assert not stands_alone("のんびり休んでいます。")
 
 
 @pytest.mark.parametrize(
@@ -103,3 +104,10 @@ def test_a_life_story_and_a_change_in_another_language_are_facts_not_events() ->
     out = kept("I lived in Kyoto for two years back in 2015.")
     assert out and out[0][0] == "Fact"
     assert [t for t, _ in kept("I sent the contract to Initech.")] == ["Event"]
+
+
+def test_a_sentence_after_a_sure_aside_carries_it_on() -> None:
+    assert kept("Haha, that's so funny. So I'm reading the logs again.") == []
+    # a memory after small talk is still kept when a rule reads it or it names something
+    assert kept("Haha, that's so funny. I moved to Porto last spring.") != []
+    assert kept("Thanks so much! We deploy everything with Nomad.") != []
