@@ -108,7 +108,7 @@ control = AccessControl(pathlib.Path(tempfile.mkdtemp()), load_config(environ={}
 try:
     api = create_app(control).openapi()
     server = build_server(control, lambda ctx: Principal("acme", "assistant", "stdio"))
-    tools = {t.name: t.parameters for t in server._tool_manager.list_tools()}
+    tools = {t.name: t for t in server._tool_manager.list_tools()}
 finally:
     control.close()
 commands = get_command(app).commands
@@ -117,7 +117,9 @@ listing = api["paths"]["/v1/memories"]["get"]["parameters"]
 print(json.dumps({
     "cli add": [p.name for p in commands["add"].params],
     "http add": list(schemas["MemoryInPreference"]["properties"]),
-    "mcp memory_store": list(tools["memory_store"]["properties"]),
+    "mcp memory_store": list(tools["memory_store"].parameters["properties"]),
+    "mcp memory_query filters": tools["memory_query"].description.split("Filter keys: ")[1]
+    .split(".")[0].split(", "),
     "cli update": [p.name for p in commands["update"].params],
     "http update": list(schemas["MemoryPatch"]["properties"]),
     "http query": list(schemas["QueryIn"]["properties"]),
@@ -182,7 +184,7 @@ _REACH: dict[type[BaseModel], tuple[str, str, set[str]]] = {
         "store/values.py",
         "    visible_to: tuple[str, ...] | None = None\n",
         {"cli list", "cli search", "http list", "http search filters", "http query filters"}
-        | {"memory.query filters"},
+        | {"memory.query filters", "mcp memory_query filters"},
     ),
     MemoryQuery: (
         "context/query.py",

@@ -28,7 +28,7 @@ from memvault._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from memvault.context import AgentAllowlist, ContextRequest, TaskRef
-    from memvault.context.query import MemoryQuery, QueryResult
+    from memvault.context.query import MemoryQuery, QueryFilters, QueryResult
     from memvault.engine._aio import AsyncMemoryEngine
     from memvault.engine._caller import Caller, CallerGrant, Grant
     from memvault.engine._sync import MemoryEngine
@@ -87,6 +87,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "PolicyGate": ("memvault.policy.write_gate", "PolicyGate"),
     "ProposalError": ("memvault.lifecycle.consent", "ProposalError"),
     "ProposalStatus": ("memvault.store.records", "ProposalStatus"),
+    "QueryFilters": ("memvault.context.query", "QueryFilters"),
     "QueryResult": ("memvault.context.query", "QueryResult"),
     "RetrievalConfig": ("memvault.retrieval.config", "RetrievalConfig"),
     "Role": ("memvault.extract.base", "Role"),
@@ -137,6 +138,7 @@ __all__ = [
     "PolicyGate",
     "ProposalError",
     "ProposalStatus",
+    "QueryFilters",
     "QueryResult",
     "RetrievalConfig",
     "Role",

@@ -46,7 +46,7 @@ from mcp.types import ToolAnnotations
 from pydantic import AliasChoices, Field
 
 from memvault.access import AccessControl, Principal
-from memvault.engine import ALL_USERS, NewMemory, QueryResult, WriteResult
+from memvault.engine import ALL_USERS, NewMemory, QueryFilters, QueryResult, WriteResult
 from memvault.engine import Caller as EngineCaller
 from memvault.errors import MemoryNotFoundError, MemvaultError
 from memvault.model.enums import TTLClass
@@ -242,15 +242,21 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         title: str,
         annotations: ToolAnnotations,
         parameters: list[inspect.Parameter] | None = None,
+        ends: str | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register ``fn`` as the tool named like the function (``memory_store``)."""
+        """Register ``fn`` as the tool named like the function (``memory_store``);
+        ``ends`` closes its description (a list derived from the engine's types)."""
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             if parameters is not None:  # derived from the engine's types
                 fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
                     parameters, return_annotation=dict[str, Any]
                 )
-            found = Tool.from_function(fn, name=fn.__name__, title=title, annotations=annotations)
+            text = fn.__doc__ or ""
+            described = f"{text.rstrip()}\n\n        {ends}\n        " if ends else text
+            found = Tool.from_function(
+                fn, name=fn.__name__, title=title, description=described, annotations=annotations
+            )
             tools.append(advertise_aliases(found))
             return fn
 
@@ -276,7 +282,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         data: dict[str, Any] = result.to_json()
         return data
 
-    @tool("Query memory", _reads())
+    @tool("Query memory", _reads(), ends=f"Filter keys: {', '.join(QueryFilters.model_fields)}.")
     def memory_query(
         ctx: Context,
         # no min_length: "" gets the engine's blank-query error, as "   " does (and as
@@ -301,8 +307,7 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         Returns cited ``results`` (``bullets``: ``{"id", "category", "text"}``; ``full``:
         with type, score and provenance) within ``budget_tokens``. ``categories`` (contract
         names or aliases such as ``tasks``) must lie within the agent's allowlist;
-        ``filters`` take user_id, agent_id, run_id, actor_id, role, pinned,
-        importance_min/max, updated_after/before. ``user_id`` is whose question it is:
+        ``filters`` take the filter keys named below. ``user_id`` is whose question it is:
         their memories and shared ones answer, never another user's (a key bound to a
         user answers for that user only); without it, shared memories only.
         """
