@@ -307,9 +307,27 @@ class EmbedderSettings(_Section):
 
 
 class PostgresSettings(_Section):
-    """``store.postgres``: connection settings (``MEMVAULT__STORE__POSTGRES__DSN``)."""
+    """``store.postgres``: connection settings (``MEMVAULT__STORE__POSTGRES__DSN``).
+
+    ``statement_timeout_s``: the server cancels a statement running longer (0: no
+    limit); ``keepalive_idle_s``: TCP keepalive probes start after this many idle
+    seconds, so a vanished server host is noticed (0: off). Both end a hung read or
+    write as "store unavailable" instead of waiting for the operating system.
+
+    >>> PostgresSettings().to_options()
+    {'statement_timeout_s': 30.0, 'keepalive_idle_s': 30}
+    """
 
     dsn: SecretStr | None = None
+    statement_timeout_s: float = Field(default=30.0, ge=0, le=86_400)
+    keepalive_idle_s: int = Field(default=30, ge=0, le=7_200)
+
+    def to_options(self) -> dict[str, Any]:
+        """The keywords of ``PostgresStore.connect`` these settings give."""
+        return {
+            "statement_timeout_s": self.statement_timeout_s,
+            "keepalive_idle_s": self.keepalive_idle_s,
+        }
 
 
 class StoreSettings(_Section):

@@ -210,6 +210,7 @@ class MemoryEngine:
             known=layout.known_orchestrators,
             backend=cfg.store.backend,
             dsn=dsn.get_secret_value() if dsn is not None else None,
+            postgres=cfg.store.postgres.to_options(),
         )
         try:
             layout.ensure()

@@ -10,7 +10,7 @@ to 10 connections — arguments of :meth:`PostgresStore.connect`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +29,12 @@ def open_store(
     backend: str = "sqlite",
     dsn: str | None = None,
     create: bool = True,
+    postgres: Mapping[str, Any] | None = None,
 ) -> Store:
     """Open ``backend``: SQLite at ``db_path``, or PostgreSQL at ``dsn``.
+
+    ``postgres``: keywords of :meth:`PostgresStore.connect` (the configuration's
+    ``store.postgres`` statement timeout and keepalive, read by the entry point).
 
     ``create=False``: a missing or 0-byte SQLite file raises
     :class:`~memvault.errors.StoreMissingError` instead of becoming a new database.
@@ -58,7 +62,7 @@ def open_store(
         # Imported here: psycopg is an optional extra (ConfigError with the install hint).
         from memvault.store.postgres import PostgresStore
 
-        return PostgresStore.connect(dsn)
+        return PostgresStore.connect(dsn, **dict(postgres or {}))
     from memvault.store.sqlite import SQLiteStore
 
     return SQLiteStore(db_path, create=create)
@@ -74,6 +78,7 @@ def open_bound_store(
     known: Callable[[], Sequence[str]] = list,
     backend: str = "sqlite",
     dsn: str | None = None,
+    postgres: Mapping[str, Any] | None = None,
 ) -> Store:
     """Open the orchestrator's store and bind it to its identity and anchor file.
 
@@ -98,7 +103,13 @@ def open_bound_store(
     recorded = read_anchor(anchor_path)
     try:
         # A store that existed (it has an anchor) is never created anew.
-        store = open_store(db_path, backend=backend, dsn=dsn, create=create and recorded is None)
+        store = open_store(
+            db_path,
+            backend=backend,
+            dsn=dsn,
+            create=create and recorded is None,
+            postgres=postgres,
+        )
     except StoreMissingError:
         check_identity(recorded, None, where)
         raise StoreMissingError(orch, where, known()) from None

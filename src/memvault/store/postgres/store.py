@@ -95,12 +95,41 @@ DEFAULT_POOL_SIZE = 10
 ANALYZE_AFTER_ROWS = 1000
 
 
+#: The longest a statement may run before the server cancels it (seconds; 0: no limit).
+DEFAULT_STATEMENT_TIMEOUT_S = 30.0
+#: Idle seconds before TCP keepalive probes start on a pooled connection (0: off).
+DEFAULT_KEEPALIVE_IDLE_S = 30
+
+
+def keepalive_options(idle_s: int) -> dict[str, int]:
+    """libpq's TCP keepalive parameters for ``idle_s`` idle seconds (``0``: keepalive off).
+
+    Probes every third of ``idle_s`` (at least 1 s), three unanswered ones close the
+    connection: a dead peer is found within about twice ``idle_s``.
+
+    >>> keepalive_options(30)
+    {'keepalives': 1, 'keepalives_idle': 30, 'keepalives_interval': 10, 'keepalives_count': 3}
+    >>> keepalive_options(0)
+    {'keepalives': 0}
+    """
+    if idle_s <= 0:
+        return {"keepalives": 0}
+    return {
+        "keepalives": 1,
+        "keepalives_idle": idle_s,
+        "keepalives_interval": max(1, idle_s // 3),
+        "keepalives_count": 3,
+    }
+
+
 class PostgresOptions(TypedDict, total=False):
     """The keywords of :class:`PostgresStore` besides its DSN (one definition)."""
 
     schema: str  # default DEFAULT_SCHEMA
     pool_size: int  # default DEFAULT_POOL_SIZE
     timeout: float  # seconds to reach the server, default 10.0
+    statement_timeout_s: float  # longest statement, default 30.0 (0: no limit)
+    keepalive_idle_s: int  # TCP keepalive after this idle time, default 30 (0: off)
 
 
 class PostgresStore(SqlReads, VectorSearchEach, Store):
@@ -122,12 +151,19 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         schema: str = DEFAULT_SCHEMA,
         pool_size: int = DEFAULT_POOL_SIZE,
         timeout: float = 10.0,
+        statement_timeout_s: float = DEFAULT_STATEMENT_TIMEOUT_S,
+        keepalive_idle_s: int = DEFAULT_KEEPALIVE_IDLE_S,
     ) -> None:
         self.schema = validate_schema_name(schema)
         #: Where the data lives, safe to print (``Store.location``): no password.
         self.location = redacted_dsn(dsn, self.schema)
         if pool_size < 1:
             raise ConfigError(f"pool_size must be >= 1, got {pool_size}")
+        if statement_timeout_s < 0 or keepalive_idle_s < 0:
+            raise ConfigError(
+                "statement_timeout_s and keepalive_idle_s must be >= 0",
+                hint="0 turns the limit off",
+            )
         self._closed = False
         self._anchors = AnchorKeeper()
         self._indexed_dims: set[int] = set()
@@ -146,11 +182,22 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
                 # Measured at 10k memories, 2-term queries: p95 0.9 s with the
                 # generic plan, 0.04 s planned per call (planning costs ~1 ms).
                 # Outcome: every statement is planned for its own values.
+                # Trigger: a statement that never ends (a lock held elsewhere, a runaway
+                #   plan) or a server whose host vanished (no FIN, no RST).
+                # Why: a read or write then hung its caller for as long as the OS kept
+                #   the socket (hours); only /v1/health was bounded.
+                # Outcome: the server cancels a statement after ``statement_timeout_s``
+                #   and TCP keepalive probes find a dead peer after about
+                #   ``keepalive_idle_s`` + 3 probes; both end as StoreUnavailableError.
+                #   (A server process that is stopped but whose kernel still answers,
+                #   SIGSTOP, is bounded by neither: the health probe's deadline covers it.)
                 "options": (
                     f"-c search_path={self.schema},public -c hnsw.iterative_scan=strict_order"
                     " -c plan_cache_mode=force_custom_plan"
+                    f" -c statement_timeout={round(statement_timeout_s * 1000)}"
                 ),
                 "connect_timeout": max(1, round(timeout)),
+                **keepalive_options(keepalive_idle_s),
             },
             timeout=timeout,
             name=f"memvault-{self.schema}",
@@ -221,6 +268,8 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
 
     def _migrate(self) -> None:
         with self._conn() as conn, conn.transaction(), conn.cursor() as cur:
+            # A schema upgrade may rebuild an index on a large table: no statement limit.
+            cur.execute("SET LOCAL statement_timeout = 0")
             cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", [1, self.schema])
             cur.execute(f"CREATE SCHEMA IF NOT EXISTS {self.schema}")
             cur.execute(

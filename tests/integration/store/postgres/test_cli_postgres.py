@@ -138,3 +138,29 @@ def test_factory_selection(tmp_path: Path) -> None:
     assert isinstance(store, PostgresStore)
     store.close()
     assert not (tmp_path / "unused.db").exists()
+
+
+def test_the_statement_timeout_and_keepalive_settings_reach_the_pool(tmp_path: Path) -> None:
+    server = pg.shared_server()
+    server.claim_schema("memvault")  # the factory's default schema
+    env = {
+        ENV_BACKEND: "postgres",
+        ENV_DSN: server.dsn,
+        "MEMVAULT__STORE__POSTGRES__STATEMENT_TIMEOUT_S": "0.25",
+        "MEMVAULT__STORE__POSTGRES__KEEPALIVE_IDLE_S": "12",
+    }
+    cfg = load_config(environ=env)
+    assert cfg.store.postgres.to_options() == {"statement_timeout_s": 0.25, "keepalive_idle_s": 12}
+    from memvault.engine import MemoryEngine
+
+    engine = MemoryEngine.open(tmp_path, f"to-{secrets.token_hex(4)}", config=cfg, embedder=None)
+    try:
+        store = engine.store
+        assert isinstance(store, PostgresStore)
+        assert store._read_tuples("SHOW statement_timeout") == [("250ms",)]
+        with store._conn() as conn:
+            assert conn.info.get_parameters()["keepalives_idle"] == "12"
+    finally:
+        engine.close()
+    with pytest.raises(ConfigError):
+        load_config(environ={**env, "MEMVAULT__STORE__POSTGRES__STATEMENT_TIMEOUT_S": "-1"})

@@ -407,3 +407,32 @@ def test_a_version_4_schema_keeps_seen_marks_per_reader() -> None:
         assert again.thread_seen("acme", "team-chat", reader="u-al") == 1
     finally:
         again.close()
+
+
+def test_a_statement_past_the_timeout_is_cancelled_and_the_pool_goes_on() -> None:
+    dsn, schema = pg.fresh_schema()
+    store = PostgresStore.connect(
+        dsn, schema=schema, pool_size=1, statement_timeout_s=0.3, keepalive_idle_s=9
+    )
+    try:
+        assert store._read_tuples("SHOW statement_timeout") == [("300ms",)]
+        with pytest.raises(StoreUnavailableError, match="statement timeout"):
+            store._read_tuples("SELECT pg_sleep(3)")
+        assert store.revision("acme") == 0  # the one pooled connection still works
+        with store._conn() as conn:
+            params = conn.info.get_parameters()
+        assert (params["keepalives"], params["keepalives_idle"]) == ("1", "9")
+        assert (params["keepalives_interval"], params["keepalives_count"]) == ("3", "3")
+    finally:
+        store.close()
+    off = PostgresStore.connect(
+        dsn, schema=schema, pool_size=1, statement_timeout_s=0, keepalive_idle_s=0
+    )
+    try:
+        assert off._read_tuples("SHOW statement_timeout") == [("0",)]
+        with off._conn() as conn:
+            assert conn.info.get_parameters()["keepalives"] == "0"
+    finally:
+        off.close()
+    with pytest.raises(ConfigError, match="must be >= 0"):
+        PostgresStore.connect(dsn, schema=schema, statement_timeout_s=-1)
