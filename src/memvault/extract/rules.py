@@ -492,9 +492,15 @@ class RuleExtractor:
                 cand is None
                 and aside_in is None
                 and reading is not None
-                and reading.label in _ASIDE
-                and reading.score >= ASIDE_MIN
-                and why.startswith(("silent:oneoff", "silent:chitchat", "silent:praise"))
+                and (
+                    (
+                        reading.label in _ASIDE
+                        and reading.score >= ASIDE_MIN
+                        and why.startswith(("silent:oneoff", "silent:chitchat", "silent:praise"))
+                    )
+                    # a question asked ("is it worth moving to X? we're a small team")
+                    or (why.startswith("silent:question") and text.rstrip().endswith(("?", "？")))
+                )
             ):
                 aside_in = s_index
             if (

@@ -111,3 +111,7 @@ def test_a_sentence_after_a_sure_aside_carries_it_on() -> None:
     # a memory after small talk is still kept when a rule reads it or it names something
     assert kept("Haha, that's so funny. I moved to Porto last spring.") != []
     assert kept("Thanks so much! We deploy everything with Nomad.") != []
+
+
+def test_what_follows_a_question_is_its_context() -> None:
+    assert kept("Is the new bundler worth trying? It looks pretty fast.") == []
