@@ -331,6 +331,42 @@ def export(
     sys.stdout.flush()
 
 
+def import_(
+    ctx: typer.Context,
+    file: Annotated[
+        Path, typer.Argument(help="A file `memvault export` wrote (JSON Lines); - reads stdin.")
+    ],
+    user: Annotated[
+        str | None,
+        typer.Option("--user", help="Import as this user (default: the export's user)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write back what `export` wrote: the user's active memories and their edges.
+
+    Each memory goes through the write path again (the gate judges it, it gets a
+    new id); history, proposals and seen-marks are counted, not replayed. A bad
+    line is named and nothing is stored (exit 2); memories the gate refuses are
+    counted (exit 1).
+    """
+    if user is not None:
+        checked_user(user)
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {file}: {exc}", EXIT_USAGE)
+    with _engine(ctx) as engine:
+        report = engine.import_user(text.splitlines(), user_id=user)
+    data = report.to_json()
+    if as_json:
+        output.emit_json(data)
+    else:
+        data.pop("ids")
+        output.print_mapping(f"imported user {report.user_id}", data)
+    if report.refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
 def forget(
     ctx: typer.Context,
     user: Annotated[str, typer.Option("--user", help="The user whose data to erase.")],
@@ -369,4 +405,5 @@ def register(app: typer.Typer | None = None) -> None:
     target.add_typer(proposals_app, name="proposals")
     target.add_typer(audit_app, name="audit")
     target.command("export")(export)
+    target.command("import")(import_)
     target.command("forget")(forget)

@@ -50,7 +50,7 @@ from memvault.engine._grant import (
 from memvault.engine._lifecycle import LifecycleOps
 from memvault.engine._reads import Reader
 from memvault.engine._rules import CallerRules
-from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED
+from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED, Writer
 from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
@@ -362,6 +362,7 @@ class Caller(CallerRules):
     capture_workflow_output = _writes_all(CapturePipeline.capture_workflow_output, "capture")
     capture_diagnostics = _writes_all(CapturePipeline.capture_diagnostics, "capture")
     ingest_pending = _writes_all(LifecycleOps.ingest_pending, "ingest")
+    import_user = _writes_all(Writer.import_user, "import")
     propose = _writes_all(LifecycleOps.propose, "proposals")
     propose_insights = _writes_all(LifecycleOps.propose_insights, "proposals")
     confirm_proposal = _writes_all(LifecycleOps.confirm_proposal, "proposals")

@@ -272,6 +272,7 @@ class MemoryEngine:
     supersede = _by("writer", Writer.supersede)
     retract = _by("writer", Writer.retract)
     link = _by("writer", Writer.link)
+    import_user = _by("writer", Writer.import_user)
 
     # -- reader ------------------------------------------------------------------
 

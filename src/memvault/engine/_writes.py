@@ -3,8 +3,10 @@ retract, link, bulk add), each through the one write pipeline."""
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -12,7 +14,8 @@ from typing_extensions import Unpack
 
 from memvault.embed.base import FloatVector
 from memvault.engine._core import EngineCore, _unpack
-from memvault.errors import ValidationFailed
+from memvault.errors import DuplicateEdgeError, ValidationFailed
+from memvault.lifecycle.importing import ImportReport, read_export
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryNode
@@ -301,6 +304,50 @@ class Writer:
         results = dict(refused)
         results.update(zip(positions, written, strict=True))
         return [results[i] for i in range(len(items))]
+
+    def import_user(self, lines: Iterable[str], *, user_id: str | None = None) -> ImportReport:
+        """Write back what :meth:`export_user` wrote (``memvault import``), through the pipeline.
+
+        The whole file is checked first (a bad line: ValidationFailed, nothing
+        stored). The user's active memories are then written in ONE transaction
+        (:meth:`add_many`: each judged by the gate again, each with a new id) and
+        the edges between two imported memories linked between the new ids.
+        ``user_id`` imports them as another user than the export's.
+
+        >>> import json, tempfile
+        >>> from memvault.engine import MemoryEngine, NewMemory
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None) as old:
+        ...     _ = old.add(NewMemory(content="Prefers tea", type="Preference",
+        ...                           category="PREFERENCE", source_kind="USER_EXPLICIT",
+        ...                           user_id="dana"))
+        ...     lines = [json.dumps(r) for r in old.export_user("dana")]
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "globex", embedder=None) as new:
+        ...     report = new.import_user(lines)
+        ...     (report.stored, [n.content for n in new.list_memories({"user_id": "dana"})])
+        (1, ['Prefers tea'])
+        """
+        found = read_export(lines, user_id=user_id)
+        results = self.add_many(found.memories) if found.memories else []
+        ids = {
+            old: str(r.memory_id)
+            for old, r in zip(found.old_ids, results, strict=True)
+            if r.ok and r.memory_id
+        }
+        linked = 0
+        for a, b, edge_type, weight, reason in found.edges:
+            if a in ids and b in ids:
+                with contextlib.suppress(DuplicateEdgeError):  # already linked (a re-import)
+                    linked += self.link(ids[a], ids[b], edge_type, weight=weight, reason=reason).ok
+        return ImportReport(
+            user_id=found.user_id,
+            memories=len(results),
+            stored=sum(r.ok for r in results),
+            by_stop_reason=dict(Counter(r.stop_reason.value for r in results)),
+            ids=ids,
+            edges_linked=linked,
+            edges_skipped=len(found.edges) - linked,
+            skipped=found.skipped,
+        )
 
 
 def _manual_problem(node: MemoryNode, by: MemoryNode | None = None) -> str:

@@ -7,7 +7,12 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from typer.testing import CliRunner
+
+from memvault.cli import app
 from tests.e2e.test_cli import ADD, cli, run
+
+runner = CliRunner()
 
 
 def _add(home: Path, text: str, *extra: str) -> str:
@@ -119,3 +124,80 @@ def test_lifecycle_consolidate_json(tmp_path: Path) -> None:
     assert report["merged"][0]["kept"] == strong and report["merged"][0]["superseded"] == weak
     code, out, _ = cli(tmp_path, "lifecycle", "consolidate", "--json")
     assert code == 0 and json.loads(out)["counts"]["pairs_checked"] == 0
+
+
+def test_import_writes_back_what_export_wrote_through_the_gate(tmp_path: Path) -> None:
+    from memvault.engine import MemoryEngine, NewMemory
+
+    with MemoryEngine.open(tmp_path / "old", "acme", embedder=None) as old:
+        tea = old.add(
+            NewMemory(content="Dana prefers oolong tea", type="Preference",
+                      category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="dana")
+        )  # fmt: skip
+        todo = old.add(
+            NewMemory(content="Write the parser tests", type="Todo", category="TODO",
+                      ttl_class="MEDIUM", source_kind="USER_EXPLICIT", user_id="dana")
+        )  # fmt: skip
+        assert old.link(str(tea.memory_id), str(todo.memory_id), "RelatedTo").ok
+        gone = old.add(
+            NewMemory(content="Dana used to prefer green tea", type="Preference",
+                      category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="dana")
+        )  # fmt: skip
+        assert old.retract(str(gone.memory_id)).ok
+        records = [json.dumps(r) for r in old.export_user("dana")]
+    dump = tmp_path / "dana.jsonl"
+    dump.write_text("\n".join(records) + "\n", encoding="utf-8")
+    base = ["--home", str(tmp_path / "new"), "--orchestrator", "globex"]
+
+    done = runner.invoke(app, [*base, "import", str(dump), "--json"])
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.stdout)
+    assert (report["memories"], report["stored"], report["edges_linked"]) == (2, 2, 1)
+    assert report["skipped"]["memory:retracted"] == 1 and report["skipped"]["history"] >= 3
+    with MemoryEngine.open(tmp_path / "new", "globex", embedder=None) as new:
+        kept = {n.content: n for n in new.list_memories({"user_id": "dana"})}
+        assert set(kept) == {"Dana prefers oolong tea", "Write the parser tests"}
+        assert kept["Write the parser tests"].ttl_class.value == "MEDIUM"
+        new_tea = report["ids"][str(tea.memory_id)]
+        assert kept["Dana prefers oolong tea"].memory_id == new_tea
+        assert [e.edge_type.value for e in new.get(new_tea).edges] == ["RelatedTo"]
+        history = new.history(new_tea)
+        assert history[0].op.value == "CREATE"  # written through the pipeline, audited
+
+    as_eli = runner.invoke(app, [*base, "import", str(dump), "--user", "eli", "--json"])
+    assert as_eli.exit_code == 0, as_eli.output
+    with MemoryEngine.open(tmp_path / "new", "globex", embedder=None) as new:
+        assert len(new.list_memories({"user_id": "eli"})) == 2
+
+
+def test_import_refuses_a_bad_file_naming_the_line_and_stores_nothing(tmp_path: Path) -> None:
+    base = ["--home", str(tmp_path), "--orchestrator", "acme"]
+    header = json.dumps({"record": "export", "format": "memvault.export/2", "user_id": "dana"})
+    secret = {
+        "record": "memory", "memory_id": "m9", "status": "active", "type": "Fact",
+        "category": "PREFERENCE", "content": "My card is 4111 1111 1111 1111",
+        "user_id": "dana", "source": {"sourceKind": "USER_EXPLICIT"}, "edges": [],
+    }  # fmt: skip
+    good = {**secret, "memory_id": "m1", "content": "Dana prefers oolong tea",
+            "type": "Preference"}  # fmt: skip
+    cases = {
+        "not-json.jsonl": [header, json.dumps(good), "{oops"],
+        "no-header.jsonl": [json.dumps(good)],
+        "other-user.jsonl": [header, json.dumps({**good, "user_id": "eli"})],
+        "unknown.jsonl": [header, json.dumps({"record": "mystery"})],
+    }
+    for name, lines in cases.items():
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        bad = runner.invoke(app, [*base, "import", str(path)])
+        assert bad.exit_code == 2, (name, bad.output)
+        assert "line " in bad.output and "nothing was stored" in bad.output, bad.output
+    listed = runner.invoke(app, [*base, "list", "--user-id", "dana", "--json"])
+    assert json.loads(listed.stdout) == {"memories": []}  # the good line of a bad file is not kept
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("\n".join([header, json.dumps(good), json.dumps(secret)]) + "\n")
+    refused = runner.invoke(app, [*base, "import", str(mixed), "--json"])
+    assert refused.exit_code == 1, refused.output  # the gate judged the card again
+    report = json.loads(refused.stdout)
+    assert (report["stored"], report["refused"]) == (1, 1)
+    assert report["by_stop_reason"].get("FORBIDDEN_CATEGORY") == 1

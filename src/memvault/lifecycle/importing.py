@@ -1,0 +1,199 @@
+"""Reading back what ``export`` writes: the records of ``memvault import``.
+
+:func:`read_export` checks a whole ``memvault.export/2`` file before anything is
+written (a bad line is named and nothing is stored) and returns what to write:
+the user's active memories as ``add`` fields, and the edges between them by
+their exported ids. The engine writes them through the write pipeline
+(:meth:`memvault.engine.MemoryEngine.import_user`): every memory is judged by
+the gate again, gets a new id, and the edges are linked between the new ids.
+History, proposals, seen-marks and the copies outside the store (ingested
+files, log lines, agent threads) are records of what happened, not memories:
+they are counted, not replayed.
+
+>>> lines = [
+...     '{"record": "export", "format": "memvault.export/2", "user_id": "dana"}',
+...     '{"record": "memory", "memory_id": "m1", "status": "active", "type": "Preference",'
+...     ' "category": "PREFERENCE", "content": "Prefers tea", "ttl_class": "LONG",'
+...     ' "user_id": "dana", "source": {"sourceKind": "USER_EXPLICIT"}, "edges": []}',
+...     '{"record": "summary", "memories": 1}',
+... ]
+>>> found = read_export(lines)
+>>> found.user_id, [m["content"] for m in found.memories], found.old_ids
+('dana', ['Prefers tea'], ('m1',))
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvault.errors import ValidationFailed
+from memvault.model.enums import StopReason
+from memvault.model.jsonl import json_objects
+
+__all__ = ["IMPORT_FORMATS", "ExportFile", "ImportReport", "read_export"]
+
+#: The export formats ``import`` reads (``memvault.export/2`` added the seen-marks).
+IMPORT_FORMATS = frozenset({"memvault.export/1", "memvault.export/2"})
+
+#: A memory's own fields that ``add`` takes again (the rest is identity, state or time).
+_NODE_FIELDS = (
+    "content",
+    "type",
+    "category",
+    "key",
+    "value",
+    "summary",
+    "importance",
+    "confidence",
+    "pinned",
+    "ttl_class",
+    "project_id",
+    "agent_id",
+    "run_id",
+    "actor_id",
+    "role",
+    "conversation_id",
+)
+#: ``source`` (camelCase, as exported) → ``add``'s provenance fields.
+_SOURCE_FIELDS = {
+    "sourceKind": "source_kind",
+    "sourceType": "source_type",
+    "capturedBy": "captured_by",
+    "sourcePath": "source_path",
+    "workflowRunId": "workflow_run_id",
+    "stepId": "step_id",
+    "sourceRef": "source_ref",
+}
+#: Records that say what happened to the memories; an import counts them only.
+_COUNTED = frozenset(
+    {"history", "proposal", "thread_mark", "ingest_file", "log", "agent_thread", "summary"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFile:
+    """What an export file asks to write: active memories and the edges between them."""
+
+    user_id: str
+    memories: tuple[dict[str, Any], ...]
+    old_ids: tuple[str, ...]
+    #: ``(from id, to id, edge type, weight, reason)`` by exported ids, each edge once.
+    edges: tuple[tuple[str, str, str, float, str | None], ...]
+    #: Records not replayed, by kind (``memory:superseded`` for an inactive memory).
+    skipped: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What ``import`` wrote: counts by stop reason, the id map, edges linked."""
+
+    user_id: str
+    memories: int
+    stored: int
+    by_stop_reason: Mapping[str, int]
+    ids: Mapping[str, str]
+    edges_linked: int
+    edges_skipped: int
+    skipped: Mapping[str, int]
+
+    @property
+    def refused(self) -> int:
+        """Memories the write path did not store (the gate, validation)."""
+        return self.memories - self.stored
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "user_id": self.user_id,
+            "memories": self.memories,
+            "stored": self.stored,
+            "refused": self.refused,
+            "by_stop_reason": dict(self.by_stop_reason),
+            "edges_linked": self.edges_linked,
+            "edges_skipped": self.edges_skipped,
+            "skipped": dict(self.skipped),
+            "ids": dict(self.ids),
+        }
+
+
+def _bad(line: int | str, problem: str) -> ValidationFailed:
+    where = f"line {line}" if isinstance(line, int) else line
+    return ValidationFailed(
+        f"{where}: {problem}",
+        stop_reason=StopReason.SCHEMA_INVALID,
+        errors=((where, problem),),
+        hint="give a file written by `memvault export --user …` (JSON Lines); nothing was stored",
+    )
+
+
+def _memory_fields(number: int, record: Mapping[str, Any], user_id: str) -> dict[str, Any]:
+    """``add``'s fields of an exported memory record (owned by ``user_id``)."""
+    missing = [k for k in ("memory_id", "content", "type", "category") if k not in record]
+    source = record.get("source")
+    if missing or not isinstance(source, Mapping) or "sourceKind" not in source:
+        missing += [] if isinstance(source, Mapping) and "sourceKind" in source else ["source"]
+        raise _bad(number, f"memory record without {', '.join(missing)}")
+    fields = {k: record[k] for k in _NODE_FIELDS if record.get(k) is not None}
+    fields.update({new: source[old] for old, new in _SOURCE_FIELDS.items() if source.get(old)})
+    fields["user_id"] = user_id
+    return fields
+
+
+def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFile:
+    """Check an export file and return what to write (``user_id``: import as that user).
+
+    Raises :class:`~memvault.errors.ValidationFailed` (SCHEMA_INVALID) naming the
+    first bad line: not JSON, no ``export`` record first, an unknown format or
+    record kind, a memory of another user than the file's, a memory without its
+    fields. Nothing is written before the whole file has been read.
+    """
+    header: Mapping[str, Any] | None = None
+    memories: list[dict[str, Any]] = []
+    old_ids: list[str] = []
+    edges: dict[str, tuple[str, str, str, float, str | None]] = {}
+    skipped: Counter[str] = Counter()
+    owner = ""
+    try:
+        for number, record in json_objects(lines):
+            kind = record.get("record")
+            if header is None:
+                if kind != "export" or record.get("format") not in IMPORT_FORMATS:
+                    raise _bad(number, "not a memvault export (its first record is the export's)")
+                header = record
+                exported = record.get("user_id")
+                if not isinstance(exported, str) or not exported.strip():
+                    raise _bad(number, "the export names no user")
+                owner = user_id if user_id is not None else exported
+                continue
+            if kind in _COUNTED:
+                skipped[str(kind)] += 1
+                continue
+            if kind != "memory":
+                raise _bad(number, f"unknown record {kind!r}")
+            if record.get("user_id") != header.get("user_id"):
+                raise _bad(number, "a memory of another user than the export's")
+            if record.get("status", "active") != "active":
+                skipped[f"memory:{record['status']}"] += 1
+                continue
+            memories.append(_memory_fields(number, record, owner))
+            old_ids.append(str(record["memory_id"]))
+            for edge in record.get("edges") or ():
+                try:
+                    edges[str(edge["edge_id"])] = (
+                        str(edge["from_memory_id"]),
+                        str(edge["to_memory_id"]),
+                        str(edge["edge_type"]),
+                        float(edge.get("weight", 1.0)),
+                        edge.get("reason"),
+                    )
+                except (KeyError, TypeError, ValueError):
+                    raise _bad(number, "an edge without its ends or type") from None
+    except ValueError as exc:  # json_objects: invalid JSON / not an object
+        if isinstance(exc, ValidationFailed):
+            raise
+        raise _bad(str(exc).split(":", 1)[0], str(exc).split(": ", 1)[-1]) from None
+    if header is None:
+        raise _bad("the file", "is empty")
+    return ExportFile(owner, tuple(memories), tuple(old_ids), tuple(edges.values()), skipped)
