@@ -24,6 +24,7 @@ they are counted, not replayed.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,40 +33,24 @@ from typing import Any
 from memvault.errors import ValidationFailed
 from memvault.model.enums import StopReason
 from memvault.model.jsonl import json_objects
+from memvault.model.node import MemoryNode, Source
+from memvault.write.spec import NewMemory
 
 __all__ = ["IMPORT_FORMATS", "ExportFile", "ImportReport", "read_export"]
 
 #: The export formats ``import`` reads (``memvault.export/2`` added the seen-marks).
 IMPORT_FORMATS = frozenset({"memvault.export/1", "memvault.export/2"})
 
-#: A memory's own fields that ``add`` takes again (the rest is identity, state or time).
-_NODE_FIELDS = (
-    "content",
-    "type",
-    "category",
-    "key",
-    "value",
-    "summary",
-    "importance",
-    "confidence",
-    "pinned",
-    "ttl_class",
-    "project_id",
-    "agent_id",
-    "run_id",
-    "actor_id",
-    "role",
-    "conversation_id",
+#: A memory's own fields that ``add`` takes again (the rest is identity, state or time):
+#: the fields ``NewMemory`` and ``MemoryNode`` share, the owner set by the import.
+_NODE_FIELDS = tuple(
+    f for f in NewMemory.model_fields if f in MemoryNode.model_fields and f != "user_id"
 )
-#: ``source`` (camelCase, as exported) → ``add``'s provenance fields.
+#: ``source`` (camelCase, as exported) → ``add``'s provenance fields of the same name.
 _SOURCE_FIELDS = {
-    "sourceKind": "source_kind",
-    "sourceType": "source_type",
-    "capturedBy": "captured_by",
-    "sourcePath": "source_path",
-    "workflowRunId": "workflow_run_id",
-    "stepId": "step_id",
-    "sourceRef": "source_ref",
+    str(info.alias or name): name
+    for name, info in Source.model_fields.items()
+    if name in NewMemory.model_fields and name not in _NODE_FIELDS
 }
 #: Records that say what happened to the memories; an import counts them only.
 _COUNTED = frozenset(
@@ -105,17 +90,12 @@ class ImportReport:
         return self.memories - self.stored
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "user_id": self.user_id,
-            "memories": self.memories,
-            "stored": self.stored,
-            "refused": self.refused,
-            "by_stop_reason": dict(self.by_stop_reason),
-            "edges_linked": self.edges_linked,
-            "edges_skipped": self.edges_skipped,
-            "skipped": dict(self.skipped),
-            "ids": dict(self.ids),
+        """Every field (mappings as dicts) and ``refused``."""
+        data = {
+            f.name: dict(v) if isinstance(v := getattr(self, f.name), Mapping) else v
+            for f in dataclasses.fields(self)
         }
+        return {**data, "refused": self.refused}
 
 
 def _bad(line: int | str, problem: str) -> ValidationFailed:
