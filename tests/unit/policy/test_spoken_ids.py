@@ -86,6 +86,18 @@ def test_number_words_become_digits(text: str, digits: str) -> None:
     assert spoken_view_text(text) == digits
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the alarm code is seven, three, three, one",
+        "el pin de la tarjeta es nueve, cero, cuatro, dos",
+        "Die PIN für das Tor ist: acht, acht, zwei, fünf.",
+    ],
+)
+def test_a_pin_read_out_with_pauses_is_refused(text: str) -> None:
+    assert judge(text) == (StopReason.FORBIDDEN_CATEGORY, "detector.credentials.pin_assignment")
+
+
 ORDINARY = [
     "We were three or four people at the table, maybe five.",
     "The meeting is on the twenty-first of May at two thirty.",
@@ -99,6 +111,8 @@ ORDINARY = [
     "Le passeport coûte quatre-vingt-six euros et le délai est de deux, trois semaines.",
     "mera number hai do teen din mein aayega",
     "我们一共三个人，下午两点见。",
+    "The pin on the map shows three, maybe four cafés within two hundred metres.",
+    "El código del curso es nuevo: tres, cuatro o cinco alumnos por grupo.",
 ]
 
 

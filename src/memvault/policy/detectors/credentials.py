@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.spoken import on_spoken_view
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["RULES", "detect"]
@@ -323,7 +325,7 @@ RULES: tuple[Rule, ...] = (
         r"pin-?(?:kod|koden|code|kodu|код)|kod pin|c[oó]digo pin|code secret|"
         r"(?:garage|opener|keypad|entry|building|gate|bankdosa)[- ]?(?:opener )?(?:code|kod|koden)|"
         r"пин-?код|пин|geheimnummer|codice pin)\b)"
-        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on|at|in|от|för|til|di|de|du)\b[^\n:=]{0,30}?)?"
+        r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on|at|in|от|för|für|pour|para|per|voor|dla|til|di|de|du)\b[^\n:=]{0,30}?)?"
         rf"{_OP}[\"']?(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
         "a PIN or access code with its value",
         validate=_pin_ok,
@@ -474,6 +476,15 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# The same rules on numbers read out as words ("my PIN is four, four, one, nine").
+SPOKEN_RULES = tuple(replace(r, views=("spoken",)) for r in RULES)
+
+
 def detect(doc: NormalizedText) -> list[Hit]:
-    """Credential findings in every view of ``doc`` (one per rule)."""
-    return run_rules(doc, RULES)
+    """Credential findings in every view of ``doc`` (one per rule), spoken numbers too.
+
+    >>> from memvault.policy.normalize import normalize
+    >>> [h.detector for h in detect(normalize("the alarm code is seven, three, three, one"))]
+    ['credentials.pin_assignment']
+    """
+    return on_spoken_view(doc, SPOKEN_RULES, run_rules(doc, RULES))

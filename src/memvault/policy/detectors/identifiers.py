@@ -19,7 +19,7 @@ import re
 from dataclasses import replace
 
 from memvault.policy.detectors.base import Hit, Rule, run_rules
-from memvault.policy.detectors.spoken import spoken_view
+from memvault.policy.detectors.spoken import on_spoken_view
 from memvault.policy.detectors.validators import (
     IBAN_LENGTHS,
     base58check_ok,
@@ -485,18 +485,4 @@ def detect(doc: NormalizedText) -> list[Hit]:
     >>> [(h.detector, h.view.text[h.start : h.end]) for h in hits]
     [('gov_id.spoken_id', '47 03 11 2')]
     """
-    hits = run_rules(doc, RULES)
-    spoken = spoken_view(doc.clean)
-    if spoken is not None:
-        found = {h.detector for h in hits}
-        for h in run_rules(NormalizedText(doc.original, spoken), SPOKEN_RULES):
-            if h.detector not in found and _said(doc.original, h):
-                hits.append(h)
-    return hits
-
-
-def _said(original: str, hit: Hit) -> bool:
-    """The hit holds a number said as words (more letters there than in the digits view)."""
-    start, end = hit.original_span()
-    said = hit.view.text[hit.start : hit.end]
-    return sum(c.isalpha() for c in original[start:end]) > sum(c.isalpha() for c in said)
+    return on_spoken_view(doc, SPOKEN_RULES, run_rules(doc, RULES))

@@ -29,9 +29,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from memvault.policy.normalize import View, derive_view
+from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.normalize import NormalizedText, View, derive_view
 
-__all__ = ["spoken_view", "spoken_view_text"]
+__all__ = ["on_spoken_view", "spoken_view", "spoken_view_text"]
 
 # Digits 0-9 per language: ten comma-separated slots, synonyms joined by "/".
 _DIGIT_TABLE = {
@@ -395,3 +396,23 @@ def spoken_view_text(text: str) -> str:
     """
     view = spoken_view(View("t", text, tuple(range(len(text))), tuple(range(1, len(text) + 1))))
     return view.text if view is not None else text
+
+
+def on_spoken_view(doc: NormalizedText, rules: tuple[Rule, ...], hits: list[Hit]) -> list[Hit]:
+    """``hits`` plus what ``rules`` (made for the ``spoken`` view) find in numbers said as words.
+
+    A rule already in ``hits`` is not reported twice, and a hit counts only where a
+    number was said (more letters in the original span than in the digits it became).
+    """
+    spoken = spoken_view(doc.clean)
+    if spoken is None:
+        return hits
+    found = {h.detector for h in hits}
+    for h in run_rules(NormalizedText(doc.original, spoken), rules):
+        start, end = h.original_span()
+        said = h.view.text[h.start : h.end]
+        letters = sum(c.isalpha() for c in doc.original[start:end])
+        if h.detector not in found and letters > sum(c.isalpha() for c in said):
+            hits.append(h)
+            found.add(h.detector)
+    return hits
