@@ -37,6 +37,7 @@ from memvault.extract.verbatim import protect
 from memvault.learn.language import english_like
 
 __all__ = [
+    "about_replies",
     "biographic",
     "context_of_kept",
     "decision_said",
@@ -243,3 +244,25 @@ def decision_said(text: str) -> bool:
     (True, False)
     """
     return _DECIDED.search(text) is not None or "we decided" in glosses(text)
+
+
+# How the user wants answers, in the languages the reader reads: the answers themselves
+# or a language named ("antwoorden in het Nederlands", "説明は日本語でお願いします").
+_REPLIES = re.compile(
+    rf"(?<!\w){_ANSWER}s?(?!\w)|(?<!\w)(?:respuestas|réponses|antworten|respostas|risposte"
+    r"|antwoorden|odpowiedzi|svar|cevap\w*|ответ\w*|español|inglés|français|anglais|deutsch"
+    r"|englisch|português|inglês|italiano|inglese|nederlands|engels|polsku|angielsku|svenska"
+    r"|engelska|dansk|engelsk|türkçe|ingilizce|русском|английском|hinglish|hindi)(?!\w)"
+    r"|回答|返事|説明|日本語|英語|中文|英文|回复|한국어|영어|お願いします|请用",
+    re.I,
+)
+
+
+def about_replies(text: str) -> bool:
+    """Whether a clause is about the assistant's answers (then a preference, in any
+    language, even without a word of taste).
+
+    >>> about_replies("Ik wil graag antwoorden in het Nederlands"), about_replies("Ik woon in Gent")
+    (True, False)
+    """
+    return _REPLIES.search(text) is not None

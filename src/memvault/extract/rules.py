@@ -53,6 +53,7 @@ from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.context import (
+    about_replies,
     biographic,
     context_of_kept,
     decision_said,
@@ -798,8 +799,15 @@ class RuleExtractor:
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
                 hints = glosses(text)
-                if reading.label == "event" and UPDATE_CUE.search(text):
-                    # "mittlerweile sind wir auf Hetzner": the new state of things, a fact
+                if reading.label == "event" or (
+                    reading.label == "preference"
+                    and REPLY_GLOSS not in hints
+                    and not TASTE_GLOSSES.intersection(hints)
+                    and not about_replies(text)
+                ):
+                    # "mittlerweile sind wir auf Hetzner", "empecé a correr hace dos años": a
+                    # state of things or a life story, a fact; a preference in another
+                    # language says its taste ("me encanta", "je préfère", "请用中文")
                     reading = replace(reading, label="fact")
                 if reading.label == "decision" and not decision_said(text):
                     # "devo aggiornare Next.js alla 15": no choice is said — a todo when

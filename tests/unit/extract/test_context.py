@@ -115,3 +115,9 @@ def test_a_sentence_after_a_sure_aside_carries_it_on() -> None:
 
 def test_what_follows_a_question_is_its_context() -> None:
     assert kept("Is the new bundler worth trying? It looks pretty fast.") == []
+
+
+def test_in_another_language_a_preference_says_a_taste_or_how_to_answer() -> None:
+    assert [t for t, _ in kept("Wir deployen seit zwei Jahren alles mit Argo.")] == ["Fact"]
+    assert [t for t, _ in kept("Me encanta el café de especialidad.")] == ["Preference"]
+    assert [t for t, _ in kept("Ik wil graag antwoorden in het Engels.")] == ["Preference"]
