@@ -270,6 +270,9 @@ _DONE_CHANGE = re.compile(
 _ASIDE = frozenset({"oneoff", "chitchat"})
 ASIDE_MIN = 0.9
 
+#: Glosses that date a happening in the last days: it stays an event in any language.
+_RECENT_GLOSSES = frozenset({"yesterday", "last week"})
+
 #: What an event that starts or tells a lasting state is retyped as.
 _AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
 
@@ -799,14 +802,15 @@ class RuleExtractor:
                 ):
                     return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
                 hints = glosses(text)
-                if reading.label == "event" or (
+                if (reading.label == "event" and not _RECENT_GLOSSES.intersection(hints)) or (
                     reading.label == "preference"
                     and REPLY_GLOSS not in hints
                     and not TASTE_GLOSSES.intersection(hints)
                     and not about_replies(text)
                 ):
                     # "mittlerweile sind wir auf Hetzner", "empecé a correr hace dos años": a
-                    # state of things or a life story, a fact; a preference in another
+                    # state of things or a life story, a fact (what happened yesterday or
+                    # last week stays an event); a preference in another
                     # language says its taste ("me encanta", "je préfère", "请用中文")
                     reading = replace(reading, label="fact")
                 if reading.label == "decision" and not decision_said(text):
