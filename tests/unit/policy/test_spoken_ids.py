@@ -112,6 +112,11 @@ ORDINARY = [
     "mera number hai do teen din mein aayega",
     "我们一共三个人，下午两点见。",
     "The pin on the map shows three, maybe four cafés within two hundred metres.",
+    # times and years beside an ID word
+    "The passport office opens at nine thirty, four days a week.",
+    "My driving licence test is at ten fifteen, three of us go together.",
+    "My passport was issued in nineteen ninety-nine and renewed in twenty twenty-four.",
+    "El DNI se renueva a las diez y cuarto, somos tres o cuatro en la cola.",
     "El código del curso es nuevo: tres, cuatro o cinco alumnos por grupo.",
 ]
 

@@ -449,7 +449,7 @@ RULES: tuple[Rule, ...] = (
 # ID words of more countries and scripts, for numbers read out after them.
 _SPOKEN_ID_WORDS = (
     r"kimlik numaras\w*|tessera sanitaria|codice fiscale|numer dowodu|dow[óo]d|n[úu]mero fiscal|"
-    r"ssn|dni|nie|nif|cpf|curp|bsn|pesel|cnp|nik|sss|tckn|ahv|aadhaa?r|social|"
+    r"ssn|dni|nie|nif|cpf|curp|bsn|pesel|cnp|nik|sss|tckn|ahv|aadhaa?r|"
     r"s[ốo] c[ăa]n c[ưu][ớo]c|c[ăa]n c[ưu][ớo]c|cccd|cmnd|αφμ|αριθμ[όο]ς ταυτ[όο]τητας"
 )
 _SPOKEN_ID_SCRIPT = (

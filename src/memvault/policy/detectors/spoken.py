@@ -218,6 +218,7 @@ class _Run:
     pieces: list[tuple[str, int, int]] = field(default_factory=list)
     words: int = 0
     digits: int = 0
+    singles: int = 0  # digits and letters said one by one, the mark of a dictated number
     chunk: int = 0  # digits since the last pause
     group: _Group | None = None
     pause_said: bool = False  # "dash", "tiret" was said since the last piece
@@ -231,6 +232,7 @@ class _Run:
         self.at = len(self.pieces)
         self.pieces.append((rep, start, end))
         self.words += 1
+        self.singles += len(rep.strip()) == 1 or len(set(rep.strip())) == 1
         n = sum(c.isdigit() for c in rep)
         self.digits += n
         self.chunk += n
@@ -353,7 +355,8 @@ def _read_runs(text: str) -> list[_Run]:
 
 
 def _close(runs: list[_Run], run: _Run) -> None:
-    if run.words >= 3 and run.digits >= 4:
+    # "nine thirty, four days a week" is a time; an ID is read digit by digit or is long
+    if run.words >= 3 and run.digits >= 4 and (run.singles >= 3 or run.digits >= 6):
         runs.append(run)
 
 
