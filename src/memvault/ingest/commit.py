@@ -12,7 +12,7 @@ Three steps after the gate, all on the engine's shared paths:
 2. :func:`plan_file` — every accepted node through :class:`~memvault.ingest.dedup.Deduper`
    (the write path's resolve): a new node, or a merge into a stored one.
 3. :func:`write_set` — nodes, touches, edges, vectors, history, change log and
-   the ``ingest_files`` record: ONE transaction per file.
+   the ``ingest_files`` record: ONE write set per file (a window's commit together).
 
 >>> from memvault.embed import HashingEmbedder
 >>> from memvault.store import InMemoryStore

@@ -1,4 +1,4 @@
-"""The ingestion pipeline: one pass over the drop folder, one transaction per file.
+"""The ingestion pipeline: one pass over the drop folder, one transaction per window.
 
 For each file (spec "Ingestion", steps 1–6)::
 
@@ -10,19 +10,25 @@ For each file (spec "Ingestion", steps 1–6)::
         history, change log and the ``ingest_files`` record (by content hash)
       → manifest → move to processed/ or rejected/
 
+A window's write sets commit in one transaction, each file resolved as if
+the files before it had committed on their own
+(:meth:`_Pass._complete_window`, :mod:`memvault.ingest.window`); a window
+without every vector, or one the store refuses, commits file by file.
+
 Files are read on the calling thread, a *window* of files at a time. When a
 window closes, its nodes are embedded on worker threads (numpy and
 onnxruntime release the GIL) and gated in one batch — on a gate thread that
 hands the batch to the gate's second process when the engine's gate has one
 (``policy.parallel_gate``), else on the calling thread — while the calling
 thread resolves and commits the previous window file by file, in discovery
-order. A file's transaction still holds its nodes *and* their vectors.
+order. A file's write set still holds its nodes *and* their vectors.
 
 Idempotency and crash safety rest on two facts:
 
 * memory and edge ids are derived from (orchestrator, content hash, chunk
   id), and the ``ingest_files`` record commits in the same transaction as the
-  file's memories — so the database either has all of a file or none of it;
+  file's memories (its window's) — so the database either has all of a file
+  or none of it;
 * the record names the file's destination. On a rerun, a file whose hash is
   recorded but whose destination is still free was committed and not moved
   (a crash): the pass finishes the move, writing the same manifest. A file
