@@ -44,6 +44,9 @@ TOPICS = [
     "We never ask applicants for nationality, and we don't record ethnicity either.",
     # a benefits event in a calendar line
     "Mon 07:45 - webinar: egg freezing benefits for staff",
+    # a place the speaker belongs to is not the speaker
+    "Our village school got a new defibrillator after the heart attack drill last year.",
+    "In unserer Stadt ist das alte Gefängnis jetzt ein Museum.",
 ]
 
 
@@ -70,6 +73,8 @@ FACTS = [
     ("Her ethnicity is Hmong, please note it in her file.", "identity.origin"),
     ("Mon 09:15 - call with the clinic about my IVF cycle", "intimate.attributed"),
     ("Mon mari et moi suivons une FIV depuis un an.", "intimate.attributed"),
+    ("A man from our village was arrested for burglary today.", "criminal.attributed"),
+    ("Our town is small; I was arrested there in 2010.", "criminal.attributed"),
 ]
 
 

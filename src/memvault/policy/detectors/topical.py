@@ -146,6 +146,11 @@ _NON_USER_HEAD = re.compile(
     r"product|code|server|website|startup|business|project|parrot|rabbit|bird|plant|house|"
     r"employer|students?|patients?|customers|clients|users)\b"
 )
+# A place the speaker belongs to, not the speaker: "our town's old jail is a hotel now";
+# someone "from our town" is still a person.
+_PLACE_HEAD = re.compile(
+    r"(?i)^\s*(?:\w+\s+)?(?:town|city|village|neighbou?rhood|region|country|school|library)\b"
+)
 _QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{1,200}[\"“”«»]")
 # A term that starts with its owner ("my lawyer", "his parole officer") needs no subject.
 _OWN_TERM = re.compile(r"(?i)(?:my|his|her|their)\s")
@@ -792,6 +797,8 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
             continue
         if _FIELD_NOUN.match(m.group()) and _FIELD_HANDLING.search(between):
             continue  # "we don't collect ethnicity": a form field, not the user's origin
+        if _PLACE_HEAD.match(between) and not window[: subj.start()].rstrip().endswith("from"):
+            continue
         if _NON_USER_HEAD.match(between):
             continue  # "user's dog had surgery": about someone or something else
         # The shape may hold from an earlier subject too ("User and husband ... sleep").
