@@ -13,7 +13,7 @@ from memvault.embed.base import l2_normalise
 from memvault.model import MemoryStatus
 from memvault.store import NodeFilter, SQLiteStore
 from memvault.store.base import EmbeddingRow, WriteSet
-from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, load_faiss
+from memvault.store.sqlite.ann import DEFAULT_ANN_MIN_ROWS, HnswIndex, load_faiss
 from tests.helpers import make_node, ts
 
 pytestmark = pytest.mark.skipif(
@@ -142,8 +142,6 @@ def test_another_process_writes_are_caught_up_without_a_rebuild(tmp_path: Path) 
 def test_the_graph_is_kept_for_the_next_process_and_checked_against_the_vectors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memvault.store.sqlite.ann import HnswIndex
-
     store = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
     store.ann_background = False
     ids = _seed(store, "acme", 900, seed=11)
@@ -187,3 +185,29 @@ def test_the_graph_is_kept_for_the_next_process_and_checked_against_the_vectors(
     assert not graph.parent.exists()
     for s in (again, exact, third):
         s.close()
+
+
+def test_the_saved_graph_keeps_no_id_of_an_inactive_memory(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    store.ann_background = False
+    ids = _seed(store, "acme", 400, seed=13)
+    q = _vectors(1, seed=14)[0]
+    _ids(store, q)  # builds and saves the graph
+    gone = store.get_nodes("acme", [ids[7]])[0].model_copy(
+        update={"status": MemoryStatus.SOFT_DELETED}
+    )
+    store.apply(WriteSet("acme", ts(8), nodes=(gone,)))
+    matrix = store._vectors[("acme", MODEL)]
+    assert matrix.graph_path is not None and isinstance(matrix.ann, HnswIndex)
+    matrix._save(matrix.ann)
+    with open(matrix.graph_path, "rb") as f:
+        keys = np.load(f, allow_pickle=False)
+    assert ids[7] not in set(keys.tolist()) and ids[8] in set(keys.tolist())
+    store.close()
+    # the next process masks that slot and adds the (still stored) row again
+    again = SQLiteStore(tmp_path / "m.db", ann_min_rows=200)
+    again.ann_background = False
+    assert ids[7] not in _ids(again, q, k=50)
+    index = again._vectors[("acme", MODEL)].ann
+    assert isinstance(index, HnswIndex) and index.stale == 1
+    again.close()

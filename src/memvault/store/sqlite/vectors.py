@@ -355,8 +355,20 @@ class VectorMatrix:
         if self.graph_path is None:
             return
         slot_rows = index.slot_rows()
+        # Trigger: rows of memories no longer active (deleted, erased by a purge
+        #   another process made, caught up here as inactive).
+        # Why: the file must not keep the ids of memories that are gone.
+        # Outcome: their slots are saved without a key (masked when loaded; a
+        #   row still stored is added again then).
         current = slot_rows >= 0
-        keys = np.array([self.ids[r] if r >= 0 else "" for r in slot_rows.tolist()])
+        current[current] = self._active[slot_rows[current]]
+        ids = self.ids
+        keys = np.array(
+            [
+                ids[r] if ok else ""
+                for r, ok in zip(slot_rows.tolist(), current.tolist(), strict=True)
+            ]
+        )
         digests = np.zeros(slot_rows.size, dtype=np.uint64)
         digests[current] = row_digests(self._matrix[slot_rows[current]])
         try:
