@@ -30,10 +30,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel, ValidationError, create_model
+
 from memvault.errors import ValidationFailed
 from memvault.model.enums import StopReason
 from memvault.model.jsonl import json_objects
-from memvault.model.node import MemoryNode, Source
+from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.model.validation import to_validation_failed
 from memvault.write.spec import NewMemory
 
 __all__ = ["IMPORT_FORMATS", "ExportFile", "ImportReport", "read_export"]
@@ -41,6 +44,7 @@ __all__ = ["IMPORT_FORMATS", "ExportFile", "ImportReport", "read_export"]
 #: The export formats ``import`` reads (``memvault.export/2`` added the seen-marks).
 IMPORT_FORMATS = frozenset({"memvault.export/1", "memvault.export/2"})
 
+_EDGE_VALUES = ("edge_type", "weight", "reason")
 #: A memory's own fields that ``add`` takes again (the rest is identity, state or time):
 #: the fields ``NewMemory`` and ``MemoryNode`` share, the owner set by the import.
 _NODE_FIELDS = tuple(
@@ -52,6 +56,11 @@ _SOURCE_FIELDS = {
     for name, info in Source.model_fields.items()
     if name in NewMemory.model_fields and name not in _NODE_FIELDS
 }
+#: An exported edge's values ``link`` checks, as :class:`MemoryEdge` types them.
+_EDGE_DEFINITIONS: dict[str, Any] = {
+    n: (f.annotation, f) for n, f in MemoryEdge.model_fields.items() if n in _EDGE_VALUES
+}
+_EdgeValues: type[BaseModel] = create_model("_EdgeValues", **_EDGE_DEFINITIONS)
 #: Records that say what happened to the memories; an import counts them only.
 _COUNTED = frozenset(
     {"history", "proposal", "thread_mark", "ingest_file", "log", "agent_thread", "summary"}
@@ -118,7 +127,20 @@ def _memory_fields(number: int, record: Mapping[str, Any], user_id: str) -> dict
     fields = {k: record[k] for k in _NODE_FIELDS if record.get(k) is not None}
     fields.update({new: source[old] for old, new in _SOURCE_FIELDS.items() if source.get(old)})
     fields["user_id"] = user_id
+    # Trigger: a value add refuses ("type": "Nonsense", a text importance).
+    # Why: add_many would store the file's other memories and refuse this one,
+    #      so a bad line would be half imported and not named.
+    # Outcome: checked as add checks it (NewMemory) before anything is written.
+    _check(number, NewMemory, fields)
     return fields
+
+
+def _check(number: int, model: type[BaseModel], values: Mapping[str, Any]) -> None:
+    """Raise the line's error when ``model`` refuses ``values`` (nothing written yet)."""
+    try:
+        model(**values)
+    except ValidationError as exc:
+        raise _bad(number, str(to_validation_failed(exc))) from None
 
 
 def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFile:
@@ -127,7 +149,9 @@ def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFi
     Raises :class:`~memvault.errors.ValidationFailed` (SCHEMA_INVALID) naming the
     first bad line: not JSON, no ``export`` record first, an unknown format or
     record kind, a memory of another user than the file's, a memory without its
-    fields. Nothing is written before the whole file has been read.
+    fields or with a value ``add`` refuses (:class:`NewMemory`), an edge value
+    ``link`` refuses (its type, weight, reason as :class:`MemoryEdge` types them).
+    Nothing is written before the whole file has been read.
     """
     header: Mapping[str, Any] | None = None
     memories: list[dict[str, Any]] = []
@@ -161,15 +185,16 @@ def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFi
             old_ids.append(str(record["memory_id"]))
             for edge in record.get("edges") or ():
                 try:
-                    edges[str(edge["edge_id"])] = (
-                        str(edge["from_memory_id"]),
-                        str(edge["to_memory_id"]),
-                        str(edge["edge_type"]),
-                        float(edge.get("weight", 1.0)),
-                        edge.get("reason"),
-                    )
+                    ends = (str(edge["from_memory_id"]), str(edge["to_memory_id"]))
+                    values = (str(edge["edge_type"]), float(edge.get("weight", 1.0)))
+                    edges[str(edge["edge_id"])] = (*ends, *values, edge.get("reason"))
                 except (KeyError, TypeError, ValueError):
                     raise _bad(number, "an edge without its ends or type") from None
+                _check(
+                    number,
+                    _EdgeValues,
+                    dict(zip(_EDGE_VALUES, edges[str(edge["edge_id"])][2:], strict=True)),
+                )
     except ValueError as exc:  # json_objects: invalid JSON / not an object
         if isinstance(exc, ValidationFailed):
             raise

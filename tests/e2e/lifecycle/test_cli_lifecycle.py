@@ -201,3 +201,40 @@ def test_import_refuses_a_bad_file_naming_the_line_and_stores_nothing(tmp_path: 
     report = json.loads(refused.stdout)
     assert (report["stored"], report["refused"]) == (1, 1)
     assert report["by_stop_reason"].get("FORBIDDEN_CATEGORY") == 1
+
+
+def test_import_names_a_memory_or_edge_the_write_path_cannot_take_and_stores_nothing(
+    tmp_path: Path,
+) -> None:
+    """A record with a field add/link refuses is a bad line too: exit 2, nothing stored."""
+    base = ["--home", str(tmp_path), "--orchestrator", "acme"]
+    header = json.dumps({"record": "export", "format": "memvault.export/2", "user_id": "dana"})
+    good = {
+        "record": "memory", "memory_id": "m1", "status": "active", "type": "Preference",
+        "category": "PREFERENCE", "content": "Dana prefers oolong tea",
+        "user_id": "dana", "source": {"sourceKind": "USER_EXPLICIT"}, "edges": [],
+    }  # fmt: skip
+    other = {**good, "memory_id": "m2", "content": "Dana reads the release notes on Fridays"}
+    edge = {"edge_id": "e1", "from_memory_id": "m1", "to_memory_id": "m2", "weight": 1.0}
+    cases = {
+        "bad-type.jsonl": [header, json.dumps(good), json.dumps({**other, "type": "Nonsense"})],
+        "bad-importance.jsonl": [
+            header,
+            json.dumps(good),
+            json.dumps({**other, "importance": "x"}),
+        ],
+        "bad-edge.jsonl": [
+            header,
+            json.dumps({**good, "edges": [{**edge, "edge_type": "Nonsense"}]}),
+            json.dumps(other),
+        ],
+    }
+    for name, lines in cases.items():
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        bad = runner.invoke(app, [*base, "import", str(path)])
+        assert bad.exit_code == 2, (name, bad.output)
+        assert "line 3" in bad.output or "line 2" in bad.output, (name, bad.output)
+        assert "nothing was stored" in bad.output, (name, bad.output)
+        listed = runner.invoke(app, [*base, "list", "--user-id", "dana", "--json"])
+        assert json.loads(listed.stdout) == {"memories": []}, name
