@@ -132,7 +132,9 @@ def _introduction(m: re.Match[str], c: Clause) -> Candidate | None:
         ok = all(w[:1].isupper() for w in words) and words[0].lower() not in _NOT_A_NAME
     if not ok:
         return None
-    name = " ".join(w[:1].upper() + w[1:] for w in words)
+    # a name is capitalised; a handle is kept as written ("my name is kiki_b42": byte
+    # for byte, an identifier)
+    name = " ".join(w[:1].upper() + w[1:] if w.isalpha() else w for w in words)
     same = name.lower() == c.subject.lower() or c.subject == "The user"
     content = f"The user's name is {name}." if same else f"{c.subject}'s name is {name}."
     return _cand(

@@ -121,3 +121,8 @@ def test_in_another_language_a_preference_says_a_taste_or_how_to_answer() -> Non
     assert [t for t, _ in kept("Wir deployen seit zwei Jahren alles mit Argo.")] == ["Fact"]
     assert [t for t, _ in kept("Me encanta el café de especialidad.")] == ["Preference"]
     assert [t for t, _ in kept("Ik wil graag antwoorden in het Engels.")] == ["Preference"]
+
+
+def test_a_lower_case_tool_name_or_handle_is_kept_byte_for_byte() -> None:
+    assert any("kiki_b42" in c for _, c in kept("Hi! My name is kiki_b42."))
+    assert any(c.startswith("ripgrep is") for _, c in kept("ripgrep is what I search with."))
