@@ -62,11 +62,10 @@ _CREATES = frozenset({Outcome.STORED, Outcome.RELATED, Outcome.CONTRADICTION, Ou
 def semantic_key(candidate: Candidate, key: str) -> str:
     """The key the resolver may compare: ``""`` for a structural (positional) key.
 
-        >>> from memvault.ingest.model import Candidate
-    from memvault.ingest.window import PendingView
-        >>> c = Candidate("s0001.c01", {})
-        >>> semantic_key(c, "guide/rollback#s0001.c01"), semantic_key(c, "store")
-        ('', 'store')
+    >>> from memvault.ingest.model import Candidate
+    >>> c = Candidate("s0001.c01", {})
+    >>> semantic_key(c, "guide/rollback#s0001.c01"), semantic_key(c, "store")
+    ('', 'store')
     """
     return "" if key.endswith(f"#{candidate.chunk_id}") else key
 
