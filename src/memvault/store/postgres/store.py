@@ -101,6 +101,15 @@ DEFAULT_STATEMENT_TIMEOUT_S = 30.0
 DEFAULT_KEEPALIVE_IDLE_S = 30
 
 
+def _milliseconds(seconds: float) -> int:
+    """A limit in whole milliseconds: 0 stays "no limit", any other value is at least 1 ms.
+
+    >>> _milliseconds(30), _milliseconds(0.0004), _milliseconds(0)
+    (30000, 1, 0)
+    """
+    return max(1, round(seconds * 1000)) if seconds > 0 else 0
+
+
 def keepalive_options(idle_s: int) -> dict[str, int]:
     """libpq's TCP keepalive parameters for ``idle_s`` idle seconds (``0``: keepalive off).
 
@@ -194,7 +203,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
                 "options": (
                     f"-c search_path={self.schema},public -c hnsw.iterative_scan=strict_order"
                     " -c plan_cache_mode=force_custom_plan"
-                    f" -c statement_timeout={round(statement_timeout_s * 1000)}"
+                    f" -c statement_timeout={_milliseconds(statement_timeout_s)}"
                 ),
                 "connect_timeout": max(1, round(timeout)),
                 **keepalive_options(keepalive_idle_s),
@@ -439,20 +448,27 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         Why: without it every search of that model is a sequential scan; but
         the index is an optimisation, and building it must not fail a write.
         Outcome: ``CREATE INDEX CONCURRENTLY IF NOT EXISTS`` outside the write's
-        transaction; if that fails (rights, a racing creator) the write goes on
-        and searches stay exact, by scan.
+        transaction, without the statement limit (schema work, as migrations:
+        the build waits for open writers and scans the table; cancelled, it
+        left an invalid index the next process took as built); if that fails
+        (rights, a racing creator) the write goes on and searches stay exact,
+        by scan.
         """
         todo = dims - self._indexed_dims
         if not todo:
             return
         with self._conn() as conn:
             existing = {r[0] for r in conn.execute(v.INDEXED_DIMS).fetchall()}
-            for dim in sorted(todo):
-                if vector_index_name(dim) not in existing:
-                    ddl = vector_index_ddl(dim).replace("INDEX IF", "INDEX CONCURRENTLY IF", 1)
-                    with contextlib.suppress(psycopg.Error):
-                        conn.execute(ddl)
-                self._indexed_dims.add(dim)
+            conn.execute("SET statement_timeout = 0")
+            try:
+                for dim in sorted(todo):
+                    if vector_index_name(dim) not in existing:
+                        ddl = vector_index_ddl(dim).replace("INDEX IF", "INDEX CONCURRENTLY IF", 1)
+                        with contextlib.suppress(psycopg.Error):
+                            conn.execute(ddl)
+                    self._indexed_dims.add(dim)
+            finally:
+                conn.execute("RESET statement_timeout")  # the connection's own, from options
 
     @staticmethod
     def _duplicate(write: WriteSet, exc: pg_errors.UniqueViolation) -> DuplicateEdgeError:

@@ -436,3 +436,51 @@ def test_a_statement_past_the_timeout_is_cancelled_and_the_pool_goes_on() -> Non
         off.close()
     with pytest.raises(ConfigError, match="must be >= 0"):
         PostgresStore.connect(dsn, schema=schema, statement_timeout_s=-1)
+
+
+def test_a_new_dimensions_index_is_built_past_the_statement_timeout() -> None:
+    """The HNSW index of a new dimension is schema work: no statement limit, as migrations.
+
+    A writer's open transaction makes CREATE INDEX CONCURRENTLY wait for it; under the
+    0.3 s limit the build was cancelled and left an INVALID index of that name behind,
+    which the next process takes as built (it is listed) — searches of that model then
+    scan for ever.
+    """
+    dsn, schema = pg.fresh_schema()
+    store = PostgresStore.connect(dsn, schema=schema, pool_size=1, statement_timeout_s=0.3)
+    try:
+        with psycopg.connect(dsn, options=f"-c search_path={schema},public") as blocker:
+            blocker.execute("LOCK TABLE memory_embeddings IN ROW EXCLUSIVE MODE")
+            release = threading.Timer(1.5, blocker.commit)
+            release.start()
+            node = make_node()
+            vector = np.array([0.6, 0.8, 0.0, 0.0, 0.0], dtype=np.float32)
+            store.apply(
+                WriteSet(
+                    "acme",
+                    ts(1),
+                    nodes=(node,),
+                    embeddings=(EmbeddingRow(node.memory_id, "five", vector, "t"),),
+                )
+            )
+            release.join()
+        valid = store._read_tuples(
+            "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s "
+            "AND c.relname = %s",
+            [schema, vector_index_name(5)],
+        )
+        assert valid == [(True,)]
+        assert store._read_tuples("SHOW statement_timeout") == [("300ms",)]  # reset after
+    finally:
+        store.close()
+
+
+def test_a_statement_timeout_under_a_millisecond_is_a_limit_not_none() -> None:
+    """0 means no limit; 0.0004 s is a limit (1 ms), not a rounding to "off"."""
+    dsn, schema = pg.fresh_schema()
+    store = PostgresStore.connect(dsn, schema=schema, pool_size=1, statement_timeout_s=0.0004)
+    try:
+        assert store._read_tuples("SHOW statement_timeout") == [("1ms",)]
+    finally:
+        store.close()
