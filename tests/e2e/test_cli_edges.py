@@ -64,7 +64,7 @@ def test_date_bounds_take_any_iso_8601_day_or_moment(home: Path, flag: str) -> N
     assert f"{flag} is not an ISO-8601 moment: 'nope'" in err
 
 
-@pytest.mark.parametrize("user", ["", "   ", " dana", "dana\n", "x" * 129])
+@pytest.mark.parametrize("user", ["", "   ", "da\x01na", "da\nna", "x" * 129])
 def test_export_forget_and_insights_refuse_what_cannot_name_a_user(home: Path, user: str) -> None:
     for command in ("export", "forget", "lifecycle insights"):
         code, out, err = cli(home, *command.split(), "--user", user)
@@ -73,6 +73,22 @@ def test_export_forget_and_insights_refuse_what_cannot_name_a_user(home: Path, u
     # nothing was touched: Dana's memory is still there
     code, out, _ = cli(home, "list", "--user-id", "dana", "--json")
     assert [m["content"] for m in json.loads(out)["memories"]] == ["Dana prefers tea over coffee"]
+
+
+def test_a_user_id_with_surrounding_whitespace_names_the_same_user(home: Path) -> None:
+    # 'dana ' is 'dana' at every entry point (model/validation.clean_user_id)
+    code, out, err = cli(home, "export", "--user", " dana\n")
+    assert code == 0, err
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[0]["user_id"] == "dana"
+    assert [r["content"] for r in records if r["record"] == "memory"] == [
+        "Dana prefers tea over coffee"
+    ]
+    code, out, err = cli(home, "add", "Dana likes oat milk in her coffee", *ADD, "--user-id",
+                         "dana ", "--json")  # fmt: skip
+    assert code == 0, err
+    code, out, _ = cli(home, "list", "--user-id", "dana", "--json")
+    assert len(json.loads(out)["memories"]) == 2
 
 
 def test_a_key_or_mcp_allowlist_names_contract_categories_or_is_refused(tmp_path: Path) -> None:

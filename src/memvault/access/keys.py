@@ -37,8 +37,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memvault.errors import ConfigError, StoreUnavailableError
+from memvault.errors import ConfigError, StoreUnavailableError, ValidationFailed
 from memvault.layout import validate_orchestrator
+from memvault.model.validation import clean_user_id
 
 __all__ = ["KEY_FILE_NAME", "ApiKey", "KeyStore", "Principal", "normalise_categories"]
 
@@ -263,8 +264,13 @@ class KeyStore:
                 f"invalid agent name {agent!r}",
                 hint="use 1-64 letters, digits, '_', '.', ':' or '-'",
             )
-        if user is not None and (not user.strip() or len(user) > 128):
-            raise ConfigError(f"invalid user {user!r}", hint="use a user id of 1-128 characters")
+        if user is not None:
+            try:
+                user = clean_user_id(user, "user")  # a key for 'dana ' is dana's
+            except ValidationFailed:
+                raise ConfigError(
+                    f"invalid user {user!r}", hint="use a user id of 1-128 printable characters"
+                ) from None
         if user is not None and all_users:
             raise ConfigError(
                 "a key bound to a user cannot see all users",

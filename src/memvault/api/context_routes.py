@@ -16,7 +16,7 @@ from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Fiel
 
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
 from memvault.api.routes import CallerDep, reject_unknown_query
-from memvault.api.schemas import Ident, Name, QueryIn
+from memvault.api.schemas import Ident, Name, QueryIn, UserIdent
 from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
 from memvault.model.enums import StopReason
 from memvault.model.validation import VISIBLE_PATTERN
@@ -47,7 +47,7 @@ class MessageIn(_Body):
     # A blank turn is refused (the engine's rule, model/validation.require_text); the
     # schema says so too, so a client learns it from the OpenAPI document.
     text: Annotated[str, StringConstraints(max_length=16_000, pattern=VISIBLE_PATTERN)]
-    user_id: Ident | None = None
+    user_id: UserIdent | None = None
     role: Role = Role.USER
     speaker: Name | None = None
     conversation_id: Ident | None = None

@@ -70,6 +70,7 @@ __all__ = [
     "SearchIn",
     "SupersedeBody",
     "Timestamp",
+    "UserIdent",
 ]
 
 #: Plain text: no control characters (tab, newline and carriage return are fine).
@@ -85,6 +86,8 @@ Content = Annotated[
 Summary = Annotated[str, StringConstraints(max_length=SUMMARY_MAX, pattern=TEXT_PATTERN)]
 ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]
 Ident = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+#: A user id: it is trimmed (model/validation.clean_user_id), so it needs a visible character.
+UserIdent = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=VISIBLE_PATTERN)]
 
 
 _RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
@@ -188,6 +191,7 @@ _MEMORY_TYPES: dict[str, Any] = {
     "pinned": Flag,
     "project_id": ScopeId | None,
     **dict.fromkeys((*PROVENANCE_FIELDS, "workflow_run_id", "step_id"), Ident | None),
+    "user_id": UserIdent | None,
     "agent_id": Annotated[
         Ident | None,
         Field(description="must be the API key's agent (403 otherwise); defaults to it"),

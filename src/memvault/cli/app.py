@@ -348,23 +348,31 @@ def parse_moment(text: str, flag: str) -> datetime:
 
 
 def checked_user(user: str, flag: str = "--user") -> str:
-    """A user id named on the command line, refused (exit 2) when it cannot name a user.
+    """A user id named on the command line, trimmed; refused (exit 2) when it cannot name a user.
 
     Trigger: ``--user ""``, ``--user " dana"`` or a pasted id with a line break.
-    Why: no memory has such an owner, so export would print an empty record set and
-         forget would report "0 purged" — both read as "done" while nothing was.
-    Outcome: one line naming the flag and the value, exit 2.
+    Why: no memory has a blank owner, so export would print an empty record set and
+         forget would report "0 purged" — both read as "done" while nothing was; and
+         " dana" is dana, as at every other entry point (model/validation.clean_user_id).
+    Outcome: surrounding whitespace is trimmed; a blank, over-long or control-character
+         id is one line naming the flag and the value, exit 2.
 
-    >>> checked_user("dana")
+    >>> checked_user(" dana ")
     'dana'
     """
-    if not user.strip() or user != user.strip() or len(user) > 128 or not user.isprintable():
+    from memvault.model.validation import clean_user_id
+
+    try:
+        trimmed = clean_user_id(user, flag)
+    except ValidationFailed:
+        trimmed = ""
+    if not trimmed.isprintable() or not trimmed:
         _fail(
             f"{flag} is not a user id: {user!r}",
             EXIT_USAGE,
-            "give 1-128 characters without surrounding spaces or control characters",
+            "give 1-128 printable characters (surrounding spaces are trimmed)",
         )
-    return user
+    return trimmed
 
 
 def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:

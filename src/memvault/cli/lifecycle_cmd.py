@@ -112,7 +112,7 @@ def insights(
     as_json: JsonFlag = False,
 ) -> None:
     """Propose insights (a recurring preference, a working pattern) for the user's consent."""
-    checked_user(user)
+    user = checked_user(user)
     with _engine(ctx) as engine:
         results = engine.propose_insights(user)
     data = [r.to_json() for r in results]
@@ -324,7 +324,7 @@ def export(
     user: Annotated[str, typer.Option("--user", help="The user whose data to export.")],
 ) -> None:
     """Right of access: a user's memories, edges, history, proposals, seen-marks (JSON Lines)."""
-    checked_user(user)
+    user = checked_user(user)
     with _engine(ctx) as engine:
         for record in engine.export_user(user):
             sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -350,7 +350,7 @@ def import_(
     counted (exit 1).
     """
     if user is not None:
-        checked_user(user)
+        user = checked_user(user)
     try:
         text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -378,7 +378,7 @@ def forget(
     Asks first (it cannot be undone); --yes skips the question, and is needed
     when stdin is not a terminal. --json never asks (it is for programs).
     """
-    checked_user(user)
+    user = checked_user(user)
     with _engine(ctx) as engine:
         if not (yes or as_json):
             held = engine.count_memories({"user_id": user, "status": list(MemoryStatus)})

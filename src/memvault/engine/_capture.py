@@ -14,7 +14,7 @@ from memvault.extract.base import MESSAGE_MAX, Candidate, Message
 from memvault.ingest.parsers import split_long
 from memvault.model.decision import Decision
 from memvault.model.text import clean_text
-from memvault.model.validation import require_text, to_validation_failed
+from memvault.model.validation import clean_user_id, require_text, to_validation_failed
 from memvault.write import CapturePipeline, CaptureResult
 from memvault.write.capture import Provenance
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
@@ -114,6 +114,8 @@ class CaptureOps:
         #   (the count is logged); a long turn is captured as consecutive parts,
         #   each extracted on its own, and the results are concatenated.
         fields = dict(message.model_dump() if isinstance(message, Message) else message)
+        if isinstance(fields.get("user_id"), str):
+            fields["user_id"] = clean_user_id(fields["user_id"], "message.user_id")
         text = fields.get("text")
         removed = 0
         if isinstance(text, str):

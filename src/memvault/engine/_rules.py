@@ -28,6 +28,7 @@ from memvault.context.query import expand_categories
 from memvault.engine._grant import _MESSAGES, CallerGrant, DenyHook
 from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
 from memvault.model.node import MemoryNode
+from memvault.model.validation import clean_user_id
 from memvault.store.base import NodeFilter
 from memvault.store.scope import ALL_USERS, UserScope, can_see, scoped
 
@@ -122,6 +123,8 @@ class CallerRules:
         user it names (``None``: shared memories only) and sees every user's only
         with ``all_users`` granted (``memvault keys create --all-users``).
         """
+        if isinstance(user, str):
+            user = clean_user_id(user, "user")  # 'dana ' is 'dana'
         bound = self.grant.user
         if bound is not None:
             if user is ALL_USERS or user not in (None, bound):
@@ -133,6 +136,8 @@ class CallerRules:
 
     def _own(self, user_id: Any, operation: str) -> Any:
         """The user a write of a bound grant belongs to: its own (another is refused)."""
+        if isinstance(user_id, str):
+            user_id = clean_user_id(user_id)  # 'dana ' is 'dana'
         bound = self.grant.user
         if bound is None:
             return user_id

@@ -7,16 +7,20 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import ValidationError
+from pydantic import BeforeValidator, StringConstraints, ValidationError
 
 from memvault.model.enums import StopReason
 
 __all__ = [
     "BLANK_QUERY",
+    "USER_ID_RULE",
     "VISIBLE_PATTERN",
     "NameRule",
+    "UserId",
     "canonical_source_path",
+    "clean_user_id",
     "is_blank",
     "is_bounds_error",
     "require_query",
@@ -156,6 +160,48 @@ def require_query(query: object, field: str = "query") -> str:
         field,
         why=BLANK_QUERY,
         hint="give the words to recall; to see memories without a query, list them",
+    )
+
+
+#: What a user id must be, as every entry point says it.
+USER_ID_RULE = "1-128 characters once surrounding whitespace is trimmed ('alice ' is 'alice')"
+
+
+def _trimmed(value: object) -> object:
+    return value.strip() if isinstance(value, str) else value
+
+
+#: A user id in a pydantic model (``NewMemory.user_id``): trimmed, then checked.
+UserId = Annotated[str, BeforeValidator(_trimmed), StringConstraints(min_length=1, max_length=128)]
+
+
+def clean_user_id(value: object, field: str = "user_id") -> str:
+    """``value`` without its surrounding whitespace, if that leaves a user id.
+
+    Trigger: ``"alice "`` (a pasted id, a padded form field) named a second user
+        beside ``"alice"``: their memories were written and read apart.
+    Why: no one means a different person by a trailing space.
+    Outcome: every entry point (library, HTTP, MCP, CLI, keys) trims a user id;
+        one empty after trimming or longer than 128 characters is SCHEMA_INVALID
+        naming ``field`` (the CLI also refuses control characters).
+
+    >>> clean_user_id(" alice ")
+    'alice'
+    >>> clean_user_id("   ")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: user_id is not a user id: '   '
+    """
+    from memvault.errors import ValidationFailed
+
+    trimmed = value.strip() if isinstance(value, str) else ""
+    if trimmed and len(trimmed) <= 128:
+        return trimmed
+    raise ValidationFailed(
+        f"{field} is not a user id: {value!r}",
+        stop_reason=StopReason.SCHEMA_INVALID,
+        errors=((field, USER_ID_RULE),),
+        hint="give the user's id (1-128 characters)",
     )
 
 

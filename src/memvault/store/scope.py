@@ -73,7 +73,7 @@ def visible_to(reader: UserScope) -> tuple[str, ...] | None:
             errors=(("user", "a non-empty user id of at most 256 characters"),),
             hint="pass the user id, None for shared memories only, or ALL_USERS",
         )
-    return (reader,)
+    return (reader.strip(),)  # 'dana ' is 'dana' (model/validation.clean_user_id)
 
 
 def scoped(filters: NodeFilter, reader: UserScope) -> NodeFilter:

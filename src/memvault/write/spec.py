@@ -33,6 +33,7 @@ from memvault.model.enums import (
     TTLClass,
 )
 from memvault.model.node import MemoryNode
+from memvault.model.validation import UserId
 
 __all__ = [
     "PURGE_AFTER",
@@ -84,7 +85,7 @@ class NewMemory(BaseModel):
     pinned: bool = False
     ttl_class: TTLClass = TTLClass.LONG
     project_id: str | None = None
-    user_id: str | None = None
+    user_id: UserId | None = None  # trimmed: 'alice ' is 'alice' (model/validation.py)
     agent_id: str | None = None
     run_id: str | None = None
     actor_id: str | None = None
