@@ -77,7 +77,8 @@ def test_a_blank_turn_is_refused_naming_the_field(live: Live) -> None:
     for text in ("", "  \n\t "):
         blank = _post(live, "writer", "/v1/capture/message", {"text": text, "user_id": "dana"})
         assert blank.status_code == 422, blank.text
-        assert blank.json()["stop_reason"] == "SCHEMA_INVALID" and "text" in blank.text
+        assert blank.json()["stop_reason"] == "SCHEMA_INVALID", blank.text
+        assert "should be visible text (not blank)" in blank.text, blank.text
 
 
 def test_ingest_runs_one_pass_over_the_drop_folder(live: Live) -> None:
