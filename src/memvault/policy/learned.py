@@ -150,6 +150,8 @@ class LearnedLayer:
         self.multi: Heads | None = None
         self.multi_encoder_name: str | None = None
         self.multi_model_id: str | None = None
+        #: which text the multi heads judge: "non_english" (routed) or "all"
+        self.multi_route = "non_english"
         self._multi_encoder: Any = None
         self.manifest: dict[str, Any] = {}
         self.short_words = 0
@@ -185,6 +187,7 @@ class LearnedLayer:
         if self.multi is not None and encoder == "auto" and self.manifest.get("multi_encoder"):
             self.multi_encoder_name = str(self.manifest["multi_encoder"])
             self.multi_model_id = self.manifest.get("multi_encoder_model_id")
+            self.multi_route = str(self.manifest.get("multi_route", "non_english"))
 
     # -- vectors -------------------------------------------------------------------
 
@@ -235,7 +238,7 @@ class LearnedLayer:
         return (
             self.multi is not None
             and self.multi_encoder_name is not None
-            and not english_like(doc.clean.text)
+            and (self.multi_route == "all" or not english_like(doc.clean.text))
         )
 
     def reads_vector(self, doc: NormalizedText) -> bool:
