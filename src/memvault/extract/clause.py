@@ -23,6 +23,7 @@ from memvault.extract.change import changed_from
 from memvault.extract.constraints import normalise_statement, third_person
 from memvault.extract.dates import resolve_relative_dates
 from memvault.extract.sensitive import sensitive_words
+from memvault.extract.text import head_phrase, slug
 from memvault.extract.verbatim import protected
 from memvault.model.enums import MemoryType, TTLClass
 
@@ -36,6 +37,7 @@ __all__ = [
     "candidate",
     "change_cue",
     "rx",
+    "slot_rule",
 ]
 
 VALUE_MAX = 200
@@ -141,6 +143,46 @@ def candidate(
 def change_cue(*flags: object) -> ChangeCue:
     """UPDATE when any change marker ("now", "no longer", …) was seen, else ASSERT."""
     return ChangeCue.UPDATE if any(flags) else ChangeCue.ASSERT
+
+
+def slot_rule(
+    rule: str,
+    type_: MemoryType,
+    category: str,
+    key: str,
+    *,
+    value: str = "v",
+    slot: str | None = None,
+    words: int = 4,
+    head: bool = False,
+    cues: tuple[str, ...] = (),
+    **flags: bool,
+) -> Build:
+    """The builder most rules share: the clause as said, one slot's words as its value.
+
+    The key is ``key`` followed by the slug (at most ``words`` words) of the
+    match group ``slot`` — of its head phrase when ``head`` — or ``key`` alone
+    without a slot; the value is group ``value``; the cue is UPDATE when any
+    group named in ``cues`` matched; ``flags`` (``exclusive``, ``negated``)
+    pass through to the candidate.
+
+    >>> build = slot_rule("diet", MemoryType.PREFERENCE, "CONSTRAINT", "diet.", value="x", slot="x")
+    >>> m = rx(r"i am (?P<x>vegan)").match("I am vegan")
+    >>> c = build(m, Clause("I am vegan", "Ana", date(2026, 11, 26)))
+    >>> (c.key, c.value, c.content) if c else None
+    ('diet.vegan', 'vegan', 'Ana is vegan.')
+    """
+
+    def build(m: re.Match[str], c: Clause) -> Candidate:
+        name = key
+        if slot is not None:
+            name += slug(head_phrase(m[slot]) if head else m[slot], max_words=words)
+        extra: dict[str, object] = dict(flags)
+        if cues:
+            extra["cue"] = change_cue(*(m[g] for g in cues))
+        return candidate(c, rule, c.statement(), type_, category, name, c.value(m[value]), **extra)
+
+    return build
 
 
 def rx(pattern: str) -> re.Pattern[str]:

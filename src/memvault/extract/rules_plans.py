@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memvault.extract.base import Candidate, ChangeCue
-from memvault.extract.clause import Clause, Rule
+from memvault.extract.clause import Clause, Rule, slot_rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import change_cue as _cue
 from memvault.extract.clause import rx as _r
@@ -96,18 +96,15 @@ def _project_config(m: re.Match[str], c: Clause) -> Candidate:
     )
 
 
-def _use_for(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "use_for",
-        c.statement(),
-        MemoryType.FACT,
-        "PROJECT_CONFIG",
-        "uses.for_" + slug(m["purpose"], max_words=4),
-        c.value(m["v"]),
-        exclusive=True,
-        cue=_cue(m["now"]),
-    )
+_use_for = slot_rule(
+    "use_for",
+    MemoryType.FACT,
+    "PROJECT_CONFIG",
+    "uses.for_",
+    slot="purpose",
+    exclusive=True,
+    cues=("now",),
+)
 
 
 def _event(m: re.Match[str], c: Clause) -> Candidate | None:

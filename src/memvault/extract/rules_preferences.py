@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memvault.extract.base import Candidate
-from memvault.extract.clause import Build, Clause, Rule
+from memvault.extract.clause import Build, Clause, Rule, slot_rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import change_cue as _cue
 from memvault.extract.clause import rx as _r
@@ -95,18 +95,16 @@ def _likes(negated: bool) -> Build:
     return build
 
 
-def _favourite(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "favourite",
-        c.statement(),
-        MemoryType.PREFERENCE,
-        "PREFERENCE",
-        "favourite." + slug(m["what"], max_words=3),
-        c.value(m["v"]),
-        exclusive=True,
-        cue=_cue(m["now"]),
-    )
+_favourite = slot_rule(
+    "favourite",
+    MemoryType.PREFERENCE,
+    "PREFERENCE",
+    "favourite.",
+    slot="what",
+    words=3,
+    exclusive=True,
+    cues=("now",),
+)
 
 
 def _call_me(m: re.Match[str], c: Clause) -> Candidate:
@@ -192,29 +190,19 @@ def _by_default(m: re.Match[str], c: Clause) -> Candidate:
     )
 
 
-def _constraint(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "constraint",
-        c.statement(),
-        MemoryType.PREFERENCE,
-        "CONSTRAINT",
-        "constraint." + slug(m["rest"], max_words=5),
-        c.value(m["rest"]),
-        negated=True,
-    )
+_constraint = slot_rule(
+    "constraint",
+    MemoryType.PREFERENCE,
+    "CONSTRAINT",
+    "constraint.",
+    value="rest",
+    slot="rest",
+    words=5,
+    negated=True,
+)
 
 
-def _diet(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "diet",
-        c.statement(),
-        MemoryType.PREFERENCE,
-        "CONSTRAINT",
-        "diet." + slug(m["x"], max_words=4),
-        c.value(m["x"]),
-    )
+_diet = slot_rule("diet", MemoryType.PREFERENCE, "CONSTRAINT", "diet.", value="x", slot="x")
 
 
 _RULES: tuple[Rule, ...] = (

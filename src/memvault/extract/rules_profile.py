@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memvault.extract.base import Candidate, ChangeCue
-from memvault.extract.clause import Clause, Rule
+from memvault.extract.clause import Clause, Rule, slot_rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import change_cue as _cue
 from memvault.extract.clause import rx as _r
@@ -76,18 +76,14 @@ def _employer(m: re.Match[str], c: Clause) -> Candidate:
     )
 
 
-def _occupation(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "occupation",
-        c.statement(),
-        MemoryType.FACT,
-        "KNOWLEDGE",
-        "occupation",
-        c.value(m["v"]),
-        exclusive=True,
-        cue=_cue(m["now"]),
-    )
+_occupation = slot_rule(
+    "occupation",
+    MemoryType.FACT,
+    "KNOWLEDGE",
+    "occupation",
+    exclusive=True,
+    cues=("now",),
+)
 
 
 #: Capitalised words an "I'm …" clause often starts with that are no name.
@@ -156,28 +152,10 @@ def _introduction_cjk(m: re.Match[str], c: Clause) -> Candidate | None:
     )
 
 
-def _working_on(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "working_on",
-        c.statement(),
-        MemoryType.FACT,
-        "KNOWLEDGE",
-        "works_on." + slug(m["v"], max_words=4),
-        c.value(m["v"]),
-    )
+_working_on = slot_rule("working_on", MemoryType.FACT, "KNOWLEDGE", "works_on.", slot="v")
 
 
-def _learning(m: re.Match[str], c: Clause) -> Candidate:
-    return _cand(
-        c,
-        "learning",
-        c.statement(),
-        MemoryType.FACT,
-        "KNOWLEDGE",
-        "learning." + slug(head_phrase(m["v"]), max_words=4),
-        c.value(m["v"]),
-    )
+_learning = slot_rule("learning", MemoryType.FACT, "KNOWLEDGE", "learning.", slot="v", head=True)
 
 
 def _numeric(m: re.Match[str], c: Clause) -> Candidate:
