@@ -36,7 +36,7 @@ from memvault.errors import ValidationFailed
 from memvault.model.enums import StopReason
 from memvault.model.jsonl import json_objects
 from memvault.model.node import MemoryEdge, MemoryNode, Source
-from memvault.model.validation import to_validation_failed
+from memvault.model.validation import clean_user_id, to_validation_failed
 from memvault.write.spec import NewMemory
 
 __all__ = ["IMPORT_FORMATS", "ExportFile", "ImportReport", "read_export"]
@@ -151,8 +151,11 @@ def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFi
     record kind, a memory of another user than the file's, a memory without its
     fields or with a value ``add`` refuses (:class:`NewMemory`), an edge value
     ``link`` refuses (its type, weight, reason as :class:`MemoryEdge` types them).
-    Nothing is written before the whole file has been read.
+    Nothing is written before the whole file has been read. ``user_id`` is
+    trimmed, and refused first when blank (``clean_user_id``).
     """
+    # the caller's argument is checked before the file (a blank id is not line 2's fault)
+    as_user = clean_user_id(user_id) if user_id is not None else None
     header: Mapping[str, Any] | None = None
     memories: list[dict[str, Any]] = []
     old_ids: list[str] = []
@@ -169,7 +172,7 @@ def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFi
                 exported = record.get("user_id")
                 if not isinstance(exported, str) or not exported.strip():
                     raise _bad(number, "the export names no user")
-                owner = user_id if user_id is not None else exported
+                owner = as_user if as_user is not None else clean_user_id(exported)
                 continue
             if kind in _COUNTED:
                 skipped[str(kind)] += 1

@@ -7,6 +7,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from memvault.cli import app
@@ -238,3 +239,24 @@ def test_import_names_a_memory_or_edge_the_write_path_cannot_take_and_stores_not
         assert "nothing was stored" in bad.output, (name, bad.output)
         listed = runner.invoke(app, [*base, "list", "--user-id", "dana", "--json"])
         assert json.loads(listed.stdout) == {"memories": []}, name
+
+
+def test_import_as_a_user_checks_that_id_first_and_reports_it_trimmed(tmp_path: Path) -> None:
+    """``import_user(user_id=…)`` is the library's entry point: a blank id is refused
+    naming user_id (not the first memory's line), a padded one is the user it names."""
+    from memvault.engine import MemoryEngine
+    from memvault.errors import ValidationFailed
+
+    header = json.dumps({"record": "export", "format": "memvault.export/2", "user_id": "dana"})
+    memory = json.dumps(
+        {"record": "memory", "memory_id": "m1", "status": "active", "type": "Preference",
+         "category": "PREFERENCE", "content": "Dana prefers oolong tea", "user_id": "dana",
+         "source": {"sourceKind": "USER_EXPLICIT"}, "edges": []}
+    )  # fmt: skip
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        with pytest.raises(ValidationFailed, match="user_id is not a user id"):
+            engine.import_user([header, memory], user_id="   ")
+        assert engine.list_memories({}) == []
+        report = engine.import_user([header, memory], user_id=" eli ")
+        assert (report.user_id, report.stored) == ("eli", 1)
+        assert [n.user_id for n in engine.list_memories({})] == ["eli"]
