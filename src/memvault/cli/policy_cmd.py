@@ -75,7 +75,10 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
     Outcome: up to 32 lines are read, their vectors computed in one batch and
     passed in with each candidate; output order and content are unchanged.
     """
+    from dataclasses import replace
+
     from memvault.engine.tools import Candidate, GateContext, default_layer, evaluate, normalize
+    from memvault.policy.parallel import primed
 
     ctx = GateContext(contract=_contract(contract_version), learned=default_layer())
     layer = ctx.learned
@@ -92,8 +95,8 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
             batch = layer.vectors([texts[i].clean.text for i in wanted])
             for i, v in zip(wanted, batch, strict=True):
                 vectors[i] = v
-        for row, vector in zip(rows, vectors, strict=True):
-            cand = Candidate(
+        cands = [
+            Candidate(
                 text=row["text"],
                 declared_category=row.get("declared_category"),
                 source_kind=row.get("source_kind") or "USER_EXPLICIT",
@@ -104,7 +107,18 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
                 vector=vector,
                 vector_model=layer.encoder_model_id if vector is not None and layer else None,
             )
-            decision = evaluate(cand, ctx)
+            for row, vector in zip(rows, vectors, strict=True)
+        ]
+        # the heads judge the batch's fields at once (the lines not in English are
+        # embedded by the multilingual encoder in one call); each candidate's gate
+        # then reads its primed answer — the same as judging it alone
+        batch_ctx = ctx
+        if layer is not None and layer.error is None and cands:
+            normalized: dict[str, Any] = {}
+            learned = primed(layer, cands, normalized)
+            batch_ctx = replace(ctx, learned=learned, normalized=normalized)
+        for row, cand in zip(rows, cands, strict=True):
+            decision = evaluate(cand, batch_ctx)
             out.write(
                 json.dumps(
                     {

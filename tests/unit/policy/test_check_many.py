@@ -294,3 +294,51 @@ def test_policy_check_embeds_only_the_lines_whose_vector_the_heads_read(
         )
         assert answer["stop_reason"] == single.stop_reason.value
         assert answer["detector"] == single.detector
+
+
+def test_policy_check_embeds_the_lines_not_in_english_in_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lines of a batch that the multilingual heads judge are embedded together (one
+    encoder call), and each answer is the one judging that line alone gives."""
+    import io
+    import json
+
+    from memvault.cli.policy_cmd import check_lines
+
+    layer = default_layer()
+    if layer.multi is None or layer.multi_encoder_name is None:
+        pytest.skip("needs the multilingual heads")
+    lines = [
+        "Meine Schwester nimmt seit März Antidepressiva gegen ihre Angststörung",
+        "We moved the nightly backups to the Frankfurt bucket last week",
+        "El equipo se reúne los lunes para revisar el tablero del proyecto",
+        "Mi vecino fue detenido anoche por conducir borracho, según su madre",
+    ]
+    calls: list[list[str]] = []
+    real = layer._multi_vectors
+
+    def spy(texts: Sequence[str]) -> Any:
+        calls.append(list(texts))
+        return real(texts)
+
+    monkeypatch.setattr(layer, "_multi_vectors", spy)
+    feed = "".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in enumerate(lines))
+    out = io.StringIO()
+    assert check_lines(io.StringIO(feed), out) == len(lines)
+    assert len(calls) == 1 and sorted(calls[0]) == sorted([lines[0], lines[2], lines[3]])
+
+    from memvault.policy import Candidate, GateContext, evaluate
+
+    ctx = GateContext(learned=layer)
+    for text, row in zip(lines, out.getvalue().splitlines(), strict=True):
+        answer = json.loads(row)
+        vector = layer.vector(text)
+        single = evaluate(
+            Candidate(text=text, vector=vector, vector_model=layer.encoder_model_id), ctx
+        )
+        assert (answer["stop_reason"], answer["detector"], answer["reason"]) == (
+            single.stop_reason.value,
+            single.detector,
+            single.reason,
+        )
