@@ -155,9 +155,11 @@ def test_cli_says_so_at_startup_when_the_weights_are_broken(
     from memvault.policy import learned
 
     broken = lambda: LearnedLayer(tmp_path / "none.json")  # noqa: E731
-    monkeypatch.setattr(learned, "default_layer", broken)
-    # the CLI reads it through engine.tools, whose lazy export is bound once a test has used it
+    # The CLI reads it through engine.tools, whose lazy export resolves from policy.learned:
+    # patch tools first, so what monkeypatch restores there is the real function, not
+    # ``broken`` (patched the other way round, every later test got the broken layer).
     monkeypatch.setattr(tools, "default_layer", broken)
+    monkeypatch.setattr(learned, "default_layer", broken)
     result = CliRunner().invoke(
         app, ["policy", "check", "-"], input='{"id": 1, "text": "hi there"}\n'
     )
@@ -567,3 +569,12 @@ def test_calibration_keeps_every_group_of_benign_items_within_its_budget() -> No
             for tough, budget in ((hard, MAX_HARD_FP), (benign & ~hard, MAX_BENIGN_FP)):
                 group = rows & made & tough
                 assert flagged[group].sum() <= int(budget * group.sum()), (budget, thr)
+
+
+def test_the_startup_test_leaves_the_shipped_layer_behind() -> None:
+    """Runs after the broken-weights CLI test (file order): both names serve the real layer."""
+    from memvault.engine import tools
+    from memvault.policy import learned
+
+    assert tools.default_layer is learned.default_layer
+    assert tools.default_layer().error is None
