@@ -77,8 +77,14 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
     """
     from dataclasses import replace
 
-    from memvault.engine.tools import Candidate, GateContext, default_layer, evaluate, normalize
-    from memvault.policy.parallel import primed
+    from memvault.engine.tools import (
+        Candidate,
+        GateContext,
+        default_layer,
+        evaluate,
+        normalize,
+        prime_gate,
+    )
 
     ctx = GateContext(contract=_contract(contract_version), learned=default_layer())
     layer = ctx.learned
@@ -115,7 +121,7 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
         batch_ctx = ctx
         if layer is not None and layer.error is None and cands:
             normalized: dict[str, Any] = {}
-            learned = primed(layer, cands, normalized)
+            learned = prime_gate(layer, cands, normalized)
             batch_ctx = replace(ctx, learned=learned, normalized=normalized)
         for row, cand in zip(rows, cands, strict=True):
             decision = evaluate(cand, batch_ctx)
