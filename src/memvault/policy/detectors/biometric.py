@@ -78,10 +78,17 @@ _FRAMING = re.compile(
     r"notice|opt[- ]?outs?|novel|villain|fiction|story|rules|don't|doesn't|do not|does not|"
     # talks and code changes about a biometric feature
     r"talks?|keynote|conference|webinar|podcast|cloning|dropping|deprecat\w*|fix|feat|"
-    r"refactor|bug|logging|"
-    # standards and test programmes describe the format, not anyone's print
-    r"iso|iec|ansi|nist|ieee|icao|standards?|specs?|specification|interoperab\w*|"
+    r"refactor|bug|logging)\b"
+)
+# Standards and test programmes describe the format, not anyone's print, unless a person's
+# print is named beside them ("Dana's voiceprint per the NIST spec is stored ...").
+_STANDARD = re.compile(
+    r"(?i)\b(?:iso|iec|ansi|nist|ieee|icao|standards?|specs?|specification|interoperab\w*|"
     r"minex|norm|norma|norme)\b"
+)
+_PERSON_OWNER = re.compile(
+    r"(?i)\b(?:my|mein\w*|mon|ma|mes|mi|mis|meu|minha|mio|mia|his|her|their|(?:the )?user's)\b"
+    r"|(?-i:\b[A-Z][a-z]+'s\b)"
 )
 # a fingerprint of a key or certificate is not a person's ("SSH host key fingerprint")
 _TECH_PRINT = re.compile(
@@ -110,7 +117,8 @@ def detect(doc: NormalizedText) -> list[Hit]:
             )
             has_purpose = _PURPOSE.search(context) is not None
             owned = _OWNER.search(context) is not None
-            framed = _FRAMING.search(clause) is not None and not has_value
+            standard = _STANDARD.search(clause) is not None and not _PERSON_OWNER.search(context)
+            framed = (_FRAMING.search(clause) is not None or standard) and not has_value
             if _TECH_PRINT.search(view.text[max(0, m.start() - 24) : m.start()]):
                 continue
             if framed or not has_data or not (owned or has_purpose or has_value or value_words):

@@ -176,6 +176,21 @@ def _pin_ok(m: re.Match[str], view: View) -> bool:
     return 4 <= len(digits) <= 8
 
 
+# A bare "combination" / "código" is a lottery draw, a formation or a course code when the
+# number is said as words; read out, it is a PIN only beside a lock, a door or an alarm.
+_BARE_CODE_WORD = re.compile(r"(?i)(?:combination|combo|c[oó]digo)\b")
+_LOCK_CONTEXT = re.compile(
+    r"(?i)\b(?:lock\w*|safe|padlock|door|gate|alarm|garage|puerta|portal|acceso|alarma|"
+    r"caja fuerte|candado|cerradura|seguridad|desbloqueo)\b"
+)
+
+
+def _spoken_pin_ok(m: re.Match[str], view: View) -> bool:
+    if _BARE_CODE_WORD.match(m.group()) and not _LOCK_CONTEXT.search(m.group()):
+        return False
+    return _pin_ok(m, view)
+
+
 def _secret_ok(m: re.Match[str], view: View) -> bool:
     v = m.group("value")
     if _PLACEHOLDER.match(v) or not re.search(r"\d", v) or not re.search(r"[A-Za-z]", v):
@@ -477,7 +492,12 @@ RULES: tuple[Rule, ...] = (
 
 
 # The same rules on numbers read out as words ("my PIN is four, four, one, nine").
-SPOKEN_RULES = tuple(replace(r, views=("spoken",)) for r in RULES)
+SPOKEN_RULES = tuple(
+    replace(r, views=("spoken",), validate=_spoken_pin_ok)
+    if r.name == "credentials.pin_assignment"
+    else replace(r, views=("spoken",))
+    for r in RULES
+)
 
 
 def detect(doc: NormalizedText) -> list[Hit]:

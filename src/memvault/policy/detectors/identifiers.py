@@ -123,6 +123,13 @@ def _id_token_ok(m: re.Match[str], view: View) -> bool:
     return len(digits_of(tok)) >= 4 and not re.fullmatch(r"(?:19|20)\d\d", tok.strip())
 
 
+def _spoken_id_ok(m: re.Match[str], view: View) -> bool:
+    # An NHS number has 10 digits: "called the NHS, then dialled zero two zero seven" is a phone.
+    if m.group().lower().startswith("nhs") and len(digits_of(m.group("value"))) != 10:
+        return False
+    return _id_token_ok(m, view)
+
+
 def _account_ok(m: re.Match[str], view: View) -> bool:
     if _CLOUD_ACCOUNT.search(_before(view, m, 20)):
         return False
@@ -446,10 +453,11 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-# ID words of more countries and scripts, for numbers read out after them.
+# ID words of more countries and scripts, for numbers read out after them. Acronyms that
+# are also words ("nie", "dni": Polish "no", "days") stay in the case-sensitive _ID_WORDS_CS.
 _SPOKEN_ID_WORDS = (
     r"kimlik numaras\w*|tessera sanitaria|codice fiscale|numer dowodu|dow[óo]d|n[úu]mero fiscal|"
-    r"ssn|dni|nie|nif|cpf|curp|bsn|pesel|cnp|nik|sss|tckn|ahv|aadhaa?r|"
+    r"ssn|nif|cpf|curp|bsn|pesel|cnp|nik|sss|tckn|ahv|aadhaa?r|"
     r"s[ốo] c[ăa]n c[ưu][ớo]c|c[ăa]n c[ưu][ớo]c|cccd|cmnd|αφμ|αριθμ[όο]ς ταυτ[όο]τητας"
 )
 _SPOKEN_ID_SCRIPT = (
@@ -470,7 +478,7 @@ SPOKEN_RULES: tuple[Rule, ...] = (
         rf"\b(?:{_ID_WORDS_CS}|{_ID_ACRONYMS_MORE})\b|(?i:{_ID_WORDS_SCRIPT}|{_SPOKEN_ID_SCRIPT}))"
         r"[^\d\n]{0,40}?(?<![0-9A-Za-z])(?P<value>[A-Z0-9](?:[A-Z0-9]|[ .\-/](?=[A-Z0-9])){3,40})",
         "a government ID read out as words after its name",
-        validate=_id_token_ok,
+        validate=_spoken_id_ok,
         group=1,
         views=("spoken",),
     ),

@@ -113,12 +113,19 @@ _PROFILE_FRAMING = re.compile(
         features? tools? classif\w* clasific\w* describes? beschreib\w* teilt typen types tipos"""
     )
 )
+# An owner, or a person as the subject: "her", "Tom's", "she scored", "Tom has", "user".
 _PROFILE_OWNER = re.compile(
     "(?i)"
-    + words("my his her their (?:the\\s)?user'?s i i'm me mine mein\\w* sein\\w* ihr\\w* mi mis")
+    + words(
+        "my his her their (?:the\\s)?user(?:'?s)? i i'm me mine mein\\w* sein\\w* ihr\\w* mi mis"
+    )
     + "|"
-    + words("mon ma mes meu minha mio mia")
+    + words("mon ma mes meu minha mio mia she he they er sie ella él elle lei lui")
     + r"|(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"
+    + r"|(?-i:\b(?!(?:The|This|That|These|Those|It|Its|There|Here|Each|Every|Such|Which|What|"
+    + r"Who|One|Our|Your|Test|Model|App|Scale|Tool)\b)[A-Z][a-z]+\s+"
+    + words("has had is was scored scores shows showed tested got gets seems seemed ranks ranked")
+    + ")"
 )
 _PROFILE_VALUE = re.compile(r"^[^.;!?\n]{0,40}?[:=]|^\s*\(?\d")
 # A copula that is also a subject word ("sono", "soy") inside a question asking what a thing
@@ -130,7 +137,7 @@ _FIELD_HANDLING = re.compile(
     r"(?i)\bask(?:s|ed|ing)?(?: \w+){0,2} (?:for|about)\b|"
     + words(
         r"""collect\w* gather\w* record\w* track\w* captur\w* stor(?:e|es|ed|ing) request\w*
-        require\w* report\w* publish\w* recog\w* registr\w* erfass\w* erheb\w* sammel\w*
+        require\w* publish\w* recog\w* registr\w* erfass\w* erheb\w* sammel\w*
         recueill\w* coleta\w* raccogli\w*"""
     )
 )
@@ -755,7 +762,7 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
             or (
                 rule.self_attributing
                 and _PROFILE_FRAMING.search(clause)
-                and not _PROFILE_OWNER.search(clause)
+                and not _PROFILE_OWNER.search(clause.replace(m.group(), " "))
                 and not _PROFILE_VALUE.match(right)
             )
         ):
@@ -795,7 +802,11 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
             before_subject = ""  # "based on their writing, user is …" is still an inference
         if not rule.strong and (_FRAMING.search(between) or _FRAMING.search(before_subject)):
             continue
-        if _FIELD_NOUN.match(m.group()) and _FIELD_HANDLING.search(between):
+        if (
+            _FIELD_NOUN.match(m.group())
+            and _FIELD_HANDLING.search(between)
+            and not _PROFILE_VALUE.match(right)
+        ):
             continue  # "we don't collect ethnicity": a form field, not the user's origin
         if _PLACE_HEAD.match(between) and not window[: subj.start()].rstrip().endswith("from"):
             continue
