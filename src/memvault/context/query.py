@@ -48,7 +48,7 @@ from memvault.context.render import estimate_tokens, quote
 from memvault.model.annotations import edge_fields
 from memvault.model.enums import MemoryType, StopReason
 from memvault.model.node import SCALAR_FILTERS, MemoryNode
-from memvault.model.validation import BLANK_QUERY, is_blank, to_validation_failed
+from memvault.model.validation import BLANK_QUERY, UserId, is_blank, to_validation_failed
 from memvault.policy.allowlist import ALIASES, AgentAllowlist
 from memvault.store.base import NodeFilter, as_tuple
 from memvault.store.records import OpEvent
@@ -142,7 +142,8 @@ else:
     """,
         **edge_fields(
             NodeFilter,
-            {name: (Name | None, None) for name in SCALAR_FILTERS},
+            # a user id is trimmed, as every write trims it ('dana ' is dana)
+            {n: ((UserId if n == "user_id" else Name) | None, None) for n in SCALAR_FILTERS},
             skip={"status", "visible_to"},
         ),
     )

@@ -265,7 +265,7 @@ class LifecycleOps:
             }
 
     def _user_nodes(self, user_id: str) -> list[MemoryNode]:
-        flt = NodeFilter(user_id=user_id, status=tuple(MemoryStatus))
+        flt = NodeFilter.of_user_any_spelling(user_id, tuple(MemoryStatus))  # 'dana ' rows too
         out: list[MemoryNode] = []
         while True:
             page = self.core.store.list_nodes(

@@ -325,7 +325,7 @@ class LifecycleService(WriteSteps):
             "exported_at": at,
         }
         nodes = sorted(
-            self._nodes(NodeFilter(user_id=user_id, status=EXPORTED_STATUSES)),
+            self._nodes(NodeFilter.of_user_any_spelling(user_id, EXPORTED_STATUSES)),
             key=lambda n: (n.created_at, n.memory_id),
         )
         events = 0
@@ -345,7 +345,7 @@ class LifecycleService(WriteSteps):
         marks = self._store.reader_marks(self._orch, reader_key(user_id))
         for thread_id, revision in marks:
             yield {"record": "thread_mark", "thread_id": thread_id, "revision": revision}
-        hidden = self._nodes(NodeFilter(user_id=user_id, status=(MemoryStatus.SOFT_DELETED,)))
+        hidden = self._nodes(NodeFilter.of_user_any_spelling(user_id, (MemoryStatus.SOFT_DELETED,)))
         yield {
             "record": "summary",
             "memories": len(nodes),
@@ -358,10 +358,10 @@ class LifecycleService(WriteSteps):
     def forget_user(self, user_id: str, *, thread_id: str = "default") -> ForgetReport:
         """Right to erasure: purge every memory of ``user_id`` and erase their proposals."""
         at = self.hooks.stamp(self.hooks.now())
-        nodes = self._nodes(NodeFilter(user_id=user_id, status=ALL_STATUSES))
+        nodes = self._nodes(NodeFilter.of_user_any_spelling(user_id, ALL_STATUSES))
         purged, _ = self._purge(nodes, at, "right_to_erasure", thread_id)
         erased = self.consent.erase_user(user_id, at)
-        remaining = len(self._nodes(NodeFilter(user_id=user_id, status=ALL_STATUSES)))
+        remaining = len(self._nodes(NodeFilter.of_user_any_spelling(user_id, ALL_STATUSES)))
         remaining += len(self._store.proposals(self._orch, user_id=user_id, limit=2**62))
         return ForgetReport(
             user_id=user_id,

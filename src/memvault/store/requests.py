@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memvault.model.enums import HistoryOp
+from memvault.model.validation import clean_user_id
 
 if TYPE_CHECKING:
     from memvault.store.base import ChangeRecord, HistoryEvent, NodeFilter
@@ -94,11 +95,20 @@ class ProposalQuery:
     proposal_id: str | None = None
     limit: int = 1000
 
+    def __post_init__(self) -> None:
+        if self.user_id is not None:  # 'dana ' is 'dana', as every write trims it
+            object.__setattr__(self, "user_id", clean_user_id(self.user_id))
+
     def keeps(self, proposal: Proposal) -> bool:
-        """Whether ``proposal`` is one this query reads (before ordering and the limit)."""
+        """Whether ``proposal`` is one this query reads (before ordering and the limit).
+
+        Its user matches with surrounding whitespace trimmed: a proposal stored for
+        ``'dana '`` before user ids were trimmed is Dana's (her erasure reaches it).
+        """
+        owner = proposal.user_id.strip() if proposal.user_id is not None else None
         return (
             (self.status is None or proposal.status is self.status)
-            and (self.user_id is None or proposal.user_id == self.user_id)
+            and (self.user_id is None or owner == self.user_id)
             and (self.proposal_id is None or proposal.proposal_id == self.proposal_id)
         )
 

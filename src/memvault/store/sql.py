@@ -170,9 +170,11 @@ def proposals_query(orchestrator_id: str, query: ProposalQuery, *, mark: str) ->
         orchestrator_id,
         mark,
         ("status =", query.status.value if query.status else None),
-        ("user_id =", query.user_id),
         ("proposal_id =", query.proposal_id),
     )
+    if query.user_id is not None:  # also 'dana ' stored before ids were trimmed
+        where += f" AND {_TRIM[mark]}(user_id, {mark}) = {mark}"
+        params += [WHITESPACE, query.user_id]
     sql = (
         f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE {where} "
         f"ORDER BY created_at, proposal_id LIMIT {mark}"
@@ -271,6 +273,13 @@ def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m", *,
     return f"({_in(f'{alias}.user_id', list(users), mark, params)} OR {shared})"
 
 
+#: The characters ``str.strip()`` removes (as ``clean_user_id`` trims), for SQL's trim.
+WHITESPACE = "".join(chr(c) for c in range(0x3000 + 1) if chr(c).isspace())
+#: SQL's trim with a character set, by parameter mark: SQLite's ``trim(x, y)``,
+#: PostgreSQL's ``btrim(x, y)``.
+_TRIM = {"?": "trim", "%s": "btrim"}
+
+
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m", *, mark: str) -> Query:
     """``WHERE`` conditions (without the keyword) for ``f`` on table ``alias``: one
     translation of :class:`NodeFilter` for both SQL backends.
@@ -295,7 +304,11 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m", *, mark
     for name in SCALAR_FILTERS:
         value = getattr(f, name)
         if value is not None:
-            parts.append(f"{alias}.{name} = {mark}")
+            column = f"{alias}.{name}"
+            if name == "user_id" and f.padded_too:  # erasure/export: 'dana ' stored before
+                column = f"{_TRIM[mark]}({column}, {mark})"
+                params.append(WHITESPACE)
+            parts.append(f"{column} = {mark}")
             params.append(value)
     if f.visible_to is not None:
         parts.append(visible_clause(f.visible_to, params, alias, mark=mark))

@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from memvault.model.enums import ChangeKind, HistoryOp, MemoryStatus, MemoryType, StopReason
 from memvault.model.node import CheckedTimestamp, MemoryEdge, MemoryNode, Source
+from memvault.model.validation import UserId
 from memvault.store.records import OpEvent, Proposal
 
 if TYPE_CHECKING:
@@ -81,11 +82,13 @@ class NodeFilter(BaseModel):
 
     >>> NodeFilter(user_id="u1", importance_min=50).user_id
     'u1'
+    >>> NodeFilter(user_id="dana ").user_id  # trimmed as every write trims it
+    'dana'
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    user_id: str | None = None
+    user_id: UserId | None = None
     agent_id: str | None = None
     run_id: str | None = None
     actor_id: str | None = None
@@ -106,7 +109,34 @@ class NodeFilter(BaseModel):
     #: orchestrator-wide view; the engine passes it only for :data:`ALL_USERS`).
     visible_to: tuple[str, ...] | None = None
 
+    #: Set only by :meth:`of_user_any_spelling` (erasure and export): ``user_id``
+    #: also matches rows stored padded (``'dana '``) before ids were trimmed.
+    _padded_too: bool = PrivateAttr(default=False)
+
     _tuple = field_validator("type", "category", "status", "visible_to", mode="before")(as_tuple)
+
+    @classmethod
+    def of_user_any_spelling(cls, user_id: str, status: Sequence[MemoryStatus]) -> NodeFilter:
+        """Every memory of ``user_id`` in ``status``, however its id was stored.
+
+        Trigger: before d68832f the library, HTTP and MCP stored ``'dana '`` as is;
+            now ``'dana '`` is trimmed to ``'dana'`` and no longer meets those rows.
+        Why: erasure and export are compliance paths; they must reach every copy.
+        Outcome: the store matches ``user_id`` on the stored id with surrounding
+            whitespace trimmed (a scan of the tenant's rows; only these paths pay it).
+
+        >>> f = NodeFilter.of_user_any_spelling(" dana", (MemoryStatus.ACTIVE,))
+        >>> f.user_id, f.padded_too
+        ('dana', True)
+        """
+        flt = cls(user_id=user_id, status=tuple(status))
+        flt._padded_too = True
+        return flt
+
+    @property
+    def padded_too(self) -> bool:
+        """Whether ``user_id`` also matches stored ids padded with whitespace."""
+        return self._padded_too
 
     @field_validator("visible_to")
     @classmethod

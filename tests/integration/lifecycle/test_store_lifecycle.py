@@ -114,6 +114,27 @@ def test_purge_is_atomic_with_the_rest_of_the_write(lstore: Store) -> None:
     assert lstore.get_nodes("acme", [a.memory_id]) == [a]
 
 
+def test_erasure_filters_reach_ids_stored_padded_before_trimming(lstore: Store) -> None:
+    """Rows stored under 'dana ' / '\tdana' (before d68832f trimmed ids) are Dana's
+    for erasure and export, in SQL as in the reference store; plain reads stay exact."""
+    from memvault.model import MemoryStatus
+
+    padded = [make_node(user_id=u) for u in ("dana ", "\tdana\n", "dana")]
+    other = make_node(user_id="dana x")
+    lstore.apply(WriteSet("acme", ts(1), nodes=(*padded, other)))
+    every = tuple(MemoryStatus)
+    found = lstore.list_nodes("acme", NodeFilter.of_user_any_spelling(" dana", every), limit=10)
+    assert {n.memory_id for n in found} == {n.memory_id for n in padded}
+    exact = lstore.list_nodes("acme", NodeFilter(user_id="dana ", status=every), limit=10)
+    assert [n.user_id for n in exact] == ["dana"]  # the filter trims, the column is compared as is
+    p1, p2 = _proposal("prop_1", user="dana "), _proposal("prop_2", user="dana x")
+    lstore.apply(WriteSet("acme", ts(1), proposals=(p1, p2)))
+    assert lstore.proposals("acme", user_id="dana") == [p1]
+    assert lstore.proposals("acme", user_id=" dana ") == [p1]
+    with pytest.raises(ValidationFailed):
+        lstore.proposals("acme", user_id="  ")
+
+
 def test_proposals_upsert_filter_and_scope(lstore: Store) -> None:
     p1 = _proposal("prop_1")
     p2 = _proposal("prop_2", user="u2", created_at=ts(11))
