@@ -118,9 +118,11 @@ def _when(stamp: str) -> datetime:
 def _stored_type(name: str) -> TypeAdapter[Any]:
     """How a stored memory types its field ``name`` (the node's, or its source's)."""
     field = (Source if name in Source.model_fields else MemoryNode).model_fields[name]
-    return TypeAdapter(
+    # Any: pydantic's own stubs type ``annotation`` differently from one release to the next
+    hint: Any = (
         Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
     )
+    return TypeAdapter(hint)
 
 
 #: The memvault fields a value may set, each as the stored memory types it.
