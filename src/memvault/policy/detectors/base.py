@@ -18,6 +18,9 @@ from memvault.policy.normalize import NormalizedText, View
 
 __all__ = [
     "FAMILIES",
+    "NAME_POSSESSIVE",
+    "PERSON_OWNER",
+    "POSSESSIVES",
     "Hit",
     "Rule",
     "clause_of",
@@ -156,6 +159,22 @@ def words(listing: str) -> str:
     """
     return rf"\b(?:{'|'.join(listing.split())})\b"
 
+
+#: The owner words of the detectors, defined once: after one of these a term is someone's
+#: own ("my therapist", "his voiceprint", "mein Arzt", "minha médica", "the user's dose"),
+#: not a topic. Whitespace-separated regex pieces for :func:`words`; a detector that needs
+#: more (pronouns, a language's case forms) adds them beside this list, not in a copy of it.
+#: Left out on purpose: "our" ("our clinic offers treatment"), "son" ("her son is a doctor"),
+#: "sa" (Tagalog "at"), "su"/"suo"/"seu"/"sua"/"sus"/"ihr" (also the polite "your" of a leaflet:
+#: "consulte seu médico"), Dutch "zijn"/"haar" ("are", "hair").
+POSSESSIVES = (
+    r"my his her their (?:the\s)?user'?s mein\w* sein\w* mi mis mon ma mes ses leurs? meu "
+    r"minha dele dela mio mia moj\w* jego jej мой моя моё мои моего моей моему моих его её ее их"
+)
+#: A capitalised name's ("Tom's"), not an app's, a model's or a test's.
+NAME_POSSESSIVE = r"(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"
+#: Someone's: an owner word or a name's ("her", "the user's", "Dana's").
+PERSON_OWNER = re.compile("(?i)" + words(POSSESSIVES) + "|" + NAME_POSSESSIVE)
 
 _CLAUSE_END = re.compile(r"[.;!?\n]")
 

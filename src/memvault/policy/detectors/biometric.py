@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.detectors.base import PERSON_OWNER, Hit, clause_of
 from memvault.policy.normalize import NormalizedText
 
 __all__ = ["detect"]
@@ -81,14 +81,11 @@ _FRAMING = re.compile(
     r"refactor|bug|logging)\b"
 )
 # Standards and test programmes describe the format, not anyone's print, unless a person's
-# print is named beside them ("Dana's voiceprint per the NIST spec is stored ...").
+# print is named beside them ("Dana's voiceprint per the NIST spec is stored ...": base's
+# PERSON_OWNER).
 _STANDARD = re.compile(
     r"(?i)\b(?:iso|iec|ansi|nist|ieee|icao|standards?|specs?|specification|interoperab\w*|"
     r"minex|norm|norma|norme)\b"
-)
-_PERSON_OWNER = re.compile(
-    r"(?i)\b(?:my|mein\w*|mon|ma|mes|mi|mis|meu|minha|mio|mia|his|her|their|(?:the )?user's)\b"
-    r"|(?-i:\b[A-Z][a-z]+'s\b)"
 )
 # a fingerprint of a key or certificate is not a person's ("SSH host key fingerprint")
 _TECH_PRINT = re.compile(
@@ -117,7 +114,7 @@ def detect(doc: NormalizedText) -> list[Hit]:
             )
             has_purpose = _PURPOSE.search(context) is not None
             owned = _OWNER.search(context) is not None
-            standard = _STANDARD.search(clause) is not None and not _PERSON_OWNER.search(context)
+            standard = _STANDARD.search(clause) is not None and not PERSON_OWNER.search(context)
             framed = (_FRAMING.search(clause) is not None or standard) and not has_value
             if _TECH_PRINT.search(view.text[max(0, m.start() - 24) : m.start()]):
                 continue

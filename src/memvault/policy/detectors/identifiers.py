@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.base import POSSESSIVES, Hit, Rule, run_rules
 from memvault.policy.detectors.spoken import on_spoken_view
 from memvault.policy.detectors.validators import (
     IBAN_LENGTHS,
@@ -225,7 +225,7 @@ _FILLER = (
     r"(?i:\s*(?:number|num|n(?:ú|u)mero|num(?:é|e)ro|nummer|no\.?|nr\.?|n[°º]|#|:|=|is|was|id|code|"
     r"card|de|es|est|ist|é|är|er|on|jest|to|это|je|è|\([A-Za-z]{2,8}\)|[\"'：]|"
     # possessives and owners between the label and the number ("PESEL mojego syna to …")
-    r"my|his|her|their|mi|su|mon|ma|mein\w*|meu|minha|mio|mia|mojego|mojej|moja|mój|"
+    rf"{'|'.join(POSSESSIVES.split())}|su|mojego|mojej|moja|mój|"
     r"syna|córki|męża|żony|mamy|taty|моей|моего|мамы|мужа|жены|for me|for my \w+|"
     r"colombian[oa]|mexican[oa]|argentin[oa]|chilen[oa]|peruan[oa]|israeli|nigerian|"
     r"elettronica|electr[oó]nica|électronique)"

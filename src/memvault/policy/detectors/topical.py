@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memvault.policy.detectors.base import Hit, clause_of, words
+from memvault.policy.detectors.base import NAME_POSSESSIVE, POSSESSIVES, Hit, clause_of, words
 from memvault.policy.detectors.prefilter import PatternIndex, may_match
 from memvault.policy.normalize import NormalizedText, View
 
@@ -117,11 +117,10 @@ _PROFILE_FRAMING = re.compile(
 _PROFILE_OWNER = re.compile(
     "(?i)"
     + words(
-        "my his her their (?:the\\s)?user(?:'?s)? i i'm me mine mein\\w* sein\\w* ihr\\w* mi mis"
+        POSSESSIVES + " user i i'm me mine sein\\w* ihr\\w* she he they er sie ella él elle lei lui"
     )
     + "|"
-    + words("mon ma mes meu minha mio mia she he they er sie ella él elle lei lui")
-    + r"|(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"
+    + NAME_POSSESSIVE
     + r"|(?-i:\b(?!(?:The|This|That|These|Those|It|Its|There|Here|Each|Every|Such|Which|What|"
     + r"Who|One|Our|Your|Test|Model|App|Scale|Tool)\b)[A-Z][a-z]+\s+"
     + words("has had is was scored scores shows showed tested got gets seems seemed ranks ranked")
@@ -463,7 +462,7 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "health",
         "medical_condition",
         _c(
-            r"\b(?:my|his|her|their|user'?s|mein\w*|mi|mis|mon|ma|mes|meu|minha|mio|mia)\s+"
+            words(POSSESSIVES) + r"\s+"
             r"(?:(?!(?:dog|cat|pet|horse|car|laptop|phone|app|company|team|client|customer|"
             r"product|code|server|website|startup|business|project|parrot|rabbit|bird)\b)\w+\s+)"
             r"{0,2}?(?:" + _COND + "|" + _DRUGS + r"|doctor|gp|oncologist|cardiologist|"
