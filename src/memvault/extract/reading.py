@@ -72,6 +72,7 @@ _UPDATE_EN = (
     r"|chang(?:ed|ing) (?:my|our) minds?|decided against|(?:sticking|stick) with"
     # "switched to", "moved the builds to", "upgraded the cluster to", "replaced X with"
     r"|(?:switched|changed|moved|migrated|upgraded|downgraded|upgrade|migrate|switch|bumped|bump"
+    r"|moves|switches|switching|migrates|migrating"
     r"|pushed|postponed|rescheduled|went back)"
     r"(?:\s+[\w.+#/-]+){0,4}?\s+(?:to|from|over|onto)"
     r"|replaced(?:\s+[\w.+#/-]+){1,4}?\s+with)\b"

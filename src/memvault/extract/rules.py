@@ -86,6 +86,7 @@ from memvault.extract.reading import (
     statement_candidate,
     verbatim_candidate,
 )
+from memvault.extract.register import Record, read_register, record_candidates
 from memvault.extract.sensitive import sensitive_words
 from memvault.extract.text import slug, split_sentences
 from memvault.extract.verbatim import protect, protected
@@ -114,7 +115,15 @@ _FILLER = re.compile(
     r"^(?:so|well|also|btw|by the way|oh|and|but|actually|fyi|anyway|ok(?:ay)?|just so you know"
     r"|for the record|heads up|honestly|plus|hey|hi|hello|please|quick note|side note|ps"
     r"|before i forget|quick question|one more thing|last thing|for context|some context"
-    r"|small correction|quick update|update|good news|to be clear|in case it matters|fwiw|tbh)"
+    r"|small correction|quick update|update|good news|to be clear|in case it matters|fwiw|tbh"
+    # a repeat says it is one ("like I said", "comme je te l'ai déjà dit"): the words
+    # are not the statement's, and without them the repeat merges with what it repeats
+    r"|like i said(?: before)?|as i (?:said|mentioned|told you)(?: before| earlier)?"
+    r"|as (?:already )?mentioned(?: before| earlier)?|just (?:reminding you|a reminder)"
+    r"|comme je (?:te |vous )?l'ai (?:déjà )?dit|como (?:ya )?te (?:dije|he dicho)"
+    r"|como (?:já )?(?:te )?disse|wie (?:schon |bereits )?gesagt|wie ich (?:schon )?sagte"
+    r"|come (?:ti )?ho (?:già )?detto|zoals (?:ik )?(?:al )?(?:zei|gezegd)"
+    r"|jak (?:już )?mówiłe[mś]|как я (?:уже )?говорил[аи]?|dediğim gibi)"
     r"[\s,:!-]+",
     re.I,
 )
@@ -428,6 +437,26 @@ class RuleExtractor:
         """Candidates from one user turn (other roles are never write triggers)."""
         if message.role is not Role.USER:
             return Extraction(extractor=self.name, skipped=f"role {message.role.value!r}")
+        register = read_register(message.text)
+        got = self._extract(message, register.body, register.records, now)
+        if register.heading and register.body and not got.candidates:
+            # Trigger: an e-mail whose body keeps nothing ("Subject: I'm the new tech
+            #          lead for checkout / Starting this sprint.").
+            # Why: the subject names what the body says; read first, "Re: onboarding
+            #      notes" would be kept beside the body's memory.
+            # Outcome: the subject line is read only when the body keeps nothing.
+            head = self._extract(message, register.heading, (), now)
+            got = replace(
+                head,
+                errors=got.errors + head.errors,
+                dropped=got.dropped + head.dropped,
+                trace=got.trace + head.trace,
+            )
+        return got
+
+    def _extract(
+        self, message: Message, text: str, records: Sequence[Record], now: datetime
+    ) -> Extraction:
         moment = message.at or now
         subject = message.subject
         candidates: list[Candidate] = []
@@ -435,9 +464,11 @@ class RuleExtractor:
         dropped: list[tuple[str, str]] = []
 
         procedure = extract_procedure(message.text, subject)
-        sentences = [] if procedure else split_sentences(message.text)
+        sentences = [] if procedure else split_sentences(text)
         if procedure is not None:
             candidates.append(procedure)
+        else:
+            candidates += record_candidates(records, subject, moment.date(), dropped)
         prepared = [
             (s_index, raw, *_prepare(raw))
             for s_index, (_, clauses) in enumerate(sentences)
@@ -485,7 +516,8 @@ class RuleExtractor:
             trace.append(
                 ClauseTrace(message.text, message.text, "", "", "", "procedure", procedure.content)
             )
-        kept_in: int | None = None  # the sentence of the turn's first kept memory
+        # the sentence of the turn's first kept memory (a pasted record comes first)
+        kept_in: int | None = -1 if candidates else None
         aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = sum(1 for p in prepared if p[0] == s_index) > 1

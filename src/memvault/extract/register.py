@@ -1,0 +1,310 @@
+"""What a turn's register wraps around what the user said.
+
+Users paste more than chat: an e-mail with its subject line, a diary or
+calendar entry, a voice memo's transcript with its "um"s, a YAML, CSV or SQL
+record. The rules and the reader were built on chat; the register's own words
+("Subject: Re:", "Dear diary, Sunday.", "Calendar:", "Nota de voz: eh,") read
+like statements of their own, and a record's lines read like nothing at all.
+:func:`read_register` takes the turn apart before anything is read:
+
+- ``heading`` — an e-mail's subject line (without "Subject:", "Re:", "Fwd:"):
+  read only when the body keeps nothing (the body says the thing, the subject
+  names it);
+- ``body`` — the rest, without the register's labels and a voice memo's
+  fillers, in the user's words otherwise;
+- ``records`` — each YAML / ``key: value`` block, CSV table or SQL ``INSERT``,
+  as named fields: the extractor keeps a record as one statement holding its
+  fields byte for byte (the gate judges it like any other).
+
+>>> r = read_register("Subject: Re: tooling\\n\\nWe standardised on pnpm. Yarn is gone.")
+>>> r.heading, r.body
+('tooling', 'We standardised on pnpm. Yarn is gone.')
+>>> read_register("Nota de voz: eh, bueno, mi equipo usa Terraform, eh, para todo.").body
+'mi equipo usa Terraform, para todo.'
+>>> read_register("Dear diary, Sunday. Took the kids climbing.").body
+'Took the kids climbing.'
+>>> rec = read_register("my setup:\\ntool,version\\nterraform,1.9.5").records[0]
+>>> rec.name, rec.fields
+('setup', (('tool', 'terraform'), ('version', '1.9.5')))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from memvault.extract.base import Candidate
+from memvault.extract.clause import Clause, candidate
+from memvault.extract.constraints import check_statement
+from memvault.extract.text import slug
+from memvault.extract.verbatim import protect
+from memvault.model.enums import MemoryType
+
+__all__ = ["Record", "Register", "read_register", "record_candidates", "record_text"]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One pasted record: its name (a file or table name, or the line that
+    introduced it) and its fields in order, values byte for byte."""
+
+    name: str
+    fields: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Register:
+    """A turn taken apart (see the module docstring)."""
+
+    body: str
+    heading: str = ""
+    records: tuple[Record, ...] = ()
+
+
+_SUBJECT = re.compile(
+    r"^\s*(?:subject|subj|betreff|assunto|asunto|objet|oggetto|onderwerp|temat|konu|тема|件名"
+    r"|主题|主旨|ämne|emne|aihe)\s*[:：]\s*"
+    r"(?:(?:re|fwd?|aw|wg|tr|rv|res|enc|odp|ynt|sv|vs|vl|antw)\s*[:：]\s*)*",
+    re.I,
+)
+# A label that says what the text is, not what it says: "Calendar:", "Voice memo:",
+# "Dear diary," — in the languages the reader reads.
+_VOICE = (
+    r"voice[ -]?(?:memo|note|message)(?: transcript(?:ion)?)?|transcript|dictated"
+    r"|nota de voz|mensaje de voz|audio|memo vocale|nota vocale|messaggio vocale|mémo vocal"
+    r"|note vocale|message vocal|sprachnotiz|sprachmemo|sprachnachricht|mensagem de voz"
+    r"|áudio|spraakmemo|spraakbericht|notatka głosowa|wiadomość głosowa|sesli not"
+    r"|sesli mesaj|голосовая заметка|голосовое(?: сообщение)?|ボイスメモ|音声メモ|语音备忘录?"
+    r"|语音留言|语音"
+)
+_CALENDAR = (
+    r"(?:calendar|cal|agenda|kalender|calendario|promemoria calendario|calendrier|kalendarz"
+    r"|takvim|календарь|カレンダー|日历)(?: (?:entry|event|invite|note|reminder|item|eintrag"
+    r"|evento|entrada|événement|wpis|kaydı))?|kalendereintrag|termin|evento|rendez-vous|rdv"
+    r"|予定|日程"
+)
+_DIARY = (
+    r"dear diary|diary(?: entry)?|journal(?: entry| intime)?|cher journal|liebes tagebuch"
+    r"|tagebuch(?:eintrag)?|querido diario|diario|caro diario|dagboek|lief dagboek"
+    r"|drogi pamiętniku|pamiętnik|sevgili günlük|günlük|дорогой дневник|дневник|日記|日记"
+    r"|memo|メモ|备忘"
+)
+_LABEL = re.compile(
+    rf"^\s*(?:(?P<voice>{_VOICE})|(?P<cal>{_CALENDAR})|(?P<diary>{_DIARY}))\s*[:：,—–-]+\s*",
+    re.I,
+)
+# A diary's date after its label: "Sunday.", "3. November.", "mardi :", "Wed:", "12/03 -".
+_DAY = (
+    r"(?:mon|tue|wed|thu|fri|sat|sun|lun|mar|mer|jeu|ven|sam|dim|mié|jue|vie|sáb|dom|montag"
+    r"|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|seg|ter|qua|qui|sex|gio|maandag"
+    r"|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|pon|wto|śro|czw|pią|sob|nie|pazar"
+    r"|salı|çarşamba|perşembe|cuma|cumartesi|понедельник|вторник|среда|четверг|пятница|суббота"
+    r"|воскресенье)[\w]*"
+)
+_DIARY_DATE = re.compile(
+    rf"^(?:[^\W\d_]{{2,9}}[ ,]+){{0,2}}(?:{_DAY}|\d{{1,4}}(?:[./-]\d{{1,4}}){{0,2}}\.?)"
+    r"(?:[ ,]+(?:[^\W\d_]{2,12}|\d{1,4}\.?)){0,2}[ ,]*[.:—–-]\s+(?=\S)",
+    re.I,
+)
+# A voice memo's disfluencies ("um,", "uh…", "eh...", "ähm,", only as words of their
+# own) and the openers a dictated note starts with ("okay so", "a ver,", "allora,").
+_UM = r"u+m+|u+h+m*|e+r+m+|e+h+m*|ä+h+m*|e+u+h+|h+m{2,}|えーと|えっと|あの|嗯"
+_OPENERS = (
+    r"okay|ok|so|right|well|yeah|alright|a ver|bueno|pues|vale|allora|dunque|alors|bon|bref"
+    r"|also|na ja|nou|goed|więc|no więc|yani|şey|ну|так|então|bom|olha|para que conste"
+    r"|for the record"
+)
+_DISFLUENCY = re.compile(rf"(?:(?<=^)|(?<=[\s,]))(?:{_UM})(?:[,.…]+\s*|\s*(?=,))", re.I)
+_SPOKEN_OPENER = re.compile(rf"^(?:(?:{_OPENERS})[\s,.:…]+)+", re.I)
+_KEY_VALUE = re.compile(
+    r"^(?P<indent>\s*)(?:-\s+)?(?P<k>[A-Za-z_][\w .-]{0,30}?)\s*:(?:\s+(?P<v>\S.*?))?\s*$"
+)
+_INSERT = re.compile(
+    r"\binsert\s+into\s+(?P<table>[\w.\"`]+)\s*\((?P<cols>[^)]*)\)\s*"
+    r"values\s*\((?P<vals>[^;]*?)\)\s*;?",
+    re.I,
+)
+_CELL = re.compile(r"^[\w .+/@-]{1,40}$")
+
+
+def _sql_values(raw: str) -> list[str]:
+    """The values of an ``INSERT``'s tuple, quotes off ("'a, b'" is one value)."""
+    out: list[str] = []
+    for found in re.finditer(r"\s*('(?:[^']|'')*'|\"[^\"]*\"|[^,]+)\s*(?:,|$)", raw):
+        value = found.group(1).strip()
+        if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) > 1:
+            value = value[1:-1].replace("''", "'")
+        out.append(value)
+    return out
+
+
+def _name(intro: str) -> str:
+    """What a record's introducing line calls it: a file name, else its last words."""
+    spans = [s for s in protect(intro)[1] if "." in s or "_" in s]
+    if spans:
+        return spans[0].strip("`'\"")
+    words = re.sub(
+        r"(?i)\b(?:here(?:'s| is| are)|this is|as (?:a )?(?:csv|yaml|sql|table)|for you"
+        r"|again|my|our|the|a)\b",
+        " ",
+        intro,
+    ).split()
+    return " ".join(words[-3:]).strip(" :,.") if words else ""
+
+
+def _csv(lines: list[str]) -> list[tuple[str, str]] | None:
+    """A CSV table (a header and rows of as many cells), as ``(column, value)`` pairs."""
+    if len(lines) < 2 or "," not in lines[0]:
+        return None
+    header = [c.strip() for c in lines[0].split(",")]
+    if not all(re.match(r"^[A-Za-z_][\w .-]{0,30}$", c) for c in header):
+        return None
+    fields: list[tuple[str, str]] = []
+    for line in lines[1:]:
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) != len(header) or not all(_CELL.match(c) for c in cells if c):
+            return None
+        fields += [(h, c) for h, c in zip(header, cells, strict=True) if c]
+    return fields
+
+
+def _records(lines: list[str]) -> tuple[list[str], list[Record]]:
+    """The lines that are not records, and the records (with the line introducing each)."""
+    rest: list[str] = []
+    records: list[Record] = []
+    i = 0
+    while i < len(lines):
+        # a block of `key: value` lines (a parent key without a value nests the next ones)
+        j, fields, parent = i, [], ""
+        while j < len(lines) and (found := _KEY_VALUE.match(lines[j])):
+            key, value = found["k"].strip(), (found["v"] or "").strip()
+            following = lines[j + 1] if j + 1 < len(lines) else ""
+            opens = len(following) - len(following.lstrip()) > len(found["indent"])
+            if not value and (" " in key or (j == i and not opens)):
+                break  # "profile.yaml for you:", "config:" introduce the record
+            if not value:
+                parent = key
+            else:
+                nested = parent and found["indent"]
+                fields.append((f"{parent}.{key}" if nested else key, value))
+                parent = parent if nested else ""
+            j += 1
+        if j - i >= 2 and len(fields) >= 2:
+            intro = rest.pop() if rest and rest[-1].rstrip().endswith(":") else ""
+            records.append(Record(_name(intro), tuple(fields)))
+            i = j
+            continue
+        # a CSV table: the longest run of lines with as many commas as its header
+        j = i
+        while j < len(lines) and lines[j].count(",") == lines[i].count(",") > 0:
+            j += 1
+        table = _csv([ln.strip() for ln in lines[i:j]]) if j - i >= 2 else None
+        if table:
+            intro = rest.pop() if rest and rest[-1].rstrip().endswith(":") else ""
+            records.append(Record(_name(intro) or "table", tuple(table)))
+            i = j
+            continue
+        rest.append(lines[i])
+        i += 1
+    return rest, records
+
+
+def _inserts(text: str) -> tuple[str, list[Record]]:
+    """SQL ``INSERT`` statements out of ``text``, as records of column: value."""
+    records: list[Record] = []
+
+    def take(found: re.Match[str]) -> str:
+        cols = [c.strip(' "`') for c in found["cols"].split(",")]
+        vals = _sql_values(found["vals"])
+        if len(cols) != len(vals):
+            return found.group(0)
+        fields = tuple((c, v) for c, v in zip(cols, vals, strict=True) if v and v.upper() != "NULL")
+        records.append(Record(found["table"].strip('"`'), fields))
+        return " "
+
+    return _INSERT.sub(take, text), records
+
+
+def read_register(text: str) -> Register:
+    """``text`` taken apart into its heading, body and records (see the module docstring)."""
+    heading = ""
+    subject = _SUBJECT.match(text)
+    if subject:
+        first, _, rest = text[subject.end() :].partition("\n")
+        heading, text = first.strip(), rest.strip()
+    text, records = _inserts(text)
+    lines, blocks = _records(text.split("\n"))
+    records += blocks
+    body = "\n".join(lines).strip()
+    label = _LABEL.match(body)
+    if label:
+        body = body[label.end() :]
+        if label["diary"]:
+            body = _DIARY_DATE.sub("", body, count=1)
+    spoken = bool(label and label["voice"]) or bool(_DISFLUENCY.search(body))
+    if spoken:
+        body = _DISFLUENCY.sub("", body)
+        body = _SPOKEN_OPENER.sub("", body.lstrip(" ,.…"))
+    body = re.sub(r"[ \t]{2,}", " ", body).strip()
+    if not body and not records:
+        body, heading = heading, ""
+    return Register(body, heading, tuple(records))
+
+
+_PREFERENCE_WORDS = re.compile(
+    r"pref|favou?rite|likes?\b|repl(?:y|ies)|answers?|tone|style|format", re.I
+)
+
+
+def record_text(record: Record, *, limit: int = 270) -> tuple[str, bool]:
+    """A record as one statement's text (fields byte for byte, as many as fit in
+    ``limit``) and whether it states preferences (its name or a key says so).
+
+    >>> record_text(Record("user_prefs", (("pref", "editor"), ("value", "neovim"))))
+    ('user_prefs: pref: editor; value: neovim', True)
+    """
+    out = f"{record.name}:" if record.name else ""
+    for key, value in record.fields:
+        part = f"{key}: {value}"
+        joined = f"{out} {part}" if out.endswith(":") else f"{out}; {part}" if out else part
+        if len(joined) > limit:
+            break
+        out = joined
+    said = " ".join([record.name, *(k for k, _ in record.fields)])
+    return out, _PREFERENCE_WORDS.search(said) is not None
+
+
+def record_candidates(
+    records: Sequence[Record], subject: str, today: date, dropped: list[tuple[str, str]]
+) -> list[Candidate]:
+    """One candidate per pasted record: "Olu's profile.yaml: name: Olu; role: SRE lead."
+
+    Its fields stay byte for byte (no pronoun or date rewriting: a record is
+    written for a machine); a Preference when the record says so (a ``prefs``
+    table, a ``replies`` key), else a Fact. A statement that fails the
+    writing constraints is added to ``dropped``, never kept.
+
+    >>> [c.content for c in record_candidates(
+    ...     [Record("setup", (("tool", "terraform"), ("version", "1.9.5")))], "Olu",
+    ...     date(2026, 11, 2), [])]
+    ["Olu's setup: tool: terraform; version: 1.9.5."]
+    """
+    out: list[Candidate] = []
+    for record in records:
+        text, taste = record_text(record if record.name else Record("record", record.fields))
+        if not record.fields:
+            continue
+        content = f"{subject}'s {text}" + ("" if text.endswith((".", "!", "?")) else ".")
+        problems = [p for p in check_statement(content) if p != "first_or_second_person"]
+        if problems:
+            dropped.append((content[:280], ",".join(problems)))
+            continue
+        clause = Clause(text, subject, today, said=text)
+        type_, category = (
+            (MemoryType.PREFERENCE, "PREFERENCE") if taste else (MemoryType.FACT, "KNOWLEDGE")
+        )
+        key = f"record.{slug(record.name or record.fields[0][0])}"
+        out.append(candidate(clause, "record", content, type_, category, key, text))
+    return out
