@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.base import Hit, Rule, run_rules, words
 from memvault.policy.detectors.spoken import on_spoken_view
 from memvault.policy.normalize import NormalizedText, View
 
@@ -193,18 +193,26 @@ def _spoken_pin_ok(m: re.Match[str], view: View) -> bool:
 
 # Between a PIN word and its number: a rule about PINs ("4 digits", "3 attempts"), not a PIN.
 _ABOUT_PINS = re.compile(
-    r"(?i)\b(?:digits?|chiffres?|ziffern?|d[ií]gitos?|cifr\w*|cyfr\w*|hane\w*|haneli|"
-    r"numer(?:als|i)|attempts?|tries|times|tentativ\w*|intentos?|versuche?|pr[óo]b\w*|"
-    r"deneme|mal|veces|fois|volte|vezes|reset\w*|expires?|minutes?|minuten|minutos|minuti|"
-    r"seconds?|sekunden|segundos|secondes|hours?|stunden|horas|heures|days?|tage|d[ií]as|"
-    r"jours|year|jahr|año|ano|année|anno|yıl\w*|lat|rok\w*|год\w*|цифр\w*|попыт\w*)\b|"
-    r"桁|자리|位|回"
+    "(?i)"
+    + words(
+        r"""digits? chiffres? ziffern? d[ií]gitos? cifr\w* cyfr\w* hane\w* numer(?:als|i) attempts?
+        tries times tentativ\w* intentos? versuche? pr[óo]b\w* deneme mal veces fois volte vezes
+        reset\w* expires? cadu\w* expir\w* venc\w* g[üu]ltig\w* valid\w* scad\w* minutes?
+        minuten minutos minuti seconds? sekunden segundos secondes hours? stunden horas heures
+        days? tage d[ií]as jours year jahr año ano année anno yıl\w* lat rok\w* год\w* цифр\w*
+        попыт\w*"""
+    )
+    + "|桁|자리|位|回"
 )
 # A number that is a year, an amount or a count, not a PIN ("in 2023", "4500 euros").
 _NOT_PIN_AFTER = re.compile(
-    r"(?i)^\s*(?:%|€|\$|£|¥|₺|₹|zł|kr|eur\w*|usd|dollars?|lira|liras?|rupees?|reais|euros?|"
-    r"kg|km|m\b|cm|mm|mb|gb|px|times|people|users|digits?|chiffres|ziffern|d[ií]gitos|"
-    r"years?|jahre|años|anos|ans|anni|yıl\w*|lat|лет|год\w*|円|元|원|년|年|월|월|일|日|時)"
+    r"(?i)^\s*(?:[%€$£¥₺₹]|円|元|원|년|年|월|일|日|時|"
+    + words(
+        r"""zł kr eur\w* usd dollars? liras? rupees? reais euros? kg km m cm mm mb gb px times
+        people users digits? chiffres ziffern d[ií]gitos years? jahre años anos ans anni yıl\w* lat лет
+        год\w*"""
+    )
+    + ")"
 )
 
 
