@@ -209,8 +209,8 @@ _NOT_PIN_AFTER = re.compile(
     r"(?i)^\s*(?:[%€$£¥₺₹]|円|元|원|년|年|월|일|日|時|"
     + words(
         r"""zł kr eur\w* usd dollars? liras? rupees? reais euros? kg km m cm mm mb gb px times
-        people users digits? chiffres ziffern d[ií]gitos years? jahre años anos ans anni yıl\w* lat лет
-        год\w*"""
+        people users digits? chiffres ziffern d[ií]gitos years? jahre años anos ans anni yıl\w*
+        lat лет год\w*"""
     )
     + ")"
 )
