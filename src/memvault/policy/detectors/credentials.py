@@ -21,7 +21,9 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from memvault.policy.detectors.base import Hit, Rule, run_rules, words
+from memvault.policy.detectors import pins
+from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.pins import pin_ok
 from memvault.policy.detectors.spoken import on_spoken_view
 from memvault.policy.normalize import NormalizedText, View
 
@@ -169,78 +171,6 @@ def _pair_ok(m: re.Match[str], view: View) -> bool:
         and re.search(r"[^\w\s]", v) is not None
         and _value_ok(v)
     )
-
-
-def _pin_ok(m: re.Match[str], view: View) -> bool:
-    digits = re.sub(r"\D", "", m.group("value"))
-    return 4 <= len(digits) <= 8
-
-
-# A bare "combination" / "código" is a lottery draw, a formation or a course code when the
-# number is said as words; read out, it is a PIN only beside a lock, a door or an alarm.
-_BARE_CODE_WORD = re.compile(r"(?i)(?:combination|combo|c[oó]digo)\b")
-_LOCK_CONTEXT = re.compile(
-    r"(?i)\b(?:lock\w*|safe|padlock|door|gate|alarm|garage|puerta|portal|acceso|alarma|"
-    r"caja fuerte|candado|cerradura|seguridad|desbloqueo)\b"
-)
-
-
-def _spoken_pin_ok(m: re.Match[str], view: View) -> bool:
-    if _BARE_CODE_WORD.match(m.group()) and not _LOCK_CONTEXT.search(m.group()):
-        return False
-    return _pin_ok(m, view)
-
-
-# Between a PIN word and its number: a rule about PINs ("4 digits", "3 attempts"), not a PIN.
-_ABOUT_PINS = re.compile(
-    "(?i)"
-    + words(
-        r"""digits? chiffres? ziffern? d[ií]gitos? cifr\w* cyfr\w* hane\w* numer(?:als|i) attempts?
-        tries times tentativ\w* intentos? versuche? pr[óo]b\w* deneme mal veces fois volte vezes
-        reset\w* expires? cadu\w* expir\w* venc\w* g[üu]ltig\w* valid\w* scad\w* minutes?
-        minuten minutos minuti seconds? sekunden segundos secondes hours? stunden horas heures
-        days? tage d[ií]as jours year jahr año ano année anno yıl\w* lat rok\w* год\w* цифр\w*
-        попыт\w*"""
-    )
-    + "|桁|자리|位|回"
-)
-# A number that is a year, an amount or a count, not a PIN ("in 2023", "4500 euros").
-_NOT_PIN_AFTER = re.compile(
-    r"(?i)^\s*(?:[%€$£¥₺₹]|円|元|원|년|年|월|일|日|時|"
-    + words(
-        r"""zł kr eur\w* usd dollars? liras? rupees? reais euros? kg km m cm mm mb gb px times
-        people users digits? chiffres ziffern d[ií]gitos years? jahre años anos ans anni yıl\w*
-        lat лет год\w*"""
-    )
-    + ")"
-)
-
-
-def _pin_pair_ok(m: re.Match[str], view: View) -> bool:
-    """A PIN word, then its 4-8 digit number (not a rule about PINs, a year or an amount)."""
-    if not _pin_ok(m, view):
-        return False
-    gap = view.text[m.start() : m.start("value")]
-    if _ABOUT_PINS.search(gap) or _NOT_PIN_AFTER.match(view.text[m.end() : m.end() + 12]):
-        return False
-    # a year-like number is a PIN only right after an operator ("PIN-koodi: 1987"), not
-    # after a preposition ("el código PIN caduca en 2027")
-    return not _YEAR.fullmatch(m.group("value")) or _PIN_OPERATOR.search(gap) is not None
-
-
-_YEAR = re.compile(r"(?:19[5-9]|20[0-4])\d")
-_PIN_OPERATOR = re.compile(
-    r"(?i)(?:[:=：—–-]|\b(?:is|was|es|est|ist|é|è|är|er|on|jest|to|là|adalah|hai|это))\s*$|है\s*$"
-)
-
-
-def _otp_seed_ok(m: re.Match[str], view: View) -> bool:
-    """A base32 secret (RFC 4648 letters, digits 2-7) long enough and mixed enough."""
-    if m.group("value") is None:
-        return True  # an authenticator export URI carries its seeds
-    seed = re.sub(r"[\s-]", "", m.group("value")).upper()
-    digits = sum(c.isdigit() for c in seed)
-    return len(seed) >= 16 and digits >= 1 and len(seed) - digits >= 8 and len(set(seed)) >= 8
 
 
 def _secret_ok(m: re.Match[str], view: View) -> bool:
@@ -395,7 +325,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i:[^\n:=]{0,30}?\b(?:for|of|to|on|at|in|от|för|für|pour|para|per|voor|dla|til|di|de|du)\b[^\n:=]{0,30}?)?"
         rf"{_OP}[\"']?(?P<value>\d(?:[\s-]?\d){{3,7}})\b",
         "a PIN or access code with its value",
-        validate=_pin_ok,
+        validate=pin_ok,
     ),
     _r(
         "device_pin",
@@ -484,51 +414,7 @@ RULES: tuple[Rule, ...] = (
         r"setup key)\b)[^\n]{0,12}?[:=]?\s*(?-i:[A-Z2-7]{4}(?:\s?[A-Z2-7]{4}){3,})\b",
         "a one-time-password secret",
     ),
-    _r(
-        "otp_seed",
-        "access_token",
-        # a two-factor / authenticator word in any of several languages, then a base32 seed:
-        # "Clé secrète Google Authenticator : …", "2FA-Schlüssel meiner Chefin: …",
-        # "2단계 인증 비밀키 …", "otpauth-migration://offline?data=…"
-        r"(?i:\botpauth-migration://offline\?data=[A-Za-z0-9%+/=_-]{16,}"
-        r"|(?:\b(?:totp|hotp|2fa|mfa|otp|two[- ]factor|2-step|two-step|authenticator|authy|"
-        r"setup key|secret key|cl[ée] secr[èe]te|geheime?r? schl[üu]ssel|2fa-schl[üu]ssel|"
-        r"chave secreta|clave secreta|chiave segreta|geheime sleutel|klucz (?:tajny|2fa)|"
-        r"gizli anahtar|iki fa?kt[öo]rl[üu]|doğrulama anahtar\w*|секретн\w+ ключ\w*|"
-        r"двухфактор\w*|mã bí mật|kunci rahasia)\b|2단계 인증|비밀 ?키|二段階認証|シークレットキー|"
-        r"两步验证|双重验证|密钥|二次验证)"
-        r"[^\n]{0,40}?(?<![A-Za-z0-9])"
-        r"(?P<value>[A-Za-z2-7]{4}(?:[ -]?[A-Za-z2-7]{4}){3,15}|[A-Z2-7]{16,64}|[a-z2-7]{16,64})"
-        r"(?![A-Za-z0-9]))",
-        "a one-time-password (authenticator) secret",
-        validate=_otp_seed_ok,
-    ),
-    _r(
-        "pin_pair",
-        "pin",
-        # a PIN word of more languages, then its number within a few words:
-        # "PIN-koodi: 5530", "O PIN do cartão do meu irmão é 1947", "Banka kartı şifrem 6604"
-        r"(?i:\b(?:pin-?koodi|tunnusluku|pincode|pinkode|pin-?nummer|geheimzahl|geheimnummer|"
-        r"code (?:pin|secret|confidentiel)|code (?:de |d[eu] )?(?:la |ma |sa )?carte(?: bleue)?|"
-        r"c[oó]digo (?:pin|secreto|do cart[aã]o|de (?:la |mi |su )?tarjeta)|senha do cart[aã]o|"
-        r"pin (?:do|da|de|del|della|di|du|des|van|von|der|des|dla|от|för|af|na) \w+|"
-        r"codice (?:pin|segreto)|kod pin|pin-?kod\w*|kart\w* şifre\w*|şifrem|sifrem|"
-        r"mã pin|mã số bí mật|kode pin|nomor pin|pin kartu|κωδικ[όο]ς pin|pin-?код\w*|пин)\b"
-        r"|(?:קוד סודי|קוד (?:ה)?כניסה|קוד גישה|الرقم السري|الرمز السري|رمز البطاقة|رمز سري|"
-        r"पिन(?: कोड| नंबर)?))"
-        r"[^\n\d.!?;]{0,40}?(?<![\d,.])(?P<value>\d(?:[ -]?\d){3,7})(?![\d,.]?\d)",
-        "a PIN with its number",
-        validate=_pin_pair_ok,
-    ),
-    _r(
-        "pin_bare",
-        "pin",
-        # an English PIN word right before its number, no operator: "phone passcode 090412"
-        r"(?i:\b(?:pin|passcode|pass code|unlock code|lock ?screen code)\b)\s*[#-]?\s*"
-        r"(?<![\d,.])(?P<value>\d{4,8})(?![\d,.]?\d)",
-        "a PIN with its number",
-        validate=_pin_pair_ok,
-    ),
+    *pins.RULES,
     _r(
         "wifi_qr",
         "password",
@@ -590,7 +476,7 @@ RULES: tuple[Rule, ...] = (
 
 # The same rules on numbers read out as words ("my PIN is four, four, one, nine").
 SPOKEN_RULES = tuple(
-    replace(r, views=("spoken",), validate=_spoken_pin_ok)
+    replace(r, views=("spoken",), validate=pins.spoken_pin_ok)
     if r.name == "credentials.pin_assignment"
     else replace(r, views=("spoken",))
     for r in RULES
