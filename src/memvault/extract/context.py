@@ -41,10 +41,12 @@ __all__ = [
     "biographic",
     "context_of_kept",
     "decision_said",
+    "favourite_said",
     "lasting_state",
     "of_the_moment",
     "praises_listener",
     "stands_alone",
+    "wants_replies",
 ]
 
 # A word in capitals after the clause's first word ("cached on Vercel", "Monitoring
@@ -57,6 +59,9 @@ _UNSPACED_NAME = re.compile(r"[A-Za-z0-9]|[\u30a1-\u30fa\u30fc]{2,}")
 _PRONOUN_I = re.compile(r"(?<![\w'’])I(?![\w])")
 
 
+_PLAIN_HYPHENATED = re.compile(r"[^\W\d_A-Z]+(?:-[^\W\d_A-Z]+)+")
+
+
 def stands_alone(text: str) -> bool:
     """Whether a clause names something of its own (a name, an identifier, a number).
 
@@ -64,10 +69,12 @@ def stands_alone(text: str) -> bool:
     (True, False)
     >>> stands_alone("Most of my students are sixteen."), stands_alone("インフラは GCP です。")
     (False, True)
+    >>> stands_alone("Sem acesso ao e-mail."), stands_alone("Rien ne change là-dessus.")
+    (False, False)
     """
     masked, spans = protect(text)
-    if spans:
-        return True
+    if any(not _PLAIN_HYPHENATED.fullmatch(span) for span in spans):
+        return True  # a hyphenated word ("e-mail", "là-dessus") is prose, not a name
     if _UNSPACED.search(text):
         # no capitals to tell a name by: Latin letters, digits or a katakana word
         # ("インフラは GCP です", "エンジニアをしています") name something; "家でのんびり
@@ -254,6 +261,52 @@ _REPLIES = re.compile(
     r"|englisch|português|inglês|italiano|inglese|nederlands|engels|polsku|angielsku|svenska"
     r"|engelska|dansk|engelsk|türkçe|ingilizce|русском|английском|hinglish|hindi)(?!\w)"
     r"|回答|返事|説明|日本語|英語|中文|英文|回复|한국어|영어|お願いします|请用",
+    re.I,
+)
+
+
+#: A favourite named, in the languages the reader reads ("mi editor favorito", "mein
+#: Lieblingsgetränk", "mon film préféré", "最喜欢的"): a taste, however the reader types it.
+_FAVOURITE = re.compile(
+    r"(?<!\w)(?:favorit[oa]s?|preferid[oa]s?|preferit[oa]|préféré(?:e|s|es)?|lieblings\w*"
+    r"|favoriet\w*|ulubion\w*|en sevdiğim|favori\w*|любим\w*)(?!\w)|最喜欢|一番好き|大好きな",
+    re.I,
+)
+#: The assistant's answers named ("respuestas", "Antworten", "cevapları", "ответы").
+_ANSWERS = re.compile(
+    rf"(?<!\w){_ANSWER}s?(?!\w)|(?<!\w)(?:respuestas|réponses|antworten|respostas|risposte"
+    r"|antwoorden|odpowiedzi|svar|cevap\w*|yanıt\w*|ответ\w*)(?!\w)|回答|返事|回复",
+    re.I,
+)
+
+
+def favourite_said(text: str) -> bool:
+    """Whether a clause names a favourite in another language (then it is a preference):
+    ``favourite_said("Mi editor favorito es VS Code")`` is true, "Uso VS Code" is not.
+
+    >>> [favourite_said(t) for t in ("Mein Lieblingseditor ist Helix", "Ich nutze Helix")]
+    [True, False]
+    """
+    return bool(_FAVOURITE.search(text))
+
+
+def wants_replies(text: str) -> bool:
+    """Whether a clause says how the assistant's answers should be: it names the answers
+    and a language or a manner ("Meine Antworten bitte auf Deutsch", "Cevapları Türkçe
+    yazarsan sevinirim") — a preference in any language, sure reading or not.
+
+    >>> wants_replies("Cevapları Türkçe yazarsan sevinirim"), wants_replies("Ik woon in Gent")
+    (True, False)
+    """
+    return _ANSWERS.search(text) is not None and (
+        about_replies(_ANSWERS.sub(" ", text)) or _MANNER.search(text) is not None
+    )
+
+
+_MANNER = re.compile(
+    r"(?<!\w)(?:kurz\w*|court\w*|corto|cortas?|curtas?|brevi|breves?|kort\w*|krótk\w*"
+    r"|kısa|коротк\w*|bitte|por favor|s'il (?:te|vous) plaît|per favore|alsjeblieft|proszę"
+    r"|lütfen|пожалуйста)(?!\w)|短く|简短|简洁|お願い|请",
     re.I,
 )
 

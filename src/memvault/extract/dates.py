@@ -96,6 +96,15 @@ def _with_prep(match: re.Match[str], text: str, default: str = "on ") -> str:
     return f"{prep}{text}" if prep else f"{default}{text}"
 
 
+def _monday(today: date, weeks: int) -> date:
+    return today - timedelta(days=today.weekday()) + timedelta(weeks=weeks)
+
+
+#: A preposition before a relative week or month ("from next week", "since last month")
+#: stays before the date: "from the week of …", never "from in the week of …".
+_SPAN_PREP = r"(?P<prep>\b(?:from|starting|since|as of|beginning|until|till|through)\s+)?"
+
+
 _RULES: tuple[Rule, ...] = (
     (
         re.compile(_PREP + r"\byesterday\b(?!['’]s)", re.I),
@@ -146,24 +155,24 @@ _RULES: tuple[Rule, ...] = (
         lambda m, t: "on " + _iso(_shift(t, -_count(m["n"]), m["unit"].lower())),
     ),
     (
-        re.compile(r"\bnext week\b", re.I),
-        lambda m, t: "in the week of " + _iso(t - timedelta(days=t.weekday()) + timedelta(weeks=1)),
+        re.compile(_SPAN_PREP + r"\bnext week\b", re.I),
+        lambda m, t: _with_prep(m, "the week of " + _iso(_monday(t, 1)), "in "),
     ),
     (
-        re.compile(r"\blast week\b", re.I),
-        lambda m, t: "in the week of " + _iso(t - timedelta(days=t.weekday()) - timedelta(weeks=1)),
+        re.compile(_SPAN_PREP + r"\blast week\b", re.I),
+        lambda m, t: _with_prep(m, "the week of " + _iso(_monday(t, -1)), "in "),
     ),
     (
-        re.compile(r"\bthis week\b", re.I),
-        lambda m, t: "in the week of " + _iso(t - timedelta(days=t.weekday())),
+        re.compile(_SPAN_PREP + r"\bthis week\b", re.I),
+        lambda m, t: _with_prep(m, "the week of " + _iso(_monday(t, 0)), "in "),
     ),
     (
-        re.compile(r"\bnext month\b", re.I),
-        lambda m, t: "in " + _add_months(t, 1).strftime("%B %Y"),
+        re.compile(_SPAN_PREP + r"\bnext month\b", re.I),
+        lambda m, t: _with_prep(m, _add_months(t, 1).strftime("%B %Y"), "in "),
     ),
     (
-        re.compile(r"\blast month\b", re.I),
-        lambda m, t: "in " + _add_months(t, -1).strftime("%B %Y"),
+        re.compile(_SPAN_PREP + r"\blast month\b", re.I),
+        lambda m, t: _with_prep(m, _add_months(t, -1).strftime("%B %Y"), "in "),
     ),
     (
         re.compile(r"\bnext year\b", re.I),

@@ -61,6 +61,8 @@ class Register:
     body: str
     heading: str = ""
     records: tuple[Record, ...] = ()
+    #: what the label said the text is: "calendar", "diary", "voice" (or "")
+    kind: str = ""
 
 
 _SUBJECT = re.compile(
@@ -250,7 +252,8 @@ def read_register(text: str) -> Register:
     body = re.sub(r"[ \t]{2,}", " ", body).strip()
     if not body and not records:
         body, heading = heading, ""
-    return Register(body, heading, tuple(records))
+    kind = next((k for k in ("voice", "cal", "diary") if label and label[k]), "")
+    return Register(body, heading, tuple(records), {"cal": "calendar"}.get(kind, kind))
 
 
 _PREFERENCE_WORDS = re.compile(

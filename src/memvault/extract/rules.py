@@ -57,10 +57,12 @@ from memvault.extract.context import (
     biographic,
     context_of_kept,
     decision_said,
+    favourite_said,
     lasting_state,
     of_the_moment,
     praises_listener,
     stands_alone,
+    wants_replies,
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
@@ -405,6 +407,38 @@ def _prepare(raw: str) -> tuple[str, bool]:
     return text, explicit
 
 
+#: A calendar date: a month named (in the languages the reader reads) or written in digits.
+_CALENDAR_DATE = re.compile(
+    r"(?<!\w)(?:jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril"
+    r"|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|janvier|février|mars"
+    r"|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|januar|februar|märz"
+    r"|juni|juli|oktober|dezember|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro"
+    r"|novembro|dezembro|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
+    r"|dicembre)(?!\w)|\d{4}-\d{2}-\d{2}|(?<![\d:])\d{1,2}[./]\d{1,2}(?![\d:])|\d+月",
+    re.I,
+)
+_AS_EVENT = Reading("event", 1.0, (("event", 1.0),))
+
+
+def _calendar_entry(cand: Candidate, why: str, raw: str) -> tuple[Candidate | None, str]:
+    """A calendar entry no rule read, typed by what a calendar says of it.
+
+    A recurring entry ("every Monday 09:00 standup") is a standing fact; an entry on a
+    named date ("quarterly planning in Berlin, 4-6 December") is an event; one on a
+    weekday and an hour only ("Thu 14:00 dentist") is this week's logistics.
+    """
+    if not cand.rule.startswith("reader."):
+        return cand, why
+    if _RECURRING.search(raw) or _HABITUAL.search(raw) or HABIT_GLOSS in glosses(raw):
+        if cand.type in (MemoryType.PREFERENCE, MemoryType.EVENT):
+            return retype(cand, _AS_FACT), why + " (a recurring calendar entry)"
+        return cand, why
+    if _CALENDAR_DATE.search(raw):
+        return retype(cand, _AS_EVENT), why + " (a dated calendar entry)"
+    return None, f"silent:calendar logistics ({why})"
+
+
 class RuleExtractor:
     """Deterministic extractor (the default; no LLM, no network): the clause
     reader decides what each clause is, the rules fill its slot.
@@ -438,7 +472,7 @@ class RuleExtractor:
         if message.role is not Role.USER:
             return Extraction(extractor=self.name, skipped=f"role {message.role.value!r}")
         register = read_register(message.text)
-        got = self._extract(message, register.body, register.records, now)
+        got = self._extract(message, register.body, register.records, now, register.kind)
         if register.heading and register.body and not got.candidates:
             # Trigger: an e-mail whose body keeps nothing ("Subject: I'm the new tech
             #          lead for checkout / Starting this sprint.").
@@ -455,7 +489,12 @@ class RuleExtractor:
         return got
 
     def _extract(
-        self, message: Message, text: str, records: Sequence[Record], now: datetime
+        self,
+        message: Message,
+        text: str,
+        records: Sequence[Record],
+        now: datetime,
+        kind: str = "",
     ) -> Extraction:
         moment = message.at or now
         subject = message.subject
@@ -474,6 +513,7 @@ class RuleExtractor:
             for s_index, (_, clauses) in enumerate(sentences)
             for raw in clauses
         ]
+        foreign = not english_like(text)
         reader, reader_error = self._reader()
         if reader_error:
             errors.append(reader_error)
@@ -497,6 +537,9 @@ class RuleExtractor:
                 errors,
                 readings[len(sentences) + i],
                 readings[s_index] if sum(1 for p in prepared if p[0] == s_index) > 1 else None,
+                foreign=foreign,
+                # a calendar's or diary's entries are the writer's own
+                own_entry=kind in {"calendar", "diary"},
             )
             for i, (s_index, raw, text, explicit) in enumerate(prepared)
         ]
@@ -524,6 +567,8 @@ class RuleExtractor:
             reading = readings[len(sentences) + i]
             sentence_reading = readings[s_index] if many else None
             cand, why = built[i]
+            if kind == "calendar" and s_index == 0 and cand is not None:
+                cand, why = _calendar_entry(cand, why, raw)
             if (
                 cand is None
                 and aside_in is None
@@ -561,6 +606,8 @@ class RuleExtractor:
                 and not explicit
                 and cand.category not in _ASKED
                 and cand.rule not in _STANDING
+                # a diary's "today" is the entry's date: what happened is its event
+                and not (kind == "diary" and cand.type is MemoryType.EVENT)
                 and (
                     (
                         (_TODAY.search(raw) or of_the_moment(raw))
@@ -690,6 +737,9 @@ class RuleExtractor:
         errors: list[str],
         reading: Reading | None = None,
         sentence: Reading | None = None,
+        *,
+        foreign: bool = False,
+        own_entry: bool = False,
     ) -> tuple[Candidate | None, str]:
         """The clause's candidate (or None) and why (see :class:`ClauseTrace`)."""
         if not explicit and praises_listener(text):
@@ -699,7 +749,10 @@ class RuleExtractor:
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
         if reading is None and not explicit and _is_chitchat(text):
             return None, "silent:chit-chat (no reader)"
-        says = reading is not None and (stated(text) if english_like(text) else stated_other(text))
+        # a short clause of a turn in another language is of that language ("vivo en
+        # Valencia", "Sem acesso ao e-mail" read as English alone)
+        english = english_like(text) and not (foreign and len(text.split()) < 6)
+        says = reading is not None and (stated(text) if english else stated_other(text))
         if says and quiet and reading is not None:
             # Trigger: a first-person statement ("last weekend I joined a climbing club")
             #          that the reader calls silent without conviction.
@@ -721,7 +774,7 @@ class RuleExtractor:
             ):
                 quiet = ""
         change = UPDATE_CUE.search(text) is not None and _TODAY.search(text) is None
-        habit = _HABITUAL.search(text) is not None and english_like(text)
+        habit = _HABITUAL.search(text) is not None and english
         if (
             (
                 habit
@@ -729,7 +782,7 @@ class RuleExtractor:
             )
             and reading is not None
             and not text.rstrip().endswith("?")
-            and english_like(text)
+            and english
             and quiet in {"", reading.label}
             and not overrules_rules(reading, change=True)
         ):
@@ -745,7 +798,7 @@ class RuleExtractor:
             quiet, says = "", True
         changed_other = (
             reading is not None
-            and not english_like(text)
+            and not english
             and UPDATE_CUE.search(text) is not None
             and _TODAY_OTHER.search(text) is None
             and not text.rstrip().endswith(("?", "？"))
@@ -809,7 +862,7 @@ class RuleExtractor:
                 )
         if quiet:
             return None, f"silent:{quiet} (no rule)"
-        other = not english_like(text)
+        other = not english
         if says and reading is not None and not reading.durable and not other:
             reading = durable_fallback(reading)
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
@@ -832,13 +885,20 @@ class RuleExtractor:
                         )
                     )
                 ):
-                    return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
+                    if not (wants_replies(text) or favourite_said(text)):
+                        why = f"{reading.label} {reading.score:.2f}"
+                        return None, f"silent:unread (not English, {why})"
+                    # "Cevapları Türkçe yazarsan sevinirim", "mi editor favorito es Helix":
+                    # how the answers should be, or a favourite — a taste however unsure
+                    reading = replace(reading, label="preference")
                 hints = glosses(text)
+                taste = favourite_said(text) or wants_replies(text)
                 if (reading.label == "event" and not _RECENT_GLOSSES.intersection(hints)) or (
                     reading.label == "preference"
                     and REPLY_GLOSS not in hints
                     and not TASTE_GLOSSES.intersection(hints)
                     and not about_replies(text)
+                    and not taste
                 ):
                     # "mittlerweile sind wir auf Hetzner", "empecé a correr hace dos años": a
                     # state of things or a life story, a fact (what happened yesterday or
@@ -849,7 +909,7 @@ class RuleExtractor:
                     # "devo aggiornare Next.js alla 15": no choice is said — a todo when
                     # it says "need to", else the stack's fact
                     reading = replace(reading, label="todo" if NEED_GLOSS in hints else "fact")
-                if REPLY_GLOSS in hints:
+                if REPLY_GLOSS in hints or taste:
                     if reading.label in {"fact", "event", "decision"}:
                         # "Contéstame siempre en español": how the user wants replies
                         reading = replace(reading, label="preference")
@@ -864,7 +924,12 @@ class RuleExtractor:
                 return word_for_word, f"reader.{reading.label} (verbatim)" + (
                     "" if word_for_word else " (too short)"
                 )
-            if reading.sure and reading.label == "event" and not _ABOUT_SPEAKER.search(text):
+            if (
+                reading.sure
+                and reading.label == "event"
+                and not _ABOUT_SPEAKER.search(text)
+                and not own_entry
+            ):
                 # Trigger: a happening no rule read, and not the speaker's ("the deploy
                 #          went fine yesterday", "the outage lasted an hour").
                 # Why: the status of things around the user, not an event of their life.

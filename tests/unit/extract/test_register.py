@@ -72,3 +72,39 @@ def test_a_repeat_said_as_one_keeps_only_the_statement() -> None:
     ]
     out = kept("Just reminding you: we deploy on Tuesdays only.", "Kwame")
     assert out and all("remind" not in c.lower() for _, c in out)
+
+
+def test_a_calendar_entry_is_a_fact_when_recurring_an_event_when_dated_else_logistics() -> None:
+    assert kept("Calendar: Fri 17:00 drinks with Sam.", "Mei") == []
+    recurring = kept("Calendar: every Tuesday 07:30 choir rehearsal at the church hall.", "Mei")
+    assert [t for t, _ in recurring] == ["Fact"]
+    dated = kept("Calendar: offsite with the data team in Porto, 12-14 March.", "Mei")
+    assert [t for t, _ in dated] == ["Event"] and "12-14 March" in dated[0][1]
+
+
+def test_a_diarys_today_is_the_entrys_date_not_a_one_off() -> None:
+    out = kept("Dear diary, today I gave my first talk at PyData in Leeds.", "Mei")
+    assert out == [("Event", "Mei gave their first talk at PyData in Leeds on 2026-11-02.")]
+    # in chat, the same words are today's news
+    assert kept("today I gave my first talk at PyData in Leeds.", "Mei") != out
+
+
+def test_relative_weeks_and_months_keep_the_users_preposition() -> None:
+    out = kept("from this week I do code reviews on Wednesdays only.", "Ana")
+    assert out and "from the week of 2026-11-02" in out[0][1].lower()
+    assert " in the week" not in out[0][1]
+
+
+def test_favourites_and_wanted_answers_are_preferences_in_any_language() -> None:
+    assert kept("Mi editor favorito es Helix. Lo uso para todo.", "Javier") == [
+        ("Preference", "Mi editor favorito es Helix.")
+    ]
+    out = kept("Cevapları Türkçe yazarsan sevinirim. Teknik terimler kalabilir.", "Aylin")
+    assert [t for t, _ in out] == ["Preference"] and "Türkçe" in out[0][1]
+
+
+def test_a_short_clause_of_a_turn_in_another_language_is_read_in_that_language() -> None:
+    # "Sem acesso ao e-mail" alone reads as English: the reader's English keep rule and
+    # the rewriter would store it in raw words
+    out = kept("Estarei de férias de 10 a 24 de dezembro. Sem acesso ao e-mail.", "Bea")
+    assert all("acesso" not in c for _, c in out)
