@@ -211,3 +211,66 @@ def test_the_saved_graph_keeps_no_id_of_an_inactive_memory(tmp_path: Path) -> No
     index = again._vectors[("acme", MODEL)].ann
     assert isinstance(index, HnswIndex) and index.stale == 1
     again.close()
+
+
+def _bulk(store: SQLiteStore, orch: str, n: int, seed: int, batch: int = 250) -> list[str]:
+    """``n`` memories written in batches (each its own transaction), as add_many does."""
+    vectors = _vectors(n, seed)
+    ids: list[str] = []
+    for start in range(0, n, batch):
+        nodes = [make_node(orch) for _ in range(start, min(n, start + batch))]
+        rows = tuple(
+            EmbeddingRow(node.memory_id, MODEL, vectors[start + i], f"sha-{node.memory_id}")
+            for i, node in enumerate(nodes)
+        )
+        store.apply(WriteSet(orch, ts(1), nodes=tuple(nodes), embeddings=rows))
+        ids.extend(node.memory_id for node in nodes)
+    return ids
+
+
+def test_a_bulk_load_builds_the_graph_before_the_first_search(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=500)
+    ids = _bulk(store, "acme", 1500, seed=21)
+    matrix = store._vectors.get(("acme", MODEL))
+    assert matrix is not None and len(matrix) == 1500  # loaded after the first batch, followed
+    assert matrix.wait_for_ann(120) is not None  # built and extended on the worker, no search
+    assert matrix.ann is not None and matrix.ann.count == 1500
+    # what it answers is what an exact store answers (within the graph's recall)
+    exact = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
+    probes = _vectors(20, seed=22)
+    overlaps = [len(set(_ids(store, p)) & set(_ids(exact, p))) / 10 for p in probes]
+    assert float(np.mean(overlaps)) >= 0.9
+    # another process's write is seen, and a memory just written comes first
+    second = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
+    theirs = _bulk(second, "acme", 120, seed=23)
+    assert _ids(store, _vectors(120, seed=23)[7])[0] == theirs[7]
+    mine = _bulk(store, "acme", 200, seed=24)
+    assert _ids(store, _vectors(200, seed=24)[150])[0] == mine[150]
+    store.close()  # saves the graph the worker built (with what it holds)
+    graph = store._graph_path("acme", MODEL)
+    assert graph is not None and graph.is_file()
+    with open(graph, "rb") as f:
+        keys = set(np.load(f, allow_pickle=False).tolist())
+    assert set(ids) <= keys
+    # the next process reuses it for every row it holds
+    again = SQLiteStore(tmp_path / "m.db", ann_min_rows=500)
+    again.ann_background = False
+    reused = [len(set(_ids(again, p)) & set(_ids(exact, p))) / 10 for p in probes]
+    assert float(np.mean(reused)) >= 0.9
+    loaded = again._vectors[("acme", MODEL)].ann
+    assert isinstance(loaded, HnswIndex) and loaded.count == 1820
+    for s in (again, exact, second):
+        s.close()
+
+
+def test_a_large_store_is_not_loaded_by_a_write(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "m.db", ann_min_rows=300)
+    _bulk(store, "acme", 400, seed=25)
+    store.close()
+    again = SQLiteStore(tmp_path / "m.db", ann_min_rows=300)
+    _bulk(again, "acme", 200, seed=26)  # 400 rows before: above the threshold
+    assert ("acme", MODEL) not in again._vectors  # left to the first search
+    _bulk(again, "acme", 50, seed=27, batch=50)  # a small write never loads it
+    assert ("acme", MODEL) not in again._vectors
+    assert len(_ids(again, _vectors(1, seed=26)[0], k=50)) == 50
+    again.close()

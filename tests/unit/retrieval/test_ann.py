@@ -178,3 +178,80 @@ def test_a_background_build_keeps_searches_exact_and_catches_up() -> None:
     top = m.search(q, 10, None, ann_min_rows=100)
     assert top[0] == ("m00007", pytest.approx(1.0, abs=1e-5))
     assert m.search(-q, 1, None, ann_min_rows=100)[0][0] == "late"
+
+
+@needs_faiss
+def test_rows_not_in_the_graph_yet_are_searched_exactly() -> None:
+    """The tail (rows written after the graph last grew) is scored exactly and merged."""
+    vectors = _clustered(2000)
+    m = VectorMatrix(32, ann_kind="hnsw", background=True)
+    for i, v in enumerate(vectors):
+        m.upsert(f"m{i:05d}", v, active=True)
+    assert m.ensure_ann(wait=True) is not None and m.ann is not None
+    m.close()  # no worker from now on: every later row stays in the tail
+    q = _clustered(1, seed=31)[0]
+    tail = _clustered(400, seed=32)
+    for i, v in enumerate(tail):
+        m.upsert(f"t{i:05d}", v, active=True)
+    m.upsert("twin", q, active=True)
+    m.upsert("t00003", -q, active=False)  # an inactive tail row never comes back
+    assert m.ann.count == 2000 and m.ann_pending() == 401
+    got = m.search(q, 20, None, ann_min_rows=100)
+    assert got[0] == ("twin", pytest.approx(1.0, abs=1e-5))
+    exact = m.search_exact(q, 20, None)
+    assert _overlap(got, exact) >= 0.9
+    # every tail row that belongs in the exact top 20 is there (the tail is exact)
+    tail_exact = {x for x, _ in exact if x.startswith("t") or x == "twin"}
+    assert tail_exact <= {x for x, _ in got}
+    assert "t00003" not in {x for x, _ in m.search(-q, 50, None, ann_min_rows=100)}
+    # a filtered search sees allowed tail rows only
+    allowed = np.array([5, 17, *range(2000, 2401)], dtype=np.intp)
+    filtered = m.search(q, 10, allowed, ann_min_rows=100)
+    assert filtered[0][0] == "twin"
+    assert all(m.row[x] in set(allowed.tolist()) for x, _ in filtered)
+
+
+@needs_faiss
+@pytest.mark.parametrize("kind", ["hnsw", "ivf"])
+def test_the_graph_follows_a_bulk_load_on_a_worker(kind: str) -> None:
+    """From the threshold on, the worker builds the graph and then extends it as
+    rows arrive; the writer never waits for it, searches see every row meanwhile."""
+    vectors = _clustered(3000)
+    m = VectorMatrix(32, ann_kind=kind, background=True)
+    queries = _clustered(10, seed=41)
+    for start in range(0, 3000, 250):  # batches, as add_many writes them
+        for i in range(start, start + 250):
+            m.upsert(f"m{i:05d}", vectors[i], active=True)
+        m.follow_ann(1000)
+        if start >= 1000:
+            assert m.ann is not None or m._building is not None  # started by the writes
+        for q in queries[:2]:  # mid-load searches: the graph so far + the tail, exactly
+            got = m.search(q, 10, None, ann_min_rows=1000)
+            assert _overlap(got, m.search_exact(q, 10, None)) >= 0.7
+    m.upsert("twin", queries[5], active=True)
+    assert m.search(queries[5], 1, None, ann_min_rows=1000)[0][0] == "twin"  # maybe in the tail
+    assert m.wait_for_ann(120) is not None and m.ann is not None
+    assert m.ann.count == 3001 and m.ann_pending() == 0 and m._building is None
+    overlaps = [
+        _overlap(m.search(q, 10, None, ann_min_rows=1000), m.search_exact(q, 10, None))
+        for q in queries
+    ]
+    assert float(np.mean(overlaps)) >= 0.9
+    # a later row starts the worker again; close stops it
+    m.upsert("late", -queries[0], active=True)
+    assert m.search(-queries[0], 1, None, ann_min_rows=1000)[0][0] == "late"
+    m.close()
+    assert m._building is None or not m._building.is_alive()
+
+
+@needs_faiss
+def test_below_the_threshold_or_in_the_foreground_writes_start_no_graph() -> None:
+    m = VectorMatrix(32, background=True)
+    for i, v in enumerate(_clustered(300)):
+        m.upsert(f"m{i:05d}", v, active=True)
+    m.follow_ann(1000)
+    m.follow_ann(None)
+    assert m.ann is None and m._building is None
+    fg = _matrix(_clustered(300))  # background off: the first search builds it
+    fg.follow_ann(100)
+    assert fg.ann is None and fg._building is None

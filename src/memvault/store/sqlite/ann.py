@@ -143,6 +143,12 @@ class AnnIndex:
         )
         self.count += 1
 
+    def extend(self, vectors: F32) -> None:
+        """Add the next matrix rows (``count`` on), one per row of ``vectors``."""
+        ids = np.arange(self.count, self.count + len(vectors), dtype=np.int64)
+        self._index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), ids)
+        self.count += len(vectors)
+
     def replace(self, row: int, vector: F32) -> None:
         """Row ``row`` got a new vector: drop the old entry and add the new one."""
         ids = np.array([row], dtype=np.int64)
@@ -375,6 +381,11 @@ class HnswIndex:
             raise ValueError(f"ANN index holds rows 0..{self.count - 1}; cannot append {row}")
         self._add(row, vector)
         self.count += 1
+
+    def extend(self, vectors: F32) -> None:
+        """Add the next matrix rows (``count`` on) in one batch, one per row of ``vectors``."""
+        self._add_many(np.arange(self.count, self.count + len(vectors), dtype=np.int64), vectors)
+        self.count += len(vectors)
 
     def replace(self, row: int, vector: F32) -> None:
         """Row ``row`` got a new vector: a new slot; the old one is masked from now on."""

@@ -146,8 +146,11 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         try:
             with self._vectors_lock:
                 models = [m for (o, m) in self._vectors if o == orch]
+            bulk = _bulk_models(write, models)
             with self._transaction() as conn:
                 before = {m: self._marker(conn, orch, m) for m in models}
+                # a small store's bulk batch: its matrix is loaded now and follows the load
+                bulk = {m: d for m, d in bulk.items() if self._small(conn, orch, m)}
                 text_before = fts_marker(conn)
                 text_rows = writes.write_rows(conn, write)
                 lifecycle_sql.apply_lifecycle(conn, write)
@@ -168,6 +171,8 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                 )
             # Committed: only now may the in-memory vector index follow the write.
             self._follow_write(write, before, after)
+            for model_id, dim in bulk.items():
+                self._follow_bulk(orch, model_id, dim)
             if not write.purge_ids:
                 self.text_leg.follow(text_before, text_after, text_rows)
                 self._follow_rank_fields(write, text_before, text_after)
@@ -223,6 +228,37 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                         active = current[0].status.value if current else "gone"
                     matrix.upsert(row.memory_id, row.vector, active=active == "active")
                 matrix.marker = after[model_id]
+                matrix.follow_ann(self.ann_min_rows)
+
+    def _small(self, conn: sqlite3.Connection, orch: str, model_id: str) -> bool:
+        """Whether (tenant, model) holds fewer vectors than the ANN threshold (cheap to load).
+
+        ``max(rowid)`` of its rows bounds their count from above (one index probe).
+        """
+        top = conn.execute(
+            "SELECT max(rowid) FROM memory_embeddings WHERE orchestrator_id = ? AND model_id = ?",
+            (orch, model_id),
+        ).fetchone()
+        return int(top[0] or 0) < (self.ann_min_rows or DEFAULT_ANN_MIN_ROWS)
+
+    def _follow_bulk(self, orchestrator_id: str, model_id: str, dim: int) -> None:
+        """Load the matrix of a small store after its first bulk batch (then it follows).
+
+        Trigger: ``add_many`` batches into a store no search has read yet.
+        Why: the first search after the load read every vector back and built
+          the ANN graph in one go (15.9 s at 100k on a quiet box).
+        Outcome: the matrix (a few rows yet) is loaded after the first batch and
+          follows the next ones; from the ANN threshold on, its graph grows on a
+          worker thread while the load goes on (:meth:`VectorMatrix.follow_ann`).
+          A read failing here fails nothing: the next search loads it.
+        """
+        try:
+            with self._call():
+                self._usable()
+                matrix = self._matrix(orchestrator_id, model_id, dim)
+        except (sqlite3.DatabaseError, StoreUnavailableError):
+            return
+        matrix.follow_ann(self.ann_min_rows)
 
     def _follow_rank_fields(
         self, write: WriteSet, before: tuple[int, int], after: tuple[int, int]
@@ -664,7 +700,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                 lifecycle_sql.checkpoint(self._writer)
         with self._vectors_lock:
             for key in [k for k in self._vectors if k[0] == orchestrator_id]:
-                del self._vectors[key]
+                self._vectors.pop(key).close()
             # the saved graphs hold purged memories' ids: every one goes (rebuilt on demand)
             shutil.rmtree(self.path.with_name(self.path.name + ".ann"), ignore_errors=True)
         with self._nodes_lock:
@@ -712,9 +748,25 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         if done:
             with self._vectors_lock:
                 for matrix in self._vectors.values():
-                    matrix.save_ann()  # when it grew since loaded: the next process reuses it
+                    matrix.close()  # the worker stops after its chunk; rows it missed are
+                    matrix.save_ann()  # added by the next process that loads the graph
             self._close_connections()
             self.text_leg.close()
+
+
+#: a write with this many vectors of one model is a bulk batch (see SQLiteStore._follow_bulk)
+FOLLOW_BULK_ROWS = 100
+
+
+def _bulk_models(write: WriteSet, followed: Sequence[str]) -> dict[str, int]:
+    """Models (→ dimension) with ``FOLLOW_BULK_ROWS`` or more vectors in ``write`` and no matrix."""
+    counts: dict[str, int] = {}
+    dims: dict[str, int] = {}
+    for row in write.embeddings:
+        if row.model_id not in followed:
+            counts[row.model_id] = counts.get(row.model_id, 0) + 1
+            dims[row.model_id] = int(np.asarray(row.vector).shape[0])
+    return {m: dims[m] for m, c in counts.items() if c >= FOLLOW_BULK_ROWS}
 
 
 def _behind(have: tuple[int, int] | None, now: tuple[int, int]) -> bool:
