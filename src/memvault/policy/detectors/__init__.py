@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from memvault.policy.detectors import (
     biometric,
     credentials,
+    genetic,
     identifiers,
     injection,
     location,
@@ -28,7 +29,11 @@ Detector = Callable[[NormalizedText], list[Hit]]
 # One shared prefilter scan, built once for every rule (base.register_patterns).
 register_patterns(
     [
-        *(r.pattern for m in (injection, identifiers, credentials, location) for r in m.RULES),
+        *(
+            r.pattern
+            for m in (injection, identifiers, credentials, location, genetic)
+            for r in m.RULES
+        ),
         *(r.term for r in topical.FAMILY_RULES),
         identifiers.SPOKEN_RULES[-1].pattern,
     ]
@@ -40,5 +45,6 @@ CONTENT_DETECTORS: Mapping[str, Detector] = {
     "identifiers": identifiers.detect,
     "location": location.detect,
     "biometric": biometric.detect,
+    "genetic": genetic.detect,
     "topical": topical.detect,
 }
