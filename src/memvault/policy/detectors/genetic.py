@@ -18,17 +18,21 @@ from __future__ import annotations
 
 import re
 
-from memvault.policy.detectors.base import Hit, Rule, clause_of, run_rules
+from memvault.policy.detectors.base import Hit, Rule, clause_of, run_rules, words
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["RULES", "detect"]
 
+_ALLELES = r"(?P<gt>[ACGT]{2}|[ACGT] ?[;/|] ?[ACGT]|--|DD|II|DI|ID)"
 # After the alleles: a population or a kind of variant, not someone's result.
 _POPULATION_AFTER = re.compile(
-    r"(?i)^\W{0,3}(?:polymorphism|variant|snp|allele|substitution|mutation|transition|"
-    r"carriers?|homozygot\w*|heterozygot\w*|genotypes? (?:is|are) (?:common|rare|associated)|"
-    r"frequency|frequencies|individuals|people|patients|subjects|population|polimorfismo|"
-    r"portador\w*|träger\w*|porteur\w*)\b"
+    r"(?i)^\W{0,3}(?:genotypes? (?:is|are) (?:common|rare|associated)|"
+    + words(
+        r"""polymorphism variant snp allele substitution mutation transition carriers?
+        homozygot\w* heterozygot\w* frequency frequencies individuals people patients subjects
+        population polimorfismo portador\w* träger\w* porteur\w*"""
+    )
+    + ")"
 )
 # In the clause: the format is being described with an example.
 _FORMAT_TALK = re.compile(
@@ -36,7 +40,6 @@ _FORMAT_TALK = re.compile(
     r"header|parser?|parsing|schema|sample (?:file|data|row)|z\.\s?b\.|beispiel|por ejemplo|"
     r"par exemple|ad esempio|por exemplo|np\.)"
 )
-_ALLELES = r"(?P<gt>[ACGT]{2}|[ACGT] ?[;/|] ?[ACGT]|--|DD|II|DI|ID)"
 
 
 def _genotype_ok(m: re.Match[str], view: View) -> bool:
