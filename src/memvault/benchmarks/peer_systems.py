@@ -99,14 +99,10 @@ class MemvaultPeer:
     def __init__(self, home: Path, embedder: PrecomputedEmbedder) -> None:
         from memvault.engine import MemoryEngine
 
+        # The store's defaults, as a user gets them: the ANN graph follows the bulk
+        # load on a worker thread, the text index is built on one after the first
+        # search (which FTS5 answers meanwhile); :meth:`settle` waits for both.
         self.engine = MemoryEngine.open(home, "bench", embedder=embedder)
-        # Trigger: the SQLite store builds its ANN graph on a worker thread by default.
-        # Why: timed searches must all run on the index they will use from then on.
-        # Outcome: the first search builds it in place (its time is first_search_ms).
-        store: Any = self.engine.store
-        if hasattr(store, "ann_background"):  # the SQLite store (only store.factory names it)
-            store.ann_background = False
-            store.text_leg.background = False  # the text index too
         self.ids: dict[str, str] = {}
         self.model_id = embedder.model_id
 
@@ -133,6 +129,21 @@ class MemvaultPeer:
     def search(self, text: str, vector: FloatVector, k: int) -> list[str]:
         hits = self.engine.search(text, top_k=k, query_vector=vector).hits
         return [self.ids.get(h.node.memory_id, "") for h in hits]
+
+    def pending(self) -> int:
+        """Vectors written but not in an ANN graph yet (the worker's backlog)."""
+        store: Any = self.engine.store
+        matrices = list(getattr(store, "_vectors", {}).values())
+        return sum(m.ann_pending() for m in matrices if m.ann is not None)
+
+    def settle(self) -> None:
+        """Wait for the store's background index work: the graph's worker, the text index."""
+        store: Any = self.engine.store
+        for matrix in list(getattr(store, "_vectors", {}).values()):
+            matrix.wait_for_ann()
+        text_leg = getattr(store, "text_leg", None)
+        if text_leg is not None:
+            text_leg.wait()
 
     def close(self) -> None:
         self.engine.close()
