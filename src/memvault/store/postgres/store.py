@@ -458,13 +458,21 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         if not todo:
             return
         with self._conn() as conn:
-            existing = {r[0] for r in conn.execute(v.INDEXED_DIMS).fetchall()}
+            existing = dict(conn.execute(v.INDEXED_DIMS).fetchall())
             conn.execute("SET statement_timeout = 0")
             try:
                 for dim in sorted(todo):
-                    if vector_index_name(dim) not in existing:
+                    name = vector_index_name(dim)
+                    if not existing.get(name):
+                        # Trigger: no index of this name, or an INVALID one no session is
+                        #   building (a failed concurrent build leaves it; IF NOT EXISTS
+                        #   then skips it, and pg_indexes lists it as if built).
+                        # Why: an invalid index is never used: that model's searches scan.
+                        # Outcome: the dead index is dropped, then the index built.
                         ddl = vector_index_ddl(dim).replace("INDEX IF", "INDEX CONCURRENTLY IF", 1)
                         with contextlib.suppress(psycopg.Error):
+                            if name in existing:
+                                conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
                             conn.execute(ddl)
                     self._indexed_dims.add(dim)
             finally:

@@ -87,9 +87,15 @@ INSERT_CACHE = (
     "INSERT INTO embedding_cache (orchestrator_id, model_id, text_sha256, dim, embedding) "
     "VALUES (%s, %s, %s, %s, %s::vector) ON CONFLICT DO NOTHING"
 )
+#: The per-dimension HNSW indexes of this schema: ``(name, usable)`` — valid, or being
+#: built by another session right now. A concurrent build that failed (cancelled, its
+#: process killed) leaves its index behind, invalid and never used by the planner.
 INDEXED_DIMS = (
-    "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "
-    "AND tablename = 'memory_embeddings' AND indexname LIKE 'memory_embeddings_hnsw_%'"
+    "SELECT c.relname, i.indisvalid OR EXISTS (SELECT 1 FROM pg_stat_progress_create_index p"
+    " WHERE p.index_relid = i.indexrelid) FROM pg_index i "
+    "JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid "
+    "WHERE c.relnamespace = current_schema()::regnamespace "
+    "AND t.relname = 'memory_embeddings' AND c.relname LIKE 'memory_embeddings_hnsw_%'"
 )
 
 
