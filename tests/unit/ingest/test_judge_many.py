@@ -12,6 +12,7 @@ from memvault.ingest.judge import DocumentJudge
 from memvault.ingest.parsers import parse_json, parse_text
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
+from memvault.model.node import MemoryNode
 from memvault.policy.write_gate import PolicyGate
 from memvault.store import SQLiteStore
 from memvault.write.drafts import Draft
@@ -71,12 +72,12 @@ def test_a_files_nodes_judged_at_once_get_the_single_decisions(tmp_path: Path) -
         calls: list[int] = []
         reasons: set[StopReason] = set()
 
-        def many(drafts: Sequence[Draft]) -> list[Decision]:
-            calls.append(len(drafts))
-            return writes.judge_many(MemoryOp.STORE, drafts)
+        def many(nodes: Sequence[MemoryNode]) -> list[Decision]:
+            calls.append(len(nodes))
+            return writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes])
 
-        one = DocumentJudge(writes, lambda d: writes.judge(MemoryOp.STORE, d.node))
-        both = DocumentJudge(writes, lambda d: writes.judge(MemoryOp.STORE, d.node), many)
+        one = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node))
+        both = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node), many)
         for doc in (
             parse_text(TEXT, name="notes.txt"),
             parse_json(json.dumps(DOC), name="mem.json"),
@@ -115,11 +116,11 @@ def test_a_windows_documents_judged_at_once_get_each_files_decisions(tmp_path: P
         )
         calls: list[int] = []
 
-        def many(drafts: Sequence[Draft]) -> list[Decision]:
-            calls.append(len(drafts))
-            return writes.judge_many(MemoryOp.STORE, drafts)
+        def many(nodes: Sequence[MemoryNode]) -> list[Decision]:
+            calls.append(len(nodes))
+            return writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes])
 
-        judge = DocumentJudge(writes, lambda d: writes.judge(MemoryOp.STORE, d.node), many)
+        judge = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node), many)
         docs = [
             (parse_text(TEXT, name="notes.txt"), SHA, "/h/notes.txt"),
             (parse_json(json.dumps(DOC), name="mem.json"), "ef" * 32, "/h/mem.json"),
