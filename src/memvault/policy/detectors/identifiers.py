@@ -256,6 +256,39 @@ _ID_WORDS_EXTRA = (
 )
 _ID_ACRONYMS_MORE = r"NIN|NSS|DUI|INE|IMSS|CUIL|CUIT|PPSN|SVNR|ИНН|СНИЛС"
 
+# Trigger: an ID word of a country whose number carries check digits, then a number:
+#          "TCKN 10000000146", "CNP-ul mamei este 18001…", "OIB mog oca: 9457…".
+# Why: those words are short or double as other words ("TC", "OIB", "IC number"), so the
+#      label alone is no evidence; the country's own checksum on the number is.
+# Outcome: a finding only when python-stdnum validates the number as THAT country's ID.
+_CHECKSUM_LABELS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(label, re.IGNORECASE), modules)
+    for label, modules in (
+        (r"tckn|t\.?c\.?(?:'?\w{1,3})?|tc kimlik\w*|kimlik\w*", ("tr.tckimlik",)),
+        (r"cnp(?:-ul)?", ("ro.cnp",)),
+        (r"egn|егн", ("bg.egn",)),
+        (r"oib", ("hr.oib",)),
+        (r"isikukood\w*", ("ee.ik",)),
+        (r"rodn[ée] [čc][íi]sl\w*", ("cz.rc", "sk.rc")),
+        (r"mykad|ic (?:number|no\.?)|no\.? ?k/?p", ("my.nric",)),
+        (r"рнокпп|іпн|ідентифікаційн\w* (?:код|номер)", ("ua.rntrc",)),
+        (r"เลขประจำตัวประชาชน\S*|เลขบัตรประชาชน\S*", ("th.pin",)),
+        (r"amka|αμκα", ("gr.amka",)),
+        (r"asmens kod\w*", ("lt.asmens",)),
+        (r"em[šs]o", ("si.emso",)),
+        (r"kennitala|kennitölu", ("is_.kennitala",)),
+    )
+)
+
+
+def _checksum_id_ok(m: re.Match[str], view: View) -> bool:
+    label = m.group("label")
+    modules = next((mods for pat, mods in _CHECKSUM_LABELS if pat.fullmatch(label)), None)
+    if modules is None or _NOT_PERSONAL.search(view.text[m.end("label") : m.start("value")]):
+        return False
+    return stdnum_match(m.group("value"), modules) is not None
+
+
 _GOV = "gov_id"
 _FIN = "financial"
 
@@ -294,6 +327,16 @@ RULES: tuple[Rule, ...] = (
         rf"是|は|는|은|هو|הוא|:)?){_FILLER}{_ID_TOKEN}",
         "a number labelled as a government ID (more languages and scripts)",
         validate=_id_token_ok,
+    ),
+    _r(
+        _GOV,
+        "checksum_labelled_id",
+        "national_id",
+        r"(?P<label>(?<!\w)(?i:"
+        + "|".join(p.pattern for p, _ in _CHECKSUM_LABELS)
+        + r")(?!\w))[^\d\n]{0,30}?(?<![\d-])(?P<value>\d(?:[\d \-/.]{6,18})\d)(?![\d-])",
+        "a national ID whose check digits validate after its country's ID word",
+        validate=_checksum_id_ok,
     ),
     _r(
         _GOV,

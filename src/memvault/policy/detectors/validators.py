@@ -186,9 +186,9 @@ _STDNUM_MODULES = (
 
 
 @cache
-def _stdnum_modules() -> tuple[tuple[str, ModuleType], ...]:
+def _stdnum_modules(names: tuple[str, ...] = _STDNUM_MODULES) -> tuple[tuple[str, ModuleType], ...]:
     mods: list[tuple[str, ModuleType]] = []
-    for name in _STDNUM_MODULES:
+    for name in names:
         try:
             mods.append((name, importlib.import_module(f"stdnum.{name}")))
         except ImportError:
@@ -199,15 +199,14 @@ def _stdnum_modules() -> tuple[tuple[str, ModuleType], ...]:
 def stdnum_match(token: str, only: tuple[str, ...] | None = None) -> str | None:
     """Name of the first python-stdnum national-ID format ``token`` validates as, else None.
 
-    ``only`` limits the formats tried to those named (e.g. ``("kr.rrn", "fi.hetu")``).
+    ``only`` names the formats to try instead (e.g. ``("kr.rrn", "fi.hetu")``; formats
+    outside the default list too, for a rule whose label names the country).
     Returns None when python-stdnum is not installed.
 
     >>> stdnum_match("131052-308T"), stdnum_match("131052-308T", ("kr.rrn",))
     ('fi.hetu', None)
     """
-    for name, mod in _stdnum_modules():
-        if only is not None and name not in only:
-            continue
+    for name, mod in _stdnum_modules() if only is None else _stdnum_modules(only):
         is_valid = getattr(mod, "is_valid", None)
         if is_valid is None:
             continue
