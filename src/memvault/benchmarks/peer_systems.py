@@ -132,18 +132,14 @@ class MemvaultPeer:
 
     def pending(self) -> int:
         """Vectors written but not in an ANN graph yet (the worker's backlog)."""
-        store: Any = self.engine.store
-        matrices = list(getattr(store, "_vectors", {}).values())
-        return sum(m.ann_pending() for m in matrices if m.ann is not None)
+        backlog = getattr(self.engine.store, "ann_backlog", None)
+        return int(backlog()) if backlog is not None else 0
 
     def settle(self) -> None:
         """Wait for the store's background index work: the graph's worker, the text index."""
-        store: Any = self.engine.store
-        for matrix in list(getattr(store, "_vectors", {}).values()):
-            matrix.wait_for_ann()
-        text_leg = getattr(store, "text_leg", None)
-        if text_leg is not None:
-            text_leg.wait()
+        wait = getattr(self.engine.store, "wait_for_indexes", None)
+        if wait is not None:
+            wait()
 
     def close(self) -> None:
         self.engine.close()

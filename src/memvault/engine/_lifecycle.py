@@ -33,7 +33,6 @@ from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal, ProposalStatus
 from memvault.store.scope import reader_key
-from memvault.write.drafts import Draft
 from memvault.write.similarity import EmbeddingSimilarity, LexicalSimilarity
 
 __all__ = ["LifecycleOps"]
@@ -77,8 +76,10 @@ class LifecycleOps:
             store=self.core.store,
             orchestrator=self.core.orchestrator,
             layout=self.core.layout,
-            judge=lambda node: writes.judge(MemoryOp.STORE, node),
-            judge_many=lambda nodes: writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes]),
+            judge=lambda d: writes.judge(
+                MemoryOp.STORE, d.node, vector=d.vector, vector_model=d.vector_model
+            ),
+            judge_many=lambda drafts: writes.judge_many(MemoryOp.STORE, drafts),
             now=self.core.now,
             writes=writes,
             log=self.core.log_event,

@@ -14,6 +14,8 @@ same person that holds it (``write/resolve.py``).
 'jira'
 >>> changed_from("Ahora usamos Postgres en vez de MySQL"), changed_from("I love Kong")
 ('MySQL', '')
+>>> changed_from("Od teraz zamiast Airflow używamy Dagstera"), changed_from("Go yerine Rust")
+('Airflow', 'Go')
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ _SHAPES = (
     rf"|work (?:at|for|with))\s+{_OLD}{_END}",
     rf"\b(?:not using|stopped using|quit|gave up(?: on)?|left)\s+{_OLD}{_END}",
     rf"\binstead of\s+{_OLD}{_END}",
+    # "zamiast Airflow używamy Dagstera", "вместо ClickHouse у нас Druid", "Go yerine Rust":
+    # a name right after (or, in Turkish, before) the word for "instead of"
+    r"(?<!\w)(?:statt|anstatt|en vez de|en lugar de|au lieu de|em vez de|invece di"
+    r"|in plaats van|zamiast|вместо)\s+(?-i:(?P<old>[A-Z][\w.+#/-]*(?: [A-Z][\w.+#/-]*)?))",
+    r"(?-i:(?P<old>[A-Z][\w.+#/-]*))\s+yerine\b",
     r"(?<!\w)(?:en vez de|en lugar de|au lieu de|statt|anstatt|em vez de|invece di"
     rf"|in plaats van|zamiast)\s+{_OLD}(?=\s*(?:$|[,.;:!?]))",
     r"(?<!\w)(?:ya no usamos|ya no uso|nicht mehr|não usamos mais|non usiamo più)\s+"

@@ -88,7 +88,14 @@ _UPDATE_OTHER = (
     r"|troquei|troc(?:amos|ei) para|em vez de|a partir de agora|afinal|adesso|ormai|non \w+ più"
     r"|(?:sono|siamo) passat[oi] a|invece di|d'ora in poi|alla fine|tegenwoordig|niet meer"
     r"|overgestapt|in plaats van|vanaf nu|teraz|już nie|przeszli?(?:śmy|łem|łam) na|zamiast"
-    r"|od teraz|artık|yerine|geçtim|geçtik|теперь|больше не|перешл[иа] на|вместо)(?!\w)"
+    r"|od teraz|artık|yerine|geçtim|geçtik|теперь|больше не|перешл[иа] на|вместо"
+    # a move said with its verb and its target: "mudamos o catálogo … para", "cambiamos
+    # el CI a", "wir bleiben doch bei", "on est passé de … à", "abbiamo migrato"
+    r"|mud(?:ei|amos|ou|aram)(?: \S+){0,5}? para|cambi(?:é|amos|ó|aron)(?: \S+){0,5}? (?:a|por)"
+    r"|pas(?:é|amos|aron)(?: \S+){0,5}? a|migr(?:é|amos|ei|ou|ato|ati|iert|ierten|é|és)"
+    r"|(?:bleiben|bleibe) (?:doch |lieber )?bei|umgezogen|pass(?:é|és|ée)s? de \S+(?: \S+)? à"
+    r"|on reste sur|gemigreerd|overgezet|przenieśli(?:śmy)?|zmieni(?:liśmy|łem|łam)"
+    r"|taşıdık|geçirdik|переехали|сменили|мигрировали)(?!\w)"
     r"|今は|最近は|乗り換え|切り替え|に変更|代わりに|これからは|もう使って|现在|不再|改用|换成|换到"
     r"|转到|改成|以后都"
 )

@@ -606,8 +606,9 @@ class RuleExtractor:
                 and not explicit
                 and cand.category not in _ASKED
                 and cand.rule not in _STANDING
-                # a diary's "today" is the entry's date: what happened is its event
-                and not (kind == "diary" and cand.type is MemoryType.EVENT)
+                # a diary's "today" is the entry's date ("Heute habe ich mit dem Cello
+                # angefangen"): the reader still silences the day's moods and plans
+                and kind != "diary"
                 and (
                     (
                         (_TODAY.search(raw) or of_the_moment(raw))

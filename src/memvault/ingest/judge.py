@@ -14,7 +14,7 @@ from the gate. Edges are built only between accepted memories.
 >>> from memvault.write.spec import OpenGate
 >>> writes = WritePipeline(store=InMemoryStore(), orchestrator="acme", gate=OpenGate(),
 ...                        clock=lambda: datetime(2026, 1, 1, tzinfo=UTC))
->>> judge = DocumentJudge(writes, lambda node: Decision(StopReason.SUCCESS_STORED))
+>>> judge = DocumentJudge(writes, lambda draft: Decision(StopReason.SUCCESS_STORED))
 >>> judged = judge.judge(parse_text("Hello.", name="a.txt"), "ab" * 32, "/h/a.txt")
 >>> [n.source.source_ref for _, n, _ in judged.accepted]
 ['doc:sha256:abababababababababababababababababababababababababababababababab#chunk:p0001']
@@ -23,7 +23,7 @@ from the gate. Edges are built only between accepted memories.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,14 +37,17 @@ from memvault.model.decision import Decision
 from memvault.model.enums import CapturedBy, MemoryOp, SourceKind, SourceType
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.validation import to_validation_failed
+from memvault.store.base import EmbeddingRow
+from memvault.write.drafts import Draft
 from memvault.write.pipeline import WritePipeline
 
 __all__ = ["DocumentJudge", "Judge", "JudgeMany", "Judged", "derived_id", "summarise"]
 
-#: The governance seam as ingestion sees it: one node in, one decision out.
-Judge = Callable[[MemoryNode], Decision]
-#: The same seam for a file's nodes at once: exactly one ``Judge`` call per node.
-JudgeMany = Callable[[Sequence[MemoryNode]], list[Decision]]
+#: The governance seam as ingestion sees it: one draft (a node and its content's
+#: vector, when the window has one) in, one decision out — ``add``'s seam.
+Judge = Callable[[Draft], Decision]
+#: The same seam for a file's drafts at once: exactly one ``Judge`` call per draft.
+JudgeMany = Callable[[Sequence[Draft]], list[Decision]]
 
 
 def derived_id(prefix: str, *parts: str) -> str:
@@ -66,6 +69,13 @@ class Judged:
     refused: list[tuple[Candidate, Decision, tuple[str, ...]]] = field(default_factory=list)
     edges: list[MemoryEdge] = field(default_factory=list)
     skipped_edges: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _draft(node: MemoryNode, vectors: Mapping[str, EmbeddingRow] | None) -> Draft:
+    row = vectors.get(node.memory_id) if vectors is not None else None
+    if row is None:
+        return Draft(node)
+    return Draft(node, row.vector, vector_model=row.model_id)
 
 
 class DocumentJudge:
@@ -123,11 +133,27 @@ class DocumentJudge:
         self,
         documents: Sequence[tuple[ParsedDocument, str, str]],
         built: Sequence[list[tuple[Candidate, MemoryNode | Decision, tuple[str, ...]]]],
+        vectors: Mapping[str, EmbeddingRow] | None = None,
     ) -> list[Judged]:
         """The gate's half of :meth:`judge_documents`: every built node of ``documents``
-        (``built``: :meth:`build` of each) judged in one batch."""
-        nodes = [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)]
-        decisions = iter(self._decide(nodes))
+        (``built``: :meth:`build` of each) judged in one batch.
+
+        ``vectors``: the window's content vectors by memory id (the engine's
+        embedder, plain space), handed to the gate with each node.
+
+        Trigger: ingest judged its nodes before they were embedded.
+        Why: without the vector the gate's English text got the n-gram heads,
+          while ``add`` hands it the same content's vector (full heads): one
+          text, two decisions (issue 22).
+        Outcome: each node is judged with the vector ``add`` would give it —
+          the same embedder, the same content text — so ingest and ``add``
+          decide alike; a node without one is judged as ``add`` judges a write
+          whose embedding failed.
+        """
+        drafts = [
+            _draft(n, vectors) for each in built for _, n, _ in each if isinstance(n, MemoryNode)
+        ]
+        decisions = iter(self._decide(drafts))
         return [
             self._judged(document, sha, each, decisions)
             for (document, sha, _), each in zip(documents, built, strict=True)
@@ -183,13 +209,13 @@ class DocumentJudge:
             self.edge(spec, sha, by_ref, seen, judged)
         return judged
 
-    def _decide(self, nodes: list[MemoryNode]) -> list[Decision]:
-        """One decision per node: the batch entry when there is one (same answers)."""
-        if self.gate_many is not None and len(nodes) > 1:
-            decisions = self.gate_many(nodes)
-            if len(decisions) == len(nodes):
+    def _decide(self, drafts: list[Draft]) -> list[Decision]:
+        """One decision per draft: the batch entry when there is one (same answers)."""
+        if self.gate_many is not None and len(drafts) > 1:
+            decisions = self.gate_many(drafts)
+            if len(decisions) == len(drafts):
                 return decisions
-        return [self.gate(n) for n in nodes]
+        return [self.gate(d) for d in drafts]
 
     def edge(
         self,

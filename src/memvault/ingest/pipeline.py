@@ -3,8 +3,9 @@
 For each file (spec "Ingestion", steps 1–6)::
 
     discover → safety checks (lstat) → read (stable?) → decode → parse
-      → build typed nodes (validation) → governance gate, per candidate
+      → build typed nodes (validation)
       → vectors (batched over a window of files, on worker threads)
+      → governance gate, per candidate, with its content's vector (as ``add``)
       → resolve against stored memories (the write path's: merge or create)
       → ONE WriteSet: new nodes with their vectors, merge touches, edges,
         history, change log and the ``ingest_files`` record (by content hash)
@@ -17,11 +18,12 @@ without every vector, or one the store refuses, commits file by file.
 
 Files are read on the calling thread, a *window* of files at a time. When a
 window closes, its nodes are embedded on worker threads (numpy and
-onnxruntime release the GIL) and gated in one batch — on a gate thread that
-hands the batch to the gate's second process when the engine's gate has one
-(``policy.parallel_gate``), else on the calling thread — while the calling
-thread resolves and commits the previous window file by file, in discovery
-order. A file's write set still holds its nodes *and* their vectors.
+onnxruntime release the GIL), then gated in one batch with those vectors — on
+a gate thread that hands the batch to the gate's second process when the
+engine's gate has one (``policy.parallel_gate``), else on the calling thread
+when the window completes — while the calling thread resolves and commits the
+previous window file by file, in discovery order. A file's write set still
+holds its nodes *and* their vectors.
 
 Idempotency and crash safety rest on two facts:
 
@@ -55,7 +57,7 @@ import contextlib
 import hashlib
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -144,6 +146,8 @@ class _Window:
     futures: list[Future[Embedded]] = field(default_factory=list)
     #: the gate's decisions on the window's files and the milliseconds it took
     gate: Future[tuple[list[Judged], float]] | None = None
+    #: without a gate thread: what :meth:`_Pass.gated` runs to judge the window
+    decide: Callable[[], tuple[list[Judged], float]] | None = None
 
 
 @contextlib.contextmanager
@@ -240,10 +244,12 @@ class _Pass:
         Why: gated here, the window's batch held this thread while the workers
           and the gate's second process had little to do.
         Outcome: the nodes are embedded on the workers (the refused ones too:
-          their vectors are never stored) while ``gate_pool``'s thread hands the
-          whole batch to the gate's second process (:func:`offloaded`) — one
-          batch, each node's own decision — and this thread resolves and commits
-          the previous window. Without ``gate_pool`` the batch is judged here.
+          their vectors are never stored); ``gate_pool``'s thread waits for
+          those vectors and hands the whole batch, each node with its vector,
+          to the gate's second process (:func:`offloaded`) — one batch, each
+          node's own decision, the one ``add`` gives the same text — while this
+          thread resolves and commits the previous window. Without
+          ``gate_pool`` the batch is judged here when the window completes.
         """
         files = window.files
         if not files:
@@ -252,27 +258,29 @@ class _Pass:
         documents = [(p.document, p.sha, p.source_path) for p in files]
         built = [judge.build(*doc) for doc in documents]
         nodes = [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)]
-        window.futures = self.submit(pool, nodes, threads)
+        futures = window.futures = self.submit(pool, nodes, threads)
 
         def decide() -> tuple[list[Judged], float]:
+            vectors = {k: v for f in futures for k, v in f.result().vectors.items()}
             started = time.perf_counter()
             if gate_pool is None:
-                return judge.decide(documents, built), _ms(started)
+                return judge.decide(documents, built, vectors), _ms(started)
             with offloaded():
-                return judge.decide(documents, built), _ms(started)
+                return judge.decide(documents, built, vectors), _ms(started)
 
         if gate_pool is not None:
             window.gate = gate_pool.submit(decide)
         else:
-            done: Future[tuple[list[Judged], float]] = Future()
-            done.set_result(decide())
-            window.gate = done
+            window.decide = decide
 
     def gated(self, window: _Window) -> None:
         """Wait for the window's decisions; its gate time is shared by candidate counts."""
-        if window.gate is None:
+        if window.gate is not None:
+            judged, spent = window.gate.result()
+        elif window.decide is not None:
+            judged, spent = window.decide()
+        else:
             return
-        judged, spent = window.gate.result()
         total = sum(len(p.document.candidates) for p in window.files) or 1
         for p, result in zip(window.files, judged, strict=True):
             p.judged = result

@@ -593,6 +593,10 @@ class CapturePipeline:
         if candidate.key:
             key_query = " ".join(re.split(r"[._]+", candidate.key)) + " " + candidate.value
             hits += self._text_recall(key_query, scope, self.config.neighbours)
+        if candidate.previous_value:
+            # "zamiast Jira używamy Lineara": the old value a change names finds the
+            # memory it changes in any language, however far apart the two read
+            hits += self._text_recall(candidate.previous_value, scope, self.config.neighbours)
         for n in hits:
             if n.status is MemoryStatus.ACTIVE and n.memory_id != node.memory_id:
                 found.setdefault(n.memory_id, n)

@@ -153,3 +153,15 @@ def test_a_named_old_value_of_someone_else_is_not_changed(pipeline: CapturePipel
     say(pipeline, "My brother's team runs everything on Heroku.")
     result = say(pipeline, "We moved from Heroku to Fly.io last month.")
     assert all(c.outcome is not Outcome.UPDATED for c in result.candidates)
+
+
+def test_a_change_said_in_another_language_supersedes_the_memory_naming_the_old_value(
+    pipeline: CapturePipeline,
+) -> None:
+    first = say(pipeline, "Our team tracks every ticket in Jira.")
+    old = first.candidates[0].memory_ids[0]
+    # the old value named after "statt" (instead of), then more words: the surest link
+    result = say(pipeline, "Ab jetzt nutzen wir statt Jira nur noch Linear. Der Umzug ist fertig.")
+    changed = [c for c in result.candidates if c.outcome is Outcome.UPDATED]
+    assert changed and [(e.type, e.to_id) for e in changed[0].edges] == [("Updates", old)]
+    assert pipeline.store.get_nodes("acme", [old])[0].status is MemoryStatus.SUPERSEDED

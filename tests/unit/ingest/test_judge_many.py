@@ -12,7 +12,6 @@ from memvault.ingest.judge import DocumentJudge
 from memvault.ingest.parsers import parse_json, parse_text
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
-from memvault.model.node import MemoryNode
 from memvault.policy.write_gate import PolicyGate
 from memvault.store import SQLiteStore
 from memvault.write.drafts import Draft
@@ -72,12 +71,12 @@ def test_a_files_nodes_judged_at_once_get_the_single_decisions(tmp_path: Path) -
         calls: list[int] = []
         reasons: set[StopReason] = set()
 
-        def many(nodes: Sequence[MemoryNode]) -> list[Decision]:
-            calls.append(len(nodes))
-            return writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes])
+        def many(drafts: Sequence[Draft]) -> list[Decision]:
+            calls.append(len(drafts))
+            return writes.judge_many(MemoryOp.STORE, drafts)
 
-        one = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node))
-        both = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node), many)
+        one = DocumentJudge(writes, lambda d: writes.judge(MemoryOp.STORE, d.node))
+        both = DocumentJudge(writes, lambda d: writes.judge(MemoryOp.STORE, d.node), many)
         for doc in (
             parse_text(TEXT, name="notes.txt"),
             parse_json(json.dumps(DOC), name="mem.json"),
@@ -116,11 +115,11 @@ def test_a_windows_documents_judged_at_once_get_each_files_decisions(tmp_path: P
         )
         calls: list[int] = []
 
-        def many(nodes: Sequence[MemoryNode]) -> list[Decision]:
-            calls.append(len(nodes))
-            return writes.judge_many(MemoryOp.STORE, [Draft(n) for n in nodes])
+        def many(drafts: Sequence[Draft]) -> list[Decision]:
+            calls.append(len(drafts))
+            return writes.judge_many(MemoryOp.STORE, drafts)
 
-        judge = DocumentJudge(writes, lambda node: writes.judge(MemoryOp.STORE, node), many)
+        judge = DocumentJudge(writes, lambda d: writes.judge(MemoryOp.STORE, d.node), many)
         docs = [
             (parse_text(TEXT, name="notes.txt"), SHA, "/h/notes.txt"),
             (parse_json(json.dumps(DOC), name="mem.json"), "ef" * 32, "/h/mem.json"),

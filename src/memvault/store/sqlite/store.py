@@ -525,6 +525,30 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
             finally:
                 conn.execute("COMMIT")
 
+    def wait_for_indexes(self, timeout: float | None = None) -> int:
+        """Wait for the background index work (ANN workers, a text index build).
+
+        Returns how many vectors are still outside their ANN graph (0 once the
+        workers caught up; a timeout can leave some). Benchmarks call it so that
+        timed searches run on the indexes a settled process uses.
+
+        >>> import tempfile, pathlib
+        >>> SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db").wait_for_indexes()
+        0
+        """
+        with self._vectors_lock:
+            matrices = list(self._vectors.values())
+        for matrix in matrices:
+            matrix.wait_for_ann(timeout)
+        self.text_leg.wait(timeout)
+        return self.ann_backlog()
+
+    def ann_backlog(self) -> int:
+        """Vectors written but not in their ANN graph yet (the workers' backlog)."""
+        with self._vectors_lock:
+            matrices = list(self._vectors.values())
+        return sum(m.ann_pending() for m in matrices if m.ann is not None)
+
     def _graph_path(self, orchestrator_id: str, model_id: str) -> Path | None:
         """Where the ANN graph of (tenant, model) is kept between processes (``None``: nowhere).
 
