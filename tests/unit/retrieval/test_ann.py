@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -255,3 +259,27 @@ def test_below_the_threshold_or_in_the_foreground_writes_start_no_graph() -> Non
     fg = _matrix(_clustered(300))  # background off: the first search builds it
     fg.follow_ann(100)
     assert fg.ann is None and fg._building is None
+
+
+@needs_faiss
+def test_a_build_ending_after_close_installs_and_saves_nothing(tmp_path: Path) -> None:
+    """A purge closes the matrix: a graph finished later must not be written back."""
+    m = VectorMatrix(32, ann_kind="hnsw", background=True)
+    m.graph_path = tmp_path / "g.hnsw"
+    for i, v in enumerate(_clustered(3000)):
+        m.upsert(f"m{i:05d}", v, active=True)
+    release = threading.Event()
+    build = m._load_or_build
+
+    def slow_build(*args: Any) -> Any:
+        release.wait(60)  # still building when the matrix is closed
+        return build(*args)
+
+    m._load_or_build = slow_build  # type: ignore[method-assign]
+    assert m.ensure_ann(wait=False) is None  # the build starts on the worker
+    thread = m._building
+    m.close()  # returns at once: a build in progress is not waited for
+    release.set()
+    assert thread is not None
+    thread.join(120)
+    assert m.ann is None and m._building is None and not m.graph_path.exists()

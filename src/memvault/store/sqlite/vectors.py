@@ -388,6 +388,10 @@ class VectorMatrix:
                     self._ann_failed = True
                 return
             with self._ann_lock:
+                if self._stop:  # closed or purged meanwhile: nothing installed, nothing saved
+                    with self._start_lock:
+                        self._building = None
+                    return
                 for row in sorted(self._replaced):
                     index.replace(row, self._matrix[row])
                 self.ann = index
@@ -419,11 +423,16 @@ class VectorMatrix:
         return end - start
 
     def close(self, timeout: float | None = 30.0) -> None:
-        """Stop the worker after its current chunk (the store is closing or purged)."""
+        """Stop the worker after its current chunk (the store is closing or purged).
+
+        A worker still building the first graph is not waited for (a CLI call
+        that started it must not wait minutes to exit): it ends without
+        extending once the build is done.
+        """
         with self._start_lock:
             self._stop = True
             thread = self._building
-        if thread is not None and thread is not threading.current_thread():
+        if thread is not None and thread is not threading.current_thread() and self.ann is not None:
             thread.join(timeout)
 
     def _load_or_build(
