@@ -50,7 +50,6 @@ from memvault.extract.base import (
 from memvault.extract.change import changed_from
 from memvault.extract.clause import Clause, Rule
 from memvault.extract.clause import candidate as _cand
-from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import check_statement
 from memvault.extract.context import (
     about_replies,
@@ -64,8 +63,8 @@ from memvault.extract.context import (
     stands_alone,
     wants_replies,
 )
-from memvault.extract.dates import has_date_expression
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
+from memvault.extract.prepare import is_chitchat, prepare
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
@@ -91,7 +90,7 @@ from memvault.extract.reading import (
 from memvault.extract.register import Record, read_register, record_candidates
 from memvault.extract.sensitive import sensitive_words
 from memvault.extract.text import slug, split_sentences
-from memvault.extract.verbatim import protect, protected
+from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType
 
 __all__ = [
@@ -105,37 +104,6 @@ __all__ = [
 
 #: At most this many candidates per turn (spec §13: 1–5).
 MAX_CANDIDATES = 5
-
-_CHITCHAT = re.compile(
-    r"^(?:hi|hey|hello|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks?|thank you"
-    r"|thx|ty|cheers|ok(?:ay)?|k|cool|nice|great|awesome|lol|haha+|hmm+|yes|yeah|yep|no|nope"
-    r"|sure|got it|sounds good|bye|see you|cya|np|no problem|you're welcome|wow|oh|ah|right"
-    r"|perfect|exactly|indeed|alright|fine|good|brb|ttyl)\b[\s!.,:)(]*(?:\w+[\s!.,]*){0,3}$",
-    re.I,
-)
-_FILLER = re.compile(
-    r"^(?:so|well|also|btw|by the way|oh|and|but|actually|fyi|anyway|ok(?:ay)?|just so you know"
-    r"|for the record|heads up|honestly|plus|hey|hi|hello|please|quick note|side note|ps"
-    r"|before i forget|quick question|one more thing|last thing|for context|some context"
-    r"|small correction|quick update|update|good news|to be clear|in case it matters|fwiw|tbh"
-    # a repeat says it is one ("like I said", "comme je te l'ai déjà dit"): the words
-    # are not the statement's, and without them the repeat merges with what it repeats
-    r"|like i said(?: before)?|as i (?:said|mentioned|told you)(?: before| earlier)?"
-    r"|as (?:already )?mentioned(?: before| earlier)?|just (?:reminding you|a reminder)"
-    r"|comme je (?:te |vous )?l'ai (?:déjà )?dit|como (?:ya )?te (?:dije|he dicho)"
-    r"|como (?:já )?(?:te )?disse|wie (?:schon |bereits )?gesagt|wie ich (?:schon )?sagte"
-    r"|come (?:ti )?ho (?:già )?detto|zoals (?:ik )?(?:al )?(?:zei|gezegd)"
-    r"|jak (?:już )?mówiłe[mś]|как я (?:уже )?говорил[аи]?|dediğim gibi)"
-    r"[\s,:!-]+",
-    re.I,
-)
-_LEADING_DATE = re.compile(
-    r"^(?P<d>yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening|week)"
-    r"|(?:next|last) (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday"
-    r"|sunday)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|\w+ (?:days?|weeks?) ago),?\s+(?P<rest>.+)$",
-    re.I,
-)
 
 _BY_NAME: dict[str, Rule] = {
     **rules_profile.RULES,
@@ -183,30 +151,6 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
         "event",
     )
 )
-
-_TO_SELF = _r(r"^(?:note|reminder|memo)\s+to\s+(?:self|myself)\s*[:,-]?\s+(?P<rest>.+)$")
-_ASK = _r(
-    r"^(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+)"
-    # only requests to keep something: "can you save the output as csv?" is a task
-    # for the assistant, "can you remember what we decided?" a question
-    r"(?=(?:remind me|remember (?:that|to)\b|remember\s*:|note (?:that|down)\b|note\s*:"
-    r"|keep in mind|make a note|(?:save|store) (?:that\b|this\s*:)|add (?:this |that )?to my"
-    r" (?:notes|list|memory)))"
-)
-_NOT_A_VERB = _r(r"^(?:the|a|an|my|our|this|that|these|those|it|i|we|\w+'s)\b")
-_REMEMBER = _r(
-    r"^(?:please\s+)?(?:remember(?!\s+(?:what|which|how|why|when|where|who|if|whether)\b)"
-    r"|keep in mind|don't forget|do not forget|make a note(?:\s+of)?"
-    # "note the edge cases in the docstring", "save the output as csv": tasks, not notes
-    r"|(?:note|save|store)(?=\s+that\b|\s*[:,]|\s+down\b)(?:\s+down)?)"
-    r"(?:\s+that)?\s*[:,]?\s+(?P<rest>.+)$"
-)
-
-_INTRO = re.compile(
-    r"^(?P<intro>[\w\s']{2,30}),\s+(?=(?:i|i'm|i've|i'd|my|we|we're|our|please|always|never)\b)",
-    re.I,
-)
-
 
 #: Words that put a statement in today (a one-off unless it is a todo or reminder).
 _TODAY = re.compile(
@@ -309,102 +253,10 @@ _ASKED = frozenset({"TODO", "REMINDER"})
 #: Someone other than the speaker ("her", "his", "they") in a clause.
 _SOMEONE_ELSE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|he's|she's)\b", re.I)
 _ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|we|we're|my|our)\b", re.I)
-#: An intro that is itself a request ("always give me metric units, I …"): never dropped.
-_PERSONAL_INTRO = re.compile(
-    r"\b(?:me|you|your|us|myself)\b|^(?:please|always|never|don't|do not|stop)\b", re.I
-)
-
-
-def _clean(clause: str) -> str:
-    """The clause without fillers and intros; quotes, code and identifiers untouched."""
-    return protected(_clean_masked, clause)
-
-
-def _clean_masked(clause: str) -> str:
-    out = clause.strip()
-    for _ in range(3):
-        stripped = _FILLER.sub("", out)
-        intro = _INTRO.match(stripped)
-        if (
-            intro
-            and not has_date_expression(intro["intro"])
-            and not _FIRST_PERSON.search(intro["intro"])
-            and not _PERSONAL_INTRO.search(intro["intro"])
-        ):
-            # "Just to be clear, I prefer tabs" → "I prefer tabs"
-            stripped = stripped[intro.end() :]
-        if stripped == out:
-            break
-        out = stripped
-    date_first = _LEADING_DATE.match(out)
-    if date_first:
-        out = f"{date_first['rest'].rstrip(' .!')} {date_first['d']}"
-    return out.strip().rstrip(".!")
 
 
 def _label(reading: Reading | None) -> str:
     return "" if reading is None else f"{reading.label}:{reading.score:.2f}/{reading.share:.2f}"
-
-
-def _is_chitchat(clause: str) -> bool:
-    words = clause.split()
-    first_person = re.match(r"^(?:i|i'm|we're|my|our)\b", clause, re.I) is not None
-    return (
-        len(words) < 2
-        or (len(words) < 3 and not first_person)
-        or clause.rstrip().endswith("?")
-        or _CHITCHAT.match(clause) is not None
-        or not re.search(
-            r"\b(?:i|i'm|i've|i'd|my|we|our|me|remember|todo|to-do|decision|call)\b"
-            r"|^(?:always|never|don't|do not|stop|please|reply|respond|answer|by "
-            r"default|from now on|going forward)",
-            clause,
-            re.I,
-        )
-    )
-
-
-#: A clause that drops its subject ("switched to Zed last week", "finally moved to Leeds"):
-#: chat's way of saying "I …". Not a mood ("tired of it") nor an order ("started?").
-_DROPPED_SUBJECT = re.compile(
-    r"^(?:(?:just|finally|recently|also|now|still|actually|mostly|usually)\s+)?"
-    r"(?!(?:tired|bored|excited|confused|stressed|annoyed|worried|pleased|interested|surprised"
-    r"|impressed|scared|obsessed|exhausted|relieved|amazed|thrilled|need|needed|based)\b)"
-    r"(?:[a-z]{3,}ed|went|got|took|made|left|began|bought|sold|met|ran|won|lost|quit|gave up"
-    r"|set up|built|wrote|became|spent|found|chose|grew up)\s+(?!(?:you|it|that|this)\b)\w",
-    re.I,
-)
-
-
-def _prepare(raw: str) -> tuple[str, bool]:
-    """The clause the rules and the reader read, and whether it was an explicit request."""
-    text = _clean(raw)
-    if _DROPPED_SUBJECT.match(text) and not text.rstrip().endswith("?"):
-        # Trigger: "switched to Zed last week", "moved to Leeds in May" (no subject).
-        # Why: chat drops the "I"; read without it, the clause is nobody's event and
-        #      its statement has no subject.
-        # Outcome: read and written as the speaker's own ("Maya switched to Zed …").
-        text = "I " + text[:1].lower() + text[1:]
-    explicit = False
-    asked = _ASK.match(text)
-    if asked:
-        # "Can you remind me to …?" is a request, not a question.
-        text = text[asked.end() :].rstrip(" ?")
-    to_self = _TO_SELF.match(text)
-    if to_self:
-        # "Note to self: renew the passport" → a todo; "…: the VPN is flaky" → a note.
-        explicit = True
-        text = _clean(to_self["rest"])
-        if _NOT_A_VERB.match(text) is None and not _is_chitchat("I " + text):
-            text = "I need to " + text
-    remembered = None if to_self else _REMEMBER.match(text)
-    if remembered:
-        explicit = True
-        text = _clean(remembered["rest"])
-        if text.lower().startswith("to "):
-            text = "I need " + text
-    return text, explicit
 
 
 #: A calendar date: a month named (in the languages the reader reads) or written in digits.
@@ -509,7 +361,7 @@ class RuleExtractor:
         else:
             candidates += record_candidates(records, subject, moment.date(), dropped)
         prepared = [
-            (s_index, raw, *_prepare(raw))
+            (s_index, raw, *prepare(raw))
             for s_index, (_, clauses) in enumerate(sentences)
             for raw in clauses
         ]
@@ -748,7 +600,7 @@ class RuleExtractor:
             # about the assistant, not the user — chit-chat whatever the reader says
             return None, "silent:praise of the assistant"
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
-        if reading is None and not explicit and _is_chitchat(text):
+        if reading is None and not explicit and is_chitchat(text):
             return None, "silent:chit-chat (no reader)"
         # a short clause of a turn in another language is of that language ("vivo en
         # Valencia", "Sem acesso ao e-mail" read as English alone)
