@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -257,7 +258,9 @@ def _install_handlers(app: FastAPI) -> None:
         # when only a bound was broken, else SCHEMA_INVALID (as the engine would say).
         bounds_only = all(e["type"] in _BOUND_ERRORS for e in exc.errors())
         stop = StopReason.BOUNDS_EXCEEDED if bounds_only else StopReason.SCHEMA_INVALID
-        verdict = _content_verdict(request, exc.body)
+        # Off the event loop: judging a long text takes a while, and every other
+        # request (health included) waited for it on the loop's one thread.
+        verdict = await run_in_threadpool(_content_verdict, request, exc.body)
         if verdict is not None and verdict.stop_reason.priority < stop.priority:
             # Trigger: a memory whose shape is wrong AND whose text the gate refuses.
             # Why: contract §7 — injection or forbidden content outranks SCHEMA_INVALID,
