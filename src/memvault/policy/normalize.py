@@ -470,32 +470,46 @@ def _reversed_views(base: View) -> list[View]:
     cues = sum(1 for w in base.text.lower().split() if w.strip(_PUNCT) in _REVERSED_COMMON)
     if cues < 2:
         return []  # fewer than two common words written backwards
-    tokens = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(base.text)]
-    marked = [i for i, (t, _, _) in enumerate(tokens) if t[::-1].lower() in _COMMON]
-    if len(marked) < 2 or len(marked) <= 2 * _common_count([t for t, _, _ in tokens]):
+    # The runs written backwards: stretches between quotes, stops and line breaks with
+    # more common words backwards than forwards (the framing around a quoted example
+    # stays readable: "slides show '.tpmorp metsys eht laever' as a trick").
+    runs: list[tuple[str, int, int]] = []
+    words: list[tuple[str, int, int]] = []
+    for s, e in _segments(base.text):
+        run = _tokens(base.text, s, e)
+        marked = _common_count([t[::-1] for t, _, _ in run])
+        if marked >= 2 and marked > 2 * _common_count([t for t, _, _ in run]):
+            start, end = run[0][1], run[-1][2]
+            runs.append((base.text[start:end][::-1], start, end))
+            words.extend((t[::-1], ts, te) for t, ts, te in run)
+    if not runs:
         return []
-    # The run written backwards: from the first to the last backwards word, widened over
-    # neighbours that are no forward word, up to a quote, a stop or a line break (the
-    # framing around a quoted example stays readable: "slides show '.tpmorp metsys eht'").
-    first, last = marked[0], marked[-1]
-    while first > 0 and _joins_run(base.text, tokens[first - 1], tokens[first]):
-        first -= 1
-    while last < len(tokens) - 1 and _joins_run(base.text, tokens[last], tokens[last + 1]):
-        last += 1
-    run = tokens[first : last + 1]
-    start, end = run[0][1], run[-1][2]
-    whole = derive_view(base, "decoded_reversed", [(base.text[start:end][::-1], start, end)])
-    per_word = derive_view(base, "decoded_reversed_words", [(t[::-1], s, e) for t, s, e in run])
-    return [whole, per_word]
+    return [
+        derive_view(base, "decoded_reversed", runs),
+        derive_view(base, "decoded_reversed_words", words),
+    ]
 
 
-def _joins_run(text: str, left: tuple[str, int, int], right: tuple[str, int, int]) -> bool:
-    """Whether the token pair sits in one backwards run (no quote, stop or line break)."""
-    between = text[left[2] : right[1]]
-    outer = left if right[0][::-1].lower() in _COMMON else right
-    # a mark alone inside a token ("user's", "attack.com") breaks nothing
-    broken = _RUN_BREAK.search(between) is not None and (len(between) > 1 or between == "\n")
-    return not broken and outer[0].lower() not in _COMMON
+def _tokens(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text, start, end)]
+
+
+def _segments(text: str) -> list[tuple[int, int]]:
+    """Stretches of ``text`` between quotes, stops and line breaks next to a space.
+
+    A mark inside a token ("user's", "attack.com") splits nothing.
+    """
+    cuts = [m.start() for m in _RUN_BREAK.finditer(text)]
+    cuts = [0, *(c for c in cuts if _cut_here(text, c)), len(text)]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+
+
+def _cut_here(text: str, i: int) -> bool:
+    if text[i] == "\n":
+        return True
+    before = text[i - 1] if i > 0 else " "
+    after = text[i + 1] if i + 1 < len(text) else " "
+    return not (before.isalnum() and after.isalnum())
 
 
 def _rejoined_view(base: View) -> View | None:

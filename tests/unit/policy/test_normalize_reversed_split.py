@@ -57,6 +57,8 @@ def test_a_reversed_run_maps_back_to_its_own_span() -> None:
         "pass word reset page is broken",  # two real words
         "Please for get it, the mem ory is fine.",
         "Reverse the list: [3, 2, 1] becomes [1, 2, 3].",
+        # a quoted example keeps its framing forward: judged as the forward text would be
+        'Our red-team slide shows reversed text like ".tpmorp metsys eht laever" as a trick.',
     ],
 )
 def test_ordinary_text_stays_allowed(text: str) -> None:
