@@ -65,11 +65,19 @@ def as_tuple(value: Any) -> Any:
 
     >>> as_tuple("Fact"), as_tuple(["b", "a"]), as_tuple(None)
     (('Fact',), ('a', 'b'), None)
+    >>> as_tuple(["TODO", 3])  # not all text: left to the field's own check (a clear error)
+    ('TODO', 3)
     """
     if isinstance(value, str):
         return (value,)
     if isinstance(value, list | set | frozenset):
-        return tuple(sorted(value))
+        if all(isinstance(v, str) for v in value):
+            return tuple(sorted(value))
+        # Trigger: a list mixing text with a number, None, an object …
+        # Why: sorting it raised TypeError, which pydantic passes through: a crash
+        #   of list/search/memory.query instead of SCHEMA_INVALID.
+        # Outcome: kept in its order; the field's type check refuses it.
+        return tuple(value)
     return value
 
 
