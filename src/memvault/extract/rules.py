@@ -63,6 +63,7 @@ from memvault.extract.context import (
     stands_alone,
     wants_replies,
 )
+from memvault.extract.dates import has_date_expression
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.prepare import is_chitchat, prepare
 from memvault.extract.procedure import extract_procedure
@@ -820,6 +821,11 @@ class RuleExtractor:
                     # aggiornare …", which reads as English to the word count: a todo)
                     need = NEED_GLOSS in glosses(text)
                     read = replace(read, label="todo" if need else "fact")
+                elif read.label == "event" and not has_date_expression(raw) and not own_entry:
+                    # "I got into bouldering through a friend", "we run a book club": a
+                    # happening told without a date is how things are — a fact (an event
+                    # is dated: "yesterday I met …", "last week we shipped …")
+                    read = replace(read, label="fact")
                 own = statement_candidate(clause, read)
                 own = None if own is None else as_current_state(own, text)
                 how = "" if reading.sure else " (stated)"

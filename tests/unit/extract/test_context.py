@@ -126,3 +126,12 @@ def test_in_another_language_a_preference_says_a_taste_or_how_to_answer() -> Non
 def test_a_lower_case_tool_name_or_handle_is_kept_byte_for_byte() -> None:
     assert any("kiki_b42" in c for _, c in kept("Hi! My name is kiki_b42."))
     assert any(c.startswith("ripgrep is") for _, c in kept("ripgrep is what I search with."))
+
+
+def test_a_happening_no_rule_read_is_an_event_only_when_dated() -> None:
+    # undated, it says how things are (a fact); dated, it is the week's event
+    assert kept("We hosted a hackathon for the whole company.") == [
+        ("Fact", "Iris's team hosted a hackathon for the whole company.")
+    ]
+    dated = kept("Last week we hosted a hackathon for the whole company.")
+    assert [t for t, _ in dated] == ["Event"]
