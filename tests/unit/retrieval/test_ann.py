@@ -11,6 +11,7 @@ import pytest
 
 from memvault.embed.base import l2_normalise
 from memvault.store.sqlite import ann as ann_mod
+from memvault.store.sqlite import vectors as vectors_mod
 from memvault.store.sqlite.ann import AnnIndex, load_faiss
 from memvault.store.sqlite.vectors import VectorMatrix
 
@@ -283,3 +284,34 @@ def test_a_build_ending_after_close_installs_and_saves_nothing(tmp_path: Path) -
     assert thread is not None
     thread.join(120)
     assert m.ann is None and m._building is None and not m.graph_path.exists()
+
+
+@needs_faiss
+def test_a_search_meeting_a_large_tail_starts_a_worker_at_normal_priority(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A write's worker runs at low priority (it may starve on a busy machine);
+    a search that meets a large tail starts one at normal priority, once."""
+    m = _matrix(_clustered(1000))
+    m.background = True
+    assert m.ensure_ann(wait=True) is not None
+    started: list[bool] = []
+    release = threading.Event()
+
+    def recorder(self: VectorMatrix, *args: Any) -> None:
+        started.append(args[-1])  # ``low``
+        release.wait(60)
+        with self._start_lock:
+            self._workers.pop(threading.current_thread(), None)
+
+    monkeypatch.setattr(VectorMatrix, "_work", recorder)
+    monkeypatch.setattr(vectors_mod, "URGENT_BACKLOG", 50)
+    for i, v in enumerate(_clustered(100, seed=51)):
+        m.upsert(f"t{i:05d}", v, active=True)  # the first starts a low worker, the rest see it
+    q = _clustered(1, seed=52)[0]
+    first = m.search(q, 10, None, ann_min_rows=100)
+    m.search(q, 10, None, ann_min_rows=100)  # a normal worker runs: no second one
+    assert started == [True, False]
+    assert _overlap(first, m.search_exact(q, 10, None)) >= 0.9
+    release.set()
+    assert m.wait_for_ann(60) is not None and m._building is None

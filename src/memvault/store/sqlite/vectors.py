@@ -17,6 +17,8 @@ when they differ. Writes made through this store update it incrementally.
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -42,6 +44,11 @@ ANN_MIN_SHARE = 0.05
 #: Rows the background worker adds to the graph per hold of the ANN lock: ~10 ms
 #: of one core at 100k (a search waits at most that long for the lock).
 EXTEND_CHUNK = 64
+#: Rows outside the graph from which a search starts a worker at normal priority
+#: (an exact scan of them costs ~1 ms, and a low-priority worker may starve).
+URGENT_BACKLOG = 20_000
+#: How much the nice value of a write's ANN worker is raised (Linux; 19 at most).
+WORKER_NICE = 10
 
 F32 = npt.NDArray[np.float32]
 Marker = tuple[int, int]
@@ -68,6 +75,25 @@ def _one_blas_thread() -> AbstractContextManager[Any]:
         return nullcontext()
     limited: AbstractContextManager[Any] = _BLAS.limit(limits=1, user_api="blas")
     return limited
+
+
+def _lower_priority() -> None:
+    """Raise the calling thread's nice value by :data:`WORKER_NICE` (Linux only).
+
+    Trigger: the ANN worker of a bulk load runs beside the writer and the gate.
+    Why: on a machine with idle CPU it should take that, and when the cores are
+      busy it must not take the writer's share (bulk rows/s is the measure).
+    Outcome: a higher nice value for this thread alone (on Linux a thread is a
+      task of its own); elsewhere, or when refused, nothing changes.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        nice = os.getpriority(os.PRIO_PROCESS, tid)
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, nice + WORKER_NICE))
+    except OSError:
+        return
 
 
 def encode_vector(vector: F32) -> bytes:
@@ -111,7 +137,8 @@ class VectorMatrix:
         #: build the ANN index on a worker thread (searches stay exact meanwhile),
         #: and extend it there with the rows written after it (see :meth:`_work`)
         self.background = background
-        self._building: threading.Thread | None = None  # the build, then the extension
+        #: worker threads (build, then extension) → whether each runs at low priority
+        self._workers: dict[threading.Thread, bool] = {}
         self._build_count = 0
         self._replaced: set[int] = set()  # rows < _build_count upserted during the build
         self._ann_failed = False
@@ -315,18 +342,36 @@ class VectorMatrix:
                 self.save_ann()
                 return self.ann
             with self._start_lock:
-                if self._building is None and not self._stop:
+                if not self._workers and not self._stop:
                     count = len(self.ids)
                     self._build_count = count
                     self._replaced = set()
-                    self._building = threading.Thread(
-                        target=self._work,
-                        args=(faiss, kind, count, threads),
-                        name="memvault-ann",
-                        daemon=True,
-                    )
-                    self._building.start()
+                    self._spawn(faiss, kind, count, threads, low=threads == 1)
             return None
+
+    @property
+    def _building(self) -> threading.Thread | None:
+        """A worker building or extending the index (``None``: none runs)."""
+        return next(iter(self._workers), None)
+
+    def _spawn(
+        self,
+        faiss: Any,
+        kind: type[AnnIndex] | type[HnswIndex],
+        count: int,
+        threads: int | None,
+        *,
+        low: bool,
+    ) -> None:
+        """Start a worker (the caller holds ``_start_lock``)."""
+        thread = threading.Thread(
+            target=self._work,
+            args=(faiss, kind, count, threads, low),
+            name="memvault-ann",
+            daemon=True,
+        )
+        self._workers[thread] = low
+        thread.start()
 
     def follow_ann(self, min_rows: int | None) -> None:
         """After a write: start the background graph once ``min_rows`` rows are active.
@@ -338,8 +383,9 @@ class VectorMatrix:
           would slow every write down.
         Outcome: with ``background`` set, faiss installed and the threshold
           reached, the graph is built on a worker thread with one faiss thread
-          (the writer keeps the other core) and then extended there, batch by
-          batch, as rows arrive; searches meanwhile read the graph plus the rows
+          and then extended there, batch by batch, as rows arrive; the worker
+          runs at a low priority (:func:`_lower_priority`: it takes the CPU the
+          writer leaves idle); searches meanwhile read the graph plus the rows
           it does not hold yet, exactly (:meth:`_search_ann`).
 
         >>> m = VectorMatrix(2, background=True)
@@ -348,24 +394,23 @@ class VectorMatrix:
         """
         if not self.background or not min_rows or self._ann_failed or self._stop:
             return
-        if self.ann is None and self._building is None and self.active_count() >= min_rows:
+        if self.ann is None and not self._workers and self.active_count() >= min_rows:
             self.ensure_ann(wait=False, threads=1)
 
-    def _start_worker(self) -> None:
-        """Make sure a worker extends the installed index with the tail (background only)."""
+    def _start_worker(self, *, low: bool = True) -> None:
+        """Make sure a worker extends the installed index with the tail (background only).
+
+        ``low``: a write's worker, at low priority; any running worker will do.
+        Otherwise (a search met a large tail) a worker at normal priority is
+        started unless one runs: a low one alone may starve on a busy machine.
+        """
         if self.ann is None:
             return
         with self._start_lock:  # serialised with the worker's "caught up, ending" check
-            if self._building is None and not self._stop:
-                faiss = load_faiss()
-                kind = HnswIndex if self.ann_kind == "hnsw" else AnnIndex
-                self._building = threading.Thread(
-                    target=self._work,
-                    args=(faiss, kind, len(self.ids), 1),
-                    name="memvault-ann",
-                    daemon=True,
-                )
-                self._building.start()
+            if self._stop or (self._workers if low else not all(self._workers.values())):
+                return
+            kind = HnswIndex if self.ann_kind == "hnsw" else AnnIndex
+            self._spawn(load_faiss(), kind, len(self.ids), 1, low=low)
 
     def _work(
         self,
@@ -373,9 +418,13 @@ class VectorMatrix:
         kind: type[AnnIndex] | type[HnswIndex],
         count: int,
         threads: int | None,
+        low: bool,
     ) -> None:
         """The worker: build (or load) the index over rows 0..count-1 if there is
         none, install it, then extend it with every later row until caught up."""
+        me = threading.current_thread()
+        if low:
+            _lower_priority()
         if threads is not None:
             faiss.omp_set_num_threads(threads)  # OpenMP's setting is per calling thread
         if self.ann is None:
@@ -384,13 +433,13 @@ class VectorMatrix:
                 index = self._load_or_build(faiss, kind, count)
             except Exception:  # no index: searches stay exact (never an error in a search)
                 with self._ann_lock, self._start_lock:
-                    self._building = None
+                    self._workers.pop(me, None)
                     self._ann_failed = True
                 return
             with self._ann_lock:
                 if self._stop:  # closed or purged meanwhile: nothing installed, nothing saved
                     with self._start_lock:
-                        self._building = None
+                        self._workers.pop(me, None)
                     return
                 for row in sorted(self._replaced):
                     index.replace(row, self._matrix[row])
@@ -406,7 +455,7 @@ class VectorMatrix:
             if added == 0:
                 with self._start_lock:
                     if self._stop or ann.count >= len(self.ids):
-                        self._building = None
+                        self._workers.pop(me, None)
                         return
 
     def _extend(self, ann: AnnIndex | HnswIndex, most: int | None = None) -> int:
@@ -431,9 +480,11 @@ class VectorMatrix:
         """
         with self._start_lock:
             self._stop = True
-            thread = self._building
-        if thread is not None and thread is not threading.current_thread() and self.ann is not None:
-            thread.join(timeout)
+            threads = list(self._workers)
+        if self.ann is not None:
+            for thread in threads:
+                if thread is not threading.current_thread():
+                    thread.join(timeout)
 
     def _load_or_build(
         self, faiss: Any, kind: type[AnnIndex] | type[HnswIndex], count: int
@@ -511,9 +562,12 @@ class VectorMatrix:
 
     def wait_for_ann(self, timeout: float | None = None) -> AnnIndex | HnswIndex | None:
         """Wait for the background worker (build, then extension) to finish; the index."""
-        thread = self._building
-        if thread is not None:
-            thread.join(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (thread := self._building) is not None:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            thread.join(left)
         return self.ann
 
     def ann_pending(self) -> int:
@@ -558,6 +612,8 @@ class VectorMatrix:
         # Why: they are not in the graph yet, and a search must see every row.
         # Outcome: those rows are scored exactly and merged with the graph's hits.
         tail = np.flatnonzero(self._active[done:n]) + done if rows is None else rows[rows >= done]
+        if self.background and n - done >= URGENT_BACKLOG:
+            self._start_worker(low=False)  # a search waits on this tail: not at low priority
         if labels.size < limit:
             # fewer found than the graph holds allowed rows: a starved walk → exact
             if rows is None:
