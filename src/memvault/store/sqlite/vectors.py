@@ -333,7 +333,7 @@ class VectorMatrix:
         faiss = load_faiss()
         if faiss is None:
             return None
-        kind = HnswIndex if self.ann_kind == "hnsw" else AnnIndex
+        kind = self._index_kind()
         with self._ann_lock:
             if self.ann is not None:
                 return self.ann
@@ -346,27 +346,22 @@ class VectorMatrix:
                     count = len(self.ids)
                     self._build_count = count
                     self._replaced = set()
-                    self._spawn(faiss, kind, count, threads, low=threads == 1)
+                    self._spawn(count, threads, low=threads == 1)
             return None
+
+    def _index_kind(self) -> type[AnnIndex] | type[HnswIndex]:
+        return HnswIndex if self.ann_kind == "hnsw" else AnnIndex
 
     @property
     def _building(self) -> threading.Thread | None:
         """A worker building or extending the index (``None``: none runs)."""
         return next(iter(self._workers), None)
 
-    def _spawn(
-        self,
-        faiss: Any,
-        kind: type[AnnIndex] | type[HnswIndex],
-        count: int,
-        threads: int | None,
-        *,
-        low: bool,
-    ) -> None:
+    def _spawn(self, count: int, threads: int | None, *, low: bool) -> None:
         """Start a worker (the caller holds ``_start_lock``)."""
         thread = threading.Thread(
             target=self._work,
-            args=(faiss, kind, count, threads, low),
+            args=(count, threads, low),
             name="memvault-ann",
             daemon=True,
         )
@@ -409,20 +404,14 @@ class VectorMatrix:
         with self._start_lock:  # serialised with the worker's "caught up, ending" check
             if self._stop or (self._workers if low else not all(self._workers.values())):
                 return
-            kind = HnswIndex if self.ann_kind == "hnsw" else AnnIndex
-            self._spawn(load_faiss(), kind, len(self.ids), 1, low=low)
+            self._spawn(len(self.ids), 1, low=low)
 
-    def _work(
-        self,
-        faiss: Any,
-        kind: type[AnnIndex] | type[HnswIndex],
-        count: int,
-        threads: int | None,
-        low: bool,
-    ) -> None:
+    def _work(self, count: int, threads: int | None, low: bool) -> None:
         """The worker: build (or load) the index over rows 0..count-1 if there is
         none, install it, then extend it with every later row until caught up."""
         me = threading.current_thread()
+        faiss = load_faiss()
+        kind = self._index_kind()
         if low:
             _lower_priority()
         if threads is not None:
