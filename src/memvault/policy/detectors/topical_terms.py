@@ -1,0 +1,313 @@
+"""The word lists of the topical families: conditions, medicines, identity traits, intimate
+life, criminal/legal terms and inference words, in the languages the rules read.
+
+:mod:`topical` builds its family rules from these; they hold vocabulary only (no rule
+logic), so a word added here is a word every rule of that family reads.
+
+>>> import re
+>>> bool(re.fullmatch(DRUGS, "sertraline"))
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "COND",
+    "COPULA",
+    "CRIMINAL",
+    "DEMONYMS",
+    "DOSE",
+    "DRUGS",
+    "EMOTION",
+    "IDENT_CASTE",
+    "IDENT_ETHNIC",
+    "IDENT_ORIENT",
+    "IDENT_ORIGIN",
+    "IDENT_POLITICS",
+    "IDENT_PRACTICE",
+    "IDENT_RELIGION",
+    "INFER",
+    "INTIMATE",
+    "PLACE_KIND",
+    "POLITICAL_VERB",
+    "compile_ci",
+]
+
+
+def compile_ci(p: str) -> re.Pattern[str]:
+    """``p`` compiled case-insensitively."""
+    return re.compile(p, re.IGNORECASE)
+
+
+COND = (
+    r"diabet\w*|cancer|cáncer|krebs|tumou?r|leuk(?:a)?emia|lymphoma|melanoma|hiv|aids|"
+    r"hepatitis|epilep\w*|seizures?|asthma\w*|asma|asthme|diab[èe]te|cancro|tumore|depressione|"
+    r"depress[ãa]o|ansiedad|ansiedade|vih|sida|aids|(?:kidney|liver|lung|heart|autoimmune|lyme|"
+    r"rare|genetic|chronic|celiac|coeliac|thyroid|bowel|skin|blood|bone|neurological|"
+    r"degenerative|mental|eating|personality|anxiety|panic|bipolar|mood|sleep) (?:disease|"
+    r"disorder|syndrome|condition)|stage (?:\d|i{1,3}v?) (?:\w+ )?(?:cancer|disease)|copd|"
+    r"arthritis|lupus|crohn'?s|colitis|celiac|"
+    r"coeliac|multiple sclerosis|multipler? sklerose|scl[ée]rose en plaques|esclerosis m[uú]ltiple|"
+    r"sclerosi multipla|parkinson'?s?|alzheimer'?s?|dementia|demenz|"
+    # a stroke, not a brush stroke, a swimming stroke or a stroke of luck
+    r"(?<!brush )(?<!pen )(?<!each )(?<!every )(?<!first )(?<!final )stroke(?! of )|"
+    r"heart (?:disease|"
+    r"condition|attack|failure|problems?)|hypertension|high blood pressure|thyroid\w*|"
+    r"hypothyroid\w*|migraines?|endometriosis|pcos|fibromyalgia|chronic (?:pain|fatigue|illness|"
+    r"disease)|long covid|tuberculosis|herpes|hpv|adhd|autis(?!t[ai]\b)\w*|"
+    r"(?<!l')(?<!un )(?<!come )(?<!fa )autist[ai]\b(?! (?:di|per|del|della|"
+    r"dell'|presso|del bus|dell'autobus))|asperger'?s?|dyslexi\w*|"
+    r"dyspraxia|tourette'?s?|ocd|ptsd|depression|depressive|depresi[oó]n|dépression|"
+    r"anxiety(?: disorder)?|panic (?:attacks?|disorder)|bipolar\w*|schizo\w*|eating disorder|"
+    r"anorexi\w*|bulimi\w*|insomnia|sleep apnoea|sleep apnea|self-harm|suicid\w*|addiction|"
+    r"an addict|addicted to (?:drugs|alcohol|opioids|heroin|cocaine|meth|painkillers|gambling|"
+    r"pills|nicotine|opiates|crack)|(?:drug|alcohol|opioid|gambling|substance) (?:abuse|use "
+    r"disorder|problem)|alcoholi\w*|"
+    r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|"
+    r"(?:is|am|'m|went|going|legally|partially|colou?r) blind(?! to)(?![-\w])|blindness|"
+    r"cholesterol|"
+    r"statins?|heroin|cocaine|methamphetamine|fentanyl|ketamine|mdma|ecstasy|crack cocaine|"
+    r"clean (?:from|off) (?:drugs|heroin|cocaine|alcohol|opioids|meth|pills)|relapsed|"
+    r"paraly[sz]ed|hospitali[sz]ed|admitted to (?:the )?hospital|emergency room|intensive care|icu|"
+    r"cpap|psychotic|psychosis|manic episode|hallucinat\w*|crutches|mastectom\w*|"
+    r"\w{3,}(?:ectomy|itis|aemia|emia|pathy|plegia|otomy)|"
+    r"(?:cirrh|fibr|scoli|psych|neur|thromb|sten|tubercul|endometri|osteopor)osis|"
+    r"hard of hearing|hearing aids?|wheelchair|paraplegic|quadriplegic|amputee|"
+    r"disabilit\w*|(?:is|am|'m|registered) disabled|a disabled|impairment|brca\d?|"
+    r"genetic (?:test\w*|"
+    r"mutation|condition|disorder|marker|variant)|carrier of|carries the (?:\w+ )?gene|"
+    r"sickle cell|cystic fibrosis|huntington'?s?|down syndrome|allerg(?:y|ies|ic to)|"
+    r"anaphyla\w*|chemo\w*|radiation therapy|radiotherapy|dialysis|transplant|insulin|"
+    r"inhaler|antidepressants?|ssris?|antipsychotics?|in therapy|therapy sessions?|sees? a "
+    r"(?:therapist|psychiatrist|psychologist|counsel(?:l)?or)|"
+    # counselling received, not counselling as a job, a course or a field of work
+    r"(?<!work in )(?<!working in )(?<!career in )(?<!job in )(?<!degree in )(?<!studying )"
+    r"(?<!study )counsel(?:l)?ing(?! (?:jobs?|careers?|degree|course|programm?e?s?|field|work\b|"
+    r"services? (?:for|at|in)|as a (?:career|job)))|medication|meds|"
+    r"prescri(?:bed|ptions?)|diagnosed(?! (?:the|a|an|why|what|how|it|this|that|bug|issue|"
+    r"problem|leak|error|outage))|diagnosis|chest pains?|shortness of breath|fevers?|nausea|"
+    r"dizz\w*|faint(?:ed|ing)|blood sugar|"
+    r"blood pressure|a1c|viral load|concussion|fracture|injur(?:y|ies)|surgery|"
+    r"hiv[- ]positive|immunocompromised|neurodivergent|coughing(?: up)? blood|feverish|"
+    r"stutter\w*|stammer\w*|speech impediment|aa meetings?|alcoholics anonymous|"
+    r"narcotics anonymous|na meetings?|"
+    r"losing (?:his|her|their|my) (?:hearing|sight|vision|memory)|cochlear implants?|"
+    r"prosthe\w*|pacemaker|stoma|colostomy|hearing loss|vision loss|"
+    r"vomiting|throwing up|passing out|blacking out|short of breath|night sweats|blurred vision|"
+    r"numbness|(?:having|experiencing|suffering|getting) "
+    r"(?:\w+ ){0,2}(?:pains?|aches?|headaches|dizziness|seizures|panic attacks|migraines|"
+    r"palpitations|bleeding|rash|lumps?)|"
+    r"on the spectrum|in remission|relapse|overdose|opioids?|"
+    r"erkrankt|krankheit|diagnose|enfermedad|maladie|malattia|doen[çc]a|medikament\w*|"
+    r"médicament\w*|medicamento\w*|farmac\w*|behandlung|tratamiento|traitement"
+)
+DRUGS = (
+    r"sertraline|zoloft|fluoxetine|prozac|escitalopram|lexapro|citalopram|paroxetine|"
+    r"venlafaxine|effexor|duloxetine|cymbalta|bupropion|wellbutrin|mirtazapine|lithium|"
+    r"lamotrigine|lamictal|quetiapine|seroquel|olanzapine|risperidone|aripiprazole|abilify|"
+    r"adderall|ritalin|methylphenidate|vyvanse|concerta|xanax|alprazolam|valium|diazepam|"
+    r"lorazepam|ativan|klonopin|clonazepam|ambien|zolpidem|metformin|ozempic|semaglutide|"
+    r"wegovy|mounjaro|tirzepatide|insulin|levothyroxine|synthroid|lisinopril|amlodipine|"
+    r"atorvastatin|lipitor|simvastatin|metoprolol|propranolol|warfarin|eliquis|apixaban|"
+    r"prednisone|methotrexate|humira|truvada|descovy|naltrexone|suboxone|buprenorphine|"
+    # PrEP the medicine, not "prep" the verb ("I need to prep the notes", "meal prep")
+    r"(?<!to )(?<!meal )(?<!meal-)(?<!food )(?<!'ll )(?<!will )(?<!gonna )"
+    r"prep(?!\s+(?:the|a|an|for|my|"
+    r"our|your|some|it|this|that|these|those|his|her|their|work|notes|slides|dinner|lunch|"
+    r"lunches|meals?|food|time|school|breakfast|talk|deck|demo|everything)\b)(?![-\w])|"
+    r"methadone|oxycodone|hydrocodone|tramadol|gabapentin|pregabalin|epipen|testosterone|"
+    r"estradiol|estrogen|hrt|finasteride|accutane|isotretinoin|antiretrovirals?|tamoxifen|"
+    r"letrozole|levetiracetam|keppra|topiramate|sumatriptan|albuterol|salbutamol|ventolin|"
+    r"omeprazole|antibiotics?|amoxicillin|melatonin|cannabis oil|cbd"
+)
+DOSE = r"\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|ug|ml|g|units?|iu|tablets?|pills?|puffs?|drops?)\b"
+
+IDENT_RELIGION = (
+    r"jewish|jew|muslim|moslem|christian|catholic|protestant|evangelical|mormon|lds|hindu|"
+    r"buddhist|sikh|jain|bah[aá]'?[ií]|zoroastrian|shinto|taoist|pagan|wiccan|atheist|agnostic|"
+    r"orthodox (?:jew|christian)|quaker|amish|jehovah'?s witness|scientologist|baptist|methodist|"
+    r"lutheran|"
+    r"anglican|pentecostal|adventist|coptic|shia|shiite|sunni|druze|rastafarian|"
+    r"jud[ií]o|jud[ií]a|musulm[aá]n\w*|cat[oó]lic[oa]|chr[ée]tien\w*|juif|juive|katholisch|"
+    r"evangelisch|muslimisch|jüdisch|judisch"
+)
+IDENT_PRACTICE = (
+    r"keeps? (?:kosher|halal)|eats? (?:only )?(?:kosher|halal)|prays?(?: \w+){0,3} (?:times a day|"
+    r"daily|every day)|pray(?:s|ing)? (?:at|in) (?:church|mosque|synagogue|temple)|goes to "
+    r"(?:church|mass|mosque|synagogue|temple|gurdwara)|attends? (?:church|mass|mosque|synagogue|"
+    r"temple|gurdwara|services)|observes? (?:ramadan|shabbat|the sabbath|lent|passover|yom kippur)|"
+    r"fasts? (?:during|for) ramadan|wears? (?:a )?(?:hijab|niqab|burqa|turban|kippah|yarmulke|"
+    r"headscarf)|converted to|was bapti[sz]ed|bar mitzvah|bat mitzvah|religious"
+)
+IDENT_ORIENT = (
+    r"gay|lesbian|bisexual|bi|queer|pansexual|asexual|homosexual|heterosexual|"
+    r"straight(?! (?:to|forward|away|answers?|talk|line|up|ahead|after|into|from|out))|lgbtq?\+?|"
+    r"trans|transgender|trans(?:gender)? (?:woman|man|person)|non-?binary|genderqueer|genderfluid|"
+    r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|bisexuell|"
+    r"homosexuel(?:le)?|bisexuel(?:le)?|lesbienne|lesbiana|omosessuale|transg[eé]nero|"
+    r"transsexuel(?:le)?"
+)
+IDENT_ETHNIC = (
+    r"black|african[- ]american|afro-\w+|latino|latina|latinx|latine|hispanic|"
+    r"asian(?:[- ]american)?|"
+    r"arab|roma|romani|indigenous|native american|first nations|aboriginal|pacific islander|"
+    r"white|caucasian|biracial|mixed[- ]race|puerto rican|mexican[- ]american|kurdish|kurd|"
+    r"uyghur|tamil|berber|amazigh|maori|māori|inuit|sami|igbo|yoruba|hausa|pashtun|hazara|"
+    r"rohingya|tibetan|(?:arab|african|asian|mexican|chinese|korean|indian|italian|irish|"
+    r"japanese|filipino|vietnamese|cuban|haitian|jewish|muslim|native|pakistani|iranian|"
+    r"nigerian|somali|turkish|greek|polish|russian)-(?:american|canadian|british|australian)"
+)
+IDENT_CASTE = (
+    r"caste(?!s? (?:system|systems|hierarch(?:y|ies)))|brahmin|kshatriya|vaishya|shudra|dalit|obc|"
+    r"scheduled caste|untouchable|jati|varna"
+)
+IDENT_POLITICS = (
+    r"republican|democrat|democratic party|labour|labor party|tory|tories|conservative(?: party)?|"
+    r"liberal democrat|lib dem|green party|greens|socialist|communist|libertarian|marxist|"
+    r"anarchist|far[- ]right|far[- ]left|left[- ]wing|right[- ]wing|maga|trump supporter|"
+    r"afd|cdu|spd|fdp|die linke|reform uk|snp|ukip|ndp|bjp|congress party|pt|psoe|pp|vox|"
+    r"rassemblement national|la france insoumise|fidesz|likud"
+)
+# "grew up in a small town by the sea" names a kind of place, not a country; the same
+# place with a country after it ("a small town in Morocco") still counts.
+PLACE_KIND = (
+    r" (?:a|an|the) (?:[\w'-]+ ){0,2}?(?:town|village|city|suburbs?|house|home|farm|family|"
+    r"neighbou?rhood|household|flat|apartment|countryside|place)\b"
+    r"(?![^.;,!?]*\b(?:in|of|near|outside) (?!the\b|a\b|an\b|my\b|our\b)\w)"
+)
+IDENT_ORIGIN = (
+    rf"originally from|born in(?! \d|{PLACE_KIND})|grew up in(?!{PLACE_KIND})|immigrated|"
+    r"emigrated|immigrant|refugee|asylum|"
+    r"undocumented|illegal immigrant|immigration status|visa status|green card holder|"
+    r"citizenship|stateless|naturali[sz]ed|first-generation immigrant|nationality|"
+    r"ethnic(?:ity|ally)|of \w+ descent"
+)
+DEMONYMS = (
+    r"american|canadian|mexican|brazilian|argentinian|argentine|chilean|colombian|peruvian|"
+    r"venezuelan|cuban|haitian|jamaican|dominican|puerto rican|british|english|scottish|welsh|"
+    r"irish|french|german|italian|spanish|portuguese|dutch|belgian|swiss|austrian|swedish|"
+    r"norwegian|danish|finnish|icelandic|polish|czech|slovak|hungarian|romanian|bulgarian|"
+    r"serbian|croatian|bosnian|albanian|greek|turkish|kurdish|armenian|georgian|ukrainian|"
+    r"russian|belarusian|lithuanian|latvian|estonian|israeli|palestinian|lebanese|syrian|"
+    r"iraqi|iranian|persian|afghan|pakistani|indian|bangladeshi|sri lankan|nepali|chinese|"
+    r"taiwanese|japanese|korean|vietnamese|thai|filipino|filipina|indonesian|malaysian|"
+    r"singaporean|australian|egyptian|moroccan|algerian|tunisian|libyan|nigerian|ghanaian|"
+    r"kenyan|ethiopian|eritrean|somali|sudanese|south african|congolese|senegalese|"
+    r"cameroonian|ugandan|tanzanian|zimbabwean|saudi|emirati|yemeni|jordanian|qatari"
+)
+COPULA = compile_ci(
+    r"^\s*(?:(?:is|am|'m|are|was|were|'s|identif(?:y|ies) as|self-identif(?:y|ies) as|"
+    r"belongs? to|came out as|comes out as|considers? (?:myself|himself|herself|themselves)|"
+    r"a|an|the|proud|openly|practicing|practising|devout|observant|registered|lifelong|"
+    r"card-carrying|"
+    r"strict|born-again|born again|born|raised|member of|half|part|mixed|also|now|really|actually|"
+    r"very|quite|"
+    r"fully|out as|"
+    r"community|family|of|from|and|ist|bin|soy|es|est|suis|sono|sou|é)\s*)*$"
+)
+POLITICAL_VERB = compile_ci(
+    r"^[^.;]*?\b(?:votes?|voted|voting|supports?|supported|donates?|donated|campaign\w*|"
+    r"canvass\w*|member|joined|belongs?|thinks?|believes?|hates?|despises?|opposes?|distrusts?|"
+    r"backs?|registered|identifies|is|am|'m|are|was|a|an|lifelong|staunch|die-hard)\b"
+)
+
+INTIMATE = (
+    r"divorc\w*|cheated|leav(?:e|es|ing) (?:her|his|their|my) (?:husband|wife|partner|spouse)|"
+    r"separat(?:ed|ing|ion) from (?:my|his|her|their) (?:wife|husband|partner|spouse)|"
+    r"infidelity|unfaithful|cheat(?:ed|ing|s) on|affair|"
+    r"open relationship|polyamor\w*|swing(?:er|ing)|marital (?:problems|issues|troubles)|marriage "
+    r"(?:problems|issues|counsel\w*|troubles)|couples? (?:therapy|counsel\w*)|separate (?:rooms|"
+    r"beds|bedrooms)|sex life|sexual\w*|sex\b|one[- ]night stands?|hook(?:ing|s)? ?up|hookups?|"
+    r"stis?|stds?|sexually transmitted|bdsm|kink\w*|fetish\w*|grindr|tinder|bumble|hinge|"
+    r"feeld|onlyfans|porn\w*|erectile|libido|impoten\w*|ivf|in vitro|trying to conceive|"
+    r"\bttc\b|ovulat\w*|fertility|embryos?|iui|insemination|donor sperm|partners? in bed|"
+    r"in bed with|"
+    r"good in bed|in the bedroom with|submissive (?:partners?|role)|dominant partners?|"
+    r"turn[- ]ons?|sexually (?:active|transmitted)|egg donor|escorts?|sex workers?|"
+    r"prostitut\w*|"
+    r"brothel|strip club|fiv|pma|relation libre|relaci[oó]n abierta|relazione aperta|"
+    r"offene beziehung|relacionamento aberto|embarazo|aborto|infidelidad|infid[eé]lit[eé]|"
+    r"egg freezing|frozen eggs|sperm (?:donor|count)|pregnan\w*|"
+    r"expecting a baby|weeks along|miscarr\w*|abortion|contracepti\w*|birth control|the pill|"
+    r"\biud\b|condoms?|vasectomy|tubal ligation|morning[- ]after pill|surrogate|surrogacy|"
+    r"menstrua\w*|period tracking|mistress|girlfriend on the side|dating (?:two|several|"
+    r"multiple)|sleeping with|slept with|schwanger|embarazad\w*|enceinte|incinta|gr[aá]vida"
+)
+CRIMINAL = (
+    # a conviction in court, not an argument made "with conviction"
+    r"arrest\w*|convict(?!ions?\b)\w*|(?<!with )(?<!real )(?<!great )(?<!such )(?<!deep )"
+    r"(?<!strong )(?<!firm )(?<!moral )(?<!political )(?<!religious )(?<!personal )"
+    r"convictions?(?! (?:that|about))|charged with|"
+    r"(?:assault|criminal|drug|dui|dwi|fraud|theft|murder|"
+    r"felony|misdemeanou?r|possession|battery|harassment|stalking) charges?|charges (?:were|are|"
+    r"against|dropped)|pressed charges|indict\w*|sentenced|served \d+ (?:months|years|"
+    r"days) (?:in (?:jail|prison)|for|behind bars)|"
+    r"in jail|to jail|in prison|to prison|(?:time|months|years) (?:in|behind) (?:jail|prison|"
+    r"bars)|incarcerat\w*|"
+    # probation as a sentence, not a trial period at work, nor a job ("probation officer")
+    r"probation(?! (?:period|periods|officers?|service|services|department|office|team|staff|"
+    r"review|year|term|clause|rules|ends|is over))(?! with (?:the|our|a|an|this|that|their|my) )|"
+    r"parole(?! with (?:the|our|a|an|this|that|their|my) )|criminal record|juvenile record|"
+    r"a record for|"
+    r"(?:my|his|her|their) record for|police caution|cautioned by|dui|dwi|drunk driving|felony|"
+    r"felon|"
+    r"misdemeanou?r|restraining order|protective order|no-contact order|under investigation|"
+    r"being investigated|investigated (?:for|by)|court date|court case|on trial|stand(?:s|ing)? "
+    r"trial|trial date|lawsuit|being sued|sued (?:by|for)|suing|defendant|plaintiff|custody "
+    r"(?:case|battle|hearing|dispute|fight)|pending case|case is pending|legal (?:case|battle|"
+    r"dispute|proceedings)|tribunal|plea(?:ded)? (?:guilty|deal)|(?:on|out on|posted|made) bail|"
+    r"arrest warrant|bench warrant|(?:criminal|driving|drug|sexual|motoring|traffic) offen[cs]e|"
+    r"shoplift\w*|burglary|robbery|embezzle\w*|deport\w*|bankruptcy|evict\w*|"
+    r"jailed|imprisoned|locked up|in custody|detained by (?:the )?(?:police|officers|immigration|"
+    r"border|customs)|detained at the border|detained for questioning|held by police|questioned "
+    r"by police|small[- ]claims|in litigation|litigation (?:with|against)|(?:lawsuit|suit|legal "
+    r"case|court case|complaint|claim) against|case against (?:me|him|her|them|my|his|their|the "
+    r"user)|police (?:warning|record)|for trespassing|(?:jail|police|prison|holding) cell|"
+    r"in a cell|behind bars|"
+    r"juvenile (?:detention|hall|court)|detention cent(?:er|re)|tax evasion|bar fight|brawl|"
+    r"awaiting (?:sentencing|trial)|sentencing|"
+    r"facing (?:criminal )?charges|charges for|"
+    r"hit[- ]and[- ]run|(?:my|his|her|their) (?:lawyer|attorney|solicitor|probation officer|"
+    r"parole officer|public defender)|"
+    # a lawyer in other languages, but not as a job: "mi tío es abogado", "ist Anwalt"
+    r"(?<!es )(?<!ist )(?<!est )(?<!é )(?<!è )(?<!als )(?<!como )(?<!comme )(?<!come )"
+    r"(?<!es una )(?<!es un )(?<!ist eine )(?<!ist ein )(?<!est une )(?<!est un )(?<!é uma )"
+    r"(?<!é um )(?<!è un )(?<!è una )(?<!fa l')(?<!faccio l')(?<!sono )(?<!soy )"
+    r"(?<!sou )(?<!bin )(?<!suis )(?:abogad[oa]|avocat(?:e)?|anwalt|anwältin|avvocat[oa]|"
+    r"advogad[oa])|"
+    r"(?<!a mi )(?<!a su )(?<!a tu )(?<!a nuestro )juicio|"
+    r"proc[èe]s|strafprozess|prozess gegen|processo penal|antecedentes penales|"
+    r"casier judiciaire|vorstrafen|"
+    r"precedenti penali|antecedentes criminais|"
+    r"encarcelad\w*|cárcel|carcel|prisi[oó]n|gef[äa]ngnis|prigione|accused of|(?:pending|upcoming|"
+    r"criminal|fraud|murder) trial|trial for (?:tax |wire |insurance )?(?:fraud|theft|murder|"
+    r"assault|burglary|robbery)|filed (?:a |an )?"
+    r"(?:\w+ )?(?:complaint|lawsuit|claim|suit) against|verhaftet|vorbestraft|detenido|"
+    r"condenad\w*|arr[êe]t[ée]|condamn[ée]|(?:foi|fui|está|esta|estou|ficou|esteve|estava|"
+    r"ser|foram|estão|estuvo|estaba|fue|quedó|sigue|salió) pres[oa]s?|arrestat\w*"
+)
+EMOTION = (
+    r"anxious|anxiety|stressed|burn(?:ed|t)[- ]out|burnout|sad|unhappy|depressed|lonely|"
+    r"isolated|angry|irritable|irritated|frustrated|upset|defensive|insecure|introvert\w*|"
+    r"extravert\w*|extrovert\w*|impulsive|emotional\w*|moody|paranoid|jealous|neurotic\w*|"
+    r"manipul\w*|gullible|naive|vulnerable|desperate|fragile|unstable|overwhelmed|nervous|"
+    r"fearful|hostile|aggressive|passive[- ]aggressive|narcissis\w*|lazy|unmotivated|"
+    r"disorganized|financially struggling|struggling financially|in debt|broke|suicidal|"
+    r"self-conscious|people[- ]pleaser|"
+    r"easily (?:influenced|persuaded|manipulated)|susceptible|needy|clingy|agreeable|"
+    r"conscientious\w*|closed-minded|open-minded|low self-esteem|self-esteem|confidence issues|"
+    r"mood swings|emotionally \w+|mentally (?:unstable|ill|fragile|exhausted)|tired all the time|"
+    r"disengaged|bitter|resentful|hopeless|furious|close to burnout|going through a (?:breakup|"
+    r"divorce|hard time|rough patch|difficult time|crisis)|low mood|in a (?:bad|dark) place|"
+    r"emotionally unstable|grieving|heartbroken|(?:midlife|identity|mental) crisis|"
+    r"nervous breakdown|breakdown|meltdown"
+)
+INFER = (
+    r"seems?|seemed|appears?|appeared|sounds?|sounded|looks?|looked|comes across as|came "
+    r"across as|might be|may be|could be|must be|is probably|was probably|is likely|probably|"
+    r"likely|apparently|presumably|gets|got|becomes|became|tends? to (?:be|get)|is (?:often|"
+    r"always|usually|easily)|was (?:often|always|visibly)|has been (?:feeling|seeming)|"
+    r"felt|feels|is|was|were|are"
+)
