@@ -28,6 +28,7 @@ from memvault.lifecycle.service import LifecycleService
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.enums import MemoryOp, MemoryStatus
 from memvault.model.node import MemoryNode
+from memvault.model.validation import clean_user_id
 from memvault.results import EngineStats, WriteResult
 from memvault.store.anchor import StoreAnchor, read_anchor
 from memvault.store.base import NodeFilter
@@ -191,6 +192,7 @@ class LifecycleOps:
         insight already proposed is not proposed again; personality, emotion and
         health inferences are never proposed.
         """
+        user_id = clean_user_id(user_id)
         nodes = self.core.store.list_nodes(
             self.core.orchestrator, NodeFilter(user_id=user_id), limit=500
         )
@@ -236,7 +238,12 @@ class LifecycleOps:
         Then the copies outside the store (issue 20): the user's ingested files
         (``ingest_file``), the log lines about them (``log``) and the agent's
         thread checkpoints (``agent_thread``), before the closing ``summary``.
+        ``user_id`` is checked and trimmed at once (``clean_user_id``), before
+        the first record is asked for.
         """
+        return self._export_records(clean_user_id(user_id))
+
+    def _export_records(self, user_id: str) -> Iterator[dict[str, Any]]:
         records = list(self.lifecycle.export_user(user_id))
         summary = records.pop() if records and records[-1].get("record") == "summary" else None
         yield from records
@@ -322,8 +329,9 @@ class LifecycleOps:
         ``ingest_files`` rows (kept as content-free tombstones), lines of
         ``logs/memory.log``, materialised bulletins, the agent's thread
         checkpoints in ``<home>/agent/checkpoints.db`` and the user's delta-header
-        seen-marks.
+        seen-marks. ``user_id`` is checked and trimmed first (``clean_user_id``).
         """
+        user_id = clean_user_id(user_id)
         nodes = self._user_nodes(user_id)
         files, words = self._user_copies(user_id, nodes)
         hashes = {f.sha256 for f in files if f.sha256} | erasure.cited_hashes(nodes)
