@@ -62,3 +62,44 @@ def test_the_owner_list_is_defined_once() -> None:
     for source in (topical.__file__, identifiers.__file__, biometric.__file__):
         with open(source, encoding="utf-8") as fh:
             assert "minha|mio|mia" not in fh.read()
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("meri behen ko asthma hai", "health."),  # romanised Hindi possessives
+        ("hamare padosi ko cancer hua hai", "health."),
+        ("uske bhai ka divorce ho gaya", "intimate."),
+    ],
+)
+def test_romanised_hindi_possessives_are_owners(text: str, family: str) -> None:
+    assert any(d.startswith(family) for d in _detectors(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "community hall mein free asthma camp hai",  # Hinglish "mein" = "in"
+        "library mein cancer awareness talk hai kal",
+    ],
+)
+def test_hinglish_mein_is_no_owner(text: str) -> None:
+    assert not _detectors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Privacy notice: the face template stays on your phone and is never uploaded.",
+        "Hinweis: Ihr Fingerabdruck-Template bleibt auf dem Gerät und wird nicht hochgeladen.",
+        "Avis : votre empreinte digitale reste stockée sur l'appareil, jamais envoyée.",
+        "Aviso: la plantilla de su huella dactilar se guarda solo en el dispositivo.",
+    ],
+)
+def test_a_notice_that_prints_stay_on_the_device_is_no_biometric_data(text: str) -> None:
+    assert "biometric.template" not in _detectors(text)
+
+
+def test_a_print_written_down_is_data_even_if_it_stays_on_a_device() -> None:
+    text = "My fingerprint template stays on the reader: 3f9a2b7c1d0e4f5a6b7c"
+    assert "biometric.template" in _detectors(text)

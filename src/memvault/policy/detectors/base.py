@@ -166,9 +166,14 @@ def words(listing: str) -> str:
 #: more (pronouns, a language's case forms) adds them beside this list, not in a copy of it.
 #: Left out on purpose: "our" ("our clinic offers treatment"), "son" ("her son is a doctor"),
 #: "sa" (Tagalog "at"), "su"/"suo"/"seu"/"sua"/"sus"/"ihr" (also the polite "your" of a leaflet:
-#: "consulte seu médico"), Dutch "zijn"/"haar" ("are", "hair").
+#: "consulte seu médico"), Dutch "zijn"/"haar" ("are", "hair"). Hinglish "mein" ("in": "hall
+#: mein free diabetes checkup camp hai") is no owner when Hindi function words follow it;
+#: the romanised Hindi possessives ("mere", "uski", "hamare") are.
 POSSESSIVES = (
-    r"my his her their (?:the\s)?user'?s mein\w* sein\w* mi mis mon ma mes ses leurs? meu "
+    r"my his her their (?:the\s)?user'?s sein\w* mi mis mon ma mes ses leurs? meu "
+    r"mein(?![^.;!?\n]{0,40}\b(?:hai|hain|ke|ki|ka|ko|se|tha|thi|liye)\b)\w* "
+    # romanised Hindi: "mere bhai", "uski maa", "hamare manager"
+    r"mer[aei] us[kc][aei] unk[aei] ha?m[aā]r[aei] apn[aei] "
     r"minha dele dela mio mia moj\w* jego jej мой моя моё мои моего моей моему моих его её ее их"
 )
 #: A capitalised name's ("Tom's"), not an app's, a model's or a test's.

@@ -87,6 +87,19 @@ _STANDARD = re.compile(
     r"(?i)\b(?:iso|iec|ansi|nist|ieee|icao|standards?|specs?|specification|interoperab\w*|"
     r"minex|norm|norma|norme)\b"
 )
+# Trigger: the clause says the print is not kept: it stays on the device, is never
+#          uploaded, is not collected ("Your face template is stored only on your device",
+#          "speichert keine Bilder, nur ein verschlüsseltes Template auf dem Gerät").
+# Why: a privacy notice or a decision record describes how prints are (not) held.
+# Outcome: no finding unless a value is written down beside it.
+_NOT_KEPT = re.compile(
+    r"(?i)\b(?:stays? on|stored only on|only (?:on|in) (?:your|the|its) (?:device|phone|reader)|"
+    r"never (?:uploaded|leaves?|stored|sent|shared)|not (?:be )?(?:collected|stored|uploaded|kept)|"
+    r"no (?:\w+ )?(?:data|images?|prints?|templates?) (?:will be |is |are )?(?:collected|stored|"
+    r"kept|uploaded)|keine? \w+ (?:gespeichert|erfasst|hochgeladen)|speicher\w* keine|"
+    r"auf dem ger[äa]t|sur l'appareil|en el dispositivo|no (?:se )?(?:guarda|almacena|recoge)\w*|"
+    r"ne (?:sont|est) (?:pas|jamais) (?:stock|conserv|envoy)\w*)"
+)
 # a fingerprint of a key or certificate is not a person's ("SSH host key fingerprint")
 _TECH_PRINT = re.compile(
     r"(?i)\b(?:key|keys|ssh|gpg|pgp|tls|ssl|certificate|cert|browser|device)\s*$"
@@ -115,7 +128,8 @@ def detect(doc: NormalizedText) -> list[Hit]:
             has_purpose = _PURPOSE.search(context) is not None
             owned = _OWNER.search(context) is not None
             standard = _STANDARD.search(clause) is not None and not PERSON_OWNER.search(context)
-            framed = (_FRAMING.search(clause) is not None or standard) and not has_value
+            not_kept = _NOT_KEPT.search(context) is not None
+            framed = (_FRAMING.search(clause) is not None or standard or not_kept) and not has_value
             if _TECH_PRINT.search(view.text[max(0, m.start() - 24) : m.start()]):
                 continue
             if framed or not has_data or not (owned or has_purpose or has_value or value_words):

@@ -36,15 +36,16 @@ from memvault.policy.normalize import NormalizedText, View
 __all__ = ["FAMILY_RULES", "detect"]
 
 _SUBJ = re.compile(
-    r"(?i)(?:\bI\b|\bI'm\b|\bI've\b|\bI'd\b|\bim\b|\bmy\b|\bme\b|\bmyself\b|\bwe\b|\bour\b|"
-    r"\b(?:the\s+)?user(?:'s)?\b|\bhe\b|\bshe\b|\bthey\b|\bhis\b|\bher\b|\btheir\b|\bthem\b|"
-    r"\bich\b|\bmein\w*\b|\bder nutzer\b|\bdie nutzerin\b|\bder benutzer\b|\byo\b|\bmi\b|\bmis\b|"
+    r"(?i)(?:\bI\b|\bI'm\b|\bI've\b|\bI'd\b|\bim\b|\bme\b|\bmyself\b|\bwe\b|\bour\b|"
+    r"\b(?:the\s+)?user(?:'s)?\b|\bhe\b|\bshe\b|\bthey\b|\bthem\b|"
+    r"\bich\b|\bder nutzer\b|\bdie nutzerin\b|\bder benutzer\b|\byo\b|"
     r"\bel usuario\b|\bla usuaria\b|\btengo\b|\bestoy\b|\bsoy\b|\bsufro\b|\bpadezco\b|\btomo\b|"
-    r"\bje\b|\bj'|\bmon\b|\bmes\b|\bl'utilisat(?:eur|rice)\b|\bsuis\b|\beu\b|\bmeu\b|\bminha\b|"
+    r"\bje\b|\bj'|\bl'utilisat(?:eur|rice)\b|\bsuis\b|\beu\b|"
     r"\bo usu[aá]rio\b|\ba usu[aá]ria\b|\btenho\b|\btenemos\b|\bestamos\b|\bhemos\b|\buso\b|"
     r"\bmi pareja\b|"
-    r"\bnosotros\b|\bnous\b|\bwir\b|\bestou\b|\bsou\b|\bio\b|\bmio\b|\bmia\b|"
-    r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b)"
+    r"\bnosotros\b|\bnous\b|\bwir\b|\bestou\b|\bsou\b|\bio\b|"
+    r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b|" + words(POSSESSIVES) + ")"
+    # the owner words (base.POSSESSIVES): "my", "his", "mein…", "mon", "minha" …
 )
 _FRAMING = re.compile(
     r"(?i)\b(?:writ(?:e|es|ing)|wrote|reports? (?:on|about)|research\w*|stud(?:y|ies|ying)|"
@@ -503,7 +504,9 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
                 continue
             return _hit(rule, view, m)
         window = left[-rule.window :]
-        subjects = list(_SUBJ.finditer(window))
+        # a subject word's lookahead reads past the term (Hinglish "hall mein … hai")
+        ahead = window + text[m.start() : m.start() + 60]
+        subjects = [s for s in _SUBJ.finditer(ahead) if s.end() <= len(window)]
         if not subjects and _OWN_TERM.match(m.group()) and not _FRAMING.search(left):
             return _hit(rule, view, m)  # the term names its owner: "my probation officer"
         if not subjects:
