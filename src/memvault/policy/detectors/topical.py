@@ -207,6 +207,21 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         self_attributing=True,
     ),
     _FamilyRule(
+        # "mi psiquiatra", "seine Psychiaterin", "mon thérapeute" — right after the owner word:
+        # "Mon amie est thérapeute" names a job, not someone's clinician
+        "health.own_clinician",
+        "health",
+        "medical_condition",
+        _c(
+            words(POSSESSIVES)
+            + r"\s+(?:(?:new|old|nuev[oa]|nouvel(?:le)?|neue[rn]?|nuov[oa])\s+)?(?:"
+            + terms.CLINICIANS
+            + r")\b(?!\s+(?:friends?|colleagues?|amig[oa]s?|ami(?:e|s)?|freund\w*))"
+        ),
+        "a clinician of the user's or another person's",
+        self_attributing=True,
+    ),
+    _FamilyRule(
         "health.attributed_condition",
         "health",
         "medical_condition",

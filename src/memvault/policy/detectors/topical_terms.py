@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "CLINICIANS",
     "COND",
     "COPULA",
     "CRIMINAL",
@@ -120,7 +121,27 @@ DRUGS = (
     r"methadone|oxycodone|hydrocodone|tramadol|gabapentin|pregabalin|epipen|testosterone|"
     r"estradiol|estrogen|hrt|finasteride|accutane|isotretinoin|antiretrovirals?|tamoxifen|"
     r"letrozole|levetiracetam|keppra|topiramate|sumatriptan|albuterol|salbutamol|ventolin|"
-    r"omeprazole|antibiotics?|amoxicillin|melatonin|cannabis oil|cbd"
+    r"omeprazole|antibiotics?|amoxicillin|melatonin|cannabis oil|cbd|"
+    # the same medicines and classes as other languages spell them
+    r"sertralin[ae]?|fluoxetin[ae]?|paroxetin[ae]?|venlafaxin[ae]?|duloxetin[ae]?|"
+    r"bupropi[oó]n[ae]?|mirtazapin[ae]?|l[ií]tio|lamotrigin[ae]?|quetiapin[ae]?|"
+    r"olanzapin[ae]?|risperidon[ae]?|aripiprazol[eo]?|metilfenidato|m[ée]thylph[ée]nidate?|"
+    r"metformin[ae]|insulin[ae]|levotiroxina|l[ée]vothyroxine?|atorvastatin[ae]|"
+    r"varfarina|warfarine|prednison[ae]|prednisolon[ae]?|metotrexato|m[ée]thotrexate?|"
+    r"naltrexon[ae]|buprenorfina|bupr[ée]norphine?|metadon[ae]|m[ée]thadone|methadon|"
+    r"gabapentin[ae]|pr[ée]gabalin[ae]?|testosteron[ae]?|testost[ée]rone|tamoxif[eè]n[eo]?|"
+    r"topiramat[eo]?|antidepresivos?|antidepressivos?|antidepressivi|antid[ée]presseurs?|"
+    r"antidepressiva|antidepressants?|ansiol[ií]tic[oi]s?|anxiolytiques?|antipsic[óo]tic[oi]s?|"
+    r"antipsychotiques?|quimioterapia|chimioth[ée]rapie|chemioterapia|chemotherapie|"
+    r"chemotherapy|hemodi[áa]lis[ei]s?|di[áa]lis[ei]s|dialyse|dialisi|dialysis"
+)
+#: Clinicians named in other languages ("mi psiquiatra", "seine Psychiaterin").
+CLINICIANS = (
+    r"psiquiatra|psic[óo]log[oa]|psychiatre|psychologue|psychiater(?:in)?|psycholog(?:e|in)|"
+    r"therapeut(?:in)?|terapeuta|th[ée]rapeute|terapista|onc[óo]log[oa]|oncologue|"
+    r"onkolog(?:e|in)|cardi[óo]log[oa]|cardiologue|kardiolog(?:e|in)|neur[óo]log[oa]|"
+    r"neurologue|neurolog(?:e|in)|endocrin[óo]log[oa]|endocrinologue|ginec[óo]log[oa]|"
+    r"gyn[ée]cologue|gyn[äa]kolog(?:e|in)"
 )
 DOSE = r"\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|ug|ml|g|units?|iu|tablets?|pills?|puffs?|drops?)\b"
 
