@@ -95,9 +95,18 @@ _UPDATE_OTHER = (
     r"|pas(?:é|amos|aron)(?: \S+){0,5}? a|migr(?:é|amos|ei|ou|ato|ati|iert|ierten|é|és)"
     r"|(?:bleiben|bleibe) (?:doch |lieber )?bei|umgezogen|pass(?:é|és|ée)s? de \S+(?: \S+)? à"
     r"|on reste sur|gemigreerd|overgezet|przenieśli(?:śmy)?|zmieni(?:liśmy|łem|łam)"
-    r"|taşıdık|geçirdik|переехали|сменили|мигрировали)(?!\w)"
+    r"|taşıdık|geçirdik|переехали|сменили|мигрировали"
+    # a move of home or job and "lately"/"from now on" words: "me mudé a", "j'ai déménagé",
+    # "ich bin … umgezogen", "mi sono trasferit[oa]", "verhuisd", "przeprowadzi(łem|łam)
+    # się", "taşındım", "переехал(а)", "ora uso", "voortaan", "neuerdings", "numera"
+    r"|me mud(?:é|e)|nos mudamos|se mudó|déménag(?:é|ée|és|er)|mi sono trasferit[oa]"
+    r"|ci siamo trasferiti|verhuisd|przeprowadzi(?:łem|łam|liśmy) się|taşındı[mk]"
+    r"|переех(?:ал|ала|али)|поменял[аи]?|ora uso|ora usiamo|voortaan|sinds kort"
+    r"|neuerdings|seit kurzem|depuis peu|desde hace poco|da poco|od niedawna|numera"
+    r"|inte längre|ikke længere|flyttade|flyttede|ho cambiato|abbiamo cambiato"
+    r"|he cambiado|hemos cambiado|j'ai changé de|passei a|passamos a|değiştirdi[mk])(?!\w)"
     r"|今は|最近は|乗り換え|切り替え|に変更|代わりに|これからは|もう使って|现在|不再|改用|换成|换到"
-    r"|转到|改成|以后都"
+    r"|转到|改成|以后都|引っ越し|搬到|搬家"
 )
 UPDATE_CUE = re.compile(rf"{_UPDATE_EN}|{_UPDATE_OTHER}", re.I)
 # Rules whose type is structural (a todo reported done closes the todo; a

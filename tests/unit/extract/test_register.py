@@ -108,3 +108,19 @@ def test_a_short_clause_of_a_turn_in_another_language_is_read_in_that_language()
     # the rewriter would store it in raw words
     out = kept("Estarei de férias de 10 a 24 de dezembro. Sem acesso ao e-mail.", "Bea")
     assert all("acesso" not in c for _, c in out)
+
+
+def test_moves_of_home_and_lately_words_are_change_cues_in_other_languages() -> None:
+    from memvault.extract.reading import UPDATE_CUE
+
+    for said in (
+        "El mes pasado me mudé a Sevilla",
+        "J'ai déménagé à Nantes",
+        "Mi sono trasferita a Bologna",
+        "Neuerdings fahren wir mit Nomad",
+        "Przeprowadziłam się do Gdyni",
+        "Geçen ay İzmir'e taşındım",
+        "Я переехал в Казань",
+    ):
+        assert UPDATE_CUE.search(said), said
+    assert not UPDATE_CUE.search("Vivo en Sevilla desde 2019")
