@@ -152,7 +152,7 @@ def ingest(
             try:
                 return engine.ingest_pending(
                     enabled=enabled,
-                    max_file_size_mb=max_file_size_mb or limit,
+                    max_file_size_mb=limit if max_file_size_mb is None else max_file_size_mb,
                     settle_seconds=settle,
                     progress=bar,
                 )

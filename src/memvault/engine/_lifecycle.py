@@ -97,7 +97,9 @@ class LifecycleOps:
         return run_pass(
             context,
             enabled=self.core.ingest_enabled if enabled is None else enabled,
-            max_file_size_mb=max_file_size_mb or self.core.ingest_max_file_size_mb,
+            max_file_size_mb=(
+                self.core.ingest_max_file_size_mb if max_file_size_mb is None else max_file_size_mb
+            ),
             settle_seconds=settle_seconds,
             progress=progress,
             embed_threads=embed_threads,
