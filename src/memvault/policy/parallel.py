@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from memvault.learn.language import english_like
 from memvault.model.decision import Decision
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
@@ -54,11 +55,13 @@ from memvault.policy.learned import LearnedLayer, default_layer
 from memvault.policy.normalize import NormalizedText, normalize
 
 __all__ = [
+    "ENCODED_WEIGHT",
     "MIN_BATCH",
     "GateSettings",
     "judge_candidates",
     "judge_split",
     "offloaded",
+    "shares",
     "shutdown",
     "warm",
     "worker_cpu_seconds",
@@ -184,6 +187,15 @@ def _identity() -> tuple[str, str | None]:
     return (str(memvault.__file__), default_layer().manifest.get("sha256"))
 
 
+def _warm_encoder() -> None:
+    """Judge one text not in English once, which loads the multilingual encoder."""
+    with contextlib.suppress(Exception):  # a failure here shows on the first such batch
+        judge_candidates(
+            [(Candidate(text="Le déploiement part en production chaque vendredi"), Usage())],
+            GateSettings(load_contract(), True, Caps(), None, "default"),
+        )
+
+
 def _serve() -> None:
     """The child's loop: ready, then one batch in, its decisions out, until EOF."""
     out = os.fdopen(os.dup(1), "wb")
@@ -198,6 +210,12 @@ def _serve() -> None:
             GateSettings(load_contract(), True, Caps(), None, "default"),
         )
     _send(out, ("ready", _identity()))
+    # Trigger: the batches this child judges hold every text not in English
+    #   (:func:`shares`), and the first one loads the multilingual encoder (~1.6 s).
+    # Why: loaded on that batch, the parent waited for it on the critical path.
+    # Outcome: loaded on a thread of its own as soon as the child is ready; a
+    #   batch that needs it meanwhile waits for the load (the layer's lock).
+    threading.Thread(target=_warm_encoder, name="gate-warm-e5", daemon=True).start()
     while True:
         try:
             settings, items = _receive(inp)
@@ -354,16 +372,51 @@ def shutdown() -> None:
 atexit.register(shutdown)
 
 
+#: What judging a candidate whose text is not in English costs against one in English:
+#: the multilingual encoder's forward pass (~10 ms CPU a text) against a whole
+#: decision (~0.4 ms). An estimate for sharing a batch, never for deciding.
+ENCODED_WEIGHT = 25
+
+
+def shares(items: Sequence[tuple[Candidate, Usage]], here: float) -> tuple[list[int], list[int]]:
+    """The positions judged in this process and in the child: ``here`` of the estimated cost.
+
+    Trigger: a batch split between this process and the child.
+    Why: the multilingual encoder costs ~25 plain decisions a text and ~1.6 s of
+      CPU to load; halves by count put it in both processes (each loaded it) and
+      left one half waiting for the other whenever such texts fell on one side.
+    Outcome: every candidate whose text does not read as English goes to the
+      child (this process never loads the encoder for a bulk write); the English
+      ones fill this process's share of the estimated cost in order, the rest go
+      to the child. Only the sharing changes: each candidate is judged by the
+      same function, so every decision is the one a single call gives.
+
+    >>> c = [(Candidate(text=t), Usage()) for t in ("ship it", "on friday", "il pleut", "ok")]
+    >>> shares(c, 0.5)
+    ([0, 1], [2, 3])
+    """
+    heavy = [i for i, (c, _) in enumerate(items) if not english_like(c.text or "")]
+    light = [i for i, (c, _) in enumerate(items) if english_like(c.text or "")]
+    total = len(light) + ENCODED_WEIGHT * len(heavy)
+    budget = int(total * here)
+    mine = light[: min(budget, len(light))]
+    if budget > len(light):  # mostly other languages: this process takes some of them too
+        mine = [*light, *heavy[len(heavy) - (budget - len(light)) // ENCODED_WEIGHT :]]
+    taken = set(mine)
+    return sorted(mine), [i for i in range(len(items)) if i not in taken]
+
+
 def judge_split(
     items: Sequence[tuple[Candidate, Usage]],
     settings: GateSettings,
     log: Any = None,
 ) -> list[Decision]:
-    """:func:`judge_candidates` of ``items``, the second half in the child when it is ready.
+    """:func:`judge_candidates` of ``items``, shared with the child when it is ready.
 
     Exactly the decisions of :func:`judge_candidates` on all of ``items``
-    (``tests/unit/policy/test_check_many.py``); ``log(event, error)`` hears of
-    a child that failed (its half is then judged here).
+    (``tests/unit/policy/test_check_many.py``), whatever the sharing
+    (:func:`shares`); ``log(event, error)`` hears of a child that failed (its
+    share is then judged here).
     """
     worker = _worker() if len(items) >= MIN_BATCH else None
     if worker is None or not worker.lock.acquire(blocking=False):
@@ -371,25 +424,31 @@ def judge_split(
     try:
         if not worker.poll_ready():  # still starting (or failed): all of it here
             return judge_candidates(items, settings)
-        half = int(len(items) * _HERE.get())
+        mine, theirs = shares(items, _HERE.get())
+        sent = [items[i] for i in theirs]
         try:
-            worker.round_trip(settings, items[half:])
+            worker.round_trip(settings, sent)
         except Exception as exc:
             worker.close()
             if log is not None:
                 log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
             return judge_candidates(items, settings)
-        here = judge_candidates(items[:half], settings) if half else []
+        here = judge_candidates([items[i] for i in mine], settings) if mine else []
         try:
             there = worker.answer()
-            if len(there) != len(items) - half:
+            if len(there) != len(sent):
                 raise RuntimeError("the gate worker answered for another batch")
         except Exception as exc:
             worker.close()
             if log is not None:
                 log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
-            there = judge_candidates(items[half:], settings)
-        return [*here, *there]
+            there = judge_candidates(sent, settings)
+        out: list[Decision | None] = [None] * len(items)
+        for i, decision in zip(mine, here, strict=True):
+            out[i] = decision
+        for i, decision in zip(theirs, there, strict=True):
+            out[i] = decision
+        return [d for d in out if d is not None]
     finally:
         worker.lock.release()
 

@@ -269,13 +269,16 @@ class WriteBuilder:
         embeddings: Sequence[EmbeddingRow] = (),
         index_texts: Sequence[tuple[str, IndexText]] = (),
         node_detail: Mapping[str, Mapping[str, Any]] | None = None,
+        before: Sequence[HistoryEvent] = (),
         **detail: Any,
     ) -> WriteSet:
         """New nodes (``add``, ``add_many``): CREATE events, change rows, vectors.
 
-        ``node_detail``: extra event detail of single nodes, by memory id.
+        ``node_detail``: extra event detail of single nodes, by memory id;
+        ``before``: events written ahead of the CREATE rows (a batch's refusals).
         """
-        events = [
+        events = [*before]
+        events += [
             self.created_event(n, d, **{**detail, **(node_detail or {}).get(n.memory_id, {})})
             for n, d in zip(nodes, decisions, strict=True)
         ]

@@ -359,14 +359,19 @@ class WritePipeline(Judging):
             store_unavailable=decision.detector == STORE_UNAVAILABLE,
         )
 
-    def refuse_all(self, op: MemoryOp, decisions: Sequence[Decision]) -> list[WriteResult]:
-        """:meth:`refuse` for many STOREs at once: their REFUSE rows in one transaction."""
-        builder = self.builder()
-        try:
-            events = [builder.refusal_event(op, d, None, fields=[]) for d in decisions]
-            self.apply(builder.events_only(*events))
-        except Exception as exc:
-            self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
+    def refuse_all(
+        self, op: MemoryOp, decisions: Sequence[Decision], *, written: bool = False
+    ) -> list[WriteResult]:
+        """:meth:`refuse` for many STOREs at once: their REFUSE rows in one transaction.
+
+        ``written``: the caller carries the rows in a write of its own
+        (:meth:`refusal_rows`); only the log lines and the results are made here.
+        """
+        if not written:
+            try:
+                self.apply(self.builder().events_only(*self.refusal_rows(op, decisions)))
+            except Exception as exc:
+                self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
         for decision in decisions:
             self.log_refusal(op, decision)
         return [
@@ -379,6 +384,13 @@ class WritePipeline(Judging):
             )
             for d in decisions
         ]
+
+    def refusal_rows(
+        self, op: MemoryOp, decisions: Sequence[Decision], builder: WriteBuilder | None = None
+    ) -> list[HistoryEvent]:
+        """The REFUSE rows of refused STOREs (what :meth:`refuse` records for each)."""
+        builder = builder or self.builder()
+        return [builder.refusal_event(op, d, None, fields=[]) for d in decisions]
 
     def invalid(
         self,
@@ -598,7 +610,14 @@ class WritePipeline(Judging):
                 refused.append((i, decision))
         if whole and refused:
             return [self.refuse(MemoryOp.STORE, strongest(d for _, d in refused))]
-        if len(refused) == 1:
+        # Trigger: a batch with refusals beside accepted drafts (a bulk add).
+        # Why: the refusals' audit-only transaction (an fsync, the anchor) came on
+        #   top of the batch's own commit, on the bulk load's critical path.
+        # Outcome: their REFUSE rows ride in the accepted drafts' write, before the
+        #   CREATE rows (the order they had in two transactions); if that write
+        #   fails they are written on their own, as before.
+        carried = bool(refused and accepted and self._refusals is None)
+        if len(refused) == 1 and not carried:
             i, decision = refused[0]
             out[i] = self.refuse(MemoryOp.STORE, decision)
         elif refused:
@@ -606,15 +625,23 @@ class WritePipeline(Judging):
             # Why: one audit-only transaction (fsync, anchor) per refusal cost more
             #   than the batch's own commit.
             # Outcome: their REFUSE rows land together, before the accepted ones.
-            results = self.refuse_all(MemoryOp.STORE, [d for _, d in refused])
+            decisions = [d for _, d in refused]
+            results = self.refuse_all(MemoryOp.STORE, decisions, written=carried)
             for (i, _), result in zip(refused, results, strict=True):
                 out[i] = result
         if accepted:
             at = accepted[0][1].node.created_at if len(drafts) == 1 else self.now()
+            builder = self.builder(at, thread_id)
+            before = (
+                self.refusal_rows(MemoryOp.STORE, [d for _, d in refused], builder)
+                if carried
+                else []
+            )
             kept = with_index_text(self.store, [d for _, d, _ in accepted], self.log)
-            write = self.builder(at, thread_id).created(
+            write = builder.created(
                 [d.node for d in kept],
                 [dec for _, _, dec in accepted],
+                before=before,
                 edges=new_edges(
                     self.store,
                     self.orchestrator,
@@ -638,6 +665,11 @@ class WritePipeline(Judging):
             committed = self.commit(
                 write, WriteResult(first[2].stop_reason, memory_id=first[1].node.memory_id)
             )
+            if before and not committed.ok:  # rolled back: the rows on their own
+                try:
+                    self.apply(self.builder().events_only(*before))
+                except Exception as exc:
+                    self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
             for i, draft, decision in accepted:
                 out[i] = WriteResult(
                     committed.stop_reason if not committed.ok else decision.stop_reason,

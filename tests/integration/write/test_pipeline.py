@@ -212,3 +212,60 @@ def test_a_capture_turns_refusal_rides_with_the_next_commit(tmp_path: Path) -> N
         assert {e.detector for e in refusals} == {"test.garden"}
     finally:
         store.close()
+
+
+def test_a_bulk_adds_refusals_ride_in_its_transaction(tmp_path: Path) -> None:
+    """``add_many`` with refused and accepted items: the REFUSE rows are written in the
+    accepted items' transaction, before their CREATE rows (one transaction, not two);
+    when that transaction fails, the REFUSE rows are still written, on their own."""
+    from datetime import UTC, datetime
+
+    from memvault.model.decision import Decision
+    from memvault.store import SQLiteStore
+    from memvault.write.gating import FnGate
+    from memvault.write.pipeline import WritePipeline
+
+    store = SQLiteStore(tmp_path / "m.db")
+
+    def gate(op: object, node: Any) -> Decision:
+        if "garden" in node.content:
+            return Decision(StopReason.FORBIDDEN_CATEGORY, detector="test.garden")
+        return Decision(StopReason.SUCCESS_STORED)
+
+    writes = WritePipeline(
+        store=store,
+        orchestrator="acme",
+        gate=FnGate(gate),
+        clock=lambda: datetime(2026, 1, 15, tzinfo=UTC),
+    )
+    applied: list[tuple[str, ...]] = []
+    apply = store.apply
+
+    def counted(write: Any) -> int:
+        applied.append(tuple(e.op.value for e in write.events))
+        return apply(write)
+
+    store.apply = counted  # type: ignore[method-assign]
+    base = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
+    texts = ["Deploys on Tuesdays", "My garden", "Builds on Fridays", "The garden gate"]
+    try:
+        for how_many in (2, 1):  # several refusals, then one
+            applied.clear()
+            results = writes.add_many(
+                [({**base, "content": t}, None) for t in texts[: how_many * 2]]
+            )
+            stops = [r.stop_reason for r in results]
+            assert stops == [StopReason.SUCCESS_STORED, StopReason.FORBIDDEN_CATEGORY] * how_many
+            assert applied == [("REFUSE",) * how_many + ("CREATE",) * how_many]
+        _break_memories_table(tmp_path / "m.db")
+        applied.clear()
+        results = writes.add_many([({**base, "content": t}, None) for t in texts])
+        assert [r.stop_reason for r in results] == [
+            StopReason.INTERNAL_INCONSISTENCY,
+            StopReason.FORBIDDEN_CATEGORY,
+        ] * 2
+        assert applied == [("REFUSE", "REFUSE", "CREATE", "CREATE"), ("REFUSE", "REFUSE")]
+        refusals = store.history("acme", ops=[HistoryOp.REFUSE], limit=20)
+        assert len(refusals) == 2 + 1 + 2 and {e.detector for e in refusals} == {"test.garden"}
+    finally:
+        store.close()

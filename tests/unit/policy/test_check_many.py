@@ -342,3 +342,28 @@ def test_policy_check_embeds_the_lines_not_in_english_in_one_call(
             single.detector,
             single.reason,
         )
+
+
+@pytest.mark.parametrize("here", [0.0, 0.3, 0.5, 1.0])
+def test_a_split_batch_sends_every_text_not_in_english_to_the_child(here: float) -> None:
+    """``parallel.shares``: each position judged exactly once, the texts the multilingual
+    encoder reads go to the child (unless this process must take more than the English
+    ones), and this process's share of the estimated cost is ``here``."""
+    from memvault.learn.language import english_like
+    from memvault.policy import parallel
+    from memvault.policy.candidate import Candidate
+
+    texts = [str(i["content"]) for i in ITEMS] * 5
+    items = [(Candidate(text=t), Usage()) for t in texts]
+    mine, theirs = parallel.shares(items, here)
+    assert sorted(mine + theirs) == list(range(len(items)))
+    other = {i for i, t in enumerate(texts) if not english_like(t)}
+    assert other and len(other) < len(items)
+    english = len(items) - len(other)
+    budget = int((english + parallel.ENCODED_WEIGHT * len(other)) * here)
+    if budget <= english:  # this process judges English text only
+        assert other <= set(theirs) and len(mine) == budget
+    else:  # every English text here, and as many others as the budget buys
+        taken = (budget - english) // parallel.ENCODED_WEIGHT
+        assert len(set(mine) - other) == english and len(set(mine) & other) == taken
+    assert (mine == list(range(len(items)))) is (here == 1.0)
