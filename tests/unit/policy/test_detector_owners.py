@@ -103,3 +103,26 @@ def test_a_notice_that_prints_stay_on_the_device_is_no_biometric_data(text: str)
 def test_a_print_written_down_is_data_even_if_it_stays_on_a_device() -> None:
     text = "My fingerprint template stays on the reader: 3f9a2b7c1d0e4f5a6b7c"
     assert "biometric.template" in _detectors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My colleague Tom has epilepsy.",  # en
+        "my coworker was diagnosed with lymphoma last spring",  # en
+        "His manager takes lithium, he told me.",  # en
+    ],
+)
+def test_an_owners_colleague_is_a_person_not_framing(text: str) -> None:
+    assert any(d.startswith("health.") for d in _detectors(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our HR webinar helps staff with cancer diagnoses.",
+        "my coworkers and I are training staff on cancer awareness",
+    ],
+)
+def test_staff_as_an_audience_stays_framing(text: str) -> None:
+    assert not any(d.startswith("health.") for d in _detectors(text))

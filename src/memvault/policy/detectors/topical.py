@@ -159,6 +159,15 @@ _NON_USER_HEAD = re.compile(
 _PLACE_HEAD = re.compile(
     r"(?i)^\s*(?:\w+\s+)?(?:town|city|village|neighbou?rhood|region|country|school|library)\b"
 )
+# Trigger: "my colleague Tom has epilepsy": the owner's person noun is a framing word
+#          ("a course for colleagues", "helps staff") after any other subject.
+# Why: after an owner word it names the person the fact is about.
+# Outcome: the person noun (and a name after it) is not read as framing.
+_OWNER = re.compile("(?i)" + words(POSSESSIVES))
+_PERSON_HEAD = re.compile(
+    r"(?i)^\s*(?:colleague|co-?worker|teammate|employee|staff member|manager|boss)s?\b"
+    r"(?-i:\s+[A-Z][a-z]+)?"
+)
 _QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{1,200}[\"“”«»]")
 # A term that starts with its owner ("my lawyer", "his parole officer") needs no subject.
 _OWN_TERM = re.compile(r"(?i)(?:my|his|her|their)\s")
@@ -549,7 +558,12 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         before_subject = left[: len(left) - len(window) + subj.start()]
         if rule.family in _FIRST_PERSON_ONLY:
             before_subject = ""  # "based on their writing, user is …" is still an inference
-        if not rule.strong and (_FRAMING.search(between) or _FRAMING.search(before_subject)):
+        if not rule.strong and (
+            _FRAMING.search(
+                _PERSON_HEAD.sub("", between) if _OWNER.fullmatch(subj.group()) else between
+            )
+            or _FRAMING.search(before_subject)
+        ):
             continue
         if (
             _FIELD_NOUN.match(m.group())
