@@ -99,7 +99,7 @@ class ConsentService(WriteSteps):
         # Trigger: a candidate the gate would refuse even with the user's consent.
         # Why: forbidden content must not be kept anywhere, not even as a proposal.
         # Outcome: refused now (audited without content); nothing is queued.
-        decision = writes.judge(MemoryOp.STORE, node)
+        _, decision = writes.judged(MemoryOp.STORE, node)
         if not decision.allowed and decision.stop_reason is not StopReason.MISSING_EXPLICIT_CONSENT:
             refusal = self._refusal(at, None, decision, op="PROPOSE")
             writes.log_refusal("PROPOSE", decision)
@@ -181,7 +181,7 @@ class ConsentService(WriteSteps):
         except ValidationFailed as exc:
             decision = writes.judge_invalid(MemoryOp.STORE, exc, fields)
             return self._refuse_confirmed(proposal, decision, at)
-        decision = writes.judge(MemoryOp.STORE, node)
+        draft, decision = writes.judged(MemoryOp.STORE, node)
         if (
             decision.stop_reason is StopReason.MISSING_EXPLICIT_CONSENT
             and decision.detector == "consent"
@@ -220,6 +220,7 @@ class ConsentService(WriteSteps):
             ),
             proposals=(decided,),
             op_events=(self._op(at, "hotpath", "confirm", node),),
+            embeddings=writes.rows([draft]),
         )
         return writes.commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
 

@@ -195,7 +195,7 @@ class LifecycleService(WriteSteps):
             stamp=self.hooks.stamp,
             new_id=self.hooks.new_id,
             writes=self.hooks.writes,
-            gate_allows=lambda op, node: self.hooks.writes().judge(op, node).allowed,
+            gate_allows=lambda op, node: self.hooks.writes().judged(op, node)[1].allowed,
             propose=self._propose_rewrite,
             recall=self.hooks.recall,
             similarity=self.hooks.similarity,

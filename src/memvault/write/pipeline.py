@@ -474,6 +474,34 @@ class WritePipeline(Judging):
 
     # -- vectors ---------------------------------------------------------------
 
+    def vectored(self, drafts: Sequence[Draft]) -> list[Draft]:
+        """The drafts with their content vectors, when the gate reads them (else as given).
+
+        Every judgement of content goes through here first (``create``, ``update``,
+        a restore, the consent queue, the consolidation), so the gate sees the same
+        inputs for the same text whatever the write kind.
+        """
+        if self.embed is not None and getattr(self.gate, "reads_vectors", False):
+            return with_vectors(drafts, self.embed, self.log)
+        return list(drafts)
+
+    def judged(self, op: MemoryOp, node: MemoryNode) -> tuple[Draft, Decision]:
+        """``node`` judged exactly as ``add`` judges it: its draft (with vector) and the decision.
+
+        Trigger: a write of content other than ``add`` (an update, a restore, a
+          proposal, its confirmation, a consolidation's merge).
+        Why: judged without the content's vector, English text got the n-gram
+          heads only while ``add`` gave the full heads: a text ``add`` refused was
+          stored by updating a harmless memory to it (fail-open).
+        Outcome: the draft carries the vector ``add`` would compute (reused for
+          the stored embedding); a DELETE's content is not judged, so it gets none.
+        """
+        draft = Draft(node)
+        if op is not MemoryOp.DELETE:
+            draft = self.vectored([draft])[0]
+        decision = self.judge(op, node, vector=draft.vector, vector_model=draft.vector_model)
+        return draft, decision
+
     def rows(
         self,
         drafts: Sequence[Draft],
@@ -599,8 +627,7 @@ class WritePipeline(Judging):
         out: list[WriteResult | None] = [None] * len(drafts)
         accepted: list[tuple[int, Draft, Decision]] = []
         refused: list[tuple[int, Decision]] = []
-        if self.embed is not None and getattr(self.gate, "reads_vectors", False):
-            drafts = with_vectors(drafts, self.embed, self.log)
+        drafts = self.vectored(drafts)
         for i, (draft, decision) in enumerate(
             zip(drafts, self.judge_many(MemoryOp.STORE, drafts), strict=True)
         ):
@@ -711,10 +738,9 @@ class WritePipeline(Judging):
             node = MemoryNode.model_validate(data)
         except ValidationError as exc:
             return self.invalid(MemoryOp.UPDATE, validation_failed(exc), memory_id=memory_id)
-        decision = self.judge(MemoryOp.UPDATE, node)
+        draft, decision = self.judged(MemoryOp.UPDATE, node)
         if not decision.allowed:
             return self.refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
-        draft = Draft(node)
         rows = self.rows([draft]) if node.content != old.content else ()
         write = self.builder(now, thread_id).updated(node, decision, list(raw), rows)
         return self.commit(
@@ -736,7 +762,7 @@ class WritePipeline(Judging):
             changes["purge_at"] = None
         now = self.now()
         new = node.model_copy(update={**changes, "updated_at": now})
-        decision = self.judge(op, new)
+        _, decision = self.judged(op, new)
         if not decision.allowed:
             return self.refuse(op, decision, memory_id=node.memory_id)
         write = self.builder(now, thread_id).transitioned(node, new, decision, history_op, kind)
