@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -315,3 +316,32 @@ def test_a_search_meeting_a_large_tail_starts_a_worker_at_normal_priority(
     assert _overlap(first, m.search_exact(q, 10, None)) >= 0.9
     release.set()
     assert m.wait_for_ann(60) is not None and m._building is None
+
+
+@needs_faiss
+def test_a_search_does_not_wait_long_for_a_busy_worker() -> None:
+    """A worker holding the ANN lock (a chunk on a starved thread) makes a search
+    answer exactly instead of waiting for it."""
+    m = _matrix(_clustered(1500))
+    m.background = True
+    assert m.ensure_ann(wait=True) is not None
+    q = _clustered(1, seed=61)[0]
+    holding, done = threading.Event(), threading.Event()
+
+    def busy_worker() -> None:
+        with m._ann_lock:
+            holding.set()
+            done.wait(30)
+
+    worker = threading.Thread(target=busy_worker)
+    m._workers[worker] = True  # as a running worker is registered
+    worker.start()
+    assert holding.wait(30)
+    t0 = time.perf_counter()
+    got = m.search(q, 10, None, ann_min_rows=100)
+    waited = time.perf_counter() - t0
+    done.set()
+    worker.join(30)
+    m._workers.pop(worker)
+    assert got == m.search_exact(q, 10, None)
+    assert waited < 5  # not the worker's 30 s (the wait is 20 ms; slack for a busy box)

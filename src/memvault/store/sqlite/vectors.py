@@ -49,6 +49,9 @@ EXTEND_CHUNK = 64
 URGENT_BACKLOG = 20_000
 #: How much the nice value of a write's ANN worker is raised (Linux; 19 at most).
 WORKER_NICE = 10
+#: How long a search waits for the ANN lock while a worker holds it, before
+#: answering exactly (seconds).
+ANN_LOCK_WAIT_S = 0.02
 
 F32 = npt.NDArray[np.float32]
 Marker = tuple[int, int]
@@ -581,7 +584,14 @@ class VectorMatrix:
             return None
         self._waiting += 1
         try:
-            with self._ann_lock:
+            # Trigger: a worker holds the lock while it adds a chunk of rows.
+            # Why: a low-priority worker on a busy machine gets little CPU and
+            #   may hold it for long (the search would wait on the slowest thread).
+            # Outcome: wait at most ANN_LOCK_WAIT_S while a worker runs, then
+            #   answer exactly.
+            if not self._ann_lock.acquire(timeout=ANN_LOCK_WAIT_S if self._workers else -1):
+                return None
+            try:
                 ann = self.ensure_ann(wait=not self.background)
                 if ann is None:
                     return None
@@ -595,6 +605,8 @@ class VectorMatrix:
                     allowed = np.zeros(n, dtype=bool)
                     allowed[rows] = True
                 labels, scores = ann.search(query, limit, allowed)
+            finally:
+                self._ann_lock.release()
         finally:
             self._waiting -= 1
         # Trigger: rows written since the index last grew (the worker extends it).
