@@ -41,3 +41,23 @@ def test_a_persons_medicine_or_clinician_is_health(text: str) -> None:
 )
 def test_talk_about_medicines_and_clinicians_is_no_health_fact(text: str) -> None:
     assert not _health(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pharmacy on Elm Street does free blood pressure checks on Mondays.",  # en
+        "Mi hermana trabaja en una academia de idiomas en Sevilla.",  # es: no anaemia
+        "Our sex-ed curriculum review is on Friday.",  # en
+        "Yesterday I went to a counseling workshop on mental health at the library.",  # en
+    ],
+)
+def test_an_event_or_a_place_named_after_a_term_is_a_topic(text: str) -> None:
+    found = _health(text)
+    doc = normalize(text)
+    found |= {h.detector for h in CONTENT_DETECTORS["topical"](doc)}
+    assert not found
+
+
+def test_a_condition_followed_by_a_verb_is_still_a_fact() -> None:
+    assert _health("He has OCD and checks the stove five times every night.")

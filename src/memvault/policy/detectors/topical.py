@@ -92,6 +92,10 @@ _TOPIC_AFTER = re.compile(
     r"community|communities|children|kids|employees|audiences?|readers|viewers|accessibility|"
     r"pric(?:e|es|ing)|costs?|coverage|shortages?|supply|debate|guidelines|tables?|columns?|"
     r"schemas?|fixtures?|endpoints?|benefits)\b"
+    # an event or a course right after the term: "blood pressure checks", "sex-ed
+    # curriculum" (not "OCD and checks the door locks")
+    r"|^(?:-\w+)?\s+(?:checks?|check-?ups?|camps?|courses?|classes|workshops?|refreshers?|"
+    r"curricul(?:um|a)|drives?|fairs?|webinars?|lectures?|seminars?)\b"
 )
 _TOPIC_AFTER_FAMILIES = frozenset({"health", "intimate", "criminal"})
 # Profiling instruments as a subject of their own: "the MBTI workshop", "a Big Five quiz".

@@ -73,7 +73,8 @@ COND = (
     r"clean (?:from|off) (?:drugs|heroin|cocaine|alcohol|opioids|meth|pills)|relapsed|"
     r"paraly[sz]ed|hospitali[sz]ed|admitted to (?:the )?hospital|emergency room|intensive care|icu|"
     r"cpap|psychotic|psychosis|manic episode|hallucinat\w*|crutches|mastectom\w*|"
-    r"\w{3,}(?:ectomy|itis|aemia|emia|pathy|plegia|otomy)|"
+    # a suffix of disease names; "academia", "bohemia" are no anaemia
+    r"(?!(?:academ|bohem)ias?\b)\w{3,}(?:ectomy|itis|aemia|emia|pathy|plegia|otomy)|"
     r"(?:cirrh|fibr|scoli|psych|neur|thromb|sten|tubercul|endometri|osteopor)osis|"
     r"hard of hearing|hearing aids?|wheelchair|paraplegic|quadriplegic|amputee|"
     r"disabilit\w*|(?:is|am|'m|registered) disabled|a disabled|impairment|brca\d?|"
