@@ -293,8 +293,9 @@ class EngineCore:
     def writes(self) -> WritePipeline:
         """The one write pipeline, bound to this engine's store, gate, clock and agent.
 
-        Built per use (cheap), so a changed ``gate``, ``clock`` or ``agent_id``
-        takes effect at once. ``write_validators`` and ``write_relations`` plug
+        Built per use (cheap), so a changed ``gate``, ``clock``, ``agent_id`` or
+        ``lifecycle_policy`` (its ``purge_after`` dates a delete's purge) takes
+        effect at once. ``write_validators`` and ``write_relations`` plug
         steps into every write kind.
         """
         return WritePipeline(
@@ -313,6 +314,7 @@ class EngineCore:
             ),
             content_limit=self.content_limit,
             splitter=message_parts,
+            purge_after=self.lifecycle_policy.purge_after,
         )
 
     def content_limit(self, category: str) -> int:

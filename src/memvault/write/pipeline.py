@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,7 @@ class WritePipeline(Judging):
         clean: Cleaner = _clean,
         content_limit: Callable[[str], int] | None = None,
         splitter: Splitter | None = None,
+        purge_after: timedelta = PURGE_AFTER,
     ) -> None:
         super().__init__(gate=gate, agent_id=agent_id, validators=validators, log=log)
         self.store = store
@@ -153,6 +155,8 @@ class WritePipeline(Judging):
         self.content_limit = content_limit
         #: Cuts a long content into exact slices (``ingest.statements.message_parts``).
         self.splitter = splitter
+        #: How long a soft-deleted memory stays restorable (``LifecyclePolicy.purge_after``).
+        self.purge_after = purge_after
         #: REFUSE rows waiting for the next commit (inside :meth:`batched_refusals`)
         self._refusals: list[HistoryEvent] | None = None
 
@@ -752,12 +756,13 @@ class WritePipeline(Judging):
     ) -> WriteResult:
         """A status change (soft delete, restore, supersede, retract), gated like any write.
 
-        A soft delete sets ``purge_at`` (restorable until then); a restore clears it.
+        A soft delete sets ``purge_at`` ``purge_after`` from now (restorable until
+        then); a restore clears it.
         """
         op, history_op, kind = STATUS_CHANGES[status]
         changes: dict[str, Any] = {"status": status}
         if status is MemoryStatus.SOFT_DELETED:
-            changes["purge_at"] = format_timestamp(self.clock() + PURGE_AFTER)
+            changes["purge_at"] = format_timestamp(self.clock() + self.purge_after)
         elif status is MemoryStatus.ACTIVE:
             changes["purge_at"] = None
         now = self.now()
