@@ -96,7 +96,10 @@ _BUSINESS = re.compile(
     r"biblioteca|biblioth[eè]que|bibliothek|museo|mus[ée]e|mairie|ayuntamiento|rathaus|"
     r"municipio|botschaft|ambassade|embajada|tienda|negocio|empresa|firma|entreprise|azienda|"
     r"loja|boutique|gesch[äa]ft|laden|restaurante|ristorante|b[äa]ckerei|panader[ií]a|"
-    r"boulangerie|concerto|konzert|concierto|concert)\b"
+    r"boulangerie|concerto|konzert|concierto|concert|"
+    # opening hours, branches and office moves: a place open to the public
+    r"opening hours|öffnungszeiten|horaires|horario|orari|geöffnet|ouvert[e]?s?|abierto|"
+    r"filiale|agence|agencia|branch|d[ée]chetterie|recycling cent(?:er|re)|office move)\b"
 )
 # "our office moved to …": a business is the one that moved, not a person.
 _BUSINESS_MOVED = re.compile(
