@@ -112,6 +112,10 @@ class HeadScore:
         return self.score >= self.threshold
 
 
+#: How a manifest may route text to the multilingual heads (``LearnedLayer.multi_route``).
+MULTI_ROUTES = ("non_english", "all")
+
+
 class LearnedLayer:
     """Loaded heads (+ the encoder they read), or a broken layer that fails closed."""
 
@@ -154,6 +158,16 @@ class LearnedLayer:
         except WeightsError as exc:
             self.error = f"learned gate layer unavailable: {exc} ({exc.hint})"
             return
+        route = self.manifest.get("multi_route", "non_english")
+        if route not in MULTI_ROUTES:
+            # Trigger: a manifest naming a routing of the multilingual heads this code lacks.
+            # Why: any value but "all" acted as "non_english": weights trained for another
+            #      routing were served silently.
+            # Outcome: a broken layer — every content check fails closed
+            #          (INTERNAL_INCONSISTENCY) and the entry points print why.
+            known = ", ".join(MULTI_ROUTES)
+            self.error = f"learned gate layer unavailable: unknown multi_route {route!r} ({known})"
+            return
         self.ngram_dim = dim
         self.short_words = int(self.manifest.get("short_words", 0))
         wanted = self.manifest.get("encoder") if encoder == "auto" else encoder
@@ -167,7 +181,7 @@ class LearnedLayer:
         if self.multi is not None and encoder == "auto" and self.manifest.get("multi_encoder"):
             self.multi_encoder_name = str(self.manifest["multi_encoder"])
             self.multi_model_id = self.manifest.get("multi_encoder_model_id")
-            self.multi_route = str(self.manifest.get("multi_route", "non_english"))
+            self.multi_route = str(route)
 
     # -- vectors -------------------------------------------------------------------
 

@@ -147,6 +147,22 @@ def test_broken_or_missing_weights_fail_closed(tmp_path: Path) -> None:
         assert gone.stop_reason is StopReason.SUCCESS_DELETED
 
 
+@pytest.mark.parametrize("route", ["sometimes", "english", "", None])
+def test_an_unknown_multi_route_fails_closed_at_load(tmp_path: Path, route: object) -> None:
+    manifest = json.loads(GATE_MANIFEST.read_text(encoding="utf-8"))
+    shutil.copy(GATE_MANIFEST.parent / manifest["weights"], tmp_path / manifest["weights"])
+    for known in ("all", "non_english"):
+        (tmp_path / "gate.json").write_text(json.dumps({**manifest, "multi_route": known}))
+        assert LearnedLayer(tmp_path / "gate.json").error is None, known
+    (tmp_path / "gate.json").write_text(json.dumps({**manifest, "multi_route": route}))
+    layer = LearnedLayer(tmp_path / "gate.json")
+    assert layer.error is not None and "multi_route" in layer.error
+    decision = evaluate(
+        Candidate(text="Je préfère des réponses courtes"), GateContext(learned=layer)
+    )
+    assert decision.stop_reason is StopReason.INTERNAL_INCONSISTENCY
+
+
 def test_cli_says_so_at_startup_when_the_weights_are_broken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
