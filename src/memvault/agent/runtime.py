@@ -316,7 +316,9 @@ def configured_checkpointer(path: str | Path, store: StoreSettings | None = None
     PostgreSQL store (``store.backend = "postgres"``): LangGraph's PostgreSQL
     checkpointer in the store's database and schema (``store.postgres.dsn``;
     ``path`` is not used), so a thread survives a restart of the agent and of
-    the server. Close either with ``saver.conn.close()``. The entry point
+    the server, with the store's statement timeout and keepalive
+    (``store.postgres.statement_timeout_s`` / ``keepalive_idle_s``). Close either
+    with ``saver.conn.close()``. The entry point
     reads the settings; this function reads no environment.
 
     >>> import tempfile, pathlib
@@ -337,7 +339,9 @@ def configured_checkpointer(path: str | Path, store: StoreSettings | None = None
     from memvault.engine import postgres_checkpointer
 
     try:
-        saver, install_hint = postgres_checkpointer(store.postgres.dsn.get_secret_value())
+        saver, install_hint = postgres_checkpointer(
+            store.postgres.dsn.get_secret_value(), **store.postgres.to_options()
+        )
     except Exception as exc:  # unreachable or broken: checkpoints are short-term state
         from langgraph.checkpoint.memory import InMemorySaver
 

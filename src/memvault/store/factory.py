@@ -126,17 +126,19 @@ def open_bound_store(
     return store
 
 
-def postgres_checkpointer(dsn: str) -> tuple[Any, str]:
+def postgres_checkpointer(dsn: str, **options: Any) -> tuple[Any, str]:
     """LangGraph's PostgreSQL checkpointer in the store's database (spec §15).
 
     Returns ``(saver, install_hint)``; ``saver`` is ``None`` when
     ``langgraph-checkpoint-postgres`` is not installed. Raises what the
     server raises when it cannot be reached. The one place outside
-    ``store/postgres`` that names the backend's checkpointer.
+    ``store/postgres`` that names the backend's checkpointer. ``options``: the
+    store's connection settings (``PostgresSettings.to_options()``: statement
+    timeout, keepalive).
 
     >>> postgres_checkpointer("postgresql://db/memvault")  # doctest: +SKIP
     """
     from memvault.store.postgres.checkpoint import INSTALL_HINT
     from memvault.store.postgres.checkpoint import postgres_checkpointer as saver
 
-    return saver(dsn), INSTALL_HINT
+    return saver(dsn, **options), INSTALL_HINT

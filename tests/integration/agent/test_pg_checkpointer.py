@@ -193,3 +193,30 @@ def test_forget_erases_the_users_checkpoints_in_postgres(
         ).fetchone()
     assert f"{orch}:cli:bob" not in threads
     assert blobs is not None and blobs[0] == 0
+
+
+def test_the_checkpointer_gets_the_stores_statement_timeout_and_keepalive() -> None:
+    """A checkpoint read or write blocked by a lock or a vanished host ends, as the store's do
+    (``store.postgres.statement_timeout_s`` / ``keepalive_idle_s``, read at the entry point)."""
+    server = pg.shared_server()
+    env = {ENV_BACKEND: "postgres", ENV_DSN: server.dsn}
+    settings = load_config(
+        environ=env,
+        overrides={"store": {"postgres": {"statement_timeout_s": 0.3, "keepalive_idle_s": 45}}},
+    ).store
+    saver = configured_checkpointer(Path("unused.db"), settings)
+    try:
+        assert type(saver).__name__ == "PostgresSaver"
+        with saver.conn.connection() as conn:
+            assert conn.execute("SHOW statement_timeout").fetchone()["statement_timeout"] == "300ms"
+            assert conn.info.get_parameters()["keepalives_idle"] == "45"
+            with pytest.raises(psycopg.errors.QueryCanceled):
+                conn.execute("SELECT pg_sleep(2)")
+    finally:
+        saver.conn.close()
+    default = configured_checkpointer(Path("unused.db"), load_config(environ=env).store)
+    try:
+        with default.conn.connection() as conn:
+            assert conn.execute("SHOW statement_timeout").fetchone()["statement_timeout"] == "30s"
+    finally:
+        default.conn.close()

@@ -23,7 +23,13 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memvault.errors import StoreUnavailableError
 from memvault.store.postgres.schema import validate_schema_name
-from memvault.store.postgres.store import DEFAULT_SCHEMA
+from memvault.store.postgres.store import (
+    DEFAULT_KEEPALIVE_IDLE_S,
+    DEFAULT_SCHEMA,
+    DEFAULT_STATEMENT_TIMEOUT_S,
+    keepalive_options,
+    statement_timeout_option,
+)
 
 __all__ = ["INSTALL_HINT", "checkpointer_available", "postgres_checkpointer"]
 
@@ -49,12 +55,17 @@ def postgres_checkpointer(
     schema: str = DEFAULT_SCHEMA,
     pool_size: int = 4,
     timeout: float = 10.0,
+    statement_timeout_s: float = DEFAULT_STATEMENT_TIMEOUT_S,
+    keepalive_idle_s: int = DEFAULT_KEEPALIVE_IDLE_S,
 ) -> Any:
     """A ready ``PostgresSaver`` on ``dsn`` (tables created in ``schema``), or ``None``.
 
     ``None`` means ``langgraph-checkpoint-postgres`` is not installed. The
     saver's ``conn`` is a connection pool; close it with ``saver.conn.close()``.
     Raises :class:`StoreUnavailableError` when the server cannot be reached.
+    ``statement_timeout_s`` / ``keepalive_idle_s``: as the store's
+    (``store.postgres.*``): the server cancels a longer statement (0: no limit) and
+    TCP keepalive finds a vanished server host (0: off).
 
     >>> saver = postgres_checkpointer("postgresql://db/memvault")  # doctest: +SKIP
     >>> saver.conn.close()  # doctest: +SKIP
@@ -69,7 +80,8 @@ def postgres_checkpointer(
     # by column name; its few statements run many times with the same shape.
     # Outcome: autocommit, dict rows, ``prepare_threshold=0`` (prepared on first
     # use); ``check`` makes the pool replace a connection the server closed
-    # (a restarted server).
+    # (a restarted server). The store's statement timeout and keepalive: a checkpoint
+    # read or write blocked by a lock or a vanished host ends instead of hanging a turn.
     pool: ConnectionPool[Any] = ConnectionPool(
         dsn,
         min_size=1,
@@ -78,8 +90,10 @@ def postgres_checkpointer(
             "autocommit": True,
             "prepare_threshold": 0,
             "row_factory": dict_row,
-            "options": f"-c search_path={name},public",
+            "options": f"-c search_path={name},public "
+            + statement_timeout_option(statement_timeout_s),
             "connect_timeout": max(1, round(timeout)),
+            **keepalive_options(keepalive_idle_s),
         },
         check=ConnectionPool.check_connection,
         timeout=timeout,

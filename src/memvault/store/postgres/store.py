@@ -110,6 +110,15 @@ def _milliseconds(seconds: float) -> int:
     return max(1, round(seconds * 1000)) if seconds > 0 else 0
 
 
+def statement_timeout_option(seconds: float) -> str:
+    """The libpq ``options`` switch that makes the server cancel a longer statement.
+
+    >>> statement_timeout_option(30), statement_timeout_option(0)
+    ('-c statement_timeout=30000', '-c statement_timeout=0')
+    """
+    return f"-c statement_timeout={_milliseconds(seconds)}"
+
+
 def keepalive_options(idle_s: int) -> dict[str, int]:
     """libpq's TCP keepalive parameters for ``idle_s`` idle seconds (``0``: keepalive off).
 
@@ -203,7 +212,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
                 "options": (
                     f"-c search_path={self.schema},public -c hnsw.iterative_scan=strict_order"
                     " -c plan_cache_mode=force_custom_plan"
-                    f" -c statement_timeout={_milliseconds(statement_timeout_s)}"
+                    f" {statement_timeout_option(statement_timeout_s)}"
                 ),
                 "connect_timeout": max(1, round(timeout)),
                 **keepalive_options(keepalive_idle_s),
