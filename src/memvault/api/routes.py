@@ -232,9 +232,11 @@ def list_memories(
 
 
 @router.get("/memories/{memory_id}", operation_id="get_memory", responses=_ONE)
-def get_memory(memory_id: MemoryId, c: CallerDep) -> dict[str, Any]:
-    """One memory with its edges."""
-    return c.engine.get(memory_id).to_json()
+def get_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> dict[str, Any]:
+    """One memory with its edges, if the key may list it: read as ``user_id`` (their
+    memories and shared ones; none named: shared ones only, or every user's for a key
+    created with ``--all-users``). A key bound to a user reads as that user. Otherwise 404."""
+    return c.engine.get(memory_id, user=user_id).to_json()
 
 
 #: Refusals of a well-formed update that depend on the stored memory (its category).
@@ -311,16 +313,17 @@ def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
 
 
 @router.get("/memories/{memory_id}/history", operation_id="memory_history", responses=_ONE)
-def memory_history(memory_id: MemoryId, c: CallerDep) -> dict[str, Any]:
-    """The audit trail of one memory, oldest first.
+def memory_history(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> dict[str, Any]:
+    """The audit trail of one memory, oldest first, read as ``user_id`` (as ``GET
+    /v1/memories/{id}``).
 
     Like the memory itself, 404 once it is soft-deleted (until it is restored); the
     trail of deleted memories stays in ``memvault history`` and the audit export.
     """
-    c.engine.get(memory_id)  # authorised, and 404 while soft-deleted
+    c.engine.get(memory_id, user=user_id)  # authorised, and 404 while soft-deleted
     return {
         "memory_id": memory_id,
-        "events": [history_json(e) for e in c.engine.history(memory_id)],
+        "events": [history_json(e) for e in c.engine.history(memory_id, user=user_id)],
     }
 
 

@@ -52,7 +52,7 @@ from memvault.errors import (
 #          are built from (NewMemory, NodeFilter: the façade imports each name
 #          on first access) are read (tests/test_cli_startup.py).
 if TYPE_CHECKING:
-    from memvault.engine import MemoryEngine
+    from memvault.engine import Caller, MemoryEngine
 
 __all__ = [
     "app",
@@ -383,9 +383,17 @@ def known_categories(engine: MemoryEngine, names: Iterable[str]) -> None:
          error for the same read (the caller's one check, ``Caller.known``).
     Outcome: ValidationFailed, which ``_errors`` prints as one line, exit 2.
     """
+    operator(engine).known(names)
+
+
+def operator(engine: MemoryEngine) -> Caller:
+    """The local operator as a caller: every category and every user (``--all-users``).
+
+    A read by id naming ``user=`` reads as that user (``Caller.by_id_reader``).
+    """
     from memvault.engine import Grant
 
-    engine.as_caller(Grant(agent="cli", all_users=True)).known(names)
+    return engine.as_caller(Grant(agent="cli", all_users=True))
 
 
 def granted_categories(text: str | None, contract: str) -> list[str] | None:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from memvault.cli import output
-from memvault.cli.app import _engine, known_categories, parse_moment
+from memvault.cli.app import _engine, checked_user, known_categories, operator, parse_moment
 from memvault.cli.fields import options_from
 from memvault.cli.options import JsonFlag
 from memvault.engine import NodeFilter
@@ -20,10 +20,26 @@ from memvault.engine import NodeFilter
 __all__ = ["print_search", "register"]
 
 
-def get(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+#: ``--user`` of a read by id: whose memories it may answer (store/scope.py).
+ReadAsUser = Annotated[
+    str | None,
+    typer.Option(
+        "--user",
+        help="Read as this user: their memories and shared ones (another user's is not "
+        "found). Default: every user's, as `list` shows them.",
+    ),
+]
+
+
+def get(
+    ctx: typer.Context, memory_id: str, user: ReadAsUser = None, as_json: JsonFlag = False
+) -> None:
     """Show one memory, its status and its edges."""
     with _engine(ctx) as engine:
-        view = engine.get(memory_id)
+        if user is None:
+            view = engine.get(memory_id)
+        else:
+            view = operator(engine).get(memory_id, user=checked_user(user))
     data = view.to_json()
     if as_json:
         output.emit_json(data)
@@ -127,12 +143,18 @@ def print_search(data: dict[str, Any], as_json: bool) -> None:
     )
 
 
-def history(ctx: typer.Context, memory_id: str, as_json: JsonFlag = False) -> None:
+def history(
+    ctx: typer.Context, memory_id: str, user: ReadAsUser = None, as_json: JsonFlag = False
+) -> None:
     """Show the audit trail of one memory."""
     from memvault.engine import history_json
 
     with _engine(ctx) as engine:
-        events = [history_json(e) for e in engine.history(memory_id)]
+        if user is None:
+            found = engine.history(memory_id)
+        else:
+            found = operator(engine).history(memory_id, user=checked_user(user))
+        events = [history_json(e) for e in found]
     if as_json:
         output.emit_json({"memory_id": memory_id, "events": events})
         return

@@ -57,7 +57,7 @@ from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
 from memvault.store.records import AuditHead
-from memvault.store.scope import UserScope
+from memvault.store.scope import ALL_USERS, UserScope
 from memvault.write import CapturePipeline
 from memvault.write.spec import MemoryPatch, NewMemory
 
@@ -65,6 +65,18 @@ __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
 
 #: ``add``'s keywords besides the memory (how to write it, not what).
 _ADD_OPTIONS = frozenset({"thread_id", "index_text", "vector", "vector_model"})
+
+
+def _searcher(held: NodeFilter) -> UserScope:
+    """The reader a search's held filters name: the memories at the far end of its
+    hits' edges are held to the same users (an exact ``user_id``, or the one user of
+    ``visible_to``; several or none named: shared only; no condition: everyone)."""
+    if held.visible_to is None and held.user_id is None:
+        return ALL_USERS
+    users = set(held.visible_to or ()) | (
+        {held.user_id} if isinstance(held.user_id, str) else set()
+    )
+    return next(iter(users)) if len(users) == 1 else None
 
 
 class Caller(CallerRules):
@@ -174,29 +186,51 @@ class Caller(CallerRules):
 
     # -- reads -------------------------------------------------------------------
 
-    def get(self, memory_id: str, *, include_deleted: bool = False) -> MemoryView:
-        """:meth:`MemoryEngine.get`, for a memory in the caller's categories (and user)."""
-        if self.grant.user is not None:
-            self._node(memory_id, "get", include_deleted=include_deleted)
+    def get(
+        self, memory_id: str, *, include_deleted: bool = False, user: UserScope = None
+    ) -> MemoryView:
+        """:meth:`MemoryEngine.get`, for a memory the caller may list: in its categories
+        and in the scope of the user it reads as (``user``; :meth:`by_id_reader`).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine, NewMemory
+        >>> engine = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
+        >>> mid = engine.add(NewMemory(content="Prefers tea", type="Preference",
+        ...     category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="dana")).memory_id
+        >>> key = engine.as_caller(Grant("viewer", read_only=True))
+        >>> key.get(mid, user="dana").node.user_id
+        'dana'
+        >>> key.get(mid)  # naming no user: shared memories only
+        Traceback (most recent call last):
+        ...
+        memvault.errors.MemoryNotFoundError: memory '...' not found in orchestrator 'acme'
+        >>> engine.close()
+        """
+        reader = self.by_id_reader(user, "get")
+        self._node(memory_id, "get", include_deleted=include_deleted, reader=reader)
         view = self._run(self._engine.get, memory_id, include_deleted=include_deleted)
         self.authorize("get", categories=[view.node.category])
-        return replace(view, edges=self._readable_edges(view.edges, {memory_id}))
+        return replace(view, edges=self._readable_edges(view.edges, {memory_id}, reader))
 
-    def history(self, memory_id: str) -> list[HistoryEvent]:
-        """:meth:`MemoryEngine.history` of a memory in the caller's categories."""
-        node = self._node(memory_id, "history", include_deleted=True)
+    def history(self, memory_id: str, *, user: UserScope = None) -> list[HistoryEvent]:
+        """:meth:`MemoryEngine.history` of a memory the caller may list (as :meth:`get`)."""
+        reader = self.by_id_reader(user, "history")
+        node = self._node(memory_id, "history", include_deleted=True, reader=reader)
         self.authorize("history", categories=[node.category])
         return self._run(self._engine.history, memory_id)
 
-    def audit_events(self, *, memory_id: str | None = None, **options: Any) -> list[HistoryEvent]:
-        """:meth:`MemoryEngine.audit_events`: one memory's in the caller's categories, or all
-        of them for a grant without a category allowlist."""
+    def audit_events(
+        self, *, memory_id: str | None = None, user: UserScope = None, **options: Any
+    ) -> list[HistoryEvent]:
+        """:meth:`MemoryEngine.audit_events`: one memory's, if the caller may list it (as
+        :meth:`get`), or all of them for a grant without a category allowlist."""
         if memory_id is None:
             self.authorize("audit events", spans_all=True)
             if self.grant.user is not None:
                 self._refuse("user_bound", "audit events")
         else:
-            node = self._node(memory_id, "audit events", include_deleted=True)
+            reader = self.by_id_reader(user, "audit events")
+            node = self._node(memory_id, "audit events", include_deleted=True, reader=reader)
             self.authorize("audit events", categories=[node.category])
         return self._run(self._engine.audit_events, memory_id=memory_id, **options)
 
@@ -204,9 +238,10 @@ class Caller(CallerRules):
         self, query: str, *, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> SearchResults:
         """:meth:`MemoryEngine.search` within the caller's categories."""
-        found = self._run(self._engine.search, query, filters=self._held(filters), **options)
+        held = self._held(filters)
+        found = self._run(self._engine.search, query, filters=held, **options)
         hits = {h.node.memory_id for h in found.hits}
-        return replace(found, edges=self._readable_edges(found.edges, hits))
+        return replace(found, edges=self._readable_edges(found.edges, hits, _searcher(held)))
 
     def list_memories(
         self, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
@@ -266,41 +301,50 @@ class Caller(CallerRules):
         """
         return self._engine.store.revision(self._engine.orchestrator)
 
-    def get_nodes(self, memory_ids: Sequence[str]) -> builtins.list[MemoryNode]:
-        """The memories with these ids (any status) that the grant may read: in its
-        categories and, for a grant bound to a user, that user's or shared ones.
+    def get_nodes(
+        self, memory_ids: Sequence[str], *, user: UserScope = None
+    ) -> builtins.list[MemoryNode]:
+        """The memories with these ids (any status) that the caller may list: in its
+        categories and in the scope of the user it reads as (``user``, as :meth:`get`).
         Others are left out, as unknown ids are (never confirmed)."""
-        engine = self._engine
-        found = self._run(engine.store.get_nodes, engine.orchestrator, list(memory_ids))
-        return [n for n in found if self._readable(n)]
+        return self._nodes_for(memory_ids, self.by_id_reader(user, "get"))
 
-    def edges_of(self, memory_ids: Sequence[str]) -> builtins.list[MemoryEdge]:
-        """The edges of those of these memories the grant may read, between two memories
-        it may read (an edge to a memory it may not read is left out)."""
+    def edges_of(
+        self, memory_ids: Sequence[str], *, user: UserScope = None
+    ) -> builtins.list[MemoryEdge]:
+        """The edges of those of these memories the caller may list (as :meth:`get_nodes`),
+        between two memories it may list (an edge to one it may not is left out)."""
         engine = self._engine
-        mine = {n.memory_id for n in self.get_nodes(memory_ids)}
+        reader = self.by_id_reader(user, "get")
+        mine = {n.memory_id for n in self._nodes_for(memory_ids, reader)}
         if not mine:
             return []
         edges = self._run(engine.store.edges_of, engine.orchestrator, sorted(mine))
-        return builtins.list(self._readable_edges(edges, mine))
+        return builtins.list(self._readable_edges(edges, mine, reader))
+
+    def _nodes_for(self, memory_ids: Sequence[str], reader: UserScope) -> builtins.list[MemoryNode]:
+        engine = self._engine
+        found = self._run(engine.store.get_nodes, engine.orchestrator, builtins.list(memory_ids))
+        return [n for n in found if self._readable(n, reader)]
 
     def _readable_edges(
-        self, edges: Iterable[MemoryEdge], readable: set[str]
+        self, edges: Iterable[MemoryEdge], readable: set[str], reader: UserScope
     ) -> tuple[MemoryEdge, ...]:
-        """``edges`` between two memories the grant may read (``readable``: known ones).
+        """``edges`` between two memories the caller may list as ``reader`` (``readable``:
+        known ones).
 
         Trigger: a memory's edges, or a search's, name the memory at the other end.
-        Why: an edge to another user's memory (or one outside the grant's
-          categories) told its id, the link's type and time to a grant that may not
-          read it (``get`` and ``search``; the inspector's graph already left it out).
+        Why: an edge to a memory outside the reader's scope (another user's, or one
+          outside the grant's categories) told its id, the link's type and time to a
+          caller that may not read it (``get`` and ``search``).
         Outcome: such an edge is left out, as the memory itself is.
         """
         edges = tuple(edges)
-        if self.grant.user is None and self.grant.categories is None:
+        if reader is ALL_USERS and self.grant.categories is None:
             return edges  # reads every memory of the orchestrator it names
         ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
         unknown = sorted(ends - readable)
-        seen = readable | {n.memory_id for n in self.get_nodes(unknown)} if unknown else readable
+        seen = readable | {n.memory_id for n in self._nodes_for(unknown, reader)}
         return tuple(e for e in edges if {e.from_memory_id, e.to_memory_id} <= seen)
 
     def audit_head(self) -> AuditHead:

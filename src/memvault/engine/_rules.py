@@ -134,6 +134,22 @@ class CallerRules:
             self._refuse("all_users", operation)
         return user
 
+    def by_id_reader(self, user: UserScope = None, operation: str = "read") -> UserScope:
+        """Whose memories a read by id may answer: the scope the caller can list.
+
+        Trigger: a read that names a memory (``get``, ``history``, one memory's
+        audit events, the memories and edges around it).
+        Why: a listing of a key bound to no user holds shared memories only unless
+          it names a user, but a read by id answered any user's memory to it.
+        Outcome: as :meth:`reader` — a bound grant reads as its user, an unbound one
+          as the user it names (none: shared memories only) — except that a grant
+          with ``all_users`` naming no user reads the orchestrator-wide view, as its
+          listings do. A memory outside the scope is answered like an unknown id.
+        """
+        if user is None and self.grant.user is None and self.grant.all_users:
+            return ALL_USERS
+        return self.reader(user, operation)
+
     def _own(self, user_id: Any, operation: str) -> Any:
         """The user a write of a bound grant belongs to: its own (another is refused)."""
         if isinstance(user_id, str):
@@ -214,12 +230,11 @@ class CallerRules:
             node = self._node(memory_id, operation, include_deleted=include_deleted)
             self.authorize(operation, write=True, categories=[node.category])
 
-    def _readable(self, node: MemoryNode) -> bool:
+    def _readable(self, node: MemoryNode, reader: UserScope) -> bool:
         granted = self.grant.categories
         if granted is not None and node.category.upper() not in granted:
             return False
-        bound = self.grant.user
-        return bound is None or can_see(bound, node.user_id)
+        return can_see(reader, node.user_id)
 
     def _for_user(
         self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -242,12 +257,27 @@ class CallerRules:
                 self._refuse("other_user", name)
         return args, kwargs
 
-    def _node(self, memory_id: str, operation: str, *, include_deleted: bool = False) -> MemoryNode:
+    def _node(
+        self,
+        memory_id: str,
+        operation: str,
+        *,
+        include_deleted: bool = False,
+        reader: UserScope = ALL_USERS,
+    ) -> MemoryNode:
+        """The memory ``memory_id`` if ``reader`` may see it (a grant bound to a user:
+        never beyond that user); else :class:`MemoryNotFoundError`, logged as a scope miss.
+
+        Writes pass the default (their scope is the grant's user, if any); reads pass
+        :meth:`by_id_reader`'s scope.
+        """
         node = self._run(
             self._engine.core.load, memory_id, operation, include_deleted=include_deleted
         )
         bound = self.grant.user
-        if bound is not None and not can_see(bound, node.user_id):
+        if not can_see(reader, node.user_id) or (
+            bound is not None and not can_see(bound, node.user_id)
+        ):
             # Another user's memory is answered like an unknown id (never confirmed),
             # and the attempt is logged like any scope miss.
             self._engine.core.log_event(

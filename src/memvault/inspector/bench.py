@@ -28,13 +28,14 @@ from typing import Any
 
 __all__ = ["PAGES", "run_pages"]
 
-#: (name, path) of every page timed; ``{id}`` and ``{user}`` are filled in.
+#: (name, path) of every page timed; ``{id}`` (the first seeded memory), ``{owner}``
+#: (its user) and ``{user}`` are filled in.
 PAGES: tuple[tuple[str, str], ...] = (
     ("memories", "/"),
     ("memories, deep page", "/?page=2000"),
     ("memories, filtered", "/?user={user}&importance_min=50"),
     ("search", "/?q=service+42+port"),
-    ("memory", "/memory/{id}"),
+    ("memory", "/memory/{id}?user={owner}"),  # read as its user, as the memories page links it
     ("graph (user)", "/graph/data?user={user}"),
     ("timeline", "/timeline"),
     ("timeline, deep page", "/timeline?page=2000"),
@@ -139,7 +140,7 @@ def run_pages(n: int, *, repeats: int = 5, home: Path | None = None) -> dict[str
     try:
         opener = _opener(url, key)
         for name, path in PAGES:
-            target = url + path.format(id=memory_id, user="user7")
+            target = url + path.format(id=memory_id, user="user7", owner="user0")  # first seeded
             times = []
             for _ in range(repeats):
                 begin = time.perf_counter()

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from memvault.inspector import params as p
 from memvault.inspector.source import PAGE_MAX
-from memvault.inspector.web import WRITE, Ctx, PageError, page, redirect
+from memvault.inspector.web import WRITE, Ctx, PageError, memory_url, page, redirect
 from memvault.model.enums import HistoryOp
 from memvault.store.records import ProposalStatus
 
@@ -37,7 +37,7 @@ def timeline(ctx: Ctx) -> Response:
     return ctx.render(
         "timeline.html",
         nav="timeline",
-        peers={n.memory_id: n for n in ctx.source.nodes(ids)},
+        peers={n.memory_id: n for n in ctx.source.nodes(ids, user)},
         consent=ctx.source.consent_outcomes(asked) if asked else {},
         user=user or "",
         op=op or "",
@@ -96,7 +96,8 @@ def confirm(ctx: Ctx) -> Response:
         )
     if result.memory_id is None:
         return redirect("/consent?done=confirmed")
-    return redirect(f"/memory/{result.memory_id}?done=confirmed")
+    # the confirmed memory is the proposal's user's: its page reads as that user
+    return redirect(memory_url(result.memory_id, p.text(ctx.params, "user"), done="confirmed"))
 
 
 def reject(ctx: Ctx) -> Response:

@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from memvault.inspector import params as p
 from memvault.inspector.source import PAGE_MAX
-from memvault.inspector.web import WRITE, Ctx, Handler, PageError, page, redirect
+from memvault.inspector.web import WRITE, Ctx, Handler, PageError, memory_url, page, redirect
 from memvault.model.enums import MemoryStatus, MemoryType
 from memvault.results import WriteResult
 
@@ -91,8 +91,14 @@ def _memory_id(ctx: Ctx) -> str:
     return memory_id
 
 
+def _page_user(ctx: Ctx) -> str | None:
+    """The user a memory page reads as (``?user=``, carried by every link to it)."""
+    return p.text(ctx.params, "user")
+
+
 def _memory_page(ctx: Ctx, memory_id: str, *, code: int = 200, **extra: Any) -> Response:
-    node, edges, peers = ctx.source.memory(memory_id)
+    user = _page_user(ctx)
+    node, edges, peers = ctx.source.memory(memory_id, user)
     done = DONE.get(ctx.params.get("done") or "")
     return ctx.render(
         "memory.html",
@@ -101,9 +107,10 @@ def _memory_page(ctx: Ctx, memory_id: str, *, code: int = 200, **extra: Any) -> 
         node=node,
         edges=edges,
         peers=peers,
-        history=ctx.source.history(memory_id),
+        history=ctx.source.history(memory_id, user),
         done=done,
         types=TYPES,
+        user=user,
         **extra,
     )
 
@@ -125,7 +132,7 @@ def _lifecycle(what: str, done: str) -> Handler:
         result = act(memory_id)
         if not result.ok:
             return _refused(ctx, memory_id, what, result)
-        return redirect(f"/memory/{memory_id}?done={done}")
+        return redirect(memory_url(memory_id, _page_user(ctx), done=done))
 
     return handler
 
@@ -133,7 +140,7 @@ def _lifecycle(what: str, done: str) -> Handler:
 def edit(ctx: Ctx) -> Response:
     """Change content, importance, confidence, category or pinned (only what changed)."""
     memory_id = _memory_id(ctx)
-    node, _, _ = ctx.source.memory(memory_id)
+    node, _, _ = ctx.source.memory(memory_id, _page_user(ctx))
     form = ctx.form
     changes: dict[str, Any] = {}
     content = (form.get("content") or "").strip()
@@ -156,7 +163,7 @@ def edit(ctx: Ctx) -> Response:
     result = ctx.source.update(memory_id, changes)
     if not result.ok:
         return _refused(ctx, memory_id, "edit", result)
-    return redirect(f"/memory/{memory_id}?done=updated")
+    return redirect(memory_url(memory_id, _page_user(ctx), done="updated"))
 
 
 def _graph_target(ctx: Ctx) -> tuple[str | None, str | None]:
@@ -164,9 +171,7 @@ def _graph_target(ctx: Ctx) -> tuple[str | None, str | None]:
     user = p.text(ctx.params, "user")
     if memory_id is not None and not _MEMORY_ID.match(memory_id):
         raise PageError(422, "Bad parameter", "memory is not a memory id")
-    if memory_id is not None and user is not None:
-        raise PageError(422, "Bad parameter", "give a memory or a user, not both")
-    return memory_id, user
+    return memory_id, user  # both: the graph around the memory, read as the user
 
 
 def graph(ctx: Ctx) -> Response:

@@ -206,21 +206,24 @@ class MemorySource:
         note = f"search shows the best {SEARCH_MAX} hits" if len(results.hits) == SEARCH_MAX else ""
         return Page(hits, page, len(results.hits), note=note), results.legs
 
-    def memory(self, memory_id: str) -> tuple[MemoryNode, list[MemoryEdge], dict[str, MemoryNode]]:
-        """A memory (soft-deleted ones too), its edges and the memories at their other ends."""
-        view = self.engine.get(memory_id, include_deleted=True)  # allowlist checked
+    def memory(
+        self, memory_id: str, user: str | None = None
+    ) -> tuple[MemoryNode, list[MemoryEdge], dict[str, MemoryNode]]:
+        """A memory (soft-deleted ones too), its edges and the memories at their other ends,
+        read as ``user`` (the page's user; the key's own when it is bound to one)."""
+        view = self.engine.get(memory_id, include_deleted=True, user=user)  # allowlist checked
         edges = list(view.edges[:GRAPH_MAX])
         ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
         others = ends - {memory_id}
-        peers = {n.memory_id: n for n in self.nodes(sorted(others))}
+        peers = {n.memory_id: n for n in self.nodes(sorted(others), user)}
         return view.node, edges, peers
 
-    def history(self, memory_id: str) -> list[HistoryEvent]:
-        return self.engine.audit_events(memory_id=memory_id, limit=PAGE_MAX)[::-1]
+    def history(self, memory_id: str, user: str | None = None) -> list[HistoryEvent]:
+        return self.engine.audit_events(memory_id=memory_id, user=user, limit=PAGE_MAX)[::-1]
 
-    def nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
-        """The memories with these ids that this key may see (any status)."""
-        return self.engine.get_nodes(list(ids))  # held to the key's categories and user
+    def nodes(self, ids: Sequence[str], user: str | None = None) -> list[MemoryNode]:
+        """The memories with these ids that this key may see as ``user`` (any status)."""
+        return self.engine.get_nodes(list(ids), user=user)  # held to the key's categories and user
 
     def delete(self, memory_id: str) -> WriteResult:
         return self.engine.delete(memory_id)
@@ -236,10 +239,11 @@ class MemorySource:
     # -- graph -----------------------------------------------------------------
 
     def graph(self, *, memory_id: str | None = None, user_id: str | None = None) -> Graph:
-        """The typed edges around one memory (two hops) or a user's memories (bounded)."""
+        """The typed edges around one memory (two hops; read as ``user_id`` when given) or
+        a user's memories (bounded)."""
         engine = self.engine
         if memory_id is not None:
-            engine.get(memory_id, include_deleted=True)  # exists here, allowlist checked
+            engine.get(memory_id, include_deleted=True, user=user_id)  # exists, allowlist checked
             seeds = [memory_id]
             hops = 2
         else:
@@ -253,7 +257,7 @@ class MemorySource:
         for _ in range(hops):
             if not frontier:
                 break
-            found = engine.edges_of(frontier)  # between memories this key may read
+            found = engine.edges_of(frontier, user=user_id)  # between memories it may read
             frontier = []
             for edge in found:
                 edges[edge.edge_id] = edge
@@ -264,7 +268,7 @@ class MemorySource:
                             continue
                         seen.add(end)
                         frontier.append(end)
-        nodes = self.nodes(sorted(seen))
+        nodes = self.nodes(sorted(seen), user_id)
         return Graph(nodes, list(edges.values()), memory_id, truncated)
 
     # -- timeline and refusals -------------------------------------------------
@@ -287,7 +291,9 @@ class MemorySource:
         )
         events: list[HistoryEvent] = []
         for node in mine:
-            events.extend(engine.audit_events(memory_id=node.memory_id, ops=ops, limit=200))
+            events.extend(
+                engine.audit_events(memory_id=node.memory_id, user=user_id, ops=ops, limit=200)
+            )
         events.sort(key=lambda e: e.at, reverse=True)
         start = (page - 1) * PAGE_SIZE
         note = (
@@ -340,12 +346,15 @@ class MemorySource:
 
     def evidence(self, proposals: Sequence[Proposal]) -> dict[str, MemoryNode]:
         """The memories proposals point at (what a merge would replace), visible ones only."""
-        ids: set[str] = set()
+        whose: dict[str | None, set[str]] = {}  # each read as the proposal's user
         for proposal in proposals:
             replaces = proposal.candidate.get("replaces")
             if isinstance(replaces, list | tuple):
-                ids.update(str(i) for i in replaces)
-        return {n.memory_id: n for n in self.nodes(sorted(ids)[:GRAPH_MAX])}
+                whose.setdefault(proposal.user_id, set()).update(str(i) for i in replaces)
+        found: dict[str, MemoryNode] = {}
+        for user, ids in whose.items():
+            found.update((n.memory_id, n) for n in self.nodes(sorted(ids)[:GRAPH_MAX], user))
+        return found
 
     def confirm(self, proposal_id: str) -> WriteResult:
         self._unrestricted("proposals", write=True)

@@ -78,7 +78,22 @@ def _query(base: Mapping[str, Any], **changes: Any) -> str:
     return "?" + urlencode(flat) if flat else "?"
 
 
+def memory_url(memory_id: str, user: str | None = None, **extra: Any) -> str:
+    """A memory's page, read as ``user``: the user of the page that links to it.
+
+    Trigger: every link to a memory (memories, graph, bulletin, consent, timeline).
+    Why: a key bound to no user reads a memory by id only as the user it names
+      (engine ``Caller.by_id_reader``), as its listings do.
+    Outcome: ``/memory/<id>?user=<page's user>`` (no user: as the key lists).
+
+    >>> memory_url("m 1", "dana", done="updated")
+    '/memory/m%201?user=dana&done=updated'
+    """
+    return f"/memory/{quote(str(memory_id), safe='')}" + _query({"user": user, **extra}).rstrip("?")
+
+
 _env.globals["NAV"] = NAV
+_env.globals["memory_url"] = memory_url
 _env.filters["q"] = lambda s: quote(str(s), safe="")
 _env.globals["query"] = _query
 

@@ -430,7 +430,7 @@ class MemvaultStore(BaseStore):
             result = parsed if isinstance(parsed, WriteResult) else engine.add(parsed, **given)
             result.raise_for_status()
             memory_id = str(result.memory_id)
-        node = engine.get(memory_id).node
+        node = engine.get(memory_id, user=self._owner).node  # read as the namespace's user
         items[(op.namespace, op.key)] = _Stored(node, op.namespace, value, bool(texts))
 
     def _search(

@@ -159,7 +159,7 @@ def test_control_characters_in_content_are_removed_not_refused(live: Live) -> No
     assert response.status_code == 201, response.text
     memory_id = response.json()["memory_id"]
     with live.client("writer") as http:
-        stored = http.get(f"/v1/memories/{memory_id}").json()["content"]
+        stored = http.get(f"/v1/memories/{memory_id}", params={"user_id": "dana"}).json()["content"]
     assert "\u0007" not in stored and "\t" in stored and "bells" in stored
 
 

@@ -16,6 +16,9 @@ from tests.integration.api.conftest import PREFERENCE, TODO, Live, serve_in_thre
 
 PROBLEM = "application/problem+json"
 
+#: Reads by id of an unbound key name the user they read as (Dana owns PREFERENCE).
+DANA = {"user_id": "dana"}
+
 
 def _problem(response: httpx.Response, status: int) -> dict[str, Any]:
     assert response.status_code == status, response.text
@@ -88,7 +91,7 @@ def test_whoami_comes_from_the_key(live: Live) -> None:
 def test_add_get_list_search(live: Live) -> None:
     memory_id = _add(live, "writer", PREFERENCE)
     with live.client("writer") as client:
-        got = client.get(f"/v1/memories/{memory_id}").json()
+        got = client.get(f"/v1/memories/{memory_id}", params=DANA).json()
         assert got["content"] == PREFERENCE["content"] and got["agent_id"] == "writer"
         assert got["orchestrator_id"] == "acme"
         listed = client.get("/v1/memories", params={"user_id": "dana"}).json()["memories"]
@@ -137,14 +140,14 @@ def test_patch_delete_restore_history(live: Live) -> None:
     with live.client("writer") as client:
         patched = client.patch(f"/v1/memories/{memory_id}", json={"importance": 80})
         assert patched.status_code == 200 and patched.json()["stop_reason"] == "SUCCESS_UPDATED"
-        assert client.get(f"/v1/memories/{memory_id}").json()["importance"] == 80
+        assert client.get(f"/v1/memories/{memory_id}", params=DANA).json()["importance"] == 80
         _problem(client.patch(f"/v1/memories/{memory_id}", json={}), 422)
         _problem(client.patch(f"/v1/memories/{memory_id}", json={"orchestrator_id": "x"}), 422)
         bad = _problem(client.patch(f"/v1/memories/{memory_id}", json={"confidence": 7.0}), 422)
         assert bad["stop_reason"] in {"BOUNDS_EXCEEDED", "SCHEMA_INVALID"}
         deleted = client.delete(f"/v1/memories/{memory_id}")
         assert deleted.status_code == 200 and deleted.json()["stop_reason"] == "SUCCESS_DELETED"
-        _problem(client.get(f"/v1/memories/{memory_id}"), 404)
+        _problem(client.get(f"/v1/memories/{memory_id}", params=DANA), 404)
         _problem(client.delete(f"/v1/memories/{memory_id}"), 404)
         listed = client.get(
             "/v1/memories", params={"status": "soft_deleted", "user_id": "dana"}
@@ -152,8 +155,8 @@ def test_patch_delete_restore_history(live: Live) -> None:
         assert memory_id in [m["memory_id"] for m in listed["memories"]]
         restored = client.post(f"/v1/memories/{memory_id}/restore")
         assert restored.status_code == 200
-        assert client.get(f"/v1/memories/{memory_id}").json()["status"] == "active"
-        events = client.get(f"/v1/memories/{memory_id}/history").json()["events"]
+        assert client.get(f"/v1/memories/{memory_id}", params=DANA).json()["status"] == "active"
+        events = client.get(f"/v1/memories/{memory_id}/history", params=DANA).json()["events"]
         ops = [e["op"].lower() for e in events]
         assert ops[0] == "create" and {"update", "delete", "restore"} <= set(ops)
         assert {e["actor"] for e in events} == {"writer"}
@@ -166,11 +169,11 @@ def test_another_orchestrators_id_is_404_and_audited(live: Live) -> None:
     with live.client("other") as client:
         assert client.get("/v1/whoami").json()["orchestrator"] == "globex"
         for response in (
-            client.get(f"/v1/memories/{memory_id}"),
+            client.get(f"/v1/memories/{memory_id}", params=DANA),
             client.patch(f"/v1/memories/{memory_id}", json={"importance": 1}),
             client.delete(f"/v1/memories/{memory_id}"),
             client.post(f"/v1/memories/{memory_id}/restore"),
-            client.get(f"/v1/memories/{memory_id}/history"),
+            client.get(f"/v1/memories/{memory_id}/history", params=DANA),
         ):
             body = _problem(response, 404)
             assert "acme" not in json.dumps(body)
@@ -183,7 +186,7 @@ def test_another_orchestrators_id_is_404_and_audited(live: Live) -> None:
     ]
     assert len(rows) == 5 and {r["agent"] for r in rows} == {"writer"}
     with live.client("writer") as client:
-        assert client.get(f"/v1/memories/{memory_id}").json()["importance"] == 60
+        assert client.get(f"/v1/memories/{memory_id}", params=DANA).json()["importance"] == 60
 
 
 def _log_events(live: Live, orchestrator: str) -> list[dict[str, Any]]:
@@ -201,7 +204,7 @@ def test_category_allowlist_is_403_and_logged(live: Live) -> None:
             client.post("/v1/search", json={"query": "tea", "categories": ["PREFERENCE"]}), 403
         )
         _problem(client.get("/v1/memories", params={"category": "PREFERENCE"}), 403)
-        _problem(client.get(f"/v1/memories/{preference}"), 403)
+        _problem(client.get(f"/v1/memories/{preference}", params=DANA), 403)
         _problem(client.delete(f"/v1/memories/{preference}"), 403)
         _problem(client.patch(f"/v1/memories/{todo}", json={"category": "PREFERENCE"}), 403)
         listed = client.get("/v1/memories").json()["memories"]
@@ -225,7 +228,7 @@ def test_config_allowlist_applies_to_keys_of_that_agent(live: Live) -> None:
 def test_read_only_keys_cannot_write(live: Live) -> None:
     memory_id = _add(live, "writer", {**PREFERENCE, "content": "Dana drinks oolong on Fridays"})
     with live.client("reader") as client:
-        assert client.get(f"/v1/memories/{memory_id}").status_code == 200
+        assert client.get(f"/v1/memories/{memory_id}", params=DANA).status_code == 200
         body = _problem(client.post("/v1/memories", json=PREFERENCE), 403)
         assert body["type"].endswith("read-only")
         _problem(client.patch(f"/v1/memories/{memory_id}", json={"importance": 2}), 403)
@@ -290,7 +293,7 @@ def test_supersede_and_retract(live: Live) -> None:
     with live.client("writer") as client:
         done = client.post(f"/v1/memories/{old}/supersede", json={"by": new})
         assert done.status_code == 200 and done.json()["stop_reason"] == "SUCCESS_UPDATED"
-        view = client.get(f"/v1/memories/{old}").json()
+        view = client.get(f"/v1/memories/{old}", params=DANA).json()
         assert view["status"] == "superseded"
         _problem(client.post(f"/v1/memories/{old}/supersede", json={"nope": new}), 422)
         # The addressed memory exists; the successor named in the body does not: 409.
@@ -298,5 +301,5 @@ def test_supersede_and_retract(live: Live) -> None:
         assert _problem(missing, 409)["type"].endswith("unknown-successor")
         retracted = client.post(f"/v1/memories/{new}/retract")
         assert retracted.status_code == 200
-        assert client.get(f"/v1/memories/{new}").json()["status"] == "retracted"
+        assert client.get(f"/v1/memories/{new}", params=DANA).json()["status"] == "retracted"
         _problem(client.post("/v1/memories/mem_does_not_exist/retract"), 404)

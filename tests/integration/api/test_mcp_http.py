@@ -142,3 +142,27 @@ def test_unknown_categories_are_errors_on_http_reads(live: Live) -> None:
         search = client.post("/v1/search", json={"query": "tea", "categories": ["NOPE"]})
         assert search.status_code == 422, search.text
         assert client.get("/v1/memories", params={"category": "TODO"}).status_code == 200
+
+
+async def _tool_list(url: str, key: str) -> list[Any]:
+    headers = {"Authorization": f"Bearer {key}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(f"{url}/mcp", http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        return list((await session.list_tools()).tools)
+
+
+def test_every_mcp_read_tool_reads_as_a_named_user(live: Live) -> None:
+    """A read is answered only inside the scope the key can list: every read tool takes the
+    user it reads as (``user_id``), and none reads a memory by id without it."""
+    tools = anyio.run(_tool_list, live.url, live.keys["writer"])
+    reads = [t for t in tools if t.annotations is not None and t.annotations.read_only_hint]
+    assert {t.name for t in reads} == {"memory_query", "memory_bulletin"}
+    for tool in reads:
+        properties = tool.input_schema.get("properties", {})
+        assert "user_id" in properties, tool.name
+    by_id = [t for t in tools if "memory_id" in t.input_schema.get("properties", {})]
+    assert by_id and all(t.annotations and not t.annotations.read_only_hint for t in by_id)

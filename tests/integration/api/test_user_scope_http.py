@@ -190,3 +190,52 @@ def test_edges_to_a_memory_the_key_may_not_read_are_left_out(
     with live.client("admin") as http:  # every user's: the edge is there
         got = http.get(f"/v1/memories/{ids['shared']}").json()
     assert ids["bob"] in {e["to_memory_id"] for e in got["edges"]}
+
+
+def test_a_read_by_id_is_answered_only_inside_the_scope_the_key_can_list(
+    live: Live, ids: dict[str, str]
+) -> None:
+    """An unbound key reads a memory by id as the user it names (shared ones when it names
+    none); another user's memory is 404 and audited as a scope miss, like an unknown id."""
+    alice, bob, shared = ids["alice"], ids["bob"], ids["shared"]
+    with live.client("svc") as http:
+        for path in (f"/v1/memories/{alice}", f"/v1/memories/{alice}/history"):
+            assert http.get(path).status_code == 404  # names no user: shared ones only
+            assert http.get(path, params={"user_id": "bob"}).status_code == 404
+            assert http.get(path, params={"user_id": "alice"}).status_code == 200
+            assert http.get(path, params={"user_id": " alice "}).status_code == 200  # trimmed
+        got = http.get(f"/v1/memories/{alice}", params={"user_id": "alice"}).json()
+        assert got["content"] == MEMORIES["alice"][0]
+        assert http.get(f"/v1/memories/{shared}").status_code == 200
+        events = http.get(f"/v1/memories/{bob}/history", params={"user_id": "bob"}).json()
+        assert events["events"][0]["op"].lower() == "create"
+        assert http.get(f"/v1/memories/{bob}", params={"user_id": ""}).status_code == 422
+    misses = [
+        e
+        for e in live.control.keys.access_events("scoped")
+        if e["event"] == "scope_miss" and e["memory_id"] == alice
+    ]
+    assert len(misses) >= 4 and {m["agent"] for m in misses} == {"svc"}
+    with live.client("alice") as http:  # bound: its own and shared ones, whatever it names
+        assert http.get(f"/v1/memories/{alice}").status_code == 200
+        assert http.get(f"/v1/memories/{bob}").status_code == 404
+        refused = http.get(f"/v1/memories/{bob}", params={"user_id": "bob"})
+        assert refused.status_code == 403 and "bound to user" in refused.text
+    with live.client("admin") as http:  # --all-users: every user's, as its listings
+        assert http.get(f"/v1/memories/{bob}").status_code == 200
+        assert http.get(f"/v1/memories/{bob}", params={"user_id": "alice"}).status_code == 404
+
+
+def test_a_memorys_edges_leave_out_those_to_memories_outside_the_read_scope(
+    live: Live, ids: dict[str, str]
+) -> None:
+    engine = live.control.engine(Principal("scoped", "svc", "internal", all_users=True))
+    assert engine.link(ids["alice"], ids["bob"], "RelatedTo").ok
+    assert engine.link(ids["alice"], ids["shared"], "RelatedTo").ok
+    with live.client("svc") as http:
+        got = http.get(f"/v1/memories/{ids['alice']}", params={"user_id": "alice"}).json()
+        ends = {e["to_memory_id"] for e in got["edges"]}
+        assert ends == {ids["shared"]}  # Bob's memory is not Alice's reader's to see
+    with live.client("admin") as http:
+        got = http.get(f"/v1/memories/{ids['alice']}").json()
+        assert {e["to_memory_id"] for e in got["edges"]} == {ids["bob"], ids["shared"]}

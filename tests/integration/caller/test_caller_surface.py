@@ -101,7 +101,12 @@ def _seeded(tmp_path: Path) -> tuple[AccessControl, dict[str, str]]:
 def test_inspector_source_holds_nodes_and_edges_to_the_category(tmp_path: Path) -> None:
     control, ids = _seeded(tmp_path)
     try:
-        todo = MemorySource(control, Principal("acme", "planner", "k1", frozenset({"TODO"})), "t")
+        # a key that may list every user's memories (--all-users): by id it reads them too
+        todo = MemorySource(
+            control,
+            Principal("acme", "planner", "k1", frozenset({"TODO"}), all_users=True),
+            "t",
+        )
         seen = {n.memory_id for n in todo.nodes(list(ids.values()))}
         assert seen == {ids["todo_dana"], ids["todo_eli"]}
         graph = todo.graph(memory_id=ids["todo_dana"])
@@ -114,7 +119,7 @@ def test_inspector_source_holds_nodes_and_edges_to_the_category(tmp_path: Path) 
         with pytest.raises(AccessDeniedError):
             todo.audit_head()
         assert todo.revision() == control.opened()["acme"].store.revision("acme") > 0
-        everyone = MemorySource(control, Principal("acme", "admin", "k2"), "t")
+        everyone = MemorySource(control, Principal("acme", "admin", "k2", all_users=True), "t")
         assert len(everyone.graph(memory_id=ids["todo_dana"]).edges) == 2
     finally:
         control.close()

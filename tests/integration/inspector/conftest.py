@@ -32,7 +32,8 @@ class Site:
     ids: dict[str, str] = field(default_factory=dict)
 
     def engine(self, orchestrator: str = "acme") -> Caller:
-        return self.control.engine(Principal(orchestrator, "seed", "seed"))
+        """The tests' administrator: a key that may list, and so read, every user's memories."""
+        return self.control.engine(Principal(orchestrator, "seed", "seed", all_users=True))
 
     def base(self, orchestrator: str = "acme") -> MemoryEngine:
         """The orchestrator's engine itself (not a caller's façade)."""

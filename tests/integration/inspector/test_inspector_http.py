@@ -192,7 +192,8 @@ def test_vendored_graph_library_matches_its_record() -> None:
 
 
 def test_every_page_renders(site: Site, writer: httpx.Client) -> None:
-    for path in [*PAGES, f"/memory/{site.ids['coffee2']}", f"/graph?memory={site.ids['pg']}"]:
+    dana = site.ids["coffee2"]  # Dana's: the page reads as her, as the memories page links it
+    for path in [*PAGES, f"/memory/{dana}?user=dana", f"/graph?memory={site.ids['pg']}"]:
         response = writer.get(path)
         assert response.status_code == 200, (path, response.text[:500])
         assert "Traceback" not in response.text
@@ -224,12 +225,13 @@ def test_memory_page_shows_provenance_edges_and_history(site: Site, writer: http
     assert "PartOf" in page and "data migration script" in page  # the edge and its other end
     event = site.engine().history(site.ids["pg"])[0]
     assert event.hash[:16] in page and "CREATE" in page
-    conflict = writer.get(f"/memory/{site.ids['coffee2']}").text
+    conflict = writer.get(f"/memory/{site.ids['coffee2']}", params={"user": "dana"}).text
     assert "unresolved" in conflict
 
 
 def test_graph_data_highlights_unresolved_contradictions(site: Site, writer: httpx.Client) -> None:
-    data = writer.get("/graph/data", params={"memory": site.ids["coffee1"]}).json()
+    around = {"memory": site.ids["coffee1"], "user": "dana"}  # Dana's memory, read as her
+    data = writer.get("/graph/data", params=around).json()
     assert {n["id"] for n in data["nodes"]} >= {site.ids["coffee1"], site.ids["coffee2"]}
     [edge] = [e for e in data["edges"] if e["type"] == "Contradicts"]
     assert edge["conflict"] is True
@@ -239,29 +241,32 @@ def test_graph_data_highlights_unresolved_contradictions(site: Site, writer: htt
 
 def test_delete_restore_and_refused_edit(site: Site, writer: httpx.Client) -> None:
     memory_id = _add(site, "Erin likes green tea in the morning.")
-    page = f"/memory/{memory_id}"
-    done = _form(writer, page, f"{page}/delete")
+    page, erin = f"/memory/{memory_id}", "?user=erin"  # Erin's memory: its pages read as her
+    done = _form(writer, page + erin, f"{page}/delete{erin}")
     assert done.status_code == 303
     shown = writer.get(done.headers["location"]).text
     assert "soft_deleted" in shown and "Soft-deleted" in shown
     assert site.engine().get(memory_id, include_deleted=True).node.purge_at is not None
-    assert _form(writer, page, f"{page}/restore").status_code == 303
+    assert done.headers["location"] == f"{page}?user=erin&done=deleted"
+    assert _form(writer, page + erin, f"{page}/restore{erin}").status_code == 303
     assert site.engine().get(memory_id).node.status.value == "active"
-    refused = _form(writer, page, f"{page}/edit", content="My password is hunter2-Secret!")
+    refused = _form(
+        writer, page + erin, f"{page}/edit{erin}", content="My password is hunter2-Secret!"
+    )
     assert refused.status_code == 422
     assert "FORBIDDEN_CATEGORY" in refused.text and "Nothing was changed" in refused.text
     assert site.engine().get(memory_id).node.content == "Erin likes green tea in the morning."
-    edited = _form(writer, page, f"{page}/edit", importance="77", content="")
+    edited = _form(writer, page + erin, f"{page}/edit{erin}", importance="77", content="")
     assert edited.status_code == 303
     assert site.engine().get(memory_id).node.importance == 77
 
 
 def test_edit_with_bad_fields_is_a_clear_422(site: Site, writer: httpx.Client) -> None:
     memory_id = _add(site, "Erin prefers short stand-ups.")
-    page = f"/memory/{memory_id}"
-    bad = _form(writer, page, f"{page}/edit", importance="lots")
+    page, erin = f"/memory/{memory_id}", "?user=erin"
+    bad = _form(writer, page + erin, f"{page}/edit{erin}", importance="lots")
     assert bad.status_code == 422 and "importance must be a whole number" in bad.text
-    same = _form(writer, page, f"{page}/edit", content="Erin prefers short stand-ups.")
+    same = _form(writer, page + erin, f"{page}/edit{erin}", content="Erin prefers short stand-ups.")
     assert same.status_code == 422 and "changes no field" in same.text
 
 
@@ -398,7 +403,6 @@ def test_audit_verify_export_and_forget_with_confirmation(site: Site, writer: ht
         ("/consent?status=maybe", "status must be one of"),
         ("/bulletin?thread=a%20b", "thread may hold"),
         ("/ingest?status=lost", "status must be one of"),
-        ("/graph?memory=a&user=b", "not both"),
         ("/graph/data", "give memory"),
         ("/memory/bad%20id", "not a memory id"),
     ],
@@ -453,7 +457,7 @@ def test_read_only_key_sees_no_write_buttons_and_is_refused(site: Site) -> None:
     memory_id = _add(site, "Erin likes her coffee black.")
     proposal = _proposal(site, "Erin prefers quiet mornings.")
     with site.sign_in("reader") as reader:
-        page = reader.get(f"/memory/{memory_id}").text
+        page = reader.get(f"/memory/{memory_id}", params={"user": "erin"}).text
         assert 'data-testid="read-only"' in page
         assert 'data-testid="delete"' not in page and 'data-testid="edit-save"' not in page
         consent = reader.get("/consent", params={"user": "erin"}).text
@@ -476,7 +480,9 @@ def test_category_restricted_key_sees_only_its_categories(site: Site) -> None:
         listing = planner.get("/", params={"project": "billing", "type": "Todo"}).text
         assert "data migration script" in listing
         assert "espresso" not in planner.get("/", params={"user": "dana"}).text
-        assert planner.get(f"/memory/{site.ids['coffee1']}").status_code == 403
+        coffee = f"/memory/{site.ids['coffee1']}"
+        assert planner.get(coffee, params={"user": "dana"}).status_code == 403
+        assert planner.get(coffee).status_code == 404  # not Dana's reader: not even listed
         assert planner.get("/consent").status_code == 403  # spans every category
 
 
@@ -555,8 +561,8 @@ def test_consent_shows_what_a_merge_proposal_would_replace(
     )
     assert made.proposal_id is not None, made
     page = writer.get("/consent", params={"user": "gina"}).text
-    assert f'href="/memory/{older}">Gina runs every Monday morning.' in page
-    assert f'href="/memory/{newer}"' in page
+    assert f'href="/memory/{older}?user=gina">Gina runs every Monday morning.' in page
+    assert f'href="/memory/{newer}?user=gina"' in page
 
 
 def test_no_page_loads_anything_from_another_site() -> None:
@@ -628,3 +634,33 @@ def test_timeline_links_a_consent_refusal_to_its_confirmation(site: Site) -> Non
         page = auditor.get("/timeline", params={"op": "REFUSE"}).text
     assert 'data-testid="consent-link"' in page
     assert f'→ confirmed as <a href="/memory/{stored.memory_id}">' in page
+
+
+def test_a_memory_page_reads_as_the_pages_user(site: Site, writer: httpx.Client) -> None:
+    """A key bound to no user (the writer) opens a user's memory by id only as that user:
+    the memories page links it with its user; no user, or another, is 404 and audited."""
+    mine = _add(site, "Hana keeps her oolong in a tin.", user_id="hana")
+    other = _add(site, "Ivo keeps his oolong in a jar.", user_id="ivo")
+    assert site.engine().link(mine, other, "RelatedTo").ok
+    listing = writer.get("/", params={"user": "hana"}).text
+    assert f'href="/memory/{mine}?user=hana"' in listing
+    page = writer.get(f"/memory/{mine}", params={"user": "hana"})
+    assert page.status_code == 200 and "Hana keeps her oolong" in page.text
+    # the edge to Ivo's memory is left out (its LINK event in the history still names it)
+    assert "Ivo keeps his oolong" not in page.text and "not visible to this key" not in page.text
+    assert f'action="/memory/{mine}/delete?user=hana"' in page.text
+    for params in ({}, {"user": "ivo"}):
+        assert writer.get(f"/memory/{mine}", params=params).status_code == 404
+    around = writer.get("/graph/data", params={"memory": mine, "user": "hana"}).json()
+    assert {n["id"] for n in around["nodes"]} == {mine} and around["edges"] == []
+    assert writer.get("/graph/data", params={"memory": mine}).status_code == 404
+    misses = [
+        e
+        for e in site.control.keys.access_events("acme")
+        if e["event"] == "scope_miss" and e["memory_id"] == mine
+    ]
+    assert len(misses) >= 3
+    site.keys["oolong-admin"], _ = site.control.keys.create("acme", "oolong-admin", all_users=True)
+    with site.sign_in("oolong-admin") as admin:  # --all-users: every user's, as it lists them
+        whole = admin.get(f"/memory/{mine}")
+        assert whole.status_code == 200 and "Ivo keeps his oolong" in whole.text

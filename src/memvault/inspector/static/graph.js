@@ -28,7 +28,8 @@
         ],
         layout: { name: "cose", animate: false, randomize: false, nodeRepulsion: 9000, idealEdgeLength: 110 }
       });
-      cy.on("tap", "node", function (evt) { window.location.href = "/memory/" + encodeURIComponent(evt.target.id()); });
+      var user = box.getAttribute("data-user");
+      cy.on("tap", "node", function (evt) { window.location.href = "/memory/" + encodeURIComponent(evt.target.id()) + (user ? "?user=" + encodeURIComponent(user) : ""); });
       box.setAttribute("data-ready", "1");
       window.memvaultGraph = cy;
     })
