@@ -37,6 +37,7 @@ from memvault.errors import StoreUnavailableError
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp
+from memvault.model.node import CONTENT_MAX
 
 __all__ = ["AccessControl", "EngineOpener"]
 
@@ -121,8 +122,16 @@ class AccessControl:
         Outcome: the winning decision, which the edge reports instead of its schema
                  error; nothing is written.
         """
-        if not isinstance(fields.get("content"), str):
+        content = fields.get("content")
+        if not isinstance(content, str):
             return None
+        if len(content) > CONTENT_MAX:
+            # Trigger: a content over the schema's bound (up to server.max_body_bytes).
+            # Why: the gate's cost grows faster than the text; the whole of a 1 MB
+            #   body held a worker for hours, and the body is refused either way.
+            # Outcome: the verdict judges what a memory could hold; a refusal found
+            #   there still outranks the schema's answer (fail closed both ways).
+            fields = {**fields, "content": content[:CONTENT_MAX]}
         with self._lock:
             if self._screen is None:
                 self._screen = PolicyGate(self.config.policy.contract)
