@@ -87,3 +87,22 @@ def test_an_authenticator_seed_is_a_credential(text: str) -> None:
 )
 def test_talk_about_authenticators_is_no_credential(text: str) -> None:
     assert "credentials.otp_seed" not in _credentials(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "model=fraud_v2 | inputs=amount,country,hour_7d | owner=risk | pii=none",  # a table row
+        "control,owner,status MFA rollout,IT,done password manager,IT,in progress",  # CSV
+    ],
+)
+def test_a_table_row_is_no_password(text: str) -> None:
+    assert not _credentials(text) & {"credentials.account_pair", "credentials.password_bare"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["db01.admin / Hunter2!xyz for the staging box", "password Tr0ub4dor&3 for the NAS"],
+)
+def test_a_password_after_an_account_or_its_label_is_still_one(text: str) -> None:
+    assert _credentials(text) & {"credentials.account_pair", "credentials.password_bare"}

@@ -110,6 +110,8 @@ def _bare_ok(m: re.Match[str], view: View) -> bool:
     v = m.group("value").strip(".,;:!?\"'`()[]{}")
     if _SETTING.match(v) or not _value_ok(v.translate(_UNLEET)):
         return False  # "password min_length=12": a policy setting, not a password
+    if _ABOUT_PASSWORDS.match(v):
+        return False  # "password manager,IT,in progress": the tool named, no value
     has_digit = re.search(r"\d", v) is not None
     has_symbol = re.search(r"[^\w\s]", v) is not None
     has_letter = re.search(r"[A-Za-z]", v) is not None
@@ -162,6 +164,8 @@ def _pair_ok(m: re.Match[str], view: View) -> bool:
     v = m.group("value").strip(".,;\"'`()[]{}")
     if re.match(r"(?i)^(?:https?|www\.|[\w-]+\.(?:com|org|net|io|dev))", v):
         return False  # a URL or a host, not a password
+    if _SETTING.match(v):
+        return False  # "churn_v3 | features=tenure,plan": a table's next field, not a password
     sep = m.string[m.start("value") - 1]
     if sep == "/" and re.fullmatch(r"[a-z0-9][a-z0-9._~-]*(?:#[a-z][a-z0-9._-]*)?", v):
         return False  # a path or a slug ("guide-0/more#s0002.c01", "hotfix2/release-2.1.0")
