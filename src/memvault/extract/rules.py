@@ -389,7 +389,7 @@ class RuleExtractor:
                 moment.date(),
                 errors,
                 readings[len(sentences) + i],
-                readings[s_index] if sum(1 for p in prepared if p[0] == s_index) > 1 else None,
+                readings[s_index] if len(sentences[s_index][1]) > 1 else None,
                 foreign=foreign,
                 # a calendar's or diary's entries are the writer's own
                 own_entry=kind in {"calendar", "diary"},
@@ -416,7 +416,7 @@ class RuleExtractor:
         kept_in: int | None = -1 if candidates else None
         aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
-            many = sum(1 for p in prepared if p[0] == s_index) > 1
+            many = len(sentences[s_index][1]) > 1  # the sentence has several clauses
             reading = readings[len(sentences) + i]
             sentence_reading = readings[s_index] if many else None
             cand, why = built[i]
