@@ -172,37 +172,106 @@ def _csv(lines: list[str]) -> list[tuple[str, str]] | None:
     return fields
 
 
+def _key_values(
+    lines: list[str], found: list[re.Match[str] | None], i: int
+) -> tuple[int, list[tuple[str, str]]]:
+    """The block of `key: value` lines from ``i``: where it ends, and its fields.
+
+    A parent key without a value nests the next ones.
+    """
+    j, fields, parent = i, [], ""
+    while j < len(lines) and (match := found[j]):
+        key, value = match["k"].strip(), (match["v"] or "").strip()
+        if not value and (" " in key or (j == i and not _opens(lines, j, match))):
+            break  # "profile.yaml for you:", "config:" introduce the record
+        if not value:
+            parent = key
+        else:
+            nested = parent and match["indent"]
+            fields.append((f"{parent}.{key}" if nested else key, value))
+            parent = parent if nested else ""
+        j += 1
+    return j, fields
+
+
+def _opens(lines: list[str], j: int, match: re.Match[str]) -> bool:
+    """The line after ``j`` is indented deeper than line ``j`` (a parent key opens)."""
+    following = lines[j + 1] if j + 1 < len(lines) else ""
+    return len(following) - len(following.lstrip()) > len(match["indent"])
+
+
+@dataclass(frozen=True, slots=True)
+class _Starts:
+    """Per line, what a record starting there would span (one backward pass).
+
+    Trigger: ``_records`` asks at every line whether a record starts there.
+    Why: it walked the rest of the block or run each time — a run of comma lines
+      that is no table ("a,b" then 4,000 lines "x!,y") or of `key:` lines without
+      values ("a:" / "  b:" repeated) cost O(lines²) in one turn (review R6b).
+    Outcome: each line is matched once; a record can start at ``i`` only when
+      what it spans holds two fields (key-value) or valid rows with a value (CSV);
+      ``_key_values`` and ``_csv`` still build it, once, as before.
+    """
+
+    found: list[re.Match[str] | None]
+    block_end: list[int]  # where a key-value block from the line ends
+    valued: list[int]  # key-value lines with a value before the line (prefix counts)
+    run_end: list[int]  # where the line's run of lines with as many commas ends
+    bad_from: list[int]  # the first line from here that is no CSV row
+    filled_from: list[int]  # the first line from here with a non-empty cell
+
+    @classmethod
+    def of(cls, lines: list[str]) -> _Starts:
+        n = len(lines)
+        found = [_KEY_VALUE.match(line) for line in lines]
+        has = [m is not None and bool((m["v"] or "").strip()) for m in found]
+        valued = [0] * (n + 1)
+        for k in range(n):
+            valued[k + 1] = valued[k] + has[k]
+        counts = [line.count(",") for line in lines]
+        block_end, run_end = [0] * n, [0] * n
+        stop_from, bad_from, filled_from = [n] * (n + 1), [n] * (n + 1), [n] * (n + 1)
+        for k in range(n - 1, -1, -1):
+            m = found[k]
+            spaced = m is not None and " " in m["k"].strip()
+            stop_from[k] = k if m is None or (not has[k] and spaced) else stop_from[k + 1]
+            first_breaks = m is None or (not has[k] and (spaced or not _opens(lines, k, m)))
+            block_end[k] = k if first_breaks else stop_from[k + 1]
+            same = counts[k] > 0 and k + 1 < n and counts[k + 1] == counts[k]
+            run_end[k] = run_end[k + 1] if same else (k + 1 if counts[k] > 0 else k)
+            cells = [c.strip() for c in lines[k].split(",")]
+            row = all(_CELL.match(c) for c in cells if c)
+            bad_from[k] = bad_from[k + 1] if row else k
+            filled_from[k] = k if any(cells) else filled_from[k + 1]
+        return cls(found, block_end, valued, run_end, bad_from, filled_from)
+
+    def block(self, i: int) -> bool:
+        """A key-value record may start at ``i`` (two lines, two fields)."""
+        j = self.block_end[i]
+        return j - i >= 2 and self.valued[j] - self.valued[i] >= 2
+
+    def table(self, i: int) -> bool:
+        """A CSV table may start at ``i`` (its rows valid, one with a value)."""
+        j = self.run_end[i]
+        return j - i >= 2 and self.bad_from[i + 1] >= j and self.filled_from[i + 1] < j
+
+
 def _records(lines: list[str]) -> tuple[list[str], list[Record]]:
     """The lines that are not records, and the records (with the line introducing each)."""
     rest: list[str] = []
     records: list[Record] = []
+    starts = _Starts.of(lines)
     i = 0
     while i < len(lines):
-        # a block of `key: value` lines (a parent key without a value nests the next ones)
-        j, fields, parent = i, [], ""
-        while j < len(lines) and (found := _KEY_VALUE.match(lines[j])):
-            key, value = found["k"].strip(), (found["v"] or "").strip()
-            following = lines[j + 1] if j + 1 < len(lines) else ""
-            opens = len(following) - len(following.lstrip()) > len(found["indent"])
-            if not value and (" " in key or (j == i and not opens)):
-                break  # "profile.yaml for you:", "config:" introduce the record
-            if not value:
-                parent = key
-            else:
-                nested = parent and found["indent"]
-                fields.append((f"{parent}.{key}" if nested else key, value))
-                parent = parent if nested else ""
-            j += 1
-        if j - i >= 2 and len(fields) >= 2:
+        if starts.block(i):
+            j, fields = _key_values(lines, starts.found, i)
             intro = rest.pop() if rest and rest[-1].rstrip().endswith(":") else ""
             records.append(Record(_name(intro), tuple(fields)))
             i = j
             continue
         # a CSV table: the longest run of lines with as many commas as its header
-        j = i
-        while j < len(lines) and lines[j].count(",") == lines[i].count(",") > 0:
-            j += 1
-        table = _csv([ln.strip() for ln in lines[i:j]]) if j - i >= 2 else None
+        j = starts.run_end[i]
+        table = _csv([ln.strip() for ln in lines[i:j]]) if starts.table(i) else None
         if table:
             intro = rest.pop() if rest and rest[-1].rstrip().endswith(":") else ""
             records.append(Record(_name(intro) or "table", tuple(table)))
