@@ -51,6 +51,7 @@ from memvault.engine._lifecycle import LifecycleOps
 from memvault.engine._reads import Reader
 from memvault.engine._rules import CallerRules
 from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED, Writer
+from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
@@ -276,6 +277,21 @@ class Caller(CallerRules):
         asked_request.update(fields)
         self._same_agent(asked_request.get("agent"), "memory.query")
         raw = asked_request.get("categories")
+        if not (
+            raw is None
+            or isinstance(raw, str)
+            or (
+                isinstance(raw, list | tuple | set | frozenset)
+                and all(c is None or isinstance(c, str) for c in raw)
+            )
+        ):
+            # Trigger: ``categories=5`` or ``[3]`` (the engine's MemoryQuery would refuse
+            #   them, but this façade reads them first). Why: a TypeError/AttributeError
+            #   escaped instead of the library's error. Outcome: SCHEMA_INVALID, as the engine.
+            raise ValidationFailed(
+                "categories: give category names (text) or one name",
+                errors=(("categories", "a list of category names"),),
+            )
         asked = [raw] if isinstance(raw, str) else [c for c in (raw or ()) if c]
         self.known(asked, "categories")
         if self.grant.categories is None:

@@ -240,8 +240,9 @@ class CallerRules:
         self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The arguments of a bound grant's call, acting for the grant's user only."""
-        if name == "capture_message" and args:
-            message = args[0]
+        if name == "capture_message" and (args or "message" in kwargs):
+            # the message by position or by keyword: either way it is the grant's user's
+            message = args[0] if args else kwargs.pop("message")
             data = dict(message) if isinstance(message, Mapping) else message.model_dump()
             data["user_id"] = self._own(data.get("user_id"), name)
             args = (data, *args[1:])
