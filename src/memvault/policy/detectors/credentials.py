@@ -429,7 +429,9 @@ RULES: tuple[Rule, ...] = (
         "account_pair",
         "password",
         # "me@mail.example / Croissant!2026", "mary.oconnor59 / Shamrock1959!"
-        r"(?<![\w/])[A-Za-z][\w.+-]*(?:@[\w-]+(?:\.[\w-]+)+|\d|\.[A-Za-z]+\d*)\s*(?:/|\||:)\s*"
+        # a name starts a token (not after "." or "+": "a.a.a.…" would be tried from every
+        # letter, O(n^2) on a long dotted run)
+        r"(?<![\w/.+-])[A-Za-z][\w.+-]*(?:@[\w-]+(?:\.[\w-]+)+|\d|\.[A-Za-z]+\d*)\s*(?:/|\||:)\s*"
         r"(?P<value>[^\s/|]{8,64})(?![\w/])",
         "an account name with its password",
         validate=_pair_ok,

@@ -500,20 +500,31 @@ _THIRD_PERSON = _c(r"\b(?:the\s+)?user(?:'s)?\b|\bhe\b|\bshe\b|\bthey\b|\bthem\b
 _FIRST_PERSON_ONLY = {"inferred_profiling"}
 
 
-def _quoted(text: str, start: int, end: int) -> bool:
-    return any(q.start() < start and end < q.end() for q in _QUOTED.finditer(text))
+#: how far around a match its clause is read (characters)
+_REACH = 400
+#: matches of one term read per view (a term repeated through a long field costs each a read)
+_MAX_MATCHES = 256
 
 
 def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
     if not may_match(rule.term, lower):
         return None
     text = view.text
-    for m in rule.term.finditer(text):
-        if _quoted(text, m.start(), m.end()):
+    quotes = [(q.start(), q.end()) for q in _QUOTED.finditer(text)]
+    for seen, m in enumerate(rule.term.finditer(text)):
+        if seen >= _MAX_MATCHES:
+            break  # a term said this often in one field is a list, not one statement
+        if any(qs < m.start() and m.end() < qe for qs, qe in quotes):
             continue
-        clause = clause_of(text, m.start(), m.end())
-        c_start = text.find(clause, max(0, m.start() - len(clause)))
-        left = text[c_start : m.start()] if c_start >= 0 else text[: m.start()]
+        # Trigger: a term repeated through one long clause ("insulin insulin …", 8,000 chars).
+        # Why: reading the whole clause around every match is O(n^2).
+        # Outcome: the clause is read within _REACH characters of the match (framing words
+        #          and subjects sit near the term; rule windows are 70-120 characters).
+        lo = max(0, m.start() - _REACH)
+        piece = text[lo : m.end() + _REACH]
+        clause = clause_of(piece, m.start() - lo, m.end() - lo)
+        c_start = piece.find(clause, max(0, m.start() - lo - len(clause)))
+        left = piece[c_start : m.start() - lo] if c_start >= 0 else piece[: m.start() - lo]
         right = text[m.end() : m.end() + 40]
         if rule.family in _TOPIC_AFTER_FAMILIES and _TOPIC_AFTER.match(right):
             continue  # "cancer research", "diabetes prevention programs": a topic
