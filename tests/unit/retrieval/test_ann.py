@@ -13,7 +13,7 @@ import pytest
 from memvault.embed.base import l2_normalise
 from memvault.store.sqlite import ann as ann_mod
 from memvault.store.sqlite import vectors as vectors_mod
-from memvault.store.sqlite.ann import AnnIndex, load_faiss
+from memvault.store.sqlite.ann import AnnIndex, HnswIndex, load_faiss
 from memvault.store.sqlite.vectors import VectorMatrix
 
 faiss = load_faiss()
@@ -345,3 +345,28 @@ def test_a_search_does_not_wait_long_for_a_busy_worker() -> None:
     m._workers.pop(worker)
     assert got == m.search_exact(q, 10, None)
     assert waited < 5  # not the worker's 30 s (the wait is 20 ms; slack for a busy box)
+
+
+@needs_faiss
+def test_the_write_graph_starts_empty_and_a_search_on_a_large_tail_helps_fill_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The graph a write starts is installed empty and filled chunk by chunk by the
+    low-priority worker; a search meanwhile reads it plus the tail, and, meeting a
+    large tail, adds a normal-priority worker (the low one then steps aside)."""
+    monkeypatch.setattr(vectors_mod, "URGENT_BACKLOG", 100)
+    m = VectorMatrix(32, ann_kind="hnsw", background=True)
+    for i, v in enumerate(_clustered(2500)):
+        m.upsert(f"m{i:05d}", v, active=True)
+    m.follow_ann(1000)
+    assert isinstance(m.ann, HnswIndex)  # installed at once, before the worker filled it
+    q = _clustered(1, seed=71)[0]
+    got = m.search(q, 10, None, ann_min_rows=1000)  # graph so far + the tail, exactly
+    assert _overlap(got, m.search_exact(q, 10, None)) >= 0.9
+    assert m.wait_for_ann(120) is not None and m.ann_pending() == 0 and m.ann_backlog() == 0
+    assert m.ann.count == 2500 and m.ann.slots == 2500  # every row added once
+    overlaps = [
+        _overlap(m.search(p, 10, None, ann_min_rows=1000), m.search_exact(p, 10, None))
+        for p in _clustered(10, seed=72)
+    ]
+    assert float(np.mean(overlaps)) >= 0.9

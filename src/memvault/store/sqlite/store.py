@@ -547,7 +547,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         """Vectors written but not in their ANN graph yet (the workers' backlog)."""
         with self._vectors_lock:
             matrices = list(self._vectors.values())
-        return sum(m.ann_pending() for m in matrices if m.ann is not None)
+        return sum(m.ann_backlog() for m in matrices)
 
     def _graph_path(self, orchestrator_id: str, model_id: str) -> Path | None:
         """Where the ANN graph of (tenant, model) is kept between processes (``None``: nowhere).

@@ -380,11 +380,14 @@ class VectorMatrix:
           quiet box), and a graph followed row by row in the writer's thread
           would slow every write down.
         Outcome: with ``background`` set, faiss installed and the threshold
-          reached, the graph is built on a worker thread with one faiss thread
-          and then extended there, batch by batch, as rows arrive; the worker
-          runs at a low priority (:func:`_lower_priority`: it takes the CPU the
-          writer leaves idle); searches meanwhile read the graph plus the rows
-          it does not hold yet, exactly (:meth:`_search_ann`).
+          reached, an empty HNSW graph is installed and a worker thread (one
+          faiss thread) fills it chunk by chunk, then extends it as rows
+          arrive; the worker runs at a low priority (:func:`_lower_priority`:
+          it takes the CPU the writer leaves idle); searches meanwhile read the
+          graph plus the rows it does not hold yet, exactly, and a search
+          meeting a large tail adds a worker at normal priority
+          (:meth:`_search_ann`). IVF, which needs its rows to train, is built
+          on the worker in one go.
 
         >>> m = VectorMatrix(2, background=True)
         >>> m.follow_ann(None); m.ann is None
@@ -392,8 +395,18 @@ class VectorMatrix:
         """
         if not self.background or not min_rows or self._ann_failed or self._stop:
             return
-        if self.ann is None and not self._workers and self.active_count() >= min_rows:
+        if self.ann is not None or self._workers or self.active_count() < min_rows:
+            return
+        faiss = load_faiss()
+        if faiss is None:
+            return
+        if self._index_kind() is AnnIndex:
             self.ensure_ann(wait=False, threads=1)
+            return
+        with self._ann_lock:
+            if self.ann is None:
+                self.ann = HnswIndex.build(faiss, self._matrix[:0])
+        self._start_worker(low=True)
 
     def _start_worker(self, *, low: bool = True) -> None:
         """Make sure a worker extends the installed index with the tail (background only).
@@ -440,6 +453,10 @@ class VectorMatrix:
         faiss.omp_set_num_threads(1)  # extending: the writer keeps the other core
         ann = self.ann
         while ann is not None:
+            if low and not all(self._workers.values()):
+                with self._start_lock:  # a normal-priority worker runs: leave the tail to it
+                    self._workers.pop(me, None)
+                    return
             if self._waiting > 0:
                 time.sleep(0.001)  # a search waits for the lock: let it in first
             with self._ann_lock:
@@ -561,6 +578,10 @@ class VectorMatrix:
                 break
             thread.join(left)
         return self.ann
+
+    def ann_backlog(self) -> int:
+        """Rows outside the graph while one exists or is being built (else 0)."""
+        return self.ann_pending() if self.ann is not None or self._workers else 0
 
     def ann_pending(self) -> int:
         """Rows not in the ANN index yet (all of them while there is none).
