@@ -30,7 +30,8 @@ Checks and the stop reason each can produce:
 - ``schema`` (unknown op/source kind/TTL class/type, empty text or key, a source
   kind the category does not allow, missing memory_id) → SCHEMA_INVALID
 - ``bounds`` (category-specific key/value limits, source_ref, memory_id,
-  category name) → BOUNDS_EXCEEDED
+  category name, the text's ``CONTENT_MAX``) → BOUNDS_EXCEEDED; a field is judged
+  on at most its first ``JUDGED_MAX`` characters (a longer text is refused anyway)
 - ``ttl`` (a TTL class the category does not allow) → TTL_NOT_ALLOWED
 - ``classifier`` the learned layer (:mod:`memvault.policy.learned`): one head per
   forbidden family plus injection on every text field → FORBIDDEN_CATEGORY or
@@ -47,6 +48,7 @@ from datetime import UTC
 
 from memvault.model.decision import Decision, Span
 from memvault.model.enums import MemoryOp, MemoryType, SourceKind, StopReason, TTLClass
+from memvault.model.node import CONTENT_MAX
 from memvault.policy.candidate import Candidate, GateContext
 from memvault.policy.contract import CategorySpec
 from memvault.policy.detectors import CONTENT_DETECTORS, Detector, Hit
@@ -55,6 +57,7 @@ from memvault.policy.normalize import NormalizedText, normalize
 
 __all__ = [
     "DEFAULT_CHECKS",
+    "JUDGED_MAX",
     "Check",
     "Finding",
     "Prepared",
@@ -70,6 +73,15 @@ _SUCCESS = {
     MemoryOp.DELETE: StopReason.SUCCESS_DELETED,
 }
 _CONTENT_OPS = (MemoryOp.STORE, MemoryOp.UPDATE)
+
+#: The most characters of one field the detectors and the learned layer read.
+#: Trigger: a text far over ``CONTENT_MAX`` (a refused 1 MB body, a 64k field).
+#: Why: judging it whole cost CPU for a text refused either way (review R3).
+#: Outcome: the first ``JUDGED_MAX`` characters (what a memory can hold) are
+#: judged; the text's bound (BOUNDS_EXCEEDED) refuses a longer one whatever they
+#: hold, and a higher reason found there still wins (fail closed). Capture's
+#: probes of a turn are cut to the same length (write/judge.py ``_PROBE_MAX``).
+JUDGED_MAX = CONTENT_MAX
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +164,13 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
     except ValueError:
         op = None
     text = candidate.text if isinstance(candidate.text, str) else ""
+    judged = text[:JUDGED_MAX]
     declared = candidate.declared_category
     if isinstance(declared, str) and declared.strip():
         category = declared.strip().upper()
         inferred = False
     else:
-        category = infer_category(text, type=candidate.type, contract=contract)
+        category = infer_category(judged, type=candidate.type, contract=contract)
         inferred = True
     key = candidate.key if candidate.key is not None else derive_key(text)
     value = candidate.value if candidate.value is not None else text
@@ -166,10 +179,11 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
         known = context.normalized or {}
 
         def normal(field: str) -> NormalizedText:
+            field = field[:JUDGED_MAX]
             doc = known.get(field)  # the batch entry's normalize(field), if it made one
             return doc if doc is not None and doc.original == field else normalize(field)
 
-        fields.append(("text", normal(text)))
+        fields.append(("text", normal(judged)))
         if isinstance(candidate.key, str) and candidate.key.strip():
             fields.append(("key", normal(candidate.key)))
         if isinstance(candidate.value, str) and candidate.value != text:
@@ -381,6 +395,9 @@ def _check_bounds(p: Prepared) -> Iterable[Finding]:
     yield from over("memory_id", c.memory_id, bounds["memory_id"])
     if p.op not in _CONTENT_OPS:
         return
+    if isinstance(c.text, str) and len(c.text) > CONTENT_MAX:
+        unread = f"; only its first {JUDGED_MAX} were judged" if len(c.text) > JUDGED_MAX else ""
+        yield _f(b, "bounds", f"text is {len(c.text)} chars, the limit is {CONTENT_MAX}{unread}")
     yield from over("category", p.category, bounds["category"])
     yield from over("source_ref", c.source_ref, bounds["source_ref"])
     key_max = p.spec.key_max if p.spec else bounds["key"]
