@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from memvault.api.problems import CONFLICT, NOT_FOUND, PROBLEM_RESPONSES, ApiProblem, write_problem
-from memvault.api.routes import CallerDep, reject_unknown_query
+from memvault.api.routes import CallerDep, UserQuery, reject_unknown_query
 from memvault.api.schemas import Ident, Name, QueryIn, UserIdent
 from memvault.engine import ALL_USERS, ProposalError, ProposalStatus, Role, proposal_json
 from memvault.model.enums import StopReason
@@ -98,7 +98,7 @@ def bulletin(
     c: CallerDep,
     query: Annotated[str | None, Query(max_length=2000)] = None,
     thread_id: Annotated[str | None, Query(pattern=THREAD_PATTERN)] = None,
-    user_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
+    user_id: UserQuery = None,
     all_users: bool = False,
 ) -> dict[str, Any]:
     """The memory bulletin of one user; with ``thread_id``, the delta header for that thread too.
@@ -155,7 +155,7 @@ def ingest(c: CallerDep) -> dict[str, Any]:
 def proposals(
     c: CallerDep,
     status: ProposalStatus | None = None,
-    user_id: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
+    user_id: UserQuery = None,
 ) -> dict[str, Any]:
     """Consent proposals (inferred memories waiting for the user), oldest first."""
     try:

@@ -15,7 +15,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import StringConstraints
 
 from memvault.access import AccessControl, Principal
 from memvault.api.problems import (
@@ -34,6 +33,7 @@ from memvault.api.schemas import (
     SearchIn,
     SupersedeBody,
     Timestamp,
+    UserIdent,
 )
 from memvault.engine import Caller as EngineCaller
 from memvault.engine import NodeFilter, WriteResult, history_json
@@ -41,6 +41,7 @@ from memvault.errors import MemoryNotFoundError
 from memvault.model.annotations import unwrap, with_keywords
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN, SCALAR_FILTERS
+from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = ["Caller", "reject_unknown_query", "router"]
 
@@ -145,6 +146,9 @@ def _caller(
 CallerDep = Annotated[Caller, Depends(_caller)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=64, pattern=ID_PATTERN)]
 IdQuery = Annotated[str | None, Query(min_length=1, max_length=128)]
+#: A user id as a query parameter: trimmed like every user id, so it needs a visible character
+#: (the published schema says so: `?user_id=%0B` is refused by the schema, not only by the engine).
+UserQuery = Annotated[str | None, Query(min_length=1, max_length=128, pattern=VISIBLE_PATTERN)]
 StampQuery = Annotated[Timestamp | None, Query(description="RFC 3339 date-time")]
 
 
@@ -185,6 +189,7 @@ def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
 #: here is taken as ``NodeFilter`` types it.
 _LIST_QUERY: dict[str, Any] = {
     **dict.fromkeys(SCALAR_FILTERS, IdQuery),
+    "user_id": UserQuery,
     "type": Annotated[list[MemoryType] | None, Query(max_length=16)],
     "category": Annotated[list[CategoryName] | None, Query(max_length=32)],
     "status": Annotated[list[MemoryStatus] | None, Query(max_length=4)],
@@ -193,7 +198,7 @@ _LIST_QUERY: dict[str, Any] = {
     "updated_after": StampQuery,
     "updated_before": StampQuery,
     "visible_to": Annotated[
-        list[Annotated[str, StringConstraints(min_length=1, max_length=128)]] | None,
+        list[UserIdent] | None,
         Query(
             max_length=8,
             description="as these users see it: their memories and shared ones "
@@ -232,7 +237,7 @@ def list_memories(
 
 
 @router.get("/memories/{memory_id}", operation_id="get_memory", responses=_ONE)
-def get_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> dict[str, Any]:
+def get_memory(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> dict[str, Any]:
     """One memory with its edges, if the key may list it: read as ``user_id`` (their
     memories and shared ones; none named: shared ones only, or every user's for a key
     created with ``--all-users``). A key bound to a user reads as that user. Otherwise 404."""
@@ -313,7 +318,7 @@ def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
 
 
 @router.get("/memories/{memory_id}/history", operation_id="memory_history", responses=_ONE)
-def memory_history(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> dict[str, Any]:
+def memory_history(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> dict[str, Any]:
     """The audit trail of one memory, oldest first, read as ``user_id`` (as ``GET
     /v1/memories/{id}``).
 

@@ -445,3 +445,33 @@ def test_a_single_valued_query_parameter_given_twice_is_a_422(live: Live) -> Non
             problem["type"].endswith("repeated-query-parameter") and "run_id" in problem["detail"]
         )
         assert http.get("/v1/memories", params={"run_id": "r-1"}).status_code == 200
+
+
+def test_every_user_id_parameter_in_the_schema_refuses_a_blank_id(live: Live) -> None:
+    """User ids are trimmed (model/validation.py), so a blank one is refused: the published
+    schema must say so, or a client built from it sends ``?user_id=%0B`` and gets a 422 it
+    was told was valid (schemathesis ST202 found it on GET /v1/proposals)."""
+    import re
+
+    with live.client("writer") as http:
+        spec = http.get("/openapi.json").json()
+    seen: list[str] = []
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            for param in op.get("parameters", []):
+                if param["name"] not in {"user_id", "visible_to"}:
+                    continue
+                schema = param["schema"]
+                options = schema.get("anyOf", [schema])
+                texts = [o.get("items", o) for o in options if o.get("type") in {"string", "array"}]
+                assert texts, (method, path, param["name"])
+                for text in texts:
+                    pattern = text.get("pattern")
+                    assert pattern, f"{method.upper()} {path} ?{param['name']} has no pattern"
+                    assert re.search(pattern, "\x0b") is None
+                    assert re.search(pattern, "alice")
+                seen.append(f"{method} {path}")
+    assert any("/v1/proposals" in s for s in seen) and any("/v1/memories/{" in s for s in seen)
+    with live.client("writer") as http:
+        answer = http.get("/v1/proposals", params={"user_id": "\x0b"})
+    assert answer.status_code == 422
