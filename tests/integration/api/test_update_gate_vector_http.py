@@ -32,4 +32,7 @@ def test_patch_refuses_what_post_refuses(live: Live) -> None:
         patched = client.patch(f"/v1/memories/{memory_id}", json={"content": TEXT})
         assert patched.status_code == posted.status_code, patched.text
         assert patched.json()["stop_reason"] == refused["stop_reason"]
-        assert client.get(f"/v1/memories/{memory_id}").json()["content"] == HARMLESS
+        # read by id as dana (an unbound key reads by id as the user it names, 966b52a)
+        stored = client.get(f"/v1/memories/{memory_id}", params={"user_id": "dana"})
+        assert stored.status_code == 200, stored.text
+        assert stored.json()["content"] == HARMLESS
