@@ -249,8 +249,13 @@ _CONFLICTS = (StopReason.SCHEMA_INVALID, StopReason.BOUNDS_EXCEEDED, StopReason.
 
 
 @router.patch("/memories/{memory_id}", operation_id="update_memory", responses={**_ONE, **CONFLICT})
-def update_memory(memory_id: MemoryId, body: MemoryPatch, c: CallerDep) -> JSONResponse:
-    """Change fields of a memory (through the write gate).
+def update_memory(
+    memory_id: MemoryId, body: MemoryPatch, c: CallerDep, user_id: IdQuery = None
+) -> JSONResponse:
+    """Change fields of a memory (through the write gate), acting as ``user_id``: as a
+    read by id, a key bound to no user changes shared memories unless it names the
+    memory's user (every user's with ``--all-users``); a key bound to a user changes
+    its user's memories only (never a shared one). Otherwise 404.
 
     409 when the change does not fit the stored memory (a TTL class or value
     length its category does not allow, a category its source kind may not have).
@@ -259,9 +264,9 @@ def update_memory(memory_id: MemoryId, body: MemoryPatch, c: CallerDep) -> JSONR
     changes = body.changes()
     if not changes:
         raise ApiProblem(422, "empty-update", "give at least one field to change")
-    patch = c.engine.memory_patch(memory_id, changes)
+    patch = c.engine.memory_patch(memory_id, changes, user=user_id)
     return _written_or_conflict(
-        patch if isinstance(patch, WriteResult) else c.engine.update(memory_id, patch)
+        patch if isinstance(patch, WriteResult) else c.engine.update(memory_id, patch, user=user_id)
     )
 
 
@@ -275,15 +280,15 @@ def _written_or_conflict(result: WriteResult) -> JSONResponse:
 
 
 @router.delete("/memories/{memory_id}", operation_id="delete_memory", responses=_ONE)
-def delete_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
-    """Soft-delete a memory (restorable until it is purged)."""
-    return _written(c.engine.delete(memory_id))
+def delete_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> JSONResponse:
+    """Soft-delete a memory (restorable until it is purged), acting as ``user_id`` (as PATCH)."""
+    return _written(c.engine.delete(memory_id, user=user_id))
 
 
 @router.post("/memories/{memory_id}/restore", operation_id="restore_memory", responses=_ONE)
-def restore_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
-    """Bring a soft-deleted memory back."""
-    return _written(c.engine.restore(memory_id))
+def restore_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> JSONResponse:
+    """Bring a soft-deleted memory back, acting as ``user_id`` (as PATCH)."""
+    return _written(c.engine.restore(memory_id, user=user_id))
 
 
 @router.post(
@@ -291,10 +296,13 @@ def restore_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
     operation_id="supersede_memory",
     responses={**_ONE, **CONFLICT},
 )
-def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> JSONResponse:
-    """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
+def supersede_memory(
+    memory_id: MemoryId, body: SupersedeBody, c: CallerDep, user_id: IdQuery = None
+) -> JSONResponse:
+    """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted),
+    both in the scope of ``user_id`` (as PATCH)."""
     try:
-        result = c.engine.supersede(memory_id, by=body.by)
+        result = c.engine.supersede(memory_id, by=body.by, user=user_id)
     except MemoryNotFoundError as exc:
         if exc.memory_id != body.by or exc.memory_id == memory_id:
             raise
@@ -312,9 +320,10 @@ def supersede_memory(memory_id: MemoryId, body: SupersedeBody, c: CallerDep) -> 
 @router.post(
     "/memories/{memory_id}/retract", operation_id="retract_memory", responses={**_ONE, **CONFLICT}
 )
-def retract_memory(memory_id: MemoryId, c: CallerDep) -> JSONResponse:
-    """Retract a memory that was wrong (status retracted; audited, kept)."""
-    return _written_or_conflict(c.engine.retract(memory_id))
+def retract_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> JSONResponse:
+    """Retract a memory that was wrong (status retracted; audited, kept), acting as
+    ``user_id`` (as PATCH)."""
+    return _written_or_conflict(c.engine.retract(memory_id, user=user_id))
 
 
 @router.get("/memories/{memory_id}/history", operation_id="memory_history", responses=_ONE)

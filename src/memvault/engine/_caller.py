@@ -139,50 +139,92 @@ class Caller(CallerRules):
             mine = [{**i, "user_id": self._own(i.get("user_id"), "add_many")} for i in mine]
         return self._run(self._engine.add_many, mine, **options)
 
-    def memory_patch(self, memory_id: str, changes: Mapping[str, Any]) -> MemoryPatch | WriteResult:
-        """:meth:`MemoryEngine.memory_patch` of a memory in the caller's categories."""
-        self._updatable(memory_id, changes.get("category"))
+    def memory_patch(
+        self, memory_id: str, changes: Mapping[str, Any], *, user: UserScope = None
+    ) -> MemoryPatch | WriteResult:
+        """:meth:`MemoryEngine.memory_patch` of a memory in the caller's categories and
+        in the scope of ``user`` (:meth:`by_id_writer`; as :meth:`update`)."""
+        self._updatable(memory_id, changes.get("category"), user)
         return self._run(self._engine.memory_patch, memory_id, changes)
 
     def update(
-        self, memory_id: str, patch: MemoryPatch | None = None, **changes: Any
+        self,
+        memory_id: str,
+        patch: MemoryPatch | None = None,
+        *,
+        user: UserScope = None,
+        **changes: Any,
     ) -> WriteResult:
-        """:meth:`MemoryEngine.update` of a memory in the caller's categories."""
+        """:meth:`MemoryEngine.update` of a memory in the caller's categories, in the
+        scope of the user it acts as (``user``; :meth:`by_id_writer`): a key bound to no
+        user changes shared memories unless it names the memory's user (every user's with
+        ``all_users``); a key bound to a user changes that user's memories only.
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine, NewMemory
+        >>> engine = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
+        >>> mid = engine.add(NewMemory(content="Prefers tea", type="Preference",
+        ...     category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="dana")).memory_id
+        >>> key = engine.as_caller(Grant("svc"))
+        >>> key.retract(mid, user="dana").ok
+        True
+        >>> key.delete(mid)  # naming no user: shared memories only
+        Traceback (most recent call last):
+        ...
+        memvault.errors.MemoryNotFoundError: memory '...' not found in orchestrator 'acme'
+        >>> engine.close()
+        """
         if changes:
             warnings.warn(KEYWORD_UPDATE_DEPRECATED, DeprecationWarning, stacklevel=2)
-            parsed = self.memory_patch(memory_id, {**(patch.changes() if patch else {}), **changes})
+            parsed = self.memory_patch(
+                memory_id, {**(patch.changes() if patch else {}), **changes}, user=user
+            )
             if isinstance(parsed, WriteResult):
                 return parsed
             patch = parsed
         patch = patch or MemoryPatch()
-        self._updatable(memory_id, patch.category)
+        self._updatable(memory_id, patch.category, user)
         return self._run(self._engine.update, memory_id, patch)
 
-    def delete(self, memory_id: str, **options: Any) -> WriteResult:
-        """:meth:`MemoryEngine.delete` of a memory in the caller's categories."""
-        self._write_on("delete", [memory_id], include_deleted=bool(options.get("idempotent")))
+    def delete(self, memory_id: str, *, user: UserScope = None, **options: Any) -> WriteResult:
+        """:meth:`MemoryEngine.delete` of a memory in the caller's categories and scope
+        (``user``, as :meth:`update`)."""
+        idempotent = bool(options.get("idempotent"))
+        self._write_on("delete", [memory_id], include_deleted=idempotent, user=user)
         return self._run(self._engine.delete, memory_id, **options)
 
-    def restore(self, memory_id: str, **options: Any) -> WriteResult:
-        """:meth:`MemoryEngine.restore` of a memory in the caller's categories."""
-        self._write_on("restore", [memory_id], include_deleted=True)
+    def restore(self, memory_id: str, *, user: UserScope = None, **options: Any) -> WriteResult:
+        """:meth:`MemoryEngine.restore` of a memory in the caller's categories and scope
+        (``user``, as :meth:`update`)."""
+        self._write_on("restore", [memory_id], include_deleted=True, user=user)
         return self._run(self._engine.restore, memory_id, **options)
 
-    def supersede(self, memory_id: str, *, by: str, **options: Any) -> WriteResult:
-        """:meth:`MemoryEngine.supersede`: both memories in the caller's categories."""
-        self._write_on("supersede", [memory_id, by])
+    def supersede(
+        self, memory_id: str, *, by: str, user: UserScope = None, **options: Any
+    ) -> WriteResult:
+        """:meth:`MemoryEngine.supersede`: both memories in the caller's categories and
+        scope (``user``, as :meth:`update`)."""
+        self._write_on("supersede", [memory_id, by], user=user)
         return self._run(self._engine.supersede, memory_id, by=by, **options)
 
-    def retract(self, memory_id: str, **options: Any) -> WriteResult:
-        """:meth:`MemoryEngine.retract` of a memory in the caller's categories."""
-        self._write_on("retract", [memory_id])
+    def retract(self, memory_id: str, *, user: UserScope = None, **options: Any) -> WriteResult:
+        """:meth:`MemoryEngine.retract` of a memory in the caller's categories and scope
+        (``user``, as :meth:`update`)."""
+        self._write_on("retract", [memory_id], user=user)
         return self._run(self._engine.retract, memory_id, **options)
 
     def link(
-        self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Any
+        self,
+        from_id: str,
+        to_id: str,
+        edge_type: EdgeType | str,
+        *,
+        user: UserScope = None,
+        **options: Any,
     ) -> WriteResult:
-        """:meth:`MemoryEngine.link` between two memories in the caller's categories."""
-        self._write_on("link", [from_id, to_id])
+        """:meth:`MemoryEngine.link` between two memories in the caller's categories and
+        scope (``user``, as :meth:`update`)."""
+        self._write_on("link", [from_id, to_id], user=user)
         return self._run(self._engine.link, from_id, to_id, edge_type, **options)
 
     # -- reads -------------------------------------------------------------------

@@ -215,19 +215,41 @@ class CallerRules:
         with self._engine.acting(self.grant.agent):
             return method(*args, **kwargs)
 
-    def _updatable(self, memory_id: str, category: str | None) -> None:
-        """The caller may write, the memory is in its categories, and so is its new one."""
+    def by_id_writer(self, user: UserScope = None, operation: str = "update") -> UserScope:
+        """Whose memories a write by id may change: the scope of :meth:`by_id_reader`.
+
+        Trigger: a write that names a stored memory (update, retract, delete,
+          restore, supersede, link).
+        Why: a key bound to no user lists shared memories only unless it names a
+          user, yet it could rewrite any user's memory by id.
+        Outcome: the reader scope of the same call; a grant bound to a user is
+          further kept off shared memories (:meth:`_node`, ``write=True``).
+        """
+        return self.by_id_reader(user, operation)
+
+    def _updatable(self, memory_id: str, category: str | None, user: UserScope = None) -> None:
+        """The caller may write, the memory is in its categories and its scope (``user``:
+        :meth:`by_id_writer`), and so is its new category."""
         self.authorize("update", write=True)
-        node = self._node(memory_id, "update")
+        node = self._node(memory_id, "update", reader=self.by_id_writer(user, "update"), write=True)
         self.authorize("update", write=True, categories=[node.category, category])
 
     def _write_on(
-        self, operation: str, memory_ids: Sequence[str], *, include_deleted: bool = False
+        self,
+        operation: str,
+        memory_ids: Sequence[str],
+        *,
+        include_deleted: bool = False,
+        user: UserScope = None,
     ) -> None:
-        """A write that changes stored memories: writable, and each in the caller's categories."""
+        """A write that changes stored memories: writable, and each in the caller's
+        categories and its scope (``user``: :meth:`by_id_writer`)."""
         self.authorize(operation, write=True)
+        writer = self.by_id_writer(user, operation)
         for memory_id in memory_ids:
-            node = self._node(memory_id, operation, include_deleted=include_deleted)
+            node = self._node(
+                memory_id, operation, include_deleted=include_deleted, reader=writer, write=True
+            )
             self.authorize(operation, write=True, categories=[node.category])
 
     def _readable(self, node: MemoryNode, reader: UserScope) -> bool:
@@ -265,19 +287,26 @@ class CallerRules:
         *,
         include_deleted: bool = False,
         reader: UserScope = ALL_USERS,
+        write: bool = False,
     ) -> MemoryNode:
         """The memory ``memory_id`` if ``reader`` may see it (a grant bound to a user:
         never beyond that user); else :class:`MemoryNotFoundError`, logged as a scope miss.
 
-        Writes pass the default (their scope is the grant's user, if any); reads pass
-        :meth:`by_id_reader`'s scope.
+        Reads pass :meth:`by_id_reader`'s scope, writes :meth:`by_id_writer`'s with
+        ``write=True``: a grant bound to a user may not change a shared memory.
         """
         node = self._run(
             self._engine.core.load, memory_id, operation, include_deleted=include_deleted
         )
         bound = self.grant.user
-        if not can_see(reader, node.user_id) or (
-            bound is not None and not can_see(bound, node.user_id)
+        if (
+            not can_see(reader, node.user_id)
+            or (bound is not None and not can_see(bound, node.user_id))
+            # Trigger: a key bound to a user writes a shared memory (user_id null).
+            # Why: every user's bulletin and query show it (cross-user poisoning);
+            #   shared memories are changed by unbound keys, --all-users keys or the CLI.
+            # Outcome: not found, like a write on another user's memory.
+            or (write and bound is not None and node.user_id is None)
         ):
             # Another user's memory is answered like an unknown id (never confirmed),
             # and the attempt is logged like any scope miss.

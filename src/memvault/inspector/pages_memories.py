@@ -129,7 +129,7 @@ def _lifecycle(what: str, done: str) -> Handler:
     def handler(ctx: Ctx) -> Response:
         memory_id = _memory_id(ctx)
         act = ctx.source.delete if what == "delete" else ctx.source.restore
-        result = act(memory_id)
+        result = act(memory_id, _page_user(ctx))
         if not result.ok:
             return _refused(ctx, memory_id, what, result)
         return redirect(memory_url(memory_id, _page_user(ctx), done=done))
@@ -160,7 +160,7 @@ def edit(ctx: Ctx) -> Response:
         changes["pinned"] = pinned
     if not changes:
         raise PageError(422, "Nothing to change", "the form changes no field of this memory")
-    result = ctx.source.update(memory_id, changes)
+    result = ctx.source.update(memory_id, changes, _page_user(ctx))
     if not result.ok:
         return _refused(ctx, memory_id, "edit", result)
     return redirect(memory_url(memory_id, _page_user(ctx), done="updated"))

@@ -225,16 +225,23 @@ class MemorySource:
         """The memories with these ids that this key may see as ``user`` (any status)."""
         return self.engine.get_nodes(list(ids), user=user)  # held to the key's categories and user
 
-    def delete(self, memory_id: str) -> WriteResult:
-        return self.engine.delete(memory_id)
+    def delete(self, memory_id: str, user: str | None = None) -> WriteResult:
+        """Soft-delete a memory, acting as ``user`` (the page's user, as :meth:`memory`)."""
+        return self.engine.delete(memory_id, user=user)
 
-    def restore(self, memory_id: str) -> WriteResult:
-        return self.engine.restore(memory_id)
+    def restore(self, memory_id: str, user: str | None = None) -> WriteResult:
+        """Restore a memory, acting as ``user`` (the page's user, as :meth:`memory`)."""
+        return self.engine.restore(memory_id, user=user)
 
-    def update(self, memory_id: str, changes: Mapping[str, Any]) -> WriteResult:
-        """Change fields of a memory through the write gate (the result says why if refused)."""
-        patch = self.engine.memory_patch(memory_id, changes)
-        return patch if isinstance(patch, WriteResult) else self.engine.update(memory_id, patch)
+    def update(
+        self, memory_id: str, changes: Mapping[str, Any], user: str | None = None
+    ) -> WriteResult:
+        """Change fields of a memory through the write gate (the result says why if
+        refused), acting as ``user`` (the page's user, as :meth:`memory`)."""
+        patch = self.engine.memory_patch(memory_id, changes, user=user)
+        if isinstance(patch, WriteResult):
+            return patch
+        return self.engine.update(memory_id, patch, user=user)
 
     # -- graph -----------------------------------------------------------------
 

@@ -394,7 +394,7 @@ class MemvaultStore(BaseStore):
             existing = None
         if op.value is None:
             if existing is not None:
-                engine.delete(existing.node.memory_id).raise_for_status()
+                engine.delete(existing.node.memory_id, user=self._owner).raise_for_status()
                 del items[(op.namespace, op.key)]
             return
         value = dict(op.value)
@@ -408,10 +408,12 @@ class MemvaultStore(BaseStore):
             # Provenance (source_kind) is fixed at creation; the rest may change.
             changes = {k: v for k, v in fields.items() if k != "source_kind"}
             patch = engine.memory_patch(
-                existing.node.memory_id, {"content": content, "value": envelope, **changes}
+                existing.node.memory_id,
+                {"content": content, "value": envelope, **changes},
+                user=self._owner,
             )
             if not isinstance(patch, WriteResult):
-                patch = engine.update(existing.node.memory_id, patch)
+                patch = engine.update(existing.node.memory_id, patch, user=self._owner)
             patch.raise_for_status()
             memory_id = existing.node.memory_id
         else:

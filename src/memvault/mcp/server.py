@@ -372,29 +372,42 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
     def memory_forget(
         ctx: Context,
         memory_id: MemoryIdParam,
+        user_id: Annotated[str | None, _alias("user_id", "user", max_length=128)] = None,
     ) -> dict[str, Any]:
         """Soft-delete one memory (restorable until it is purged); idempotent.
 
         Forgetting a memory that is already soft-deleted succeeds again without a write.
+        ``user_id``: the memory's user (without it, shared memories only; a key bound to
+        a user changes that user's memories only, never a shared one).
         """
-        return call(ctx, "memory_forget", lambda engine: engine.delete(memory_id, idempotent=True))
+        return call(
+            ctx,
+            "memory_forget",
+            lambda engine: engine.delete(memory_id, idempotent=True, user=user_id),
+        )
 
     @tool("Supersede a memory", _writes())
     def memory_supersede(
         ctx: Context,
         memory_id: MemoryIdParam,
         by: Annotated[str, _alias("by", "new_id", "newId", min_length=1, max_length=128)],
+        user_id: Annotated[str | None, _alias("user_id", "user", max_length=128)] = None,
     ) -> dict[str, Any]:
-        """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted)."""
-        return call(ctx, "memory_supersede", lambda engine: engine.supersede(memory_id, by=by))
+        """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted);
+        ``user_id`` as in memory_forget."""
+        return call(
+            ctx, "memory_supersede", lambda engine: engine.supersede(memory_id, by=by, user=user_id)
+        )
 
     @tool("Retract a memory", _writes())
     def memory_retract(
         ctx: Context,
         memory_id: MemoryIdParam,
+        user_id: Annotated[str | None, _alias("user_id", "user", max_length=128)] = None,
     ) -> dict[str, Any]:
-        """Retract a memory that was wrong (status retracted; audited, kept)."""
-        return call(ctx, "memory_retract", lambda engine: engine.retract(memory_id))
+        """Retract a memory that was wrong (status retracted; audited, kept); ``user_id``
+        as in memory_forget."""
+        return call(ctx, "memory_retract", lambda engine: engine.retract(memory_id, user=user_id))
 
     return MCPServer(
         name="memvault",

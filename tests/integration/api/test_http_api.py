@@ -138,22 +138,27 @@ def _json() -> dict[str, str]:
 def test_patch_delete_restore_history(live: Live) -> None:
     memory_id = _add(live, "writer", {**PREFERENCE, "content": "Dana likes green tea"})
     with live.client("writer") as client:
-        patched = client.patch(f"/v1/memories/{memory_id}", json={"importance": 80})
+        patched = client.patch(f"/v1/memories/{memory_id}?user_id=dana", json={"importance": 80})
         assert patched.status_code == 200 and patched.json()["stop_reason"] == "SUCCESS_UPDATED"
         assert client.get(f"/v1/memories/{memory_id}", params=DANA).json()["importance"] == 80
-        _problem(client.patch(f"/v1/memories/{memory_id}", json={}), 422)
-        _problem(client.patch(f"/v1/memories/{memory_id}", json={"orchestrator_id": "x"}), 422)
-        bad = _problem(client.patch(f"/v1/memories/{memory_id}", json={"confidence": 7.0}), 422)
+        _problem(client.patch(f"/v1/memories/{memory_id}?user_id=dana", json={}), 422)
+        _problem(
+            client.patch(f"/v1/memories/{memory_id}?user_id=dana", json={"orchestrator_id": "x"}),
+            422,
+        )
+        bad = _problem(
+            client.patch(f"/v1/memories/{memory_id}?user_id=dana", json={"confidence": 7.0}), 422
+        )
         assert bad["stop_reason"] in {"BOUNDS_EXCEEDED", "SCHEMA_INVALID"}
-        deleted = client.delete(f"/v1/memories/{memory_id}")
+        deleted = client.delete(f"/v1/memories/{memory_id}?user_id=dana")
         assert deleted.status_code == 200 and deleted.json()["stop_reason"] == "SUCCESS_DELETED"
         _problem(client.get(f"/v1/memories/{memory_id}", params=DANA), 404)
-        _problem(client.delete(f"/v1/memories/{memory_id}"), 404)
+        _problem(client.delete(f"/v1/memories/{memory_id}?user_id=dana"), 404)
         listed = client.get(
             "/v1/memories", params={"status": "soft_deleted", "user_id": "dana"}
         ).json()
         assert memory_id in [m["memory_id"] for m in listed["memories"]]
-        restored = client.post(f"/v1/memories/{memory_id}/restore")
+        restored = client.post(f"/v1/memories/{memory_id}/restore?user_id=dana")
         assert restored.status_code == 200
         assert client.get(f"/v1/memories/{memory_id}", params=DANA).json()["status"] == "active"
         events = client.get(f"/v1/memories/{memory_id}/history", params=DANA).json()["events"]
@@ -170,9 +175,9 @@ def test_another_orchestrators_id_is_404_and_audited(live: Live) -> None:
         assert client.get("/v1/whoami").json()["orchestrator"] == "globex"
         for response in (
             client.get(f"/v1/memories/{memory_id}", params=DANA),
-            client.patch(f"/v1/memories/{memory_id}", json={"importance": 1}),
-            client.delete(f"/v1/memories/{memory_id}"),
-            client.post(f"/v1/memories/{memory_id}/restore"),
+            client.patch(f"/v1/memories/{memory_id}?user_id=dana", json={"importance": 1}),
+            client.delete(f"/v1/memories/{memory_id}?user_id=dana"),
+            client.post(f"/v1/memories/{memory_id}/restore?user_id=dana"),
             client.get(f"/v1/memories/{memory_id}/history", params=DANA),
         ):
             body = _problem(response, 404)
@@ -205,8 +210,10 @@ def test_category_allowlist_is_403_and_logged(live: Live) -> None:
         )
         _problem(client.get("/v1/memories", params={"category": "PREFERENCE"}), 403)
         _problem(client.get(f"/v1/memories/{preference}", params=DANA), 403)
-        _problem(client.delete(f"/v1/memories/{preference}"), 403)
-        _problem(client.patch(f"/v1/memories/{todo}", json={"category": "PREFERENCE"}), 403)
+        _problem(client.delete(f"/v1/memories/{preference}?user_id=dana"), 403)
+        _problem(
+            client.patch(f"/v1/memories/{todo}?user_id=dana", json={"category": "PREFERENCE"}), 403
+        )
         listed = client.get("/v1/memories").json()["memories"]
         assert todo in [m["memory_id"] for m in listed]
         assert {m["category"] for m in listed} <= {"TODO", "GOAL"}
@@ -291,15 +298,15 @@ def test_supersede_and_retract(live: Live) -> None:
     old = _add(live, "writer", {**PREFERENCE, "content": "Dana likes green tea"})
     new = _add(live, "writer", {**PREFERENCE, "content": "Dana likes white tea now"})
     with live.client("writer") as client:
-        done = client.post(f"/v1/memories/{old}/supersede", json={"by": new})
+        done = client.post(f"/v1/memories/{old}/supersede?user_id=dana", json={"by": new})
         assert done.status_code == 200 and done.json()["stop_reason"] == "SUCCESS_UPDATED"
         view = client.get(f"/v1/memories/{old}", params=DANA).json()
         assert view["status"] == "superseded"
-        _problem(client.post(f"/v1/memories/{old}/supersede", json={"nope": new}), 422)
+        _problem(client.post(f"/v1/memories/{old}/supersede?user_id=dana", json={"nope": new}), 422)
         # The addressed memory exists; the successor named in the body does not: 409.
-        missing = client.post(f"/v1/memories/{new}/supersede", json={"by": "mem_nope"})
+        missing = client.post(f"/v1/memories/{new}/supersede?user_id=dana", json={"by": "mem_nope"})
         assert _problem(missing, 409)["type"].endswith("unknown-successor")
-        retracted = client.post(f"/v1/memories/{new}/retract")
+        retracted = client.post(f"/v1/memories/{new}/retract?user_id=dana")
         assert retracted.status_code == 200
         assert client.get(f"/v1/memories/{new}", params=DANA).json()["status"] == "retracted"
         _problem(client.post("/v1/memories/mem_does_not_exist/retract"), 404)

@@ -29,7 +29,7 @@ def test_patch_refuses_what_post_refuses(live: Live) -> None:
         created = client.post("/v1/memories", json={**FACT, "content": HARMLESS})
         assert created.status_code in (200, 201), created.text
         memory_id = created.json()["memory_id"]
-        patched = client.patch(f"/v1/memories/{memory_id}", json={"content": TEXT})
+        patched = client.patch(f"/v1/memories/{memory_id}?user_id=dana", json={"content": TEXT})
         assert patched.status_code == posted.status_code, patched.text
         assert patched.json()["stop_reason"] == refused["stop_reason"]
         # read by id as dana (an unbound key reads by id as the user it names, 966b52a)

@@ -178,7 +178,7 @@ def test_edges_to_a_memory_the_key_may_not_read_are_left_out(
     linked to Bob's listed that edge — Bob's memory id, the link's type and time — to a
     key bound to Alice (the inspector's graph already left such edges out)."""
     engine = live.control.engine(Principal("scoped", "svc", "test"))
-    engine.link(ids["shared"], ids["bob"], "RelatedTo").raise_for_status()
+    engine.link(ids["shared"], ids["bob"], "RelatedTo", user="bob").raise_for_status()
     with live.client("alice") as http:
         got = http.get(f"/v1/memories/{ids['shared']}").json()
         found = http.post("/v1/search", json={"query": "colour scheme review Fridays"}).json()

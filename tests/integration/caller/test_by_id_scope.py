@@ -12,7 +12,6 @@ import pytest
 
 from memvault.engine import ALL_USERS, Grant, MemoryEngine
 from memvault.errors import AccessDeniedError, MemoryNotFoundError
-from memvault.results import WriteResult
 from tests.helpers import add_fields
 from tests.integration.caller.conftest import PREF
 
@@ -83,12 +82,3 @@ def test_a_bound_grant_reads_by_id_as_its_own_user_only(
         dana.get(seeded["eli"])
     with pytest.raises(AccessDeniedError):
         dana.get(seeded["eli"], user="eli")
-
-
-def test_writes_by_id_keep_their_scope(engine: MemoryEngine, seeded: dict[str, str]) -> None:
-    """The rule is about reads: an unbound grant's writes by id are unchanged."""
-    svc = engine.as_caller(Grant("svc"))
-    patch = svc.memory_patch(seeded["dana"], {"importance": 70})
-    assert not isinstance(patch, WriteResult)
-    assert svc.update(seeded["dana"], patch).ok
-    assert engine.get(seeded["dana"]).node.importance == 70

@@ -83,7 +83,7 @@ def test_each_forward_is_the_engine_method_it_types() -> None:
 
 def _seeded(tmp_path: Path) -> tuple[AccessControl, dict[str, str]]:
     control = AccessControl(tmp_path, load_config(environ={}))
-    seed = control.engine(Principal("acme", "seed", "k0"))
+    seed = control.engine(Principal("acme", "seed", "k0", all_users=True))
     ids: dict[str, str] = {}
     for key, content, fields, user in [
         ("todo_dana", "Dana: write the parser tests", TODO, "dana"),

@@ -88,9 +88,11 @@ async def _session_run(home: Path) -> dict[str, Any]:
         seen["other"] = _data(await session.call_tool("memory_bulletin", {"user": "erin"}))
         seen["everyone"] = await session.call_tool("memory_bulletin", {"all_users": True})
         memory_id = seen["stored"]["memory_id"]
-        seen["forgot"] = _data(await session.call_tool("memory_forget", {"id": memory_id}))
+        seen["forgot"] = _data(
+            await session.call_tool("memory_forget", {"id": memory_id, "user": "dana"})
+        )
         seen["forgot_again"] = _data(
-            await session.call_tool("memory_forget", {"memory_id": memory_id})
+            await session.call_tool("memory_forget", {"memory_id": memory_id, "user_id": "dana"})
         )
         seen["forgot_unknown"] = await session.call_tool(
             "memory_forget", {"memory_id": "mem_000000000000ffffffffffffffff"}
