@@ -80,6 +80,18 @@ def _searcher(held: NodeFilter) -> UserScope:
     return next(iter(users)) if len(users) == 1 else None
 
 
+def _pointers(event: HistoryEvent) -> set[str]:
+    """The other memories an event names: a link's ``to``, a supersede's ``by``, a
+    merge's ``replaces`` (the event's own memory left out)."""
+    named: set[str] = set()
+    for key in ("to", "by", "replaces"):
+        value = event.detail.get(key)
+        values = value if isinstance(value, list | tuple) else [value]
+        named.update(v for v in values if isinstance(v, str))
+    named.discard(event.memory_id or "")
+    return named
+
+
 class Caller(CallerRules):
     """The engine's typed methods for one caller, each authorised in :meth:`authorize`.
 
@@ -260,7 +272,7 @@ class Caller(CallerRules):
         reader = self.by_id_reader(user, "history")
         node = self._node(memory_id, "history", include_deleted=True, reader=reader)
         self.authorize("history", categories=[node.category])
-        return self._run(self._engine.history, memory_id)
+        return self._events_in_scope(self._run(self._engine.history, memory_id), reader)
 
     def audit_events(
         self, *, memory_id: str | None = None, user: UserScope = None, **options: Any
@@ -275,7 +287,28 @@ class Caller(CallerRules):
             reader = self.by_id_reader(user, "audit events")
             node = self._node(memory_id, "audit events", include_deleted=True, reader=reader)
             self.authorize("audit events", categories=[node.category])
+            found = self._run(self._engine.audit_events, memory_id=memory_id, **options)
+            return self._events_in_scope(found, reader)
         return self._run(self._engine.audit_events, memory_id=memory_id, **options)
+
+    def _events_in_scope(
+        self, events: Iterable[HistoryEvent], reader: UserScope
+    ) -> builtins.list[HistoryEvent]:
+        """A memory's events, without those pointing at a memory ``reader`` may not list.
+
+        Trigger: a memory's history holds a link (``to``), a supersede (``by``) or a
+          merge (``replaces``) naming another memory.
+        Why: that id (and the link's type and time) belongs to a memory outside the
+          caller's scope, which a read by id answers as unknown (as ``get``'s edges).
+        Outcome: such an event is left out of the caller's history.
+        """
+        events = builtins.list(events)
+        if reader is ALL_USERS and self.grant.categories is None:
+            return events
+        named = {e.event_id: _pointers(e) for e in events}
+        ends = sorted(set().union(*named.values())) if named else []
+        seen = {n.memory_id for n in self._nodes_for(ends, reader)} if ends else set()
+        return [e for e in events if named[e.event_id] <= seen]
 
     def search(
         self, query: str, *, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any

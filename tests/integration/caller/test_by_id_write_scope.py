@@ -126,3 +126,26 @@ def test_a_bound_key_writes_its_own_users_memories_only(engine: MemoryEngine) ->
     assert engine.get(bob).node.status.value == "active"
     assert engine.get(shared).node.status.value == "active"
     assert engine.history(shared)[-1].op != "LINK"
+
+
+def test_history_leaves_out_events_naming_a_memory_outside_the_scope(
+    engine: MemoryEngine,
+) -> None:
+    shared = _add(engine, None, "The colour scheme review is on Fridays")
+    bob = _add(engine, "bob", "Bob prefers the narwhal colour scheme")
+    alice_id = _add(engine, "alice", "Alice prefers green tea")
+    assert engine.link(shared, bob, "RelatedTo").ok
+    assert engine.link(shared, alice_id, "RelatedTo").ok
+    linked = {e.detail.get("to") for e in engine.history(shared) if e.op.value == "LINK"}
+    assert linked == {bob, alice_id}
+
+    def links(events: Any) -> set[Any]:
+        return {e.detail.get("to") for e in events if e.op.value == "LINK"}
+
+    alice = engine.as_caller(Grant("alice", user="alice"))
+    assert links(alice.history(shared)) == {alice_id}  # Bob's id is never shown
+    assert links(alice.audit_events(memory_id=shared)) == {alice_id}
+    svc = engine.as_caller(Grant("svc"))
+    assert links(svc.history(shared)) == set()  # shared memories only
+    assert links(svc.history(shared, user="bob")) == {bob}
+    assert links(engine.as_caller(Grant("admin", all_users=True)).history(shared)) == linked
