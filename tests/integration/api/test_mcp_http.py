@@ -166,3 +166,57 @@ def test_every_mcp_read_tool_reads_as_a_named_user(live: Live) -> None:
         assert "user_id" in properties, tool.name
     by_id = [t for t in tools if "memory_id" in t.input_schema.get("properties", {})]
     assert by_id and all(t.annotations and not t.annotations.read_only_hint for t in by_id)
+
+
+async def _writes(url: str, key: str, calls: list[tuple[str, dict[str, Any]]]) -> list[bool]:
+    headers = {"Authorization": f"Bearer {key}"}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        streamable_http_client(f"{url}/mcp", http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        return [not (await session.call_tool(name, args)).is_error for name, args in calls]
+
+
+def test_mcp_writes_by_id_keep_the_scope_of_reads(live: Live) -> None:
+    """memory_forget/_retract/_supersede (review R1): an unbound key changes a user's memory
+    only naming that user; a key bound to a user never changes a shared memory."""
+    from memvault.access import Principal
+    from tests.helpers import add_fields
+
+    seed = live.control.engine(Principal("acme", "seed", "k-seed", all_users=True))
+    pref = {"type": "Preference", "category": "PREFERENCE", "source_kind": "USER_EXPLICIT"}
+    made = {}
+    for name, user in (("bob", "bob"), ("shared", None), ("carol", "carol")):
+        result = add_fields(
+            seed, f"{name} keeps the green folder for the MCP review", **pref, user_id=user
+        )
+        assert result.ok and result.memory_id
+        made[name] = result.memory_id
+    bound, _ = live.control.keys.create("acme", "carol-app", user="carol")
+    unbound = anyio.run(
+        _writes,
+        live.url,
+        live.keys["writer"],
+        [
+            ("memory_forget", {"memory_id": made["bob"]}),
+            ("memory_retract", {"memory_id": made["bob"], "user_id": "carol"}),
+            ("memory_supersede", {"memory_id": made["bob"], "by": made["shared"]}),
+            ("memory_retract", {"memory_id": made["bob"], "user_id": "bob"}),
+        ],
+    )
+    assert unbound == [False, False, False, True]
+    as_carol = anyio.run(
+        _writes,
+        live.url,
+        bound,
+        [
+            ("memory_forget", {"memory_id": made["shared"]}),
+            ("memory_retract", {"memory_id": made["shared"]}),
+            ("memory_supersede", {"memory_id": made["carol"], "by": made["shared"]}),
+            ("memory_forget", {"memory_id": made["carol"]}),
+        ],
+    )
+    assert as_carol == [False, False, False, True]
+    assert seed.get(made["shared"]).node.status.value == "active"

@@ -239,3 +239,50 @@ def test_a_memorys_edges_leave_out_those_to_memories_outside_the_read_scope(
     with live.client("admin") as http:
         got = http.get(f"/v1/memories/{ids['alice']}").json()
         assert {e["to_memory_id"] for e in got["edges"]} == {ids["bob"], ids["shared"]}
+
+
+def test_writes_by_id_keep_the_scope_of_reads(live: Live, ids: dict[str, str]) -> None:
+    """Writes by id (review R1): an unbound key changes a user's memory only naming that
+    user; a key bound to a user never changes another user's or a SHARED memory."""
+    made: dict[str, str] = {}
+    with live.client("svc") as http:
+        for name, user in (("bob", "bob"), ("shared", None), ("alice", "alice")):
+            body: dict[str, Any] = {
+                "content": f"{name} keeps the blue folder for the write scope review",
+                "type": "Preference",
+                "category": "PREFERENCE",
+                "source_kind": "USER_EXPLICIT",
+                **({"user_id": user} if user else {}),
+            }
+            r = http.post("/v1/memories", json=body)
+            assert r.status_code == 201, r.text
+            made[name] = r.json()["memory_id"]
+        bob = made["bob"]
+        for r in (
+            http.patch(f"/v1/memories/{bob}", json={"importance": 9}),
+            http.delete(f"/v1/memories/{bob}"),
+            http.post(f"/v1/memories/{bob}/retract"),
+            http.post(f"/v1/memories/{bob}/supersede", json={"by": made["shared"]}),
+            http.delete(f"/v1/memories/{bob}", params={"user_id": "alice"}),
+        ):
+            assert r.status_code == 404, r.text
+        r = http.patch(f"/v1/memories/{bob}", params={"user_id": "bob"}, json={"importance": 9})
+        assert r.status_code == 200, r.text
+    with live.client("alice") as http:
+        shared = made["shared"]
+        assert http.get(f"/v1/memories/{shared}").status_code == 200  # it reads it
+        for r in (
+            http.patch(f"/v1/memories/{shared}", json={"content": "The review is cancelled"}),
+            http.delete(f"/v1/memories/{shared}"),
+            http.post(f"/v1/memories/{shared}/retract"),
+            http.post(f"/v1/memories/{shared}/supersede", json={"by": made["alice"]}),
+            http.post(f"/v1/memories/{made['alice']}/supersede", json={"by": shared}),
+            http.post(f"/v1/memories/{bob}/retract", params={"user_id": "bob"}),
+        ):
+            assert r.status_code in (403, 404, 409), r.text
+        assert http.post(f"/v1/memories/{made['alice']}/retract").status_code == 200
+    with live.client("admin") as http:
+        got = http.get(f"/v1/memories/{shared}").json()
+        assert got["status"] == "active" and "blue folder" in got["content"]
+        assert http.get(f"/v1/memories/{bob}").json()["importance"] == 9
+        assert http.delete(f"/v1/memories/{shared}").status_code == 200  # --all-users may
