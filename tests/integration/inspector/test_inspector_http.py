@@ -664,3 +664,34 @@ def test_a_memory_page_reads_as_the_pages_user(site: Site, writer: httpx.Client)
     with site.sign_in("oolong-admin") as admin:  # --all-users: every user's, as it lists them
         whole = admin.get(f"/memory/{mine}")
         assert whole.status_code == 200 and "Ivo keeps his oolong" in whole.text
+
+
+def test_memory_forms_write_as_the_pages_user(site: Site, writer: httpx.Client) -> None:
+    """Writes by id (review R1): the forms act as the page's user; without it an unbound
+    key changes shared memories only, and a key bound to a user never a shared one."""
+    erin = _add(site, "Erin keeps the orange folder for the form scope review.")
+    made = add_fields(
+        site.engine(),
+        "The orange folder review is on Thursdays.",
+        type="Preference",
+        category="PREFERENCE",
+        source_kind="USER_EXPLICIT",
+    )
+    assert made.memory_id is not None, made
+    shared = made.memory_id
+    page = f"/memory/{erin}"
+    token = csrf_of(writer.get(page, params={"user": "erin"}).text)
+    for action in (f"{page}/delete", f"{page}/edit", f"{page}/delete?user=dana"):
+        refused = writer.post(action, data={"csrf": token, "importance": "12"})
+        assert refused.status_code == 404, (action, refused.text[:300])
+    assert site.engine().get(erin).node.status.value == "active"
+    assert _form(writer, page + "?user=erin", f"{page}/delete?user=erin").status_code == 303
+    site.keys["erin-app"], _ = site.control.keys.create("acme", "erin-app", user="erin")
+    with site.sign_in("erin-app") as bound:
+        page = f"/memory/{shared}"
+        assert bound.get(page).status_code == 200  # it reads the shared memory
+        for action in (f"{page}/delete", f"{page}/edit"):
+            refused = _form(bound, page, action, importance="12")
+            assert refused.status_code == 404, (action, refused.text[:300])
+    node = site.engine().get(shared).node
+    assert node.status.value == "active" and node.importance != 12
