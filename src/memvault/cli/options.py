@@ -47,7 +47,8 @@ BoundUserOpt = Annotated[
     str | None,
     typer.Option(
         "--user",
-        help="Bind to one user: read that user's and shared memories only, and write only theirs.",
+        help="Bind to one user: read that user's and shared memories only, and write only "
+        "theirs (never a shared memory).",
     ),
 ]
 AllUsersGrantFlag = Annotated[
