@@ -46,3 +46,15 @@ def test_get_and_history_read_as_the_user_named(tmp_path: Path) -> None:
         assert code == 2 and "--user" in err
     code, out, _ = cli(tmp_path, "get", dana, "--user", "dana", "--json")
     assert json.loads(out)["content"] == "Dana prefers the blue notebook"
+
+
+def test_the_local_cli_changes_any_users_and_shared_memories_by_id(tmp_path: Path) -> None:
+    """Writes by id keep the scope of reads (review R1): the local operator lists every
+    user's memories, so it changes any of them and shared ones, as before."""
+    dana = _add(tmp_path, "Dana prefers the red notebook", "--user-id", "dana")
+    shared = _add(tmp_path, "The spare notebook lives in the drawer")
+    for memory_id in (dana, shared):
+        code, _, err = cli(tmp_path, "retract", memory_id, "--json")
+        assert code == 0, err
+        code, out, err = cli(tmp_path, "get", memory_id, "--json")
+        assert code == 0 and json.loads(out)["status"] == "retracted", err
