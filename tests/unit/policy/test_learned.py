@@ -158,7 +158,9 @@ def test_english_text_in_the_uncertain_band_is_judged_on_both_head_sets(
     assert any(s.flagged and s.family == "health" for s in many[0])
     assert {s.heads for s in many[1]} == {"full"} and not any(s.flagged for s in many[1])
     # one call per text gives the same answers
-    assert many == [layer.judge(d, vector=v, vector_model=model) for d, v in zip(docs, vectors)]
+    assert many == [
+        layer.judge(d, vector=v, vector_model=model) for d, v in zip(docs, vectors, strict=True)
+    ]
     # without e5 every English text keeps the full heads' verdict
     monkeypatch.setattr(layer, "_multi_vectors", lambda _texts: None)
     alone = layer.judge_many(docs, vectors=vectors, vector_model=model)
@@ -459,7 +461,8 @@ def test_without_a_matching_vector_the_ngram_heads_judge() -> None:
         vector = np.zeros(layer.full.vector_dim, dtype=np.float32)
         vector[0] = 1.0
         full = layer.judge_text(text, vector=vector, vector_model=layer.encoder_model_id)
-        assert {s.heads for s in full} == {"full"}
+        # the full heads, and both head sets where they score it in the uncertain band
+        assert {s.heads for s in full} in ({"full"}, {"mix"})
 
 
 def test_identifiers_and_two_word_fields_are_left_to_the_detectors() -> None:
