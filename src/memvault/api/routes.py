@@ -250,7 +250,7 @@ _CONFLICTS = (StopReason.SCHEMA_INVALID, StopReason.BOUNDS_EXCEEDED, StopReason.
 
 @router.patch("/memories/{memory_id}", operation_id="update_memory", responses={**_ONE, **CONFLICT})
 def update_memory(
-    memory_id: MemoryId, body: MemoryPatch, c: CallerDep, user_id: IdQuery = None
+    memory_id: MemoryId, body: MemoryPatch, c: CallerDep, user_id: UserQuery = None
 ) -> JSONResponse:
     """Change fields of a memory (through the write gate), acting as ``user_id``: as a
     read by id, a key bound to no user changes shared memories unless it names the
@@ -280,13 +280,13 @@ def _written_or_conflict(result: WriteResult) -> JSONResponse:
 
 
 @router.delete("/memories/{memory_id}", operation_id="delete_memory", responses=_ONE)
-def delete_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> JSONResponse:
+def delete_memory(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> JSONResponse:
     """Soft-delete a memory (restorable until it is purged), acting as ``user_id`` (as PATCH)."""
     return _written(c.engine.delete(memory_id, user=user_id))
 
 
 @router.post("/memories/{memory_id}/restore", operation_id="restore_memory", responses=_ONE)
-def restore_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> JSONResponse:
+def restore_memory(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> JSONResponse:
     """Bring a soft-deleted memory back, acting as ``user_id`` (as PATCH)."""
     return _written(c.engine.restore(memory_id, user=user_id))
 
@@ -297,7 +297,7 @@ def restore_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -
     responses={**_ONE, **CONFLICT},
 )
 def supersede_memory(
-    memory_id: MemoryId, body: SupersedeBody, c: CallerDep, user_id: IdQuery = None
+    memory_id: MemoryId, body: SupersedeBody, c: CallerDep, user_id: UserQuery = None
 ) -> JSONResponse:
     """Mark a memory superseded by a newer one (an Updates edge; kept, never deleted),
     both in the scope of ``user_id`` (as PATCH)."""
@@ -320,7 +320,7 @@ def supersede_memory(
 @router.post(
     "/memories/{memory_id}/retract", operation_id="retract_memory", responses={**_ONE, **CONFLICT}
 )
-def retract_memory(memory_id: MemoryId, c: CallerDep, user_id: IdQuery = None) -> JSONResponse:
+def retract_memory(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> JSONResponse:
     """Retract a memory that was wrong (status retracted; audited, kept), acting as
     ``user_id`` (as PATCH)."""
     return _written_or_conflict(c.engine.retract(memory_id, user=user_id))
