@@ -20,6 +20,7 @@ import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import GeneratorType
 from typing import TYPE_CHECKING, Any
 
 from memvault.engine._sync import MemoryEngine
@@ -43,15 +44,25 @@ def async_methods(cls: type = MemoryEngine) -> dict[str, Callable[..., Any]]:
     }
 
 
-def _forwarder(name: str, method: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
-    generator = inspect.isgeneratorfunction(method)
+def _collected(bound: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call ``bound``; a generator it returns is collected here, in the worker thread.
 
+    Checked on the result, not the method: ``export_user`` checks its argument at
+    once and returns a generator (it is not itself a generator function).
+
+    >>> _collected(lambda n: (i for i in range(n)), 3)
+    [0, 1, 2]
+    """
+    result = bound(*args, **kwargs)
+    if isinstance(result, GeneratorType):  # would be consumed on the event loop
+        return list(result)
+    return result
+
+
+def _forwarder(name: str, method: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     @functools.wraps(method)
     async def forward(self: AsyncMemoryEngine, /, *args: Any, **kwargs: Any) -> Any:
-        bound = getattr(self.sync, name)
-        if generator:  # an iterator would be consumed on the event loop: collect it off it
-            return await asyncio.to_thread(lambda: list(bound(*args, **kwargs)))
-        return await asyncio.to_thread(bound, *args, **kwargs)
+        return await asyncio.to_thread(_collected, getattr(self.sync, name), *args, **kwargs)
 
     return forward
 

@@ -170,28 +170,18 @@ def calibrate(
     max_fp: float = 0.01,
     floor: float = 0.5,
     ceiling: float = 0.995,
-    positives: npt.NDArray[np.floating] | None = None,
 ) -> F64:
     """Per-label thresholds so that at most ``max_fp`` of benign rows trip any head.
 
     ``scores``: ``(n, k)`` validation scores; ``benign``: rows that must not be
     flagged. Starts every threshold at ``floor`` and, while too many benign
-    rows trip some head, raises one head's threshold to just above its lowest
-    offending score (at most ``ceiling``). Which head (the rule):
-
-    - ``positives`` None: the head that trips most of the flagged benign rows;
-    - ``positives`` given (``(m, k)`` scores of rows that should be flagged by
-      some head): the head whose step loses fewest of those rows per benign row
-      it clears (ties: fewest lost, then most trips).
+    rows trip some head, raises the threshold of the head that trips most of
+    them to just above its highest offending score (at most ``ceiling``).
 
     >>> import numpy as np
     >>> s = np.array([[0.9, 0.1], [0.7, 0.2], [0.2, 0.8], [0.95, 0.1]])
     >>> calibrate(s, np.array([False, True, False, False]), max_fp=0.0).round(4).tolist()
     [0.7001, 0.5]
-    >>> b = np.array([[0.6, 0.6]])          # one benign row trips both heads
-    >>> p = np.array([[0.65, 0.1], [0.1, 0.9]])
-    >>> calibrate(b, np.array([True]), max_fp=0.0, positives=p).round(4).tolist()
-    [0.6001, 0.6001]
     """
     s = np.asarray(scores, dtype=np.float64)
     k = s.shape[1]
@@ -200,19 +190,12 @@ def calibrate(
     if ben.shape[0] == 0:
         return thr
     allowed = math.floor(max_fp * ben.shape[0])
-    pos = None if positives is None else np.asarray(positives, dtype=np.float64)
     for _ in range(ben.shape[0] * k + 1):
         trips = ben >= thr
         flagged = trips.any(axis=1)
         if int(flagged.sum()) <= allowed:
             break
         per_head = trips[flagged].sum(axis=0)
-        if pos is not None:
-            step = _fewest_lost(ben, pos, thr, trips, ceiling)
-            if step is None:
-                break
-            thr[step[0]] = step[1]
-            continue
         j = int(np.argmax(per_head))
         if thr[j] >= ceiling:
             per_head[j] = -1
@@ -223,24 +206,3 @@ def calibrate(
         # the lowest offending score of this head: step just above it
         thr[j] = min(ceiling, float(offending.min()) + 1e-4)
     return thr
-
-
-def _fewest_lost(
-    ben: F64, pos: F64, thr: F64, trips: npt.NDArray[np.bool_], ceiling: float
-) -> tuple[int, float] | None:
-    """The head step (head, new threshold) that loses fewest positives per benign row cleared."""
-    flagged = int(trips.any(axis=1).sum())
-    caught = int((pos >= thr).any(axis=1).sum())
-    best: tuple[tuple[float, int, int], int, float] | None = None
-    for j in range(thr.shape[0]):
-        if thr[j] >= ceiling or not trips[:, j].any():
-            continue
-        new = min(ceiling, float(ben[trips[:, j], j].min()) + 1e-4)
-        trial = thr.copy()
-        trial[j] = new
-        cleared = flagged - int((ben >= trial).any(axis=1).sum())
-        lost = caught - int((pos >= trial).any(axis=1).sum())
-        key = (lost / cleared if cleared else math.inf, lost, -int(trips[:, j].sum()))
-        if best is None or key < best[0]:
-            best = (key, j, new)
-    return None if best is None else (best[1], best[2])

