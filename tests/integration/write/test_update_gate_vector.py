@@ -21,9 +21,7 @@ from memvault.write.spec import OpenGate
 
 SENTENCES = (
     "Julia goes to the mosque on Fridays so she leaves early.",
-    # Gate 0.7 stores the session-8 sentence "I've been feeling really low since the breakup.";
-    # this one the vector heads refuse and the n-gram heads alone store
-    "I have felt hopeless and empty for weeks since the breakup.",
+    "I've been feeling really low since the breakup.",
 )
 
 HARMLESS = "The standup is at nine on weekdays."
