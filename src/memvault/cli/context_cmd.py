@@ -26,7 +26,7 @@ from memvault.cli.app import (
     bench_app,
     known_categories,
 )
-from memvault.cli.options import JsonFlag
+from memvault.cli.options import JsonFlag, user_option
 from memvault.engine import ALL_USERS
 from memvault.model.validation import to_validation_failed
 
@@ -35,14 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["register", "register_bench"]
 
-UserOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--user",
-        help="Whose turn: that user's memories and shared ones, never another user's "
-        "(default: shared memories only).",
-    ),
-]
+UserOpt = Annotated[str | None, user_option("turn")]
 AllUsersOpt = Annotated[
     bool,
     typer.Option(

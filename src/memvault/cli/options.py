@@ -8,7 +8,7 @@ the orchestrator-wide view.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -22,6 +22,7 @@ __all__ = [
     "ReadOnlyFlag",
     "WeightsOutOpt",
     "YesFlag",
+    "user_option",
 ]
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
@@ -43,14 +44,30 @@ CategoriesOpt = Annotated[
     typer.Option("--categories", help="Comma-separated category allowlist (default: all)."),
 ]
 ReadOnlyFlag = Annotated[bool, typer.Option("--read-only", help="Refuse every write.")]
-BoundUserOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--user",
-        help="Bind to one user: read that user's and shared memories only, and write only "
-        "theirs (never a shared memory).",
-    ),
-]
+
+
+#: What ``--user`` means to each command that takes it (a user id, or ``None``).
+_USER_HELP = {
+    "bound": "Bind to one user: read that user's and shared memories only, and write only "
+    "theirs (never a shared memory).",
+    "read as": "Read as this user: their memories and shared ones (another user's is not "
+    "found). Default: every user's, as `list` shows them.",
+    "turn": "Whose turn: that user's memories and shared ones, never another user's "
+    "(default: shared memories only).",
+}
+
+
+def user_option(use: Literal["bound", "read as", "turn"]) -> Any:
+    """The ``--user`` option, with the help of one use: a key or the MCP tools bound to
+    one user (``bound``), a read by id (``read as``), an agent's turn (``turn``).
+
+    >>> user_option("turn").help.startswith("Whose turn:")
+    True
+    """
+    return typer.Option("--user", help=_USER_HELP[use])
+
+
+BoundUserOpt = Annotated[str | None, user_option("bound")]
 AllUsersGrantFlag = Annotated[
     bool,
     typer.Option(

@@ -7,28 +7,35 @@ makes one engine call and prints a table, or JSON with ``--json``.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
 from memvault.cli import output
 from memvault.cli.app import _engine, checked_user, known_categories, operator, parse_moment
 from memvault.cli.fields import options_from
-from memvault.cli.options import JsonFlag
+from memvault.cli.options import JsonFlag, user_option
 from memvault.engine import NodeFilter
+
+if TYPE_CHECKING:
+    from memvault.engine import MemoryEngine, MemoryView
+    from memvault.store import HistoryEvent
 
 __all__ = ["print_search", "register"]
 
 
 #: ``--user`` of a read by id: whose memories it may answer (store/scope.py).
-ReadAsUser = Annotated[
-    str | None,
-    typer.Option(
-        "--user",
-        help="Read as this user: their memories and shared ones (another user's is not "
-        "found). Default: every user's, as `list` shows them.",
-    ),
-]
+ReadAsUser = Annotated[str | None, user_option("read as")]
+
+
+def _read_by_id(
+    engine: MemoryEngine, read: Literal["get", "history"], memory_id: str, user: str | None
+) -> Any:
+    """``engine.get``/``engine.history`` of one memory as ``user`` (``Caller.by_id_reader``:
+    their memories and shared ones), or every user's when no ``--user`` was given."""
+    if user is None:
+        return getattr(engine, read)(memory_id)
+    return getattr(operator(engine), read)(memory_id, user=checked_user(user))
 
 
 def get(
@@ -36,10 +43,7 @@ def get(
 ) -> None:
     """Show one memory, its status and its edges."""
     with _engine(ctx) as engine:
-        if user is None:
-            view = engine.get(memory_id)
-        else:
-            view = operator(engine).get(memory_id, user=checked_user(user))
+        view: MemoryView = _read_by_id(engine, "get", memory_id, user)
     data = view.to_json()
     if as_json:
         output.emit_json(data)
@@ -150,10 +154,7 @@ def history(
     from memvault.engine import history_json
 
     with _engine(ctx) as engine:
-        if user is None:
-            found = engine.history(memory_id)
-        else:
-            found = operator(engine).history(memory_id, user=checked_user(user))
+        found: list[HistoryEvent] = _read_by_id(engine, "history", memory_id, user)
         events = [history_json(e) for e in found]
     if as_json:
         output.emit_json({"memory_id": memory_id, "events": events})
