@@ -35,7 +35,9 @@ NOT_SETTINGS: dict[str, str] = {
     "policy/parallel.py": "hands its environment to the gate's child process "
     "(PYTHONPATH, one BLAS thread); reads no setting",
     "benchmarks/contention.py": "hands its environment to its worker processes",
-    "benchmarks/peer_systems.py": "sets the mem0 peer's telemetry and API-key variables (writes only)",
+    "benchmarks/peer_systems.py": (
+        "sets the mem0 peer's telemetry and API-key variables (writes only)"
+    ),
     "benchmarks/ingest.py": "records the run's OMP_NUM_THREADS in the report (metadata)",
     "benchmarks/perf.py": "records the run's BLAS thread caps in the report (metadata)",
 }
