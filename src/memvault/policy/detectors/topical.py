@@ -197,11 +197,42 @@ class _FamilyRule:
 _c = terms.compile_ci
 
 
+#: the family a rule's name starts with ("identity.caste": identity_trait)
+_FAMILY_OF = {
+    "health": "health",
+    "identity": "identity_trait",
+    "intimate": "intimate",
+    "criminal": "criminal",
+    "profiling": "inferred_profiling",
+}
+
+
+def _rule(
+    name: str,
+    label: str,
+    term: str | re.Pattern[str],
+    reason: str,
+    *,
+    window: int = 70,
+    between: re.Pattern[str] | None = None,
+    self_attributing: bool = False,
+) -> _FamilyRule:
+    """A rule of the family its name starts with; a ``str`` term is a word list (``a|b``)
+    matched as whole words.
+
+    >>> _rule("identity.caste", "caste", "dalit|brahmin", "the user's caste").family
+    'identity_trait'
+    """
+    if isinstance(term, str):
+        term = _c(r"\b(?:" + term + r")\b")
+    family = _FAMILY_OF[name.partition(".")[0]]
+    return _FamilyRule(name, family, label, term, reason, window, between, self_attributing)
+
+
 FAMILY_RULES: tuple[_FamilyRule, ...] = (
     # ---- health (contract 4.2)
-    _FamilyRule(
+    _rule(
         "health.self_medical",
-        "health",
         "medical_condition",
         _c(
             words(POSSESSIVES) + r"\s+"
@@ -219,11 +250,10 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "a health fact about the user",
         self_attributing=True,
     ),
-    _FamilyRule(
+    _rule(
         # "mi psiquiatra", "seine Psychiaterin", "mon thérapeute" — right after the owner word:
         # "Mon amie est thérapeute" names a job, not someone's clinician
         "health.own_clinician",
-        "health",
         "medical_condition",
         _c(
             words(POSSESSIVES)
@@ -234,55 +264,48 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "a clinician of the user's or another person's",
         self_attributing=True,
     ),
-    _FamilyRule(
+    _rule(
         "health.attributed_condition",
-        "health",
         "medical_condition",
         _c(r"\b(?:" + terms.COND + r")\b(?!-free|-friendly| free\b)"),
         "a diagnosis, condition, treatment or symptom attributed to the user",
     ),
-    _FamilyRule(
+    _rule(
         "health.medication_dose",
-        "health",
         "medication",
         _c(r"\b(?:" + terms.DRUGS + r")\b[^.;\n]{0,30}?" + terms.DOSE),
         "a medication with its dose",
         self_attributing=True,
     ),
-    _FamilyRule(
+    _rule(
         "health.dose_medication",
-        "health",
         "medication",
         _c(terms.DOSE + r"[^.;\n]{0,20}?\b(?:" + terms.DRUGS + r")\b"),
         "a medication with its dose",
         self_attributing=True,
     ),
-    _FamilyRule(
+    _rule(
         "health.attributed_medication",
-        "health",
         "medication",
-        _c(r"\b(?:" + terms.DRUGS + r")\b"),
+        terms.DRUGS,
         "a medication attributed to the user",
     ),
     # ---- identity traits (contract 4.1)
-    _FamilyRule(
+    _rule(
         "identity.religion",
-        "identity_trait",
         "religion",
-        _c(r"\b(?:" + terms.IDENT_RELIGION + r")\b"),
+        terms.IDENT_RELIGION,
         "the user's religion",
         between=terms.COPULA,
     ),
-    _FamilyRule(
+    _rule(
         "identity.religious_practice",
-        "identity_trait",
         "religion",
-        _c(r"\b(?:" + terms.IDENT_PRACTICE + r")\b"),
+        terms.IDENT_PRACTICE,
         "the user's religious practice",
     ),
-    _FamilyRule(
+    _rule(
         "identity.orientation_gender",
-        "identity_trait",
         "sexual_orientation",
         _c(
             r"\b(?:"
@@ -292,9 +315,8 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "the user's sexual orientation or gender identity",
         between=terms.COPULA,
     ),
-    _FamilyRule(
+    _rule(
         "identity.ethnicity",
-        "identity_trait",
         "race_ethnicity",
         _c(
             r"\b(?:"
@@ -306,17 +328,15 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         between=terms.COPULA,
         window=40,
     ),
-    _FamilyRule(
+    _rule(
         "identity.caste",
-        "identity_trait",
         "caste",
-        _c(r"\b(?:" + terms.IDENT_CASTE + r")\b"),
+        terms.IDENT_CASTE,
         "the user's caste",
         window=90,
     ),
-    _FamilyRule(
+    _rule(
         "identity.self_identifies",
-        "identity_trait",
         "identity",
         _c(
             r"\b(?:identif(?:y|ies) as(?! an? (?:\w+ )?(?:developer|engineer|designer|manager|"
@@ -328,17 +348,15 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "a self-identification of the user",
         self_attributing=True,
     ),
-    _FamilyRule(
+    _rule(
         "identity.politics",
-        "identity_trait",
         "political_opinion",
-        _c(r"\b(?:" + terms.IDENT_POLITICS + r")\b"),
+        terms.IDENT_POLITICS,
         "the user's political opinion or affiliation",
         between=terms.POLITICAL_VERB,
     ),
-    _FamilyRule(
+    _rule(
         "identity.political_opinion",
-        "identity_trait",
         "political_opinion",
         _c(
             r"\b(?:thinks?|believes?|feels?|says?)\b[^.;]{0,30}\b(?:government|president|prime "
@@ -356,9 +374,8 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "the user's political opinion",
         window=40,
     ),
-    _FamilyRule(
+    _rule(
         "identity.voting",
-        "identity_trait",
         "voting",
         _c(
             r"\b(?:vote pour|voto (?:a|por|para)|wähle (?:die|immer|den)|vote (?:pelo|pela|no|"
@@ -377,9 +394,8 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "how the user votes",
         window=40,
     ),
-    _FamilyRule(
+    _rule(
         "identity.nationality",
-        "identity_trait",
         "national_origin",
         _c(
             r"\b(?:half[- ]|part[- ])?(?:"
@@ -391,17 +407,15 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         between=terms.COPULA,
         window=40,
     ),
-    _FamilyRule(
+    _rule(
         "identity.origin",
-        "identity_trait",
         "national_origin",
-        _c(r"\b(?:" + terms.IDENT_ORIGIN + r")\b"),
+        terms.IDENT_ORIGIN,
         "the user's national origin or immigration status",
         window=40,
     ),
-    _FamilyRule(
+    _rule(
         "identity.union",
-        "identity_trait",
         "union_membership",
         _c(
             r"\b(?:union (?:member|membership|rep(?:resentative)?|steward|dues|card)|shop steward|"
@@ -413,27 +427,24 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "the user's union membership",
     ),
     # ---- intimate life (contract 4.3)
-    _FamilyRule(
+    _rule(
         "intimate.attributed",
-        "intimate",
         "intimate_life",
-        _c(r"\b(?:" + terms.INTIMATE + r")\b"),
+        terms.INTIMATE,
         "the user's intimate life, sexuality or family planning",
         window=90,
     ),
     # ---- criminal / legal (contract 4.4)
-    _FamilyRule(
+    _rule(
         "criminal.attributed",
-        "criminal",
         "criminal_legal",
-        _c(r"\b(?:" + terms.CRIMINAL + r")\b"),
+        terms.CRIMINAL,
         "the user's criminal history or a pending legal matter",
         window=90,
     ),
     # ---- inferred profiling (contract 4.8)
-    _FamilyRule(
+    _rule(
         "profiling.profile_record",
-        "inferred_profiling",
         "profile_record",
         _c(
             r"\b(?:mood (?:tracker|log|history|score|diary|chart)|emotional (?:state|profile|"
@@ -463,11 +474,10 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
         "a profile, prediction or emotional-state record about the user",
         self_attributing=True,
     ),
-    _FamilyRule(
+    _rule(
         "profiling.inferred_trait",
-        "inferred_profiling",
         "inferred_trait",
-        _c(r"\b(?:" + terms.EMOTION + r")\b"),
+        terms.EMOTION,
         "an inferred emotional state or personality trait of the user",
         window=60,
         between=_c(
@@ -476,9 +486,8 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             + r")\b(?:\s+\w+){0,3}?\s*(?:and\s+)?(?:\w+\s+)?$"
         ),
     ),
-    _FamilyRule(
+    _rule(
         "profiling.behaviour_prediction",
-        "inferred_profiling",
         "behaviour_prediction",
         _c(
             r"\b(?:(?:is|are|seems?|appears?)\s+(?:very |highly |quite |fairly |more |most )?"
