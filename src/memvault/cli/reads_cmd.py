@@ -19,7 +19,6 @@ from memvault.engine import NodeFilter
 
 if TYPE_CHECKING:
     from memvault.engine import MemoryEngine, MemoryView
-    from memvault.store import HistoryEvent
 
 __all__ = ["print_search", "register"]
 
@@ -154,7 +153,7 @@ def history(
     from memvault.engine import history_json
 
     with _engine(ctx) as engine:
-        found: list[HistoryEvent] = _read_by_id(engine, "history", memory_id, user)
+        found = _read_by_id(engine, "history", memory_id, user)  # the events, oldest first
         events = [history_json(e) for e in found]
     if as_json:
         output.emit_json({"memory_id": memory_id, "events": events})
