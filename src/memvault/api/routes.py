@@ -41,7 +41,6 @@ from memvault.errors import MemoryNotFoundError
 from memvault.model.annotations import unwrap, with_keywords
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN, SCALAR_FILTERS
-from memvault.model.validation import VISIBLE_PATTERN
 
 __all__ = ["Caller", "reject_unknown_query", "router"]
 
@@ -148,7 +147,7 @@ MemoryId = Annotated[str, Path(min_length=1, max_length=64, pattern=ID_PATTERN)]
 IdQuery = Annotated[str | None, Query(min_length=1, max_length=128)]
 #: A user id as a query parameter: trimmed like every user id, so it needs a visible character
 #: (the published schema says so: `?user_id=%0B` is refused by the schema, not only by the engine).
-UserQuery = Annotated[str | None, Query(min_length=1, max_length=128, pattern=VISIBLE_PATTERN)]
+UserQuery = Annotated[UserIdent | None, Query()]
 StampQuery = Annotated[Timestamp | None, Query(description="RFC 3339 date-time")]
 
 
