@@ -263,8 +263,14 @@ class MemvaultStore(BaseStore):
 
     @property
     def _caller(self) -> Caller:
-        """The engine as this store's agent sees it (every call through the one façade)."""
-        return self._engine.as_caller(Grant(self.agent))
+        """The engine as this store's agent sees it (every call through the one façade).
+
+        Trigger: a store opened with ``user=ALL_USERS``.
+        Why: the façade holds a grant bound to no user to shared memories unless it
+          names one, so the orchestrator-wide store read shared items only.
+        Outcome: its grant carries ``all_users`` (the administrative choice made here).
+        """
+        return self._engine.as_caller(Grant(self.agent, all_users=self.user is ALL_USERS))
 
     def setup(self) -> None:
         """Open (creating if needed) the orchestrator's store; optional, the first call does it."""
