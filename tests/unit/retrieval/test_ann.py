@@ -370,3 +370,59 @@ def test_the_write_graph_starts_empty_and_a_search_on_a_large_tail_helps_fill_it
         for p in _clustered(10, seed=72)
     ]
     assert float(np.mean(overlaps)) >= 0.9
+
+
+class _SlowCount:
+    """An int attribute whose read gives the GIL away before it returns.
+
+    A ``+=`` on it (read, add, write) is then interrupted between the read and
+    the write as a free-threaded build or any thread switch may interrupt it.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name]
+        time.sleep(0)  # another thread runs here
+        return value
+
+    def __set__(self, obj: Any, value: int) -> None:
+        obj.__dict__[self.name] = value
+
+
+@needs_faiss
+def test_the_count_of_waiting_searches_stays_exact_under_concurrent_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Searches from several threads raise and lower the count the worker reads to
+    give way (review R2): it must come back to 0, or the worker sleeps 1 ms per chunk
+    for ever (a count too high) or stops giving way (too low)."""
+    slow = _SlowCount()
+    slow.__set_name__(VectorMatrix, "_waiting")
+    monkeypatch.setattr(VectorMatrix, "_waiting", slow, raising=False)
+    m = _matrix(_clustered(600))
+    m.background = True
+    assert m.ensure_ann(wait=True) is not None
+    queries = _clustered(8, seed=81)
+    seen: list[int] = []
+    errors: list[BaseException] = []
+
+    def searches(q: np.ndarray) -> None:
+        try:
+            for _ in range(150):
+                m.search(q, 5, None, ann_min_rows=100)
+                seen.append(m._waiting)
+        except BaseException as exc:  # reported below, not lost in the thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=searches, args=(q,)) for q in queries]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors
+    assert len(seen) == 8 * 150
+    assert min(seen) >= 0 and m._waiting == 0

@@ -147,7 +147,10 @@ class VectorMatrix:
         self._ann_failed = False
         self._start_lock = threading.Lock()  # starting / ending the worker (never held long)
         self._stop = False  # set by :meth:`close`: the worker ends after its chunk
-        self._waiting = 0  # searches waiting for the ANN lock (the worker gives way)
+        #: searches waiting for the ANN lock (the worker gives way); changed under
+        #: ``_waiting_lock`` only: ``+= 1`` from several threads is not atomic
+        self._waiting = 0
+        self._waiting_lock = threading.Lock()
         #: where the HNSW graph is kept between processes (``None``: not kept)
         self.graph_path: Path | None = None
         self._saved_slots = 0  # graph points when it was last loaded or saved
@@ -603,7 +606,8 @@ class VectorMatrix:
             return None
         if self._ann_failed:
             return None
-        self._waiting += 1
+        with self._waiting_lock:
+            self._waiting += 1
         try:
             # Trigger: a worker holds the lock while it adds a chunk of rows.
             # Why: a low-priority worker on a busy machine gets little CPU and
@@ -629,7 +633,8 @@ class VectorMatrix:
             finally:
                 self._ann_lock.release()
         finally:
-            self._waiting -= 1
+            with self._waiting_lock:
+                self._waiting -= 1
         # Trigger: rows written since the index last grew (the worker extends it).
         # Why: they are not in the graph yet, and a search must see every row.
         # Outcome: those rows are scored exactly and merged with the graph's hits.
