@@ -229,10 +229,18 @@ class ConsentService(WriteSteps):
     ) -> tuple[tuple[MemoryNode, ...], tuple[MemoryEdge, ...], tuple[HistoryEvent, ...]]:
         """A confirmed consolidation supersedes the memories it rewrites (Updates edges)."""
         ids = [str(i) for i in replaces] if isinstance(replaces, list) else []
+        # Trigger: a proposal's ``replaces`` names memories (capture's update target, a
+        #   consolidation pair — or any id a caller put in ``propose(replaces=...)``).
+        # Why: confirming it superseded any memory of the orchestrator, another user's
+        #   too: a write by id past the caller's scope (store/scope.py same_owner).
+        # Outcome: only memories of the confirmed memory's own user and project are
+        #   superseded; any other id is left as it is.
         old = [
             n
             for n in self._store.get_nodes(self._orch, ids)
             if n.status in (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED)
+            and n.user_id == node.user_id
+            and n.project_id == node.project_id
         ]
         nodes = tuple(
             n.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": at}) for n in old
