@@ -34,7 +34,14 @@ register_patterns(
             for m in (injection, identifiers, credentials, location, genetic)
             for r in m.RULES
         ),
+        *(
+            r.needs
+            for m in (injection, identifiers, credentials, location, genetic)
+            for r in m.RULES
+            if r.needs is not None
+        ),
         *(r.term for r in topical.FAMILY_RULES),
+        biometric.TERM,
         identifiers.SPOKEN_RULES[-1].pattern,
     ]
 )

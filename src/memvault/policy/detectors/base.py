@@ -76,6 +76,9 @@ class Rule:
     validate: Validator | None = None
     group: int = 0
     views: tuple[str, ...] = ("clean", "collapsed", "numeric")
+    #: a pattern every match of ``pattern`` contains a match of (a part all its branches
+    #: share): its literals join the rule's prefilter, so a text without any is skipped
+    needs: re.Pattern[str] | None = None
 
     @classmethod
     def named(
@@ -104,7 +107,7 @@ def rule_index(rules: Sequence[Rule]) -> PatternIndex:
     """The :class:`PatternIndex` of ``rules``' patterns (built once per rule tuple)."""
     entry = _RULE_INDEXES.get(id(rules))
     if entry is None or entry[0] is not rules:
-        entry = (rules, PatternIndex(r.pattern for r in rules))
+        entry = (rules, PatternIndex((r.pattern for r in rules), [r.needs for r in rules]))
         _RULE_INDEXES[id(rules)] = entry
     return entry[1]
 
@@ -117,7 +120,7 @@ def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = 
         index = rule_index(rules)
     else:  # a passing collection: indexed for this call only
         ordered = tuple(rules)
-        index = PatternIndex(r.pattern for r in ordered)
+        index = PatternIndex((r.pattern for r in ordered), [r.needs for r in ordered])
     views = list(doc.views())
     maybe = [index.candidates(v.lower) for v in views]
     for i in sorted(frozenset().union(*maybe)):

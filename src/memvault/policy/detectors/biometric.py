@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 
 from memvault.policy.detectors.base import PERSON_OWNER, Hit, clause_of
+from memvault.policy.detectors.prefilter import may_match
 from memvault.policy.normalize import NormalizedText
 
 __all__ = ["detect"]
 
-_TERM = re.compile(
+TERM = re.compile(
     r"(?i)\b(?:finger ?prints?|fingerabdr(?:u|ü)cke?|empreintes? digitales?|huellas? dactilar\w*|"
     r"minutiae|thumb ?prints?|iris(?:es)?|retina[l]?|retinal|palm ?(?:vein|print)s?|vein "
     r"pattern|hand geometry|voice ?prints?|voice ?(?:sample|id|signature|profile|biometrics?|"
@@ -110,9 +111,9 @@ def detect(doc: NormalizedText) -> list[Hit]:
     """Biometric findings: a biometric term with data or identification purpose, owned."""
     hits: list[Hit] = []
     for view in doc.views():
-        if view.name.startswith("decoded"):
+        if view.name.startswith("decoded") or not may_match(TERM, view.lower):
             continue
-        for m in _TERM.finditer(view.text):
+        for m in TERM.finditer(view.text):
             clause = clause_of(view.text, m.start(), m.end())
             context = view.text if len(view.text) < 300 else clause
             rest = context.replace(m.group(), " ")

@@ -673,6 +673,7 @@ RULES: tuple[Rule, ...] = (
         _c(_EXFIL),
         "an exfiltration instruction",
         validate=_exfil_ok,
+        needs=_c(_DEST),  # every branch sends to a destination (an e-mail is one)
     ),
     _r("image_beacon", "exfiltration", _c(_MD_IMAGE), "a markdown/HTML image beacon with data"),
     _r(

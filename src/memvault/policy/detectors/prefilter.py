@@ -217,42 +217,120 @@ def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str
     return a if key_a >= key_b else b
 
 
-def _required_in(items: Any) -> frozenset[str] | None:
-    """Lower-cased literals one of which every match of a parsed sequence contains."""
-    best: frozenset[str] | None = None
-    run: list[str] = []
+#: a class of at most this many literal characters inside a literal run ("l[ií]tio") is
+#: read as one literal per character, while the run stays within this many strings
+_MAX_CLASS = 4
+_MAX_EXPANSIONS = 16
+#: one-character needles a match may be known by: marks rare in prose ("me / Pass!2026",
+#: "a|b"); a letter, a digit, a space or a full stop occurs in almost every text
+_RARE_MARKS = frozenset("/|:@=#<>{}[]\\_~^`$%&*+;")
+
+
+def _class_chars(av: Any) -> list[str] | None:
+    """The lower-cased characters of a small positive class of literals (``[ií]``), else None."""
+    if not av or len(av) > _MAX_CLASS:
+        return None
+    chars: set[str] = set()
+    for op, code in av:
+        if op is not _P.LITERAL or len(chr(code).lower()) != 1:
+            return None  # a range, a category, a negation
+        chars.add(chr(code).lower())
+    return sorted(chars)
+
+
+def _literal_strings(items: Any) -> list[str] | None:
+    """The strings a parsed sequence of literals and small classes matches, else None."""
+    out = [""]
+    for op, av in items:
+        if op is _P.LITERAL and len(chr(av).lower()) == 1:
+            out = [r + chr(av).lower() for r in out]
+        elif op is _P.IN and (chars := _class_chars(av)) is not None:
+            out = [r + c for r in out for c in chars]
+        else:
+            return None
+        if len(out) > _MAX_EXPANSIONS:
+            return None
+    return out
+
+
+def _required_sets(items: Any) -> list[frozenset[str]]:
+    """Lower-cased literal sets of a parsed sequence: every match contains a member of EACH.
+
+    A run of literals is one string; a small class inside it multiplies the run
+    ("l[ií]tio" is {"litio", "lítio"}), and so does a group of literal alternatives
+    ("\\.(?:com|net)" is {".com", ".net"}).
+    """
+    sets: list[frozenset[str]] = []
+    run = [""]
 
     def flush() -> None:
-        nonlocal best
-        if run:
-            best = _better(best, frozenset({"".join(run)}))
-            run.clear()
+        nonlocal run
+        if run != [""]:
+            sets.append(frozenset(run))
+        run = [""]
 
     for op, av in items:
         if op is _P.LITERAL and len(chr(av).lower()) == 1:
-            run.append(chr(av).lower())
+            run = [r + chr(av).lower() for r in run]
+        elif op is _P.IN and (chars := _class_chars(av)) is not None:
+            if len(run) * len(chars) > _MAX_EXPANSIONS:
+                flush()
+            run = [r + c for r in run for c in chars]
         elif op is _P.AT:
             continue  # zero-width (\b, ^, $): the literals around it stay adjacent
+        elif (
+            op is _P.BRANCH
+            and (alts := _branch_strings(av[1])) is not None
+            and len(run) * len(alts) <= _MAX_EXPANSIONS * 4
+        ):
+            run = [r + a for r in run for a in alts]
         elif op is _P.SUBPATTERN:
             flush()
-            best = _better(best, _required_in(av[-1]))
+            sets += _required_sets(av[-1])
         elif op is _P.ATOMIC_GROUP:
             flush()
-            best = _better(best, _required_in(av))
+            sets += _required_sets(av)
         elif op is _P.BRANCH:
             flush()
-            branches = [_required_in(b) for b in av[1]]
+            branches = [_best(_required_sets(b)) for b in av[1]]
             if all(b is not None for b in branches):
-                best = _better(best, frozenset().union(*(b for b in branches if b)))
+                sets.append(frozenset().union(*(b for b in branches if b)))
         elif op in _REPEATS:
             flush()
             low, _high, sub = av
             if low >= 1:
-                best = _better(best, _required_in(sub))
+                sets += _required_sets(sub)
         else:
-            flush()  # a class, a wildcard, a lookaround, "İ": no certain literal
+            flush()  # a large class, a wildcard, a lookaround, "İ": no certain literal
     flush()
+    return sets
+
+
+def _branch_strings(alternatives: Any) -> list[str] | None:
+    out: list[str] = []
+    for alternative in alternatives:
+        strings = _literal_strings(alternative)
+        if strings is None or "" in strings:
+            return None
+        out += strings
+    return out
+
+
+def _best(sets: list[frozenset[str]]) -> frozenset[str] | None:
+    best: frozenset[str] | None = None
+    for found in sets:
+        best = _better(best, found)
     return best
+
+
+def _required_in(items: Any) -> frozenset[str] | None:
+    """Lower-cased literals one of which every match of a parsed sequence contains."""
+    return _best(_required_sets(items))
+
+
+def _usable(found: frozenset[str]) -> bool:
+    """A literal set worth a test: no needle shorter than two characters but a rare mark."""
+    return all(len(n) >= 2 or n in _RARE_MARKS for n in found)
 
 
 def _decimal_range(low: int, high: int) -> bool:
@@ -275,9 +353,15 @@ def _is_digit_item(op: Any, av: Any) -> bool:
 
 
 def _needs_digit(items: Any) -> bool:
-    """True when every match of a parsed sequence holds a decimal digit."""
+    """True when every match of a parsed sequence needs a decimal digit in the text.
+
+    A positive lookaround counts: what it must see is in the text, if not in the
+    match ("(?=[A-Z]{0,6}\\d)" before an ID) — the prefilter asks about the text.
+    """
     for op, av in items:
         if _is_digit_item(op, av):
+            return True
+        if op is _P.ASSERT and _needs_digit(av[1]):
             return True
         if op is _P.SUBPATTERN and _needs_digit(av[-1]):
             return True
@@ -292,15 +376,59 @@ def _needs_digit(items: Any) -> bool:
 
 @cache
 def needs_digit(pattern: str, flags: int = 0) -> bool:
-    r"""True when every match of ``pattern`` contains a decimal digit (``\d``).
+    r"""True when every match of ``pattern`` needs a decimal digit (``\d``) in the text.
 
     >>> needs_digit(r"\b\d{3}-\d{2}-\d{4}\b"), needs_digit(r"\b(?:ssn|\d{9})\b")
     (True, False)
+    >>> needs_digit(r"id:\s*(?=[a-z]{0,3}\d)\w+")
+    True
     """
     try:
         return _needs_digit(_sre_parse.parse(pattern, flags))
     except Exception:
         return False
+
+
+def _digit_or(items: Any) -> frozenset[str] | None:
+    """Literals such that every match needs a digit or contains one of them (empty: a digit).
+
+    For a branch some of whose alternatives need no digit but each holds a literal:
+    GPS coordinates in five shapes, one of them "///word.word.word".
+    """
+    if _needs_digit(items):
+        return frozenset()
+    for op, av in items:
+        if op is _P.SUBPATTERN:
+            found = _digit_or(av[-1])
+            if found is not None:
+                return found
+        elif op is _P.BRANCH:
+            out: set[str] = set()
+            for alternative in av[1]:
+                if _needs_digit(alternative):
+                    continue
+                literals = _required_in(alternative)
+                if literals is None or not _usable(literals):
+                    break
+                out |= literals
+            else:
+                return frozenset(out)
+    return None
+
+
+@cache
+def _digit_needles(pattern: str, flags: int) -> frozenset[str] | None:
+    """:func:`_digit_or` of ``pattern`` (minimal, registered with the shared scan)."""
+    try:
+        found = _digit_or(_sre_parse.parse(pattern, flags))
+    except Exception:
+        return None
+    if found:
+        found = frozenset(n for n in found if not any(o != n and o in n for o in found))
+        if any(_risky_chars(n) for n in found):
+            return None  # a needle re may fold onto another letter: keep it simple
+        _register(found)
+    return found
 
 
 _DIGIT = re.compile(r"\d")
@@ -322,18 +450,40 @@ def required_literals(pattern: str, flags: int = 0) -> frozenset[str] | None:
     >>> required_literals(r"\d{3}-\d{4}") is None
     True
     """
-    try:
-        found = _required_in(_sre_parse.parse(pattern, flags))
-    except Exception:
-        return None  # an unusual construct: no prefilter, the pattern always runs
-    if found is None or min(map(len, found)) < 2:
-        return None
-    return found
+    found = _literal_sets(pattern, flags)
+    return found[0] if found else None
 
 
 @cache
-def _required_needles(pattern: str, flags: int) -> tuple[frozenset[str], re.Pattern[str]] | None:
-    """The minimal :func:`required_literals` of a pattern, and the characters that void them.
+def _literal_sets(pattern: str, flags: int = 0) -> tuple[frozenset[str], ...]:
+    """Every usable required literal set of ``pattern``, the most selective first."""
+    try:
+        found = _required_sets(_sre_parse.parse(pattern, flags))
+    except Exception:
+        return ()  # an unusual construct: no prefilter, the pattern always runs
+    usable = [f for f in dict.fromkeys(found) if _usable(f)]
+    return tuple(sorted(usable, key=lambda f: (min(map(len, f)), -len(f)), reverse=True))
+
+
+#: more literal sets tested beside :func:`required_literals` (every one must be present)
+_MORE_SETS = 2
+
+
+def _risky_chars(needle: str) -> set[str]:
+    letters = {ord(ch) for ch in needle}
+    risky = {chr(f) for code in letters for f in _FOLDS.get(code, ())}
+    if ord("i") in letters:
+        risky.add("\u0307")
+    return risky
+
+
+@cache
+def _required_needles(
+    pattern: str, flags: int
+) -> tuple[frozenset[str], tuple[frozenset[str], ...], frozenset[str]] | None:
+    """The minimal :func:`required_literals` of a pattern, up to two more sets every match
+    also holds one of ("my … dose" needs an owner word AND a dose word), and the
+    characters that void them all.
 
     Trigger: ``re`` matches a literal case-insensitively by its simple lower
     case plus a few extra folds, ``str.lower`` by the full mapping.
@@ -343,19 +493,22 @@ def _required_needles(pattern: str, flags: int) -> tuple[frozenset[str], re.Patt
     never skipped (a test checks this against ``re`` over every code point).
     The needles join the shared scan (:func:`_present`).
     """
-    found = required_literals(pattern, flags)
-    if found is None:
+    sets = [
+        frozenset(n for n in found if not any(o != n and o in n for o in found))
+        for found in _literal_sets(pattern, flags)[: 1 + _MORE_SETS]
+    ]
+    if not sets:
         return None
-    minimal = frozenset(n for n in found if not any(o != n and o in n for o in found))
-    letters = {ord(ch) for needle in minimal for ch in needle}
-    risky = {chr(f) for code in letters for f in _FOLDS.get(code, ())}
-    if ord("i") in letters:
-        risky.add("\u0307")
-    risky_rx = re.compile(
-        "[" + "".join(re.escape(c) for c in sorted(risky)) + "]" if risky else "(?!)"
-    )
-    _register(minimal)
-    return minimal, risky_rx
+    risky = frozenset(c for needles in sets for needle in needles for c in _risky_chars(needle))
+    for needles in sets:
+        _register(needles)
+    return sets[0], tuple(sets[1:]), risky
+
+
+@cache
+def _char_class(chars: frozenset[str]) -> re.Pattern[str]:
+    """A regex for any of ``chars`` (never matching when there are none)."""
+    return re.compile("[" + "".join(re.escape(c) for c in sorted(chars)) + "]" if chars else "(?!)")
 
 
 @cache
@@ -381,31 +534,71 @@ class _Filter:
 
     starts: frozenset[str] | None  # a match starts with one of these (lower-cased)
     required: frozenset[str] | None  # a match contains one of these
-    risky: re.Pattern[str] | None  # a character that voids ``required``
-    digit: bool  # a match holds a decimal digit
+    more: tuple[frozenset[str], ...]  # ... and one of each of these
+    risky: re.Pattern[str] | None  # a character that voids ``required`` and ``more``
+    digit: bool  # a match needs a decimal digit in the text ...
+    undigit: frozenset[str]  # ... unless it holds one of these ("///word.word.word")
+
+    def literals_pass(self, lower_text: str, present: frozenset[str]) -> bool:
+        """``required`` and every ``more`` set have a needle present (or a risky fold)."""
+        if (self.required is None or not self.required.isdisjoint(present)) and all(
+            not s.isdisjoint(present) for s in self.more
+        ):
+            return True
+        risky = self.risky
+        return (
+            risky is not None and not lower_text.isascii() and risky.search(lower_text) is not None
+        )
+
+    def digit_passes(self, has_digit: bool, present: frozenset[str]) -> bool:
+        return not self.digit or has_digit or not self.undigit.isdisjoint(present)
 
 
 @cache
 def _filter(pattern: str, flags: int) -> _Filter:
     required = _required_needles(pattern, flags)
+    undigit = _digit_needles(pattern, flags)
     return _Filter(
         starts=_start_needles(pattern),
         required=None if required is None else required[0],
-        risky=None if required is None else required[1],
-        digit=needs_digit(pattern, flags),
+        more=() if required is None else required[1],
+        risky=None if required is None else _char_class(required[2]),
+        digit=undigit is not None,
+        undigit=undigit or frozenset(),
     )
+
+
+@cache
+def _filter_needing(pattern: str, flags: int, needs: str | None, needs_flags: int) -> _Filter:
+    """:func:`_filter` of ``pattern``, plus the literals of ``needs``: a pattern every match
+    of ``pattern`` contains a match of (a rule names it; its literals are one more set)."""
+    f = _filter(pattern, flags)
+    extra = None if needs is None else _required_needles(needs, needs_flags)
+    if extra is None:
+        return f
+    own = _required_needles(pattern, flags)
+    return _Filter(
+        starts=f.starts,
+        required=f.required if f.required is not None else extra[0],
+        more=(*f.more, extra[0]) if f.required is not None else f.more,
+        risky=_char_class(extra[2] | (own[2] if own is not None else frozenset())),
+        digit=f.digit,
+        undigit=f.undigit,
+    )
+
+
+def _filter_of(pattern: re.Pattern[str], needs: re.Pattern[str] | None) -> _Filter:
+    if needs is None:
+        return _filter(pattern.pattern, pattern.flags)
+    return _filter_needing(pattern.pattern, pattern.flags, needs.pattern, needs.flags)
 
 
 def _passes(f: _Filter, lower_text: str, present: frozenset[str]) -> bool:
     if f.starts is not None and f.starts.isdisjoint(present):
         return False
-    if (
-        f.required is not None
-        and f.required.isdisjoint(present)
-        and not (f.risky is not None and not lower_text.isascii() and f.risky.search(lower_text))
-    ):
+    if not f.literals_pass(lower_text, present):
         return False
-    return not f.digit or _DIGIT.search(lower_text) is not None
+    return f.digit_passes(_DIGIT.search(lower_text) is not None, present)
 
 
 def register_patterns(patterns: Iterable[re.Pattern[str]]) -> None:
@@ -480,7 +673,9 @@ def _present(lower_text: str) -> frozenset[str]:
     return found
 
 
-def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
+def may_match(
+    pattern: re.Pattern[str], lower_text: str, needs: re.Pattern[str] | None = None
+) -> bool:
     """False only when ``pattern`` certainly cannot match ``lower_text`` (lower-cased).
 
     Every test that applies must pass: a literal every match starts with
@@ -490,8 +685,8 @@ def may_match(pattern: re.Pattern[str], lower_text: str) -> bool:
     needs one (:func:`needs_digit`). The literals of every pattern are found
     at once by :func:`_present`. A pattern with none of the three always runs.
     """
-    f = _filter(pattern.pattern, pattern.flags)
-    if f.starts is None and f.required is None:
+    f = _filter_of(pattern, needs)
+    if f.starts is None and f.required is None and not f.undigit:
         return not f.digit or _DIGIT.search(lower_text) is not None
     return _passes(f, lower_text, _present(lower_text))
 
@@ -513,16 +708,23 @@ class PatternIndex:
     ([0], [1])
     """
 
-    def __init__(self, patterns: Iterable[re.Pattern[str]]) -> None:
+    def __init__(
+        self,
+        patterns: Iterable[re.Pattern[str]],
+        needs: Iterable[re.Pattern[str] | None] | None = None,
+    ) -> None:
         self.patterns = tuple(patterns)
+        #: per pattern, a pattern each of its matches contains a match of (or None)
+        self.needs = tuple(needs) if needs is not None else (None,) * len(self.patterns)
         self._built: _Built | None = None
 
     def _build(self) -> _Built:
-        filters = tuple(_filter(p.pattern, p.flags) for p in self.patterns)
+        filters = tuple(_filter_of(p, n) for p, n in zip(self.patterns, self.needs, strict=True))
         free: dict[str, list[int]] = {}  # start needle -> patterns with no other test
         checked: dict[str, list[int]] = {}  # start needle -> patterns with more tests
         always: list[int] = []  # no test at all
         digit: list[int] = []  # a digit only
+        undigit: dict[str, list[int]] = {}  # a digit or one of these needles, nothing else
         required: dict[str, list[int]] = {}  # no start needle: a needle every match holds
         #: ... and its ``risky`` character, which voids the needle on a non-ASCII text
         risky: list[tuple[int, re.Pattern[str]]] = []
@@ -532,7 +734,12 @@ class PatternIndex:
                 for needle in f.starts:
                     (checked if more else free).setdefault(needle, []).append(i)
             elif f.required is None:
-                (digit if f.digit else always).append(i)
+                if not f.digit:
+                    always.append(i)
+                    continue
+                digit.append(i)
+                for needle in f.undigit:
+                    undigit.setdefault(needle, []).append(i)
             else:
                 for needle in f.required:
                     required.setdefault(needle, []).append(i)
@@ -543,6 +750,7 @@ class PatternIndex:
             {n: tuple(ids) for n, ids in checked.items()},
             frozenset(always),
             frozenset(digit),
+            {n: tuple(ids) for n, ids in undigit.items()},
             {n: tuple(ids) for n, ids in required.items()},
             tuple(risky),
             filters,
@@ -568,6 +776,9 @@ class PatternIndex:
             digit = _DIGIT.search(lower_text) is not None
             if digit:
                 kept.update(built.digit)
+            else:
+                for needle in present & built.undigit_needles:
+                    kept.update(built.undigit[needle])
         maybe: set[int] = set()  # a needle is present; a digit (or nothing else) remains
         for needle in present & built.free_needles:
             kept.update(built.free[needle])
@@ -581,14 +792,12 @@ class PatternIndex:
         filters = built.filters
         for i in maybe - kept:
             f = filters[i]
-            if f.required is not None and f.starts is not None and f.required.isdisjoint(present):
-                risky = f.risky
-                if risky is None or lower_text.isascii() or not risky.search(lower_text):
-                    continue
+            if (f.required is not None or f.more) and not f.literals_pass(lower_text, present):
+                continue
             if f.digit:
                 if digit is None:
                     digit = _DIGIT.search(lower_text) is not None
-                if not digit:
+                if not f.digit_passes(digit, present):
                     continue
             kept.add(i)
         return frozenset(kept)
@@ -602,15 +811,18 @@ class _Built:
     checked: dict[str, tuple[int, ...]]
     always: frozenset[int]
     digit: frozenset[int]
+    undigit: dict[str, tuple[int, ...]]
     required: dict[str, tuple[int, ...]]
     risky: tuple[tuple[int, re.Pattern[str]], ...]
     filters: tuple[_Filter, ...]
     # the needles of each table as sets: ``present & needles`` walks the smaller one
     free_needles: frozenset[str] = field(init=False)
     checked_needles: frozenset[str] = field(init=False)
+    undigit_needles: frozenset[str] = field(init=False)
     required_needles: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "free_needles", frozenset(self.free))
         object.__setattr__(self, "checked_needles", frozenset(self.checked))
+        object.__setattr__(self, "undigit_needles", frozenset(self.undigit))
         object.__setattr__(self, "required_needles", frozenset(self.required))

@@ -370,6 +370,13 @@ def _may_hold_a_run(lower: str) -> bool:
     return bool(_STRONG.intersection(_LETTERS.findall(lower))) or bool(_SCRIPT_DIGITS.search(lower))
 
 
+#: id(base) -> (base, its spoken view): the credentials and identifiers detectors both read
+#: the spoken view of the same clean view; a few entries (the views in flight) serve both,
+#: and no long-lived copy of judged text is kept (cleared when full)
+_SPOKEN: dict[int, tuple[View, View | None]] = {}
+_SPOKEN_MAX = 8
+
+
 def spoken_view(base: View) -> View | None:
     """``base`` with each dictated number run written as digits (``None``: no such run).
 
@@ -380,6 +387,17 @@ def spoken_view(base: View) -> View | None:
     """
     if not _may_hold_a_run(base.lower):
         return None
+    entry = _SPOKEN.get(id(base))
+    if entry is not None and entry[0] is base:
+        return entry[1]
+    view = _spoken_view(base)
+    if len(_SPOKEN) >= _SPOKEN_MAX:
+        _SPOKEN.clear()
+    _SPOKEN[id(base)] = (base, view)
+    return view
+
+
+def _spoken_view(base: View) -> View | None:
     replaced: list[tuple[str, int, int]] = []
     for run in _read_runs(base.text):
         pos = run.pieces[0][1]
