@@ -16,6 +16,10 @@ same person that holds it (``write/resolve.py``).
 ('MySQL', '')
 >>> changed_from("Od teraz zamiast Airflow używamy Dagstera"), changed_from("Go yerine Rust")
 ('Airflow', 'Go')
+>>> changed_from("Agora usamos o Penpot em vez do Figma"), changed_from("ya no vivo en Madrid")
+('Figma', 'Madrid')
+>>> changed_from("VueからReactに移行しました。"), changed_from("我们组现在不用C了。")
+('Vue', 'C')
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ _END = (
     r"(?=\s*(?:$|[,.;:!?)]|\s(?:with|to|for|and|but|because|anymore|any more|now|last|in|on"
     r"|a|since|after|\w+ ago)\b))"
 )
+#: A capitalised name of one or two words ("Figma", "Spring Boot", "W&B").
+_NAME = r"(?P<old>[A-Z][\w.+#/&-]*(?: [A-Z][\w.+#/&-]*)?)"
+#: A Latin-script name inside Japanese or Chinese text, where every character is ``\w``.
+_LATIN = r"(?P<old>[A-Za-z][A-Za-z0-9.+#/&-]*(?: [A-Za-z][A-Za-z0-9.+#/&-]*){0,2})"
 _SHAPES = (
     rf"\b(?:replaced|swapped(?: out)?|ditched|dropped|dumped|retired|got rid of)\s+"
     rf"{_OLD}\s+(?:with|for)\b",
@@ -45,14 +53,28 @@ _SHAPES = (
     rf"\binstead of\s+{_OLD}{_END}",
     # "zamiast Airflow używamy Dagstera", "вместо ClickHouse у нас Druid", "Go yerine Rust":
     # a name right after (or, in Turkish, before) the word for "instead of"
-    r"(?<!\w)(?:statt|anstatt|en vez de|en lugar de|au lieu de|em vez de|invece di"
-    r"|in plaats van|zamiast|вместо)\s+(?-i:(?P<old>[A-Z][\w.+#/-]*(?: [A-Z][\w.+#/-]*)?))",
+    r"(?<!\w)(?:statt|anstatt|en vez del?|en lugar del?|au lieu d[eu]|em vez d[eoa]"
+    r"|invece d(?:i|el|ella)|in plaats van|zamiast|вместо|istället för|i stället för"
+    r"|i stedet for|în loc de|místo)\s+(?:(?:the|o|a|el|la|le|il|de|het)\s+)?"
+    rf"(?-i:{_NAME})",
+    # "ya no vivo en Madrid", "je n'habite plus à Lyon", "ich wohne nicht mehr in Bonn": a
+    # place or employer no longer true, named
+    r"(?<!\w)(?:ya no (?:vivo|trabajo|estoy|vivimos|trabajamos)|já não (?:moro|trabalho|vivo)"
+    r"|não (?:moro|trabalho) mais|n'habite plus|ne travaille plus|nicht mehr)\s+"
+    rf"(?:en|em|à|a|au|in|bei|at|para|für|con|com)\s+(?-i:{_NAME})",
+    # "a quitté Polars", "dropped W&B", "abandonamos Jenkins": the old value dropped
+    r"(?<!\w)(?:quitté|abandonné|abandonamos|abandonei|abbandonato|dropped|ditched)\s+"
+    rf"(?-i:{_NAME})",
+    # "VueからReactに移行しました", "我们现在不用C了", "从Jenkins换到…": the old value in CJK text
+    rf"{_LATIN}から",
+    rf"(?:不再用|不用|不再使用|从){_LATIN}",
     r"(?-i:(?P<old>[A-Z][\w.+#/-]*))\s+yerine\b",
     r"(?<!\w)(?:en vez de|en lugar de|au lieu de|statt|anstatt|em vez de|invece di"
     rf"|in plaats van|zamiast)\s+{_OLD}(?=\s*(?:$|[,.;:!?]))",
     r"(?<!\w)(?:ya no usamos|ya no uso|nicht mehr|não usamos mais|non usiamo più)\s+"
     rf"{_OLD}(?=\s*(?:$|[,.;:!?]))",
-    rf"(?<!\w)(?:de|von|from|da|van|z)\s+{_OLD}\s+(?:a|auf|zu|to|para|à|naar|na)\s+\S",
+    rf"(?<!\w)(?:de la|de|von|from|da|van|z|från|fra|od)\s+{_OLD}\s+(?:a|auf|zu|to|para|à|naar|na"
+    r"|till|til|la|do)\s+\S",
 )
 _FROM = tuple(re.compile(shape, re.I) for shape in _SHAPES)
 

@@ -32,9 +32,9 @@ from __future__ import annotations
 import re
 
 from memvault.extract.gloss import glosses
+from memvault.extract.reader import english_like
 from memvault.extract.reading import UPDATE_CUE
 from memvault.extract.verbatim import protect
-from memvault.learn.language import english_like
 
 __all__ = [
     "about_replies",

@@ -184,6 +184,10 @@ _RULES: tuple[Rule, ...] = (
     ),
 )
 
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
 _ANY_DATE = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening)"
     r"|(?:next|last|this) (?:week|month|year|monday|tuesday|wednesday|thursday|friday"
@@ -191,7 +195,10 @@ _ANY_DATE = re.compile(
     r"|saturday|sunday)"
     + _HABIT
     + r"|in \w+ (?:days?|weeks?|months?)|\w+ (?:days?|weeks?|months?) ago"
-    r"|\d{4}-\d{2}-\d{2})\b",
+    r"|\d{4}-\d{2}-\d{2}"
+    # a calendar day: "12-14 February", "on 3 March", "November 3rd", "Dec 24"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[-–]\s*\d{{1,2}}(?:st|nd|rd|th)?)?\s+(?:of\s+)?{_MONTH}"
+    rf"|(?!may\b){_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?!\d))\b",
     re.I,
 )
 
@@ -201,6 +208,8 @@ def has_date_expression(text: str) -> bool:
 
     >>> has_date_expression("I met Ana yesterday"), has_date_expression("I like tea")
     (True, False)
+    >>> has_date_expression("offsite on 12-14 February"), has_date_expression("approved on Nov 3rd")
+    (True, True)
     """
     return _ANY_DATE.search(text) is not None
 

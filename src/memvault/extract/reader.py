@@ -24,6 +24,7 @@ millisecond per clause on any platform. Weights ship in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -35,7 +36,8 @@ from memvault.errors import WeightsError
 from memvault.extract.gloss import glosses
 from memvault.extract.verbatim import PLACEHOLDER_PATTERN, protect
 from memvault.learn import Heads, SparseRows, char_ngrams, load_weights
-from memvault.learn.language import english_like
+from memvault.learn.language import common_english
+from memvault.learn.language import english_like as _reads_english
 from memvault.model.enums import MemoryType
 
 __all__ = [
@@ -82,6 +84,38 @@ TYPES: dict[str, tuple[MemoryType, str]] = {
     "event": (MemoryType.EVENT, "EVENT"),
     "procedure": (MemoryType.PROCEDURE, "PROCEDURE"),
 }
+
+
+#: Function words of languages the shared test (:mod:`memvault.learn.language`) does not
+#: list — Swedish, Danish/Norwegian, Romanian, Czech — none of them an English word.
+#: "Varje fredag har vi fika med hela teamet" has no accent and no word that test knows.
+_MORE_OTHER = frozenset(
+    """och att det som är inte jag har på av till ett kan ska också våra vår mitt mina
+    mycket hela varje numera istället använder jobbar bor vi med til ikke jeg af skal også
+    vores meget hver nå nu bruger bruker arbejder jobber
+    și că este sunt pentru nu pe în noi meu mea noastră acum
+    že jsem jsme ve můj moje naše náš taky není""".split()
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def english_like(text: str) -> bool:
+    """Whether ``text`` reads as English, for the reader and the rules.
+
+    The shared test (:func:`memvault.learn.language.english_like`), and not
+    English when two or more words are function words of Swedish, Danish,
+    Norwegian, Romanian or Czech and they outnumber the English ones.
+
+    >>> english_like("Varje fredag har vi fika med hela teamet klockan tre")
+    False
+    >>> english_like("we do a fika every friday at three"), english_like("Acum lucrăm cu Go")
+    (True, False)
+    """
+    if not _reads_english(text):
+        return False
+    words = _WORD.findall(text.lower())
+    more = sum(w in _MORE_OTHER for w in words)
+    return more < 2 or more <= sum(common_english(w) for w in words)
 
 
 _DURABLE_MASK = np.array([label in DURABLE for label in LABELS])

@@ -104,9 +104,15 @@ _UPDATE_OTHER = (
     r"|переех(?:ал|ала|али)|поменял[аи]?|ora uso|ora usiamo|voortaan|sinds kort"
     r"|neuerdings|seit kurzem|depuis peu|desde hace poco|da poco|od niedawna|numera"
     r"|inte längre|ikke længere|flyttade|flyttede|ho cambiato|abbiamo cambiato"
-    r"|he cambiado|hemos cambiado|j'ai changé de|passei a|passamos a|değiştirdi[mk])(?!\w)"
+    r"|he cambiado|hemos cambiado|j'ai changé de|passei a|passamos a|değiştirdi[mk]"
+    # Swedish, Danish/Norwegian, Romanian, Czech: "nu kör vi …", "i stedet for", "nu mai"
+    r"|nu|nå|istället|i stället|i stedet(?: for)?|bytt(?:e|et)? till?|byttet til|byttede til"
+    r"|gått över till|gick över till|gået over til|skiftet til|skiftede til|fremover"
+    r"|från och med nu|ikke lenger|acum|nu mai|în loc de|în locul|am trecut (?:la|pe)"
+    r"|ne-am mutat|m-am mutat|de acum(?: înainte)?|am schimbat|am înlocuit|teď|už ne\w*"
+    r"|místo|přešli jsme|přešel jsem|přešla jsem|od teď|nyní|quitté|abandonné)(?!\w)"
     r"|今は|最近は|乗り換え|切り替え|に変更|代わりに|これからは|もう使って|现在|不再|改用|换成|换到"
-    r"|转到|改成|以后都|引っ越し|搬到|搬家"
+    r"|转到|改成|以后都|引っ越し|搬到|搬家|移行し|に移行|不用|に変えました|に変えた|に乗り換え"
 )
 UPDATE_CUE = re.compile(rf"{_UPDATE_EN}|{_UPDATE_OTHER}", re.I)
 # Rules whose type is structural (a todo reported done closes the todo; a

@@ -52,19 +52,17 @@ from memvault.extract.clause import Clause, Rule
 from memvault.extract.clause import candidate as _cand
 from memvault.extract.constraints import check_statement
 from memvault.extract.context import (
-    about_replies,
     biographic,
     context_of_kept,
     decision_said,
-    favourite_said,
     lasting_state,
     of_the_moment,
     praises_listener,
     stands_alone,
-    wants_replies,
 )
 from memvault.extract.dates import has_date_expression
-from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
+from memvault.extract.foreign import keep_other_language
+from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, glosses
 from memvault.extract.prepare import is_chitchat, prepare
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
@@ -86,7 +84,6 @@ from memvault.extract.reading import (
     stated,
     stated_other,
     statement_candidate,
-    verbatim_candidate,
 )
 from memvault.extract.register import Record, read_register, record_candidates
 from memvault.extract.sensitive import sensitive_words
@@ -207,12 +204,6 @@ _TODAY_OTHER = re.compile(
 #: Rules whose statement stands whatever day it is said ("from today on, always …").
 _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
 
-#: What an unsure reading of a first-person clause in another language may keep: not an
-#: event (where a stranger's illness or arrest is told) and never a silent reading — and
-#: only when it reads as surely durable as the English keep rule asks (``keep.share`` or
-#: ``keep.mass``).
-_STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "decision"})
-
 #: A change made ("we bumped dagster to 1.10.1 today", "upgraded the cluster this morning"):
 #: the new state of things outlasts the day it was made.
 _DONE_CHANGE = re.compile(
@@ -225,9 +216,6 @@ _DONE_CHANGE = re.compile(
 #: sentence no rule read carries it on.
 _ASIDE = frozenset({"oneoff", "chitchat"})
 ASIDE_MIN = 0.9
-
-#: Glosses that date a happening in the last days: it stays an event in any language.
-_RECENT_GLOSSES = frozenset({"yesterday", "last week"})
 
 #: What an event that starts or tells a lasting state is retyped as.
 _AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
@@ -253,7 +241,22 @@ _ASKED = frozenset({"TODO", "REMINDER"})
 
 #: Someone other than the speaker ("her", "his", "they") in a clause.
 _SOMEONE_ELSE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|he's|she's)\b", re.I)
-_ABOUT_SPEAKER = re.compile(r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\b", re.I)
+#: "The team offsite is confirmed for 12-14 February": the speaker's team is the speaker's.
+_ABOUT_SPEAKER = re.compile(
+    r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us|(?:the|our|my) team(?:'s)?)\b", re.I
+)
+#: A request for the next hours ("don't merge anything meanwhile", "hold the deploys
+#: until I'm back"): a standing rule's words, true for an afternoon.
+_TEMPORARY_WORDS = (
+    "meanwhile",
+    "in the meantime",
+    "for now",
+    "for the time being",
+    "until i'm back",
+    "until i get back",
+    "while i'm (?:away|out|off|gone|offline)",
+)
+_TEMPORARY = re.compile(rf"\b(?:{'|'.join(_TEMPORARY_WORDS)})\b", re.I)
 
 
 def _label(reading: Reading | None) -> str:
@@ -393,6 +396,7 @@ class RuleExtractor:
                 foreign=foreign,
                 # a calendar's or diary's entries are the writer's own
                 own_entry=kind in {"calendar", "diary"},
+                lead=s_index == 0,
             )
             for i, (s_index, raw, text, explicit) in enumerate(prepared)
         ]
@@ -476,6 +480,13 @@ class RuleExtractor:
                 # Why: true now, not tomorrow — a one-off, however it is phrased.
                 # Outcome: nothing is kept of it.
                 why, cand = f"silent:about today ({why})", None
+            temporary = cand is not None and cand.rule in _STANDING and _TEMPORARY.search(raw)
+            if temporary and not explicit:
+                # Trigger: a standing rule's words for the next hours ("don't merge anything
+                #          meanwhile", "hold the deploys until I'm back").
+                # Why: true until the speaker is back, not a standing preference.
+                # Outcome: nothing is kept of it.
+                why, cand = f"silent:temporary request ({why})", None
             if (
                 cand is not None
                 and not explicit
@@ -594,6 +605,7 @@ class RuleExtractor:
         *,
         foreign: bool = False,
         own_entry: bool = False,
+        lead: bool = False,
     ) -> tuple[Candidate | None, str]:
         """The clause's candidate (or None) and why (see :class:`ClauseTrace`)."""
         if not explicit and praises_listener(text):
@@ -724,60 +736,13 @@ class RuleExtractor:
                 # Trigger: a clause in another language, read as durable.
                 # Why: no rule and no rewriter reads it; only a sure reading says what
                 #      it is (the corpus has eleven languages, not every wording).
-                # Outcome: a sure reading keeps the clause word for word, typed; so does
-                #          an unsure durable one of a first-person statement ("tengo que
-                #          …", "私は…"), as in English; anything else keeps nothing.
-                if not (
-                    reading.sure
-                    or (
-                        says
-                        and reading.label in _STATED_OTHER
-                        and self.reader is not None
-                        and (
-                            reading.share >= self.reader.keep_share
-                            or reading.mass >= self.reader.keep_mass
-                        )
-                    )
-                ):
-                    if not (wants_replies(text) or favourite_said(text)):
-                        why = f"{reading.label} {reading.score:.2f}"
-                        return None, f"silent:unread (not English, {why})"
-                    # "Cevapları Türkçe yazarsan sevinirim", "mi editor favorito es Helix":
-                    # how the answers should be, or a favourite — a taste however unsure
-                    reading = replace(reading, label="preference")
-                hints = glosses(text)
-                taste = favourite_said(text) or wants_replies(text)
-                if (reading.label == "event" and not _RECENT_GLOSSES.intersection(hints)) or (
-                    reading.label == "preference"
-                    and REPLY_GLOSS not in hints
-                    and not TASTE_GLOSSES.intersection(hints)
-                    and not about_replies(text)
-                    and not taste
-                ):
-                    # "mittlerweile sind wir auf Hetzner", "empecé a correr hace dos años": a
-                    # state of things or a life story, a fact (what happened yesterday or
-                    # last week stays an event); a preference in another
-                    # language says its taste ("me encanta", "je préfère", "请用中文")
-                    reading = replace(reading, label="fact")
-                if reading.label == "decision" and not decision_said(text):
-                    # "devo aggiornare Next.js alla 15": no choice is said — a todo when
-                    # it says "need to", else the stack's fact
-                    reading = replace(reading, label="todo" if NEED_GLOSS in hints else "fact")
-                if REPLY_GLOSS in hints or taste:
-                    if reading.label in {"fact", "event", "decision"}:
-                        # "Contéstame siempre en español": how the user wants replies
-                        reading = replace(reading, label="preference")
-                elif (
-                    reading.label in {"preference", "event"}
-                    and HABIT_GLOSS in hints
-                    and not TASTE_GLOSSES.intersection(hints)
-                ):
-                    # "Codziennie rano biegam …": a routine, as in English, not a taste
-                    reading = replace(reading, label="fact")
-                word_for_word = verbatim_candidate(clause, reading)
-                return word_for_word, f"reader.{reading.label} (verbatim)" + (
-                    "" if word_for_word else " (too short)"
+                # Outcome: see :func:`memvault.extract.foreign.keep_other_language`.
+                keep = (
+                    (self.reader.keep_share, self.reader.keep_mass)
+                    if self.reader is not None
+                    else (2.0, 2.0)
                 )
+                return keep_other_language(clause, reading, says=says, lead=lead, bar=keep)
             if (
                 reading.sure
                 and reading.label == "event"

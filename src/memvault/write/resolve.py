@@ -234,8 +234,12 @@ def _names_old_value(candidate: Candidate, n: NeighbourView) -> bool:
     """
     if n.type in {"Todo", "Event"} or _holder(candidate.content) != _holder(n.content):
         return False
-    old = re.escape(_norm(candidate.previous_value))
-    return re.search(rf"(?<!\w){old}(?!\w)", _norm(n.content)) is not None
+    value = _norm(candidate.previous_value)
+    # a Latin name inside Japanese or Chinese text ("主にVueを使っています") is bounded by
+    # what is not a Latin letter or digit: every CJK character is a word character
+    edge = r"[A-Za-z0-9]" if value.isascii() else r"\w"
+    found = re.search(rf"(?<!{edge}){re.escape(value)}(?!{edge})", _norm(n.content))
+    return found is not None
 
 
 def resolve(

@@ -328,3 +328,42 @@ def test_i_am_a_capitalised_noun_is_no_name_without_a_greeting() -> None:
     got = X.extract(Message(text="Ich bin Entwickler.", speaker="The user"), now=NOW).candidates
     assert all("name" not in c.content for c in got)
     assert X.extract(Message(text="元気です。", speaker="The user"), now=NOW).candidates == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't deploy anything meanwhile, I'm stepping out.",
+        "Please hold all merges until I'm back.",
+        "For now, don't touch the billing config.",
+    ],
+)
+def test_a_request_for_the_next_hours_is_not_a_standing_preference(text: str) -> None:
+    # session 10: "Don't merge anything meanwhile" was stored as a lasting preference
+    assert extract(text) == []
+
+
+def test_a_standing_request_without_a_time_limit_is_still_kept() -> None:
+    assert [t for t, _, _ in extract("Don't deploy on Fridays, ever.")] == ["Preference"]
+
+
+def test_a_turn_opening_with_a_named_statement_in_another_language_keeps_it() -> None:
+    # session 10: the lead sentence read as durable without standing out was dropped
+    got = extract("Sou engenheira de dados numa seguradora em Coimbra. O resto depois.")
+    assert any("Coimbra" in c for _, _, c in got), got
+
+
+def test_a_swedish_clause_is_not_read_as_english() -> None:
+    # session 10: no accent and no known function word made it "English": nothing kept
+    got = extract("Varje tisdag spelar vi innebandy med hela kontoret klockan fem.")
+    assert [c for _, _, c in got] == [
+        "Varje tisdag spelar vi innebandy med hela kontoret klockan fem."
+    ]
+
+
+def test_the_teams_dated_happening_is_the_speakers_event() -> None:
+    # session 10: "the team …" was "not the speaker's event" and nothing was kept
+    got = extract("The team hackathon is scheduled for 3-5 March in Ghent. Should be fun.")
+    assert [(t, c) for t, _, c in got] == [
+        ("Event", "The team hackathon is scheduled for 3-5 March in Ghent.")
+    ]

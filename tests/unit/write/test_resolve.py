@@ -132,3 +132,28 @@ def test_changing_ones_mind_updates_the_related_plan() -> None:
     )
     r = resolve(c, [plan], BANDS)
     assert r.outcome is Outcome.UPDATED and r.supersedes == ("m1",)
+
+
+def test_a_change_in_cjk_text_finds_the_latin_name_it_replaces() -> None:
+    # session 10: "VueからReactに" named Vue, but every CJK character is a word character,
+    # so the old memory "主にVueを使っています" never matched the name as a word
+    c = cand(
+        "最近はVueからReactに移行しました。",
+        "fact.vue_react",
+        cue=ChangeCue.UPDATE,
+        previous_value="Vue",
+    )
+    old = n("m1", "主にVueを使っています。", "fact.vue", sim=0.2)
+    other = n("m2", "主にVuexを使っています。", "fact.vuex", sim=0.2)
+    assert resolve(c, [old, other], BANDS).supersedes == ("m1",)
+
+
+def test_a_change_in_another_language_names_the_place_it_leaves() -> None:
+    c = cand(
+        "Ya no vivo en Bilbao, me mudé a Cádiz.",
+        "fact.x",
+        cue=ChangeCue.UPDATE,
+        previous_value="Bilbao",
+    )
+    old = n("m1", "Iker lives in Bilbao.", "city", "Bilbao", sim=0.1)
+    assert resolve(c, [old], BANDS).outcome is Outcome.UPDATED
