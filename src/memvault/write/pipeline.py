@@ -90,6 +90,7 @@ from memvault.write.spec import (
     PURGE_AFTER,
     UPDATABLE_FIELDS,
     Clock,
+    FieldGate,
     LinkOptions,
     MemoryPatch,
     NewMemory,
@@ -98,6 +99,9 @@ from memvault.write.spec import (
 )
 
 __all__ = ["RELATIONS_BATCH_MAX", "STATUS_CHANGES", "WritePipeline"]
+
+#: How an edge's reason is judged: as the words of a plain fact (its content checks).
+_REASON_FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
 
 
 #: How each status change is judged, audited and shown in the delta header.
@@ -817,6 +821,17 @@ class WritePipeline(Judging):
             )
         except ValidationError as exc:
             return self.invalid(MemoryOp.STORE, validation_failed(exc), memory_id=from_id)
+        # Trigger: an edge with a reason (get(), search hits' edges and the inspector show it).
+        # Why: text shown to the model or the user is judged like a memory's content
+        #      (review S10-R2: an injection or an SSN as a reason was stored unjudged).
+        # Outcome: the gate judges the reason's words (detectors, text heads); a refusal
+        #          is recorded against the from-memory like any refused write.
+        if edge.reason and isinstance(self.gate, FieldGate):
+            decision = self.gate.check_fields(
+                MemoryOp.STORE, {**_REASON_FIELDS, "content": edge.reason}, agent_id=None
+            )
+            if not decision.allowed:
+                return self.refuse(MemoryOp.STORE, decision, memory_id=from_id)
         write = self.builder(now, thread_id).linked(edge)
         return self.commit(
             write,
