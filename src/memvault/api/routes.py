@@ -37,7 +37,7 @@ from memvault.api.schemas import (
 )
 from memvault.engine import Caller as EngineCaller
 from memvault.engine import NodeFilter, WriteResult, history_json
-from memvault.errors import MemoryNotFoundError
+from memvault.errors import MemoryNotFoundError, ValidationFailed
 from memvault.model.annotations import unwrap, with_keywords
 from memvault.model.enums import MemoryStatus, MemoryType, StopReason
 from memvault.model.node import ID_PATTERN, SCALAR_FILTERS
@@ -167,6 +167,25 @@ def add_memory(body: MemoryIn, c: CallerDep) -> JSONResponse:
     """Store one memory (the fields of ``memvault add``); answers ``stop_reason``, ``memory_id``."""
     fields = body.model_dump(mode="json")
     controls = {name: fields.pop(name) for name in HTTP_ONLY}  # thread_id, vector, vector_model
+    if controls.get("vector") is not None:
+        # Trigger: a precomputed vector in the body.
+        # Why: the gate's learned heads read it; a harmless text's vector must not carry
+        #      a refused text past them (review S10-R3), and a vector of other words
+        #      would surface this memory for queries it does not answer.
+        # Outcome: it must be this server's vector of the content, else 409 like a vector
+        #          of another model or size (nothing is written).
+        try:
+            controls["vector"] = c.engine.agreeing_vector(
+                str(fields.get("content") or ""), controls["vector"], controls.get("vector_model")
+            )
+        except ValidationFailed as exc:
+            raise ApiProblem(
+                409,
+                "schema-invalid",
+                exc.message,
+                stop_reason=exc.stop_reason.value,
+                errors=[{"field": f, "message": m} for f, m in exc.errors],
+            ) from None
     parsed = c.engine.new_memory(fields)
     result = parsed if isinstance(parsed, WriteResult) else c.engine.add(parsed, **controls)
     if not result.ok and any(field == "source.source_path" for field, _ in result.errors):

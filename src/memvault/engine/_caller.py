@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
+from memvault.embed.base import FloatVector
 from memvault.engine._capture import CaptureOps
 from memvault.engine._context import ContextOps
 from memvault.engine._core import _unpack
@@ -60,6 +61,7 @@ from memvault.store.base import HistoryEvent, NodeFilter
 from memvault.store.records import AuditHead
 from memvault.store.scope import ALL_USERS, UserScope
 from memvault.write import CapturePipeline
+from memvault.write.precomputed import agreeing_vector
 from memvault.write.spec import MemoryPatch, NewMemory
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
@@ -139,6 +141,18 @@ class Caller(CallerRules):
             own["user_id"] = self._own(memory.user_id, "add")
         typed = {k: v for k, v in options.items() if k in _ADD_OPTIONS}
         return self._run(self._engine.add, memory.model_copy(update=own), **typed)
+
+    def agreeing_vector(
+        self, content: str, vector: Sequence[float], vector_model: str | None
+    ) -> FloatVector:
+        """A vector from outside the process, checked to be this engine's vector of ``content``.
+
+        Raises :class:`~memvault.errors.ValidationFailed` (SCHEMA_INVALID) when it
+        is of another model, size, or text (:func:`~memvault.write.precomputed.agreeing_vector`):
+        the network edges call it before :meth:`add`, so a harmless text's vector
+        cannot carry a refused text past the gate's learned heads.
+        """
+        return agreeing_vector(vector, vector_model, self._engine.embedder, content)
 
     def add_many(self, items: Sequence[Mapping[str, Any]], **options: Any) -> list[WriteResult]:
         """:meth:`MemoryEngine.add_many`, every item in the caller's categories and agent."""

@@ -331,13 +331,15 @@ class EmbeddingRow:
     """One vector of a memory in one vector space (``model_id``).
 
     ``text_sha256`` is the hash of the exact text embedded; the store also
-    keeps ``(model_id, text_sha256) → vector`` as a cache.
+    keeps ``(model_id, text_sha256) → vector`` as a cache — unless ``cache`` is
+    false: a vector a caller handed in is that memory's only, never the text's.
     """
 
     memory_id: str
     model_id: str
     vector: npt.NDArray[np.float32]
     text_sha256: str
+    cache: bool = True
 
 
 @dataclass(frozen=True, slots=True)

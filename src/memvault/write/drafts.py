@@ -82,6 +82,9 @@ class Draft:
     cleaned: int = 0
     #: the ``model_id`` of the embedder that made ``vector`` (None: not known yet)
     vector_model: str | None = None
+    #: ``vector`` came from the caller (``add(vector=...)``), not from this engine's embedder:
+    #: it is stored as the memory's vector but never enters the shared embedding cache
+    supplied: bool = False
 
 
 def validation_failed(exc: ValidationError) -> ValidationFailed:

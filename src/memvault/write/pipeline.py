@@ -68,7 +68,7 @@ from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.text import clean_fields
 from memvault.model.validation import canonical_source_path
 from memvault.results import WriteResult
-from memvault.retrieval.indexing import embedding_rows
+from memvault.retrieval.indexing import embedding_rows, text_sha256
 from memvault.store.base import EmbeddingRow, HistoryEvent, IndexText, Store, WriteSet
 from memvault.store.records import OpEvent
 from memvault.write.commit import WriteBuilder, with_op_events
@@ -521,8 +521,18 @@ class WritePipeline(Judging):
         extras = {d.node.memory_id: d.index_text for d in drafts if d.index_text is not None}
         known = {d.node.content: d.vector for d in drafts if d.vector is not None}
         if extras:
-            return self.embed(nodes, extras, known=known or None)
-        return self.embed(nodes, known=known) if known else self.embed(nodes)
+            rows = self.embed(nodes, extras, known=known or None)
+        else:
+            rows = self.embed(nodes, known=known) if known else self.embed(nodes)
+        # Trigger: a vector the caller handed in (``add(vector=...)``).
+        # Why: the cache maps a text to its vector for every later write of that text, by
+        #      any user; a caller's vector of other words would be read as that text's
+        #      vector by the gate's heads and the recall of everyone after (review S10-R3).
+        # Outcome: it is this memory's vector only; the cache keeps what the embedder made.
+        supplied = {text_sha256(d.node.content) for d in drafts if d.supplied}
+        if not supplied:
+            return rows
+        return tuple(replace(r, cache=False) if r.text_sha256 in supplied else r for r in rows)
 
     # -- the write kinds -----------------------------------------------------
 
@@ -547,7 +557,8 @@ class WritePipeline(Judging):
             node = self.build_fields(fields)
         except ValidationFailed as exc:
             return self.invalid(MemoryOp.STORE, exc, fields=fields)
-        return self.create([Draft(node, vector, index_text, removed)], thread_id=thread_id)[0]
+        draft = Draft(node, vector, index_text, removed, supplied=vector is not None)
+        return self.create([draft], thread_id=thread_id)[0]
 
     def add_parts(
         self,
@@ -617,7 +628,15 @@ class WritePipeline(Judging):
                 results[i] = self.invalid(MemoryOp.STORE, exc, fields=fields)
                 continue
             vector = vectors[i] if vectors is not None else None
-            drafts.append(Draft(node, vector, index_text=index_text, cleaned=removed))
+            drafts.append(
+                Draft(
+                    node,
+                    vector,
+                    index_text=index_text,
+                    cleaned=removed,
+                    supplied=vector is not None,
+                )
+            )
             positions.append(i)
         for i, result in zip(positions, self.create(drafts, thread_id=thread_id), strict=True):
             results[i] = result

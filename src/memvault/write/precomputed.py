@@ -6,6 +6,13 @@ vector is accepted only when that id is the engine's embedder's ``model_id``
 and its length is the embedder's dimension; anything else is a clear
 ``SCHEMA_INVALID`` — a vector of another space would silently poison the
 vector leg (cosines between spaces mean nothing).
+
+A vector that crosses the network (HTTP) is also checked against this
+engine's own vector of the content (:func:`agreeing_vector`): the gate's
+learned heads read it, so a harmless text's vector must not be able to carry
+a refused text past them (review S10-R3). In-process callers (the library,
+the LangGraph adapter) are the operator's code and are trusted with theirs;
+their vectors never enter the shared embedding cache either way.
 """
 
 from __future__ import annotations
@@ -18,7 +25,11 @@ from memvault.embed.base import Embedder, FloatVector
 from memvault.errors import ValidationFailed
 from memvault.model.enums import StopReason
 
-__all__ = ["checked_vector"]
+__all__ = ["AGREEMENT_FLOOR", "agreeing_vector", "checked_vector"]
+
+#: The least cosine between a caller's vector and this engine's vector of the same text:
+#: the same model run elsewhere (another runtime, float16) stays above 0.99.
+AGREEMENT_FLOOR = 0.95
 
 
 def _fail(message: str, field: str = "vector") -> ValidationFailed:
@@ -76,3 +87,36 @@ def checked_vector(
         raise _fail("vector is all zeros (it has no direction)")
     out: FloatVector = (array / norm).astype(np.float32)
     return out
+
+
+def agreeing_vector(
+    vector: Sequence[float] | FloatVector,
+    vector_model: str | None,
+    embedder: Embedder | None,
+    content: str,
+) -> FloatVector:
+    """:func:`checked_vector`, and it must be ``embedder``'s vector of ``content``.
+
+    >>> from memvault.embed import HashingEmbedder
+    >>> e = HashingEmbedder(dimension=64)
+    >>> own = e.embed_documents(["The standup is at nine."])[0]
+    >>> bool(agreeing_vector(own, e.model_id, e, "The standup is at nine.").any())
+    True
+    >>> other = e.embed_documents(["something else entirely"])[0]
+    >>> agreeing_vector(other, e.model_id, e, "The standup is at nine.")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: vector is not this store's vector of the content ...
+    """
+    checked = checked_vector(vector, vector_model, embedder)
+    assert embedder is not None  # checked_vector refused a store without one
+    own = np.asarray(embedder.embed_documents([content])[0], dtype=np.float64)
+    norm = float(np.linalg.norm(own))
+    cosine = float(checked @ own) / norm if norm > 0.0 else 0.0
+    if cosine < AGREEMENT_FLOOR:
+        raise _fail(
+            f"vector is not this store's vector of the content (cosine {cosine:.2f} with "
+            f"{embedder.model_id}'s, below {AGREEMENT_FLOOR}): send it without a vector "
+            "and the server embeds it"
+        )
+    return checked

@@ -12,6 +12,7 @@ from memvault.embed import HashingEmbedder
 from memvault.embed.base import FloatMatrix
 from memvault.engine import MemoryEngine
 from memvault.model.enums import StopReason
+from memvault.retrieval.indexing import text_sha256
 from tests.helpers import add_fields
 
 FIELDS = {"type": "Fact", "category": "PROJECT_CONFIG", "source_kind": "SYSTEM_KNOWN"}
@@ -158,3 +159,27 @@ def test_bulk_refusals_are_all_recorded_and_answered_in_order(tmp_path: Path) ->
         assert all(t not in str(e.detail) for e in events for t in texts)  # never content
     finally:
         engine.close()
+
+
+def test_a_callers_vector_is_that_memorys_only_never_the_cached_vector_of_its_text(
+    engine: MemoryEngine,
+) -> None:
+    """Review S10-R3: the cache maps a text to its vector for every later write of it."""
+    text = "Deploys go out from the release branch"
+    embedder = engine.embedder
+    assert embedder is not None
+    own = embedder.embed_documents([text])[0]
+    other = embedder.embed_documents(["something else entirely, about lunch"])[0]
+    given = add_fields(
+        engine, text, **FIELDS, user_id="alice", vector=other, vector_model=embedder.model_id
+    )
+    assert given.ok and given.memory_id is not None
+    np.testing.assert_allclose(_stored(engine, given.memory_id), other, atol=1e-6)
+    # The same words by someone else, without a vector: the embedder's vector, not alice's.
+    plain = add_fields(engine, text, **FIELDS, user_id="bob")
+    assert plain.ok and plain.memory_id is not None
+    np.testing.assert_allclose(_stored(engine, plain.memory_id), own, atol=1e-6)
+    model = embedder.model_id
+    sha = text_sha256(text)
+    cached = engine.store.cached_embeddings(model, [sha])
+    np.testing.assert_allclose(cached[sha], own, atol=1e-6)

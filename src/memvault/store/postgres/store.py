@@ -415,7 +415,9 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
                 v.UPSERT_EMBEDDING,
                 [v.embedding_params(orch, r, write.at) for r in write.embeddings],
             )
-            cur.executemany(v.INSERT_CACHE, [v.cache_params(orch, r) for r in write.embeddings])
+            cached = [v.cache_params(orch, r) for r in write.embeddings if r.cache]
+            if cached:
+                cur.executemany(v.INSERT_CACHE, cached)
         if write.ingest_records:
             cur.executemany(
                 lc.UPSERT_INGEST, [lc.ingest_params(orch, r) for r in write.ingest_records]

@@ -173,7 +173,8 @@ def insert_embeddings(
         blob = encode_vector(row.vector)
         dim = int(np.asarray(row.vector).shape[0])
         stored.append((orch, row.memory_id, row.model_id, dim, blob, row.text_sha256, at))
-        cached.append((row.model_id, row.text_sha256, dim, blob))
+        if row.cache:
+            cached.append((row.model_id, row.text_sha256, dim, blob))
     conn.executemany(
         "INSERT OR REPLACE INTO memory_embeddings (orchestrator_id, memory_id, model_id, dim,"
         " vector, text_sha256, created_at) VALUES (?,?,?,?,?,?,?)",
@@ -199,11 +200,12 @@ def insert_embedding(conn: sqlite3.Connection, orch: str, row: EmbeddingRow, at:
         " vector, text_sha256, created_at) VALUES (?,?,?,?,?,?,?)",
         (orch, row.memory_id, row.model_id, dim, blob, row.text_sha256, at),
     )
-    conn.execute(
-        "INSERT OR IGNORE INTO embedding_cache (model_id, text_sha256, dim, vector) "
-        "VALUES (?,?,?,?)",
-        (row.model_id, row.text_sha256, dim, blob),
-    )
+    if row.cache:
+        conn.execute(
+            "INSERT OR IGNORE INTO embedding_cache (model_id, text_sha256, dim, vector) "
+            "VALUES (?,?,?,?)",
+            (row.model_id, row.text_sha256, dim, blob),
+        )
 
 
 def upsert_node(
