@@ -233,6 +233,7 @@ def lasting_state(text: str) -> bool:
 _DECIDED = _any_of(
     (
         r"decid\w*|chose|chosen|choose|agreed|settled on|went with|go(?:ing)? with|opted|picked",
+        r"decision (?:made|is|was)|made the call",
         r"we'll use|we will use|will be using|standardi[sz]ed on|voted|the plan is|ruled out",
         r"no longer going to|won't use|will not use|switching to",
         r"chang(?:ed|ing) (?:my|our) minds?|keeping|stick(?:ing)? with|scratch that",

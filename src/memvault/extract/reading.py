@@ -179,6 +179,7 @@ _LEAD_IN = (
     r"|a few|a couple of|two|three|some|early|late|back in)\s+[\w'’-]+(?:\s+[\w'’-]+)?"
     r"|yesterday|recently|lately|finally|actually|honestly|also|and|but|so|then|now|well|oh"
     r"|anyway|just|today|tonight|a while (?:back|ago)|these days|nowadays|guess what"
+    r"|(?:big|good|great|some|exciting|happy) news|news|fyi|update|heads up"
     r"|[\w'’-]+ (?:days?|weeks?|months?|years?) ago)[,:\s-]+)"
 )
 _FIRST_PERSON_LEAD = re.compile(

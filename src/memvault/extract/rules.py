@@ -295,6 +295,26 @@ def _calendar_entry(cand: Candidate, why: str, raw: str) -> tuple[Candidate | No
     return None, f"silent:calendar logistics ({why})"
 
 
+def _own_aside(cand: Candidate, sentence_of: dict[int, int], touched: set[int]) -> bool:
+    """A reader-kept clause of a turn with a sensitive clause that is only the speaker's.
+
+    Trigger: "I manage a team of five recruiters in Dublin. Also my manager's divorce
+             is getting messy": the first sentence is the speaker's own statement.
+    Why: an English first-person statement in a sentence of its own, naming nobody
+         else, says nothing about the sensitive clause's person.
+    Outcome: it stays beside the refused clause; a clause of the same sentence, in
+             another language (kept in raw words) or about someone else does not.
+    """
+    index = sentence_of.get(id(cand))
+    return (
+        index is not None
+        and index not in touched
+        and not cand.rule.startswith(VERBATIM_RULE)
+        and english_like(cand.said)
+        and stated(cand.said)
+    )
+
+
 class RuleExtractor:
     """Deterministic extractor (the default; no LLM, no network): the clause
     reader decides what each clause is, the rules fill its slot.
@@ -418,6 +438,7 @@ class RuleExtractor:
             )
         # the sentence of the turn's first kept memory (a pasted record comes first)
         kept_in: int | None = -1 if candidates else None
+        sentence_of: dict[int, int] = {}  # a candidate's sentence (by id)
         aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = len(sentences[s_index][1]) > 1  # the sentence has several clauses
@@ -509,6 +530,8 @@ class RuleExtractor:
                 and kept_in is not None
                 and kept_in < s_index
                 and context_of_kept(raw)
+                # "We open at 7 every day except Monday": a schedule is its own memory
+                and not (_RECURRING.search(raw) and english_like(raw))
             ):
                 # Trigger: a later sentence no rule read ("Newer versions broke our plugin
                 #          last time.") in a turn that already keeps a memory.
@@ -535,6 +558,7 @@ class RuleExtractor:
                     why = "dropped:" + ",".join(problems)
                 elif all(c.content != cand.content for c in candidates):
                     candidates.append(cand)
+                    sentence_of[id(cand)] = s_index
                     kept_in = s_index if kept_in is None else kept_in
                 else:
                     why += " (duplicate)"
@@ -560,11 +584,20 @@ class RuleExtractor:
             # Outcome: only the rules' candidates about the speaker (and the refused
             #          ones) stay: "I prefer replies in Spanish" is kept, "we're throwing
             #          her a party" or a raw-words clause is not.
+            touched = {
+                index
+                for index, (said, _) in enumerate(sentences)
+                if sensitive_words(said)
+                or any(c.sensitive and sentence_of.get(id(c)) == index for c in candidates)
+            }
             candidates = [
                 c
                 for c in candidates
                 if c.sensitive
-                or not (c.rule.startswith("reader.") or _SOMEONE_ELSE.search(c.said or c.content))
+                or not (
+                    (c.rule.startswith("reader.") and not _own_aside(c, sentence_of, touched))
+                    or _SOMEONE_ELSE.search(c.said or c.content)
+                )
             ]
         return Extraction(
             tuple(candidates[: self.max_candidates]),

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memvault.extract.base import Candidate, ChangeCue
+from memvault.extract.reader import english_like
 from memvault.extract.text import content_tokens, has_negation
 from memvault.write.config import SimilarityBands, bands_for
 
@@ -224,6 +225,39 @@ def _same_topic(candidate: Candidate, n: NeighbourView, bands: SimilarityBands) 
     return _slot_match(candidate.key, n.key) or len(shared) >= 2
 
 
+_CJK_PAIR = re.compile(r"(?=([\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}))")
+
+
+def _one_topic(candidate: Candidate, n: NeighbourView) -> bool:
+    """Whether a close neighbour is about what the candidate is about, beyond the vectors.
+
+    English statements: the similarity band says so. In other languages the
+    English sentence model reads two unrelated statements of one language as close
+    (0.6–0.7: "请用中文回答我" and "我在深圳做嵌入式开发"), so a different number
+    or a negation is a conflict only when the two share a word of four letters or
+    more besides numbers and the speaker's name, or two CJK characters in a row.
+
+    >>> from memvault.model.enums import MemoryType
+    >>> c = Candidate("Somos seis en el equipo.", MemoryType.FACT, "KNOWLEDGE", "", "", subject="A")
+    >>> _one_topic(c, NeighbourView("m1", "Vivo en Lugo desde 2019.", "", "", "Fact", 0.75))
+    False
+    >>> _one_topic(c, NeighbourView("m2", "Somos cuatro en el equipo.", "", "", "Fact", 0.8))
+    True
+    """
+    if english_like(candidate.content) and english_like(n.content):
+        return True
+    ignore = {w.lower() for w in candidate.subject.split()}
+    words = {
+        w
+        for w in content_tokens(candidate.content) & content_tokens(n.content)
+        if len(w) > 3 and not _NUMBER.fullmatch(w)
+    } - ignore
+    if words:
+        return True
+    pairs = set(_CJK_PAIR.findall(candidate.content)) & set(_CJK_PAIR.findall(n.content))
+    return bool(pairs)
+
+
 def _names_old_value(candidate: Candidate, n: NeighbourView) -> bool:
     """A change names the value it replaces ("we replaced Kong with Envoy"), and the
     memory holds that value as a word ("the API gateway is Kong") about the same person.
@@ -312,7 +346,11 @@ def resolve(
             else:
                 contradicts.append(n.memory_id)
                 reasons.append("opposite polarity" if not same_polarity else "incompatible values")
-        elif n.similarity >= bands.contradiction and (not same_polarity or numbers_differ):
+        elif (
+            n.similarity >= bands.contradiction
+            and (not same_polarity or numbers_differ)
+            and _one_topic(candidate, n)
+        ):
             if changed:
                 supersedes.append(n.memory_id)
                 reasons.append("changed")

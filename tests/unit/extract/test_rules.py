@@ -367,3 +367,24 @@ def test_the_teams_dated_happening_is_the_speakers_event() -> None:
     assert [(t, c) for t, _, c in got] == [
         ("Event", "The team hackathon is scheduled for 3-5 March in Ghent.")
     ]
+
+
+def test_a_mixed_turn_keeps_the_speakers_own_sentence_but_nothing_of_the_other_person() -> None:
+    # session 10: the harmless first sentence was dropped with the sensitive one
+    got = extract(
+        "I coach a youth football team in Leeds. Also my neighbour's chemo starts next week,"
+        " he is scared."
+    )
+    kept = [c for _, _, c in got]
+    assert "Dana coaches a youth football team in Leeds." in kept
+    assert not any("scared" in c for c in kept)
+
+
+def test_a_schedule_after_a_kept_sentence_is_its_own_memory() -> None:
+    got = [c for _, _, c in extract("I run a bike repair shop in Hull. We close at 6 every day.")]
+    assert any("every day" in c for c in got), got
+
+
+def test_decision_made_is_a_decision() -> None:
+    got = extract("ok decision made, we're moving the builds to Buildkite in Q2.")
+    assert [t for t, _, _ in got] == ["Decision"]
