@@ -16,6 +16,7 @@ from memvault.policy.detectors import (
     identifiers,
     injection,
     location,
+    named,
     topical,
 )
 from memvault.policy.detectors.base import FAMILIES, Hit
@@ -31,7 +32,7 @@ register_patterns(
     [
         *(
             r.pattern
-            for m in (injection, identifiers, credentials, location, genetic)
+            for m in (injection, identifiers, credentials, location, genetic, named)
             for r in m.RULES
         ),
         *(
@@ -54,4 +55,5 @@ CONTENT_DETECTORS: Mapping[str, Detector] = {
     "biometric": biometric.detect,
     "genetic": genetic.detect,
     "topical": topical.detect,
+    "named": named.detect,
 }

@@ -18,7 +18,9 @@ from memvault.policy.normalize import NormalizedText, View
 
 __all__ = [
     "FAMILIES",
+    "NAME",
     "NAME_POSSESSIVE",
+    "NOT_A_NAME",
     "PERSON_OWNER",
     "POSSESSIVES",
     "Hit",
@@ -178,6 +180,28 @@ POSSESSIVES = (
     # romanised Hindi: "mere bhai", "uski maa", "hamare manager"
     r"mer[aei] us[kc][aei] unk[aei] ha?m[aā]r[aei] apn[aei] "
     r"minha dele dela mio mia moj\w* jego jej мой моя моё мои моего моей моему моих его её ее их"
+)
+#: Capitalised words that start a sentence but name no person ("It was charged",
+#: "Nobody was arrested", "Police say", "Das ist"): never read as a first name.
+NOT_A_NAME = (
+    r"The|This|That|These|Those|It|Its|There|Here|Each|Every|Such|Which|What|Who|Whoever|One|"
+    r"Our|Your|Test|Model|App|Scale|Tool|Nobody|Nothing|Everyone|Everybody|Someone|Somebody|"
+    r"Anyone|Anybody|None|No|Police|Suspect|Suspects|Defendant|Victim|Driver|Man|Woman|Teen|"
+    r"Officer|Everything|Something|Anything|Today|Yesterday|Tomorrow|Monday|Tuesday|Wednesday|"
+    r"Thursday|Friday|Saturday|Sunday|Es|Das|Dies|Diese|Dieser|Niemand|Jemand|Wer|Ce|Cela|Ça|"
+    r"Personne|Esto|Eso|Nadie|Alguien|Isso|Isto|Ninguém|Alguém|Questo|Quello|Nessuno|Qualcuno|"
+    r"To|Nikt|Ktoś|Het|Dit|Dat|Niemand|Iemand|Bu|Şu|Kimse|Это|Никто|Кто|Team|Company|Group|Firm|"
+    r"Bank|Government|Court|City|State|Country|Council|Hanukkah|Christmas|Easter|Ramadan|Eid|"
+    r"Diwali|Passover|Pride"
+)
+_UPPER = r"A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĲĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽА-ЯЁ"
+_LOWER = r"a-zß-öø-ÿā-žа-яёı"
+#: A first name: one capitalised word in a Latin or Cyrillic script ("Dana", "Łukasz",
+#: "Ayşe", "Андрей", "Jean-Luc"), not a word of :data:`NOT_A_NAME`, case-sensitive.
+NAME = (
+    # the capital first: a lower-case word fails before the list is tried
+    rf"(?-i:\b(?=[{_UPPER}])(?!(?:{NOT_A_NAME})\b)[{_UPPER}][{_LOWER}]+"
+    rf"(?:[-'’][{_UPPER}]?[{_LOWER}]+)?\b)"
 )
 #: A capitalised name's ("Tom's"), not an app's, a model's or a test's.
 NAME_POSSESSIVE = r"(?-i:\b[A-Z][a-z]+'s\b)(?<!App's)(?<!Model's)(?<!Test's)"

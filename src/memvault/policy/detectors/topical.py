@@ -29,11 +29,18 @@ import re
 from dataclasses import dataclass
 
 from memvault.policy.detectors import topical_terms as terms
-from memvault.policy.detectors.base import NAME_POSSESSIVE, POSSESSIVES, Hit, clause_of, words
+from memvault.policy.detectors.base import (
+    NAME,
+    NAME_POSSESSIVE,
+    POSSESSIVES,
+    Hit,
+    clause_of,
+    words,
+)
 from memvault.policy.detectors.prefilter import PatternIndex, may_match
 from memvault.policy.normalize import NormalizedText, View
 
-__all__ = ["FAMILY_RULES", "detect"]
+__all__ = ["FAMILY_RULES", "FRAMING", "TOPIC_AFTER", "detect"]
 
 _SUBJ = re.compile(
     r"(?i)(?:\bI\b|\bI'm\b|\bI've\b|\bI'd\b|\bim\b|\bme\b|\bmyself\b|\bwe\b|\bour\b|"
@@ -47,7 +54,7 @@ _SUBJ = re.compile(
     r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b|" + words(POSSESSIVES) + ")"
     # the owner words (base.POSSESSIVES): "my", "his", "mein…", "mon", "minha" …
 )
-_FRAMING = re.compile(
+FRAMING = re.compile(
     r"(?i)\b(?:writ(?:e|es|ing)|wrote|reports? (?:on|about)|research\w*|stud(?:y|ies|ying)|"
     r"article|blog|"
     r"podcast|book|novel|chapter|textbook|lecture|course|class|classes|teach\w*|glossary|"
@@ -82,7 +89,7 @@ _FRAMING = re.compile(
     r"patients|customers|clients)|for (?:people|users))\b"
 )
 # Words right after a sensitive term that make it a topic, not a fact about the user.
-_TOPIC_AFTER = re.compile(
+TOPIC_AFTER = re.compile(
     r"(?i)^[\s-]*(?:\w+[\s-]+)?(?:research|awareness|prevention|programs?|statistics|rates?|"
     r"prevalence|studies|study|charity|charities|fundraiser|fundraising|clinics?|wards?|units?|"
     r"departments?|patients|society|foundation|association|screening|campaigns?|support "
@@ -127,10 +134,10 @@ _PROFILE_OWNER = re.compile(
     )
     + "|"
     + NAME_POSSESSIVE
-    + r"|(?-i:\b(?!(?:The|This|That|These|Those|It|Its|There|Here|Each|Every|Such|Which|What|"
-    + r"Who|One|Our|Your|Test|Model|App|Scale|Tool)\b)[A-Z][a-z]+\s+"
+    + "|"
+    + NAME
+    + r"\s+"
     + words("has had is was scored scores shows showed tested got gets seems seemed ranks ranked")
-    + ")"
 )
 _PROFILE_VALUE = re.compile(r"^[^.;!?\n]{0,40}?[:=]|^\s*\(?\d")
 # A copula that is also a subject word ("sono", "soy") inside a question asking what a thing
@@ -535,7 +542,7 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         c_start = piece.find(clause, max(0, m.start() - lo - len(clause)))
         left = piece[c_start : m.start() - lo] if c_start >= 0 else piece[: m.start() - lo]
         right = text[m.end() : m.end() + 40]
-        if rule.family in _TOPIC_AFTER_FAMILIES and _TOPIC_AFTER.match(right):
+        if rule.family in _TOPIC_AFTER_FAMILIES and TOPIC_AFTER.match(right):
             continue  # "cancer research", "diabetes prevention programs": a topic
         if rule.family == "inferred_profiling" and (
             _PROFILE_TOPIC_AFTER.match(right)
@@ -548,14 +555,14 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         ):
             continue  # "the MBTI workshop", "a Big Five quiz": the instrument, not a person
         if rule.self_attributing:
-            if not rule.strong and _FRAMING.search(left[-80:] + m.group()):
+            if not rule.strong and FRAMING.search(left[-80:] + m.group()):
                 continue
             return _hit(rule, view, m)
         window = left[-rule.window :]
         # a subject word's lookahead reads past the term (Hinglish "hall mein … hai")
         ahead = window + text[m.start() : m.start() + 60]
         subjects = [s for s in _SUBJ.finditer(ahead) if s.end() <= len(window)]
-        if not subjects and _OWN_TERM.match(m.group()) and not _FRAMING.search(left):
+        if not subjects and _OWN_TERM.match(m.group()) and not FRAMING.search(left):
             return _hit(rule, view, m)  # the term names its owner: "my probation officer"
         if not subjects:
             tail = (
@@ -567,7 +574,7 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
                 rule.between is None
                 and rule.family not in _FIRST_PERSON_ONLY
                 and _OBJECT_USER.search(tail)
-                and not _FRAMING.search(left)
+                and not FRAMING.search(left)
             ):
                 return _hit(rule, view, m)  # "a restraining order against me"
             continue
@@ -583,10 +590,10 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         if rule.family in _FIRST_PERSON_ONLY:
             before_subject = ""  # "based on their writing, user is …" is still an inference
         if not rule.strong and (
-            _FRAMING.search(
+            FRAMING.search(
                 _PERSON_HEAD.sub("", between) if _OWNER.fullmatch(subj.group()) else between
             )
-            or _FRAMING.search(before_subject)
+            or FRAMING.search(before_subject)
         ):
             continue
         if (
