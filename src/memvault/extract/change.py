@@ -69,6 +69,9 @@ _SHAPES = (
     rf"{_LATIN}から",
     rf"(?:不再用|不用|不再使用|从){_LATIN}",
     r"(?-i:(?P<old>[A-Z][\w.+#/-]*))\s+yerine\b",
+    # "αντί για το Jira", "αντί για την Αθήνα"
+    r"(?<!\w)αντί για\s+(?:(?:το|τη|την|τον|τα|τις|τους)\s+)?"
+    r"(?-i:(?P<old>[A-ZΑ-ΩΆ-Ώ][\w.+#/&-]*(?: [A-ZΑ-ΩΆ-Ώ][\w.+#/&-]*)?))",
     r"(?<!\w)(?:en vez de|en lugar de|au lieu de|statt|anstatt|em vez de|invece di"
     rf"|in plaats van|zamiast)\s+{_OLD}(?=\s*(?:$|[,.;:!?]))",
     r"(?<!\w)(?:ya no usamos|ya no uso|nicht mehr|não usamos mais|non usiamo più)\s+"

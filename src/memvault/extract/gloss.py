@@ -27,7 +27,15 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["GLOSSES", "HABIT_GLOSS", "NEED_GLOSS", "REPLY_GLOSS", "TASTE_GLOSSES", "glosses"]
+__all__ = [
+    "GLOSSES",
+    "GREEK",
+    "HABIT_GLOSS",
+    "NEED_GLOSS",
+    "REPLY_GLOSS",
+    "TASTE_GLOSSES",
+    "glosses",
+]
 
 #: The gloss of a routine ("cada mañana", "jeden Tag", "毎朝"): a habit, as in English.
 HABIT_GLOSS = "every day usually always"
@@ -262,11 +270,46 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: The same cues in Greek (word boundaries apply), by gloss.
+GREEK: dict[str, str] = {
+    "need to": r"πρέπει να|χρειάζεται να|έχω να",
+    "remind me": r"θύμισέ μου|θύμισε μου|υπενθύμισέ μου",
+    "i like": r"μου αρέσει|μου αρέσουν|λατρεύω|αγαπώ",
+    "i prefer": r"προτιμώ|προτιμάμε",
+    "i hate": r"σιχαίνομαι|μισώ|δεν μου αρέσει|δεν αντέχω",
+    "we decided": r"αποφασίσαμε|αποφάσισα|καταλήξαμε",
+    "my goal is to": r"στόχος μου είναι|ο στόχος μου|θέλω να καταφέρω",
+    "today": r"σήμερα",
+    "tonight": r"απόψε",
+    "right now": r"αυτή τη στιγμή|τώρα αμέσως",
+    "tomorrow": r"αύριο",
+    "this week": r"αυτή την εβδομάδα",
+    "tired and stressed": r"κουρασμένος|κουρασμένη|πτώμα|αγχωμένος|αγχωμένη",
+    "yesterday": r"χθες|χτες",
+    "last week": r"την περασμένη εβδομάδα|πέρσι|τον περασμένο μήνα",
+    "every day usually always": r"κάθε μέρα|κάθε πρωί|κάθε βράδυ|συνήθως|πάντα|κάθε",
+    "we use": r"χρησιμοποιούμε|δουλεύουμε με",
+    "i work at": r"δουλεύω (?:ως|σαν|στην|στο|σε)|εργάζομαι",
+    "i live in": r"μένω (?:στην|στο|σε)|ζω (?:στην|στο|σε)",
+    "my name is": r"με λένε|λέγομαι|το όνομά μου είναι",
+    "thanks": r"ευχαριστώ|σε ευχαριστώ",
+    "haha cool ok": r"χαχα|τέλεια|εντάξει|ωραία",
+    "what how where why": r"τι|πώς|πού|γιατί|πότε",
+    "please reply in": r"απάντησέ μου|απάντα μου|στα ελληνικά",
+    "remember that": r"να θυμάσαι|θυμήσου",
+    "since we switched to": r"τώρα|πλέον|πια|αλλάξαμε|περάσαμε σε|αντί για",
+}
+#: Korean cues of a change (no word boundaries), beside the CJK ones.
+_KOREAN_CHANGE = r"요즘|대신|바꿨|바꾸었|옮겼|갈아탔|전환했|이제"
+
+
 @cache
 def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     out: list[tuple[str, re.Pattern[str]]] = []
     for gloss, spaced, cjk in GLOSSES:
-        out.append((gloss, re.compile(rf"(?<!\w)(?:{spaced})(?!\w)|{cjk}", re.I)))
+        words = f"{spaced}|{GREEK[gloss]}" if gloss in GREEK else spaced
+        unspaced = f"{cjk}|{_KOREAN_CHANGE}" if gloss == "since we switched to" else cjk
+        out.append((gloss, re.compile(rf"(?<!\w)(?:{words})(?!\w)|{unspaced}", re.I)))
     return tuple(out)
 
 
@@ -275,5 +318,7 @@ def glosses(text: str) -> tuple[str, ...]:
 
     >>> glosses("Wir haben uns für Postgres entschieden")
     ('we decided',)
+    >>> glosses("Πρέπει να ανανεώσω το διαβατήριο αύριο")
+    ('need to', 'tomorrow')
     """
     return tuple(gloss for gloss, pattern in _patterns() if pattern.search(text))

@@ -110,9 +110,13 @@ _UPDATE_OTHER = (
     r"|gått över till|gick över till|gået over til|skiftet til|skiftede til|fremover"
     r"|från och med nu|ikke lenger|acum|nu mai|în loc de|în locul|am trecut (?:la|pe)"
     r"|ne-am mutat|m-am mutat|de acum(?: înainte)?|am schimbat|am înlocuit|teď|už ne\w*"
-    r"|místo|přešli jsme|přešel jsem|přešla jsem|od teď|nyní|quitté|abandonné)(?!\w)"
+    r"|místo|přešli jsme|přešel jsem|přešla jsem|od teď|nyní|quitté|abandonné"
+    # Greek: "τώρα", "πλέον", "δεν … πια", "αντί για", "αλλάξαμε", "μετακόμισα"
+    r"|τώρα|πλέον|πια|αντί για|αλλάξαμε|άλλαξα|περάσαμε σε|πέρασα σε|μετακόμισα"
+    r"|μετακομίσαμε|μεταφέραμε|από εδώ και πέρα)(?!\w)"
     r"|今は|最近は|乗り換え|切り替え|に変更|代わりに|これからは|もう使って|现在|不再|改用|换成|换到"
     r"|转到|改成|以后都|引っ越し|搬到|搬家|移行し|に移行|不用|に変えました|に変えた|に乗り換え"
+    r"|요즘|대신|바꿨|바꾸었|옮겼|갈아탔|전환했|이제"
 )
 UPDATE_CUE = re.compile(rf"{_UPDATE_EN}|{_UPDATE_OTHER}", re.I)
 # Rules whose type is structural (a todo reported done closes the todo; a
@@ -232,7 +236,8 @@ _FIRST_PERSON_OTHER = re.compile(
     r"|ich|mein\w*|wir|unser\w*|eu|meu|minha|meus|minhas|nós|noss[oa]s?|tenho|sou|moro"
     r"|prefiro|preciso|io|mio|mia|miei|mie|noi|nostr[oaie]|ho|sono|lavoro|abito|preferisco"
     r"|devo|ik|mijn|wij|ons|onze|ja|mój|moja|moje|my|nasz\w*|mam|jestem|pracuję|mieszkam"
-    r"|muszę|ben|benim|biz|bizim|я|мой|моя|мои|мы|наш\w*)(?!\w)"
+    r"|muszę|ben|benim|biz|bizim|я|мой|моя|мои|мы|наш\w*|εγώ|μου|μας|εμείς|είμαι|δουλεύω"
+    r"|μένω|έχω|χρησιμοποιούμε)(?!\w)"
     r"|私|僕|俺|うちの|我々|わたし|我",
     re.I,
 )
@@ -332,7 +337,7 @@ _FOLLOW_UP = re.compile(
 _LISTENER_OTHER = re.compile(
     r"(?<!\w)(?:tú|tu|tus|ti|toi|ton|ta|tes|vous|votre|du|dich|dir|dein\w*|você|vocês|teu|tua"
     r"|tuo|tuoi|jij|jou|jouw|jullie|ty|ciebie|tobie|twój|twoja|sen|sana|senin|siz|ты|вы|тебя"
-    r"|тебе|твой|твоя|usted|voi)(?!\w)|あなた|你",
+    r"|тебе|твой|твоя|usted|voi|εσύ|εσείς|σου|σας)(?!\w)|あなた|你",
     re.I,
 )
 _RELATIVE = re.compile(

@@ -388,3 +388,10 @@ def test_a_schedule_after_a_kept_sentence_is_its_own_memory() -> None:
 def test_decision_made_is_a_decision() -> None:
     got = extract("ok decision made, we're moving the builds to Buildkite in Q2.")
     assert [t for t, _, _ in got] == ["Decision"]
+
+
+def test_greek_statements_are_read_through_their_glosses() -> None:
+    # session 10: Greek had no gloss, no change cue and no first-person word
+    kept = extract("Δουλεύω ως αρχειονόμος στην Πάτρα εδώ και έξι χρόνια.")
+    assert [c for _, _, c in kept] == ["Δουλεύω ως αρχειονόμος στην Πάτρα εδώ και έξι χρόνια."]
+    assert extract("Σήμερα είμαι πτώμα, δεν θα κάνω τίποτα άλλο.") == []
