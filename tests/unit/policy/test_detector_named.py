@@ -70,6 +70,16 @@ POSITIVES = [
     ("health", "Zeynep hamile"),
     ("health", "Наташа беременна"),
     ("health", "Neha pregnant hai"),
+    ("health", "Jonas is deaf, so face him when you talk"),
+    ("health", "Chiara è incinta di tre mesi"),
+    ("health", "Rosa es celíaca, nada de pan en la cena"),
+    ("health", "Auntie Mo has kidney failure"),
+    ("identity_trait", "Lena ist streng katholisch."),
+    ("identity_trait", "Sarah est juive pratiquante"),
+    ("identity_trait", "Tariq is undocumented, keep it quiet"),
+    ("identity_trait", "Femke is intersekse"),
+    ("criminal", "Ivo was picked up for shoplifting on Sunday"),
+    ("criminal", "Gus has a DUI conviction from 2017"),
 ]
 NEGATIVES = [
     "Priya is writing a report on diabetes care",

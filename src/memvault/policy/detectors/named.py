@@ -48,7 +48,7 @@ _ADV = (
     r"reportedly|allegedly|officially|openly|secretly|gestern|heute|jetzt|schon|wieder|"
     r"letzte woche|hier(?: soir)?|aujourd'hui|déjà|ayer|hoy|ya|ontem|hoje|já|ieri|oggi|già|"
     r"wczoraj|dziś|już|gisteren|vandaag|al|dün|bugün|geçen hafta|вчера|сегодня|уже|снова|"
-    r"kal|aaj|abhi|phir se)\s+)?"
+    r"kal|aaj|abhi|phir se|very|deeply|strictly|streng|tief|sehr|très|muy|molto|bardzo|zeer)\s+)?"
 )
 _CRIMES = (
     r"assault|fraud|theft|murder|manslaughter|burglary|robbery|arson|rape|stalking|harassment|"
@@ -60,7 +60,8 @@ _CRIMES = (
 # starts, so the adjective describes the person ("Marta is Muslim, so …"), not a noun
 # after it ("a Muslim holiday", "Muslim-majority", "gay-friendly", "pregnant with ideas").
 _END = (
-    r"(?![\w-])(?=\s*(?:$|[.,;:!?)\]—–]|\s(?:-|and|but|too|as well|now|again|still|since|so|though|"
+    r"(?![\w-])(?=\s*(?:$|[.,;:!?()\]—–]|\s(?:-|and|but|too|as well|now|again|still|since|so|"
+    r"though|"
     r"und|aber|auch|seit|et|mais|aussi|depuis|y|pero|también|desde|e|mas|também|ma|anche|"
     r"da|i|ale|też|od|en|maar|ook|sinds|ve|ama|da|de|и|но|тоже|aur|lekin|bhi|hai|hain|"
     r"dır|dir|tır|tir)\b))"
@@ -76,8 +77,13 @@ _CRIMINAL = (
     + r"(?:on probation|on parole|in (?:jail|prison|custody)(?! of| break)|behind bars|"
     r"out on bail|awaiting trial|under arrest|a convicted (?:felon|criminal|\w+er)|"
     r"a (?:registered )?sex offender|a felon|an ex-con)\b"
-    r"|has\s+(?:a (?:criminal|police) record|a (?:prior )?conviction|prior convictions|"
-    r"a record for|a dui|(?:two|three|several) duis|a warrant out)\b"
+    r"|has\s+(?:a (?:criminal|police) record|an? (?:prior |\w+ )?conviction|prior convictions|"
+    r"a record for|a dui|(?:two|three|several) duis|a warrant out|an ankle (?:monitor|tag))\b"
+    r"|(?:was|got)\s+"
+    + _ADV
+    + r"picked up (?:by the police )?for (?:shoplifting|"
+    + _CRIMES
+    + r")\b"
     r"|(?:spent|did)\s+(?:\w+\s+){1,2}(?:years?|months?|weeks?)\s+in\s+(?:jail|prison)\b(?! break)"
     # de
     r"|wurde\s+" + _ADV + r"(?:verhaftet|festgenommen|verurteilt|angeklagt|inhaftiert|"
@@ -127,6 +133,8 @@ _CRIMINAL = (
     r"|(?:ko\s+)?(?:police ne\s+)?(?:arrest|giraftar) (?:kiya|kar liya|hua|hui|ho gaya|ho gayi)\b"
     r"|jail (?:mein|me) (?:hai|tha|thi)\b|ko (?:saza|jail) (?:hui|ho gayi)\b"
 )
+# A word of practice after the trait: "juif pratiquant", "católica practicante".
+_PRACTISING = r"(?:\s+(?:pratiquante?|practicante|praticante|praktizierend(?:e[rs]?)?|observant))?"
 _REL_EN = (
     r"(?:a |an )?(?:devout |practi[cs]ing |observant |religious )?(?:" + terms.IDENT_RELIGION + r")"
 )
@@ -138,7 +146,11 @@ _IDENTITY = (
     + terms.IDENT_RELIGION
     + "|"
     + terms.IDENT_ORIENT
-    + r"|a jew|a lesbian|a trans (?:woman|man))"
+    + r"|"
+    + terms.IDENT_CASTE
+    + r"|a jew|a lesbian|a trans (?:woman|man)|undocumented|(?:a |an )?(?:\w+ )?(?:refugee|"
+    r"asylum seeker|illegal immigrant)|in the union|a union (?:member|rep)|the shop steward)"
+    + _PRACTISING
     + _END
     + r"|is\s+"
     + _REL_EN
@@ -150,20 +162,27 @@ _IDENTITY = (
     # de
     r"|ist\s+" + _ADV + r"(?:muslim(?:in|a)?|jude|jüdin|christin|buddhist(?:in)?|atheist(?:in)?|"
     r"hindu|katholisch|evangelisch|muslimisch|jüdisch|schwul|lesbisch|bisexuell|trans|"
-    r"transgender|queer|homosexuell)"
+    r"transgender|queer|homosexuell|jeside|jesidin|alevit(?:in)?|zeug(?:e|in) jehovas|"
+    r"(?:ein )?flüchtling|gewerkschaftsmitglied|in der gewerkschaft)"
+    + _PRACTISING
     + _END
     # fr
     + r"|est\s+"
     + _ADV
     + r"(?:juif|juive|musulmane?|catholique|chrétienne?|athée|bouddhiste|"
-    r"hindoue?|gay|homosexuelle?|lesbienne|bisexuelle?|trans|transgenre)"
+    r"hindoue?|gay|homosexuelle?|lesbienne|bisexuelle?|trans|transgenre|syndiquée?|"
+    r"témoin de jéhovah|réfugiée?|sans[- ]papiers)"
+    + _PRACTISING
     + _END
     # es / pt / it (the copula "es", "é", "è")
     + r"|(?:es|é|è)\s+"
     + _ADV
     + r"(?:judío|judía|musulmán|musulmana|muçulman[oa]|musulman[oa]|"
     r"judeu|judia|ebre[oa]|católic[oa]|cattolic[oa]|ate[oa]|ateu|ateia|gay|lesbiana|lésbica|"
-    r"lesbica|bisexual|bissexual|bisessuale|homosexual|homossexual|omosessuale|trans)"
+    r"lesbica|bisexual|bissexual|bisessuale|homosexual|homossexual|omosessuale|trans|"
+    r"testig[oa] de jehová|testemunha de jeová|testimone di geova|refugiad[oa]|"
+    r"iscritt[oa] (?:alla|al) (?:cgil|cisl|uil|fiom|sindacato))"
+    + _PRACTISING
     + _END
     # pl
     + r"|jest\s+"
@@ -174,7 +193,9 @@ _IDENTITY = (
     # nl
     + r"|is\s+"
     + _ADV
-    + r"(?:moslim|joods|katholiek|homo|lesbisch|biseksueel|transgender)"
+    + r"(?:moslim|joods|katholiek|homo|lesbisch|biseksueel|transgender|intersekse|non-binair|"
+    r"vluchteling)"
+    + _PRACTISING
     + _END
     # tr, ru, romanised Hindi (no copula, or one after the word)
     + r"|(?:müslüman|yahudi|hristiyan|ateist|eşcinsel|gey|lezbiyen|biseksüel)"
@@ -186,7 +207,8 @@ _HEALTH_ADJ = (
     r"diabetic|epileptic|pregnant|hiv[- ]positive|bipolar|autistic|schizophrenic|anorexic|"
     r"bulimic|an alcoholic|an addict|a recovering (?:alcoholic|addict)|in rehab|"
     r"on (?:chemo|chemotherapy|dialysis|antidepressants|insulin|methadone|lithium)|"
-    r"in remission|terminally ill|suicidal|on the spectrum"
+    r"in remission|terminally ill|suicidal|on the spectrum|deaf|hard of hearing|in a wheelchair|"
+    r"paraly[sz]ed|c[o]?eliac|celiac"
 )
 _HEALTH = (
     r"is\s+"
@@ -198,10 +220,17 @@ _HEALTH = (
     + r"|(?:has|had|was diagnosed with|got diagnosed with|suffers from|is being treated for|"
     r"is recovering from|is undergoing)\s+(?:a |an )?(?:mild |severe |chronic |early[- ]onset |"
     r"type [12] |stage \w+ )?(?P<cond>" + terms.COND + r")\b(?![-\w])"
-    r"|had (?:a miscarriage|an abortion)\b"
+    r"|had (?:a miscarriage|an abortion|a stillbirth)\b"
+    r"|has\s+(?-i:MS)\b|has\s+(?:kidney|renal|liver|heart) failure\b"
+    # pregnant: "with twins", "di quattro mesi", "van haar ex" still say it
+    r"|(?:is|ist|est|è|jest|está|esta)\s+"
+    + _ADV
+    + r"(?:pregnant|schwanger|enceinte|incinta|w ciąży|embarazada|grávida|zwanger)"
+    r"(?![\w-])(?!\s+(?:with (?:ideas|meaning|possibilit\w*|anticipation|excitement)|pause))"
     # de
     r"|ist\s+" + _ADV + r"(?:diabetiker(?:in)?|epileptiker(?:in)?|schwanger|hiv-positiv|"
-    r"depressiv|bipolar|alkoholiker(?:in)?|magersüchtig|in therapie|auf entzug)"
+    r"depressiv|bipolar|alkoholiker(?:in)?|magersüchtig|in therapie|auf entzug|zöliakie|"
+    r"in der (?:entzugsklinik|psychiatrie|reha))"
     + _END
     + r"|hat\s+(?:eine |einen )?(?:diabetes|krebs|brustkrebs|epilepsie|depressionen|"
     r"eine depression|hiv|ms|multiple sklerose|parkinson|demenz)"
@@ -223,7 +252,7 @@ _HEALTH = (
     + _ADV
     + r"(?:diabétic[oa]|diabetic[oa]|epiléptic[oa]|epilettic[oa]|"
     r"seropositiv[oa]|soropositiv[oa]|sieropositiv[oa]|bipolar|bipolare|alcohólic[oa]|"
-    r"alcoólatra|incinta)"
+    r"alcoólatra|incinta|celíac[oa]|celiac[oa]|ricoverat[oa] in psichiatria)"
     + _END
     + r"|(?:tiene|tem|ha)\s+(?:un |il |la |l')?(?:cáncer|câncer|cancro|tumore|diabetes|"
     r"diabete|vih|hiv|sida|aids|epilepsia|epilessia|depresión|depressão|depressione)"

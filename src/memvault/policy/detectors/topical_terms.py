@@ -153,7 +153,7 @@ IDENT_RELIGION = (
     r"lutheran|"
     r"anglican|pentecostal|adventist|coptic|shia|shiite|sunni|druze|rastafarian|"
     r"jud[ií]o|jud[ií]a|musulm[aá]n\w*|cat[oó]lic[oa]|chr[ée]tien\w*|juif|juive|katholisch|"
-    r"evangelisch|muslimisch|jüdisch|judisch"
+    r"evangelisch|muslimisch|jüdisch|judisch|yazidi|ezidi|jeside|alevi|alevit"
 )
 IDENT_PRACTICE = (
     r"keeps? (?:kosher|halal)|eats? (?:only )?(?:kosher|halal)|prays?(?: \w+){0,3} (?:times a day|"
