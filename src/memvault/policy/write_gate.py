@@ -19,6 +19,7 @@ the caller's current usage (for ENTITLEMENT_CAP).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from memvault.model.clock import summarise
@@ -261,11 +262,17 @@ class PolicyGate:
                 self.check(op, n, agent_id=agent_id, vector=v, vector_model=m)
                 for n, v, m in zip(nodes, vecs, models, strict=True)
             ]
+        counted: dict[str | None, Usage] = {}  # the store's count, read once per user
+
+        def usage(node: MemoryNode) -> Usage:
+            if self.usage is None or op is not MemoryOp.STORE:
+                return Usage()
+            if node.user_id not in counted:
+                counted[node.user_id] = self.usage(node)
+            return counted[node.user_id]
+
         items = [
-            (
-                self.candidate(op, n, agent_id, vector=v, vector_model=m),
-                self.usage(n) if (self.usage and op is MemoryOp.STORE) else Usage(),
-            )
+            (self.candidate(op, n, agent_id, vector=v, vector_model=m), usage(n))
             for n, v, m in zip(nodes, vecs, models, strict=True)
         ]
         shipped = self.learned is None or self.learned is default_layer()
@@ -277,7 +284,43 @@ class PolicyGate:
             "none" if self.learned is None else "default",
         )
         if not shipped:  # a layer of the caller's own: judged in this process only
-            return judge_candidates(items, settings, self.learned)
-        if not self.parallel:  # policy.parallel_gate = false: no second process
-            return judge_candidates(items, settings)
-        return judge_split(items, settings)
+            decisions = judge_candidates(items, settings, self.learned)
+        elif not self.parallel:  # policy.parallel_gate = false: no second process
+            decisions = judge_candidates(items, settings)
+        else:
+            decisions = judge_split(items, settings)
+        return self._within_daily_cap(nodes, items, decisions, settings)
+
+    def _within_daily_cap(
+        self,
+        nodes: Sequence[MemoryNode],
+        items: Sequence[tuple[Candidate, Usage]],
+        decisions: list[Decision],
+        settings: GateSettings,
+    ) -> list[Decision]:
+        """A batch's decisions with the per-user daily cap counted item by item.
+
+        Trigger: a batch of one user's writes (``add_many``, ingest, import, a
+          LangGraph batch) that crosses the per-user daily cap.
+        Why: every item was judged with the store's count before the batch, so one
+          batch stored any number of a user's memories; N single calls stop at the cap
+          (review S10-R5).
+        Outcome: walking the batch in order, each user's count grows by the items
+          allowed before it; an item judged under the cap but reached at or past it is
+          judged again with its own count — the answer its single call gives.
+        """
+        limit = self.caps.per_user_daily
+        if limit is None:
+            return decisions
+        used: dict[str, int] = {}
+        out = list(decisions)
+        for i, (node, (candidate, usage)) in enumerate(zip(nodes, items, strict=True)):
+            if node.user_id is None:
+                continue
+            count = used.get(node.user_id, usage.user_today)
+            if usage.user_today < limit <= count:
+                again = replace(usage, user_today=count)
+                out[i] = judge_candidates([(candidate, again)], settings, self.learned)[0]
+            if out[i].allowed:
+                used[node.user_id] = count + 1
+        return out
