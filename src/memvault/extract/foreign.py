@@ -24,6 +24,7 @@ is about, and the corpus has a few hundred clauses per language, not every wordi
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from memvault.extract.base import Candidate
@@ -39,7 +40,7 @@ from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_G
 from memvault.extract.reader import Reading
 from memvault.extract.reading import verbatim_candidate
 
-__all__ = ["LEAD_MASS", "STATED_OTHER", "keep_other_language"]
+__all__ = ["LEAD_MASS", "STATED_OTHER", "keep_other_language", "profile_reading", "profile_said"]
 
 #: What an unsure reading of a first-person clause in another language may keep: not an
 #: event (where a stranger's illness or arrest is told) and never a silent reading — and
@@ -75,6 +76,10 @@ def keep_other_language(
     sure = reading.sure or (
         says and reading.label in STATED_OTHER and (reading.share >= share or reading.mass >= mass)
     )
+    if not sure and says and profile_said(text):
+        # "Je suis affineuse de fromages dans le Jura", read as an unsure fact or taste:
+        # who the speaker is (see :func:`profile_reading`) — a fact
+        sure, reading = True, replace(reading, label="fact")
     if not sure and lead and reading.mass >= LEAD_MASS and stands_alone(text):
         # Trigger: the first sentence of a turn in another language, naming something,
         #          read as durable without standing out ("Hola, soy Mateo y llevo el
@@ -123,3 +128,76 @@ def keep_other_language(
     return word_for_word, f"reader.{reading.label} (verbatim)" + (
         "" if word_for_word else " (too short)"
     )
+
+
+#: "Soy enfermera en …", "Je suis affineuse de …", "Ik ben sluiswachter in …": who the
+#: speaker is, said with a copula at the clause's start (after a greeting).
+_COPULA = re.compile(
+    r"^(?:(?:hola|hi|hey|salut|bonjour|hallo|ciao|olá|oi|hoi|hej|cześć|bună)[,!]?\s+)?"
+    r"(?:soy|sou|je suis|ich bin|sono|ik ben|jestem|jag är|jeg er|sunt|είμαι)\s+\w",
+    re.I,
+)
+#: … at or in a named place or employer ("en un hospital de Zaragoza", "dans le Jura").
+_AT_PLACE = re.compile(
+    r"\s(?:en|em|dans|in|bei|a|à|w|we|i|på|la|din|στην|στο|σε|de|di|da|do|du|del|van|von"
+    r"|bij|aus|at|för|hos|chez|na|no|nel|nella|im|am)\s+(?:[\w'’-]+\s+){0,3}?"
+    r"(?-i:[A-ZÀ-ÖØ-ÞΑ-Ω])",
+    re.I,
+)
+#: Days near now and negations: "nächste Woche nicht im Büro" is no profile.
+_SOON = re.compile(
+    r"(?<!\w)(?:nächste woche|diese woche|morgen|heute|nicht|kein\w*|la semana que viene"
+    r"|la próxima semana|esta semana|mañana|hoy|no|la semaine prochaine|cette semaine|demain"
+    r"|aujourd'hui|pas|la settimana prossima|questa settimana|domani|oggi|non"
+    r"|na próxima semana|amanhã|hoje|não|volgende week|deze week|vandaag|niet"
+    r"|w przyszłym tygodniu|w tym tygodniu|jutro|dziś|dzisiaj|nie|nästa vecka|imorgon|idag"
+    r"|inte|næste uge|i morgen|i dag|ikke|săptămâna viitoare|mâine|azi|nu|αύριο|σήμερα"
+    r"|την επόμενη εβδομάδα|δεν)(?!\w)",
+    re.I,
+)
+#: Glosses of a time that makes a statement about the speaker this week's logistics.
+_TIME_GLOSSES = frozenset(
+    {"today", "tonight", "tomorrow", "this week", "right now", "yesterday", "last week"}
+)
+#: The glosses of a profile slot the English rules fill (occupation, employer, home).
+_PROFILE_GLOSSES = frozenset({"i work at", "i live in"})
+#: A one-off reading at least this probable is not overruled by a profile's words.
+PROFILE_ONEOFF_MAX = 0.3
+
+
+def profile_reading(text: str, reading: Reading) -> Reading:
+    """A first-person profile statement in another language, as a fact the reader missed.
+
+    Trigger: "Soy enfermera en un hospital de Zaragoza", "Sou controladora de tráfego
+             aéreo em Lisboa": the reader, unsure, calls it a one-off or a taste.
+    Why: who the speaker is, where they work or live, is what the English rules
+         (occupation, employer, lives in) keep as a fact in any wording; said in
+         another language with a copula or a "work at" / "live in" cue and a name,
+         it is the same statement.
+    Outcome: read as a sure fact, kept word for word — unless the reader is fairly
+             sure it is a one-off ("je suis en retard pour la réunion avec Marc").
+
+    >>> from memvault.extract.reader import Reading
+    >>> weak = Reading("oneoff", 0.08, (("oneoff", 0.08), ("fact", 0.05)), 0.35, False, 0.4)
+    >>> profile_reading("Soy enfermera en un hospital de Zaragoza", weak).label
+    'fact'
+    >>> profile_reading("Soy muy feliz hoy", weak).label
+    'oneoff'
+    """
+    if reading.label == "oneoff" and reading.score >= PROFILE_ONEOFF_MAX:
+        return reading
+    return replace(reading, label="fact", sure=True) if profile_said(text) else reading
+
+
+def profile_said(text: str) -> bool:
+    """Whether a clause in another language says who the speaker is, with a name.
+
+    >>> profile_said("Sou controladora de tráfego aéreo em Lisboa"), profile_said("Sou feliz")
+    (True, False)
+    """
+    hints = glosses(text)
+    if not _TIME_GLOSSES.isdisjoint(hints) or _SOON.search(text):
+        return False  # "ich bin nächste Woche nicht da": this week's logistics
+    if not _PROFILE_GLOSSES.isdisjoint(hints):
+        return stands_alone(text)
+    return _COPULA.match(text) is not None and _AT_PLACE.search(text) is not None

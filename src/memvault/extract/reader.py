@@ -87,14 +87,19 @@ TYPES: dict[str, tuple[MemoryType, str]] = {
 
 
 #: Function words of languages the shared test (:mod:`memvault.learn.language`) does not
-#: list — Swedish, Danish/Norwegian, Romanian, Czech — none of them an English word.
+#: list — Swedish, Danish/Norwegian, Romanian, Czech — and common verbs and prepositions
+#: of the languages it does list ("Lavoro come guida alpina in Val d'Aosta" has none of its
+#: words), none of them an English word.
 #: "Varje fredag har vi fika med hela teamet" has no accent and no word that test knows.
 _MORE_OTHER = frozenset(
     """och att det som är inte jag har på av till ett kan ska också våra vår mitt mina
     mycket hela varje numera istället använder jobbar bor vi med til ikke jeg af skal også
     vores meget hver nå nu bruger bruker arbejder jobber
     și că este sunt pentru nu pe în noi meu mea noastră acum
-    že jsem jsme ve můj moje naše náš taky není""".split()
+    že jsem jsme ve můj moje naše náš taky není
+    lavoro faccio vado abito anche sempre ogni nel nella alla dei trabajo hago desde
+    trabalho faço moro sou soy suis travaille fais chez arbeite wohne seit werk woon
+    sinds""".split()
 )
 _WORD = re.compile(r"[^\W\d_]+")
 

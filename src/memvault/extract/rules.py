@@ -61,7 +61,7 @@ from memvault.extract.context import (
     stands_alone,
 )
 from memvault.extract.dates import has_date_expression
-from memvault.extract.foreign import keep_other_language
+from memvault.extract.foreign import keep_other_language, profile_reading
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, glosses
 from memvault.extract.prepare import is_chitchat, prepare
 from memvault.extract.procedure import extract_procedure
@@ -764,6 +764,8 @@ class RuleExtractor:
         other = not english
         if says and reading is not None and not reading.durable and not other:
             reading = durable_fallback(reading)
+        if other and says and reading is not None and not reading.durable:
+            reading = profile_reading(text, reading)
         if reading is not None and reading.durable and not text.rstrip().endswith("?"):
             if other:
                 # Trigger: a clause in another language, read as durable.
