@@ -39,7 +39,7 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,7 +59,7 @@ __all__ = [
     "MIN_BATCH",
     "GateSettings",
     "judge_candidates",
-    "judge_split",
+    "judge_stream",
     "offloaded",
     "shares",
     "shutdown",
@@ -244,6 +244,8 @@ class _Worker:
         )
         self.ready = False
         self.broken = False
+        #: a batch was sent and its answer not read yet
+        self.outstanding = False
         self.lock = threading.Lock()
 
     def poll_ready(self, timeout: float = 0.0) -> bool:
@@ -264,10 +266,18 @@ class _Worker:
 
     def round_trip(self, settings: GateSettings, items: Sequence[tuple[Candidate, Usage]]) -> None:
         assert self.proc.stdin is not None
+        self.outstanding = True
         _send(self.proc.stdin, (settings, list(items)))
+
+    def answered(self) -> bool:
+        """Whether the child's answer is already waiting (this process was the slower side)."""
+        assert self.proc.stdout is not None
+        readable, _, _ = select.select([self.proc.stdout], [], [], 0.0)
+        return bool(readable)
 
     def answer(self) -> list[Decision]:
         assert self.proc.stdout is not None
+        self.outstanding = False  # read now, or the worker is closed on failure
         kind, payload = _receive(self.proc.stdout)
         if kind != "ok":
             raise RuntimeError(f"the gate worker failed: {payload}")
@@ -305,7 +315,7 @@ def offloaded() -> Iterator[None]:
     does other work (ingest: the next window is gated while the previous one
     is resolved and committed).
     Why: the half judged here would take the GIL from that main thread.
-    Outcome: :func:`judge_split` sends every item to the child when it is
+    Outcome: :func:`judge_stream` sends every item to the child when it is
     ready (the same answers); until then, or if it fails, all is judged here.
     """
     token = _HERE.set(0.0)
@@ -395,8 +405,9 @@ def shares(items: Sequence[tuple[Candidate, Usage]], here: float) -> tuple[list[
     >>> shares(c, 0.5)
     ([0, 1], [2, 3])
     """
-    heavy = [i for i, (c, _) in enumerate(items) if not english_like(c.text or "")]
-    light = [i for i, (c, _) in enumerate(items) if english_like(c.text or "")]
+    english = [english_like(c.text or "") for c, _ in items]
+    heavy = [i for i, plain in enumerate(english) if not plain]
+    light = [i for i, plain in enumerate(english) if plain]
     total = len(light) + ENCODED_WEIGHT * len(heavy)
     budget = int(total * here)
     mine = light[: min(budget, len(light))]
@@ -406,51 +417,140 @@ def shares(items: Sequence[tuple[Candidate, Usage]], here: float) -> tuple[list[
     return sorted(mine), [i for i in range(len(items)) if i not in taken]
 
 
-def judge_split(
+#: This process's share of a streamed batch's estimated gate cost (:func:`judge_stream`):
+#: it also builds the next batch and prepares the last one's write meanwhile, so it
+#: judges less than half. Moved by :data:`_STEP` toward whichever side waited.
+_STREAM_HERE = 0.35
+_STEP = 0.02
+_STREAM_BOUNDS = (0.05, 0.5)
+
+
+@dataclass(slots=True)
+class _Sent:
+    """A batch whose child share is on its way: the positions judged here and there."""
+
+    mine: list[int]
+    theirs: list[int]
+
+
+def _start(
+    worker: _Worker | None,
     items: Sequence[tuple[Candidate, Usage]],
     settings: GateSettings,
-    log: Any = None,
-) -> list[Decision]:
-    """:func:`judge_candidates` of ``items``, shared with the child when it is ready.
-
-    Exactly the decisions of :func:`judge_candidates` on all of ``items``
-    (``tests/unit/policy/test_check_many.py``), whatever the sharing
-    (:func:`shares`); ``log(event, error)`` hears of a child that failed (its
-    share is then judged here).
-    """
-    worker = _worker() if len(items) >= MIN_BATCH else None
-    if worker is None or not worker.lock.acquire(blocking=False):
-        return judge_candidates(items, settings)
+    here: float,
+    log: Any,
+) -> _Sent | None:
+    """Send the child its share of ``items`` (None: all of them are judged here)."""
+    if worker is None or len(items) < MIN_BATCH or not worker.poll_ready():
+        return None
+    mine, theirs = shares(items, here)
+    if not theirs:
+        return None
     try:
-        if not worker.poll_ready():  # still starting (or failed): all of it here
-            return judge_candidates(items, settings)
-        mine, theirs = shares(items, _HERE.get())
-        sent = [items[i] for i in theirs]
-        try:
-            worker.round_trip(settings, sent)
-        except Exception as exc:
-            worker.close()
-            if log is not None:
-                log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
-            return judge_candidates(items, settings)
-        here = judge_candidates([items[i] for i in mine], settings) if mine else []
-        try:
-            there = worker.answer()
-            if len(there) != len(sent):
-                raise RuntimeError("the gate worker answered for another batch")
-        except Exception as exc:
-            worker.close()
-            if log is not None:
-                log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
-            there = judge_candidates(sent, settings)
-        out: list[Decision | None] = [None] * len(items)
-        for i, decision in zip(mine, here, strict=True):
-            out[i] = decision
-        for i, decision in zip(theirs, there, strict=True):
-            out[i] = decision
-        return [d for d in out if d is not None]
+        worker.round_trip(settings, [items[i] for i in theirs])
+    except Exception as exc:
+        worker.close()
+        if log is not None:
+            log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
+        return None
+    return _Sent(mine, theirs)
+
+
+def _finish(
+    worker: _Worker | None,
+    items: Sequence[tuple[Candidate, Usage]],
+    settings: GateSettings,
+    sent: _Sent | None,
+    log: Any,
+    *,
+    adapt: bool,
+) -> list[Decision]:
+    """Judge this process's share of ``items``, then take the child's answer for the rest.
+
+    A child that fails is closed and its share judged here: the same function
+    on the same inputs, so the same decisions (never a default). Moves
+    :data:`_STREAM_HERE` toward the side that waited.
+    """
+    global _STREAM_HERE
+    if worker is None or sent is None:
+        return judge_candidates(items, settings)
+    here = judge_candidates([items[i] for i in sent.mine], settings) if sent.mine else []
+    if adapt:
+        low, high = _STREAM_BOUNDS
+        if worker.answered():  # the child was done first: this process takes less
+            _STREAM_HERE = max(low, _STREAM_HERE - _STEP)
+        else:
+            _STREAM_HERE = min(high, _STREAM_HERE + _STEP)
+    try:
+        there = worker.answer()
+        if len(there) != len(sent.theirs):
+            raise RuntimeError("the gate worker answered for another batch")
+    except Exception as exc:
+        worker.close()
+        if log is not None:
+            log("gate_worker_failed", f"{type(exc).__name__}: {exc}")
+        there = judge_candidates([items[i] for i in sent.theirs], settings)
+    out: list[Decision | None] = [None] * len(items)
+    for i, decision in zip(sent.mine, here, strict=True):
+        out[i] = decision
+    for i, decision in zip(sent.theirs, there, strict=True):
+        out[i] = decision
+    return [d for d in out if d is not None]
+
+
+def judge_stream(
+    batches: Iterable[Sequence[tuple[Candidate, Usage]]],
+    settings: GateSettings,
+    log: Any = None,
+) -> Generator[list[Decision], None, None]:
+    """:func:`judge_candidates` of each of ``batches`` in turn, shared with the child.
+
+    Trigger: a bulk write in sub-batches (``WritePipeline.add_many``), or one
+    large batch (:func:`judge_stream`).
+    Why: one batch at a time, the child idled while this process built the
+      batch before judging and prepared its write after (~40% of a bulk row's
+      time here).
+    Outcome: the child's share of batch k is sent before this process takes
+      batch k+1 from ``batches`` (the caller builds it then) and judges its own
+      share of k; batch k+1's share goes out before k's decisions are yielded
+      (the caller prepares k's write while the child judges). Exactly the
+      decisions of :func:`judge_candidates` on each batch, whatever the sharing
+      (``tests/unit/policy/test_check_many.py``); ``log(event, error)`` hears of
+      a child that failed (its share is then judged here, and every later batch).
+      A batch under :data:`MIN_BATCH`, a child still starting or used by another
+      thread: judged here. Close the iterator (or exhaust it) to free the child.
+    """
+    it = iter(batches)
+    current = next(it, None)
+    if current is None:
+        return
+    single = isinstance(batches, Sequence) and len(batches) == 1
+    offload = _HERE.get()
+    streamed = not single and offload != 0.0  # else the caller's share, unmoved
+    here = _STREAM_HERE if streamed else offload
+    worker = _worker() if len(current) >= MIN_BATCH else None
+    if worker is not None and not worker.lock.acquire(blocking=False):
+        worker = None
+    try:
+        sent = _start(worker, current, settings, here, log)
+        while current is not None:
+            following = next(it, None)
+            decisions = _finish(worker, current, settings, sent, log, adapt=streamed)
+            sent = None
+            if following is not None:
+                if streamed:
+                    here = _STREAM_HERE
+                sent = _start(worker, following, settings, here, log)
+            yield decisions
+            current = following
     finally:
-        worker.lock.release()
+        if worker is not None:
+            if worker.outstanding and not worker.broken:  # abandoned: drop the answer
+                try:
+                    worker.answer()
+                except Exception:
+                    worker.close()
+            worker.lock.release()
 
 
 if __name__ == "__main__":

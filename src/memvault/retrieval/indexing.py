@@ -91,7 +91,12 @@ def derived_index_text(
 
 
 def conversation_links(
-    store: Store, orchestrator: str, nodes: Sequence[MemoryNode], *, chain: bool = False
+    store: Store,
+    orchestrator: str,
+    nodes: Sequence[MemoryNode],
+    *,
+    chain: bool = False,
+    earlier: Sequence[MemoryNode] = (),
 ) -> list[MemoryEdge]:
     """A ``RelatedTo`` edge (reason :data:`FOLLOWS`) from each new memory to the one before it.
 
@@ -106,6 +111,8 @@ def conversation_links(
       only: the caller's conversation id and timestamps, no text; one read
       per conversation of a write. ``chain``: ``nodes`` are the pieces of one
       text, so those of no conversation link to the piece before them too.
+      ``earlier``: nodes of the same write linked in an earlier call (a bulk
+      write prepared in chunks), read as if they came first in ``nodes``.
 
     >>> import tempfile
     >>> from memvault.engine import MemoryEngine, NewMemory, OpenGate
@@ -121,9 +128,9 @@ def conversation_links(
     [True]
     >>> e.close()
     """
-    last: dict[str, MemoryNode] = {}
+    last: dict[str, MemoryNode] = {n.conversation_id: n for n in earlier if n.conversation_id}
     edges: list[MemoryEdge] = []
-    before: MemoryNode | None = None
+    before = next((n for n in reversed(earlier) if not n.conversation_id), None)
     for node in nodes:
         conversation = node.conversation_id
         if not conversation:

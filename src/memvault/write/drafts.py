@@ -158,26 +158,30 @@ def with_vectors(drafts: Sequence[Draft], embed: EmbedRows, log: LogFn) -> list[
     return out
 
 
-def with_index_text(store: Store, drafts: Sequence[Draft], log: LogFn) -> list[Draft]:
+def with_index_text(
+    store: Store, drafts: Sequence[Draft], log: LogFn, earlier: Sequence[MemoryNode] = ()
+) -> list[Draft]:
     """Drafts without caller index text get the one the write path derives.
 
     The date and context columns the default ranking weighs are built here
     from legitimate inputs only (the timestamp, summaries of the memories
     written just before in the same conversation);
-    see :func:`memvault.retrieval.indexing.derived_index_text`.
+    see :func:`memvault.retrieval.indexing.derived_index_text`. ``earlier``:
+    the nodes of the same write that come before ``drafts`` (a write prepared
+    in chunks).
     """
     out: list[Draft] = []
-    earlier: list[MemoryNode] = []
+    before: list[MemoryNode] = list(earlier)
     for draft in drafts:
         if draft.index_text is None:
             try:
-                derived = derived_index_text(store, draft.node, earlier)
+                derived = derived_index_text(store, draft.node, before)
             except Exception as exc:  # index text is an aid: never fail the write
                 log("warning", "index_text_failed", error=f"{type(exc).__name__}: {exc}")
                 derived = None
             draft = replace(draft, index_text=derived)
         out.append(draft)
-        earlier.append(draft.node)
+        before.append(draft.node)
     return out
 
 
@@ -203,6 +207,7 @@ def new_edges(
     *,
     bulk: bool,
     chain: bool = False,
+    earlier: Sequence[MemoryNode] = (),
 ) -> list[MemoryEdge]:
     """The edges new nodes get: conversation links, then the relations steps' edges.
 
@@ -210,10 +215,11 @@ def new_edges(
     dominate the load (consolidation links similar memories later). Every
     write links consecutive memories of a conversation (one read per
     conversation), ``chain`` consecutive ``nodes`` of no conversation (the
-    pieces of one text); a pair linked twice keeps its first edge.
+    pieces of one text); a pair linked twice keeps its first edge. ``earlier``:
+    the nodes of the same write linked in an earlier call (a write in chunks).
     """
     try:
-        edges = conversation_links(store, orchestrator, nodes, chain=chain)
+        edges = conversation_links(store, orchestrator, nodes, chain=chain, earlier=earlier)
     except Exception as exc:  # a link is an aid to ranking: never fail the write
         log("warning", "conversation_links_failed", error=f"{type(exc).__name__}: {exc}")
         edges = []

@@ -14,7 +14,8 @@ schema problem is a finding ranked with the gate's, never an early exit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from memvault.embed.base import FloatVector
@@ -160,6 +161,79 @@ class Judging:
             for d, decision in zip(drafts, gated, strict=True)
         ]
 
+    def judge_stream(
+        self, op: MemoryOp, chunks: Iterable[Sequence[Draft]]
+    ) -> Generator[tuple[Sequence[Draft], list[Decision]], None, None]:
+        """Each chunk with :meth:`judge_many`'s answers (the gate's ``check_stream`` if it has one).
+
+        Trigger: a bulk write in sub-batches (``WritePipeline.add_many``).
+        Why: the gate's second process idled while this process built a chunk
+          and prepared its write; a gate with ``check_stream`` judges chunk k+1
+          there while the caller works on chunk k.
+        Outcome: a chunk is taken from ``chunks`` when the gate asks for it;
+          each chunk gets exactly :meth:`judge_many`'s answers (a list of one
+          chunk is :meth:`judge_many`'s, the gate's ``check_many``). A stream that
+          raises is closed, and every chunk it took but did not answer (and every
+          later one) is judged by :meth:`judge_many` — per draft where that fails.
+        """
+        stream: Any = getattr(self.gate, "check_stream", None)
+        if stream is None or (isinstance(chunks, Sequence) and len(chunks) == 1):
+            yield from ((chunk, self.judge_many(op, chunk)) for chunk in chunks)
+            return
+        taken: deque[Sequence[Draft]] = deque()
+        rest = iter(chunks)
+
+        failed: list[BaseException] = []  # the caller's own chunks raised: not the gate's
+
+        def batches() -> Iterator[list[tuple[MemoryNode, Any, str | None]]]:
+            while True:
+                try:
+                    chunk = next(rest)
+                except StopIteration:
+                    return
+                except BaseException as exc:
+                    failed.append(exc)
+                    raise
+                taken.append(chunk)
+                yield self.gate_inputs(chunk)
+
+        gated = stream(op, batches(), agent_id=self.agent_id)
+        try:
+            while True:
+                try:
+                    decisions: list[Decision] = next(gated)
+                except StopIteration:
+                    return
+                if len(decisions) != len(taken[0]):
+                    raise ValueError(f"{len(decisions)} decisions for {len(taken[0])} drafts")
+                chunk = taken.popleft()
+                yield (
+                    chunk,
+                    [
+                        strongest([*self.validated(op, d.node), decision])
+                        for d, decision in zip(chunk, decisions, strict=True)
+                    ],
+                )
+        except Exception as exc:
+            if failed:
+                raise
+            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            gated.close()
+            while taken:
+                chunk = taken.popleft()
+                yield chunk, self.judge_many(op, chunk)
+            yield from ((chunk, self.judge_many(op, chunk)) for chunk in rest)
+        finally:
+            gated.close()
+
+    def gate_inputs(self, drafts: Sequence[Draft]) -> list[tuple[MemoryNode, Any, str | None]]:
+        """Each draft's node, with its vector and model when the gate ``reads_vectors``."""
+        if not getattr(self.gate, "reads_vectors", False):
+            return [(d.node, None, None) for d in drafts]
+        return [
+            (d.node, d.vector, d.vector_model if d.vector is not None else None) for d in drafts
+        ]
+
     def check_many(self, op: MemoryOp, drafts: Sequence[Draft]) -> list[Decision]:
         """:meth:`check` of every draft; the gate's ``check_many`` when it has one.
 
@@ -169,11 +243,9 @@ class Judging:
         many: Any = getattr(self.gate, "check_many", None)
         if many is None:
             return [self.check(op, d) for d in drafts]
-        reads = getattr(self.gate, "reads_vectors", False)
-        vectors = [d.vector if reads else None for d in drafts]
-        models = [
-            d.vector_model if v is not None else None for d, v in zip(drafts, vectors, strict=True)
-        ]
+        inputs = self.gate_inputs(drafts)
+        vectors = [v for _, v, _ in inputs]
+        models = [m for _, _, m in inputs]
         try:
             decisions: list[Decision] = list(
                 many(

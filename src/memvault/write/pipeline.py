@@ -48,8 +48,9 @@ reuses it, and nothing is embedded twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -98,7 +99,7 @@ from memvault.write.spec import (
     derive_key,
 )
 
-__all__ = ["RELATIONS_BATCH_MAX", "STATUS_CHANGES", "WritePipeline"]
+__all__ = ["RELATIONS_BATCH_MAX", "STATUS_CHANGES", "STREAM_CHUNK", "WritePipeline", "chunk_spans"]
 
 #: How an edge's reason is judged: as the words of a plain fact (its content checks).
 _REASON_FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
@@ -114,6 +115,23 @@ STATUS_CHANGES: dict[MemoryStatus, tuple[MemoryOp, HistoryOp, ChangeKind]] = {
 
 #: ``create`` runs the relations steps for batches up to this size (``add`` is one).
 RELATIONS_BATCH_MAX = 32
+
+#: A bulk write is judged and prepared in chunks of at most this many drafts
+#: (:meth:`WritePipeline.create_chunks`); each is over ``RELATIONS_BATCH_MAX``.
+STREAM_CHUNK = 256
+
+
+def chunk_spans(count: int) -> list[range]:
+    """``range(count)`` in equal consecutive chunks of at most :data:`STREAM_CHUNK`.
+
+    >>> [len(r) for r in chunk_spans(1000)], [len(r) for r in chunk_spans(300)]
+    ([250, 250, 250, 250], [150, 150])
+    >>> chunk_spans(3), chunk_spans(0)
+    ([range(0, 3)], [range(0, 0)])
+    """
+    n = max(1, -(-count // STREAM_CHUNK))
+    bounds = [count * k // n for k in range(n + 1)]
+    return [range(lo, hi) for lo, hi in itertools.pairwise(bounds)]
 
 
 def _clean(text: str) -> str:
@@ -613,32 +631,42 @@ class WritePipeline(Judging):
         """Many new memories, judged one by one, the accepted ones in ONE transaction.
 
         ``vectors``: a precomputed document vector per item (or ``None``), already
-        checked against the embedder's space by the caller.
+        checked against the embedder's space by the caller. A large batch is
+        built, judged and prepared in chunks (:meth:`create`), so the gate's
+        second process judges one chunk while this process builds the next.
         """
         if vectors is not None and len(vectors) != len(items):
             raise ValueError("vectors must match items")
         results: list[WriteResult | None] = [None] * len(items)
-        drafts: list[Draft] = []
         positions: list[int] = []
-        for i, (raw, index_text) in enumerate(items):
-            fields, removed = self.strip_controls(raw)
-            try:
-                node = self.build_fields(fields)
-            except ValidationFailed as exc:
-                results[i] = self.invalid(MemoryOp.STORE, exc, fields=fields)
-                continue
-            vector = vectors[i] if vectors is not None else None
-            drafts.append(
-                Draft(
-                    node,
-                    vector,
-                    index_text=index_text,
-                    cleaned=removed,
-                    supplied=vector is not None,
+
+        def drafts(span: range) -> list[Draft]:
+            out: list[Draft] = []
+            for i in span:
+                raw, index_text = items[i]
+                fields, removed = self.strip_controls(raw)
+                try:
+                    node = self.build_fields(fields)
+                except ValidationFailed as exc:
+                    results[i] = self.invalid(MemoryOp.STORE, exc, fields=fields)
+                    continue
+                vector = vectors[i] if vectors is not None else None
+                out.append(
+                    Draft(
+                        node,
+                        vector,
+                        index_text=index_text,
+                        cleaned=removed,
+                        supplied=vector is not None,
+                    )
                 )
-            )
-            positions.append(i)
-        for i, result in zip(positions, self.create(drafts, thread_id=thread_id), strict=True):
+                positions.append(i)
+            return out
+
+        spans = chunk_spans(len(items))
+        chunks = (drafts(span) for span in spans) if len(spans) > 1 else [drafts(spans[0])]
+        created = self.create_chunks(chunks, thread_id=thread_id, single=len(items) == 1)
+        for i, result in zip(positions, created, strict=True):
             results[i] = result
         return [r for r in results if r is not None]
 
@@ -651,17 +679,63 @@ class WritePipeline(Judging):
         refuses them all (one result, the strongest stop reason; nothing stored),
         and consecutive pieces are linked.
         """
-        out: list[WriteResult | None] = [None] * len(drafts)
+        spans = [range(len(drafts))] if whole else chunk_spans(len(drafts))
+        return self.create_chunks(
+            [drafts[s.start : s.stop] for s in spans],
+            thread_id=thread_id,
+            whole=whole,
+            single=len(drafts) == 1,
+        )
+
+    def create_chunks(
+        self,
+        chunks: Iterable[Sequence[Draft]],
+        *,
+        thread_id: str = "default",
+        whole: bool = False,
+        single: bool = False,
+    ) -> list[WriteResult]:
+        """:meth:`create` of the drafts of every chunk, in order: ONE transaction.
+
+        Trigger: a bulk write (``add_many`` of hundreds of memories).
+        Why: one batch at a time, the gate's second process idled while this
+          process built the batch and prepared its write (~40% of a bulk row's
+          time here); the commit itself must stay one transaction.
+        Outcome: the gate takes a chunk when it is ready for it
+          (:meth:`judge_stream`: the second process judges chunk k+1 while the
+          accepted drafts of chunk k get their index text, links, vectors and
+          CREATE rows here); then the REFUSE rows and every chunk's part are
+          applied together, as the whole batch at once would be: same decisions,
+          same rows, one transaction (``tests/unit/policy/test_check_many.py``).
+        ``single``: the write is of one draft (its node's timestamp is the write's).
+        """
+        out: list[WriteResult | None] = []
         accepted: list[tuple[int, Draft, Decision]] = []
         refused: list[tuple[int, Decision]] = []
-        drafts = self.vectored(drafts)
-        for i, (draft, decision) in enumerate(
-            zip(drafts, self.judge_many(MemoryOp.STORE, drafts), strict=True)
-        ):
-            if decision.allowed:
-                accepted.append((i, draft, decision))
-            else:
-                refused.append((i, decision))
+        parts: list[WriteSet] = []
+        edges: list[MemoryEdge] = []
+        earlier: list[MemoryNode] = []  # accepted nodes of the chunks before
+        builder: WriteBuilder | None = None
+        judged = self.judge_stream(MemoryOp.STORE, (self.vectored(c) for c in chunks))
+        with closing(judged):
+            for chunk, decisions in judged:
+                mine: list[tuple[int, Draft, Decision]] = []
+                for draft, decision in zip(chunk, decisions, strict=True):
+                    if decision.allowed:
+                        mine.append((len(out), draft, decision))
+                    else:
+                        refused.append((len(out), decision))
+                    out.append(None)
+                accepted += mine
+                if not mine or (whole and refused):
+                    continue
+                if builder is None:
+                    at = mine[0][1].node.created_at if single else self.now()
+                    builder = self.builder(at, thread_id)
+                bulk = len(chunk) > RELATIONS_BATCH_MAX  # every chunk of several is
+                part, links = self.created_part(builder, mine, earlier, whole=whole, bulk=bulk)
+                parts.append(part)
+                edges += links
         if whole and refused:
             return [self.refuse(MemoryOp.STORE, strongest(d for _, d in refused))]
         # Trigger: a batch with refusals beside accepted drafts (a bulk add).
@@ -683,37 +757,15 @@ class WritePipeline(Judging):
             results = self.refuse_all(MemoryOp.STORE, decisions, written=carried)
             for (i, _), result in zip(refused, results, strict=True):
                 out[i] = result
-        if accepted:
-            at = accepted[0][1].node.created_at if len(drafts) == 1 else self.now()
-            builder = self.builder(at, thread_id)
+        if builder is not None:
             before = (
                 self.refusal_rows(MemoryOp.STORE, [d for _, d in refused], builder)
                 if carried
                 else []
             )
-            kept = with_index_text(self.store, [d for _, d, _ in accepted], self.log)
-            write = builder.created(
-                [d.node for d in kept],
-                [dec for _, _, dec in accepted],
-                before=before,
-                edges=new_edges(
-                    self.store,
-                    self.orchestrator,
-                    [d.node for d in kept],
-                    self.relations,
-                    self.log,
-                    bulk=len(drafts) > RELATIONS_BATCH_MAX,
-                    chain=whole,
-                ),
-                embeddings=self.rows(kept),
-                index_texts=[
-                    (d.node.memory_id, d.index_text) for d in kept if d.index_text is not None
-                ],
-                node_detail={
-                    d.node.memory_id: {"control_chars_removed": d.cleaned}
-                    for d in kept
-                    if d.cleaned
-                },
+            # REFUSE rows, every CREATE row, then the LINK rows: one batch's order
+            write = builder.combined(
+                [builder.events_only(*before), *parts, builder.created([], [], edges=edges)]
             )
             first = accepted[0]
             committed = self.commit(
@@ -734,6 +786,48 @@ class WritePipeline(Judging):
                     store_unavailable=committed.store_unavailable,
                 )
         return [r for r in out if r is not None]
+
+    def created_part(
+        self,
+        builder: WriteBuilder,
+        accepted: Sequence[tuple[int, Draft, Decision]],
+        earlier: list[MemoryNode],
+        *,
+        whole: bool,
+        bulk: bool,
+    ) -> tuple[WriteSet, list[MemoryEdge]]:
+        """The write of one chunk's accepted drafts (nodes, vectors, CREATE rows), and
+        their edges (written after every chunk's CREATE rows, as in one batch).
+
+        ``earlier`` (the accepted nodes of the chunks before; extended here) gives
+        the index text and the conversation links what the whole batch would;
+        ``bulk``: the relations steps are skipped (:func:`new_edges`).
+        """
+        kept = with_index_text(self.store, [d for _, d, _ in accepted], self.log, earlier)
+        nodes = [d.node for d in kept]
+        edges = new_edges(
+            self.store,
+            self.orchestrator,
+            nodes,
+            self.relations,
+            self.log,
+            bulk=bulk,
+            chain=whole,
+            earlier=earlier,
+        )
+        write = builder.created(
+            nodes,
+            [dec for _, _, dec in accepted],
+            embeddings=self.rows(kept),
+            index_texts=[
+                (d.node.memory_id, d.index_text) for d in kept if d.index_text is not None
+            ],
+            node_detail={
+                d.node.memory_id: {"control_chars_removed": d.cleaned} for d in kept if d.cleaned
+            },
+        )
+        earlier.extend(nodes)
+        return write, edges
 
     def update(
         self,
