@@ -42,6 +42,7 @@ register_patterns(
             if r.needs is not None
         ),
         *(r.term for r in topical.FAMILY_RULES),
+        *injection.CUES,
         biometric.TERM,
         identifiers.SPOKEN_RULES[-1].pattern,
     ]

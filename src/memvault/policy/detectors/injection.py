@@ -28,9 +28,10 @@ from collections.abc import Callable
 from typing import Any
 
 from memvault.policy.detectors.base import Hit, Rule, clause_of, rule_index
+from memvault.policy.detectors.prefilter import may_match
 from memvault.policy.normalize import NormalizedText, View
 
-__all__ = ["RULES", "detect"]
+__all__ = ["CUES", "RULES", "detect"]
 
 _F = "injection"
 _VIEWS = ("clean", "collapsed", "deleet", "decoded")
@@ -727,6 +728,9 @@ _SIG_EXTRA = re.compile(
 )
 
 
+#: the cue words of the clause-level checks (a view without one skips them)
+CUES = (_SIG_VERB, _FORGET_WORDS)
+
 _SIGNALS_REASON = "a control verb aimed at rules, secrets or the model"
 _OVERRIDE_REASON = "an instruction to drop earlier instructions"
 
@@ -761,8 +765,8 @@ def _first_clause_hit(
     ``find`` gives the match the hit spans; ``finding`` is (rule, label, reason).
     """
     rule, label, reason = finding
-    for view, _lower in views:
-        if cue.search(view.text) is None:
+    for view, lower in views:
+        if not may_match(cue, lower) or cue.search(view.text) is None:
             continue  # a clause is a piece of the view: no cue in any
         for clause in re.split(clauses, view.text):
             m = find(clause)

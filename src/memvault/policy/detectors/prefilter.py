@@ -618,7 +618,9 @@ class _Scan:
         self.needles = needles
         # At each position the trie matches the LONGEST needle starting there (greedy,
         # one child per character); every needle that is a prefix of it starts there too.
-        self.regex = re.compile("(?=(" + _trie_pattern(needles) + "))") if needles else None
+        # searched from each start + 1 (not a lookahead at every position): ``re`` then
+        # skips the positions where no needle's first character is
+        self.regex = re.compile(_trie_pattern(needles)) if needles else None
         self.prefixes = {
             n: frozenset(n[:k] for k in range(1, len(n) + 1) if n[:k] in needles) for n in needles
         }
@@ -663,8 +665,11 @@ def _present(lower_text: str) -> frozenset[str]:
     if found is None:
         hits: set[str] = set()
         if scan.regex is not None:
-            for m in scan.regex.finditer(lower_text):
-                hits |= scan.prefixes[m.group(1)]
+            search = scan.regex.search
+            m = search(lower_text)
+            while m is not None:
+                hits |= scan.prefixes[m.group()]
+                m = search(lower_text, m.start() + 1)
         found = frozenset(hits)
         if len(_PRESENT) >= _PRESENT_MAX:
             _PRESENT.clear()
