@@ -38,7 +38,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from memvault.errors import WeightsError
-from memvault.extract import rules_plans, rules_preferences, rules_profile
+from memvault.extract import rules_plans, rules_preferences, rules_profile, when
 from memvault.extract.base import (
     Candidate,
     ChangeCue,
@@ -150,67 +150,8 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
     )
 )
 
-#: Words that put a statement in today (a one-off unless it is a todo or reminder).
-_TODAY = re.compile(
-    r"\b(?:today(?:'s)?|tonight|this (?:morning|afternoon|evening)|right now|at the moment"
-    r"|in (?:\d+|a few|five|ten|twenty) (?:min(?:ute)?s?|hours?)|in an hour|later today"
-    r"|(?:the )?whole (?:morning|afternoon|day)|all (?:morning|afternoon|evening))\b",
-    re.I,
-)
-#: Logistics of the next hours or days ("a 1:1 at 3pm", "on call this weekend", "in late
-#: tomorrow"): one-offs when no rule read the clause and it is not a todo or reminder.
-_LOGISTICS = re.compile(
-    r"\b(?:at \d{1,2}(?::\d{2})?\s*(?:am|pm)?|at noon|at midnight|(?:this|all|the whole) weekend"
-    r"|tomorrow (?:morning|afternoon|evening|night|at)|until \d{1,2}|after lunch|before lunch"
-    r"|in (?:an|a couple of|two|a few) hours?|back (?:online|in an hour|later)"
-    r"|(?:be|running|'ll be) (?:late|offline|out|away|afk)|bear with me|on call|ooo"
-    r"|out of (?:the )?office)\b",
-    re.I,
-)
-#: A standing schedule, not a one-off ("standup is at 9:30 every day").
-_RECURRING = re.compile(
-    r"\b(?:every|each|daily|weekly|monthly|nightly|hourly|yearly|quarterly"
-    r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
-    re.I,
-)
-#: A routine ("every morning", "twice a week", "most weekends", "usually"): a habit
-#: is a standing fact about the person, never a one-off.
-_HABITUAL = re.compile(
-    r"\b(?:every(?! (?:time|single time|now and))|each(?! time)|daily|weekly|monthly|nightly"
-    r"|usually|normally|always|twice a|once a"
-    r"|(?:three|four|five|a few|several) times a|most (?:days|mornings|evenings|nights|weekends"
-    r"|weeks)|on (?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|weeknights"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
-    re.I,
-)
-_TASTE = re.compile(
-    r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|adore|hate|hates|can't stand"
-    r"|favou?rite|fan of|into)\b",
-    re.I,
-)
-#: The same, in the other languages the reader reads (for clauses kept word for word).
-_TODAY_OTHER = re.compile(
-    # not a bare "now" ("ahora", "jetzt", "现在"): in these languages it is the commonest
-    # way to say a change ("ahora uso Neovim"), not a one-off
-    r"(?<!\w)(?:hoy|esta (?:noche|tarde|mañana)|ahora mismo|aujourd'hui|ce soir|ce matin"
-    r"|cet après-midi|en ce moment|heute(?: abend| morgen| nachmittag)?|gerade"
-    r"|hoje(?: à noite)?|esta noite|oggi|stasera|stamattina|in questo momento"
-    r"|vandaag|vanavond|vanochtend|op dit moment|dziś|dzisiaj|dziś wieczorem|bugün"
-    r"|bu akşam|bu sabah|şu an|сегодня|вечером)(?!\w)"
-    r"|今日|今夜|今朝|今天|今晚|今早|此刻",
-    re.I,
-)
 #: Rules whose statement stands whatever day it is said ("from today on, always …").
 _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
-
-#: A change made ("we bumped dagster to 1.10.1 today", "upgraded the cluster this morning"):
-#: the new state of things outlasts the day it was made.
-_DONE_CHANGE = re.compile(
-    r"\b(?:switched|moved|migrated|upgraded|downgraded|bumped|replaced|pinned|rolled back"
-    r"|went back|changed)\b(?:\s+[\w.+#/=@-]+){0,5}?\s+(?:to|from|with|onto|over)\b",
-    re.I,
-)
 
 #: A sentence read surely as one of these (at least ``ASIDE_MIN``) is an aside: a later
 #: sentence no rule read carries it on.
@@ -234,7 +175,6 @@ _STANDING_REQUEST = re.compile(
 #: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
 #: moment"): "right now" says the state is current, not that it is today's.
 _STATE_SLOTS = frozenset({"my_x_is", "employer", "occupation", "lives_in", "based_in"})
-_NOW_STATE = re.compile(r"\b(?:right now|at the moment)\b", re.I)
 
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
 _ASKED = frozenset({"TODO", "REMINDER"})
@@ -245,35 +185,12 @@ _SOMEONE_ELSE = re.compile(r"\b(?:he|she|him|her|his|hers|they|them|their|he's|s
 _ABOUT_SPEAKER = re.compile(
     r"\b(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us|(?:the|our|my) team(?:'s)?)\b", re.I
 )
-#: A request for the next hours ("don't merge anything meanwhile", "hold the deploys
-#: until I'm back"): a standing rule's words, true for an afternoon.
-_TEMPORARY_WORDS = (
-    "meanwhile",
-    "in the meantime",
-    "for now",
-    "for the time being",
-    "until i'm back",
-    "until i get back",
-    "while i'm (?:away|out|off|gone|offline)",
-)
-_TEMPORARY = re.compile(rf"\b(?:{'|'.join(_TEMPORARY_WORDS)})\b", re.I)
 
 
 def _label(reading: Reading | None) -> str:
     return "" if reading is None else f"{reading.label}:{reading.score:.2f}/{reading.share:.2f}"
 
 
-#: A calendar date: a month named (in the languages the reader reads) or written in digits.
-_CALENDAR_DATE = re.compile(
-    r"(?<!\w)(?:jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|enero|febrero|marzo|abril"
-    r"|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|janvier|février|mars"
-    r"|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|januar|februar|märz"
-    r"|juni|juli|oktober|dezember|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro"
-    r"|novembro|dezembro|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
-    r"|dicembre)(?!\w)|\d{4}-\d{2}-\d{2}|(?<![\d:])\d{1,2}[./]\d{1,2}(?![\d:])|\d+月",
-    re.I,
-)
 _AS_EVENT = Reading("event", 1.0, (("event", 1.0),))
 
 
@@ -286,11 +203,11 @@ def _calendar_entry(cand: Candidate, why: str, raw: str) -> tuple[Candidate | No
     """
     if not cand.rule.startswith("reader."):
         return cand, why
-    if _RECURRING.search(raw) or _HABITUAL.search(raw) or HABIT_GLOSS in glosses(raw):
+    if when.RECURRING.search(raw) or when.HABITUAL.search(raw) or HABIT_GLOSS in glosses(raw):
         if cand.type in (MemoryType.PREFERENCE, MemoryType.EVENT):
             return retype(cand, _AS_FACT), why + " (a recurring calendar entry)"
         return cand, why
-    if _CALENDAR_DATE.search(raw):
+    if when.CALENDAR_DATE.search(raw):
         return retype(cand, _AS_EVENT), why + " (a dated calendar entry)"
     return None, f"silent:calendar logistics ({why})"
 
@@ -489,11 +406,11 @@ class RuleExtractor:
                 and kind != "diary"
                 and (
                     (
-                        (_TODAY.search(raw) or of_the_moment(raw))
-                        and not (cand.rule in _STATE_SLOTS and _NOW_STATE.search(raw))
-                        and not _DONE_CHANGE.search(raw)
+                        (when.TODAY.search(raw) or of_the_moment(raw))
+                        and not (cand.rule in _STATE_SLOTS and when.NOW_STATE.search(raw))
+                        and not when.DONE_CHANGE.search(raw)
                     )
-                    or (cand.rule.startswith(VERBATIM_RULE) and _TODAY_OTHER.search(raw))
+                    or (cand.rule.startswith(VERBATIM_RULE) and when.TODAY_OTHER.search(raw))
                 )
             ):
                 # Trigger: a statement about today ("ordering sushi tonight", "spent the
@@ -501,7 +418,7 @@ class RuleExtractor:
                 # Why: true now, not tomorrow — a one-off, however it is phrased.
                 # Outcome: nothing is kept of it.
                 why, cand = f"silent:about today ({why})", None
-            temporary = cand is not None and cand.rule in _STANDING and _TEMPORARY.search(raw)
+            temporary = cand is not None and cand.rule in _STANDING and when.TEMPORARY.search(raw)
             if temporary and not explicit:
                 # Trigger: a standing rule's words for the next hours ("don't merge anything
                 #          meanwhile", "hold the deploys until I'm back").
@@ -513,9 +430,9 @@ class RuleExtractor:
                 and not explicit
                 and cand.rule.startswith("reader.")
                 and cand.category not in _ASKED
-                and _LOGISTICS.search(raw)
+                and when.LOGISTICS.search(raw)
                 and not UPDATE_CUE.search(raw)
-                and not _RECURRING.search(raw)
+                and not when.RECURRING.search(raw)
             ):
                 # Trigger: a clause no rule read, about the next hours or days' logistics.
                 # Why: "a 1:1 at 3pm", "on call this weekend" are true for a day.
@@ -531,7 +448,7 @@ class RuleExtractor:
                 and kept_in < s_index
                 and context_of_kept(raw)
                 # "We open at 7 every day except Monday": a schedule is its own memory
-                and not (_RECURRING.search(raw) and english_like(raw))
+                and not (when.RECURRING.search(raw) and english_like(raw))
             ):
                 # Trigger: a later sentence no rule read ("Newer versions broke our plugin
                 #          last time.") in a turn that already keeps a memory.
@@ -542,7 +459,7 @@ class RuleExtractor:
             if (
                 cand is not None
                 and cand.type is MemoryType.EVENT
-                and (lasting_state(raw) or biographic(raw) or _DONE_CHANGE.search(raw))
+                and (lasting_state(raw) or biographic(raw) or when.DONE_CHANGE.search(raw))
             ):
                 # "we adopted a greyhound last spring", "I lived in Kyoto years ago", "we
                 # upgraded postgres to 16": the state it starts or tells lasts — a fact
@@ -672,8 +589,8 @@ class RuleExtractor:
                 quiet == reading_label(reading) and not confident
             ):
                 quiet = ""
-        change = UPDATE_CUE.search(text) is not None and _TODAY.search(text) is None
-        habit = _HABITUAL.search(text) is not None and english
+        change = UPDATE_CUE.search(text) is not None and when.TODAY.search(text) is None
+        habit = when.HABITUAL.search(text) is not None and english
         if (
             (
                 habit
@@ -699,7 +616,7 @@ class RuleExtractor:
             reading is not None
             and not english
             and UPDATE_CUE.search(text) is not None
-            and _TODAY_OTHER.search(text) is None
+            and when.TODAY_OTHER.search(text) is None
             and not text.rstrip().endswith(("?", "？"))
             and quiet in {"", reading.label}
             and stands_alone(text)
@@ -813,7 +730,9 @@ class RuleExtractor:
                         # me, always use CTEs": a standing request is how the user wants
                         # things, not a fact about them (nor a routine, "always" or not).
                         read = replace(read, label="preference")
-                elif habit and read.label in {"preference", "event"} and not _TASTE.search(text):
+                elif (
+                    habit and read.label in {"preference", "event"} and not when.TASTE.search(text)
+                ):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
                     read = replace(read, label="fact")
                 elif read.label == "decision" and not decision_said(raw):
