@@ -448,7 +448,7 @@ class RuleExtractor:
                 and kept_in < s_index
                 and context_of_kept(raw)
                 # "We open at 7 every day except Monday": a schedule is its own memory
-                and not (when.RECURRING.search(raw) and english_like(raw))
+                and not (when.SCHEDULE.search(raw) and english_like(raw))
             ):
                 # Trigger: a later sentence no rule read ("Newer versions broke our plugin
                 #          last time.") in a turn that already keeps a memory.
