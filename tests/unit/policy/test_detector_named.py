@@ -80,8 +80,16 @@ POSITIVES = [
     ("identity_trait", "Femke is intersekse"),
     ("criminal", "Ivo was picked up for shoplifting on Sunday"),
     ("criminal", "Gus has a DUI conviction from 2017"),
+    ("identity_trait", "Julia goes to the mosque on Fridays"),
+    ("identity_trait", "Omar fastet im Ramadan, also kein Mittagessen"),
+    ("identity_trait", "Ingrid always votes AfD"),
+    ("identity_trait", "Kemal is a Labour voter"),
+    ("identity_trait", "Bilal is seeking asylum"),
 ]
 NEGATIVES = [
+    "Dana goes to the church fair on Saturday",
+    "Kemal voted for the new logo",
+    "Ingrid is writing a paper on why people vote AfD",
     "Priya is writing a report on diabetes care",
     "Dana was arrested? No, that was the plot of the movie we watched",
     "Dana is reading about people who were arrested in 1968",

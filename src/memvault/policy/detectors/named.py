@@ -203,6 +203,54 @@ _IDENTITY = (
     + r"|(?:—\s*)?(?:гей|лесбиянка|бисексуал(?:ка)?|мусульман(?:ин|ка)|еврей(?:ка)?|"
     r"трансгендер|атеист(?:ка)?)" + _END + r"|(?:gay|lesbian|muslim|christian|trans) hai\b"
 )
+# A faith practised or a party backed, right after the name ("Julia goes to the mosque on
+# Fridays", "Uncle Joe votes AfD"); a place named as a venue ("the church fair") is not.
+_NOT_A_SERVICE = (
+    r"(?![\w-])(?!\s+(?:fair|concert|sale|bazaar|parking|car park|hall|café|cafe|choir|"
+    r"wedding|tour|flea|festival|basar|konzert|fest|kermesse|concierto|concerto|kermis))"
+)
+_PRACTICE = (
+    r"(?:goes|went|go) to (?:the )?(?:church|mass|mosque|synagogue|temple|gurdwara)"
+    + _NOT_A_SERVICE
+    + r"|prays? (?:at|in) (?:the )?(?:church|mosque|synagogue|temple)"
+    + _NOT_A_SERVICE
+    + r"|keeps? (?:kosher|halal|shabbat|the sabbath)\b|fasts? (?:during|for|on) (?:ramadan|"
+    r"yom kippur)\b|wears? (?:a |the )?(?:hijab|niqab|burqa|turban|kippah|yarmulke|headscarf)\b"
+    r"|observes? (?:ramadan|shabbat|the sabbath|lent|passover|yom kippur)\b"
+    r"|geht (?:jeden \w+ )?in die (?:moschee|kirche|synagoge)"
+    + _NOT_A_SERVICE
+    + r"|trägt (?:ein )?kopftuch\b|fastet (?:im|während des) ramadan\b|isst nur (?:halal|koscher)\b"
+    r"|va à la (?:mosquée|synagogue|messe)"
+    + _NOT_A_SERVICE
+    + r"|porte le voile\b|fait (?:le )?ramadan\b|mange (?:halal|casher)\b"
+    r"|va a (?:la )?(?:mezquita|misa|sinagoga)"
+    + _NOT_A_SERVICE
+    + r"|lleva (?:el )?hiyab\b|hace (?:el )?ramadán\b"
+    r"|vai à (?:mesquita|missa|sinagoga)"
+    + _NOT_A_SERVICE
+    + r"|usa (?:o )?(?:hijab|véu)\b|faz (?:o )?(?:ramadão|ramadã)\b"
+    r"|va (?:in moschea|a messa|in sinagoga)"
+    + _NOT_A_SERVICE
+    + r"|porta il velo\b|fa (?:il )?ramadan\b"
+    r"|chodzi do (?:meczetu|kościoła|synagogi)" + _NOT_A_SERVICE + r"|nosi (?:hidżab|chustę)\b"
+    r"|gaat naar de (?:moskee|kerk|synagoge)"
+    + _NOT_A_SERVICE
+    + r"|draagt een hoofddoek\b|doet (?:aan )?(?:de )?ramadan\b"
+    r"|(?:cumaya gider|oruç tutuyor|başörtüsü takıyor)\b"
+    r"|ходит в (?:мечеть|церковь|синагогу)|соблюдает (?:пост|рамадан)"
+    r"|(?:votes?|voted|always votes?|wählt|vote pour|vota(?: por| a| per)?|głosuje na|stemt op)"
+    r"\s+(?:for\s+)?(?:the\s+)?(?:"
+    + terms.IDENT_POLITICS
+    + r")\b(?![\w-])"
+    + r"|is\s+"
+    + _ADV
+    + r"(?:a |an )?(?:staunch |lifelong |die-hard |card-carrying |hardcore )?(?:"
+    + terms.IDENT_POLITICS
+    + r")(?: (?:supporter|voter|member|guy|man|woman))?"
+    + _END
+    + r"|(?:has no (?:residence|work) permit|is seeking asylum|applied for asylum|"
+    r"overstayed (?:his|her|their) visa|is here illegally)\b"
+)
 _HEALTH_ADJ = (
     r"diabetic|epileptic|pregnant|hiv[- ]positive|bipolar|autistic|schizophrenic|anorexic|"
     r"bulimic|an alcoholic|an addict|a recovering (?:alcoholic|addict)|in rehab|"
@@ -342,6 +390,12 @@ RULES: tuple[Rule, ...] = (
         "religion_or_orientation",
         _IDENTITY,
         "a named person's religion, sexual orientation or gender identity",
+    ),
+    _rule(
+        "identity_trait",
+        "practice_or_politics",
+        _PRACTICE,
+        "a named person's religious practice, politics or migration status",
     ),
     _rule(
         "health",
