@@ -174,10 +174,16 @@ def _proposal_problem(exc: ProposalError) -> ApiProblem:
 
 
 @router.post("/proposals/{proposal_id}/confirm", responses={**_DOCS, **NOT_FOUND, **CONFLICT})
-def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
-    """The user consents: the proposal is stored as USER_EXPLICIT (the gate may refuse)."""
+def confirm_proposal(
+    proposal_id: ProposalId, c: CallerDep, user_id: UserQuery = None
+) -> JSONResponse:
+    """The user consents: the proposal is stored as USER_EXPLICIT (the gate may refuse).
+
+    Acting as ``user_id``, as a write by id: a key bound to no user decides the
+    proposals of the user it names (none: user-less ones); another's is 404.
+    """
     try:
-        result = c.engine.confirm_proposal(proposal_id)
+        result = c.engine.confirm_proposal(proposal_id, user=user_id)
     except ProposalError as exc:
         raise _proposal_problem(exc) from None
     if not result.ok:
@@ -186,9 +192,11 @@ def confirm_proposal(proposal_id: ProposalId, c: CallerDep) -> JSONResponse:
 
 
 @router.post("/proposals/{proposal_id}/reject", responses={**_DOCS, **NOT_FOUND, **CONFLICT})
-def reject_proposal(proposal_id: ProposalId, c: CallerDep) -> dict[str, Any]:
-    """The user declines: nothing is stored."""
+def reject_proposal(
+    proposal_id: ProposalId, c: CallerDep, user_id: UserQuery = None
+) -> dict[str, Any]:
+    """The user declines: nothing is stored (acting as ``user_id``, as confirm)."""
     try:
-        return proposal_json(c.engine.reject_proposal(proposal_id))
+        return proposal_json(c.engine.reject_proposal(proposal_id, user=user_id))
     except ProposalError as exc:
         raise _proposal_problem(exc) from None

@@ -58,7 +58,7 @@ from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
-from memvault.store.records import AuditHead
+from memvault.store.records import AuditHead, Proposal
 from memvault.store.scope import ALL_USERS, UserScope
 from memvault.write import CapturePipeline
 from memvault.write.precomputed import agreeing_vector
@@ -499,6 +499,23 @@ class Caller(CallerRules):
             self._refuse("user_bound", "context_assembler")
         return self._run(self._engine.context_assembler, max_project_items=max_project_items)
 
+    # -- consent decisions (by id: the scope of a write by id) ----------------------
+
+    def confirm_proposal(
+        self, proposal_id: str, *, thread_id: str = "default", user: UserScope = None
+    ) -> WriteResult:
+        """:meth:`MemoryEngine.confirm_proposal` as this caller, on a proposal in the scope
+        of the user it acts as (``user``; :meth:`_decides`): a key bound to no user
+        confirms the proposals of the user it names (none: user-less ones only)."""
+        self._decides(proposal_id, "confirm_proposal", user)
+        return self._run(self._engine.confirm_proposal, proposal_id, thread_id=thread_id)
+
+    def reject_proposal(self, proposal_id: str, *, user: UserScope = None) -> Proposal:
+        """:meth:`MemoryEngine.reject_proposal` as this caller, on a proposal in the scope
+        of the user it acts as (``user``; as :meth:`confirm_proposal`)."""
+        self._decides(proposal_id, "reject_proposal", user)
+        return self._run(self._engine.reject_proposal, proposal_id)
+
     # -- every other engine method, under its rule ---------------------------------
 
     stats = _Forward(LifecycleOps.stats, write=False, spans_all=False)
@@ -514,8 +531,6 @@ class Caller(CallerRules):
     import_user = _writes_all(Writer.import_user, "import")
     propose = _writes_all(LifecycleOps.propose, "proposals")
     propose_insights = _writes_all(LifecycleOps.propose_insights, "proposals")
-    confirm_proposal = _writes_all(LifecycleOps.confirm_proposal, "proposals")
-    reject_proposal = _writes_all(LifecycleOps.reject_proposal, "proposals")
     run_lifecycle = _writes_all(LifecycleOps.run_lifecycle)
     consolidate = _writes_all(LifecycleOps.consolidate)
     forget_user = _writes_all(LifecycleOps.forget_user)

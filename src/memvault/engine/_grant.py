@@ -81,8 +81,6 @@ _BOUND_FORWARDS = frozenset(
         "capture_workflow_output",
         "capture_diagnostics",
         "proposals",
-        "confirm_proposal",
-        "reject_proposal",
         "export_user",
         "forget_user",
         "flush_context_events",

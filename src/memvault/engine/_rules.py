@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from memvault.context.query import expand_categories
 from memvault.engine._grant import _MESSAGES, CallerGrant, DenyHook
 from memvault.errors import AccessDeniedError, MemoryNotFoundError, ValidationFailed
+from memvault.lifecycle.consent import ProposalError
 from memvault.model.node import MemoryNode
 from memvault.model.validation import clean_user_id
 from memvault.store.base import NodeFilter
@@ -273,11 +274,6 @@ class CallerRules:
         elif name in ("export_user", "forget_user"):
             owner = args[0] if args else kwargs.pop("user_id", None)
             args = (self._own(owner, name), *args[1:])
-        elif name in ("confirm_proposal", "reject_proposal"):
-            wanted = args[0] if args else kwargs.get("proposal_id")
-            mine = self._run(self._engine.proposals, user_id=self.grant.user)
-            if not any(p.proposal_id == wanted for p in mine):
-                self._refuse("other_user", name)
         return args, kwargs
 
     def _node(
@@ -298,20 +294,47 @@ class CallerRules:
         node = self._run(
             self._engine.core.load, memory_id, operation, include_deleted=include_deleted
         )
+        if not self._in_scope(reader, node.user_id, write=write):
+            # Another user's memory is answered like an unknown id (never confirmed),
+            # and the attempt is logged like any scope miss.
+            self._scope_miss(operation, memory_id=memory_id[:128])
+            raise MemoryNotFoundError(memory_id, self._engine.orchestrator)
+        return node
+
+    def _in_scope(self, reader: UserScope, owner: str | None, *, write: bool) -> bool:
+        """Whether a caller acting as ``reader`` may see (``write``: change) what ``owner``
+        owns — a memory, or a consent proposal (:meth:`_decides`)."""
         bound = self.grant.user
-        if (
-            not can_see(reader, node.user_id)
-            or (bound is not None and not can_see(bound, node.user_id))
+        return not (
+            not can_see(reader, owner)
+            or (bound is not None and not can_see(bound, owner))
             # Trigger: a key bound to a user writes a shared memory (user_id null).
             # Why: every user's bulletin and query show it (cross-user poisoning);
             #   shared memories are changed by unbound keys, --all-users keys or the CLI.
             # Outcome: not found, like a write on another user's memory.
-            or (write and bound is not None and node.user_id is None)
-        ):
-            # Another user's memory is answered like an unknown id (never confirmed),
-            # and the attempt is logged like any scope miss.
-            self._engine.core.log_event(
-                "warning", "scope_miss", operation=operation, memory_id=memory_id[:128]
-            )
-            raise MemoryNotFoundError(memory_id, self._engine.orchestrator)
-        return node
+            or (write and bound is not None and owner is None)
+        )
+
+    def _scope_miss(self, operation: str, **named: str) -> None:
+        self._engine.core.log_event("warning", "scope_miss", operation=operation, **named)
+
+    def _decides(self, proposal_id: str, operation: str, user: UserScope = None) -> None:
+        """A consent decision (confirm, reject) on a proposal in the caller's scope.
+
+        Trigger: ``confirm_proposal`` / ``reject_proposal`` name a proposal by id.
+        Why: a key bound to no user lists the user-less proposals only unless it
+          names a user, yet it could confirm or reject any user's proposal by id
+          (and a confirmation writes that user's memory).
+        Outcome: the scope of a write by id (:meth:`by_id_writer`): a grant bound to
+          a user decides its user's proposals only; an unbound key those of the user
+          it names (none: user-less proposals; ``all_users`` naming none: every
+          user's). A proposal outside it is answered like an unknown id
+          (:class:`ProposalError` "does not exist", HTTP 404), logged as a scope miss.
+        """
+        self.authorize("proposals", write=True, spans_all=True)
+        writer = self.by_id_writer(user, operation)
+        core = self._engine.core
+        found = core.store.proposals(core.orchestrator, proposal_id=proposal_id, limit=1)
+        if found and not self._in_scope(writer, found[0].user_id, write=True):
+            self._scope_miss(operation, proposal_id=proposal_id[:128])
+            raise ProposalError(proposal_id, "does not exist in this orchestrator")

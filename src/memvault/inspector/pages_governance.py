@@ -85,7 +85,7 @@ def _proposal_id(ctx: Ctx) -> str:
 
 def confirm(ctx: Ctx) -> Response:
     proposal_id = _proposal_id(ctx)
-    result = ctx.source.confirm(proposal_id)
+    result = ctx.source.confirm(proposal_id, p.text(ctx.params, "user"))
     if not result.ok:
         raise PageError(
             422,
@@ -101,7 +101,7 @@ def confirm(ctx: Ctx) -> Response:
 
 
 def reject(ctx: Ctx) -> Response:
-    ctx.source.reject(_proposal_id(ctx))
+    ctx.source.reject(_proposal_id(ctx), p.text(ctx.params, "user"))
     return redirect("/consent?done=rejected")
 
 

@@ -363,13 +363,15 @@ class MemorySource:
             found.update((n.memory_id, n) for n in self.nodes(sorted(ids)[:GRAPH_MAX], user))
         return found
 
-    def confirm(self, proposal_id: str) -> WriteResult:
+    def confirm(self, proposal_id: str, user: str | None = None) -> WriteResult:
+        """Confirm as ``user`` (the consent page's user: a decision by id is scoped as a
+        write by id is)."""
         self._unrestricted("proposals", write=True)
-        return self.engine.confirm_proposal(proposal_id)
+        return self.engine.confirm_proposal(proposal_id, user=user)
 
-    def reject(self, proposal_id: str) -> Proposal:
+    def reject(self, proposal_id: str, user: str | None = None) -> Proposal:
         self._unrestricted("proposals", write=True)
-        return self.engine.reject_proposal(proposal_id)
+        return self.engine.reject_proposal(proposal_id, user=user)
 
     # -- bulletin --------------------------------------------------------------
 

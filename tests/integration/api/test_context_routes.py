@@ -101,13 +101,20 @@ def test_proposals(live: Live) -> None:
         listed = client.get("/v1/proposals", params={"user_id": "dana"}).json()["proposals"]
         assert listed, "the proposal is listed"
         proposal_id = listed[0]["proposal_id"]
-        confirmed = client.post(f"/v1/proposals/{proposal_id}/confirm")
+        # deciding by id is a write by id: this key (bound to no user) acts as the
+        # user it names; naming none or another, Dana's proposal is not found
+        for params in ({}, {"user_id": "eli"}):
+            for verb in ("confirm", "reject"):
+                hidden = client.post(f"/v1/proposals/{proposal_id}/{verb}", params=params)
+                assert hidden.status_code == 404, hidden.text
+        dana = {"user_id": "dana"}
+        confirmed = client.post(f"/v1/proposals/{proposal_id}/confirm", params=dana)
         assert confirmed.status_code == 200, confirmed.text
         assert confirmed.json()["stop_reason"] == "SUCCESS_STORED"
         assert client.get("/v1/proposals", params={"status": "bogus"}).status_code == 422
         unknown = client.post("/v1/proposals/prop_nope/reject")
         assert unknown.status_code == 404
-        again = client.post(f"/v1/proposals/{proposal_id}/reject")
+        again = client.post(f"/v1/proposals/{proposal_id}/reject", params=dana)
         assert again.status_code == 409
     assert proposed is not None
     with live.client("planner") as client:

@@ -277,14 +277,22 @@ def test_consent_confirm_and_reject_go_through_the_gate(site: Site, writer: http
     assert "Erin prefers written summaries" in listing and "expires" in listing
     # A key bound to no user sees the proposals of the user it names (shared ones otherwise).
     assert "Erin prefers written summaries" not in writer.get("/consent").text
-    confirmed = _form(writer, "/consent", f"/consent/{yes}/confirm")
+    # The page's forms decide as the proposal's user (a decision by id is scoped as a
+    # write by id): without it, or naming another user, Erin's proposal is not found.
+    assert f"/consent/{yes}/confirm?user=erin" in listing
+    assert f"/consent/{no}/reject?user=erin" in listing
+    for action in (f"/consent/{yes}/confirm", f"/consent/{no}/reject?user=dana"):
+        hidden = _form(writer, "/consent", action)
+        assert hidden.status_code == 404, hidden.text
+    assert not site.base().proposals(status="confirmed")
+    confirmed = _form(writer, "/consent", f"/consent/{yes}/confirm?user=erin")
     assert confirmed.status_code == 303 and confirmed.headers["location"].startswith("/memory/")
     stored = site.base().proposals(status="confirmed")
     assert yes in {p.proposal_id for p in stored}
-    rejected = _form(writer, "/consent", f"/consent/{no}/reject")
+    rejected = _form(writer, "/consent", f"/consent/{no}/reject?user=erin")
     assert rejected.status_code == 303
     assert "Rejected" in writer.get(rejected.headers["location"]).text
-    again = _form(writer, "/consent", f"/consent/{yes}/confirm")
+    again = _form(writer, "/consent", f"/consent/{yes}/confirm?user=erin")
     assert again.status_code == 409 and "Proposal" in again.text
 
 

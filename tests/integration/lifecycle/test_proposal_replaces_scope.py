@@ -45,7 +45,7 @@ def test_a_confirmed_proposal_never_supersedes_another_users_memory(tmp_path: Pa
             replaces=[bob, other_project, own],
         )
         assert queued.proposal_id is not None
-        assert key.confirm_proposal(queued.proposal_id).ok
+        assert key.confirm_proposal(queued.proposal_id, user="alice").ok
         status = {
             mid: engine.get(mid, include_deleted=True).node.status.value
             for mid in (bob, other_project, own)
