@@ -40,7 +40,14 @@ from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_G
 from memvault.extract.reader import Reading
 from memvault.extract.reading import verbatim_candidate
 
-__all__ = ["LEAD_MASS", "STATED_OTHER", "keep_other_language", "profile_reading", "profile_said"]
+__all__ = [
+    "LEAD_MASS",
+    "STATED_OTHER",
+    "introduces",
+    "keep_other_language",
+    "profile_reading",
+    "profile_said",
+]
 
 #: What an unsure reading of a first-person clause in another language may keep: not an
 #: event (where a stranger's illness or arrest is told) and never a silent reading — and
@@ -76,6 +83,8 @@ def keep_other_language(
     sure = reading.sure or (
         says and reading.label in STATED_OTHER and (reading.share >= share or reading.mass >= mass)
     )
+    if not sure and introduces(text):
+        sure, reading = True, replace(reading, label="fact")  # "jag heter Nils och …"
     if not sure and says and profile_said(text):
         # "Je suis affineuse de fromages dans le Jura", read as an unsure fact or taste:
         # who the speaker is (see :func:`profile_reading`) — a fact
@@ -133,13 +142,14 @@ def keep_other_language(
 #: "Soy enfermera en …", "Je suis affineuse de …", "Ik ben sluiswachter in …": who the
 #: speaker is, said with a copula at the clause's start (after a greeting).
 _COPULA = re.compile(
-    r"^(?:(?:hola|hi|hey|salut|bonjour|hallo|ciao|olá|oi|hoi|hej|cześć|bună)[,!]?\s+)?"
+    r"^(?:(?:hola|hi|hey|salut|bonjour|hallo|ciao|olá|oi|hoi|hej|hei|cześć|bună|ahoj"
+    r"|γεια(?: σας| σου)?)[,!]?\s+)?"
     r"(?:soy|sou|je suis|ich bin|sono|ik ben|jestem|jag är|jeg er|sunt|είμαι)\s+\w",
     re.I,
 )
 #: … at or in a named place or employer ("en un hospital de Zaragoza", "dans le Jura").
 _AT_PLACE = re.compile(
-    r"\s(?:en|em|dans|in|bei|a|à|w|we|i|på|la|din|στην|στο|σε|de|di|da|do|du|del|van|von"
+    r"\s(?:en|em|dans|in|bei|a|à|w|we|i|på|la|din|στην|στη|στο|στον|σε|de|di|da|do|du|del|van|von"
     r"|bij|aus|at|för|hos|chez|na|no|nel|nella|im|am)\s+(?:[\w'’-]+\s+){0,3}?"
     r"(?-i:[A-ZÀ-ÖØ-ÞΑ-Ω])",
     re.I,
@@ -165,6 +175,15 @@ _PROFILE_GLOSSES = frozenset({"i work at", "i live in"})
 PROFILE_ONEOFF_MAX = 0.3
 
 
+def introduces(text: str) -> bool:
+    """Whether a clause in another language gives the speaker's name ("jag heter Nils").
+
+    >>> introduces("Hej, jag heter Nils och jobbar som slussvakt"), introduces("Hej Nils!")
+    (True, False)
+    """
+    return "my name is" in glosses(text)
+
+
 def profile_reading(text: str, reading: Reading) -> Reading:
     """A first-person profile statement in another language, as a fact the reader missed.
 
@@ -184,6 +203,8 @@ def profile_reading(text: str, reading: Reading) -> Reading:
     >>> profile_reading("Soy muy feliz hoy", weak).label
     'oneoff'
     """
+    if introduces(text):
+        return replace(reading, label="fact", sure=True)  # however the greeting reads
     if reading.label == "oneoff" and reading.score >= PROFILE_ONEOFF_MAX:
         return reading
     return replace(reading, label="fact", sure=True) if profile_said(text) else reading

@@ -216,7 +216,8 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
     (
         "my name is",
         r"me llamo|mi nombre es|je m'appelle|mon nom est|ich heiße|mein name ist|chamo-me"
-        r"|me chamo|mi chiamo|ik heet|mam na imię|nazywam się|adım|меня зовут",
+        r"|me chamo|mi chiamo|ik heet|mam na imię|nazywam się|adım|меня зовут|jag heter"
+        r"|jeg hedder|jeg heter|mă numesc|numele meu este|jmenuji se|jmenuju se",
         r"と申します|私の名前は|と呼んで|我叫|我的名字|叫我",
     ),
     (

@@ -237,7 +237,8 @@ _FIRST_PERSON_OTHER = re.compile(
     r"|prefiro|preciso|io|mio|mia|miei|mie|noi|nostr[oaie]|ho|sono|lavoro|abito|preferisco"
     r"|devo|ik|mijn|wij|ons|onze|ja|mój|moja|moje|my|nasz\w*|mam|jestem|pracuję|mieszkam"
     r"|muszę|ben|benim|biz|bizim|я|мой|моя|мои|мы|наш\w*|εγώ|μου|μας|εμείς|είμαι|δουλεύω"
-    r"|μένω|έχω|χρησιμοποιούμε)(?!\w)"
+    r"|μένω|έχω|χρησιμοποιούμε|jag|mig|mitt|mina|vi|vår|våra|jeg|meg|vores|mit|mine|noi|meu"
+    r"|mea|nostru|noastră|lucrez|sunt|jsem|jsme|můj|moje|naše|pracuji)(?!\w)"
     r"|私|僕|俺|うちの|我々|わたし|我",
     re.I,
 )
@@ -337,7 +338,7 @@ _FOLLOW_UP = re.compile(
 _LISTENER_OTHER = re.compile(
     r"(?<!\w)(?:tú|tu|tus|ti|toi|ton|ta|tes|vous|votre|du|dich|dir|dein\w*|você|vocês|teu|tua"
     r"|tuo|tuoi|jij|jou|jouw|jullie|ty|ciebie|tobie|twój|twoja|sen|sana|senin|siz|ты|вы|тебя"
-    r"|тебе|твой|твоя|usted|voi|εσύ|εσείς|σου|σας)(?!\w)|あなた|你",
+    r"|тебе|твой|твоя|usted|voi|εσύ|εσείς)(?!\w)|あなた|你",
     re.I,
 )
 _RELATIVE = re.compile(

@@ -61,7 +61,7 @@ from memvault.extract.context import (
     stands_alone,
 )
 from memvault.extract.dates import has_date_expression
-from memvault.extract.foreign import keep_other_language, profile_reading
+from memvault.extract.foreign import introduces, keep_other_language, profile_reading
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, glosses
 from memvault.extract.prepare import is_chitchat, prepare
 from memvault.extract.procedure import extract_procedure
@@ -634,6 +634,18 @@ class RuleExtractor:
             best = durable_fallback(reading)
             label = best.label if best.label in {"preference", "decision"} else "fact"
             quiet, reading = "", replace(best, label=label, sure=True)
+        if (
+            quiet in {"chitchat", "oneoff"}
+            and reading is not None
+            and not english
+            and (introduces(text) or (says and profile_reading(text, reading) is not reading))
+        ):
+            # Trigger: "Hej, jag heter Nils och jobbar som slussvakt i Trollhättan", "Γεια
+            #          σας, είμαι η Ελένη, φωτορεπόρτερ στην Αθήνα", read as a greeting.
+            # Why: a greeting that gives the speaker's name or who they are is an
+            #      introduction, as the English introduction rule reads it.
+            # Outcome: not silenced; kept word for word as a fact (below).
+            quiet, reading = "", profile_reading(text, reading)
         if (
             quiet
             and (quiet != reading_label(reading) or overrules_rules(reading, change=change))

@@ -412,3 +412,15 @@ def test_who_the_speaker_is_in_another_language_is_a_fact(text: str) -> None:
 
 def test_a_copula_about_next_week_is_not_who_the_speaker_is() -> None:
     assert extract("Ich bin nächste Woche nicht im Büro. Bitte alles an Jonas.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hej, jag heter Nils och jobbar som bagare i Umeå.",
+        "Γεια σας, είμαι η Δανάη, αρχιτέκτονας στη Λάρισα.",
+    ],
+)
+def test_an_introduction_in_another_language_is_kept_over_a_greeting_reading(text: str) -> None:
+    # session 10: read as a greeting (chit-chat, one-off), the introduction was dropped
+    assert [(t, c) for t, _, c in extract(text)] == [("Fact", text)]
