@@ -22,6 +22,7 @@ from memvault.policy.detectors import (
     injection,
     location,
     prefilter,
+    regex_literals,
     topical,
 )
 from memvault.policy.detectors.prefilter import may_match, needs_digit, required_literals
@@ -183,7 +184,7 @@ def test_the_shared_needle_scan_answers_as_each_patterns_own_search() -> None:
     late = re.compile(r"\b(?:pas|passportnummer|ssn)\b")
 
     def own(pattern: re.Pattern[str], lower: str) -> bool | None:
-        rx = prefilter._needle_regex(pattern.pattern)
+        rx = regex_literals.needle_regex(pattern.pattern)
         return None if rx is None else rx.search(lower) is not None
 
     for round_ in range(2):
