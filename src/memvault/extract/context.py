@@ -95,11 +95,18 @@ def context_of_kept(text: str) -> bool:
 
     >>> context_of_kept("Builds are cached on Vercel."), context_of_kept("Todo en Hetzner ahora.")
     (True, False)
+    >>> context_of_kept("Mostly 15th-century stuff."), context_of_kept("The boards are nRF52s.")
+    (True, False)
     """
     if english_like(text):
-        # an identifier (a region, a pin, a path) or a change said is its own memory
-        return not protect(text)[1] and UPDATE_CUE.search(text) is None
+        # an identifier (a region, a pin, a path) or a change said is its own memory —
+        # an ordinal ("mostly 15th-century stuff", "the 3rd floor") names nothing
+        named = [span for span in protect(text)[1] if not _ORDINAL.fullmatch(span)]
+        return not named and UPDATE_CUE.search(text) is None
     return not stands_alone(text)
+
+
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)(?:-[a-z]+)?", re.I)
 
 
 _LISTENER = r"(?:you|your|you're|you've|yours|u|ur)"
