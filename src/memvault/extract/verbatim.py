@@ -63,9 +63,14 @@ _TRAILING = ".,;:!?)]}'\u2019"
 _LEADING = "([{'\u2018"
 
 
+#: Prose abbreviations written with inner dots ("e.g.", "i.e.", "a.m."), not identifiers:
+#: masked, "e.g. v2026.11.3" split into two sentences and lost the version.
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "z.b", "d.h", "p.ej", "p.ex", "c.-à-d"})
+
+
 def _is_identifier(token: str) -> bool:
     """A token written for a machine, not prose: kept byte-identical."""
-    if len(token) < 2:
+    if len(token) < 2 or token.lower() in _ABBREVIATIONS:
         return False
     if token[0] in "#@" and len(token) > 1 and (token[1].isalnum() or token[1] == "_"):
         return True  # hashtags, @mentions, "#123"
@@ -108,6 +113,8 @@ def protect(text: str) -> tuple[str, tuple[str, ...]]:
     ('`pyproject.toml`', 'numpy>=2.1')
     >>> protect("11月末までに計画書を更新します。PR#7713を先にマージ。")[1]
     ('PR#7713',)
+    >>> protect("we tag releases, e.g. v2026.11.3.")[1]
+    ('v2026.11.3',)
     """
     if PLACEHOLDER_START in text:
         return text, ()  # already masked by an outer call: nothing new to protect
