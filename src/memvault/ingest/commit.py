@@ -23,11 +23,11 @@ Three steps after the gate, all on the engine's shared paths:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memvault.embed.base import Embedder
+from memvault.embed.base import Embedder, FloatVector
 from memvault.ingest.dedup import Deduper, merged_into
 from memvault.ingest.judge import Judged
 from memvault.ingest.model import Candidate
@@ -74,11 +74,17 @@ class Embedded:
 
 
 def embed_nodes(
-    store: Any, embedder: Embedder | None, nodes: Sequence[MemoryNode], *, why_none: str = ""
+    store: Any,
+    embedder: Embedder | None,
+    nodes: Sequence[MemoryNode],
+    *,
+    why_none: str = "",
+    known: Mapping[str, FloatVector] | None = None,
 ) -> Embedded:
     """``embedding_rows`` for ``nodes`` (identical texts embedded once), length-sorted.
 
-    Never raises: an embedder failure is returned as ``error``.
+    ``known``: this embedder's vectors by text (another window's), not embedded
+    again. Never raises: an embedder failure is returned as ``error``.
     """
     if embedder is None:
         return Embedded(None, {}, why_none or "no embedder configured")
@@ -103,7 +109,7 @@ def embed_nodes(
             row
             for call in calls
             if call
-            for row in embedding_rows(store, embedder, call, with_context=False)
+            for row in embedding_rows(store, embedder, call, with_context=False, known=known)
         ]
     except Exception as exc:
         # Trigger: the embedder (or the cache read) failed for this batch.

@@ -57,6 +57,7 @@ import contextlib
 import hashlib
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -121,6 +122,8 @@ __all__ = [
 
 #: A window closes at this many candidates or files, whichever first (its gate batch).
 WINDOW_MEMORIES = 96
+#: Texts whose vectors a pass keeps for later windows (:meth:`_Pass.recent`; ~1.5 KB each).
+RECENT_VECTORS = 8192
 WINDOW_FILES = 32
 
 
@@ -144,6 +147,8 @@ class _Window:
     files: list[_Prepared] = field(default_factory=list)
     memories: int = 0
     futures: list[Future[Embedded]] = field(default_factory=list)
+    #: the window's nodes by memory id (what its futures embed)
+    nodes: dict[str, MemoryNode] = field(default_factory=dict)
     #: the gate's decisions on the window's files and the milliseconds it took
     gate: Future[tuple[list[Judged], float]] | None = None
     #: without a gate thread: what :meth:`_Pass.gated` runs to judge the window
@@ -179,6 +184,9 @@ class _Pass:
         model = ctx.embedder.model_id if ctx.embedder is not None else None
         self.deduper = Deduper(ctx.store, ctx.orchestrator, model_id=model, overrides=ctx.bands)
         self.totals: dict[str, float] = {}
+        #: the window whose embedding started last, and the pass's vectors (:meth:`recent`)
+        self.last: _Window | None = None
+        self.vectors: OrderedDict[str, Any] = OrderedDict()
 
     def _log(self, level: str, event: str, **fields: Any) -> None:
         if self.ctx.log is not None:
@@ -258,7 +266,10 @@ class _Pass:
         documents = [(p.document, p.sha, p.source_path) for p in files]
         built = [judge.build(*doc) for doc in documents]
         nodes = [n for each in built for _, n, _ in each if isinstance(n, MemoryNode)]
-        futures = window.futures = self.submit(pool, nodes, threads)
+        known = self.recent()
+        window.nodes = {n.memory_id: n for n in nodes}
+        futures = window.futures = self.submit(pool, nodes, threads, known)
+        self.last = window
 
         def decide() -> tuple[list[Judged], float]:
             vectors = {k: v for f in futures for k, v in f.result().vectors.items()}
@@ -298,15 +309,51 @@ class _Pass:
 
     # -- stage 2: vectors (worker threads) -----------------------------------
 
+    def recent(self) -> dict[str, Any]:
+        """The vectors this pass has made so far, by text (:data:`RECENT_VECTORS` at most).
+
+        Trigger: a window's embedding starts while the window before it is still
+          to commit, and a candidate merged into a stored memory leaves no vector
+          in the store's cache.
+        Why: a text seen earlier in the pass (a repeated sentence) was embedded
+          again (~7% of the bench's texts).
+        Outcome: every window's vectors are kept (the same embedder, the same
+          text: the same vector) and handed to the next window's workers. The
+          previous window's shares are waited for: they hold the workers the next
+          window's shares would queue for, and its commit waits for them next.
+        """
+        last = self.last
+        if last is not None:
+            for future in last.futures:
+                if future.exception() is None:
+                    self.remember(last, future.result())
+        return dict(self.vectors)
+
+    def remember(self, window: _Window, embedded: Embedded) -> None:
+        """Keep ``embedded``'s vectors by text for :meth:`recent` (oldest dropped first)."""
+        for memory_id, row in embedded.vectors.items():
+            node = window.nodes.get(memory_id)
+            if node is None:
+                continue
+            self.vectors[node.content] = row.vector
+            self.vectors.move_to_end(node.content)
+        while len(self.vectors) > RECENT_VECTORS:
+            self.vectors.popitem(last=False)
+
     def submit(
-        self, pool: ThreadPoolExecutor | None, nodes: Sequence[MemoryNode], threads: int
+        self,
+        pool: ThreadPoolExecutor | None,
+        nodes: Sequence[MemoryNode],
+        threads: int,
+        known: Mapping[str, Any] | None = None,
     ) -> list[Future[Embedded]]:
-        """Start embedding ``nodes``: one share per worker thread."""
+        """Start embedding ``nodes``: one share per worker thread (``known``: vectors
+        by text, not embedded again)."""
         embedder = self.ctx.embedder
         if embedder is None or not nodes or pool is None:
             return []
         return [
-            pool.submit(embed_nodes, self.ctx.store, embedder, share)
+            pool.submit(embed_nodes, self.ctx.store, embedder, share, known=known)
             for share in shares(nodes, threads)
         ]
 
@@ -316,6 +363,7 @@ class _Pass:
         self.gated(window)
         why_none = self.ctx.embedder_error or "no embedder configured"
         embedded = merge_embedded([f.result() for f in window.futures], why_none)
+        self.remember(window, embedded)
         batch_ms = embedded.seconds * 1000
         for p in window.files:
             p.timings["embed_batch_ms"] = batch_ms

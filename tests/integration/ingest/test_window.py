@@ -201,3 +201,37 @@ def test_a_window_the_store_refuses_is_committed_file_by_file(
     failed = [o for o in reports["w"][0].outcomes if o.status == "rejected" and o.reasons]
     assert [o.name for o in failed if o.reasons[0].code.value == "STORE_FAILED"] == ["h-last.txt"]
     assert len(reports["w"][0].processed) > 10
+
+
+def test_a_text_seen_earlier_in_the_pass_is_not_embedded_again(
+    tmp_path: Path, clock: StepClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sentence repeated across windows — merged into a memory, so the store's cache
+    never holds its vector — is embedded once a pass, and the pass stores what it
+    stored with every text embedded afresh."""
+    texts: Counter[str] = Counter()
+    states = {}
+    for mode in ("kept", "fresh"):
+        with MemoryEngine.open(tmp_path / mode, "acme", clock=clock, embedder="hashing") as e:
+            assert e.layout is not None and e.embedder is not None
+            embed = e.embedder.embed_documents
+
+            def counted(batch: Any, embed: Any = embed) -> Any:
+                texts.update(batch)
+                return embed(batch)
+
+            monkeypatch.setattr(e.embedder, "embed_documents", counted)
+            monkeypatch.setattr(ingest_pipeline, "WINDOW_FILES", 3)
+            if mode == "fresh":  # nothing remembered: every window embeds its own texts
+                monkeypatch.setattr(ingest_pipeline, "RECENT_VECTORS", 0)
+            for name, body in _folder():
+                (e.layout.ingest_dir / name).write_text(body, encoding="utf-8")
+            texts.clear()
+            report = e.ingest_pending(settle_seconds=0)
+            states[mode] = (_outcomes([report]), _state(e), dict(texts))
+    kept, fresh = states["kept"], states["fresh"]
+    assert kept[0] == fresh[0]
+    for part in ("memories", "sources", "edges", "vectors", "events", "records", "folders"):
+        assert kept[1][part] == fresh[1][part], part
+    assert fresh[2][SHARED] >= 2  # the workload repeats SHARED across windows
+    assert kept[2][SHARED] == 1 and max(kept[2].values()) == 1, kept[2]
