@@ -426,3 +426,49 @@ def test_the_count_of_waiting_searches_stays_exact_under_concurrent_searches(
     assert not errors
     assert len(seen) == 8 * 150
     assert min(seen) >= 0 and m._waiting == 0
+
+
+def _with_island(n: int = 3000, copies: int = 90, dim: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """Random unit rows with ``copies`` identical rows spread among them, and that row."""
+    rng = np.random.default_rng(0)
+    rows = l2_normalise(rng.standard_normal((n, dim)).astype(np.float32))
+    at = rng.choice(n, copies, replace=False)
+    return np.insert(rows, at, rows[0], axis=0).astype(np.float32), rows[0]
+
+
+@needs_faiss
+def test_a_walk_trapped_among_identical_vectors_walks_again_instead_of_scanning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """More than 64 identical vectors (one text stored many times) fill each other's
+    level-0 lists: a query landing among them met only them (83 of 100 at 1M), and the
+    matrix then scanned every row exactly. A second walk from sampled entry points
+    fills the answer from the graph."""
+    rows, twin = _with_island()
+    threads = faiss.omp_get_max_threads()
+    faiss.omp_set_num_threads(1)  # a deterministic graph
+    try:
+        index = HnswIndex.build(faiss, rows[:0])  # filled in chunks, as a bulk load's worker does
+        for start in range(0, len(rows), vectors_mod.EXTEND_CHUNK):
+            index.extend(rows[start : start + vectors_mod.EXTEND_CHUNK])
+    finally:
+        faiss.omp_set_num_threads(threads)
+    _, first = index._index.search(twin.reshape(1, -1), 100)
+    assert 0 < int(np.count_nonzero(first >= 0)) < 100  # the island this test is about
+    got, scores = index.search(twin, 100)
+    assert got.size == 100 and np.unique(got).size == 100
+    assert np.allclose(scores, rows[got] @ twin, atol=1e-5)
+    assert bool(np.all(np.diff(scores) <= 1e-6))  # best first
+    exact = np.argsort(-(rows @ twin), kind="stable")[:100]
+    assert len(set(got.tolist()) & set(exact.tolist())) >= 95
+    masked = np.ones(len(rows), dtype=bool)
+    masked[::7] = False  # the filtered walk walks again too, and returns allowed rows only
+    got, _ = index.search(twin, 100, masked)
+    assert got.size == 100 and bool(masked[got].all())
+
+    m = VectorMatrix(rows.shape[1])
+    for i, v in enumerate(rows):
+        m.upsert(f"m{i:05d}", v, active=True)
+    m.ann = index
+    monkeypatch.setattr(VectorMatrix, "search_exact", lambda *a, **k: pytest.fail("scanned"))
+    assert len(m.search(twin, 100, None, ann_min_rows=100)) == 100

@@ -190,6 +190,10 @@ HNSW_EF_CONSTRUCTION = 80
 HNSW_EF_SEARCH = 128
 HNSW_EF_BASE_ROWS = 100_000
 HNSW_EF_MAX = 1024
+#: A walk that returned too few points walks again from the best of this many
+#: evenly spaced points (see :meth:`HnswIndex._walk_again`), this many of them.
+WALK_SAMPLE = 1024
+WALK_ENTRIES = 16
 
 
 def ef_search(points: int) -> int:
@@ -399,16 +403,20 @@ class HnswIndex:
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         slots = self._slots
         breadth = ef_search(slots)
+        params: Any = None
+        reachable = slots  # points the walk may return
         if allowed is None and self.stale == 0:
-            if self._index.hnsw.efSearch != max(breadth, k):
-                self._index.hnsw.efSearch = max(breadth, k)
+            ef = max(breadth, k)
+            if self._index.hnsw.efSearch != ef:
+                self._index.hnsw.efSearch = ef
             scores, labels = self._index.search(q, k)
         else:
             slot_row = self._slot_row[:slots]
             valid = self._row_slot[slot_row] == np.arange(slots)
             if allowed is not None:
                 valid &= allowed[slot_row]
-            share = float(np.count_nonzero(valid)) / max(1, slots)
+            reachable = int(np.count_nonzero(valid))
+            share = float(reachable) / max(1, slots)
             # Trigger: a share of the graph is masked (filters, inactive, replaced rows).
             # Why: the walk still passes through masked points but returns none of them.
             # Outcome: widen the beam by 1/share (capped), so about as many allowed
@@ -419,9 +427,74 @@ class HnswIndex:
                 efSearch=max(ef, k),
             )
             scores, labels = self._index.search(q, k, params=params)
-        keep = labels[0] >= 0
-        rows = self._slot_row[labels[0][keep]]
-        return rows, scores[0][keep]
+            ef = max(ef, k)
+        found = labels[0][labels[0] >= 0]
+        if found.size < min(k, reachable):
+            return self._walk_again(q, k, ef, params, labels[0], scores[0])
+        return self._slot_row[found], scores[0][labels[0] >= 0]
+
+    def _walk_again(
+        self,
+        q: F32,
+        k: int,
+        ef: int,
+        params: Any,
+        labels: npt.NDArray[np.int64],
+        scores: F32,
+    ) -> tuple[npt.NDArray[np.int64], F32]:
+        """The first walk's hits plus a second walk's, on level 0 from sampled entry points.
+
+        Trigger: the walk returned fewer than ``k`` points while the graph holds
+          more it may return.
+        Why: more than ``2·M`` (64) identical vectors (one text stored many
+          times, e.g. 849 copies of "Do you have any recommendations?" in the
+          1M perf store) fill each other's level-0 lists and form an island: a
+          query descending into it meets only its points (4 of 300 questions
+          there found 83 of 100), and the caller then scanned all 1M rows
+          exactly (~150 ms).
+        Outcome: a second beam search on level 0 starts from the best
+          :data:`WALK_ENTRIES` of :data:`WALK_SAMPLE` evenly spaced points the
+          first walk did not return, scored exactly (the walk's own filter and
+          breadth); the two walks' points are merged, best first. Still too
+          few: the caller searches exactly.
+        """
+        faiss = self._faiss
+        slots = self._slots
+        sample = np.arange(0, slots, max(1, slots // WALK_SAMPLE), dtype=np.int64)
+        sample = sample[~np.isin(sample, labels)]  # entries outside what the first walk met
+        if sample.size == 0:
+            return self._slot_row[labels[labels >= 0]], scores[labels >= 0]
+        near = self._index.storage.reconstruct_batch(sample) @ q[0]
+        entries = min(WALK_ENTRIES, sample.size)
+        best = np.argsort(-near, kind="stable")[:entries]
+        nearest = np.ascontiguousarray(sample[best].astype(np.int32).reshape(1, -1))
+        # the graph's own convention for inner product: smaller is nearer
+        nearest_d = np.ascontiguousarray(-near[best].astype(np.float32).reshape(1, -1))
+        out_d = np.full((1, k), -np.inf, dtype=np.float32)
+        out_i = np.full((1, k), -1, dtype=np.int64)
+        walk = faiss.SearchParametersHNSW(efSearch=ef)
+        if params is not None:
+            walk.sel = params.sel
+        self._index.search_level_0(
+            1,
+            faiss.swig_ptr(q),
+            k,
+            faiss.swig_ptr(nearest),
+            faiss.swig_ptr(nearest_d),
+            faiss.swig_ptr(out_d),
+            faiss.swig_ptr(out_i),
+            entries,
+            2,  # one beam fed by every entry point
+            walk,
+        )
+        both = np.concatenate([labels, out_i[0]])
+        both_scores = np.concatenate([scores, out_d[0]])
+        ok = both >= 0
+        both, both_scores = both[ok], both_scores[ok]
+        first = np.unique(both, return_index=True)[1]  # each point once
+        both, both_scores = both[first], both_scores[first]
+        order = np.argsort(-both_scores, kind="stable")[:k]
+        return self._slot_row[both[order]], both_scores[order]
 
 
 _DIGEST_MIX = np.uint64(0x9E3779B97F4A7C15)
