@@ -114,7 +114,9 @@ class Candidate:
     slot itself is one ("my religion is …", :mod:`memvault.extract.sensitive`):
     capture refuses such a candidate whatever its value. ``sensitive_in`` says
     where it was found: ``slot`` (the slot noun) or ``words`` (the words of the
-    clause the candidate came from, whatever rule read it).
+    clause the candidate came from, whatever rule read it). ``repeat``: the clause
+    said it repeats something ("like I said, …"); resolve merges it with the
+    closest memory of its type on the same topic.
     """
 
     content: str
@@ -137,6 +139,8 @@ class Candidate:
     said: str = ""
     sensitive: str = ""
     sensitive_in: str = "slot"
+    #: the clause says it repeats something said before ("as I mentioned, …")
+    repeat: bool = False
 
 
 @dataclass(frozen=True, slots=True)

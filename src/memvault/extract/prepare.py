@@ -26,7 +26,7 @@ from memvault.extract.clause import rx as _r
 from memvault.extract.dates import has_date_expression
 from memvault.extract.verbatim import protected
 
-__all__ = ["is_chitchat", "prepare"]
+__all__ = ["is_chitchat", "prepare", "says_repeat"]
 
 _CHITCHAT = re.compile(
     r"^(?:hi|hey|hello|yo|hiya|howdy|good (?:morning|afternoon|evening|night)|thanks?|thank you"
@@ -35,6 +35,15 @@ _CHITCHAT = re.compile(
     r"|perfect|exactly|indeed|alright|fine|good|brb|ttyl)\b[\s!.,:)(]*(?:\w+[\s!.,]*){0,3}$",
     re.I,
 )
+_REPEAT_WORDS = (
+    r"like i said(?: before)?|as i (?:said|mentioned|told you)(?: before| earlier)?"
+    r"|as (?:already )?mentioned(?: before| earlier)?|just (?:reminding you|a reminder)"
+    r"|comme je (?:te |vous )?l'ai (?:déjà )?dit|como (?:ya )?te (?:dije|he dicho)"
+    r"|como (?:já )?(?:te )?disse|wie (?:schon |bereits )?gesagt|wie ich (?:schon )?sagte"
+    r"|come (?:ti )?ho (?:già )?detto|zoals (?:ik )?(?:al )?(?:zei|gezegd)"
+    r"|jak (?:już )?mówiłe[mś]|как я (?:уже )?говорил[аи]?|dediğim gibi"
+    r"|som jag sa|som jeg sagde|cum (?:ți )?am (?:mai )?spus|όπως σου είπα|όπως είπα"
+)
 _FILLER = re.compile(
     r"^(?:so|well|also|btw|by the way|oh|and|but|actually|fyi|anyway|ok(?:ay)?|just so you know"
     r"|for the record|heads up|honestly|plus|hey|hi|hello|please|quick note|side note|ps"
@@ -42,15 +51,23 @@ _FILLER = re.compile(
     r"|small correction|quick update|update|good news|to be clear|in case it matters|fwiw|tbh"
     # a repeat says it is one ("like I said", "comme je te l'ai déjà dit"): the words
     # are not the statement's, and without them the repeat merges with what it repeats
-    r"|like i said(?: before)?|as i (?:said|mentioned|told you)(?: before| earlier)?"
-    r"|as (?:already )?mentioned(?: before| earlier)?|just (?:reminding you|a reminder)"
-    r"|comme je (?:te |vous )?l'ai (?:déjà )?dit|como (?:ya )?te (?:dije|he dicho)"
-    r"|como (?:já )?(?:te )?disse|wie (?:schon |bereits )?gesagt|wie ich (?:schon )?sagte"
-    r"|come (?:ti )?ho (?:già )?detto|zoals (?:ik )?(?:al )?(?:zei|gezegd)"
-    r"|jak (?:już )?mówiłe[mś]|как я (?:уже )?говорил[аи]?|dediğim gibi)"
+    rf"|{_REPEAT_WORDS})"
     r"[\s,:!-]+",
     re.I,
 )
+#: A clause that opens by saying it repeats something said before.
+_REPEAT = re.compile(rf"^(?:[\w'’]+[\s,:!-]+){{0,2}}?(?:{_REPEAT_WORDS})\b", re.I)
+
+
+def says_repeat(text: str) -> bool:
+    """Whether a clause says it repeats something ("as I mentioned, …").
+
+    >>> says_repeat("As I mentioned, our cluster runs 15.4"), says_repeat("I mentioned it")
+    (True, False)
+    """
+    return _REPEAT.match(text.strip()) is not None
+
+
 _LEADING_DATE = re.compile(
     r"^(?P<d>yesterday|today|tonight|tomorrow|this (?:morning|afternoon|evening|week)"
     r"|(?:next|last) (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday"

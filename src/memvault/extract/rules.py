@@ -63,7 +63,7 @@ from memvault.extract.context import (
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, glosses
-from memvault.extract.prepare import is_chitchat, prepare
+from memvault.extract.prepare import is_chitchat, prepare, says_repeat
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
 from memvault.extract.reading import (
@@ -474,6 +474,8 @@ class RuleExtractor:
                     dropped.append((cand.content[:280], ",".join(problems)))
                     why = "dropped:" + ",".join(problems)
                 elif all(c.content != cand.content for c in candidates):
+                    if says_repeat(raw) or says_repeat(sentences[s_index][0]):
+                        cand = replace(cand, repeat=True)
                     candidates.append(cand)
                     sentence_of[id(cand)] = s_index
                     kept_in = s_index if kept_in is None else kept_in

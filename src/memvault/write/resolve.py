@@ -258,6 +258,28 @@ def _one_topic(candidate: Candidate, n: NeighbourView) -> bool:
     return bool(pairs)
 
 
+def _repeated(
+    candidate: Candidate, neighbours: Sequence[NeighbourView], bands: SimilarityBands
+) -> NeighbourView | None:
+    """What a statement that says it is a repeat ("as I mentioned, …") repeats.
+
+    Trigger: "As I mentioned, our main cluster runs 15.4 in eu-north-1" after "Our
+             main cluster runs version 15.4 in eu-north-1": close, not identical.
+    Why: the user says it was said before; a second memory would only repeat it.
+    Outcome: the closest memory of the same type in the related band, on the same
+             topic, with no number of its own the repeat contradicts, is touched.
+    """
+    for n in sorted(neighbours, key=lambda n: (-n.similarity, n.memory_id)):
+        if n.type != candidate.type.value or n.similarity < bands.related:
+            continue
+        if _numbers(candidate.content) - _numbers(n.content) or not _one_topic(candidate, n):
+            continue
+        if has_negation(n.content) != (candidate.negated or has_negation(candidate.content)):
+            continue
+        return n
+    return None
+
+
 def _names_old_value(candidate: Candidate, n: NeighbourView) -> bool:
     """A change names the value it replaces ("we replaced Kong with Envoy"), and the
     memory holds that value as a word ("the API gateway is Kong") about the same person.
@@ -369,6 +391,8 @@ def resolve(
         elif n.similarity >= bands.related:
             related.append((n.memory_id, round(n.similarity, 4)))
 
+    if best_duplicate is None and not supersedes and candidate.repeat:
+        best_duplicate = _repeated(candidate, neighbours, bands)
     if best_duplicate is not None and not supersedes:
         return Resolution(
             Outcome.MERGED, merge_into=best_duplicate.memory_id, reason="same statement"

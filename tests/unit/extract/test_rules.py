@@ -424,3 +424,13 @@ def test_a_copula_about_next_week_is_not_who_the_speaker_is() -> None:
 def test_an_introduction_in_another_language_is_kept_over_a_greeting_reading(text: str) -> None:
     # session 10: read as a greeting (chit-chat, one-off), the introduction was dropped
     assert [(t, c) for t, _, c in extract(text)] == [("Fact", text)]
+
+
+def test_a_clause_that_says_it_repeats_is_marked_as_a_repeat() -> None:
+    msg = Message(
+        text="As I mentioned, we deploy on Tuesdays only.", user_id="dana", speaker="Dana"
+    )
+    (got,) = X.extract(msg, now=NOW).candidates
+    assert got.repeat and "Tuesdays" in got.content
+    msg = Message(text="We deploy on Tuesdays only.", user_id="dana", speaker="Dana")
+    assert not X.extract(msg, now=NOW).candidates[0].repeat

@@ -11,6 +11,7 @@ from memvault.write import NeighbourView, Outcome, SimilarityBands, bands_for
 from memvault.write.resolve import resolve
 
 BANDS = bands_for("lexical")
+BANDS_MINILM = bands_for("sentence-transformers/all-MiniLM-L6-v2")
 
 
 def cand(content: str, key: str = "", value: str = "", **kw: object) -> Candidate:
@@ -157,3 +158,16 @@ def test_a_change_in_another_language_names_the_place_it_leaves() -> None:
     )
     old = n("m1", "Iker lives in Bilbao.", "city", "Bilbao", sim=0.1)
     assert resolve(c, [old], BANDS).outcome is Outcome.UPDATED
+
+
+def test_a_statement_that_says_it_repeats_merges_with_what_it_repeats() -> None:
+    # session 10: "As I mentioned, …" was close to the old memory but under the duplicate band
+    old = n("m1", "Ana's team's main cluster runs version 15.4 in eu-north-1.", "fact.a", sim=0.8)
+    said = "Ana's team's main cluster runs 15.4 in eu-north-1."
+    repeat = cand(said, "fact.b", repeat=True)
+    assert resolve(repeat, [old], BANDS_MINILM).merge_into == "m1"
+    # without the words that say it repeats, it is only related
+    assert resolve(cand(said, "fact.b"), [old], BANDS_MINILM).outcome is Outcome.RELATED
+    # a repeat with a number of its own is no repeat of that memory
+    other = cand("Ana's team's main cluster runs 16.2 in eu-north-1.", "fact.c", repeat=True)
+    assert resolve(other, [old], BANDS_MINILM).outcome is not Outcome.MERGED
