@@ -87,6 +87,8 @@ POSITIVES = [
     ("identity_trait", "Bilal is seeking asylum"),
 ]
 NEGATIVES = [
+    "Sam came out as the winner of the chess night",
+    "the new build came out as expected",
     "Dana goes to the church fair on Saturday",
     "Kemal voted for the new logo",
     "Ingrid is writing a paper on why people vote AfD",

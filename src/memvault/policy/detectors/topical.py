@@ -349,7 +349,11 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"\b(?:identif(?:y|ies) as(?! an? (?:\w+ )?(?:developer|engineer|designer|manager|"
             r"lead|writer|"
             r"generalist|specialist|maker|learner|fan|person|user|builder|founder|leader))|"
-            r"self-identif(?:y|ies) as|came out as|comes out as|"
+            r"self-identif(?:y|ies) as|(?:came|comes) out as(?! (?:the |a |an )?(?:winners?|"
+            # a result, not an identity: "came out as the winner", "came out as expected"
+            r"expected|planned|intended|predicted|draw|tie|victor|champions?|best|top|first|"
+            r"second|third|favou?rites?|success|positive|negative|clean|fine|ok|okay|good|bad|"
+            r"great|perfect|cheaper|faster|slower|higher|lower)\b)|"
             r"out to (?:his|her|their|my) (?:team|family|parents|colleagues|friends))\b"
         ),
         "a self-identification of the user",
