@@ -51,9 +51,11 @@ from memvault.engine._grant import (
 from memvault.engine._lifecycle import LifecycleOps
 from memvault.engine._reads import Reader
 from memvault.engine._rules import CallerRules
-from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED, Writer
+from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED
 from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
+from memvault.lifecycle.importing import ImportReport
+from memvault.lifecycle.proposals import ProposalResult
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
@@ -516,6 +518,34 @@ class Caller(CallerRules):
         self._decides(proposal_id, "reject_proposal", user)
         return self._run(self._engine.reject_proposal, proposal_id)
 
+    # -- writes of a file's or a proposal's memories, as the caller's agent ---------
+
+    def import_user(self, lines: Iterable[str], *, user_id: str | None = None) -> ImportReport:
+        """:meth:`MemoryEngine.import_user` (a write spanning every category, refused to a
+        key bound to a user), every memory written as the caller's agent.
+
+        Trigger: an export file names the agents that wrote its memories.
+        Why: the façade forces the caller's agent onto what it writes (``add``);
+          an import stored the file's agents ("planner") under another agent's key.
+        Outcome: written as the caller's agent, whatever the file names (the local
+          CLI's ``memvault import`` keeps them).
+        """
+        forward = self._forwarded("import_user", True, True, "import")
+        result: ImportReport = forward(lines, user_id=user_id, agent_id=self.grant.agent)
+        return result
+
+    def propose(
+        self, /, content: str, *, kind: str = "insight", user_id: str | None = None, **fields: Any
+    ) -> ProposalResult:
+        """:meth:`MemoryEngine.propose` as this caller: naming another agent
+        (``agent_id``) is refused (``agent_mismatch``), as :meth:`add` refuses it —
+        a confirmation would store the memory as that agent."""
+        self.authorize("proposals", write=True, spans_all=True)
+        self._same_agent(fields.get("agent_id"), "proposals")
+        forward = self._forwarded("propose", True, True, "proposals")
+        result: ProposalResult = forward(content, kind=kind, user_id=user_id, **fields)
+        return result
+
     # -- every other engine method, under its rule ---------------------------------
 
     stats = _Forward(LifecycleOps.stats, write=False, spans_all=False)
@@ -528,8 +558,6 @@ class Caller(CallerRules):
     capture_workflow_output = _writes_all(CapturePipeline.capture_workflow_output, "capture")
     capture_diagnostics = _writes_all(CapturePipeline.capture_diagnostics, "capture")
     ingest_pending = _writes_all(LifecycleOps.ingest_pending, "ingest")
-    import_user = _writes_all(Writer.import_user, "import")
-    propose = _writes_all(LifecycleOps.propose, "proposals")
     propose_insights = _writes_all(LifecycleOps.propose_insights, "proposals")
     run_lifecycle = _writes_all(LifecycleOps.run_lifecycle)
     consolidate = _writes_all(LifecycleOps.consolidate)

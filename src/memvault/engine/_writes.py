@@ -305,14 +305,18 @@ class Writer:
         results.update(zip(positions, written, strict=True))
         return [results[i] for i in range(len(items))]
 
-    def import_user(self, lines: Iterable[str], *, user_id: str | None = None) -> ImportReport:
+    def import_user(
+        self, lines: Iterable[str], *, user_id: str | None = None, agent_id: str | None = None
+    ) -> ImportReport:
         """Write back what :meth:`export_user` wrote (``memvault import``), through the pipeline.
 
         The whole file is checked first (a bad line: ValidationFailed, nothing
         stored). The user's active memories are then written in ONE transaction
         (:meth:`add_many`: each judged by the gate again, each with a new id) and
         the edges between two imported memories linked between the new ids.
-        ``user_id`` imports them as another user than the export's.
+        ``user_id`` imports them as another user than the export's, ``agent_id`` as
+        written by that agent (a caller's façade passes its own: the file's agents are
+        not the caller's).
 
         >>> import json, tempfile
         >>> from memvault.engine import MemoryEngine, NewMemory
@@ -326,7 +330,7 @@ class Writer:
         ...     (report.stored, [n.content for n in new.list_memories({"user_id": "dana"})])
         (1, ['Prefers tea'])
         """
-        found = read_export(lines, user_id=user_id)
+        found = read_export(lines, user_id=user_id, agent_id=agent_id)
         results = self.add_many(found.memories) if found.memories else []
         ids = {
             old: str(r.memory_id)

@@ -143,8 +143,11 @@ def _check(number: int, model: type[BaseModel], values: Mapping[str, Any]) -> No
         raise _bad(number, str(to_validation_failed(exc))) from None
 
 
-def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFile:
-    """Check an export file and return what to write (``user_id``: import as that user).
+def read_export(
+    lines: Iterable[str], *, user_id: str | None = None, agent_id: str | None = None
+) -> ExportFile:
+    """Check an export file and return what to write (``user_id``: import as that user;
+    ``agent_id``: written by that agent, whatever agents the file names).
 
     Raises :class:`~memvault.errors.ValidationFailed` (SCHEMA_INVALID) naming the
     first bad line: not JSON, no ``export`` record first, an unknown format or
@@ -184,7 +187,8 @@ def read_export(lines: Iterable[str], *, user_id: str | None = None) -> ExportFi
             if record.get("status", "active") != "active":
                 skipped[f"memory:{record['status']}"] += 1
                 continue
-            memories.append(_memory_fields(number, record, owner))
+            fields = _memory_fields(number, record, owner)
+            memories.append(fields if agent_id is None else {**fields, "agent_id": agent_id})
             old_ids.append(str(record["memory_id"]))
             for edge in record.get("edges") or ():
                 try:
