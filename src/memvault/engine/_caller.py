@@ -149,10 +149,12 @@ class Caller(CallerRules):
     ) -> FloatVector:
         """A vector from outside the process, checked to be this engine's vector of ``content``.
 
-        Raises :class:`~memvault.errors.ValidationFailed` (SCHEMA_INVALID) when it
-        is of another model, size, or text (:func:`~memvault.write.precomputed.agreeing_vector`):
-        the network edges call it before :meth:`add`, so a harmless text's vector
-        cannot carry a refused text past the gate's learned heads.
+        Returns the engine's own vector of ``content`` (what is then judged and
+        stored); raises :class:`~memvault.errors.ValidationFailed` (SCHEMA_INVALID)
+        when the given one is of another model, size, or text
+        (:func:`~memvault.write.precomputed.agreeing_vector`). The network edges call
+        it before :meth:`add`, so a harmless text's vector cannot carry a refused
+        text past the gate's learned heads.
         """
         return agreeing_vector(vector, vector_model, self._engine.embedder, content)
 

@@ -54,10 +54,6 @@ class Candidate:
     * ``proposal`` — a theory-of-mind or consolidation proposal that needs the
       user's consent (``proposal_id`` and ``proposed_at`` identify and date it).
 
-    ``summary``: the short line the model is shown in place of ``text``
-    (bulletin, query answers), when the caller wrote one; the gate reads it
-    like ``value``. ``None`` when it is the write path's own prefix of ``text``.
-
     ``vector`` / ``vector_model``: the text's document vector, when the caller
     already computed it (the write path embeds every candidate once), and the
     ``model_id`` of the embedder that did. The learned layer reads it instead
@@ -80,7 +76,6 @@ class Candidate:
     proposal: bool = False
     proposal_id: str | None = None
     proposed_at: datetime | None = None
-    summary: str | None = None
     vector: Any = field(default=None, compare=False, repr=False)
     vector_model: str | None = field(default=None, compare=False, repr=False)
 

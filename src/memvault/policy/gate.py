@@ -188,13 +188,6 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
             fields.append(("key", normal(candidate.key)))
         if isinstance(candidate.value, str) and candidate.value != text:
             fields.append(("value", normal(candidate.value)))
-        # Trigger: a summary the caller wrote (the model is shown it instead of the text).
-        # Why: a harmless text with an injection or an SSN in its summary would reach
-        #      the bulletin unjudged (review S10-R2).
-        # Outcome: it is judged as a field like ``value``; a summary the text contains is not.
-        summary = candidate.summary
-        if isinstance(summary, str) and summary.strip() and summary not in text:
-            fields.append(("summary", normal(summary)))
     return Prepared(
         candidate=candidate,
         context=context,

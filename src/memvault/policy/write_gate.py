@@ -24,10 +24,9 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Se
 from dataclasses import replace
 from typing import Any
 
-from memvault.model.clock import summarise
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp
-from memvault.model.node import SUMMARY_MAX, MemoryNode
+from memvault.model.node import MemoryNode
 from memvault.policy.allowlist import AgentAllowlist
 from memvault.policy.candidate import Candidate, Caps, GateContext, Usage
 from memvault.policy.contract import DEFAULT_CONTRACT_VERSION, Contract, load_contract
@@ -60,26 +59,6 @@ GateBatch = Sequence[tuple[MemoryNode, Any, str | None]]
 
 #: Returns how many writes the node's user (and session) already made.
 UsageProvider = Callable[[MemoryNode], Usage]
-
-
-def _written_summary(node: MemoryNode) -> str | None:
-    """``node.summary`` when a caller wrote it; ``None`` when the write path derived it.
-
-    >>> from memvault.model import CapturedBy, Source, SourceKind, SourceType
-    >>> src = Source(source_type=SourceType.MANUAL, captured_by=CapturedBy.USER,
-    ...              source_kind=SourceKind.USER_EXPLICIT)
-    >>> at = "2026-01-01T00:00:00.000000Z"
-    >>> n = MemoryNode(memory_id="m1", orchestrator_id="acme", type="Fact", category="KNOWLEDGE",
-    ...     content="The standup is at nine.", summary="Standup at nine", source=src,
-    ...     created_at=at, updated_at=at)
-    >>> _written_summary(n)
-    'Standup at nine'
-    >>> _written_summary(n.model_copy(update={"summary": summarise(n.content)[:SUMMARY_MAX]}))
-    """
-    summary = node.summary
-    if not summary or summary == summarise(node.content)[:SUMMARY_MAX]:
-        return None
-    return summary
 
 
 class PolicyGate:
@@ -155,7 +134,6 @@ class PolicyGate:
             # a tool-role memory can still be deleted: only writes of content are tool writes
             triggered_by_tool_output=op in (MemoryOp.STORE, MemoryOp.UPDATE)
             and says_tool(node.role, node.source.source_ref),
-            summary=_written_summary(node),
             vector=vector,
             vector_model=vector_model,
         )

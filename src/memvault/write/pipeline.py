@@ -101,6 +101,25 @@ from memvault.write.spec import (
 
 __all__ = ["RELATIONS_BATCH_MAX", "STATUS_CHANGES", "STREAM_CHUNK", "WritePipeline", "chunk_spans"]
 
+#: A judged summary's refusals that refuse its memory (its caps and category are the memory's).
+_CONTENT_REFUSALS = frozenset(
+    {
+        StopReason.INJECTION_DETECTED,
+        StopReason.FORBIDDEN_CATEGORY,
+        StopReason.INTERNAL_INCONSISTENCY,
+    }
+)
+
+
+def derived_summary(content: str) -> str:
+    """The summary the write path gives ``content`` when the caller gives none.
+
+    >>> derived_summary("  The standup   is at nine.  ")
+    'The standup is at nine.'
+    """
+    return _summarise(content)[:SUMMARY_MAX]
+
+
 #: How an edge's reason is judged: as the words of a plain fact (its content checks).
 _REASON_FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
 
@@ -255,7 +274,7 @@ class WritePipeline(Judging):
                 "key": spec.key or derive_key(content),
                 "value": spec.value,
                 "content": content,
-                "summary": spec.summary or _summarise(content)[:SUMMARY_MAX],
+                "summary": spec.summary or derived_summary(content),
                 "importance": spec.importance,
                 "confidence": spec.confidence,
                 "pinned": spec.pinned,
@@ -510,6 +529,28 @@ class WritePipeline(Judging):
         if self.embed is not None and getattr(self.gate, "reads_vectors", False):
             return with_vectors(drafts, self.embed, self.log)
         return list(drafts)
+
+    def validated(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """Every validator's finding, and the gate's on a summary the caller wrote.
+
+        Trigger: a memory whose ``summary`` is not the one the write path derives
+          from its content (``NewMemory.summary``, ``MemoryPatch.summary``, HTTP bodies).
+        Why: the bulletin, query answers and the delta header show the summary in
+          place of the content, so it reaches the model; it was stored unjudged
+          (review S10-R2) and, judged as a side field, by the n-gram heads alone (R2c).
+        Outcome: the summary is judged as the content of the same memory — detectors
+          and the full heads with its own vector; a content refusal of it refuses the
+          write. A derived summary costs nothing more.
+        """
+        found = super().validated(op, node)
+        summary = node.summary
+        if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
+            return found
+        probe = node.model_copy(update={"content": summary, "summary": "", "key": "", "value": ""})
+        decision = self.check(op, self.vectored([Draft(probe)])[0])
+        if decision.stop_reason in _CONTENT_REFUSALS:
+            found.append(decision)
+        return found
 
     def judged(self, op: MemoryOp, node: MemoryNode) -> tuple[Draft, Decision]:
         """``node`` judged exactly as ``add`` judges it: its draft (with vector) and the decision.
@@ -854,7 +895,7 @@ class WritePipeline(Judging):
         if "content" in raw:
             data["content"] = self.clean(str(raw["content"]))
             if "summary" not in raw:
-                data["summary"] = _summarise(str(raw["content"]))[:SUMMARY_MAX]
+                data["summary"] = derived_summary(str(raw["content"]))
         try:
             node = MemoryNode.model_validate(data)
         except ValidationError as exc:

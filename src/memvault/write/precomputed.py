@@ -8,9 +8,10 @@ and its length is the embedder's dimension; anything else is a clear
 vector leg (cosines between spaces mean nothing).
 
 A vector that crosses the network (HTTP) is also checked against this
-engine's own vector of the content (:func:`agreeing_vector`): the gate's
-learned heads read it, so a harmless text's vector must not be able to carry
-a refused text past them (review S10-R3). In-process callers (the library,
+engine's own vector of the content (:func:`agreeing_vector`), and that own
+vector is what is judged and stored: the gate's learned heads read it, so a
+harmless text's vector must not be able to carry a refused text past them
+(review S10-R3, R3b). In-process callers (the library,
 the LangGraph adapter) are the operator's code and are trusted with theirs;
 their vectors never enter the shared embedding cache either way.
 """
@@ -95,7 +96,11 @@ def agreeing_vector(
     embedder: Embedder | None,
     content: str,
 ) -> FloatVector:
-    """:func:`checked_vector`, and it must be ``embedder``'s vector of ``content``.
+    """:func:`checked_vector` that must be ``embedder``'s vector of ``content``; returns that one.
+
+    The server's own vector is what is judged and stored, so no floor decides a
+    verdict: the check only refuses a vector of other words or another model
+    (a caller's bug), before anything is written.
 
     >>> from memvault.embed import HashingEmbedder
     >>> e = HashingEmbedder(dimension=64)
@@ -110,7 +115,7 @@ def agreeing_vector(
     """
     checked = checked_vector(vector, vector_model, embedder)
     assert embedder is not None  # checked_vector refused a store without one
-    own = np.asarray(embedder.embed_documents([content])[0], dtype=np.float64)
+    own = np.asarray(embedder.embed_documents([content])[0], dtype=np.float32)
     norm = float(np.linalg.norm(own))
     cosine = float(checked @ own) / norm if norm > 0.0 else 0.0
     if cosine < AGREEMENT_FLOOR:
@@ -119,4 +124,5 @@ def agreeing_vector(
             f"{embedder.model_id}'s, below {AGREEMENT_FLOOR}): send it without a vector "
             "and the server embeds it"
         )
-    return checked
+    out: FloatVector = own / norm
+    return out
