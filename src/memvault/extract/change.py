@@ -66,9 +66,10 @@ _SHAPES = (
     r"(?<!\w)(?:quitté|abandonné|abandonamos|abandonei|abbandonato|dropped|ditched)\s+"
     rf"(?-i:{_NAME})",
     # "VueからReactに移行しました", "我们现在不用C了", "从Jenkins换到…": the old value in CJK text
-    rf"{_LATIN}から",
+    # one start per Latin token (a start inside "AAAA…から" would rescan it: quadratic, S10-R8)
+    rf"(?<![A-Za-z0-9.+#/&-]){_LATIN}から",
     rf"(?:不再用|不用|不再使用|从){_LATIN}",
-    r"(?-i:(?P<old>[A-Z][\w.+#/-]*))\s+yerine\b",
+    r"(?<![\w.+#/-])(?-i:(?P<old>[A-Z][\w.+#/-]*))\s+yerine\b",
     # "αντί για το Jira", "αντί για την Αθήνα"
     r"(?<!\w)αντί για\s+(?:(?:το|τη|την|τον|τα|τις|τους)\s+)?"
     r"(?-i:(?P<old>[A-ZΑ-ΩΆ-Ώ][\w.+#/&-]*(?: [A-ZΑ-ΩΆ-Ώ][\w.+#/&-]*)?))",

@@ -234,6 +234,7 @@ class CallJudge:
         # Why: judged as an UPDATE, the same content checks run without the
         #      per-user usage lookup a STORE needs for its caps (a probe is
         #      never written; caps are the node's own check).
-        # Outcome: the same content refusals, one store query fewer per probe.
-        update: dict[str, Any] = {"content": text}
+        # Outcome: the same content refusals, one store query fewer per probe; its
+        #          summary is cleared (the node's is of the node's content, judged there).
+        update: dict[str, Any] = {"content": text, "summary": ""}
         return self.check(MemoryOp.UPDATE, node.model_copy(update=update))
