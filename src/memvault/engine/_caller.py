@@ -49,7 +49,7 @@ from memvault.engine._grant import (
     _writes_all,
 )
 from memvault.engine._lifecycle import LifecycleOps
-from memvault.engine._reads import Reader
+from memvault.engine._reads import Reader, audit_page_bounds
 from memvault.engine._rules import CallerRules
 from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED
 from memvault.errors import ValidationFailed
@@ -296,11 +296,28 @@ class Caller(CallerRules):
         self, *, memory_id: str | None = None, user: UserScope = None, **options: Any
     ) -> list[HistoryEvent]:
         """:meth:`MemoryEngine.audit_events`: one memory's, if the caller may list it (as
-        :meth:`get`), or all of them for a grant without a category allowlist."""
+        :meth:`get`), or the orchestrator's for a grant without a category allowlist and
+        not bound to a user — those it may read by id (:meth:`by_id_reader`, ``user``):
+        every event with ``all_users``, else those of the named user's (none named:
+        shared) memories and those of no memory (refusals).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine, NewMemory
+        >>> engine = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
+        >>> _ = engine.add(NewMemory(content="Prefers tea", type="Preference",
+        ...     category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="dana"))
+        >>> key = engine.as_caller(Grant("svc"))
+        >>> (len(key.audit_events()), len(key.audit_events(user="dana")))
+        (0, 1)
+        >>> engine.close()
+        """
         if memory_id is None:
             self.authorize("audit events", spans_all=True)
             if self.grant.user is not None:
                 self._refuse("user_bound", "audit events")
+            reader = self.by_id_reader(user, "audit events")
+            if reader is not ALL_USERS:
+                return self._events_seen(reader, options)
         else:
             reader = self.by_id_reader(user, "audit events")
             node = self._node(memory_id, "audit events", include_deleted=True, reader=reader)
@@ -308,6 +325,41 @@ class Caller(CallerRules):
             found = self._run(self._engine.audit_events, memory_id=memory_id, **options)
             return self._events_in_scope(found, reader)
         return self._run(self._engine.audit_events, memory_id=memory_id, **options)
+
+    def _events_seen(
+        self, reader: UserScope, options: Mapping[str, Any]
+    ) -> builtins.list[HistoryEvent]:
+        """A page of the orchestrator's audit events newest first, of those ``reader``
+        may read by id: events of memories it may list, and of no memory.
+
+        Trigger: a key bound to no user, without ``all_users``, asks for the
+          orchestrator's audit events (library; inspector timeline and refusals).
+        Why: they named every user's memories (ids, categories, actors, changed
+          fields, link targets) while its listings and reads by id are shared-only.
+        Outcome: filtered as :meth:`history` filters one memory's; ``limit`` and
+          ``offset`` count the events kept. The store is read newest first in chunks
+          until the page is full (a purged memory's events: no owner known, left out).
+        """
+        rest = dict(options)
+        limit, offset = rest.pop("limit", 100), rest.pop("offset", 0)
+        audit_page_bounds(limit, offset)
+        chunk = min(10_000, max(1_000, limit))
+        kept: builtins.list[HistoryEvent] = []
+        start = skip = 0
+        while len(kept) < limit:
+            found = self._run(self._engine.audit_events, limit=chunk, offset=start, **rest)
+            start += len(found)
+            ids = sorted({e.memory_id for e in found if e.memory_id})
+            seen = {n.memory_id for n in self._nodes_for(ids, reader)}
+            mine = [e for e in found if e.memory_id is None or e.memory_id in seen]
+            for event in self._events_in_scope(mine, reader):
+                if skip < offset:
+                    skip += 1
+                elif len(kept) < limit:
+                    kept.append(event)
+            if len(found) < chunk:
+                break
+        return kept
 
     def _events_in_scope(
         self, events: Iterable[HistoryEvent], reader: UserScope

@@ -16,7 +16,23 @@ from memvault.retrieval.config import RetrievalConfig, preset
 from memvault.retrieval.hybrid import hybrid_search
 from memvault.store.base import HistoryEvent, NodeFilter
 
-__all__ = ["Reader"]
+__all__ = ["Reader", "audit_page_bounds"]
+
+
+def audit_page_bounds(limit: int, offset: int) -> None:
+    """Refuse a page of audit events out of bounds (BOUNDS_EXCEEDED).
+
+    >>> audit_page_bounds(0, 0)
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ValidationFailed: limit must be 1..10000 and offset 0..10000000
+    """
+    if not (1 <= limit <= 10_000 and 0 <= offset <= 10_000_000):
+        raise ValidationFailed(
+            "limit must be 1..10000 and offset 0..10000000",
+            stop_reason=StopReason.BOUNDS_EXCEEDED,
+            errors=(("limit", "out of range"),),
+        )
 
 
 class Reader:
@@ -58,12 +74,7 @@ class Reader:
         ...     [ev.op.value for ev in e.audit_events(limit=5)]
         ['CREATE']
         """
-        if not (1 <= limit <= 10_000 and 0 <= offset <= 10_000_000):
-            raise ValidationFailed(
-                "limit must be 1..10000 and offset 0..10000000",
-                stop_reason=StopReason.BOUNDS_EXCEEDED,
-                errors=(("limit", "out of range"),),
-            )
+        audit_page_bounds(limit, offset)
         return self.core.store.history(
             self.core.orchestrator,
             memory_id,
