@@ -99,3 +99,26 @@ def test_a_key_naming_a_user_still_sees_that_users_memory_events(tmp_path: Path)
         mid = _add(engine, "Alice prefers green tea.", "alice")
         key = engine.as_caller(Grant("svc"))
         assert [e.memory_id for e in key.audit_events(memory_id=mid, user="alice")] == [mid]
+
+
+def test_a_page_is_filled_across_the_stores_chunks(tmp_path: Path) -> None:
+    """Shared events behind more than one chunk (1,000) of other users' events are found."""
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        old = [_add(engine, f"The team prefers room {i}.", None) for i in range(2)]
+        results = engine.add_many(
+            [
+                {
+                    "content": f"Fact {i} about the frobnicator gizmo {i * 7}.",
+                    "type": "Fact",
+                    "category": "PROJECT_CONFIG",
+                    "source_kind": "SYSTEM_KNOWN",
+                    "user_id": f"u{i % 4}",
+                }
+                for i in range(1_200)
+            ]
+        )
+        assert sum(r.ok for r in results) == 1_200
+        new = _add(engine, "The team prefers the blue room.", None)
+        key = engine.as_caller(Grant("svc"))
+        assert [e.memory_id for e in key.audit_events(limit=5)] == [new, old[1], old[0]]
+        assert [e.memory_id for e in key.audit_events(limit=1, offset=2)] == [old[0]]
