@@ -55,7 +55,7 @@ def test_a_vector_in_the_servers_space_is_stored_and_others_are_refused(live: Li
 
 def test_a_harmless_texts_vector_does_not_carry_a_refused_text_past_the_gate(live: Live) -> None:
     """Review S10-R3: the gate's heads read the body's vector; it must be the content's."""
-    text = "Julia goes to the mosque on Fridays so she leaves early."
+    text = "Julia is at the mosque every Friday afternoon, so she leaves early."
     body = {**BODY, "content": text}
     with live.client("writer") as client:
         plain = client.post("/v1/memories", json=body)

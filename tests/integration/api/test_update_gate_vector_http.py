@@ -16,7 +16,7 @@ FACT: dict[str, Any] = {
     "source_kind": "USER_EXPLICIT",
     "user_id": "dana",
 }
-TEXT = "Julia goes to the mosque on Fridays so she leaves early."
+TEXT = "Julia is at the mosque every Friday afternoon, so she leaves early."
 HARMLESS = "The standup is at nine on weekdays."
 
 

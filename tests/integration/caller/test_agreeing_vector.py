@@ -18,7 +18,7 @@ from memvault.write.precomputed import AGREEMENT_FLOOR
 
 HARMLESS = "The standup is at nine on weekdays."
 TEXTS = [
-    "Julia goes to the mosque on Fridays so she leaves early.",
+    "Julia is at the mosque every Friday afternoon, so she leaves early.",
     "I've been feeling really low since the breakup.",
 ]
 

@@ -73,7 +73,7 @@ class _Seen(PolicyGate):
 #: them), beside plain ones.
 SENTENCES = (
     "My sister keeps forgetting her inhaler when we go hiking.",
-    "Julia goes to the mosque on Fridays so she leaves early.",
+    "Julia is at the mosque every Friday afternoon, so she leaves early.",
     "I've been feeling really low since the breakup.",
     "My brother is in rehab for the second time.",
     "The meeting got moved to Thursday afternoon.",

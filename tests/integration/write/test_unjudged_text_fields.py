@@ -98,7 +98,7 @@ def test_a_summary_cut_from_the_content_is_judged_too(
 @pytest.mark.parametrize(
     "summary",
     [
-        "Julia goes to the mosque on Fridays so she leaves early.",
+        "Julia is at the mosque every Friday afternoon, so she leaves early.",
         "I've been feeling really low since the breakup.",
     ],
 )

@@ -20,7 +20,7 @@ from memvault.model.enums import StopReason
 from memvault.write.spec import OpenGate
 
 SENTENCES = (
-    "Julia goes to the mosque on Fridays so she leaves early.",
+    "Julia is at the mosque every Friday afternoon, so she leaves early.",
     "I've been feeling really low since the breakup.",
 )
 
