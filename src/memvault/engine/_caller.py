@@ -28,6 +28,7 @@ memvault.errors.AccessDeniedError: agent 'planner' may not use category PREFEREN
 from __future__ import annotations
 
 import builtins
+import inspect
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
 from memvault.embed.base import FloatVector
+from memvault.engine._args import check_call, checked_method
 from memvault.engine._capture import CaptureOps
 from memvault.engine._context import ContextOps
 from memvault.engine._core import _unpack
@@ -630,6 +632,8 @@ class Caller(CallerRules):
         bound = self.grant.user is not None
 
         def as_caller(*args: Any, **kwargs: Any) -> Any:
+            # the engine method's own signature (checked before _for_user reads it)
+            check_call(getattr(type(self._engine), name), args, kwargs)
             self.authorize(operation, write=write, spans_all=spans_all)
             if bound:
                 # Trigger: a grant bound to one user reaches an engine method without
@@ -672,3 +676,13 @@ class Caller(CallerRules):
                 # Outcome: absent, exactly as an unknown name is.
                 raise AttributeError(f"{name!r} is not available on a caller's façade")
             return self._forwarded(name, True, True, name)
+
+
+# Trigger: a caller's façade method is called with a wrong type (``get(5)``,
+#   ``list_memories(limit="5")``).
+# Why: it failed deep inside with a TypeError or AttributeError, not as bad input.
+# Outcome: every public method written above checks its arguments against its own
+#   signature first (engine/_args.py, the one place), as the engine's methods do.
+for _name, _function in list(vars(Caller).items()):
+    if not _name.startswith("_") and inspect.isfunction(_function):
+        setattr(Caller, _name, checked_method(_function))

@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memvault.engine._args import check_call
 from memvault.engine._context import ContextOps
 from memvault.engine._core import EngineCore
 from memvault.engine._reads import Reader
@@ -404,7 +405,16 @@ class LifecycleOps:
         return self.lifecycle.consent.reject(proposal_id)
 
     def record_event(self, /, node: str, op: str, status: str = "ok", **fields: Any) -> None:
-        """Record an operational event (spec §14); best effort, never raises."""
+        """Record an operational event (spec §14); best effort, never raises once called
+        (a field :meth:`LifecycleService.record` does not take, or a wrong type, is
+        refused before: ValidationFailed).
+
+        >>> import tempfile
+        >>> from memvault.engine import MemoryEngine
+        >>> with MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None) as engine:
+        ...     engine.record_event("context", "search", best_similarity=0.42)
+        """
+        check_call(LifecycleService.record, (node, op, status), fields, name="record_event")
         self.lifecycle.record(node, op, status, **fields)
 
     def stats(self) -> EngineStats:

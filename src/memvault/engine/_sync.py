@@ -30,6 +30,8 @@ True
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, Self, Ty
 
 from memvault import context as ctx
 from memvault.embed.base import Embedder
+from memvault.engine._args import check_call, checked_method
 from memvault.engine._caller import Caller, CallerGrant, DenyHook
 from memvault.engine._capture import CaptureOps
 from memvault.engine._context import ContextOps
@@ -75,7 +78,8 @@ class _By(Generic[C, P, R]):
 
     On the class it is the component's function (``inspect``, the async face
     and the docs see its signature and docstring); on an engine it is bound to
-    that engine's component.
+    that engine's component and checks its arguments' types first
+    (:func:`~memvault.engine._args.check_call`: a wrong type is ValidationFailed).
     """
 
     def __init__(self, part: str, method: Callable[Concatenate[C, P], R]) -> None:
@@ -97,7 +101,14 @@ class _By(Generic[C, P, R]):
         for name in rest:  # "capture.capture": the capture component's current pipeline
             holder = getattr(holder, name)
         bound: Callable[P, R] = getattr(holder, self.method.__name__)
-        return bound
+        method = self.method
+
+        @functools.wraps(bound)
+        def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+            check_call(method, args, kwargs)  # wrong types: ValidationFailed (engine/_args.py)
+            return bound(*args, **kwargs)
+
+        return checked
 
 
 def _by(part: str, method: Callable[Concatenate[C, P], R]) -> _By[C, P, R]:
@@ -340,3 +351,9 @@ class MemoryEngine:
     def close(self) -> None:
         self.flush_context_events()  # memory.query's buffered events
         self.store.close()
+
+
+# The engine's own public methods check their arguments as its components' do (_By).
+for _name, _function in list(vars(MemoryEngine).items()):
+    if not _name.startswith("_") and inspect.isfunction(_function):
+        setattr(MemoryEngine, _name, checked_method(_function))
