@@ -29,6 +29,7 @@ import inspect
 import types
 import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from memvault.errors import ValidationFailed
@@ -133,11 +134,30 @@ def _resolved(ann: object, func: Callable[..., Any]) -> object:
         return Any
 
 
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """A method's signature (``self`` left out), what binds where, and each checked type."""
+
+    signature: inspect.Signature
+    positional: tuple[str, ...]  # given by position, in order
+    keywords: frozenset[str]  # given by keyword
+    # each parameter without a default: (its position, or None; its name, or None if
+    # it may not be given by keyword)
+    required: tuple[tuple[int | None, str | None], ...]
+    var_args: str | None
+    var_kwargs: str | None
+    checks: dict[str, _Check]
+
+
 @functools.cache
-def _spec(func: Callable[..., Any]) -> tuple[inspect.Signature, dict[str, _Check]]:
-    """``func``'s signature without its first parameter (``self``), and each checked one."""
+def _spec(func: Callable[..., Any]) -> _Spec:
+    """``func``'s :class:`_Spec` (computed once per method)."""
     signature = inspect.signature(func)
     params = list(signature.parameters.values())[1:]
+    kind = inspect.Parameter
+    positional = tuple(
+        p.name for p in params if p.kind in (kind.POSITIONAL_ONLY, kind.POSITIONAL_OR_KEYWORD)
+    )
     checks: dict[str, _Check] = {}
     for param in params:
         if param.annotation is inspect.Parameter.empty:
@@ -145,7 +165,54 @@ def _spec(func: Callable[..., Any]) -> tuple[inspect.Signature, dict[str, _Check
         check = _check_of(_resolved(param.annotation, func))
         if check is not None:
             checks[param.name] = check
-    return signature.replace(parameters=params), checks
+    return _Spec(
+        signature=signature.replace(parameters=params),
+        positional=positional,
+        keywords=frozenset(
+            p.name for p in params if p.kind in (kind.POSITIONAL_OR_KEYWORD, kind.KEYWORD_ONLY)
+        ),
+        required=tuple(
+            (
+                positional.index(p.name) if p.name in positional else None,
+                None if p.kind is kind.POSITIONAL_ONLY else p.name,
+            )
+            for p in params
+            if p.default is kind.empty and p.kind not in (kind.VAR_POSITIONAL, kind.VAR_KEYWORD)
+        ),
+        var_args=next((p.name for p in params if p.kind is kind.VAR_POSITIONAL), None),
+        var_kwargs=next((p.name for p in params if p.kind is kind.VAR_KEYWORD), None),
+        checks=checks,
+    )
+
+
+def _bound(spec: _Spec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """``(parameter, value)`` of each argument (a ``*args`` / ``**kwargs`` value under
+    that parameter's name), or :class:`TypeError` as Python's own call would raise it."""
+    n = len(spec.positional)
+    fits = (len(args) <= n or spec.var_args is not None) and all(
+        (k in spec.keywords or spec.var_kwargs is not None)
+        and k not in spec.positional[: len(args)]
+        for k in kwargs
+    )
+    fits = fits and all(
+        (at is not None and at < len(args)) or (name is not None and name in kwargs)
+        for at, name in spec.required
+    )
+    if not fits:  # the signature decides (and says why: unknown keyword, missing argument …)
+        kinds = {p.name: p.kind for p in spec.signature.parameters.values()}
+        pairs: list[tuple[str, Any]] = []
+        for key, value in spec.signature.bind(*args, **kwargs).arguments.items():
+            if kinds[key] is inspect.Parameter.VAR_POSITIONAL:
+                pairs += [(key, v) for v in value]
+            elif kinds[key] is inspect.Parameter.VAR_KEYWORD:
+                pairs += [(key, v) for v in value.values()]
+            else:
+                pairs.append((key, value))
+        return pairs
+    pairs = list(zip(spec.positional, args, strict=False))
+    pairs += [(spec.var_args or "", v) for v in args[n:]]
+    pairs += [(k if k in spec.keywords else spec.var_kwargs or "", v) for k, v in kwargs.items()]
+    return pairs
 
 
 def _refuse(name: str, problem: str, field: str) -> typing.NoReturn:
@@ -167,29 +234,16 @@ def check_call(
     (its ``self`` left out): every argument known and given, each of its annotated type.
     ``name``: what the error calls the method (default: ``func``'s name).
     """
-    signature, checks = _spec(func)
-    name = name or func.__name__
+    spec = _spec(func)
     try:
-        bound = signature.bind(*args, **kwargs)
+        pairs = _bound(spec, args, kwargs)
     except TypeError as exc:  # unknown keyword, missing or surplus argument
-        _refuse(name, str(exc), "arguments")
-    for param_name, value in bound.arguments.items():
-        check = checks.get(param_name)
-        if check is None:
-            continue
-        kind = signature.parameters[param_name].kind
-        values = (
-            value
-            if kind is inspect.Parameter.VAR_POSITIONAL
-            else value.values()
-            if kind is inspect.Parameter.VAR_KEYWORD
-            else (value,)
-        )
-        for one in values:
-            if not check[0](one):
-                _refuse(
-                    name, f"{param_name} must be {check[1]}, not {type(one).__name__}", param_name
-                )
+        _refuse(name or func.__name__, str(exc), "arguments")
+    for param_name, value in pairs:
+        check = spec.checks.get(param_name)
+        if check is not None and not check[0](value):
+            problem = f"{param_name} must be {check[1]}, not {type(value).__name__}"
+            _refuse(name or func.__name__, problem, param_name)
 
 
 def checked_method(method: F) -> F:

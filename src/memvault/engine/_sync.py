@@ -30,7 +30,6 @@ True
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -85,7 +84,11 @@ class _By(Generic[C, P, R]):
     def __init__(self, part: str, method: Callable[Concatenate[C, P], R]) -> None:
         self.part = part
         self.method = method
+        self.attr = method.__name__
         self.__doc__ = method.__doc__
+
+    def __set_name__(self, owner: type[Any], name: str) -> None:
+        self.attr = name  # ``list`` is Reader.list_memories
 
     @overload
     def __get__(self, engine: None, owner: type[Any]) -> Callable[Concatenate[C, P], R]: ...
@@ -100,14 +103,18 @@ class _By(Generic[C, P, R]):
         holder: Any = engine.core if first == "core" else getattr(engine.parts, first)
         for name in rest:  # "capture.capture": the capture component's current pipeline
             holder = getattr(holder, name)
-        bound: Callable[P, R] = getattr(holder, self.method.__name__)
+        name = self.method.__name__
+        bound: Callable[P, R] = getattr(holder, name)
         method = self.method
 
-        @functools.wraps(bound)
         def checked(*args: P.args, **kwargs: P.kwargs) -> R:
             check_call(method, args, kwargs)  # wrong types: ValidationFailed (engine/_args.py)
             return bound(*args, **kwargs)
 
+        checked.__name__, checked.__doc__ = name, method.__doc__
+        checked.__wrapped__ = bound  # type: ignore[attr-defined]  # inspect.signature follows it
+        if not rest:  # a component is the engine's for good: keep the checked method
+            engine.__dict__[self.attr] = checked
         return checked
 
 

@@ -38,6 +38,8 @@ BAD_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any], str]] = [
     ("search", ("tea",), {"top_k": "ten"}, "top_k"),
     ("confirm_proposal", (7,), {}, "proposal_id"),
     ("capture_message", (5,), {}, "message"),
+    ("add", (), {"thread_id": "t1"}, "arguments"),  # the memory missing
+    ("add_many", ([{"content": "x"}],), {"index_texts": "abc"}, "index_texts"),
 ]
 
 
