@@ -632,16 +632,17 @@ class Caller(CallerRules):
         bound = self.grant.user is not None
 
         def as_caller(*args: Any, **kwargs: Any) -> Any:
-            # the engine method's own signature (checked before _for_user reads it)
-            check_call(getattr(type(self._engine), name), args, kwargs)
             self.authorize(operation, write=write, spans_all=spans_all)
+            # Trigger: a grant bound to one user reaches an engine method without
+            #          a user scope of its own.
+            # Why: it could read or write another user's memories (store/scope.py).
+            # Outcome: refused unless it acts for one user, then for the grant's.
+            if bound and name not in _BOUND_FORWARDS:
+                self._refuse("user_bound", name)
+            # the engine method's own signature: after the grant's rules (a refused
+            # caller learns nothing of the arguments), before _for_user reads them
+            check_call(getattr(type(self._engine), name), args, kwargs)
             if bound:
-                # Trigger: a grant bound to one user reaches an engine method without
-                #          a user scope of its own.
-                # Why: it could read or write another user's memories (store/scope.py).
-                # Outcome: refused unless it acts for one user, then for the grant's.
-                if name not in _BOUND_FORWARDS:
-                    self._refuse("user_bound", name)
                 args, kwargs = self._for_user(name, args, kwargs)
             elif name == "proposals" and not self.grant.all_users and not kwargs.get("user_id"):
                 # Trigger: a key bound to no user, without --all-users, lists consent
