@@ -107,9 +107,11 @@ def _check_of(ann: object) -> _Check | None:
             return None
         return _union([p for p in parts if p is not None])
     if origin in _ITERABLES or ann in _ITERABLES:
-        # tuple[X, ...] and the one-parameter generics name their items' type
+        # tuple[X, ...] and the one-parameter generics name their items' type; the
+        # items of a sequence of numbers (a vector) are the method's to judge (shape,
+        # NaN: it answers with its own refusal)
         same = args[:1] if origin is not tuple or args[1:] == (...,) else ()
-        item = _check_of(same[0]) if same else None
+        item = _check_of(same[0]) if same and same[0] not in (int, float) else None
         return _iterable(item, f"a sequence (each item {item[1]})" if item else "a sequence")
     if origin in _MAPPINGS or ann in _MAPPINGS or typing.is_typeddict(ann):
         return (lambda v: isinstance(v, abc.Mapping)), "a mapping"
