@@ -14,6 +14,7 @@ from memvault.engine._args import check_call
 from memvault.engine._context import ContextOps
 from memvault.engine._core import EngineCore
 from memvault.engine._reads import Reader
+from memvault.errors import ValidationFailed
 from memvault.ingest import IngestReport
 from memvault.lifecycle import (
     AuditReport,
@@ -392,8 +393,18 @@ class LifecycleOps:
     def proposals(
         self, *, status: ProposalStatus | str | None = None, user_id: str | None = None
     ) -> list[Proposal]:
-        """Consent proposals, oldest first (unanswered ones past their date are expired)."""
-        wanted = ProposalStatus(status) if status is not None else None
+        """Consent proposals, oldest first (unanswered ones past their date are expired).
+
+        An unknown ``status`` is SCHEMA_INVALID (:class:`ValidationFailed`), naming the known ones.
+        """
+        try:
+            wanted = ProposalStatus(status) if status is not None else None
+        except ValueError:
+            known = ", ".join(s.value for s in ProposalStatus)
+            raise ValidationFailed(
+                f"unknown proposal status {status!r}",
+                errors=(("status", f"one of {known}"),),
+            ) from None
         return self.lifecycle.consent.proposals(status=wanted, user_id=user_id)
 
     def confirm_proposal(self, proposal_id: str, *, thread_id: str = "default") -> WriteResult:
