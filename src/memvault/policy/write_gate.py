@@ -336,7 +336,9 @@ class PolicyGate:
         with contextlib.closing(judged):
             for decisions in judged:
                 nodes, items = taken.popleft()
-                yield self._within_daily_cap(nodes, items, decisions, settings, used)
+                if self.usage is not None and op is MemoryOp.STORE:
+                    decisions = self._within_daily_cap(nodes, items, decisions, settings, used)
+                yield decisions
 
     def _within_daily_cap(
         self,
@@ -357,6 +359,7 @@ class PolicyGate:
           allowed before it; an item judged under the cap but reached at or past it is
           judged again with its own count — the answer its single call gives.
           ``used``: each user's count after the batches before (a stream's), updated.
+          Only STOREs are counted, as :meth:`check` counts them (an update is never capped).
         """
         limit = self.caps.per_user_daily
         if limit is None:

@@ -367,3 +367,24 @@ def test_a_split_batch_sends_every_text_not_in_english_to_the_child(here: float)
         taken = (budget - english) // parallel.ENCODED_WEIGHT
         assert len(set(mine) - other) == english and len(set(mine) & other) == taken
     assert (mine == list(range(len(items)))) is (here == 1.0)
+
+
+def test_a_batch_counts_the_daily_cap_for_stores_only(tmp_path: Path) -> None:
+    """Updates are never capped by ``check``; a batch of them is not either."""
+    cap = 5
+    gate = PolicyGate(
+        usage=lambda node: Usage(user_today=3), caps=Caps(per_user_daily=cap), parallel=False
+    )
+    store = SQLiteStore(tmp_path / "m.db")
+    try:
+        pipe = _pipeline(gate, store)
+        items = [{"content": f"Build {i} ships on Friday", "user_id": "u"} for i in range(6)]
+        nodes = _nodes(pipe, items)
+        stores = [d.stop_reason for d in gate.check_many(MemoryOp.STORE, nodes, agent_id=None)]
+        assert stores == [StopReason.SUCCESS_STORED] * 2 + [StopReason.ENTITLEMENT_CAP] * 4
+        updates = gate.check_many(MemoryOp.UPDATE, nodes, agent_id=None)
+        singles = [gate.check(MemoryOp.UPDATE, n, agent_id=None) for n in nodes]
+        assert [d.stop_reason for d in updates] == [d.stop_reason for d in singles]
+        assert {d.stop_reason for d in updates} == {StopReason.SUCCESS_UPDATED}
+    finally:
+        store.close()
