@@ -170,3 +170,31 @@ def test_the_name_is_a_capitalised_word_not_a_thing() -> None:
         assert named.detect(normalize(text)) == [], text
     assert named.detect(normalize("Łukasz został aresztowany"))
     assert named.detect(normalize("Ayşe eşcinsel."))
+
+
+@pytest.mark.parametrize(
+    ("family", "text"),
+    [
+        # review S10-R9: efcb9ac wrote the French shape "a\s+…sida" as "a …sida"
+        ("health", "Pierre a\nle sida."),
+        ("health", "Pierre a\tle sida."),
+        ("health", "Pierre a\tsida"),
+        ("health", "Claire a\nun cancer."),
+        # any word gap of a shape: a wrapped line, a tab, two spaces
+        ("health", "Pierre a le\nsida."),
+        ("identity_trait", "Julia goes to the\nmosque on Fridays."),
+        ("intimate", "Kim is having an\naffair."),
+        ("criminal", "Dana was charged with drunk\ndriving"),
+        ("criminal", "Marcus was charged with money  laundering"),
+        ("health", "Ravi is on\r\ndialysis."),
+    ],
+)
+def test_a_line_break_between_the_words_of_a_predicate_still_matches(
+    family: str, text: str
+) -> None:
+    assert family in {h.family for h in named.detect(normalize(text))}, text
+
+
+def test_a_wrapped_venue_is_still_a_venue() -> None:
+    """The exclusions widen with the shapes: 'the church\\nfair' is a venue as before."""
+    assert named.detect(normalize("Tom went to the church\nfair on Sunday")) == []

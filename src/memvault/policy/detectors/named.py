@@ -354,6 +354,42 @@ _INTIMATE = (
 _HEAD = r"(?<![\w'’-])(?P<name>" + NAME + r")(?:,\s*\w+,)?\s+"
 
 
+def _gaps(pattern: str) -> str:
+    r"""``pattern`` with every space written between two words matching any whitespace run.
+
+    Trigger: a wrapped line in an e-mail or a form ("Pierre a\nle sida.").
+    Why: the shapes are written with plain spaces ("a (?:un |le )?sida"), which a tab or a
+      line break between two words of the predicate did not match.
+    Outcome: a space becomes ``\s+``, or ``\s`` where a width must stay fixed (inside
+      ``[…]`` or a look-behind); the shapes stay readable as written (and
+      :func:`_first_words` reads their start literals from the written form).
+
+    >>> _gaps(r"a (?:un |le )?sida|drink[- ]driving|(?<!brush )stroke|\ x")
+    'a\\s+(?:un\\s+|le\\s+)?sida|drink[-\\s]driving|(?<!brush\\s)stroke|\\ x'
+    """
+    out: list[str] = []
+    groups: list[bool] = []  # per open group: is it a look-behind
+    in_class = escaped = False
+    for i, ch in enumerate(pattern):
+        if escaped:  # the character after a backslash stays as written
+            escaped = False
+        elif ch == " ":
+            out.append(r"\s" if in_class or any(groups) else r"\s+")
+            continue
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(":
+            groups.append(pattern.startswith(("(?<=", "(?<!"), i))
+        elif ch == ")" and groups:
+            groups.pop()
+        out.append(ch)
+    return "".join(out)
+
+
 def _first_words(predicate: str) -> str:
     """A lookahead for what ``predicate`` can start with: an adverb or its own first words.
 
@@ -361,14 +397,15 @@ def _first_words(predicate: str) -> str:
     Why: after each name ``re`` tried every alternative of the predicate in turn
       (0.66 s for a 4,000-character field).
     Outcome: one trie of the words a match can start with is tested first; it is a
-      necessary condition (the start literals of every alternative), so matches are
-      the same.
+      necessary condition (the start literals of every alternative, read from the
+      written shapes; a space in one matches any whitespace run, as :func:`_gaps`
+      makes the predicate do), so matches are the same.
     """
     starts = needles_of(predicate.replace(_ADV, ""))
     adverbs = needles_of(_ADV_WORDS)
     if starts is None or adverbs is None:
         return ""  # an alternative without a literal start: no lookahead
-    return "(?=" + trie_pattern(starts | adverbs) + ")"
+    return "(?=" + trie_pattern(starts | adverbs).replace(re.escape(" "), r"\s+") + ")"
 
 
 def _rule(family: str, label: str, predicate: str, reason: str) -> Rule:
@@ -376,7 +413,7 @@ def _rule(family: str, label: str, predicate: str, reason: str) -> Rule:
         name=f"{family.partition('_')[0]}.named_subject",
         family=family,
         label=label,
-        pattern=re.compile(_HEAD + r"(?i:" + _first_words(predicate) + predicate + ")"),
+        pattern=re.compile(_HEAD + r"(?i:" + _first_words(predicate) + _gaps(predicate) + ")"),
         reason=reason,
         validate=_named_ok,
         views=("clean",),
