@@ -40,6 +40,7 @@ __all__ = [
     "MemoryNotFoundError",
     "MemvaultError",
     "MigrationError",
+    "ProposalDecidedError",
     "ScopeViolationError",
     "StoreError",
     "StoreIdentityError",
@@ -228,6 +229,18 @@ class ScopeViolationError(StoreError):
         super().__init__(f"write for orchestrator {expected!r} carried rows of {found!r}")
         self.expected = expected
         self.found = found
+
+
+class ProposalDecidedError(StoreError):
+    """A write decided a proposal that was no longer pending. Nothing was written.
+
+    Two decisions on one proposal raced (two confirmations, a confirmation and a
+    rejection, an erasure): the first one committed stands.
+    """
+
+    def __init__(self, proposal_id: str) -> None:
+        super().__init__(f"proposal {proposal_id!r} was already decided")
+        self.proposal_id = proposal_id
 
 
 class MigrationError(StoreError):

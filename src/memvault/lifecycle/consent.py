@@ -16,11 +16,12 @@ dropped), or lets it expire. Erasure erases a user's proposals too.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from memvault.errors import MemvaultError, ValidationFailed
+from memvault.errors import MemvaultError, ProposalDecidedError, ValidationFailed
 from memvault.lifecycle.hooks import WriteSteps
 from memvault.lifecycle.proposals import (
     PROPOSAL_KINDS,
@@ -48,6 +49,17 @@ class ProposalError(MemvaultError):
         super().__init__(f"proposal {proposal_id!r} {problem}")
         self.proposal_id = proposal_id
         self.problem = problem
+
+
+#: One decision on proposals at a time in this process.
+#: Trigger: two decisions on one proposal at once (two confirmations — a retried
+#:   request, a double click —, a confirmation and a rejection, an erasure).
+#: Why: each read the proposal pending and wrote its decision: both confirmations
+#:   stored a memory, and a rejection answered "rejected" while the memory was stored.
+#: Outcome: read, judge and write under this lock; across processes the store
+#:   decides only a pending proposal (store/records.py PROPOSAL_DECIDABLE) and rolls
+#:   the losing write back.
+_DECIDING = threading.RLock()
 
 
 class ConsentService(WriteSteps):
@@ -136,6 +148,10 @@ class ConsentService(WriteSteps):
 
     def expire(self, now: datetime, at: str) -> list[str]:
         """Mark the pending proposals past their expiry ``expired``; their ids."""
+        with _DECIDING:
+            return self._expire(now, at)
+
+    def _expire(self, now: datetime, at: str) -> list[str]:
         pending = self._store.proposals(self._orch, status=ProposalStatus.PENDING, limit=2**62)
         expired = [decide(p, ProposalStatus.EXPIRED, at) for p in pending if is_expired(p, now)]
         for batch in self._batches(expired):
@@ -171,6 +187,10 @@ class ConsentService(WriteSteps):
 
     def confirm(self, proposal_id: str, *, thread_id: str = "default") -> WriteResult:
         """The user said yes: write the candidate as USER_EXPLICIT through the gate."""
+        with _DECIDING:
+            return self._confirm(proposal_id, thread_id)
+
+    def _confirm(self, proposal_id: str, thread_id: str) -> WriteResult:
         proposal = self._pending(proposal_id)
         at = self.hooks.stamp(self.hooks.now())
         candidate = proposal.candidate
@@ -293,25 +313,30 @@ class ConsentService(WriteSteps):
 
     def reject(self, proposal_id: str) -> Proposal:
         """The user said no: nothing is stored and the candidate's text is dropped."""
-        proposal = self._pending(proposal_id)
-        at = self.hooks.stamp(self.hooks.now())
-        decided = decide(proposal, ProposalStatus.REJECTED, at)
-        self._apply(
-            self._builder(at).compose(
-                events=(self._consent_event(at, proposal, "rejected"),),
-                proposals=(decided,),
-                op_events=(OpEvent(at, "hotpath", "reject", "ok"),),
-            )
-        )
-        return decided
+        with _DECIDING:
+            proposal = self._pending(proposal_id)
+            at = self.hooks.stamp(self.hooks.now())
+            decided = decide(proposal, ProposalStatus.REJECTED, at)
+            try:
+                self._apply(
+                    self._builder(at).compose(
+                        events=(self._consent_event(at, proposal, "rejected"),),
+                        proposals=(decided,),
+                        op_events=(OpEvent(at, "hotpath", "reject", "ok"),),
+                    )
+                )
+            except ProposalDecidedError:  # another process decided it first
+                raise ProposalError(proposal_id, "was already decided") from None
+            return decided
 
     def erase_user(self, user_id: str, at: str) -> int:
         """Right to erasure: every proposal of ``user_id`` loses its text and user."""
-        proposals = self._store.proposals(self._orch, user_id=user_id, limit=2**62)
-        erased = [_erase(p, at) for p in proposals]
-        for batch in self._batches(erased):
-            self._apply(self._builder(at).compose(proposals=batch))
-        return len(erased)
+        with _DECIDING:
+            proposals = self._store.proposals(self._orch, user_id=user_id, limit=2**62)
+            erased = [_erase(p, at) for p in proposals]
+            for batch in self._batches(erased):
+                self._apply(self._builder(at).compose(proposals=batch))
+            return len(erased)
 
 
 def _erase(proposal: Proposal, at: str) -> Proposal:

@@ -41,7 +41,14 @@ from memvault.store.base import (
     recorded_identity,
 )
 from memvault.store.filtering import matches, tokenize
-from memvault.store.records import AuditHead, EventCount, OpEvent, Proposal
+from memvault.store.records import (
+    AuditHead,
+    EventCount,
+    OpEvent,
+    Proposal,
+    check_decided,
+    proposal_decidable,
+)
 from memvault.store.requests import (
     ChangesQuery,
     HistoryQuery,
@@ -207,7 +214,10 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach, Store):
                 replace(c, summary="") if c.memory_id in purged else c for c in state.changes
             ]
         for proposal in write.proposals:
-            state.proposals[proposal.proposal_id] = proposal
+            decidable = proposal_decidable(state.proposals.get(proposal.proposal_id), proposal)
+            check_decided(proposal, decidable)  # the SQL stores' rule: rolls the write back
+            if decidable:
+                state.proposals[proposal.proposal_id] = proposal
         state.op_events.extend(write.op_events)
 
     @staticmethod

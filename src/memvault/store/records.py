@@ -15,16 +15,19 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from memvault.errors import ValidationFailed
+from memvault.errors import ProposalDecidedError, ValidationFailed
 
 __all__ = [
     "OP_NODES",
     "OP_STATUSES",
+    "PROPOSAL_DECIDABLE",
     "AuditHead",
     "EventCount",
     "OpEvent",
     "Proposal",
     "ProposalStatus",
+    "check_decided",
+    "proposal_decidable",
 ]
 
 #: Where an operational event was emitted (implementation-spec §14).
@@ -103,6 +106,32 @@ class Proposal:
     user_id: str | None = None
     decided_at: str | None = None
     outcome: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: The SQL condition under which a stored proposal takes a new status (the upsert's
+#: ``DO UPDATE … WHERE``): only a pending one is decided, and a decided one keeps its
+#: status (erasure drops its text, nothing else). ``proposals`` is the stored row.
+PROPOSAL_DECIDABLE = "(proposals.status = 'pending' OR proposals.status = excluded.status)"
+
+
+def proposal_decidable(stored: Proposal | None, new: Proposal) -> bool:
+    """Whether ``new`` may replace ``stored`` (:data:`PROPOSAL_DECIDABLE` in Python).
+
+    >>> from dataclasses import replace
+    >>> p = Proposal("prop_1", "acme", "insight", {}, ProposalStatus.REJECTED, "t0", "t1")
+    >>> proposal_decidable(p, replace(p, status=ProposalStatus.CONFIRMED))
+    False
+    """
+    return stored is None or stored.status in (ProposalStatus.PENDING, new.status)
+
+
+def check_decided(new: Proposal, updated: bool) -> None:
+    """Raise :class:`ProposalDecidedError` when a decision did not apply (``updated`` False).
+
+    A proposal that was decided meanwhile is not expired again (nothing to do).
+    """
+    if not updated and new.status is not ProposalStatus.EXPIRED:
+        raise ProposalDecidedError(new.proposal_id)
 
 
 @dataclass(frozen=True, slots=True)

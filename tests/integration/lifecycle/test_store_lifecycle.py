@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.errors import ScopeViolationError, ValidationFailed
+from memvault.errors import ProposalDecidedError, ScopeViolationError, ValidationFailed
 from memvault.model import ChangeKind, HistoryOp, StopReason
 from memvault.store import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.store.base import GENESIS_HASH
@@ -158,6 +158,45 @@ def test_proposals_upsert_filter_and_scope(lstore: Store) -> None:
     assert lstore.proposals("acme", user_id="u1") == []
     with pytest.raises(ScopeViolationError):
         lstore.apply(WriteSet("acme", ts(1), proposals=(_proposal("p9", orchestrator_id="x"),)))
+
+
+def test_a_decided_proposal_is_not_decided_again(lstore: Store) -> None:
+    """Two decisions raced (review S11): the second write is refused whole, nothing of it kept."""
+    lstore.apply(WriteSet("acme", ts(1), proposals=(_proposal("prop_1"),)))
+    confirmed = _proposal(
+        "prop_1", candidate={}, status=ProposalStatus.CONFIRMED, decided_at=ts(12)
+    )
+    lstore.apply(WriteSet("acme", ts(12), proposals=(confirmed,)))
+    rejected = _proposal("prop_1", status=ProposalStatus.REJECTED, decided_at=ts(13))
+    memory = make_node()
+    with pytest.raises(ProposalDecidedError):
+        lstore.apply(
+            WriteSet(
+                "acme",
+                ts(13),
+                nodes=(memory,),
+                events=(_event(memory.memory_id),),
+                proposals=(rejected,),
+            )
+        )
+    assert lstore.proposals("acme") == [confirmed]
+    assert lstore.get_nodes("acme", [memory.memory_id]) == []
+    assert lstore.audit_head("acme").events == 0
+    # expiring a proposal decided meanwhile: nothing to do, no error
+    expired = _proposal("prop_1", status=ProposalStatus.EXPIRED, decided_at=ts(14))
+    lstore.apply(WriteSet("acme", ts(14), proposals=(expired,)))
+    assert lstore.proposals("acme") == [confirmed]
+    # erasure keeps the status and drops the text
+    erased = _proposal(
+        "prop_1",
+        user=None,
+        candidate={},
+        status=ProposalStatus.CONFIRMED,
+        decided_at=ts(12),
+        outcome={"erased": True},
+    )
+    lstore.apply(WriteSet("acme", ts(15), proposals=(erased,)))
+    assert lstore.proposals("acme") == [erased]
 
 
 def test_operational_events_are_counted_by_day_node_op(lstore: Store) -> None:

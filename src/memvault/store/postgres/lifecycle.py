@@ -19,7 +19,7 @@ from typing import Any
 
 from memvault.model.threads import thread_affixes
 from memvault.store.base import CONTEXT_SPACE_SUFFIX
-from memvault.store.records import AuditHead
+from memvault.store.records import PROPOSAL_DECIDABLE, AuditHead
 from memvault.store.sql import ingest_params, op_event_params, proposal_params
 
 __all__ = [
@@ -154,7 +154,8 @@ UPSERT_PROPOSAL = (
     " created_at, expires_at, decided_at, outcome) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
     "ON CONFLICT (orchestrator_id, proposal_id) DO UPDATE SET candidate = excluded.candidate, "
     "user_id = excluded.user_id, "
-    "status = excluded.status, decided_at = excluded.decided_at, outcome = excluded.outcome"
+    "status = excluded.status, decided_at = excluded.decided_at, outcome = excluded.outcome "
+    "WHERE " + PROPOSAL_DECIDABLE + " RETURNING proposal_id"
 )
 
 

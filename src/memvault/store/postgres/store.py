@@ -63,7 +63,7 @@ from memvault.store.postgres.schema import (
     vector_index_ddl,
     vector_index_name,
 )
-from memvault.store.records import AuditHead
+from memvault.store.records import AuditHead, check_decided
 from memvault.store.requests import TextSearch, VectorSearch
 from memvault.store.sql import (
     edge_from_row,
@@ -434,10 +434,11 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
             ids = sorted(set(write.purge_ids))
             for statement in lc.PURGE_STATEMENTS:
                 cur.execute(statement, lc.purge_params(statement, orch, ids))
-        if write.proposals:
-            cur.executemany(
-                lc.UPSERT_PROPOSAL, [lc.proposal_params(orch, p) for p in write.proposals]
-            )
+        for proposal in write.proposals:
+            cur.execute(lc.UPSERT_PROPOSAL, lc.proposal_params(orch, proposal))
+            # a decision on a proposal decided meanwhile rolls the whole write back (the
+            # fetch waits for this statement's row: rowcount is not known in a pipeline)
+            check_decided(proposal, cur.fetchone() is not None)
         if write.op_events:
             cur.executemany(
                 lc.INSERT_OP_EVENT, [lc.op_event_params(orch, e) for e in write.op_events]

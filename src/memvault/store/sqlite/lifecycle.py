@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from memvault.store.base import CONTEXT_SPACE_SUFFIX, WriteSet
-from memvault.store.records import AuditHead
+from memvault.store.records import PROPOSAL_DECIDABLE, AuditHead, check_decided
 from memvault.store.sql import op_event_params, proposal_params
 
 __all__ = [
@@ -43,15 +43,18 @@ def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:
     if write.purge_ids:
         _purge(conn, orch, write.purge_ids)
     for proposal in write.proposals:
-        conn.execute(
+        cursor = conn.execute(
             "INSERT INTO proposals (proposal_id, orchestrator_id, user_id, kind, candidate, status,"
             " created_at, expires_at, decided_at, outcome) VALUES (?,?,?,?,?,?,?,?,?,?) "
             "ON CONFLICT (proposal_id) DO UPDATE SET candidate = excluded.candidate, "
             "user_id = excluded.user_id, "
             "status = excluded.status, decided_at = excluded.decided_at, "
-            "outcome = excluded.outcome WHERE proposals.orchestrator_id = excluded.orchestrator_id",
+            "outcome = excluded.outcome WHERE proposals.orchestrator_id = excluded.orchestrator_id "
+            "AND " + PROPOSAL_DECIDABLE,
             proposal_params(orch, proposal),
         )
+        # a decision on a proposal decided meanwhile rolls the whole write back
+        check_decided(proposal, cursor.rowcount > 0)
     for event in write.op_events:
         conn.execute(
             "INSERT INTO events (orchestrator_id, at, node, op, status, memory_id, category,"
