@@ -358,9 +358,15 @@ class LifecycleService(WriteSteps):
     def forget_user(self, user_id: str, *, thread_id: str = "default") -> ForgetReport:
         """Right to erasure: purge every memory of ``user_id`` and erase their proposals."""
         at = self.hooks.stamp(self.hooks.now())
+        # Trigger: a confirmation of one of the user's proposals during the erasure.
+        # Why: with the memories purged first, a confirmation between the two steps
+        #   stored a memory of the user after the purge (12 of 20 races left one).
+        # Outcome: the proposals are erased first (no longer pending: a later
+        #   confirmation is refused), then every memory is read and purged — one
+        #   confirmed before the erasure is among them.
+        erased = self.consent.erase_user(user_id, at)
         nodes = self._nodes(NodeFilter.of_user_any_spelling(user_id, ALL_STATUSES))
         purged, _ = self._purge(nodes, at, "right_to_erasure", thread_id)
-        erased = self.consent.erase_user(user_id, at)
         remaining = len(self._nodes(NodeFilter.of_user_any_spelling(user_id, ALL_STATUSES)))
         remaining += len(self._store.proposals(self._orch, user_id=user_id, limit=2**62))
         return ForgetReport(

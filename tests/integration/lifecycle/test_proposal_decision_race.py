@@ -17,7 +17,9 @@ import pytest
 
 from memvault.engine import MemoryEngine
 from memvault.lifecycle.consent import ProposalError
+from memvault.model import MemoryStatus
 from memvault.store.records import ProposalStatus
+from memvault.write.spec import NewMemory
 
 
 def _race(first: Callable[[], Any], second: Callable[[], Any]) -> list[Any]:
@@ -63,3 +65,37 @@ def test_one_decision_stands(tmp_path: Path, second: str) -> None:
             )
             assert stored == confirmed  # a memory exactly for each confirmed proposal
             assert final.status in (ProposalStatus.CONFIRMED, ProposalStatus.REJECTED)
+
+
+def test_forget_user_leaves_no_memory_a_racing_confirmation_stored(tmp_path: Path) -> None:
+    """The erasure erases the proposals before it purges (12 of 20 races left a memory)."""
+    left = []
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        for trial in range(12):
+            user = f"user{trial}"
+            for k in range(15):
+                engine.add(
+                    NewMemory(
+                        content=f"Prefers option {k} for the weekly sync, item {trial}.",
+                        type="Preference",
+                        category="PREFERENCE",
+                        source_kind="USER_EXPLICIT",
+                        user_id=user,
+                    )
+                )
+            pid = engine.propose(
+                f"Prefers green tea in the morning ({trial})",
+                user_id=user,
+                type="Preference",
+                category="PREFERENCE",
+            ).proposal_id
+            assert pid is not None
+            _, report = _race(
+                partial(engine.confirm_proposal, pid), partial(engine.forget_user, user)
+            )
+            statuses = [s.value for s in MemoryStatus]
+            count = engine.count_memories({"user_id": user, "status": statuses})
+            assert report.remaining == count
+            if count:
+                left.append(user)
+    assert not left, f"memories left after forget_user: {left}"
