@@ -63,12 +63,16 @@ from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
 from memvault.store.base import HistoryEvent, NodeFilter
 from memvault.store.records import AuditHead, Proposal
-from memvault.store.scope import ALL_USERS, UserScope
+from memvault.store.scope import ALL_USERS, UserScope, visible_to
 from memvault.write import CapturePipeline
 from memvault.write.precomputed import agreeing_vector
 from memvault.write.spec import MemoryPatch, NewMemory
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
+
+#: Events one read of a shared-only key's audit page asks the store for (keyset pages:
+#: a larger page of events the link filter drops is read in several such chunks).
+AUDIT_CHUNK = 1_000
 
 #: ``add``'s keywords besides the memory (how to write it, not what).
 _ADD_OPTIONS = frozenset({"thread_id", "index_text", "vector", "vector_model"})
@@ -337,33 +341,45 @@ class Caller(CallerRules):
         Trigger: a key bound to no user, without ``all_users``, asks for the
           orchestrator's audit events (library; inspector timeline and refusals).
         Why: they named every user's memories (ids, categories, actors, changed
-          fields, link targets) while its listings and reads by id are shared-only.
+          fields, link targets) while its listings and reads by id are shared-only;
+          filtering them in Python after ``OFFSET`` chunks re-read the earlier rows
+          for every chunk (S10-R10: quadratic in the events held).
         Outcome: filtered as :meth:`history` filters one memory's; ``limit`` and
-          ``offset`` count the events kept. The store is read newest first in growing
-          chunks until the page is full — a cost linear in the events passed over
-          (~0.2 ms each at load 9) — and a purged memory's events (owner unknown) are
-          left out.
+          ``offset`` count the events kept. The store applies the user scope in its
+          query (a purged memory's events, owner unknown, are left out) and pages by
+          keyset (``after`` the last event read), so each event is read at most once;
+          only the events naming a memory outside the scope (a link's far end) are
+          dropped here.
         """
+        check_call(Reader.audit_events, (), dict(options), name="audit_events")
         rest = dict(options)
         limit, offset = rest.pop("limit", 100), rest.pop("offset", 0)
         audit_page_bounds(limit, offset)
-        chunk = min(10_000, max(1_000, limit))
+        engine = self._engine
         kept: builtins.list[HistoryEvent] = []
-        start = skip = 0
+        skip = 0
+        after: str | None = None
         while len(kept) < limit:
-            found = self._run(self._engine.audit_events, limit=chunk, offset=start, **rest)
-            start += len(found)
-            ids = sorted({e.memory_id for e in found if e.memory_id})
-            seen = {n.memory_id for n in self._nodes_for(ids, reader)}
-            mine = [e for e in found if e.memory_id is None or e.memory_id in seen]
-            for event in self._events_in_scope(mine, reader):
+            # no more than the page still needs (the link filter may drop some: read on)
+            chunk = min(AUDIT_CHUNK, limit - len(kept) + offset - skip)
+            found = self._run(
+                engine.store.history,
+                engine.orchestrator,
+                limit=chunk,
+                ops=rest.get("ops"),
+                newest_first=True,
+                visible_to=visible_to(reader),
+                after=after,
+            )
+            if found:
+                after = found[-1].event_id
+            for event in self._events_in_scope(found, reader):
                 if skip < offset:
                     skip += 1
                 elif len(kept) < limit:
                     kept.append(event)
             if len(found) < chunk:
                 break
-            chunk = min(10_000, 2 * chunk)  # fewer reads that skip ``start`` rows again
         return kept
 
     def _events_in_scope(

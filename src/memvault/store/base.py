@@ -228,13 +228,18 @@ class Store(Protocol):
         ops: Sequence[HistoryOp] | None = None,
         newest_first: bool = False,
         offset: int = 0,
+        visible_to: tuple[str, ...] | None = None,
+        after: str | None = None,
     ) -> list[HistoryEvent]:
         """Audit events in write order (all of the orchestrator's when no id).
 
         ``ops`` keeps only those operations; ``newest_first`` reverses the order
-        and ``offset`` skips that many events of it (a page of a timeline).
+        and ``offset`` skips that many events of it (a page of a timeline);
+        ``visible_to`` keeps those of no memory and of memories that reader may
+        see (theirs and shared ones, any status); ``after`` starts after that
+        event in this order (keyset paging, :class:`~memvault.store.requests.HistoryQuery`).
         """
-        query = rq.HistoryQuery(memory_id, limit, ops, newest_first, offset)
+        query = rq.HistoryQuery(memory_id, limit, ops, newest_first, offset, visible_to, after)
         return self._read_history(orchestrator_id, query)
 
     def _read_history(self, orchestrator_id: str, query: rq.HistoryQuery) -> list[HistoryEvent]: ...

@@ -332,8 +332,10 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach, Store):
 
     def _read_history(self, orchestrator_id: str, query: HistoryQuery) -> list[HistoryEvent]:
         with self._lock:
-            events = list(self._tenant(orchestrator_id).history)
-        return query.page(events)
+            tenant = self._tenant(orchestrator_id)
+            events = list(tenant.history)
+            owners = {i: n.user_id for i, n in tenant.nodes.items()}
+        return query.page(events, owners)
 
     def ingest_record(self, orchestrator_id: str, content_sha256: str) -> IngestRecord | None:
         with self._lock:

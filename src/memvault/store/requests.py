@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from memvault.model.enums import HistoryOp
 from memvault.model.validation import clean_user_id
@@ -60,10 +60,18 @@ class VectorSearch:
 class HistoryQuery:
     """Audit events: of one memory (or all), of some ``ops`` (or all), one page of them.
 
+    ``visible_to`` (the user scope of :class:`~memvault.store.base.NodeFilter`) keeps
+    the events of no memory and those of memories that reader may see (theirs and
+    shared ones; a purged memory's, owner unknown, are left out); ``after`` starts the
+    page after that event (its ``event_id``) in the query's order — keyset paging: a
+    next page costs no re-read of the rows before it.
+
     >>> from memvault.store.base import HistoryEvent
     >>> e = HistoryEvent("e1", "acme", HistoryOp.CREATE, "2026-01-01T00:00:00.000000Z", "m1")
     >>> HistoryQuery(ops=(HistoryOp.REFUSE,)).keeps(e), HistoryQuery("m1").keeps(e)
     (False, True)
+    >>> HistoryQuery(visible_to=()).keeps(e, owners={"m1": "bob"})
+    False
     """
 
     memory_id: str | None = None
@@ -71,19 +79,42 @@ class HistoryQuery:
     ops: Sequence[HistoryOp] | None = None
     newest_first: bool = False
     offset: int = 0
+    visible_to: tuple[str, ...] | None = None
+    after: str | None = None
 
-    def keeps(self, event: HistoryEvent) -> bool:
-        """Whether ``event`` is one this query reads (before ordering and paging)."""
+    def keeps(self, event: HistoryEvent, owners: Mapping[str, str | None] | None = None) -> bool:
+        """Whether ``event`` is one this query reads (before ordering and paging);
+        ``owners`` (memory id → user id of every stored memory) serves ``visible_to``."""
+        if self.visible_to is not None and event.memory_id is not None:
+            owner = (owners or {}).get(event.memory_id, _PURGED)
+            if owner is _PURGED or (owner is not None and owner not in self.visible_to):
+                return False
         return (self.memory_id is None or event.memory_id == self.memory_id) and (
             self.ops is None or event.op in self.ops
         )
 
-    def page(self, events: Sequence[HistoryEvent]) -> list[HistoryEvent]:
+    def page(
+        self, events: Sequence[HistoryEvent], owners: Mapping[str, str | None] | None = None
+    ) -> list[HistoryEvent]:
         """The kept ``events`` (given in write order) in this query's order and page."""
-        chosen = [e for e in events if self.keeps(e)]
+        chosen = [e for e in events if self.keeps(e, owners)]
         if self.newest_first:
             chosen.reverse()
+        if self.after is not None:
+            at = next((i for i, e in enumerate(events) if e.event_id == self.after), None)
+            if at is None:
+                return []  # an unknown event starts no page (as SQL's comparison with NULL)
+            order = {e.event_id: i for i, e in enumerate(events)}
+            chosen = [
+                e
+                for e in chosen
+                if (order[e.event_id] < at if self.newest_first else order[e.event_id] > at)
+            ]
         return chosen[self.offset : self.offset + self.limit]
+
+
+#: ``owners``' answer for a memory the store no longer holds (purged).
+_PURGED: Final = object()
 
 
 @dataclass(frozen=True, slots=True)

@@ -273,6 +273,23 @@ def visible_clause(users: Sequence[str], params: list[Any], alias: str = "m", *,
     return f"({_in(f'{alias}.user_id', list(users), mark, params)} OR {shared})"
 
 
+def seen_memories(
+    column: str, orchestrator_id: str, users: Sequence[str], params: list[Any], *, mark: str
+) -> str:
+    """``column`` names a stored memory (any status) that ``users``' scope may see
+    (:func:`visible_clause`); appends the parameters. A purged memory is none.
+
+    >>> seen_memories("c.memory_id", "acme", ["u1"], [], mark="?").split(" WHERE ")[1]
+    'm.orchestrator_id = ? AND (m.user_id IN (?) OR m.user_id IS NULL))'
+    """
+    params.append(orchestrator_id)
+    scope = visible_clause(users, params, mark=mark)
+    return (
+        f"{column} IN (SELECT m.memory_id FROM memories m"
+        f" WHERE m.orchestrator_id = {mark} AND {scope})"
+    )
+
+
 #: The characters ``str.strip()`` removes (as ``clean_user_id`` trims), for SQL's trim.
 WHITESPACE = "".join(chr(c) for c in range(0x3000 + 1) if chr(c).isspace())
 #: SQL's trim with a character set, by parameter mark: SQLite's ``trim(x, y)``,
@@ -372,13 +389,24 @@ def count_nodes_query(orchestrator_id: str, f: NodeFilter, *, mark: str) -> Quer
 
 
 def history_query(orchestrator_id: str, query: HistoryQuery, *, mark: str) -> Query:
-    """Audit events in write order (or newest first), optionally only some ops.
+    """Audit events in write order (or newest first), optionally only some ops, only
+    those a reader may see (``visible_to``) and only those after an event (``after``).
+
+    Trigger: a key bound to no user pages the orchestrator's audit events (S10-R10).
+    Why: reading every event and filtering in Python after an ``OFFSET`` stepped over
+      the earlier rows again for each chunk (quadratic in the events held).
+    Outcome: the user scope is a condition of the query (a memory of the reader's or
+      shared, or no memory), and ``after`` is a keyset on ``seq`` — each page reads
+      the rows it returns and the ones the scope skips, never those of earlier pages.
 
     >>> history_query("acme", HistoryQuery(limit=10), mark="?")[1]
     ['acme', 10, 0]
     >>> refusals = HistoryQuery(limit=5, ops=[HistoryOp.REFUSE], newest_first=True)
     >>> history_query("acme", refusals, mark="%s")[0].split(" WHERE ")[1]
     'orchestrator_id = %s AND op IN (%s) ORDER BY seq DESC LIMIT %s OFFSET %s'
+    >>> shared = HistoryQuery(limit=5, newest_first=True, visible_to=(), after="e9")
+    >>> history_query("acme", shared, mark="?")[1]
+    ['acme', 'acme', 'acme', 'e9', 5, 0]
     """
     sql = f"SELECT {', '.join(_HISTORY_FIELDS)} FROM history WHERE orchestrator_id = {mark}"
     params: list[Any] = [orchestrator_id]
@@ -387,7 +415,19 @@ def history_query(orchestrator_id: str, query: HistoryQuery, *, mark: str) -> Qu
         params.append(query.memory_id)
     if query.ops is not None:
         sql += " AND " + _in("op", [op.value for op in query.ops], mark, params)
+    if query.visible_to is not None:
+        # Any status (a deleted memory's events are still its owner's); a purged one's
+        # row is gone, so its events (owner unknown) are left out.
+        owned = seen_memories("memory_id", orchestrator_id, query.visible_to, params, mark=mark)
+        sql += f" AND (memory_id IS NULL OR {owned})"
     order = "DESC" if query.newest_first else "ASC"
+    if query.after is not None:
+        # an unknown event gives NULL: no row compares with it, the page is empty
+        sql += (
+            f" AND seq {'<' if query.newest_first else '>'} (SELECT h.seq FROM history h"
+            f" WHERE h.orchestrator_id = {mark} AND h.event_id = {mark})"
+        )
+        params += [orchestrator_id, query.after]
     sql += f" ORDER BY seq {order} LIMIT {mark} OFFSET {mark}"
     return sql, [*params, query.limit, query.offset]
 
@@ -446,11 +486,8 @@ def changes_since_query(orchestrator_id: str, query: ChangesQuery, *, mark: str)
     params: list[Any] = [orchestrator_id, query.revision]
     if query.visible_to is not None:
         # Any status: a deleted memory's bullet is still its owner's news.
-        params.append(orchestrator_id)
-        users = visible_clause(query.visible_to, params, mark=mark)
-        sql += (
-            " AND c.memory_id IN (SELECT m.memory_id FROM memories m"
-            f" WHERE m.orchestrator_id = {mark} AND {users})"
+        sql += " AND " + seen_memories(
+            "c.memory_id", orchestrator_id, query.visible_to, params, mark=mark
         )
     if query.newest is None:
         return sql + " ORDER BY c.revision, c.seq", params

@@ -445,3 +445,37 @@ def test_search_vectors_many_refuses_anything_but_a_matrix_alike_everywhere(
     queries = np.ones(shape, dtype=np.float32)
     with pytest.raises(ValueError, match=r"queries must be a matrix \(one row per query\)"):
         store.search_vectors_many("acme", "m", queries, NodeFilter(), limit=4)
+
+
+def test_history_in_a_user_scope_and_after_an_event(store: Store) -> None:
+    """``visible_to`` keeps events of no memory and of the reader's or shared memories
+    (a purged memory's, owner unknown, are left out); ``after`` pages by keyset."""
+    shared, alice, bob = make_node(), make_node(user_id="alice"), make_node(user_id="bob")
+    evs = [
+        replace(event(m), event_id=f"evt_scope_{i}")
+        for i, m in enumerate(
+            [shared.memory_id, alice.memory_id, None, bob.memory_id, "mem_purged", shared.memory_id]
+        )
+    ]
+    write(store, shared, alice, bob, events=evs)
+    newest = store.history("acme", newest_first=True)
+
+    def ids(events: list[HistoryEvent]) -> list[str]:
+        return [e.event_id.removeprefix("evt_scope_") for e in events]
+
+    assert ids(store.history("acme", newest_first=True, visible_to=())) == ["5", "2", "0"]
+    assert ids(store.history("acme", visible_to=("alice",))) == ["0", "1", "2", "5"]
+    assert ids(store.history("acme", newest_first=True, visible_to=("alice", "bob"))) == [
+        "5", "3", "2", "1", "0",
+    ]  # fmt: skip
+    assert store.history("acme", newest_first=True, visible_to=None) == newest
+    # keyset: one event a page walks the whole order, each event once
+    walked, after = [], None
+    while page := store.history("acme", newest_first=True, limit=1, after=after):
+        walked += page
+        after = page[-1].event_id
+    assert walked == newest
+    assert ids(store.history("acme", after="evt_scope_2")) == ["3", "4", "5"]
+    assert ids(store.history("acme", visible_to=(), after="evt_scope_0", limit=1)) == ["2"]
+    assert store.history("acme", after="evt_nowhere") == []
+    assert store.history("acme", ops=[HistoryOp.UPDATE], visible_to=("alice",)) == []
