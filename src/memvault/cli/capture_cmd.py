@@ -1,5 +1,5 @@
 """CLI skins for the write-back triggers: ``capture message|workflow|diagnostics``,
-``capture train`` (the clause reader) and ``bench extraction``.
+``capture train`` (the clause reader), ``bench extraction`` and ``bench capture-leaks``.
 
 Each command parses, makes one engine call and prints the ``CaptureResult``
 (``--json``: ``{"candidates": [{"content", "type", "stop_reason", "outcome",
@@ -240,12 +240,45 @@ def bench_extraction(
     )
 
 
+def bench_capture_leaks(
+    sample: Annotated[
+        int,
+        typer.Option(
+            "--sample", min=0, help="About this many items, every k-th of each family (0: all)."
+        ),
+    ] = 0,
+    label: Annotated[
+        str,
+        typer.Option("--label", help="The corpus label to say (forbidden; benign: what is kept)."),
+    ] = "forbidden",
+    out: Annotated[Path, typer.Option("--out", help="Where to write the JSON result.")] = Path(
+        "bench/results/capture_leaks.json"
+    ),
+    as_json: JsonFlag = False,
+) -> None:
+    """The governance corpus's forbidden items said as user turns: what capture stores."""
+    module = importlib.import_module("memvault.benchmarks.capture_leaks")
+    try:
+        report = module.run(sample=sample, label=label)
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
+    if output.save_result(out, report, as_json=as_json):
+        return
+    output.print_table(
+        f"capture leak audit — {report['summary']['items']} {label} items",
+        ["metric", "value"],
+        [(k, v) for k, v in report["summary"].items()],
+        caption=f"written to {out}",
+    )
+
+
 def register() -> None:
-    """Add ``memvault capture …`` and ``memvault bench extraction``."""
+    """Add ``memvault capture …``, ``bench extraction`` and ``bench capture-leaks``."""
     app.add_typer(capture_app, name="capture")
     register_bench(bench_app)
 
 
 def register_bench(bench: typer.Typer) -> None:
-    """Add ``memvault bench extraction`` to ``bench``."""
+    """Add ``memvault bench extraction`` and ``bench capture-leaks`` to ``bench``."""
     bench.command("extraction")(bench_extraction)
+    bench.command("capture-leaks")(bench_capture_leaks)

@@ -38,6 +38,7 @@ from datetime import date
 from memvault.extract.base import Candidate
 from memvault.extract.clause import Clause, candidate
 from memvault.extract.constraints import check_statement
+from memvault.extract.sensitive import sensitive_slot
 from memvault.extract.text import slug
 from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType
@@ -348,6 +349,37 @@ def record_text(record: Record, *, limit: int = 270) -> tuple[str, bool]:
     return out, _PREFERENCE_WORDS.search(said) is not None
 
 
+#: Field names that make a record what they say, whatever their value.
+_FIELD_FAMILIES = (
+    (
+        "health",
+        r"condition|diagnos\w*|illness|medication|medicine|allerg\w*|disabilit\w*|krankheit"
+        r"|enfermedad|maladie|malattia|doença|ziekte|choroba",
+    ),
+    (
+        "identity_trait",
+        r"union(?:_member)?|sindacato|syndicat|gewerkschaft|vakbond|religion|religi[oó]n|ethnicity"
+        r"|etnia|herkunft|orientation|party|partei|partido|caste",
+    ),
+    ("criminal", r"protective[ _]order|restraining[ _]order|convictions?|offen[cs]es?|arrests?"),
+)
+_FIELD_PATTERNS = tuple(
+    (family, re.compile(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])", re.I))
+    for family, words in _FIELD_FAMILIES
+)
+
+
+def sensitive_field(name: str) -> str | None:
+    """The forbidden family a record's field name names (its value does not matter).
+
+    >>> sensitive_field("union_member"), sensitive_field("condition"), sensitive_field("tool")
+    ('identity_trait', 'health', None)
+    """
+    return sensitive_slot(name) or next(
+        (family for family, pattern in _FIELD_PATTERNS if pattern.search(name)), None
+    )
+
+
 def record_candidates(
     records: Sequence[Record], subject: str, today: date, dropped: list[tuple[str, str]]
 ) -> list[Candidate]:
@@ -378,5 +410,12 @@ def record_candidates(
             (MemoryType.PREFERENCE, "PREFERENCE") if taste else (MemoryType.FACT, "KNOWLEDGE")
         )
         key = f"record.{slug(record.name or record.fields[0][0])}"
-        out.append(candidate(clause, "record", content, type_, category, key, text))
+        # "condition: COPD", "union_member: true", "sindacato: UIL": a field whose
+        # name is a forbidden slot makes the record what the slot says, whatever its value
+        slot = next(
+            (f for f in (sensitive_field(k) for k, _ in record.fields) if f),
+            "",
+        )
+        extra = {"sensitive": slot, "sensitive_in": "slot"} if slot else {}
+        out.append(candidate(clause, "record", content, type_, category, key, text, **extra))
     return out

@@ -63,6 +63,7 @@ from memvault.extract.context import (
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, glosses
+from memvault.extract.others import names_someone_else, record_field
 from memvault.extract.prepare import is_chitchat, prepare, says_repeat
 from memvault.extract.procedure import extract_procedure
 from memvault.extract.reader import ClauseReader, Reading, default_reader
@@ -210,6 +211,41 @@ def _calendar_entry(cand: Candidate, why: str, raw: str) -> tuple[Candidate | No
     if when.CALENDAR_DATE.search(raw):
         return retype(cand, _AS_EVENT), why + " (a dated calendar entry)"
     return None, f"silent:calendar logistics ({why})"
+
+
+#: What is left of an explicit request that points back at other words ("remember
+#: that", "save it for later", "note this for when she asks").
+_NOTHING_SAID = re.compile(
+    r"^(?:(?:it|that|this|these|those|him|her|them|so|[a-z])\b[\s,]*"
+    r"(?:(?:for|as|when|in case|till|until|next|later|please|too|also|pls|thanks)\b.*)?"
+    r"|(?:for|as)\b(?:\s+\S+){0,3})[.!]*$",
+    re.I,
+)
+
+
+def _raw_words_keep(cand: Candidate, why: str, raw: str) -> tuple[Candidate | None, str]:
+    """A clause the reader kept in the user's words, unless it is a record's field or,
+    in another language, about someone else.
+
+    Trigger: "partei=CDU", "Name;Abteilung;Herkunft" (a pasted record's field or
+             header), or "il collega Gianni ha la sclerosi multipla", "Mein Geselle
+             Timo …", "同僚の田中さんが…" (another person, in a language no rule reads).
+    Why: no rule understood the clause, so the gate's judgement of its words is all
+         that guards it — and the forbidden statements the gate misses are mostly
+         about other people, most of them not in English (the leak audit, ``bench
+         capture-leaks``). A field names nothing on its own.
+    Outcome: nothing is kept of it; the speaker's own statements ("Sou agrônomo …",
+             "Les specs partent dans Notion") are kept word for word as before.
+    """
+    if record_field(raw):
+        return None, f"silent:a record's field ({why})"
+    if names_someone_else(raw) or (
+        not cand.rule.startswith(VERBATIM_RULE) and names_someone_else(raw, english=True)
+    ):
+        # (a clause read as English is checked for the other languages' words too:
+        # "Kollege M., 52: KHK", "Bhai ko TB hai" pass for English with the reader)
+        return None, f"silent:about someone else ({why})"
+    return cand, why
 
 
 def _own_aside(cand: Candidate, sentence_of: dict[int, int], touched: set[int]) -> bool:
@@ -396,6 +432,8 @@ class RuleExtractor:
                 #      after small talk is said with a rule's words or names something.
                 # Outcome: nothing is kept of it.
                 why, cand = f"silent:after an aside ({why})", None
+            if cand is not None and not explicit and cand.rule.startswith("reader."):
+                cand, why = _raw_words_keep(cand, why, raw)
             if (
                 cand is not None
                 and not explicit
@@ -772,6 +810,14 @@ class RuleExtractor:
                 why = f"{reading.label} {reading.score:.2f}, share {reading.share:.2f}"
                 return None, f"silent:unread ({why})"
         if explicit and not text.rstrip().endswith("?"):
+            if _NOTHING_SAID.match(text.strip()):
+                # Trigger: "remember that.", "keep it in mind for later", "note it for
+                #          when Mei asks about him": the request points back at words said
+                #          elsewhere (another sentence, another turn).
+                # Why: kept alone, "That." or "For later." names nothing.
+                # Outcome: nothing is kept of the clause (the sentence it points at is
+                #          read on its own).
+                return None, "silent:explicit request without a statement"
             return replace(
                 _cand(
                     clause,

@@ -63,7 +63,8 @@ _MONTH_AFTER_ORDINAL = (
 )
 _CLAUSE_SPLIT = re.compile(
     # not after a title ("my dog is called Mr. Biscuits") or "e.g." / "i.e." / "vs."
-    r"(?<=[.!?])(?<![0-9]\.)(?<!\b[MmDdSs]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
+    # nor after an initial ("Kunde: Wolff, E. Müller", "zaměstnanec P. Novák")
+    r"(?<=[.!?])(?<![0-9]\.)(?<!\b(?-i:[A-ZÀ-ÖØ-ÞА-ЯЁ])\.)(?<!\b[MmDdSs]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+"
     rf"|(?<=[0-9]\.)\s+(?!(?:{_MONTH_AFTER_ORDINAL})\b)"
     r"|(?<=[。！？])\s*(?=\S)|\n+|;\s*|\s+-\s+",
