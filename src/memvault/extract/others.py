@@ -163,11 +163,12 @@ def names_someone_else(text: str, *, english: bool = False) -> bool:
     return _PERSON_CJK.search(body.strip()[:_SUBJECT_CHARS]) is not None
 
 
-#: A field of a record: "key=value" with a key of a few words and a short value, or a
-#: header or row of fields ("Name;Abteilung;Herkunft", "a | b | c", tab-separated).
+#: A field of a record: "key=value" with a one-word key and a short value (not a pin,
+#: "ruff==0.6.9", nor a setting said in a sentence, "set max_conn=200 on the primary"),
+#: or a header or row of fields ("Name;Abteilung;Herkunft", "a | b | c", tab-separated).
 #: ("Stack: Go 1.22" is how people write a fact, so a colon alone is no field.)
 _FIELD = re.compile(
-    r"^\s*[^\W\d][\w .'’/-]{0,30}?\s*=\s*\S.{0,60}$"
+    r"^\s*[^\W\d][\w'’/.-]{0,30}\s*(?<![=!<>])=(?!=)\s*\S.{0,60}$"
     r"|^[^;|\t]{1,40}(?:[;|\t][^;|\t]{1,40}){2,}$"
 )
 
@@ -175,10 +176,10 @@ _FIELD = re.compile(
 def record_field(text: str) -> bool:
     """Whether ``text`` is a field of a record or form, not a statement.
 
-    >>> record_field("cuenta=banca online de mi padre"), record_field("Name;Abteilung;Herkunft")
-    (True, True)
-    >>> record_field("Note: we deploy on Fridays"), record_field("Stack: Go 1.22")
-    (False, False)
+    >>> fields = ["cuenta=banca online de mi padre", "Name;Abteilung;Herkunft"]
+    >>> said = ["Stack: Go 1.22", "we pin ruff==0.6.9", "set max_conn=200 on the primary"]
+    >>> [record_field(t) for t in fields + said]
+    [True, True, False, False, False]
     """
     clause = text.strip()
     if "=" not in clause and not re.search(r"[;|\t]", clause):

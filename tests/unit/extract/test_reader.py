@@ -162,7 +162,7 @@ def test_the_keep_rule_is_calibrated_and_recorded_in_the_manifest() -> None:
         ("Muss noch die Steuererklärung machen.", "Todo"),
         ("Preciso marcar o dentista para a minha filha.", "Todo"),
         ("提醒我周五之前交房租。", "Todo"),
-        ("Mi hija estudia medicina en Salamanca.", "Fact"),
+        ("Estudio medicina en Salamanca desde septiembre.", "Fact"),
         ("Codziennie rano biegam pięć kilometrów.", "Fact"),  # a routine, not a taste
         ("Faut que je rappelle le plombier lundi.", "Todo"),
         # Swedish, Danish and Korean joined the corpus in session 7
@@ -175,6 +175,14 @@ def test_a_durable_clause_in_another_language_is_kept_without_an_i(text: str, ty
     # session 6 dropped each of these as unread: the keep rule asked the best label
     # to stand out, and a clause read half fact, half event never did
     assert kept(text) == [(type_, text)]
+
+
+def test_a_clause_in_another_language_about_someone_else_is_not_kept() -> None:
+    # kept word for word, only the gate would judge it, and what the gate misses is
+    # mostly about other people (bench capture-leaks): a relative's or colleague's
+    # statement in raw words is left out, however durable it reads
+    assert kept("Mi hija estudia medicina en Salamanca.") == []
+    assert kept("Il mio collega Dario è appena tornato dalla clinica.") == []
 
 
 def test_other_languages_cue_words_are_glossed_for_the_reader() -> None:
@@ -215,8 +223,8 @@ def test_requests_and_questions_to_the_assistant_keep_nothing(text: str) -> None
 
 def test_a_clause_in_another_language_is_kept_word_for_word_only_when_the_reader_is_sure() -> None:
     # sure: the user's clause, unrewritten, typed by the reader
-    assert kept("Mi hermana vive en Valencia desde hace tres años.") == [
-        ("Fact", "Mi hermana vive en Valencia desde hace tres años.")
+    assert kept("Vivo en Valencia desde hace tres años.") == [
+        ("Fact", "Vivo en Valencia desde hace tres años.")
     ]
     assert kept("Ayer fuimos a la playa con mis hijos y lo pasamos genial.") == [
         ("Event", "Ayer fuimos a la playa con mis hijos y lo pasamos genial.")
@@ -241,8 +249,8 @@ def test_a_clause_in_another_language_is_kept_word_for_word_only_when_the_reader
 def test_a_clause_in_another_language_meets_the_sensitive_words() -> None:
     # kept word for word, the clause is marked: capture refuses it (extract.sensitive_words)
     for text, family in [
-        ("Mi hermano vive en Sevilla con su novia desde hace dos años.", "intimate"),
-        ("Mein Bruder wohnt seit drei Jahren mit seiner Freundin in Hamburg.", "intimate"),
+        ("Vivo en Sevilla con mi novia desde hace dos años.", "intimate"),
+        ("Ich wohne seit drei Jahren mit meiner Freundin in Hamburg.", "intimate"),
     ]:
         x = RuleExtractor().extract(Message(text=text, speaker="Tom"), now=NOW)
         assert x.candidates, text
