@@ -12,7 +12,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from operator import attrgetter
 from typing import Any
 
 from memvault.embed.base import Embedder, FloatVector
@@ -23,16 +22,19 @@ from memvault.retrieval.calibration import calibrated_fuse, calibration_for, nam
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
-from memvault.retrieval.rerank import FOLLOWS, RerankInput, follows, rerank, reranker_for
+from memvault.retrieval.rerank import (
+    FOLLOWS,
+    RerankInput,
+    follows,
+    query_window,
+    rerank,
+    reranker_for,
+)
 from memvault.retrieval.text import query_terms
 from memvault.store.base import CONTEXT_SPACE_SUFFIX, NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
 
 __all__ = ["CONTEXT_SPACE_SUFFIX", "HybridOutcome", "Ranked", "apply_modifiers", "hybrid_search"]
-
-#: a leg's hits as ``(memory_id, score)`` pairs, converted in C (200 a search)
-_HIT_TEXT = attrgetter("memory_id", "score")
-_HIT_VECTOR = attrgetter("memory_id", "similarity")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +170,7 @@ def hybrid_search(
 
     similarity: dict[str, float] = {}  # raw cosine of the vector leg, for explain
 
-    def vector_ranking(embedder: Embedder) -> list[tuple[str, float]]:
+    def vector_ranking(embedder: Embedder) -> Sequence[tuple[str, float]]:
         """The vector leg: the query's vector (given or embedded), best per memory."""
         vector = query_vector if query_vector is not None else embedder.embed_query(query)
         spaces = [embedder.model_id]
@@ -178,7 +180,7 @@ def hybrid_search(
             hits = store.search_vectors(
                 orchestrator_id, spaces[0], vector, filters, limit=config.top_k_vector
             )
-            return list(map(_HIT_VECTOR, hits))
+            return hits  # named (memory_id, similarity) pairs
         best: dict[str, float] = {}
         for space in spaces:
             for v in store.search_vectors(
@@ -208,7 +210,7 @@ def hybrid_search(
             limit=config.top_k_text,
             column_weights=config.column_weights,
         )
-        rankings.append(list(map(_HIT_TEXT, hits)))
+        rankings.append(hits)  # named (memory_id, score) pairs
         weights.append(config.text_weight)
         if explain:
             per_leg["text"] = {h.memory_id: i for i, h in enumerate(hits, start=1)}
@@ -260,11 +262,14 @@ def hybrid_search(
             config.rerank and second is not None and cal is not None and vector_leg is not None
         )
         pool_size = max(second.pool, limit * 3) if reranks and second is not None else 0
+        # Trigger: the reranker boosts candidates inside a time the query names.
+        # Why: it then picks its pool among twice as many (a boosted candidate
+        #   may climb); without a time it takes the best ``pool_size`` alone.
+        # Outcome: ranking fields are read for as many as it will look at.
+        span = pool_size * 2 if pool_size and query_window(query, now) is not None else pool_size
         wide = [m for m, _ in first[: max(limit * 5, 100)]]
         # one read for the wide pool and the reranker's (mostly the same memories)
-        fields = store.rank_fields(
-            orchestrator_id, [m for m, _ in first[: max(len(wide), pool_size * 2)]]
-        )
+        fields = store.rank_fields(orchestrator_id, [m for m, _ in first[: max(len(wide), span)]])
         words = frozenset(tokenize(query))
         actors = {m: fields[m].actor_id for m in wide if m in fields}
         if any(names_actor(words, a) for a in set(actors.values())):
@@ -277,7 +282,7 @@ def hybrid_search(
             #   decide questions the per-candidate calibration cannot (issue 17).
             # Outcome: the best candidates reordered from leg scores and ranking
             #   fields only (those of the wide pool were read above).
-            missing = [m for m, _ in fused[: pool_size * 2] if m not in fields]
+            missing = [m for m, _ in fused[:span] if m not in fields]
             if missing:
                 fields.update(store.rank_fields(orchestrator_id, missing))
 

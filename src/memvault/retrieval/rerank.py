@@ -29,6 +29,7 @@ column: no node is read.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ __all__ = [
     "RerankInput",
     "Reranker",
     "follows",
+    "query_window",
     "rerank",
     "rerank_features",
     "reranker_for",
@@ -170,6 +172,21 @@ def reranker_for(model_id: str | None) -> Reranker | None:
     return fitted_for(RERANKERS, model_id)
 
 
+@functools.lru_cache(maxsize=8)
+def query_window(query: str, now: datetime) -> TimeWindow | None:
+    """:func:`~memvault.retrieval.temporal.time_window`, kept for the last few searches.
+
+    Trigger: a search asks twice (how many ranking fields to read; the rerank).
+    Why: parsing the query's time costs as much as a leg's sort.
+    Outcome: the second ask is a lookup (a window is frozen, ``now`` part of the key).
+
+    >>> from datetime import UTC
+    >>> query_window("what did I do last month?", datetime(2023, 4, 20, tzinfo=UTC)).phrase
+    'last month'
+    """
+    return time_window(query, now)
+
+
 def _in_window(window: TimeWindow | None, fields: RankFields | None) -> bool:
     if window is None or fields is None or not fields.created_at:
         return False
@@ -239,7 +256,7 @@ def rerank_features(
     """
     fused, text, vector, fields = given.fused, given.text, given.vector, given.fields
     query, now = given.query, given.now
-    window = time_window(query, now)
+    window = query_window(query, now)
     if window is None:
         inside: dict[str, bool] = {}
         ids = list(map(itemgetter(0), fused[:pool]))  # fused is best first, ties by id

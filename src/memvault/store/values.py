@@ -12,7 +12,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -342,9 +342,12 @@ class EmbeddingRow:
     cache: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class VectorHit:
-    """A vector candidate: memory id and cosine similarity (higher is better)."""
+class VectorHit(NamedTuple):
+    """A vector candidate: memory id and cosine similarity (higher is better).
+
+    A named ``(memory_id, similarity)`` pair: a search builds ~100 of them, and
+    the fusion reads them as the plain pairs they are (no copy).
+    """
 
     memory_id: str
     similarity: float
@@ -471,9 +474,11 @@ class RankFields:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class TextHit:
-    """A full-text candidate: memory id and a score where higher is better."""
+class TextHit(NamedTuple):
+    """A full-text candidate: memory id and a score where higher is better.
+
+    A named ``(memory_id, score)`` pair, like :class:`VectorHit`.
+    """
 
     memory_id: str
     score: float

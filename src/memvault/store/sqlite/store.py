@@ -5,6 +5,7 @@ text and vector legs that follow every committed write.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import shutil
 import sqlite3
@@ -73,6 +74,9 @@ RANK_CACHE_SIZE = 500_000
 _NO_FILTER = NO_FILTER
 #: columns of a ``SELECT_NODE`` row that belong to the node (the source's follow)
 _NODE_WIDTH = len(q.NODE_COLUMNS)
+#: a leg's ``(memory_id, score)`` pair as its hit, in C (no Python call per hit)
+_text_hit = functools.partial(tuple.__new__, TextHit)
+_vector_hit = functools.partial(tuple.__new__, VectorHit)
 
 
 class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
@@ -461,7 +465,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
             statuses=statuses,
             allowed_ids=allowed,
         )
-        return [TextHit(m, s) for m, s in hits]
+        return list(map(_text_hit, hits))
 
     def _allowed_ids(self, orchestrator_id: str, filters: NodeFilter) -> list[str]:
         """Ids of the memories matching ``filters``, cached until the store changes.
@@ -625,7 +629,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
             except sqlite3.DatabaseError as exc:
                 self._read_failed(exc)
                 raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
-        return [[VectorHit(m, s) for m, s in hits] for hits in found]
+        return [list(map(_vector_hit, hits)) for hits in found]
 
     def _search_vectors(
         self,
@@ -648,7 +652,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         except sqlite3.DatabaseError as exc:
             self._read_failed(exc)
             raise StoreUnavailableError(f"read failed on {self.path}: {exc}") from exc
-        return [VectorHit(m, s) for m, s in hits]
+        return list(map(_vector_hit, hits))
 
     def missing_embeddings(
         self, orchestrator_id: str, model_id: str, *, limit: int

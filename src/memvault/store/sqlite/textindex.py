@@ -496,8 +496,14 @@ def _sum_by_slot(
     all_scores = np.concatenate(scores)
     if all_slots.size * 8 >= n:
         total = np.bincount(all_slots, weights=all_scores, minlength=n).astype(np.float64)
-        matched = np.bincount(all_slots, minlength=n) > 0
-        cand = np.flatnonzero(matched)
+        # Trigger: every posting scores > 0 (column weights > 0: the usual case).
+        # Why: a second count over all n slots only to tell which were matched
+        #   cost as much as the sum itself.
+        # Outcome: a slot was matched exactly when its sum is > 0.
+        if all_scores.min() > 0.0:
+            cand = np.flatnonzero(total)
+        else:
+            cand = np.flatnonzero(np.bincount(all_slots, minlength=n))
         return cand, total[cand]
     order = np.argsort(all_slots, kind="stable")  # stable: phrase order within a slot
     s = all_slots[order]
