@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.errors import StoreError, StoreUnavailableError
-from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
     GENESIS_HASH,
@@ -282,10 +282,11 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         # Trigger: a row of ``SELECT_NODE`` (node columns, then source columns).
         # Why: ``row[name]`` searches the column names one by one (~25 of them).
         # Outcome: positional values zipped with the column lists.
+        # The source goes in as a dict: validated with the node in one call.
         values = tuple(row)
         data: dict[str, Any] = dict(zip(q.NODE_COLUMNS, values[:_NODE_WIDTH], strict=True))
         data["pinned"] = bool(data["pinned"])
-        data["source"] = Source(**dict(zip(q.SOURCE_COLUMNS, values[_NODE_WIDTH:], strict=True)))
+        data["source"] = dict(zip(q.SOURCE_COLUMNS, values[_NODE_WIDTH:], strict=True))
         return MemoryNode.model_validate(data)
 
     def get_nodes(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryNode]:

@@ -232,6 +232,7 @@ class TextIndex:
         self.marker: tuple[int, int] | None = None
         self.version = 0  # bumped by every change (keys the allowed-rows cache)
         self._allowed: dict[tuple[int, int, tuple[str, ...]], npt.NDArray[np.bool_]] = {}
+        self._scratch = _Scratch()  # used under ``lock``
         self.lock = threading.RLock()
 
     def __len__(self) -> int:
@@ -417,7 +418,9 @@ class TextIndex:
                 found_scores.append(score)
             if not found_slots:
                 return []
-            cand, total = _sum_by_slot(found_slots, found_scores, len(self.memory_ids))
+            cand, total = _sum_by_slot(
+                found_slots, found_scores, len(self.memory_ids), self._scratch
+            )
             ok = allowed[cand]
             cand, total = cand[ok], total[ok]
             if cand.size > limit:
@@ -486,25 +489,65 @@ class TextIndex:
         return done
 
 
+class _Scratch:
+    """A score and a mark per slot, all zero between uses: one index's searches share
+    them (under the index's lock) instead of allocating and zeroing a row-sized array
+    per search."""
+
+    __slots__ = ("acc", "hit")
+
+    def __init__(self) -> None:
+        self.acc = np.zeros(0, dtype=np.float64)
+        self.hit = np.zeros(0, dtype=bool)
+
+    def arrays(self, n: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        if self.acc.size < n:
+            size = max(n, 2 * self.acc.size)
+            self.acc = np.zeros(size, dtype=np.float64)
+            self.hit = np.zeros(size, dtype=bool)
+        return self.acc, self.hit
+
+
 def _sum_by_slot(
-    slots: list[Slots], scores: list[npt.NDArray[np.float64]], n: int
+    slots: list[Slots],
+    scores: list[npt.NDArray[np.float64]],
+    n: int,
+    scratch: _Scratch | None = None,
 ) -> tuple[Slots, npt.NDArray[np.float64]]:
-    """Per matched slot, its phrases' scores added in phrase order (FTS5's order)."""
+    """Per matched slot, its phrases' scores added in phrase order (FTS5's order).
+
+    Each phrase's slots are distinct (a term's postings summed per slot).
+
+    >>> one, two = np.array([1, 4]), np.array([0, 4])
+    >>> cand, total = _sum_by_slot([one, two], [np.array([.5, .25]), np.array([1., 2.])], 5)
+    >>> cand.tolist(), total.tolist()
+    ([0, 1, 4], [1.0, 0.5, 2.25])
+    """
     if len(slots) == 1:
         return slots[0], scores[0]
+    if sum(s.size for s in slots) * 8 >= n:
+        # Trigger: common terms match a large share of the rows.
+        # Why: a sort of their postings, or a count over every row, cost more
+        #   than the search's other steps together.
+        # Outcome: each phrase's scores added into a zeroed per-slot array in
+        #   phrase order (0.0 + first + second …, as before), the matched slots
+        #   read from a mark per slot; both arrays are zeroed again after use.
+        acc, hit = (scratch or _Scratch()).arrays(n)
+        try:
+            for phrase_slots, phrase_scores in zip(slots, scores, strict=True):
+                acc[phrase_slots] += phrase_scores  # distinct slots: one add each
+                hit[phrase_slots] = True
+            cand = np.flatnonzero(hit[:n])
+            total = acc[cand]
+            acc[cand] = 0.0
+            hit[cand] = False
+        except BaseException:
+            acc[:] = 0.0
+            hit[:] = False
+            raise
+        return cand, total
     all_slots = np.concatenate(slots)
     all_scores = np.concatenate(scores)
-    if all_slots.size * 8 >= n:
-        total = np.bincount(all_slots, weights=all_scores, minlength=n).astype(np.float64)
-        # Trigger: every posting scores > 0 (column weights > 0: the usual case).
-        # Why: a second count over all n slots only to tell which were matched
-        #   cost as much as the sum itself.
-        # Outcome: a slot was matched exactly when its sum is > 0.
-        if all_scores.min() > 0.0:
-            cand = np.flatnonzero(total)
-        else:
-            cand = np.flatnonzero(np.bincount(all_slots, minlength=n))
-        return cand, total[cand]
     order = np.argsort(all_slots, kind="stable")  # stable: phrase order within a slot
     s = all_slots[order]
     starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
