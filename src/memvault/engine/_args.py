@@ -217,6 +217,21 @@ def _bound(spec: _Spec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[t
     return pairs
 
 
+def _described(value: object, expected: str) -> str:
+    """What ``value`` is, for an error: its type and, when ``expected`` names the items'
+    type, the type of the first item that is not a mapping.
+
+    >>> _described(5, "a sequence"), _described([{"content": "x"}, 3], "each item a mapping")
+    ('int', 'list with an item of type int')
+    """
+    kind = type(value).__name__
+    if "each item a mapping" in expected and isinstance(value, list | tuple):
+        odd = next((v for v in value if not isinstance(v, abc.Mapping)), None)
+        if odd is not None:
+            return f"{kind} with an item of type {type(odd).__name__}"
+    return kind
+
+
 def _refuse(name: str, problem: str, field: str) -> typing.NoReturn:
     raise ValidationFailed(
         f"{name}: {problem}",
@@ -244,7 +259,7 @@ def check_call(
     for param_name, value in pairs:
         check = spec.checks.get(param_name)
         if check is not None and not check[0](value):
-            problem = f"{param_name} must be {check[1]}, not {type(value).__name__}"
+            problem = f"{param_name} must be {check[1]}, not {_described(value, check[1])}"
             _refuse(name or func.__name__, problem, param_name)
 
 

@@ -54,6 +54,11 @@ class Candidate:
     * ``proposal`` — a theory-of-mind or consolidation proposal that needs the
       user's consent (``proposal_id`` and ``proposed_at`` identify and date it).
 
+    ``provenance_ids``: the write's provenance ids as ``(field, value)`` pairs
+    (``conversation_id``, ``workflow_run_id``, ``step_id``, ``run_id``,
+    ``actor_id``, ``role``). They are ids, never text: the gate refuses one that
+    holds whitespace or a control character, as it does a prose ``source_ref``.
+
     ``vector`` / ``vector_model``: the text's document vector, when the caller
     already computed it (the write path embeds every candidate once), and the
     ``model_id`` of the embedder that did. The learned layer reads it instead
@@ -76,6 +81,7 @@ class Candidate:
     proposal: bool = False
     proposal_id: str | None = None
     proposed_at: datetime | None = None
+    provenance_ids: tuple[tuple[str, str], ...] = ()
     vector: Any = field(default=None, compare=False, repr=False)
     vector_model: str | None = field(default=None, compare=False, repr=False)
 

@@ -325,6 +325,10 @@ def _check_consent(p: Prepared) -> Iterable[Finding]:
         )
 
 
+#: What no provenance id holds: whitespace (prose) or a control character.
+_NOT_AN_ID = re.compile(r"[\s\x00-\x1f\x7f]")
+
+
 def _check_source(p: Prepared) -> Iterable[Finding]:
     if p.op not in _CONTENT_OPS:
         return
@@ -343,6 +347,14 @@ def _check_source(p: Prepared) -> Iterable[Finding]:
             "source",
             "source_ref must hold structure ids only, never raw text (contract 5.1)",
         )
+    for name, value in p.candidate.provenance_ids:
+        if _NOT_AN_ID.search(value.strip()):
+            yield _f(
+                StopReason.NO_SOURCE_DERIVED_FACT,
+                "source",
+                f"{name} must hold an id, never raw text (contract 5.1)",
+            )
+            break
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

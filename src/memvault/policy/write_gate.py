@@ -54,6 +54,27 @@ def says_tool(role: str | None, source_ref: str | None = None) -> bool:
     return any(ref.startswith(f"{r}:") for r in TOOL_ROLES)
 
 
+def provenance_ids(node: MemoryNode) -> tuple[tuple[str, str], ...]:
+    """The id-valued provenance of ``node`` as ``(field, value)`` pairs, for the gate.
+
+    >>> from types import SimpleNamespace as NS
+    >>> source = NS(conversation_id="thread-7", workflow_run_id=None, step_id=None)
+    >>> node = NS(source=source, conversation_id=None, run_id=None, actor_id=None, role="user")
+    >>> provenance_ids(node)
+    (('conversation_id', 'thread-7'), ('role', 'user'))
+    """
+    source = node.source
+    pairs = (
+        ("conversation_id", node.conversation_id or source.conversation_id),
+        ("workflow_run_id", source.workflow_run_id),
+        ("step_id", source.step_id),
+        ("run_id", node.run_id),
+        ("actor_id", node.actor_id),
+        ("role", node.role),
+    )
+    return tuple((name, value) for name, value in pairs if value)
+
+
 #: A batch of nodes to judge, each with its content's vector and that vector's model.
 GateBatch = Sequence[tuple[MemoryNode, Any, str | None]]
 
@@ -134,6 +155,7 @@ class PolicyGate:
             # a tool-role memory can still be deleted: only writes of content are tool writes
             triggered_by_tool_output=op in (MemoryOp.STORE, MemoryOp.UPDATE)
             and says_tool(node.role, node.source.source_ref),
+            provenance_ids=provenance_ids(node),
             vector=vector,
             vector_model=vector_model,
         )

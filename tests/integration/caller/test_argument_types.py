@@ -113,3 +113,13 @@ def test_every_public_method_refuses_an_unknown_keyword(engine: MemoryEngine) ->
             with pytest.raises(ValidationFailed, match=r"unexpected keyword|missing a required"):
                 method(not_an_argument=1)
     assert engine.count_memories() == 0
+
+
+def test_the_error_names_the_item_that_is_not_a_mapping(engine: MemoryEngine) -> None:
+    """``add_many([NewMemory(...)])`` said "not list" of a list: it names the item's type."""
+    from memvault.write.spec import NewMemory
+
+    memory = NewMemory(content="Dana prefers oat milk", **PREF)
+    with pytest.raises(ValidationFailed, match="an item of type NewMemory"):
+        engine.add_many([memory])  # type: ignore[list-item]
+    assert [r.ok for r in engine.add_many([memory.model_dump(exclude_none=True)])] == [True]
