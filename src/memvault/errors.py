@@ -42,6 +42,7 @@ __all__ = [
     "MigrationError",
     "ProposalDecidedError",
     "ScopeViolationError",
+    "StaleWriteError",
     "StoreError",
     "StoreIdentityError",
     "StoreMissingError",
@@ -241,6 +242,18 @@ class ProposalDecidedError(StoreError):
     def __init__(self, proposal_id: str) -> None:
         super().__init__(f"proposal {proposal_id!r} was already decided")
         self.proposal_id = proposal_id
+
+
+class StaleWriteError(StoreError):
+    """A memory the write read changed or went away before it committed. Nothing was written.
+
+    A write built from a copy it read (a TTL sweep's soft delete, a purge of what was
+    due) names that copy in ``WriteSet.expected``; another write committed first.
+    """
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(f"memory {memory_id!r} changed since this write read it")
+        self.memory_id = memory_id
 
 
 class MigrationError(StoreError):

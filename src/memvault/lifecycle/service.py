@@ -15,10 +15,13 @@ operational event; gating, refusal records and failures are the pipeline's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
+from memvault.errors import StaleWriteError
 from memvault.lifecycle.audit import (
     AuditReport,
     BrokenRow,
@@ -47,7 +50,7 @@ from memvault.model.enums import (
 from memvault.model.node import MemoryNode
 from memvault.results import history_json
 from memvault.store.anchor import StoreAnchor
-from memvault.store.base import ChangeEntry, NodeFilter, WriteSet
+from memvault.store.base import ChangeEntry, HistoryEvent, NodeFilter, WriteSet
 from memvault.store.records import EventCount, OpEvent
 from memvault.store.scope import reader_key
 
@@ -94,7 +97,10 @@ class LifecycleService(WriteSteps):
         purge_at = self.hooks.stamp(moment + self.policy.purge_after)
         writes = self.hooks.writes()
         for batch in self._batches(plan_expiry(candidates, moment, self.policy)):
-            nodes, events, changes, ops = [], [], [], []
+            # per memory: its soft-deleted copy, event, change, op event, transition
+            parts: dict[str, tuple[MemoryNode, HistoryEvent, ChangeEntry, OpEvent, Transition]] = {}
+            events = []
+            read: dict[str, str] = {}
             for expiry in batch:
                 node = expiry.node.model_copy(
                     update={
@@ -109,8 +115,9 @@ class LifecycleService(WriteSteps):
                     writes.log_refusal(MemoryOp.DELETE, decision, memory_id=node.memory_id)
                     refused.append(Transition(node.memory_id, decision.stop_reason.value))
                     continue
-                nodes.append(node)
-                events.append(
+                read[node.memory_id] = expiry.node.updated_at
+                parts[node.memory_id] = (
+                    node,
                     self._event(
                         HistoryOp.TTL,
                         at,
@@ -122,22 +129,23 @@ class LifecycleService(WriteSteps):
                             "status": "soft_deleted",
                             "purge_at": purge_at,
                         },
-                    )
+                    ),
+                    ChangeEntry(node.memory_id, ChangeKind.SOFT_DELETED, node.summary),
+                    self._op(at, "worker", "ttl", node),
+                    Transition(node.memory_id, expiry.reason, purge_at),
                 )
-                changes.append(ChangeEntry(node.memory_id, ChangeKind.SOFT_DELETED, node.summary))
-                ops.append(self._op(at, "worker", "ttl", node))
-                soft.append(Transition(node.memory_id, expiry.reason, purge_at))
-            revision = self._apply(
-                self._builder(at, thread_id).compose(
-                    nodes=nodes, events=events, changes=changes, op_events=ops
-                )
-            )
+
+            build = partial(self._ttl_write, at, thread_id, parts, events, read)
+            written, kept = self._apply_unchanged(list(parts), build)
+            revision = written if written is not None else revision
+            soft.extend(parts[i][4] for i in kept)
         due = [
             n
             for n in self._nodes(NodeFilter(status=(MemoryStatus.SOFT_DELETED,)))
             if purge_due(n, moment)
         ]
-        purged, purge_revision = self._purge(due, at, "purge_at reached", thread_id)
+        # a memory restored (or changed) since it was read here is not purged
+        purged, purge_revision = self._purge(due, at, "purge_at reached", thread_id, as_read=True)
         return LifecycleReport(
             now=at,
             soft_deleted=tuple(soft),
@@ -147,16 +155,49 @@ class LifecycleService(WriteSteps):
             revision=purge_revision or revision or self._store.revision(self._orch),
         )
 
+    def _ttl_write(
+        self,
+        at: str,
+        thread_id: str,
+        parts: dict[str, tuple[MemoryNode, HistoryEvent, ChangeEntry, OpEvent, Transition]],
+        refusals: Sequence[HistoryEvent],
+        read: dict[str, str],
+        ids: Sequence[str],
+    ) -> WriteSet:
+        """A TTL batch's write of the memories ``ids`` (as read) and its refusals."""
+        chosen = [parts[i] for i in ids]
+        return replace(
+            self._builder(at, thread_id).compose(
+                nodes=[c[0] for c in chosen],
+                events=[*refusals, *(c[1] for c in chosen)],
+                changes=[c[2] for c in chosen],
+                op_events=[c[3] for c in chosen],
+            ),
+            expected=tuple((i, read[i]) for i in ids),
+        )
+
     def _purge(
-        self, nodes: Sequence[MemoryNode], at: str, reason: str, thread_id: str
+        self,
+        nodes: Sequence[MemoryNode],
+        at: str,
+        reason: str,
+        thread_id: str,
+        *,
+        as_read: bool = False,
     ) -> tuple[list[Transition], int | None]:
-        """Hard-delete ``nodes`` in batches: the only hard delete there is."""
+        """Hard-delete ``nodes`` in batches: the only hard delete there is.
+
+        ``as_read``: only as they were read — one changed since (restored, updated)
+        is left alone (the TTL sweep's purge; erasure purges whatever is there).
+        """
         done: list[Transition] = []
         revision = None
+        read = {n.memory_id: n.updated_at for n in nodes}
+        by_id = {n.memory_id: n for n in nodes}
         for batch in self._batches(sorted(nodes, key=lambda n: n.memory_id)):
-            ids = tuple(n.memory_id for n in batch)
-            revision = self._apply(
-                self._builder(at, thread_id).compose(
+
+            def purge_write(ids: Sequence[str]) -> WriteSet:
+                write = self._builder(at, thread_id).compose(
                     purge_ids=ids,
                     events=tuple(
                         self._event(
@@ -173,13 +214,42 @@ class LifecycleService(WriteSteps):
                     # Why: its summary would quote the memory being erased.
                     # Outcome: an entry without text; older entries are blanked by the store.
                     changes=tuple(ChangeEntry(i, ChangeKind.DELETED, "") for i in ids),
-                    op_events=tuple(self._op(at, "worker", "purge", n) for n in batch),
+                    op_events=tuple(self._op(at, "worker", "purge", by_id[i]) for i in ids),
                 )
-            )
+                return (
+                    replace(write, expected=tuple((i, read[i]) for i in ids)) if as_read else write
+                )
+
+            batch_revision, ids = self._apply_unchanged([n.memory_id for n in batch], purge_write)
+            revision = batch_revision if batch_revision is not None else revision
             done.extend(Transition(i, reason) for i in ids)
         if done:
             self.hooks.log("info", "purged", count=len(done), reason=reason)
         return done, revision
+
+    def _apply_unchanged(
+        self, ids: list[str], build: Callable[[Sequence[str]], WriteSet]
+    ) -> tuple[int | None, list[str]]:
+        """Apply ``build(ids)``; a memory changed since it was read drops out and the
+        rest is written again. The revision (None: nothing written) and the ids written.
+
+        Trigger: a user restores, pins or edits a memory while the sweep holds its copy.
+        Why: the sweep then wrote that copy back (the edit lost, the memory deleted) or
+          purged a memory just restored (restore answered success; 3 of 6 races).
+        Outcome: the store refuses a write from a stale copy
+          (:class:`~memvault.errors.StaleWriteError`); that memory waits for the next run.
+        """
+        pending = list(ids)
+        while True:
+            write = build(pending)
+            if not pending and not write.events:
+                return None, []
+            try:
+                return self._apply(write), pending
+            except StaleWriteError as exc:
+                if exc.memory_id not in pending:
+                    raise
+                pending.remove(exc.memory_id)
 
     # -- consolidation --------------------------------------------------------
 

@@ -124,6 +124,9 @@ class InMemoryStore(CheckpointsElsewhere, VectorSearchEach, Store):
         write.check_scope()
         with self._lock:
             state = self._tenant(write.orchestrator_id).copy()
+            write.check_expected(
+                {i: state.nodes[i].updated_at for i, _ in write.expected if i in state.nodes}
+            )
             for node in write.nodes:
                 if node.memory_id not in state.nodes:
                     state.sources.append((node.memory_id, node.source))

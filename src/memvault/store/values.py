@@ -407,6 +407,27 @@ class WriteSet:
     proposals: tuple[Proposal, ...] = ()
     embeddings: tuple[EmbeddingRow, ...] = ()
     index_texts: tuple[tuple[str, IndexText], ...] = ()
+    #: ``(memory_id, updated_at)`` of the stored memories this write was built from: each
+    #: must still be stored with that ``updated_at`` when the write commits, else the whole
+    #: write is rolled back (:class:`~memvault.errors.StaleWriteError`) — a write from a
+    #: stale copy never undoes another that committed in between.
+    expected: tuple[tuple[str, str], ...] = ()
+
+    def check_expected(self, stored: Mapping[str, str]) -> None:
+        """Raise :class:`~memvault.errors.StaleWriteError` unless every ``expected``
+        memory is in ``stored`` (memory id -> stored ``updated_at``) as read.
+
+        >>> w = WriteSet("acme", "t", expected=(("m1", "t0"),))
+        >>> w.check_expected({"m1": "t0"})
+        >>> w.check_expected({"m1": "t1"})
+        Traceback (most recent call last):
+        memvault.errors.StaleWriteError: memory 'm1' changed since this write read it
+        """
+        from memvault.errors import StaleWriteError
+
+        for memory_id, updated_at in self.expected:
+            if stored.get(memory_id) != updated_at:
+                raise StaleWriteError(memory_id)
 
     def __post_init__(self) -> None:
         # Trigger: every write that stores a memory row and audits it.

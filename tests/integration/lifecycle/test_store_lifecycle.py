@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from memvault.errors import ProposalDecidedError, ScopeViolationError, ValidationFailed
-from memvault.model import ChangeKind, HistoryOp, StopReason
+from memvault.errors import (
+    ProposalDecidedError,
+    ScopeViolationError,
+    StaleWriteError,
+    ValidationFailed,
+)
+from memvault.model import ChangeKind, HistoryOp, MemoryStatus, StopReason
 from memvault.store import ChangeEntry, HistoryEvent, NodeFilter, Store, WriteSet
 from memvault.store.base import GENESIS_HASH
 from memvault.store.records import OpEvent, Proposal, ProposalStatus
@@ -197,6 +202,30 @@ def test_a_decided_proposal_is_not_decided_again(lstore: Store) -> None:
     )
     lstore.apply(WriteSet("acme", ts(15), proposals=(erased,)))
     assert lstore.proposals("acme") == [erased]
+
+
+def test_a_write_from_a_stale_copy_is_rolled_back(lstore: Store) -> None:
+    """``WriteSet.expected``: each memory must still be stored as the write read it."""
+    a = make_node(content="as read")
+    lstore.apply(WriteSet("acme", ts(1), nodes=(a,)))
+    edited = a.model_copy(update={"content": "edited meanwhile", "updated_at": ts(2)})
+    lstore.apply(WriteSet("acme", ts(2), nodes=(edited,)))
+    stale = a.model_copy(update={"status": MemoryStatus.SOFT_DELETED, "updated_at": ts(3)})
+    other = make_node(content="same write")
+    for write in (
+        WriteSet("acme", ts(3), nodes=(stale, other), expected=((a.memory_id, a.updated_at),)),
+        WriteSet("acme", ts(3), purge_ids=(a.memory_id,), expected=((a.memory_id, ts(9)),)),
+        WriteSet("acme", ts(3), nodes=(other,), expected=(("mem_gone", ts(1)),)),
+    ):
+        with pytest.raises(StaleWriteError):
+            lstore.apply(write)
+    assert lstore.get_nodes("acme", [a.memory_id]) == [edited]
+    assert lstore.get_nodes("acme", [other.memory_id]) == []
+    # as read: applied
+    lstore.apply(
+        WriteSet("acme", ts(4), purge_ids=(a.memory_id,), expected=((a.memory_id, ts(2)),))
+    )
+    assert lstore.get_nodes("acme", [a.memory_id]) == []
 
 
 def test_operational_events_are_counted_by_day_node_op(lstore: Store) -> None:

@@ -29,6 +29,7 @@ __all__ = [
     "CLAIM_IDENTITY",
     "INSERT_OP_EVENT",
     "PURGE_STATEMENTS",
+    "STORED_UPDATED_AT",
     "UPSERT_INGEST",
     "UPSERT_PROPOSAL",
     "audit_head_from_row",
@@ -146,6 +147,12 @@ def purge_params(statement: str, orch: str, ids: list[str]) -> list[Any]:
     """Parameters of one :data:`PURGE_STATEMENTS` entry (edges take the ids twice)."""
     return [orch, *([ids] * statement.count("ANY(%s)"))]
 
+
+# -- a write's expected rows (WriteSet.expected) ---------------------------------
+
+STORED_UPDATED_AT = (
+    "SELECT memory_id, updated_at FROM memories WHERE orchestrator_id = %s AND memory_id = ANY(%s)"
+)
 
 # -- proposals ----------------------------------------------------------------
 

@@ -381,8 +381,12 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         needed -= {n.memory_id for n in write.nodes}  # written below, before they are used
         existing = conn.execute(q.EXISTING_IDS, [orch, sorted(needed)]) if needed else None
         head = conn.execute(q.HISTORY_HEAD, [orch]) if write.events else None
+        read = sorted({m for m, _ in write.expected})
+        expected = conn.execute(lc.STORED_UPDATED_AT, [orch, read]) if read else None
         row = lock.fetchone()  # the first sync: waits for the orchestrator's lock
         revision = int(row[0]) if row else 0
+        if expected is not None:  # read after the lock: what the last writer committed
+            write.check_expected({r[0]: r[1] for r in expected.fetchall()})
         if existing is not None:
             missing = sorted(needed - {r[0] for r in existing.fetchall()})
             if missing:

@@ -27,12 +27,33 @@ from memvault.store.sql import op_event_params, proposal_params
 __all__ = [
     "apply_lifecycle",
     "audit_head",
+    "check_expected",
     "checkpoint",
 ]
 
 _CHUNK = 400
 #: Every model's context vector space (see CONTEXT_SPACE_SUFFIX).
 _CONTEXT_LIKE = "%" + CONTEXT_SPACE_SUFFIX
+
+
+def check_expected(conn: sqlite3.Connection, write: WriteSet) -> None:
+    """``write.expected`` against the stored rows, inside the write's transaction, before
+    any row of it is written (:meth:`WriteSet.check_expected`)."""
+    if not write.expected:
+        return
+    ids = sorted({memory_id for memory_id, _ in write.expected})
+    stored: dict[str, str] = {}
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        marks = ", ".join("?" for _ in chunk)
+        stored.update(
+            conn.execute(
+                "SELECT memory_id, updated_at FROM memories WHERE orchestrator_id = ?"
+                f" AND memory_id IN ({marks})",
+                (write.orchestrator_id, *chunk),
+            ).fetchall()
+        )
+    write.check_expected(stored)
 
 
 def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:

@@ -155,6 +155,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                 before = {m: self._marker(conn, orch, m) for m in models}
                 # a small store's bulk batch: its matrix is loaded now and follows the load
                 bulk = {m: d for m, d in bulk.items() if self._small(conn, orch, m)}
+                lifecycle_sql.check_expected(conn, write)  # before any row is written
                 text_before = fts_marker(conn)
                 text_rows = writes.write_rows(conn, write)
                 lifecycle_sql.apply_lifecycle(conn, write)
