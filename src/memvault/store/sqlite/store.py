@@ -531,12 +531,13 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
             finally:
                 conn.execute("COMMIT")
 
-    def wait_for_indexes(self, timeout: float | None = None) -> int:
+    def wait_for_indexes(self, timeout: float | None = None, *, text: bool = True) -> int:
         """Wait for the background index work (ANN workers, a text index build).
 
         Returns how many vectors are still outside their ANN graph (0 once the
         workers caught up; a timeout can leave some). Benchmarks call it so that
-        timed searches run on the indexes a settled process uses.
+        timed searches run on the indexes a settled process uses (``text=False``:
+        the ANN workers only, to time them apart).
 
         >>> import tempfile, pathlib
         >>> SQLiteStore(pathlib.Path(tempfile.mkdtemp()) / "m.db").wait_for_indexes()
@@ -546,7 +547,8 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
             matrices = list(self._vectors.values())
         for matrix in matrices:
             matrix.wait_for_ann(timeout)
-        self.text_leg.wait(timeout)
+        if text:
+            self.text_leg.wait(timeout)
         return self.ann_backlog()
 
     def ann_backlog(self) -> int:
