@@ -367,9 +367,9 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         return out
 
     def edges_of(self, orchestrator_id: str, memory_ids: Sequence[str]) -> list[MemoryEdge]:
-        ids = sorted(set(memory_ids))
-        if not ids or not self._has_edges():
+        if not memory_ids or not self._has_edges():  # before sorting 100-200 ids for nothing
             return []
+        ids = sorted(set(memory_ids))
         found: dict[str, MemoryEdge] = {}
         for start in range(0, len(ids), 256):
             chunk = q.padded(ids[start : start + 256])
