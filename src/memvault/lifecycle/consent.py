@@ -57,7 +57,7 @@ class ProposalError(MemvaultError):
 #: Why: each read the proposal pending and wrote its decision: both confirmations
 #:   stored a memory, and a rejection answered "rejected" while the memory was stored.
 #: Outcome: read, judge and write under this lock; across processes the store
-#:   decides only a pending proposal (store/records.py PROPOSAL_DECIDABLE) and rolls
+#:   decides only a pending proposal (store/records.py proposal_decidable_sql) and rolls
 #:   the losing write back.
 _DECIDING = threading.RLock()
 

@@ -20,14 +20,15 @@ from memvault.errors import ProposalDecidedError, ValidationFailed
 __all__ = [
     "OP_NODES",
     "OP_STATUSES",
-    "PROPOSAL_DECIDABLE",
     "AuditHead",
     "EventCount",
     "OpEvent",
     "Proposal",
     "ProposalStatus",
     "check_decided",
+    "is_erasure",
     "proposal_decidable",
+    "proposal_decidable_sql",
 ]
 
 #: Where an operational event was emitted (implementation-spec §14).
@@ -108,21 +109,31 @@ class Proposal:
     outcome: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: The SQL condition under which a stored proposal takes a new status (the upsert's
-#: ``DO UPDATE … WHERE``): only a pending one is decided, and a decided one keeps its
-#: status (erasure drops its text, nothing else). ``proposals`` is the stored row.
-PROPOSAL_DECIDABLE = "(proposals.status = 'pending' OR proposals.status = excluded.status)"
+def is_erasure(proposal: Proposal) -> bool:
+    """Whether ``proposal`` is the erased form of a proposal (right to erasure)."""
+    return bool(proposal.outcome.get("erased"))
+
+
+def proposal_decidable_sql(mark: str) -> str:
+    """The SQL condition under which a stored proposal (``proposals``) takes the new row
+    (``excluded``; the upsert's ``DO UPDATE … WHERE``): only a pending one is decided,
+    and only erasure rewrites a decided one (its parameter: 1 for an erasure, else 0).
+
+    >>> proposal_decidable_sql("?")
+    "(proposals.status = 'pending' OR ? = 1)"
+    """
+    return f"(proposals.status = 'pending' OR {mark} = 1)"
 
 
 def proposal_decidable(stored: Proposal | None, new: Proposal) -> bool:
-    """Whether ``new`` may replace ``stored`` (:data:`PROPOSAL_DECIDABLE` in Python).
+    """Whether ``new`` may replace ``stored`` (:func:`proposal_decidable_sql` in Python).
 
     >>> from dataclasses import replace
-    >>> p = Proposal("prop_1", "acme", "insight", {}, ProposalStatus.REJECTED, "t0", "t1")
-    >>> proposal_decidable(p, replace(p, status=ProposalStatus.CONFIRMED))
-    False
+    >>> p = Proposal("prop_1", "acme", "insight", {}, ProposalStatus.CONFIRMED, "t0", "t1")
+    >>> proposal_decidable(p, p), proposal_decidable(p, replace(p, outcome={"erased": True}))
+    (False, True)
     """
-    return stored is None or stored.status in (ProposalStatus.PENDING, new.status)
+    return stored is None or stored.status is ProposalStatus.PENDING or is_erasure(new)
 
 
 def check_decided(new: Proposal, updated: bool) -> None:

@@ -186,6 +186,12 @@ def test_a_decided_proposal_is_not_decided_again(lstore: Store) -> None:
         )
     assert lstore.proposals("acme") == [confirmed]
     assert lstore.get_nodes("acme", [memory.memory_id]) == []
+    # a second confirmation (another process read it pending too) is refused as well
+    again = _proposal("prop_1", candidate={}, status=ProposalStatus.CONFIRMED, decided_at=ts(13))
+    with pytest.raises(ProposalDecidedError):
+        lstore.apply(WriteSet("acme", ts(13), nodes=(memory,), proposals=(again,)))
+    assert lstore.proposals("acme") == [confirmed]
+    assert lstore.get_nodes("acme", [memory.memory_id]) == []
     assert lstore.audit_head("acme").events == 0
     # expiring a proposal decided meanwhile: nothing to do, no error
     expired = _proposal("prop_1", status=ProposalStatus.EXPIRED, decided_at=ts(14))

@@ -19,7 +19,7 @@ from typing import Any
 
 from memvault.model.threads import thread_affixes
 from memvault.store.base import CONTEXT_SPACE_SUFFIX
-from memvault.store.records import PROPOSAL_DECIDABLE, AuditHead
+from memvault.store.records import AuditHead, proposal_decidable_sql
 from memvault.store.sql import ingest_params, op_event_params, proposal_params
 
 __all__ = [
@@ -162,7 +162,7 @@ UPSERT_PROPOSAL = (
     "ON CONFLICT (orchestrator_id, proposal_id) DO UPDATE SET candidate = excluded.candidate, "
     "user_id = excluded.user_id, "
     "status = excluded.status, decided_at = excluded.decided_at, outcome = excluded.outcome "
-    "WHERE " + PROPOSAL_DECIDABLE + " RETURNING proposal_id"
+    "WHERE " + proposal_decidable_sql("%s") + " RETURNING proposal_id"
 )
 
 

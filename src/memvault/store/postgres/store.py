@@ -63,7 +63,7 @@ from memvault.store.postgres.schema import (
     vector_index_ddl,
     vector_index_name,
 )
-from memvault.store.records import AuditHead, check_decided
+from memvault.store.records import AuditHead, check_decided, is_erasure
 from memvault.store.requests import TextSearch, VectorSearch
 from memvault.store.sql import (
     edge_from_row,
@@ -439,7 +439,8 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
             for statement in lc.PURGE_STATEMENTS:
                 cur.execute(statement, lc.purge_params(statement, orch, ids))
         for proposal in write.proposals:
-            cur.execute(lc.UPSERT_PROPOSAL, lc.proposal_params(orch, proposal))
+            erasure = int(is_erasure(proposal))
+            cur.execute(lc.UPSERT_PROPOSAL, [*lc.proposal_params(orch, proposal), erasure])
             # a decision on a proposal decided meanwhile rolls the whole write back (the
             # fetch waits for this statement's row: rowcount is not known in a pipeline)
             check_decided(proposal, cur.fetchone() is not None)

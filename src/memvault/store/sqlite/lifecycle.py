@@ -21,7 +21,12 @@ import sqlite3
 from collections.abc import Sequence
 
 from memvault.store.base import CONTEXT_SPACE_SUFFIX, WriteSet
-from memvault.store.records import PROPOSAL_DECIDABLE, AuditHead, check_decided
+from memvault.store.records import (
+    AuditHead,
+    check_decided,
+    is_erasure,
+    proposal_decidable_sql,
+)
 from memvault.store.sql import op_event_params, proposal_params
 
 __all__ = [
@@ -71,8 +76,8 @@ def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:
             "user_id = excluded.user_id, "
             "status = excluded.status, decided_at = excluded.decided_at, "
             "outcome = excluded.outcome WHERE proposals.orchestrator_id = excluded.orchestrator_id "
-            "AND " + PROPOSAL_DECIDABLE,
-            proposal_params(orch, proposal),
+            "AND " + proposal_decidable_sql("?"),
+            [*proposal_params(orch, proposal), int(is_erasure(proposal))],
         )
         # a decision on a proposal decided meanwhile rolls the whole write back
         check_decided(proposal, cursor.rowcount > 0)
