@@ -163,7 +163,8 @@ def praises_listener(text: str) -> bool:
 
 def _any_of(cues: tuple[str, ...]) -> re.Pattern[str]:
     """One case-blind pattern matching any of ``cues`` as whole words."""
-    return re.compile(rf"\b(?:{'|'.join(cues)})\b", re.I)
+    # (not \b: a cue may end in a mark, "at 12%", where \b needs a word after it)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(cues)})(?!\w)", re.I)
 
 
 #: What is true for a moment: "just had the best burrito", "just got back from the
@@ -175,6 +176,11 @@ _MOMENT = _any_of(
         r"(?:need|needs|could use|want) (?:a|some) (?:nap|break|coffee|rest|sleep|drink|walk"
         r"|snack|holiday|vacation)",
         r"(?:is|are|at) (?:at |down to )?\d{1,3} ?%",
+        # an outage or a state until later today, and a shift or session just over
+        r"(?:is|are) (?:down|offline|unavailable) for maintenance|down until"
+        r"|until (?:noon|midnight|tonight|lunch|the afternoon|the evening|end of day|eod)",
+        r"just (?:finished|wrapped up|got out of) (?:a|an|my|the) (?:[\w-]+ )?(?:shift|workout"
+        r"|run|meeting|class|session|lecture|nap|walk|call)",
         r"had (?:such )?an? (?:great|nice|good|lovely|wonderful|fun|amazing|fantastic|terrible"
         r"|awful|rough|long|busy|crazy|weird) (?:time|day|week|weekend|morning|evening|night"
         r"|trip)",

@@ -130,6 +130,7 @@ _KEEP_RULE_TYPE = frozenset(
         "preferred_name",
         "introduction",
         "introduction_cjk",
+        "introduction_lead",
         # "we use pnpm for package management": the stack's fact (a decision says "decided")
         "use_for",
         "reply_in",
@@ -165,7 +166,11 @@ _REMIND = re.compile(
 
 
 _ABOUT_THIS = re.compile(
-    r"\b(?:love|like|hate|enjoy|prefer|dig|adore)s?\s+(?:it|this|that|them)(?:\s+\w+)?\W*$", re.I
+    r"\b(?:love|like|hate|enjoy|prefer|dig|adore)s?\s+(?:it|this|that|them)(?:\s+\w+)?\W*$"
+    # "I'm sending this to my whole team", "gonna share that with my boss": this chat
+    r"|\b(?:send|sending|share|sharing|forward|forwarding|show|showing|print|printing"
+    r"|screenshot|screenshotting|bookmark|bookmarking)\s+(?:this|that|it)\b",
+    re.I,
 )
 
 
@@ -476,7 +481,9 @@ _DATED_RULES = frozenset({"event"})
 
 #: Rules that read the user introducing themselves ("I'm Maya", "call me Ana"): the
 #: reader takes a two-word greeting for chat, the rule knows it is a name.
-INTRODUCTIONS = frozenset({"introduction", "introduction_cjk", "preferred_name"})
+INTRODUCTIONS = frozenset(
+    {"introduction", "introduction_cjk", "introduction_lead", "preferred_name"}
+)
 
 #: A clause that states a change ("my timezone is now JST") is silenced only above this.
 SILENT_OVER_CHANGE = 0.9

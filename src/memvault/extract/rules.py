@@ -117,6 +117,7 @@ DEFAULT_RULES: tuple[Rule, ...] = tuple(
         "moved",
         "introduction",
         "introduction_cjk",
+        "introduction_lead",
         "lives_in",
         "based_in",
         "employer",
@@ -213,6 +214,16 @@ def _calendar_entry(cand: Candidate, why: str, raw: str) -> tuple[Candidate | No
     return None, f"silent:calendar logistics ({why})"
 
 
+#: The words a goal is said with ("I want to run a marathon", "plan to learn Rust this
+#: year", "hoping to get promoted", "someday I'll open a bakery").
+_GOAL_SAID = re.compile(
+    r"\b(?:wants?|wanna|goals?|aims?|aiming|plan(?:s|ning)? to|hop(?:e|es|ing)|dreams?"
+    r"|someday|some day|one day|by (?:next|the end)|this year|next year|resolutions?"
+    r"|trying to|working (?:on|towards?)|learn\w*|get better|would love to|'d love to"
+    r"|'d like to|would like to|ambitions?|targets?|before i turn|bucket list|eventually"
+    r"|finally|become|improve|master|fluent|save up|saving (?:up )?for)\b",
+    re.I,
+)
 #: What is left of an explicit request that points back at other words ("remember
 #: that", "save it for later", "note this for when she asks").
 _NOTHING_SAID = re.compile(
@@ -456,6 +467,9 @@ class RuleExtractor:
                 # Why: true now, not tomorrow — a one-off, however it is phrased.
                 # Outcome: nothing is kept of it.
                 why, cand = f"silent:about today ({why})", None
+                # what follows carries the moment on ("Our VPN is down until noon. So
+                # I'm reading docs instead."), as after a sentence read as a one-off
+                aside_in = s_index if aside_in is None else aside_in
             temporary = cand is not None and cand.rule in _STANDING and when.TEMPORARY.search(raw)
             if temporary and not explicit:
                 # Trigger: a standing rule's words for the next hours ("don't merge anything
@@ -505,7 +519,9 @@ class RuleExtractor:
             if cand is not None:
                 limit = 1000 if cand.type.value == "Procedure" else 280
                 problems = check_statement(cand.content, max_chars=limit)
-                if cand.rule.startswith(VERBATIM_RULE):
+                if cand.rule.startswith(VERBATIM_RULE) or (
+                    cand.rule == "introduction_lead" and not english_like(cand.content)
+                ):
                     # another language's "me", "we", "us" are not English pronouns
                     problems = tuple(p for p in problems if p != "first_or_second_person")
                 if problems:
@@ -776,6 +792,15 @@ class RuleExtractor:
                     # "I've got back to back calls until 4": an unsure todo without a
                     # todo's words is one of the plain kinds (and the logistics rule sees it)
                     read = durable_fallback(read, plain=True)
+                if not reading.sure and read.label == "goal" and not _GOAL_SAID.search(raw):
+                    # Trigger: "Took a week to get used to it.", "Nobody wanted to maintain
+                    #          the groovy anymore.", "I'm sending this to my whole team":
+                    #          a goal only because it is the least unlikely durable label.
+                    # Why: a goal is said with a goal's words (want, plan to, hope, this
+                    #      year, learn …); without them the clause is a reason, a comment
+                    #      or a moment's plan.
+                    # Outcome: nothing is kept of it.
+                    return None, f"silent:unsure goal without a goal's words ({read.score:.2f})"
                 if _PLEASE.match(raw.strip()) or _STANDING_REQUEST.match(raw.strip()):
                     if read.label in {"fact", "decision", "event"}:
                         # "please keep code reviews under 300 lines", "when you write SQL for

@@ -16,6 +16,7 @@ from memvault.extract.clause import candidate as _cand
 from memvault.extract.clause import change_cue as _cue
 from memvault.extract.clause import rx as _r
 from memvault.extract.constraints import normalise_statement
+from memvault.extract.reader import english_like
 from memvault.extract.sensitive import sensitive_slot
 from memvault.extract.text import head_phrase, slug
 from memvault.model.enums import MemoryType
@@ -152,6 +153,52 @@ def _introduction_cjk(m: re.Match[str], c: Clause) -> Candidate | None:
     )
 
 
+def _introduction_lead(m: re.Match[str], c: Clause) -> Candidate | None:
+    # Trigger: a name said at the start of a longer clause ("Meu nome é Thiago e sou
+    #          agrônomo em Minas", "hey, Sven here.", "我是王伟，是一名工程师").
+    # Why: the anchored introduction rules read a clause that is only the name; a turn
+    #      that goes on in the same clause kept nothing or only its raw words.
+    # Outcome: the name fact, as the introduction rules write it, when the clause says
+    #          little else; else the whole clause, in the speaker's words.
+    name = (m["v"] or m["w"] or m["x"] or "").strip()
+    lead = (m["lead"] or "").lower()
+    if not name or name.lower() in _NOT_A_NAME or name.lower() in {"i", "im"}:
+        return None
+    if lead in {"ich bin", "ben"} and not m["greet"]:
+        return None  # "Ich bin Tischler, …": German nouns are capitalised
+    signed = m.string[m.end("v") :].lstrip().startswith(("—", "–", "-"))
+    if lead in {"i'm", "i am"} and not m["greet"] and not signed:
+        # "I'm British, so …", "I'm Catholic and …": a capital after "I'm" is a name
+        # only as a sign-off with a dash ("I'm Sven — indie dev, mostly Godot")
+        return None
+    same = name.lower() == c.subject.lower() or c.subject == "The user"
+    rest = m.string[m.end() :].strip(" ,.!—–-")
+    if len(rest.split()) >= 2 or len(rest) >= 6:
+        # "Meu nome é Fernanda, sou desenvolvedora front-end em Recife": the clause says
+        # who the speaker is as well — kept whole, the job with the name (word for word
+        # in another language; "I" rewritten in English)
+        text = " ".join(c.text.split())
+        if english_like(text):  # "I'm Sven — indie dev": the name, then what follows it
+            lead_in = "The user's name is" if same else f"{c.subject}'s name is"
+            content = normalise_statement(f"{lead_in} {name} — {c.value(rest)}")
+        else:
+            content = normalise_statement(text)
+        return _cand(
+            c,
+            "introduction_lead",
+            content,
+            MemoryType.FACT,
+            "KNOWLEDGE",
+            "name",
+            name,
+            exclusive=True,
+        )
+    content = f"The user's name is {name}." if same else f"{c.subject}'s name is {name}."
+    return _cand(
+        c, "introduction_lead", content, MemoryType.FACT, "KNOWLEDGE", "name", name, exclusive=True
+    )
+
+
 _working_on = slot_rule("working_on", MemoryType.FACT, "KNOWLEDGE", "works_on.", slot="v")
 
 
@@ -253,6 +300,25 @@ _RULES: tuple[Rule, ...] = (
             r"|^(?:제 이름은)\s*(?P<z>[^\W\d_]{1,5}?)(?:입니다|이에요|예요)[.!]?$"
         ),
         _introduction_cjk,
+    ),
+    Rule(
+        "introduction_lead",
+        # "hey, Sven here.", "I'm Sven — indie dev", "Meu nome é Thiago e sou agrônomo",
+        # "Hola, soy Lucía, veterinaria de …", "aqui é o Thiago", "Привет, я Ольга, …",
+        # "大家好，我是王伟，是一名…": a name said first, the rest of the clause after it
+        re.compile(
+            rf"^(?:(?P<greet>(?:{_GREETING}|γεια σας|γεια σου|γεια)"
+            r"(?: all| everyone| there| a todos| à tous| zusammen)?)[,!.]?\s+)?(?:"
+            rf"(?P<lead>i'm|i am|my name is|my name's|name's|{_NAMED_AS}|{_I_AM_OTHER}"
+            r"|aqui é|sóc|em dic|είμαι|με λένε)\s+(?:(?:o|a|el|la|en|η|ο)\s+)?"
+            r"(?P<v>(?-i:[A-ZÀ-ÖØ-ÞА-ЯЁΑ-Ω][\w'-]{1,30}))"
+            r"(?=\s*(?:[,—–-]|\s(?:and|y|e|und|et|i|og|och|и|και|ed|en)\s|[.!]?$))"
+            r"|(?P<w>(?-i:[A-ZÀ-ÖØ-Þ][\w'-]{1,30}))\s+(?:here|speaking)\b"
+            r"|(?:(?:你好|您好|大家好|嗨)[，,！!\s]*)?(?:我是|我叫)(?P<x>[\u4e00-\u9fff]{2,4})"
+            r"(?=[，,。！!]))",
+            re.I,
+        ),
+        _introduction_lead,
     ),
     Rule(
         "occupation",
