@@ -37,6 +37,7 @@ from memvault.errors import (
     ConfigError,
     MemoryNotFoundError,
     MemvaultError,
+    StaleWriteError,
     StoreUnavailableError,
     ValidationFailed,
 )
@@ -228,6 +229,10 @@ def _install_handlers(app: FastAPI) -> None:
             stop_reason=exc.stop_reason.value,
             errors=[{"field": f, "message": m} for f, m in exc.errors] or None,
         )
+
+    @app.exception_handler(StaleWriteError)
+    async def _changed(request: Request, exc: StaleWriteError) -> JSONResponse:
+        return problem_response(409, "conflict", exc.message, hint=exc.hint or None)
 
     @app.exception_handler(StoreUnavailableError)
     async def _unavailable(request: Request, exc: StoreUnavailableError) -> JSONResponse:

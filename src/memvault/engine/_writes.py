@@ -14,7 +14,7 @@ from typing_extensions import Unpack
 
 from memvault.embed.base import FloatVector
 from memvault.engine._core import EngineCore, _unpack
-from memvault.errors import DuplicateEdgeError, ValidationFailed
+from memvault.errors import DuplicateEdgeError, StaleWriteError, ValidationFailed
 from memvault.lifecycle.importing import ImportReport, read_export
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus, StopReason
@@ -28,6 +28,10 @@ from memvault.write.spec import LinkOptions, MemoryPatch, NewMemory
 __all__ = ["KEYWORD_ADD_DEPRECATED", "KEYWORD_UPDATE_DEPRECATED", "Writer"]
 
 #: What ``add(content, **fields)`` warns (the typed call is ``add(NewMemory(...))``).
+#: How many times a write by id is tried on a fresh read when another write changed
+#: the memory between its read and its commit (:class:`StaleWriteError`).
+FRESH_READS = 3
+
 KEYWORD_ADD_DEPRECATED = (
     "add(content, **fields) is deprecated: pass a NewMemory "
     "(engine.new_memory(fields) turns raw fields into one, or into the refusal add answers)"
@@ -200,10 +204,13 @@ class Writer:
         """
         if changes:
             warnings.warn(KEYWORD_UPDATE_DEPRECATED, DeprecationWarning, stacklevel=2)
-        old = self.core.load(memory_id, "update")
         if patch is not None:
             changes = {**patch.changes(), **changes}
-        return self.core.writes.update(old, changes, thread_id=thread_id)
+        return self._on_fresh_read(
+            memory_id,
+            "update",
+            lambda old: self.core.writes.update(old, changes, thread_id=thread_id),
+        )
 
     def delete(
         self, memory_id: str, *, thread_id: str = "default", idempotent: bool = False
@@ -213,13 +220,21 @@ class Writer:
         ``idempotent``: a memory that is already soft-deleted succeeds again
         without a write (else it is not found, like every read of it).
         """
-        node = self.core.load(memory_id, "delete", include_deleted=idempotent)
-        return self.core.writes.delete(node, thread_id=thread_id)
+        return self._on_fresh_read(
+            memory_id,
+            "delete",
+            lambda node: self.core.writes.delete(node, thread_id=thread_id),
+            include_deleted=idempotent,
+        )
 
     def restore(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
         """Bring a soft-deleted memory back to ``active`` (a no-op if it is not deleted)."""
-        node = self.core.load(memory_id, "restore", include_deleted=True)
-        return self.core.writes.restore(node, thread_id=thread_id)
+        return self._on_fresh_read(
+            memory_id,
+            "restore",
+            lambda node: self.core.writes.restore(node, thread_id=thread_id),
+            include_deleted=True,
+        )
 
     def supersede(self, memory_id: str, *, by: str, thread_id: str = "default") -> WriteResult:
         """Mark a memory superseded by a newer one (spec 001): an ``Updates`` edge from
@@ -237,7 +252,14 @@ class Writer:
         )
         if not linked.ok:
             return linked
-        return self.core.writes.transition(old, MemoryStatus.SUPERSEDED, thread_id=thread_id)
+        return self._on_fresh_read(
+            memory_id,
+            "supersede",
+            lambda node: self.core.writes.transition(
+                node, MemoryStatus.SUPERSEDED, thread_id=thread_id
+            ),
+            first=old,
+        )
 
     def retract(self, memory_id: str, *, thread_id: str = "default") -> WriteResult:
         """Retract a memory that was wrong (spec 001): status ``retracted``, audited, kept.
@@ -248,7 +270,40 @@ class Writer:
         problem = _manual_problem(node)
         if problem:
             return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
-        return self.core.writes.transition(node, MemoryStatus.RETRACTED, thread_id=thread_id)
+        return self._on_fresh_read(
+            memory_id,
+            "retract",
+            lambda n: self.core.writes.transition(n, MemoryStatus.RETRACTED, thread_id=thread_id),
+            first=node,
+        )
+
+    def _on_fresh_read(
+        self,
+        memory_id: str,
+        op: str,
+        write: Callable[[MemoryNode], WriteResult],
+        *,
+        include_deleted: bool = False,
+        first: MemoryNode | None = None,
+    ) -> WriteResult:
+        """``write`` of the stored memory, read again when another write changed it first.
+
+        Trigger: a write by id reads the memory, is judged (ms), then commits; the
+        store refuses the commit when the row changed meanwhile (StaleWriteError).
+        Why: the first writer wins — an update in flight must not undo a delete or
+          write back a memory ``forget_user`` erased (review S11-R4).
+        Outcome: up to :data:`FRESH_READS` tries, each on a fresh read; a memory
+          deleted or erased meanwhile is then not found (MemoryNotFoundError).
+        """
+        node = first or self.core.load(memory_id, op, include_deleted=include_deleted)
+        for attempt in range(FRESH_READS):
+            try:
+                return write(node)
+            except StaleWriteError:
+                if attempt == FRESH_READS - 1:
+                    raise
+            node = self.core.load(memory_id, op, include_deleted=include_deleted)
+        raise AssertionError("unreachable")
 
     def link(
         self, /, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Unpack[LinkOptions]

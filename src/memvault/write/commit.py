@@ -214,6 +214,7 @@ class WriteBuilder:
         embeddings: Sequence[EmbeddingRow] = (),
         ingest_records: Sequence[IngestRecord] = (),
         index_texts: Sequence[tuple[str, IndexText]] = (),
+        expected: Sequence[tuple[str, str]] = (),
     ) -> WriteSet:
         """One write of this builder's orchestrator, time and thread, of the given parts
         (every write below is one; TTL, purge, proposals, consolidation, operational
@@ -233,6 +234,7 @@ class WriteBuilder:
             thread_id=self.thread_id,
             embeddings=tuple(embeddings),
             index_texts=tuple(index_texts),
+            expected=tuple(expected),
         )
 
     def combined(self, parts: Sequence[WriteSet]) -> WriteSet:
@@ -244,7 +246,12 @@ class WriteBuilder:
         event keeps the row digest of its own part.
         """
         latest: dict[str, MemoryNode] = {}
+        expected: dict[str, str] = {}
         for write in parts:
+            # a part's read of a row an earlier part writes is this write's own row
+            for memory_id, updated_at in write.expected:
+                if memory_id not in latest:
+                    expected.setdefault(memory_id, updated_at)
             latest.update((n.memory_id, n) for n in write.nodes)
         return self.compose(
             nodes=list(latest.values()),
@@ -258,6 +265,7 @@ class WriteBuilder:
             embeddings=[r for w in parts for r in w.embeddings],
             ingest_records=[r for w in parts for r in w.ingest_records],
             index_texts=[t for w in parts for t in w.index_texts],
+            expected=list(expected.items()),
         )
 
     def created(
@@ -298,8 +306,11 @@ class WriteBuilder:
         decision: Decision,
         fields: Sequence[str],
         embeddings: Sequence[EmbeddingRow] = (),
+        *,
+        read_at: str | None = None,
     ) -> WriteSet:
-        """Changed fields of one node (``update``)."""
+        """Changed fields of one node (``update``); ``read_at``: the stored row's
+        ``updated_at`` when it was read (the write rolls back if it changed since)."""
         event = self.event(
             HistoryOp.UPDATE,
             node.memory_id,
@@ -312,6 +323,7 @@ class WriteBuilder:
             events=(event,),
             changes=(ChangeEntry(node.memory_id, ChangeKind.UPDATED, node.summary),),
             embeddings=embeddings,
+            expected=((node.memory_id, read_at),) if read_at is not None else (),
         )
 
     def transitioned(
@@ -322,7 +334,8 @@ class WriteBuilder:
         op: HistoryOp,
         kind: ChangeKind,
     ) -> WriteSet:
-        """A status change of one node (delete, restore)."""
+        """A status change of one node (delete, restore, supersede, retract) from the
+        stored ``before`` (the write rolls back if that row changed since it was read)."""
         event = self.event(
             op,
             after.memory_id,
@@ -334,6 +347,7 @@ class WriteBuilder:
             nodes=(after,),
             events=(event,),
             changes=(ChangeEntry(before.memory_id, kind, before.summary),),
+            expected=((before.memory_id, before.updated_at),),
         )
 
     def linked(self, edge: MemoryEdge, **detail: Any) -> WriteSet:

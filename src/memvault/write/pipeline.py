@@ -904,7 +904,9 @@ class WritePipeline(Judging):
         if not decision.allowed:
             return self.refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
         rows = self.rows([draft]) if node.content != old.content else ()
-        write = self.builder(now, thread_id).updated(node, decision, list(raw), rows)
+        write = self.builder(now, thread_id).updated(
+            node, decision, list(raw), rows, read_at=old.updated_at
+        )
         return self.commit(
             write, WriteResult(decision.stop_reason, memory_id=memory_id), op=MemoryOp.UPDATE
         )
