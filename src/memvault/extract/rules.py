@@ -501,6 +501,9 @@ class RuleExtractor:
                 and context_of_kept(raw)
                 # "We open at 7 every day except Monday": a schedule is its own memory
                 and not (when.SCHEDULE.search(raw) and english_like(raw))
+                # "Hi, I'm Ana. I spend my days repairing church organs.": what follows
+                # a name is who the person is, not a comment on the name
+                and not (all(c.rule in INTRODUCTIONS for c in candidates) and len(raw.split()) >= 4)
             ):
                 # Trigger: a later sentence no rule read ("Newer versions broke our plugin
                 #          last time.") in a turn that already keeps a memory.

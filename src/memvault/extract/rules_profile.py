@@ -153,6 +153,9 @@ def _introduction_cjk(m: re.Match[str], c: Clause) -> Candidate | None:
     )
 
 
+_GOES_ON = re.compile(r",\s+(?:i|i'm|i've|my|we|we're)\b", re.I)
+
+
 def _introduction_lead(m: re.Match[str], c: Clause) -> Candidate | None:
     # Trigger: a name said at the start of a longer clause ("Meu nome é Thiago e sou
     #          agrônomo em Minas", "hey, Sven here.", "我是王伟，是一名工程师").
@@ -166,10 +169,13 @@ def _introduction_lead(m: re.Match[str], c: Clause) -> Candidate | None:
         return None
     if lead in {"ich bin", "ben"} and not m["greet"]:
         return None  # "Ich bin Tischler, …": German nouns are capitalised
-    signed = m.string[m.end("v") :].lstrip().startswith(("—", "–", "-"))
+    after = m.string[m.end("v") :].lstrip()
+    # "I'm Sven — indie dev", "I'm Kwame, I do pricing analytics": a sign-off's dash, or
+    # a comma and the speaker going on about themselves
+    signed = after.startswith(("—", "–", "-")) or _GOES_ON.match(after) is not None
     if lead in {"i'm", "i am"} and not m["greet"] and not signed:
-        # "I'm British, so …", "I'm Catholic and …": a capital after "I'm" is a name
-        # only as a sign-off with a dash ("I'm Sven — indie dev, mostly Godot")
+        # "I'm British, so …", "I'm Catholic and …": a capital after "I'm" is no name
+        # unless signed off as one
         return None
     same = name.lower() == c.subject.lower() or c.subject == "The user"
     rest = m.string[m.end() :].strip(" ,.!—–-")

@@ -73,3 +73,12 @@ def test_an_unsure_goal_without_a_goal_s_words_keeps_nothing() -> None:
     assert [t for t, _, _ in got] == ["Fact"] or [t for t, _, _ in got] == ["Decision"]
     # a goal said as one is kept
     assert "Goal" in {t for t, _, _ in kept("My goal this year is to learn Portuguese.")}
+
+
+def test_what_follows_a_name_is_who_the_person_is() -> None:
+    # "context of a kept memory" silenced the job after "Hi, I'm Ana." (the name kept)
+    got = kept("Hi, I'm Ana. I spend my days restoring harpsichords in Ghent.", speaker="Ana")
+    assert any("harpsichords" in content for _, _, content in got), got
+    # "I'm Kwame, I do …": a comma and the speaker going on make the capital a name
+    (only,) = kept("Hi! I'm Kwesi, I do payroll for a chain of bakeries.", speaker="Kwesi")
+    assert only[1] == "introduction_lead" and "payroll" in only[2]
