@@ -1,0 +1,55 @@
+"""S11-R5: a conversation id shared by two users links their memories and copies one user's text into the other's index.
+
+retrieval/indexing.py `_latest_stored` reads "the memories of the same conversation" with
+`NodeFilter(conversation_id=...)` only — no owner scope (store/scope.py same_owner). A conversation id is the
+caller's free text ("default", "thread-1", a channel name); when Alice and Bob write under the same one:
+- `conversation_links` stores a RelatedTo 'follows in conversation' edge from Bob's memory to Alice's;
+- `derived_index_text` puts Alice's summary in the context column of Bob's memory (and, with context vectors, in
+  its context embedding): Bob's search for words only Alice wrote finds his own memory — an oracle on what another
+  user said.
+
+Run: PYTHONPATH=<worktree>/src pytest -q -p no:randomly /work/wt/review_routed/test_s11_conversation_context_cross_user.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memvault.engine import MemoryEngine
+from memvault.engine._grant import Grant
+from memvault.write.spec import NewMemory
+
+TURN = {
+    "type": "Event",
+    "category": "EVENT",
+    "source_kind": "USER_EXPLICIT",
+    "conversation_id": "default",
+}
+
+
+def test_no_edge_and_no_context_across_users_of_one_conversation_id(tmp_path: Path) -> None:
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        alice = engine.add(
+            NewMemory(content="Alice's project is codenamed Bluebird.", user_id="alice", **TURN)
+        ).memory_id
+        bob = engine.add(
+            NewMemory(content="Bob booked the team offsite in Lisbon.", user_id="bob", **TURN)
+        ).memory_id
+        assert alice is not None and bob is not None
+        linked = [e for e in engine.get(bob).edges if alice in (e.to_memory_id, e.from_memory_id)]
+        assert linked == [], "an edge joins two users' memories"
+        as_bob = engine.as_caller(Grant("bobs-agent", user="bob"))
+        hits = as_bob.search("Bluebird", top_k=5).hits
+        assert hits == (), f"Bob's search for Alice's word found {[h.node.content for h in hits]}"
+
+
+def test_the_same_user_still_gets_the_conversation_context(tmp_path: Path) -> None:
+    """Control: within one user the context column still works (what issue 17 built)."""
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        engine.add(NewMemory(content="Alice's project is codenamed Bluebird.", user_id="alice", **TURN))
+        second = engine.add(
+            NewMemory(content="Alice booked the team offsite in Lisbon.", user_id="alice", **TURN)
+        ).memory_id
+        as_alice = engine.as_caller(Grant("alices-agent", user="alice"))
+        found = [h.node.memory_id for h in as_alice.search("Bluebird", top_k=5).hits]
+        assert second in found
