@@ -1,14 +1,10 @@
-"""S11-R5: a conversation id shared by two users links their memories and copies one user's text into the other's index.
+"""A conversation id shared by two users links nothing across them (review S11-R5).
 
-retrieval/indexing.py `_latest_stored` reads "the memories of the same conversation" with
-`NodeFilter(conversation_id=...)` only — no owner scope (store/scope.py same_owner). A conversation id is the
-caller's free text ("default", "thread-1", a channel name); when Alice and Bob write under the same one:
-- `conversation_links` stores a RelatedTo 'follows in conversation' edge from Bob's memory to Alice's;
-- `derived_index_text` puts Alice's summary in the context column of Bob's memory (and, with context vectors, in
-  its context embedding): Bob's search for words only Alice wrote finds his own memory — an oracle on what another
-  user said.
-
-Run: PYTHONPATH=<worktree>/src pytest -q -p no:randomly /work/wt/review_routed/test_s11_conversation_context_cross_user.py
+A conversation id is the caller's free text ("default", "thread-1", a channel name). The
+write path read "the memories written just before in the same conversation" by that id
+alone: Bob's memory got a 'follows in conversation' edge to Alice's, and Alice's summary
+in its index context (Bob's search for a word only Alice wrote found his memory). The
+context and the edge now come from memories of the same user and project only.
 """
 
 from __future__ import annotations
@@ -46,7 +42,9 @@ def test_no_edge_and_no_context_across_users_of_one_conversation_id(tmp_path: Pa
 def test_the_same_user_still_gets_the_conversation_context(tmp_path: Path) -> None:
     """Control: within one user the context column still works (what issue 17 built)."""
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
-        engine.add(NewMemory(content="Alice's project is codenamed Bluebird.", user_id="alice", **TURN))
+        engine.add(
+            NewMemory(content="Alice's project is codenamed Bluebird.", user_id="alice", **TURN)
+        )
         second = engine.add(
             NewMemory(content="Alice booked the team offsite in Lisbon.", user_id="alice", **TURN)
         ).memory_id
