@@ -22,7 +22,7 @@ from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.retrieval.hybrid import CONTEXT_SPACE_SUFFIX
 from memvault.retrieval.rerank import FOLLOWS
-from memvault.store.base import EmbeddingRow, IndexText, Store
+from memvault.store.base import EmbeddingRow, IndexText, NodeFilter, Store
 from memvault.store.scope import same_owner
 
 __all__ = [
@@ -83,7 +83,7 @@ def derived_index_text(
         context = [n.summary or n.content for n in same[-CONTEXT_NEIGHBOURS:]]
         missing = CONTEXT_NEIGHBOURS - len(context)
         if missing > 0:
-            stored = _latest_stored(store, node.orchestrator_id, node, missing)
+            stored = _latest_stored(store, node.orchestrator_id, node, missing, owner_only=True)
             context = [n.summary or n.content for n in stored] + context
     date = index_date(node.created_at)
     if not context and not date:
@@ -129,7 +129,7 @@ def conversation_links(
     [True]
     >>> e.close()
     """
-    last = {_thread(n): n for n in earlier if n.conversation_id}
+    last: dict[str, MemoryNode] = {n.conversation_id: n for n in earlier if n.conversation_id}
     edges: list[MemoryEdge] = []
     before = next((n for n in reversed(earlier) if not n.conversation_id), None)
     for node in nodes:
@@ -137,7 +137,7 @@ def conversation_links(
         if not conversation:
             previous, before = (before if chain else None), node
         else:
-            previous = last.get(_thread(node)) or next(
+            previous = last.get(conversation) or next(
                 iter(_latest_stored(store, orchestrator, node)), None
             )
         if previous is not None:
@@ -154,31 +154,35 @@ def conversation_links(
                 )
             )
         if conversation:
-            last[_thread(node)] = node
+            last[conversation] = node
     return edges
 
 
 def _thread(node: MemoryNode) -> tuple[str | None, str | None, str | None]:
-    """``node``'s conversation as its owner sees it: a conversation id is the caller's
-    text ("default", a channel), so two users' (or projects') memories under one id are
-    two conversations (review S11-R5: an edge and index context crossed users)."""
+    """``node``'s conversation as its owner sees it, for index text: the context column is
+    text baked into the memory's index, so it comes from the same user's and project's
+    memories only (review S11-R5: Bob's search for a word only Alice wrote found his
+    memory). Links may cross users: a reader never receives an edge to a memory it cannot
+    see."""
     return (node.conversation_id, node.user_id, node.project_id)
 
 
 def _latest_stored(
-    store: Store, orchestrator: str, node: MemoryNode, n: int = 1
+    store: Store, orchestrator: str, node: MemoryNode, n: int = 1, *, owner_only: bool = False
 ) -> list[MemoryNode]:
     """The ``n`` stored memories of ``node``'s conversation written last at or before it
-    (oldest first), of ``node``'s own user and project only (:func:`same_owner`).
+    (oldest first); ``owner_only``: of ``node``'s own user and project only (:func:`same_owner`).
 
     Listing is newest ``updated_at`` first, ties by id: its first ``n`` rows
     are the ones unless one was changed since it was written, was written
     after ``node``, or the ``n``-th ties with the next (a conversation stored
     in one batch); then up to :data:`_LATEST` rows decide.
     """
-    where = same_owner(node.user_id, node.project_id).model_copy(
-        update={"conversation_id": node.conversation_id}
-    )
+    where = NodeFilter(conversation_id=node.conversation_id)
+    if owner_only:
+        where = same_owner(node.user_id, node.project_id).model_copy(
+            update={"conversation_id": node.conversation_id}
+        )
     rows = store.list_nodes(orchestrator, where, limit=n + 1)
     head = rows[:n]
     if all(r.updated_at == r.created_at <= node.created_at for r in head) and (

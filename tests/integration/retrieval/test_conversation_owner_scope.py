@@ -1,10 +1,12 @@
-"""A conversation id shared by two users links nothing across them (review S11-R5).
+"""A conversation id shared by two users puts no user's words in another's index (review S11-R5).
 
 A conversation id is the caller's free text ("default", "thread-1", a channel name). The
-write path read "the memories written just before in the same conversation" by that id
-alone: Bob's memory got a 'follows in conversation' edge to Alice's, and Alice's summary
-in its index context (Bob's search for a word only Alice wrote found his memory). The
-context and the edge now come from memories of the same user and project only.
+write path filled a memory's index context with "the memories written just before in the
+same conversation" by that id alone: Alice's summary went into the context of Bob's memory,
+and Bob's own search for a word only Alice wrote found his memory (an oracle on her words).
+The context now comes from the same user's and project's memories only. The 'follows in
+conversation' link may still join two people's turns (test_rerank.py): a reader never
+receives an edge to a memory it cannot see.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ TURN = {
 }
 
 
-def test_no_edge_and_no_context_across_users_of_one_conversation_id(tmp_path: Path) -> None:
+def test_no_context_and_no_visible_edge_across_users_of_one_conversation_id(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
         alice = engine.add(
             NewMemory(content="Alice's project is codenamed Bluebird.", user_id="alice", **TURN)
@@ -32,9 +34,9 @@ def test_no_edge_and_no_context_across_users_of_one_conversation_id(tmp_path: Pa
             NewMemory(content="Bob booked the team offsite in Lisbon.", user_id="bob", **TURN)
         ).memory_id
         assert alice is not None and bob is not None
-        linked = [e for e in engine.get(bob).edges if alice in (e.to_memory_id, e.from_memory_id)]
-        assert linked == [], "an edge joins two users' memories"
         as_bob = engine.as_caller(Grant("bobs-agent", user="bob"))
+        seen = [e for e in as_bob.get(bob).edges if alice in (e.to_memory_id, e.from_memory_id)]
+        assert seen == [], "Bob's reader received an edge naming Alice's memory"
         hits = as_bob.search("Bluebird", top_k=5).hits
         assert hits == (), f"Bob's search for Alice's word found {[h.node.content for h in hits]}"
 
