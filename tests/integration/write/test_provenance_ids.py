@@ -85,3 +85,31 @@ def test_an_update_keeps_being_judged_on_its_ids(engine: MemoryEngine) -> None:
     assert stored.ok and stored.memory_id
     changed = engine.update(stored.memory_id, MemoryPatch(content="The standup is at ten now."))
     assert changed.ok, changed  # an id that is an id stays fine across an update
+
+
+@pytest.mark.parametrize(
+    "actor", ["Caroline", "Mary Jane", "Dr. Smith", "Jean-Luc Picard", "José María", "O'Brien"]
+)
+def test_a_speakers_name_is_an_actor_id(engine: MemoryEngine, actor: str) -> None:
+    """Review S11-R6: actor_id is the speaker's name; a name of a few words is no prose."""
+    memory = NewMemory(
+        content=f"{actor}: I moved to Lyon last spring.",
+        type="Event",
+        category="EVENT",
+        source_kind="USER_EXPLICIT",
+        actor_id=actor,
+    )
+    assert engine.add(memory).ok
+
+
+def test_a_row_stored_before_the_rule_can_still_be_updated_and_restored(tmp_path: Path) -> None:
+    """Provenance is fixed once stored: the rule judges new writes, not updates of old rows."""
+    from memvault.engine import OpenGate
+
+    with MemoryEngine.open(tmp_path, "acme", gate=OpenGate(), embedder=None) as old:
+        stored = old.add(_standup(conversation_id="team standup notes"))
+        assert stored.ok and stored.memory_id
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        assert engine.update(stored.memory_id, MemoryPatch(importance=80)).ok
+        assert engine.delete(stored.memory_id).ok
+        assert engine.restore(stored.memory_id).ok
