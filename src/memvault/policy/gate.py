@@ -329,7 +329,8 @@ def _check_consent(p: Prepared) -> Iterable[Finding]:
 _NOT_AN_ID = re.compile(r"[\s\x00-\x1f\x7f]")
 #: ``actor_id`` is a speaker's name ("Mary Jane", "Dr. Smith", "José María"): one to
 #: four words of letters (and . ' ’ -) joined by single spaces, no digits, <= 64 chars.
-_NAME = re.compile(r"^(?=.{1,64}$)[^\W\d_][^\W\d_.'’-]*(?:[.'’-][^\W\d_]*)*\.?(?: [^\W\d_][^\W\d_.'’-]*(?:[.'’-][^\W\d_]*)*\.?){0,3}$")
+_WORD = r"[^\W\d_][^\W\d_.'’-]*(?:[.'’-][^\W\d_]*)*\.?"
+_NAME = re.compile(rf"^(?=.{{1,64}}$){_WORD}(?: {_WORD}){{0,3}}$")
 
 
 def _not_an_id(name: str, value: str) -> bool:
