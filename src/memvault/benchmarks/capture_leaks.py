@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,11 +50,17 @@ _SPEAKERS = ("Dana", "Ravi", "Ana", "Tom", "Mei", "Lukas")
 
 
 def forbidden_items(
-    root: Path | None = None, *, sample: int = 0, label: str = "forbidden"
+    root: Path | None = None,
+    *,
+    sample: int = 0,
+    label: str = "forbidden",
+    files: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The corpus's items of ``label`` (forbidden by default), files in name order.
 
-    ``sample``: at most about that many, every k-th item of each family.
+    ``sample``: at most about that many, every k-th item of each family; ``files``:
+    only these file names (wherever they sit: a retrain moves incoming files into
+    ``written/`` under the same name).
 
     >>> items = forbidden_items(sample=40)
     >>> 0 < len(items) <= 60 and all(i["label"] == "forbidden" for i in items)
@@ -63,9 +69,11 @@ def forbidden_items(
     if label not in LABELS:
         raise ValueError(f"unknown label {label!r}: one of {', '.join(LABELS)}")
     base = root or CORPUS
-    files = sorted(base.glob("*.jsonl")) + sorted((base / "incoming").glob("*.jsonl"))
+    paths = sorted(base.glob("*.jsonl")) + sorted((base / "incoming").glob("*.jsonl"))
     items: list[dict[str, Any]] = []
-    for path in files:
+    for path in paths:
+        if files and path.name not in files:
+            continue
         lines = path.read_text(encoding="utf-8").splitlines()
         for _, item in json_objects(lines, where=f"{path}:"):
             if item.get("label") == label and isinstance(item.get("text"), str):
@@ -91,6 +99,7 @@ def run(
     sample: int = 0,
     details: bool = True,
     label: str = "forbidden",
+    files: Collection[str] = (),
 ) -> dict[str, Any]:
     """Say every forbidden corpus item as a user turn; count what reaches the store.
 
@@ -99,7 +108,7 @@ def run(
     with ``details``, one row per stored candidate (its item id, family, the
     stored words and the rule that kept them).
     """
-    items = forbidden_items(root, sample=sample, label=label)
+    items = forbidden_items(root, sample=sample, label=label, files=files)
     load_before = os.getloadavg()[0]
     by_family: Counter[str] = Counter()
     by_rule: Counter[str] = Counter()
