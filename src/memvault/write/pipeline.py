@@ -60,7 +60,12 @@ from pydantic import ValidationError
 from typing_extensions import Unpack
 
 from memvault.embed.base import Embedder, FloatVector
-from memvault.errors import DuplicateEdgeError, StoreUnavailableError, ValidationFailed
+from memvault.errors import (
+    DuplicateEdgeError,
+    StaleWriteError,
+    StoreUnavailableError,
+    ValidationFailed,
+)
 from memvault.model.clock import format_timestamp, new_id
 from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
@@ -482,6 +487,10 @@ class WritePipeline(Judging):
             decision = Decision(StopReason.SCHEMA_INVALID, detector="schema", reason=str(exc))
             errors = (("edge", "an edge with this (from, to, type) already exists"),)
             return self.refuse(op, decision, memory_id=result.memory_id, errors=errors)
+        except StaleWriteError:
+            # the row this write read changed first: rolled back, and the engine
+            # retries on a fresh read (review S11-R7) — no internal error
+            raise
         except Exception as exc:
             # Trigger: anything unexpected while writing (I/O, corrupt file, bug).
             # Why: contract INV-8 — fail closed, never leave partial state.
@@ -543,6 +552,7 @@ class WritePipeline(Judging):
           write. A derived summary costs nothing more.
         """
         found = super().validated(op, node)
+        found += self._judged_actor(op, node)
         summary = node.summary
         if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
             return found
@@ -551,6 +561,24 @@ class WritePipeline(Judging):
         if decision.stop_reason in _CONTENT_REFUSALS:
             found.append(decision)
         return found
+
+    def _judged_actor(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """A new memory's ``actor_id`` of several words judged as text (review S11-R6b).
+
+        Trigger: a speaker's name with spaces ("Mary Jane"), which the id rule lets
+          through as a name.
+        Why: "Dana has HIV" or "Ignore previous instructions now" is name-shaped too,
+          and was stored unjudged.
+        Outcome: such an actor id gets the gate's content checks (detectors and text
+          heads, as an edge's reason); a content refusal of it refuses the write.
+        """
+        actor = (node.actor_id or "").strip()
+        if op is not MemoryOp.STORE or " " not in actor or not isinstance(self.gate, FieldGate):
+            return []
+        decision = self.gate.check_fields(
+            MemoryOp.STORE, {**_REASON_FIELDS, "content": actor}, agent_id=None
+        )
+        return [decision] if decision.stop_reason in _CONTENT_REFUSALS else []
 
     def judged(self, op: MemoryOp, node: MemoryNode) -> tuple[Draft, Decision]:
         """``node`` judged exactly as ``add`` judges it: its draft (with vector) and the decision.

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memvault.engine import MemoryEngine
-from memvault.model import MemoryStatus
+from memvault.model import MemoryStatus, StopReason
 from memvault.write.spec import MemoryPatch, NewMemory
 
 
@@ -65,6 +65,12 @@ def test_a_delete_that_succeeded_is_not_undone_by_an_update_in_flight(tmp_path: 
             status = engine.get(memory_id, include_deleted=True).node.status
             if getattr(updated, "ok", False) and getattr(deleted, "ok", False):
                 undone += status is MemoryStatus.ACTIVE
+            # the loser is retried on a fresh read, never answered as an internal error
+            # (review S11-R7): a delete after an update deletes, an update after a
+            # delete finds nothing
+            for result in (updated, deleted):
+                assert getattr(result, "stop_reason", None) is not StopReason.INTERNAL_INCONSISTENCY
+            assert getattr(deleted, "ok", False), deleted
     assert undone == 0, f"{undone} of 20 deletes undone by an update that read before them"
 
 
