@@ -52,11 +52,6 @@ WORKER_NICE = 10
 #: How long a search waits for the ANN lock while a worker holds it, before
 #: answering exactly (seconds).
 ANN_LOCK_WAIT_S = 0.02
-#: No row written for this long (seconds): the writer is idle, and the worker
-#: extends the graph with a faiss thread per core (see :meth:`VectorMatrix._work`).
-WRITER_IDLE_S = 0.25
-#: faiss threads of a worker while the writer is idle (the cores, at most 4).
-IDLE_THREADS = max(1, min(4, os.cpu_count() or 1))
 
 F32 = npt.NDArray[np.float32]
 Marker = tuple[int, int]
@@ -159,7 +154,6 @@ class VectorMatrix:
         #: where the HNSW graph is kept between processes (``None``: not kept)
         self.graph_path: Path | None = None
         self._saved_slots = 0  # graph points when it was last loaded or saved
-        self._last_write = time.monotonic()  # of the last new row (see :meth:`_work`)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -184,7 +178,6 @@ class VectorMatrix:
             self._active[index] = active
             self.ids.append(memory_id)
             self.row[memory_id] = index
-            self._last_write = time.monotonic()
             if self.ann is not None or self._building is not None:
                 if not self.background:
                     with self._ann_lock:
@@ -460,13 +453,9 @@ class VectorMatrix:
                     index.replace(row, self._matrix[row])
                 self.ann = index
                 self.save_ann()
-        # Trigger: the worker extends the graph during a bulk load and after it.
-        # Why: during the load the writer and the gate take the cores (one faiss
-        #   thread leaves them theirs); once the writer is idle, the rest of the
-        #   graph was built on one core while the others idled (13-16 s at 100k).
-        # Outcome: one faiss thread while rows keep coming, a thread per core
-        #   (and chunks as large) once none came for WRITER_IDLE_S.
-        threads_now = 1
+        # Extending: the writer keeps the other core. Measured (session 11) and not
+        # shipped: a thread per core once the writer is idle — at load 7-14 faiss's
+        # OpenMP threads on chunks of 128 added rows 2.4x slower (wall) than one thread.
         faiss.omp_set_num_threads(1)
         ann = self.ann
         while ann is not None:
@@ -476,13 +465,8 @@ class VectorMatrix:
                     return
             if self._waiting > 0:
                 time.sleep(0.001)  # a search waits for the lock: let it in first
-            idle = time.monotonic() - self._last_write >= WRITER_IDLE_S
-            wanted = IDLE_THREADS if idle else 1
-            if wanted != threads_now:
-                faiss.omp_set_num_threads(wanted)  # per calling thread
-                threads_now = wanted
             with self._ann_lock:
-                added = self._extend(ann, EXTEND_CHUNK * threads_now) if not self._stop else 0
+                added = self._extend(ann, EXTEND_CHUNK) if not self._stop else 0
             if added == 0:
                 with self._start_lock:
                     if self._stop or ann.count >= len(self.ids):
