@@ -32,6 +32,7 @@ turn's other candidates are still written.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -129,6 +130,8 @@ class Provenance:
 
 
 _DEFER_MAX = 10
+#: How many conversations' deferred lists are kept (the oldest goes first).
+_DEFER_KEYS = 1024
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
@@ -221,9 +224,10 @@ class CapturePipeline:
         self.embed = embed
         self.embedder = embedder
         self.propose = propose
-        # Candidates the per-turn cap deferred, by (user, conversation): written
-        # first on that conversation's next turn (in memory, bounded).
-        self._deferred: dict[tuple[str, str], list[Candidate]] = {}
+        # Candidates the per-turn cap deferred, by the provenance they were extracted
+        # under (agent, project, user, conversation): written first on that
+        # conversation's next turn (in memory; the newest _DEFER_KEYS lists only).
+        self._deferred: OrderedDict[tuple[str, str, str, str], list[Candidate]] = OrderedDict()
         self._writes = writes or self._own_pipeline
 
     def _own_pipeline(self) -> WritePipeline:
@@ -281,7 +285,14 @@ class CapturePipeline:
         #      editor) and lose nothing: what does not fit waits for the next turn.
         # Outcome: candidates ranked by importance, earlier deferred ones first among
         #          equals; those the cap refuses are deferred (reported, not dropped).
-        waiting_key = (message.user_id or "", message.conversation_id or "")
+        # keyed by who extracted them, where, for whom: another agent or project never
+        # takes (and stores as its own) what this one deferred (review S11-R2)
+        waiting_key = (
+            agent_id or "",
+            project_id or "",
+            message.user_id or "",
+            message.conversation_id or "",
+        )
         waiting = self._deferred.pop(waiting_key, [])
         ranked = [*waiting, *extraction.candidates]
         if len(ranked) > self.config.max_writes_per_turn:
@@ -302,6 +313,8 @@ class CapturePipeline:
         ]
         if deferred:
             self._deferred[waiting_key] = deferred[:_DEFER_MAX]
+            while len(self._deferred) > _DEFER_KEYS:  # a conversation that never speaks again
+                self._deferred.popitem(last=False)
             result = replace(
                 result,
                 candidates=tuple(
