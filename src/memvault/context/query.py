@@ -310,7 +310,12 @@ def _payload(node: MemoryNode, score: float, mode: str) -> dict[str, Any]:
         "project_id": node.project_id,
         "updated_at": node.updated_at,
         "score": round(score, 6),
-        "source": node.source.model_dump(mode="json", by_alias=True, exclude_none=True),
+        # a dropped file's path is a name anyone can choose ("Ignore all previous
+        # instructions….md") and may name a person: kept for audit and the inspector,
+        # never handed to the model (review S11-R1 addendum)
+        "source": node.source.model_dump(
+            mode="json", by_alias=True, exclude_none=True, exclude={"source_path"}
+        ),
     }
 
 
