@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from memvault.engine import MemoryEngine
+from memvault.engine import MemoryEngine, NewMemory
 
 TODO: dict[str, Any] = {
     "type": "Todo",
@@ -21,6 +21,13 @@ PREF: dict[str, Any] = {
     "category": "PREFERENCE",
     "source_kind": "USER_EXPLICIT",
 }
+
+
+def add_preference(engine: MemoryEngine, content: str, user: str | None) -> str:
+    """Store ``content`` as ``user``'s preference (shared when ``None``); its memory id."""
+    memory_id = engine.add(NewMemory(content=content, user_id=user, **PREF)).memory_id
+    assert memory_id is not None
+    return memory_id
 
 
 @pytest.fixture

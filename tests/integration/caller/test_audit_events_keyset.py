@@ -18,45 +18,16 @@ from typing import Any
 import pytest
 
 from memvault.engine import Grant, MemoryEngine, NewMemory, _caller
-from memvault.layout import RuntimeLayout
 from memvault.model.enums import HistoryOp
-from memvault.store import InMemoryStore, SQLiteStore, Store
 from memvault.store.base import HistoryEvent
 from memvault.store.scope import UserScope, can_see
-from tests.integration.context.conftest import make_engine
-from tests.integration.store.postgres import server as pg_server
-
-BACKENDS = ("memory", "sqlite", "postgres")
-
-
-def _store(kind: str, layout: RuntimeLayout) -> Store:
-    if kind == "memory":
-        return InMemoryStore()
-    if kind == "sqlite":
-        return SQLiteStore(layout.db_path)
-    return pg_server.emptied_store()
+from tests.integration.caller.conftest import add_preference
+from tests.integration.context.conftest import BACKENDS, engine_on
 
 
 @pytest.fixture(params=BACKENDS)
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryEngine]:
-    layout = RuntimeLayout.for_orchestrator(tmp_path / "home", "acme").ensure()
-    e = make_engine(_store(request.param, layout), layout)
-    yield e
-    e.close()
-
-
-def _add(engine: MemoryEngine, content: str, user: str | None) -> str:
-    result = engine.add(
-        NewMemory(
-            content=content,
-            type="Preference",
-            category="PREFERENCE",
-            source_kind="USER_EXPLICIT",
-            user_id=user,
-        )
-    )
-    assert result.memory_id is not None, result
-    return result.memory_id
+    yield from engine_on(request.param, tmp_path)
 
 
 def _old_page(
@@ -89,10 +60,10 @@ def _history_of_every_kind(engine: MemoryEngine) -> None:
     Bob's memory; a soft-deleted shared memory; Carol's memories purged (erasure)."""
     shared = []
     for i in range(6):
-        shared.append(_add(engine, f"The team prefers meeting room {i}.", None))
-        _add(engine, f"Alice prefers green tea number {i}.", "alice")
-        bob = _add(engine, f"Bob prefers black coffee number {i}.", "bob")
-        _add(engine, f"Carol prefers hot chocolate number {i}.", "carol")
+        shared.append(add_preference(engine, f"The team prefers meeting room {i}.", None))
+        add_preference(engine, f"Alice prefers green tea number {i}.", "alice")
+        bob = add_preference(engine, f"Bob prefers black coffee number {i}.", "bob")
+        add_preference(engine, f"Carol prefers hot chocolate number {i}.", "carol")
         refused = engine.add(
             NewMemory(
                 content=f"My SSN is 078-05-112{i}.",
@@ -163,7 +134,7 @@ def test_each_event_is_read_once_and_a_sparse_key_reads_only_its_scope(
         key = engine.as_caller(Grant("svc"))
         assert key.audit_events(limit=25) == []  # no shared memory, no refusal
         assert (calls, returned) == (1, [])  # the other users' 3,000 events never leave the store
-        shared = [_add(engine, f"The team prefers room {i}.", None) for i in range(30)]
+        shared = [add_preference(engine, f"The team prefers room {i}.", None) for i in range(30)]
         for i in range(1, 30):  # each link names another shared memory: kept
             assert engine.link(shared[i], shared[i - 1], "RelatedTo").ok
         monkeypatch.setattr(_caller, "AUDIT_CHUNK", 7)

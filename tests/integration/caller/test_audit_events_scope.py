@@ -17,25 +17,12 @@ from memvault.engine import Grant, MemoryEngine, NewMemory
 from memvault.errors import AccessDeniedError, ValidationFailed
 from memvault.model.enums import HistoryOp
 from memvault.store.scope import ALL_USERS
-
-
-def _add(engine: MemoryEngine, content: str, user: str | None) -> str:
-    memory_id = engine.add(
-        NewMemory(
-            content=content,
-            type="Preference",
-            category="PREFERENCE",
-            source_kind="USER_EXPLICIT",
-            user_id=user,
-        )
-    ).memory_id
-    assert memory_id is not None
-    return memory_id
+from tests.integration.caller.conftest import add_preference
 
 
 def test_orchestrator_wide_audit_needs_all_users(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
-        bob = _add(engine, "Bob prefers black coffee.", "bob")
+        bob = add_preference(engine, "Bob prefers black coffee.", "bob")
         key = engine.as_caller(Grant("svc"))
         assert key.list_memories() == []  # shared only
         named = {e.memory_id for e in key.audit_events()}
@@ -48,9 +35,9 @@ def test_a_shared_only_key_sees_shared_memories_refusals_and_the_user_it_names(
     tmp_path: Path,
 ) -> None:
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
-        team = _add(engine, "The team prefers short standups.", None)
-        alice = _add(engine, "Alice prefers green tea.", "alice")
-        bob = _add(engine, "Bob prefers black coffee.", "bob")
+        team = add_preference(engine, "The team prefers short standups.", None)
+        alice = add_preference(engine, "Alice prefers green tea.", "alice")
+        bob = add_preference(engine, "Bob prefers black coffee.", "bob")
         refused = engine.add(
             NewMemory(
                 content="My SSN is 078-05-1120.",
@@ -84,8 +71,8 @@ def test_a_filtered_page_counts_the_events_kept(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
         shared = []
         for i in range(6):
-            _add(engine, f"Bob prefers coffee number {i}.", "bob")
-            shared.append(_add(engine, f"The team prefers room {i}.", None))
+            add_preference(engine, f"Bob prefers coffee number {i}.", "bob")
+            shared.append(add_preference(engine, f"The team prefers room {i}.", None))
         key = engine.as_caller(Grant("svc"))
         newest_first = shared[::-1]
         assert [e.memory_id for e in key.audit_events(limit=4)] == newest_first[:4]
@@ -96,7 +83,7 @@ def test_a_filtered_page_counts_the_events_kept(tmp_path: Path) -> None:
 
 def test_a_key_naming_a_user_still_sees_that_users_memory_events(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
-        mid = _add(engine, "Alice prefers green tea.", "alice")
+        mid = add_preference(engine, "Alice prefers green tea.", "alice")
         key = engine.as_caller(Grant("svc"))
         assert [e.memory_id for e in key.audit_events(memory_id=mid, user="alice")] == [mid]
 
@@ -104,7 +91,7 @@ def test_a_key_naming_a_user_still_sees_that_users_memory_events(tmp_path: Path)
 def test_a_page_is_filled_across_the_stores_chunks(tmp_path: Path) -> None:
     """Shared events behind more than one chunk (1,000) of other users' events are found."""
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
-        old = [_add(engine, f"The team prefers room {i}.", None) for i in range(2)]
+        old = [add_preference(engine, f"The team prefers room {i}.", None) for i in range(2)]
         results = engine.add_many(
             [
                 {
@@ -118,7 +105,7 @@ def test_a_page_is_filled_across_the_stores_chunks(tmp_path: Path) -> None:
             ]
         )
         assert sum(r.ok for r in results) == 1_200
-        new = _add(engine, "The team prefers the blue room.", None)
+        new = add_preference(engine, "The team prefers the blue room.", None)
         key = engine.as_caller(Grant("svc"))
         assert [e.memory_id for e in key.audit_events(limit=5)] == [new, old[1], old[0]]
         assert [e.memory_id for e in key.audit_events(limit=1, offset=2)] == [old[0]]

@@ -21,6 +21,7 @@ from memvault.model import CapturedBy, ChangeKind, MemoryNode, Source, SourceKin
 from memvault.store import ChangeEntry, InMemoryStore, SQLiteStore, Store, WriteSet
 from tests.conftest import StepClock
 from tests.helpers import add_fields
+from tests.integration.store.postgres import server as pg_server
 
 # Trigger: engines with hybrid recall load a local embedding model by default.
 # Why: these tests are about what the agent sees, not about vectors; embedding
@@ -84,3 +85,24 @@ def put(engine: MemoryEngine, content: str, type: str = "Fact", **fields: Any) -
     change = ChangeEntry(node.memory_id, ChangeKind.CREATED, node.summary)
     engine.store.apply(WriteSet(engine.orchestrator, at, nodes=(node,), changes=(change,)))
     return node.memory_id
+
+
+#: The stores a scope test runs on: the in-memory reference, SQLite, PostgreSQL.
+BACKENDS = ("memory", "sqlite", "postgres")
+
+
+def backend_store(kind: str, layout: RuntimeLayout) -> Store:
+    """A fresh store of ``kind`` (one of :data:`BACKENDS`) for ``layout``."""
+    if kind == "memory":
+        return InMemoryStore()
+    if kind == "sqlite":
+        return SQLiteStore(layout.db_path)
+    return pg_server.emptied_store()
+
+
+def engine_on(kind: str, tmp_path: Path) -> Iterator[MemoryEngine]:
+    """An engine on a fresh ``kind`` store, closed afterwards (a fixture's body)."""
+    layout = RuntimeLayout.for_orchestrator(tmp_path / "home", "acme").ensure()
+    engine = make_engine(backend_store(kind, layout), layout)
+    yield engine
+    engine.close()

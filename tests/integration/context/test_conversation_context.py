@@ -17,20 +17,15 @@ from pathlib import Path
 import pytest
 
 from memvault.engine import MemoryEngine
-from memvault.layout import RuntimeLayout
 from memvault.store import NodeFilter
 from memvault.write.spec import PURGE_AFTER
 from tests.conftest import StepClock
-from tests.integration.context.conftest import add, make_engine
-from tests.integration.context.test_user_scope import BACKENDS, _store
+from tests.integration.context.conftest import BACKENDS, add, engine_on
 
 
 @pytest.fixture(params=BACKENDS)
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryEngine]:
-    layout = RuntimeLayout.for_orchestrator(tmp_path / "home", "acme").ensure()
-    e = make_engine(_store(request.param, layout), layout)
-    yield e
-    e.close()
+    yield from engine_on(request.param, tmp_path)
 
 
 def matches(engine: MemoryEngine, word: str) -> set[str]:

@@ -21,28 +21,14 @@ from memvault.engine import ALL_USERS, MemoryEngine
 from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.model import EdgeType, MemoryEdge
-from memvault.store import InMemoryStore, NodeFilter, SQLiteStore, Store, WriteSet
+from memvault.store import NodeFilter, SQLiteStore, WriteSet
 from memvault.store.scope import reader_key
-from tests.integration.context.conftest import make_engine, put
-from tests.integration.store.postgres import server as pg_server
-
-BACKENDS = ("memory", "sqlite", "postgres")
-
-
-def _store(kind: str, layout: RuntimeLayout) -> Store:
-    if kind == "memory":
-        return InMemoryStore()
-    if kind == "sqlite":
-        return SQLiteStore(layout.db_path)
-    return pg_server.emptied_store()
+from tests.integration.context.conftest import BACKENDS, backend_store, engine_on, make_engine, put
 
 
 @pytest.fixture(params=BACKENDS)
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryEngine]:
-    layout = RuntimeLayout.for_orchestrator(tmp_path / "home", "acme").ensure()
-    e = make_engine(_store(request.param, layout), layout)
-    yield e
-    e.close()
+    yield from engine_on(request.param, tmp_path)
 
 
 def seed(engine: MemoryEngine) -> dict[str, str]:
@@ -258,7 +244,7 @@ def test_no_reader_ever_sees_another_users_memory(
     """Property, on every backend: whatever the memories and the reader, every cited id
     is the reader's or shared, and nothing the reader may see is lost."""
     layout = RuntimeLayout.for_orchestrator(tmp_path_factory.mktemp("h"), "acme").ensure()
-    engine = make_engine(_store(kind, layout), layout)
+    engine = make_engine(backend_store(kind, layout), layout)
     try:
         ids = {
             put(engine, f"Note {i} about ferns", "Fact", user_id=owner): owner
