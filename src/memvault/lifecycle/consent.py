@@ -21,7 +21,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from memvault.errors import MemvaultError, ProposalDecidedError, ValidationFailed
+from memvault.errors import (
+    MemvaultError,
+    ProposalDecidedError,
+    StaleWriteError,
+    ValidationFailed,
+)
 from memvault.lifecycle.hooks import WriteSteps
 from memvault.lifecycle.proposals import (
     PROPOSAL_KINDS,
@@ -60,6 +65,10 @@ class ProposalError(MemvaultError):
 #:   decides only a pending proposal (store/records.py proposal_decidable_sql) and rolls
 #:   the losing write back.
 _DECIDING = threading.RLock()
+
+#: How many times a confirmation is tried on a fresh read when a memory it replaces
+#: changed between its read and its commit (:class:`StaleWriteError`).
+FRESH_READS = 3
 
 
 class ConsentService(WriteSteps):
@@ -188,7 +197,19 @@ class ConsentService(WriteSteps):
     def confirm(self, proposal_id: str, *, thread_id: str = "default") -> WriteResult:
         """The user said yes: write the candidate as USER_EXPLICIT through the gate."""
         with _DECIDING:
-            return self._confirm(proposal_id, thread_id)
+            # Trigger: a memory the proposal replaces is deleted, edited or erased
+            #   between the read of it and the commit (review S12).
+            # Why: the confirmation wrote its superseded copy over that write (a
+            #   delete undone, an edit lost).
+            # Outcome: the store refuses the stale copy; the confirmation is built
+            #   again from a fresh read (a deleted memory is then left as it is).
+            for attempt in range(FRESH_READS):
+                try:
+                    return self._confirm(proposal_id, thread_id)
+                except StaleWriteError:
+                    if attempt == FRESH_READS - 1:
+                        raise
+            raise AssertionError("unreachable")
 
     def _confirm(self, proposal_id: str, thread_id: str) -> WriteResult:
         proposal = self._pending(proposal_id)
@@ -224,7 +245,10 @@ class ConsentService(WriteSteps):
             stop_reason=decision.stop_reason.value,
             memory_id=node.memory_id,
         )
-        replaced, edges, superseding = self._supersede(candidate.get("replaces"), node, at)
+        old, edges, superseding = self._supersede(candidate.get("replaces"), node, at)
+        replaced = tuple(
+            n.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": at}) for n in old
+        )
         # Trigger: the user confirmed. Why: the refusal rows of this proposal (the
         # gate's MISSING_EXPLICIT_CONSENT, the "proposed" step) stay — the refusal
         # happened, and the chain is append-only — but the confirmation itself is no
@@ -241,13 +265,15 @@ class ConsentService(WriteSteps):
             proposals=(decided,),
             op_events=(self._op(at, "hotpath", "confirm", node),),
             embeddings=writes.rows([draft]),
+            expected=tuple((n.memory_id, n.updated_at) for n in old),  # as read
         )
         return writes.commit(write, WriteResult(decision.stop_reason, memory_id=node.memory_id))
 
     def _supersede(
         self, replaces: Any, node: MemoryNode, at: str
     ) -> tuple[tuple[MemoryNode, ...], tuple[MemoryEdge, ...], tuple[HistoryEvent, ...]]:
-        """A confirmed consolidation supersedes the memories it rewrites (Updates edges)."""
+        """The memories a confirmed consolidation supersedes, as stored (the caller writes
+        them superseded), with their Updates edges and SUPERSEDE events."""
         ids = [str(i) for i in replaces] if isinstance(replaces, list) else []
         # Trigger: a proposal's ``replaces`` names memories (capture's update target, a
         #   consolidation pair — or any id a caller put in ``propose(replaces=...)``).
@@ -262,9 +288,6 @@ class ConsentService(WriteSteps):
             and n.user_id == node.user_id
             and n.project_id == node.project_id
         ]
-        nodes = tuple(
-            n.model_copy(update={"status": MemoryStatus.SUPERSEDED, "updated_at": at}) for n in old
-        )
         edges = tuple(
             MemoryEdge(
                 edge_id=self.hooks.new_id("edge"),
@@ -283,7 +306,7 @@ class ConsentService(WriteSteps):
             )
             for n in old
         )
-        return nodes, edges, events
+        return tuple(old), edges, events
 
     def _refuse_confirmed(self, proposal: Proposal, decision: Decision, at: str) -> WriteResult:
         """The user said yes but the gate said no: the proposal ends ``refused``."""

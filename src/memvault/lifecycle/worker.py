@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from memvault.errors import StaleWriteError
 from memvault.lifecycle.consolidate import (
     ConsolidationReport,
     PairView,
@@ -52,22 +53,48 @@ BATCH = 200
 
 
 class _Batch:
-    """Write sets of one run, merged and applied ``BATCH`` at a time."""
+    """Write sets of one run, merged and applied ``BATCH`` at a time.
+
+    A decision's part carries the ``updated_at`` of the memories it was decided on
+    (``read``); :attr:`dropped` holds the labels of parts left out because one of those
+    memories changed before the batch was written.
+    """
 
     def __init__(self, writes: WritePipeline, builder: WriteBuilder) -> None:
         self.writes, self.builder = writes, builder
-        self.parts: list[WriteSet] = []
+        self.parts: list[tuple[WriteSet, object]] = []
+        self.dropped: set[object] = set()
 
-    def add(self, write: WriteSet) -> None:
-        self.parts.append(write)
+    def add(self, write: WriteSet, read: Sequence[MemoryNode] = (), label: object = None) -> None:
+        if read:
+            write = replace(write, expected=tuple((n.memory_id, n.updated_at) for n in read))
+        self.parts.append((write, label))
         if len(self.parts) >= BATCH:
             self.flush()
 
     def flush(self) -> None:
-        if not self.parts:
-            return
+        """Apply the parts as one transaction, without those decided on a stale copy.
+
+        Trigger: a user deletes, edits or erases a memory after the run decided on it
+          (a batch is written up to ``BATCH`` decisions later).
+        Why: the merge wrote its copies back: the delete undone (the memory came back
+          superseded), the edit overwritten, an erased user's memories and proposal
+          text written again after ``forget_user`` reported none left (review S12).
+        Outcome: the store refuses the batch (:class:`StaleWriteError`); every part
+          decided on that memory is left out (its pair is checked again next run) and
+          the rest is written.
+        """
         parts, self.parts = self.parts, []
-        self.writes.apply(self.builder.combined(parts))
+        while parts:
+            try:
+                self.writes.apply(self.builder.combined([w for w, _ in parts]))
+                return
+            except StaleWriteError as exc:
+                stale = [p for p in parts if any(m == exc.memory_id for m, _ in p[0].expected)]
+                if not stale:
+                    raise
+                self.dropped.update(label for _, label in stale if label is not None)
+                parts = [p for p in parts if p not in stale]
 
 
 class Consolidator:
@@ -249,28 +276,34 @@ class Consolidator:
                     and frozenset((older.memory_id, newer.memory_id)) not in linked_to
                 ):
                     edge_type = EdgeType.RELATED_TO if decision == "link" else EdgeType.CONTRADICTS
-                    self._link(newer, older, edge_type, score, at, mark, thread_id)
-                    linked_to.add(frozenset((older.memory_id, newer.memory_id)))
                     target = linked if decision == "link" else contradicted
-                    target.append((newer.memory_id, older.memory_id, round(score, 4)))
+                    entry = (newer.memory_id, older.memory_id, round(score, 4))
+                    self._link(newer, older, edge_type, score, at, mark, entry)
+                    linked_to.add(frozenset((older.memory_id, newer.memory_id)))
+                    target.append(entry)
                     continue
                 elif decision == "propose":
                     result, write = self.propose(older, newer)
+                    entry3 = (result.proposal_id or "", older.memory_id, newer.memory_id)
                     if write is not None:
-                        self.batch.add(write)
+                        self.batch.add(write, (older, newer), entry3)
                     if result.proposal_id is not None:
-                        proposed.append((result.proposal_id, older.memory_id, newer.memory_id))
+                        proposed.append(entry3)
+                    # the pair's mark goes (or is left out) with its proposal
+                    self.batch.add(self.builder.compose(op_events=(mark,)), (older, newer), entry3)
+                    continue
                 self.batch.add(self.builder.compose(op_events=(mark,)))
         self.batch.flush()
+        dropped = self.batch.dropped  # decided on a memory that changed before the write
         return ConsolidationReport(
             now=at,
             candidates=len(pool),
             pairs_checked=checked,
             skipped_fingerprint=skipped,
-            merged=tuple(merged),
-            linked=tuple(linked),
-            contradicted=tuple(contradicted),
-            proposed=tuple(proposed),
+            merged=tuple(m for m in merged if m not in dropped),
+            linked=tuple(m for m in linked if m not in dropped),
+            contradicted=tuple(m for m in contradicted if m not in dropped),
+            proposed=tuple(m for m in proposed if m not in dropped),
             capped_users=tuple(sorted(capped)),
             truncated=truncated,
             seconds=time.monotonic() - started,
@@ -339,7 +372,9 @@ class Consolidator:
                     mark,
                     OpEvent(at, "worker", "merge", "ok", kept.memory_id, kept.category, weight),
                 ),
-            )
+            ),
+            (keep, drop),
+            (kept.memory_id, drop.memory_id, round(score, 4)),
         )
         return kept
 
@@ -372,7 +407,7 @@ class Consolidator:
         score: float,
         at: str,
         mark: OpEvent,
-        thread_id: str,
+        label: tuple[str, str, float],
     ) -> None:
         edge = self._edge(source, target, edge_type, score, "consolidation", at)
         weight = edge.weight
@@ -396,7 +431,9 @@ class Consolidator:
                     mark,
                     OpEvent(at, "worker", op, "ok", source.memory_id, source.category, weight),
                 ),
-            )
+            ),
+            (source, target),
+            label,
         )
 
 
