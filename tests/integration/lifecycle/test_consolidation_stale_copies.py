@@ -13,17 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memvault.engine import MemoryEngine
 from memvault.errors import MemoryNotFoundError
+from memvault.layout import RuntimeLayout
 from memvault.lifecycle.consent import ConsentService
 from memvault.lifecycle.worker import Consolidator
 from memvault.model import MemoryStatus
 from memvault.write.spec import MemoryPatch
 from tests.conftest import StepClock
+from tests.integration.context.conftest import BACKENDS, backend_store
 from tests.integration.lifecycle.conftest import DAY, remember
 
 
@@ -153,3 +156,25 @@ def test_a_confirmation_does_not_overwrite_an_edit_of_what_it_replaces(
     node = eng.get(old, include_deleted=True).node
     assert node.importance == 90, "the user's edit was overwritten"
     assert node.status is MemoryStatus.SUPERSEDED  # re-read and superseded as edited
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_every_store_refuses_the_stale_part_and_writes_the_rest(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On each backend: the erased user's merge is left out, another user's is written."""
+    layout = RuntimeLayout.for_orchestrator(tmp_path / "home", "acme").ensure()
+    engine = MemoryEngine(
+        backend_store(kind, layout), "acme", layout=layout, clock=StepClock(), embedder="hashing"
+    )
+    try:
+        other_kept, other_weak = _pair(engine, "u2")
+        kept, weak = _pair(engine, "u1")
+        with _after(monkeypatch, Consolidator, "_merge", lambda: engine.forget_user("u1")):
+            report = engine.consolidate()
+        assert [(k, s) for k, s, _ in report.merged] == [(other_kept, other_weak)]
+        assert (_status(engine, kept), _status(engine, weak)) == (None, None)
+        assert _status(engine, other_weak) is MemoryStatus.SUPERSEDED
+        assert engine.verify_audit().ok
+    finally:
+        engine.close()
