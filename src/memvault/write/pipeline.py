@@ -49,8 +49,8 @@ reuses it, and nothing is embedded twice.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -59,25 +59,19 @@ from typing import Any
 from pydantic import ValidationError
 from typing_extensions import Unpack
 
-from memvault.embed.base import Embedder, FloatVector
+from memvault.embed.base import FloatVector
 from memvault.errors import (
-    DuplicateEdgeError,
-    StaleWriteError,
-    StoreUnavailableError,
     ValidationFailed,
 )
 from memvault.model.clock import format_timestamp, new_id
-from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
 from memvault.model.enums import ChangeKind, EdgeType, HistoryOp, MemoryOp, MemoryStatus, StopReason
-from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
+from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.model.text import clean_fields
-from memvault.model.validation import canonical_source_path
 from memvault.results import WriteResult
-from memvault.retrieval.indexing import embedding_rows, text_sha256
-from memvault.store.base import EmbeddingRow, HistoryEvent, IndexText, Store, WriteSet
-from memvault.store.records import OpEvent
-from memvault.write.commit import WriteBuilder, with_op_events
+from memvault.store.base import IndexText, Store, WriteSet
+from memvault.write.building import REASON_FIELDS, Building, derived_summary
+from memvault.write.commit import WriteBuilder
 from memvault.write.drafts import (
     Cleaner,
     Draft,
@@ -89,9 +83,8 @@ from memvault.write.drafts import (
     new_edges,
     validation_failed,
     with_index_text,
-    with_vectors,
 )
-from memvault.write.gating import STORE_UNAVAILABLE, Judging, Validator, strongest
+from memvault.write.gating import Validator, strongest
 from memvault.write.spec import (
     PURGE_AFTER,
     UPDATABLE_FIELDS,
@@ -99,34 +92,10 @@ from memvault.write.spec import (
     FieldGate,
     LinkOptions,
     MemoryPatch,
-    NewMemory,
     WriteGate,
-    derive_key,
 )
 
 __all__ = ["RELATIONS_BATCH_MAX", "STATUS_CHANGES", "STREAM_CHUNK", "WritePipeline", "chunk_spans"]
-
-#: A judged summary's refusals that refuse its memory (its caps and category are the memory's).
-_CONTENT_REFUSALS = frozenset(
-    {
-        StopReason.INJECTION_DETECTED,
-        StopReason.FORBIDDEN_CATEGORY,
-        StopReason.INTERNAL_INCONSISTENCY,
-    }
-)
-
-
-def derived_summary(content: str) -> str:
-    """The summary the write path gives ``content`` when the caller gives none.
-
-    >>> derived_summary("  The standup   is at nine.  ")
-    'The standup is at nine.'
-    """
-    return _summarise(content)[:SUMMARY_MAX]
-
-
-#: How an edge's reason is judged: as the words of a plain fact (its content checks).
-_REASON_FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
 
 
 #: How each status change is judged, audited and shown in the delta header.
@@ -162,7 +131,7 @@ def _clean(text: str) -> str:
     return text.strip()
 
 
-class WritePipeline(Judging):
+class WritePipeline(Building):
     """The write path of one orchestrator: the only code that builds a write or a refusal.
 
     Cheap to construct (the engine builds one per call, so a changed gate,
@@ -204,422 +173,7 @@ class WritePipeline(Judging):
         #: How long a soft-deleted memory stays restorable (``LifecyclePolicy.purge_after``).
         self.purge_after = purge_after
         #: REFUSE rows waiting for the next commit (inside :meth:`batched_refusals`)
-        self._refusals: list[HistoryEvent] | None = None
-
-    # -- plumbing ------------------------------------------------------------
-
-    def now(self) -> str:
-        """The clock, as a stored timestamp."""
-        return format_timestamp(self.clock())
-
-    def builder(self, at: str | None = None, thread_id: str = "default") -> WriteBuilder:
-        """The pure builder of this pipeline's write sets (one moment, one thread)."""
-        return WriteBuilder(self.orchestrator, self.agent_id, at or self.now(), thread_id)
-
-    def apply(self, write: WriteSet) -> int:
-        """The one call that reaches the store: ``write`` in one transaction; the new revision.
-
-        Raises what the store raises (nothing was written). Writes whose
-        caller wants a stop reason go through :meth:`commit`, which maps the
-        failure; batch writers (ingest's file transaction, the lifecycle's
-        sweeps) decide themselves what a failed batch means.
-        """
-        return self.store.apply(write)
-
-    # -- build ---------------------------------------------------------------
-
-    def node(
-        self,
-        fields: Mapping[str, Any],
-        source: Source | Mapping[str, Any],
-        *,
-        at: str | None = None,
-        memory_id: str | None = None,
-    ) -> MemoryNode:
-        """The one constructor of a node about to be written: fields as given, this
-        orchestrator, a new id (unless ``memory_id``), created and updated ``at``.
-
-        Raises :class:`ValidationFailed` (a bad enum, a bound) — never pydantic's error.
-        """
-        at = at or self.now()
-        try:
-            src = source if isinstance(source, Source) else Source(**dict(source))
-            return MemoryNode(
-                **dict(fields),
-                memory_id=memory_id or new_id("mem"),
-                orchestrator_id=self.orchestrator,
-                source=src,
-                created_at=at,
-                updated_at=at,
-            )
-        except ValidationError as exc:
-            raise validation_failed(exc) from None
-
-    def build(self, spec: NewMemory, *, memory_id: str | None = None) -> MemoryNode:
-        """A node from ``spec``; raises :class:`ValidationFailed` (or ``UnsafePathError``)."""
-        path = spec.source_path
-        if path is not None:
-            path = canonical_source_path(path, self.workspace_roots)
-        source = {
-            "source_type": spec.source_type,
-            "captured_by": spec.captured_by,
-            "source_kind": spec.source_kind,
-            "source_path": path,
-            "conversation_id": spec.conversation_id,
-            "workflow_run_id": spec.workflow_run_id,
-            "step_id": spec.step_id,
-            "source_ref": spec.source_ref,
-        }
-        content = self.clean(spec.content)
-        return self.node(
-            {
-                "project_id": spec.project_id,
-                "type": spec.type,
-                "category": spec.category,
-                "key": spec.key or derive_key(content),
-                "value": spec.value,
-                "content": content,
-                "summary": spec.summary or derived_summary(content),
-                "importance": spec.importance,
-                "confidence": spec.confidence,
-                "pinned": spec.pinned,
-                "ttl_class": spec.ttl_class,
-                "user_id": spec.user_id,
-                "agent_id": spec.agent_id,
-                "run_id": spec.run_id,
-                "actor_id": spec.actor_id,
-                "role": spec.role,
-                "conversation_id": spec.conversation_id,
-            },
-            source,
-            memory_id=memory_id,
-        )
-
-    @staticmethod
-    def parse_new(fields: Mapping[str, Any]) -> NewMemory:
-        """Raw fields (``content`` included) as a NewMemory; raises :class:`ValidationFailed`."""
-        try:
-            return NewMemory(**dict(fields))
-        except ValidationError as exc:
-            raise validation_failed(exc) from None
-
-    @staticmethod
-    def parse_patch(changes: Mapping[str, Any]) -> MemoryPatch:
-        """Raw changes as a MemoryPatch; raises :class:`ValidationFailed` (unknown fields first)."""
-        unknown = sorted(set(changes) - UPDATABLE_FIELDS)
-        if unknown:
-            raise ValidationFailed(
-                f"cannot update field(s): {', '.join(unknown)}",
-                errors=tuple((f, "not an updatable field") for f in unknown),
-            )
-        try:
-            return MemoryPatch(**dict(changes))
-        except ValidationError as exc:
-            raise validation_failed(exc) from None
-
-    def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
-        """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
-        return self.build(self.parse_new(fields))
-
-    # -- validate + gate: Judging (memvault.write.gating) ---------------------
-
-    # -- refusals and failures ----------------------------------------------
-
-    def record_refusal(
-        self,
-        op: MemoryOp | str,
-        decision: Decision,
-        *,
-        memory_id: str | None = None,
-        **detail: Any,
-    ) -> None:
-        """The one refusal record: a REFUSE history row and a ``write_refused`` log line.
-
-        The row holds the stop reason, detector and field *names* — never content.
-        The refusal stands even when the row cannot be written.
-        """
-        builder = self.builder()
-        try:
-            event = builder.refusal_event(op, decision, memory_id, **detail)
-            if self._refusals is not None:
-                self._refusals.append(event)  # written with the next commit (see below)
-            else:
-                self.apply(builder.events_only(event))
-        except Exception as exc:
-            self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
-        self.log_refusal(op, decision, memory_id=memory_id)
-
-    @contextmanager
-    def batched_refusals(self) -> Iterator[None]:
-        """REFUSE rows recorded in the block ride along with the block's next commit.
-
-        Trigger: a capture turn: a refused candidate next to stored ones.
-        Why: each refusal record was an audit-only transaction of its own (an
-          fsync and an anchor write), beside each stored candidate's.
-        Outcome: the rows join the next write :meth:`commit` applies (after its
-          own events, same transaction); what is left when the block ends — or
-          when that write failed and rolled back — is written then, in one
-          transaction. A write is never delayed or changed by them otherwise.
-        """
-        if self._refusals is not None:  # nested: the outer block writes them
-            yield
-            return
-        self._refusals = []
-        try:
-            yield
-        finally:
-            pending, self._refusals = self._refusals, None
-            if pending:
-                try:
-                    self.apply(self.builder().events_only(*pending))
-                except Exception as exc:
-                    self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
-
-    def log_refusal(
-        self, op: MemoryOp | str, decision: Decision, *, memory_id: str | None = None
-    ) -> None:
-        """The log line of a refusal (for writes that carry their own REFUSE rows)."""
-        self.log(
-            "info",
-            "write_refused",
-            operation=op.value if isinstance(op, MemoryOp) else op,
-            stop_reason=decision.stop_reason.value,
-            detector=decision.detector,
-            memory_id=memory_id,
-        )
-
-    def refuse(
-        self,
-        op: MemoryOp,
-        decision: Decision,
-        *,
-        memory_id: str | None = None,
-        errors: tuple[tuple[str, str], ...] = (),
-    ) -> WriteResult:
-        """Record a refusal and answer it (a refused STORE carries no memory id)."""
-        self.record_refusal(
-            op, decision, memory_id=memory_id, fields=sorted({f for f, _ in errors})
-        )
-        return WriteResult(
-            decision.stop_reason,
-            memory_id=None if op is MemoryOp.STORE else memory_id,
-            reason=decision.reason,
-            detector=decision.detector,
-            errors=errors,
-            store_unavailable=decision.detector == STORE_UNAVAILABLE,
-        )
-
-    def refuse_all(
-        self, op: MemoryOp, decisions: Sequence[Decision], *, written: bool = False
-    ) -> list[WriteResult]:
-        """:meth:`refuse` for many STOREs at once: their REFUSE rows in one transaction.
-
-        ``written``: the caller carries the rows in a write of its own
-        (:meth:`refusal_rows`); only the log lines and the results are made here.
-        """
-        if not written:
-            try:
-                self.apply(self.builder().events_only(*self.refusal_rows(op, decisions)))
-            except Exception as exc:
-                self.log("error", "refusal_not_recorded", error=f"{type(exc).__name__}: {exc}")
-        for decision in decisions:
-            self.log_refusal(op, decision)
-        return [
-            WriteResult(
-                d.stop_reason,
-                memory_id=None,
-                reason=d.reason,
-                detector=d.detector,
-                store_unavailable=d.detector == STORE_UNAVAILABLE,
-            )
-            for d in decisions
-        ]
-
-    def refusal_rows(
-        self, op: MemoryOp, decisions: Sequence[Decision], builder: WriteBuilder | None = None
-    ) -> list[HistoryEvent]:
-        """The REFUSE rows of refused STOREs (what :meth:`refuse` records for each)."""
-        builder = builder or self.builder()
-        return [builder.refusal_event(op, d, None, fields=[]) for d in decisions]
-
-    def invalid(
-        self,
-        op: MemoryOp,
-        failed: ValidationFailed,
-        *,
-        memory_id: str | None = None,
-        fields: Mapping[str, Any] | None = None,
-    ) -> WriteResult:
-        """Refuse input no node could be built from (schema ranked with the gate)."""
-        decision = (
-            self.judge_invalid(op, failed, fields)
-            if fields is not None
-            else Decision(failed.stop_reason, detector="schema", reason=failed.message)
-        )
-        errors = failed.errors if decision.detector == "schema" else ()
-        return self.refuse(op, decision, memory_id=memory_id, errors=errors)
-
-    def commit(
-        self,
-        write: WriteSet,
-        result: WriteResult,
-        *,
-        op: MemoryOp = MemoryOp.STORE,
-        node: str | None = "hotpath",
-    ) -> WriteResult:
-        """Apply ``write`` in one transaction; the one mapping of failures to stop reasons.
-
-        A duplicate edge is a refusal (SCHEMA_INVALID, recorded); anything else
-        is INTERNAL_INCONSISTENCY — the store rolled back, nothing partial is
-        left, and the result names no memory (none was written). ``node``: the
-        operational-event node of the write's audited events (``None``: none).
-        """
-        if node is not None:
-            write = with_op_events(write, node)  # operational events (spec §14)
-        carried = tuple(self._refusals or ()) if write.events else ()
-        if carried:  # REFUSE rows of batched_refusals, after the write's own events
-            write = replace(write, events=(*write.events, *carried))
-        try:
-            revision = self.apply(write)
-            if carried and self._refusals is not None:
-                del self._refusals[: len(carried)]
-        except DuplicateEdgeError as exc:
-            decision = Decision(StopReason.SCHEMA_INVALID, detector="schema", reason=str(exc))
-            errors = (("edge", "an edge with this (from, to, type) already exists"),)
-            return self.refuse(op, decision, memory_id=result.memory_id, errors=errors)
-        except StaleWriteError:
-            # the row this write read changed first: rolled back, and the engine
-            # retries on a fresh read (review S11-R7) — no internal error
-            raise
-        except Exception as exc:
-            # Trigger: anything unexpected while writing (I/O, corrupt file, bug).
-            # Why: contract INV-8 — fail closed, never leave partial state.
-            # Outcome: the store rolled back; the caller gets INTERNAL_INCONSISTENCY
-            #          and no memory id (nothing was written under it).
-            self.log("error", "write_failed", error=f"{type(exc).__name__}: {exc}")
-            return WriteResult(
-                StopReason.INTERNAL_INCONSISTENCY,
-                reason=f"write failed and was rolled back: {type(exc).__name__}",
-                # a read-only, full, locked or damaged store: exit 4 / 503, not a refusal
-                store_unavailable=isinstance(exc, StoreUnavailableError),
-            )
-        return replace(result, revision=revision)
-
-    def record_op_events(self, events: Sequence[OpEvent]) -> None:
-        """Operational events on their own, one transaction (raises on failure)."""
-        if events:
-            self.apply(self.builder(events[-1].at).compose(op_events=events))
-
-    def backfill(self, embedder: Embedder, *, batch: int = 256, limit: int = 100_000) -> int:
-        """Embed memories stored without a vector; returns how many were embedded."""
-        done = 0
-        while done < limit:
-            nodes = self.store.missing_embeddings(self.orchestrator, embedder.model_id, limit=batch)
-            if not nodes:
-                break
-            rows = [
-                r
-                for r in embedding_rows(self.store, embedder, nodes, with_context=False)
-                if r.model_id == embedder.model_id
-            ]
-            self.apply(self.builder().compose(embeddings=rows))
-            done += len(nodes)
-        return done
-
-    # -- vectors ---------------------------------------------------------------
-
-    def vectored(self, drafts: Sequence[Draft]) -> list[Draft]:
-        """The drafts with their content vectors, when the gate reads them (else as given).
-
-        Every judgement of content goes through here first (``create``, ``update``,
-        a restore, the consent queue, the consolidation), so the gate sees the same
-        inputs for the same text whatever the write kind.
-        """
-        if self.embed is not None and getattr(self.gate, "reads_vectors", False):
-            return with_vectors(drafts, self.embed, self.log)
-        return list(drafts)
-
-    def validated(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
-        """Every validator's finding, and the gate's on a summary the caller wrote.
-
-        Trigger: a memory whose ``summary`` is not the one the write path derives
-          from its content (``NewMemory.summary``, ``MemoryPatch.summary``, HTTP bodies).
-        Why: the bulletin, query answers and the delta header show the summary in
-          place of the content, so it reaches the model; it was stored unjudged
-          (review S10-R2) and, judged as a side field, by the n-gram heads alone (R2c).
-        Outcome: the summary is judged as the content of the same memory — detectors
-          and the full heads with its own vector; a content refusal of it refuses the
-          write. A derived summary costs nothing more.
-        """
-        found = super().validated(op, node)
-        found += self._judged_actor(op, node)
-        summary = node.summary
-        if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
-            return found
-        probe = node.model_copy(update={"content": summary, "summary": "", "key": "", "value": ""})
-        decision = self.check(op, self.vectored([Draft(probe)])[0])
-        if decision.stop_reason in _CONTENT_REFUSALS:
-            found.append(decision)
-        return found
-
-    def _judged_actor(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
-        """A new memory's ``actor_id`` of several words judged as text (review S11-R6b).
-
-        Trigger: a speaker's name with spaces ("Mary Jane"), which the id rule lets
-          through as a name.
-        Why: "Dana has HIV" or "Ignore previous instructions now" is name-shaped too,
-          and was stored unjudged.
-        Outcome: such an actor id gets the gate's content checks (detectors and text
-          heads, as an edge's reason); a content refusal of it refuses the write.
-        """
-        actor = (node.actor_id or "").strip()
-        if op is not MemoryOp.STORE or " " not in actor or not isinstance(self.gate, FieldGate):
-            return []
-        decision = self.gate.check_fields(
-            MemoryOp.STORE, {**_REASON_FIELDS, "content": actor}, agent_id=None
-        )
-        return [decision] if decision.stop_reason in _CONTENT_REFUSALS else []
-
-    def judged(self, op: MemoryOp, node: MemoryNode) -> tuple[Draft, Decision]:
-        """``node`` judged exactly as ``add`` judges it: its draft (with vector) and the decision.
-
-        Trigger: a write of content other than ``add`` (an update, a restore, a
-          proposal, its confirmation, a consolidation's merge).
-        Why: judged without the content's vector, English text got the n-gram
-          heads only while ``add`` gave the full heads: a text ``add`` refused was
-          stored by updating a harmless memory to it (fail-open).
-        Outcome: the draft carries the vector ``add`` would compute (reused for
-          the stored embedding); a DELETE's content is not judged, so it gets none.
-        """
-        draft = Draft(node)
-        if op is not MemoryOp.DELETE:
-            draft = self.vectored([draft])[0]
-        decision = self.judge(op, node, vector=draft.vector, vector_model=draft.vector_model)
-        return draft, decision
-
-    def rows(
-        self,
-        drafts: Sequence[Draft],
-    ) -> tuple[EmbeddingRow, ...]:
-        """Embedding rows of new nodes, reusing their precomputed vectors."""
-        if self.embed is None or not drafts:
-            return ()
-        nodes = tuple(d.node for d in drafts)
-        extras = {d.node.memory_id: d.index_text for d in drafts if d.index_text is not None}
-        known = {d.node.content: d.vector for d in drafts if d.vector is not None}
-        if extras:
-            rows = self.embed(nodes, extras, known=known or None)
-        else:
-            rows = self.embed(nodes, known=known) if known else self.embed(nodes)
-        # Trigger: a vector the caller handed in (``add(vector=...)``).
-        # Why: the cache maps a text to its vector for every later write of that text, by
-        #      any user; a caller's vector of other words would be read as that text's
-        #      vector by the gate's heads and the recall of everyone after (review S10-R3).
-        # Outcome: it is this memory's vector only; the cache keeps what the embedder made.
-        supplied = {text_sha256(d.node.content) for d in drafts if d.supplied}
-        if not supplied:
-            return rows
-        return tuple(replace(r, cache=False) if r.text_sha256 in supplied else r for r in rows)
+        self._refusals = None
 
     # -- the write kinds -----------------------------------------------------
 
@@ -1012,7 +566,7 @@ class WritePipeline(Judging):
         #          is recorded against the from-memory like any refused write.
         if edge.reason and isinstance(self.gate, FieldGate):
             decision = self.gate.check_fields(
-                MemoryOp.STORE, {**_REASON_FIELDS, "content": edge.reason}, agent_id=None
+                MemoryOp.STORE, {**REASON_FIELDS, "content": edge.reason}, agent_id=None
             )
             if not decision.allowed:
                 return self.refuse(MemoryOp.STORE, decision, memory_id=from_id)

@@ -1,0 +1,284 @@
+"""Building a node to write and judging it as ``add`` does (DESIGN §4: build, validate, gate).
+
+:class:`Building` sits between :class:`~memvault.write.recording.Recording` (apply,
+commit, refusals) and :class:`~memvault.write.pipeline.WritePipeline` (the write
+kinds): nodes from specs or raw fields, the content vector every judgement reads,
+the validators' findings (a caller's summary and a spaced actor id judged as text)
+and the embedding rows of new nodes.
+
+>>> derived_summary("  The standup   is at nine.  ")
+'The standup is at nine.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from memvault.embed.base import Embedder
+from memvault.errors import ValidationFailed
+from memvault.model.clock import new_id
+from memvault.model.clock import summarise as _summarise
+from memvault.model.decision import Decision
+from memvault.model.enums import MemoryOp, StopReason
+from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
+from memvault.model.validation import canonical_source_path
+from memvault.retrieval.indexing import embedding_rows, text_sha256
+from memvault.store.base import EmbeddingRow
+from memvault.write.drafts import (
+    Cleaner,
+    Draft,
+    EmbedRows,
+    validation_failed,
+    with_vectors,
+)
+from memvault.write.recording import Recording
+from memvault.write.spec import (
+    UPDATABLE_FIELDS,
+    FieldGate,
+    MemoryPatch,
+    NewMemory,
+    derive_key,
+)
+
+__all__ = ["REASON_FIELDS", "Building", "derived_summary"]
+
+#: A judged summary's refusals that refuse its memory (its caps and category are the memory's).
+_CONTENT_REFUSALS = frozenset(
+    {
+        StopReason.INJECTION_DETECTED,
+        StopReason.FORBIDDEN_CATEGORY,
+        StopReason.INTERNAL_INCONSISTENCY,
+    }
+)
+
+
+def derived_summary(content: str) -> str:
+    """The summary the write path gives ``content`` when the caller gives none.
+
+    >>> derived_summary("  The standup   is at nine.  ")
+    'The standup is at nine.'
+    """
+    return _summarise(content)[:SUMMARY_MAX]
+
+
+#: How an edge's reason is judged: as the words of a plain fact (its content checks).
+REASON_FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
+
+
+class Building(Recording):
+    """Build and judge nodes for a write pipeline (attributes set by its ``__init__``)."""
+
+    embed: EmbedRows | None
+    workspace_roots: tuple[Path, ...]
+    clean: Cleaner
+
+    # -- build ---------------------------------------------------------------
+
+    def node(
+        self,
+        fields: Mapping[str, Any],
+        source: Source | Mapping[str, Any],
+        *,
+        at: str | None = None,
+        memory_id: str | None = None,
+    ) -> MemoryNode:
+        """The one constructor of a node about to be written: fields as given, this
+        orchestrator, a new id (unless ``memory_id``), created and updated ``at``.
+
+        Raises :class:`ValidationFailed` (a bad enum, a bound) — never pydantic's error.
+        """
+        at = at or self.now()
+        try:
+            src = source if isinstance(source, Source) else Source(**dict(source))
+            return MemoryNode(
+                **dict(fields),
+                memory_id=memory_id or new_id("mem"),
+                orchestrator_id=self.orchestrator,
+                source=src,
+                created_at=at,
+                updated_at=at,
+            )
+        except ValidationError as exc:
+            raise validation_failed(exc) from None
+
+    def build(self, spec: NewMemory, *, memory_id: str | None = None) -> MemoryNode:
+        """A node from ``spec``; raises :class:`ValidationFailed` (or ``UnsafePathError``)."""
+        path = spec.source_path
+        if path is not None:
+            path = canonical_source_path(path, self.workspace_roots)
+        source = {
+            "source_type": spec.source_type,
+            "captured_by": spec.captured_by,
+            "source_kind": spec.source_kind,
+            "source_path": path,
+            "conversation_id": spec.conversation_id,
+            "workflow_run_id": spec.workflow_run_id,
+            "step_id": spec.step_id,
+            "source_ref": spec.source_ref,
+        }
+        content = self.clean(spec.content)
+        return self.node(
+            {
+                "project_id": spec.project_id,
+                "type": spec.type,
+                "category": spec.category,
+                "key": spec.key or derive_key(content),
+                "value": spec.value,
+                "content": content,
+                "summary": spec.summary or derived_summary(content),
+                "importance": spec.importance,
+                "confidence": spec.confidence,
+                "pinned": spec.pinned,
+                "ttl_class": spec.ttl_class,
+                "user_id": spec.user_id,
+                "agent_id": spec.agent_id,
+                "run_id": spec.run_id,
+                "actor_id": spec.actor_id,
+                "role": spec.role,
+                "conversation_id": spec.conversation_id,
+            },
+            source,
+            memory_id=memory_id,
+        )
+
+    @staticmethod
+    def parse_new(fields: Mapping[str, Any]) -> NewMemory:
+        """Raw fields (``content`` included) as a NewMemory; raises :class:`ValidationFailed`."""
+        try:
+            return NewMemory(**dict(fields))
+        except ValidationError as exc:
+            raise validation_failed(exc) from None
+
+    @staticmethod
+    def parse_patch(changes: Mapping[str, Any]) -> MemoryPatch:
+        """Raw changes as a MemoryPatch; raises :class:`ValidationFailed` (unknown fields first)."""
+        unknown = sorted(set(changes) - UPDATABLE_FIELDS)
+        if unknown:
+            raise ValidationFailed(
+                f"cannot update field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not an updatable field") for f in unknown),
+            )
+        try:
+            return MemoryPatch(**dict(changes))
+        except ValidationError as exc:
+            raise validation_failed(exc) from None
+
+    def build_fields(self, fields: Mapping[str, Any]) -> MemoryNode:
+        """A node from raw fields (``content`` included); raises :class:`ValidationFailed`."""
+        return self.build(self.parse_new(fields))
+
+    def backfill(self, embedder: Embedder, *, batch: int = 256, limit: int = 100_000) -> int:
+        """Embed memories stored without a vector; returns how many were embedded."""
+        done = 0
+        while done < limit:
+            nodes = self.store.missing_embeddings(self.orchestrator, embedder.model_id, limit=batch)
+            if not nodes:
+                break
+            rows = [
+                r
+                for r in embedding_rows(self.store, embedder, nodes, with_context=False)
+                if r.model_id == embedder.model_id
+            ]
+            self.apply(self.builder().compose(embeddings=rows))
+            done += len(nodes)
+        return done
+
+    # -- vectors ---------------------------------------------------------------
+
+    def vectored(self, drafts: Sequence[Draft]) -> list[Draft]:
+        """The drafts with their content vectors, when the gate reads them (else as given).
+
+        Every judgement of content goes through here first (``create``, ``update``,
+        a restore, the consent queue, the consolidation), so the gate sees the same
+        inputs for the same text whatever the write kind.
+        """
+        if self.embed is not None and getattr(self.gate, "reads_vectors", False):
+            return with_vectors(drafts, self.embed, self.log)
+        return list(drafts)
+
+    def validated(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """Every validator's finding, and the gate's on a summary the caller wrote.
+
+        Trigger: a memory whose ``summary`` is not the one the write path derives
+          from its content (``NewMemory.summary``, ``MemoryPatch.summary``, HTTP bodies).
+        Why: the bulletin, query answers and the delta header show the summary in
+          place of the content, so it reaches the model; it was stored unjudged
+          (review S10-R2) and, judged as a side field, by the n-gram heads alone (R2c).
+        Outcome: the summary is judged as the content of the same memory — detectors
+          and the full heads with its own vector; a content refusal of it refuses the
+          write. A derived summary costs nothing more.
+        """
+        found = super().validated(op, node)
+        found += self._judged_actor(op, node)
+        summary = node.summary
+        if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
+            return found
+        probe = node.model_copy(update={"content": summary, "summary": "", "key": "", "value": ""})
+        decision = self.check(op, self.vectored([Draft(probe)])[0])
+        if decision.stop_reason in _CONTENT_REFUSALS:
+            found.append(decision)
+        return found
+
+    def _judged_actor(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """A new memory's ``actor_id`` of several words judged as text (review S11-R6b).
+
+        Trigger: a speaker's name with spaces ("Mary Jane"), which the id rule lets
+          through as a name.
+        Why: "Dana has HIV" or "Ignore previous instructions now" is name-shaped too,
+          and was stored unjudged.
+        Outcome: such an actor id gets the gate's content checks (detectors and text
+          heads, as an edge's reason); a content refusal of it refuses the write.
+        """
+        actor = (node.actor_id or "").strip()
+        if op is not MemoryOp.STORE or " " not in actor or not isinstance(self.gate, FieldGate):
+            return []
+        decision = self.gate.check_fields(
+            MemoryOp.STORE, {**REASON_FIELDS, "content": actor}, agent_id=None
+        )
+        return [decision] if decision.stop_reason in _CONTENT_REFUSALS else []
+
+    def judged(self, op: MemoryOp, node: MemoryNode) -> tuple[Draft, Decision]:
+        """``node`` judged exactly as ``add`` judges it: its draft (with vector) and the decision.
+
+        Trigger: a write of content other than ``add`` (an update, a restore, a
+          proposal, its confirmation, a consolidation's merge).
+        Why: judged without the content's vector, English text got the n-gram
+          heads only while ``add`` gave the full heads: a text ``add`` refused was
+          stored by updating a harmless memory to it (fail-open).
+        Outcome: the draft carries the vector ``add`` would compute (reused for
+          the stored embedding); a DELETE's content is not judged, so it gets none.
+        """
+        draft = Draft(node)
+        if op is not MemoryOp.DELETE:
+            draft = self.vectored([draft])[0]
+        decision = self.judge(op, node, vector=draft.vector, vector_model=draft.vector_model)
+        return draft, decision
+
+    def rows(
+        self,
+        drafts: Sequence[Draft],
+    ) -> tuple[EmbeddingRow, ...]:
+        """Embedding rows of new nodes, reusing their precomputed vectors."""
+        if self.embed is None or not drafts:
+            return ()
+        nodes = tuple(d.node for d in drafts)
+        extras = {d.node.memory_id: d.index_text for d in drafts if d.index_text is not None}
+        known = {d.node.content: d.vector for d in drafts if d.vector is not None}
+        if extras:
+            rows = self.embed(nodes, extras, known=known or None)
+        else:
+            rows = self.embed(nodes, known=known) if known else self.embed(nodes)
+        # Trigger: a vector the caller handed in (``add(vector=...)``).
+        # Why: the cache maps a text to its vector for every later write of that text, by
+        #      any user; a caller's vector of other words would be read as that text's
+        #      vector by the gate's heads and the recall of everyone after (review S10-R3).
+        # Outcome: it is this memory's vector only; the cache keeps what the embedder made.
+        supplied = {text_sha256(d.node.content) for d in drafts if d.supplied}
+        if not supplied:
+            return rows
+        return tuple(replace(r, cache=False) if r.text_sha256 in supplied else r for r in rows)
