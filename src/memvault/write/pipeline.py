@@ -172,8 +172,6 @@ class WritePipeline(Building):
         self.splitter = splitter
         #: How long a soft-deleted memory stays restorable (``LifecyclePolicy.purge_after``).
         self.purge_after = purge_after
-        #: REFUSE rows waiting for the next commit (inside :meth:`batched_refusals`)
-        self._refusals = None
 
     # -- the write kinds -----------------------------------------------------
 

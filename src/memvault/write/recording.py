@@ -55,8 +55,9 @@ class Recording(Judging):
     store: Store
     orchestrator: str
     clock: Clock
-    #: REFUSE rows waiting for the next commit (inside :meth:`batched_refusals`)
-    _refusals: list[HistoryEvent] | None
+    #: REFUSE rows waiting for the next commit (inside :meth:`batched_refusals`; ``None``
+    #: outside it — the block sets the instance's own list)
+    _refusals: list[HistoryEvent] | None = None
 
     # -- plumbing ------------------------------------------------------------
 
