@@ -130,6 +130,27 @@ class MemvaultPeer:
         hits = self.engine.search(text, top_k=k, query_vector=vector).hits
         return [self.ids.get(h.node.memory_id, "") for h in hits]
 
+    def graph_walks(self) -> dict[str, float]:
+        """The HNSW graph's work per search since the last call (faiss's own counters:
+        distance computations and hops, ``ann_ndis_per_search`` / ``ann_hops_per_search``),
+        then the counters restart from zero. Empty without faiss or a search."""
+        from memvault.store.sqlite.ann import load_faiss
+
+        faiss = load_faiss()
+        if faiss is None:
+            return {}
+        stats = faiss.cvar.hnsw_stats
+        searches = int(stats.n1)  # one per graph search
+        out: dict[str, float] = {}
+        if searches:
+            out = {
+                "ann_ndis_per_search": round(int(stats.ndis) / searches, 1),
+                "ann_hops_per_search": round(int(stats.nhops) / searches, 1),
+                "ann_searches": searches,
+            }
+        stats.reset()
+        return out
+
     def pending(self) -> int:
         """Vectors written but not in an ANN graph yet (the worker's backlog)."""
         backlog = getattr(self.engine.store, "ann_backlog", None)

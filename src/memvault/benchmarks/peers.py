@@ -94,6 +94,15 @@ def _ms_since(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def _minor_faults() -> int:
+    """This process's minor page faults so far (0 where ``resource`` is missing)."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_minflt)
+
+
 def _scale(
     system: str,
     home: Path,
@@ -126,13 +135,20 @@ def _scale(
         settled = _ms_since(t_settle)
         for i in range(1, min(4, len(queries))):
             peer.search(queries[i], qvectors[i], TOP_K)
+        walks = getattr(peer, "graph_walks", None)
+        if walks is not None:
+            walks()  # from zero: the timed searches' graph work only
         times: list[float] = []
         cpu: list[float] = []
+        sys0, faults0 = os.times().system, _minor_faults()
         for text, vector in zip(queries, qvectors, strict=True):
             c2, t2 = time.process_time(), time.perf_counter()
             peer.search(text, vector, TOP_K)
             times.append(_ms_since(t2))
             cpu.append((time.process_time() - c2) * 1000)
+        searched = max(1, len(queries))
+        kernel_ms = (os.times().system - sys0) * 1000 / searched
+        faults = (_minor_faults() - faults0) / searched
         row: dict[str, Any] = {
             "rows_per_s": round(len(texts) / seconds, 1) if seconds else None,
             "search_p50_ms": round(percentile(times, 50), 3),
@@ -141,11 +157,18 @@ def _scale(
             #   function of CPU per search against the scheduler's time slice.
             # Outcome: the process CPU time of each search beside it (all threads).
             "search_cpu_p50_ms": round(percentile(cpu, 50), 3),
+            # Trigger: one run in three searched with ~35% more CPU (sessions 10, 11).
+            # Why: CPU can go to the graph walk, or to the kernel (page faults of
+            #   memory the allocator gave back). Outcome: both, per search.
+            "search_kernel_cpu_ms_mean": round(kernel_ms, 3),
+            "search_minor_faults_mean": round(faults, 1),
             "n": len(texts),
             "stored": stored,
             "first_search_ms": round(first, 1),
             "load_average": [round(x, 2) for x in os.getloadavg()],
         }
+        if walks is not None:
+            row.update(walks())  # the graph's distance computations and hops per search
         if settle is not None:
             row["settle_ms"] = round(settled, 1)  # background index work after the first search
             row.update(parts or {})  # its parts: the graph's worker, then the text index

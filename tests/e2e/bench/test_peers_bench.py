@@ -58,6 +58,8 @@ def test_both_parts_fill_the_fixed_shape(tmp_path: Path) -> None:
         assert scale["rows_per_s"] > 0
         assert 0 < scale["search_p50_ms"] <= scale["search_p95_ms"]
         assert scale["search_cpu_p50_ms"] >= 0  # the process CPU time of a search
+        # where a slow run's CPU went: the kernel (page faults) beside the search itself
+        assert scale["search_kernel_cpu_ms_mean"] >= 0 and scale["search_minor_faults_mean"] >= 0
         if system == "memvault":  # its background index work, reported apart
             assert scale["settle_ms"] >= 0 and scale["ann_backlog_after_bulk"] == 0
         locomo = out["locomo"][system]

@@ -234,7 +234,7 @@ def test_a_bulk_load_builds_the_graph_before_the_first_search(tmp_path: Path) ->
     matrix = store._vectors.get(("acme", MODEL))
     assert matrix is not None and len(matrix) == 1500  # loaded after the first batch, followed
     assert matrix.wait_for_ann(120) is not None  # built and extended on the worker, no search
-    assert matrix.ann is not None and matrix.ann.count == 1500
+    assert matrix.ann is not None and matrix.ann.count == 1472  # whole chunks of 64
     # what it answers is what an exact store answers (within the graph's recall)
     exact = SQLiteStore(tmp_path / "m.db", ann_min_rows=None)
     probes = _vectors(20, seed=22)
@@ -274,3 +274,81 @@ def test_a_large_store_is_not_loaded_by_a_write(tmp_path: Path) -> None:
     assert ("acme", MODEL) not in again._vectors
     assert len(_ids(again, _vectors(1, seed=26)[0], k=50)) == 50
     again.close()
+
+
+_WORDS = ("tea", "coffee", "deploy", "berlin", "friday", "invoice", "garden", "python", "paris")
+
+
+def _load_batches(n: int, seed: int, batch: int = 250) -> list[WriteSet]:
+    """The batches of one bulk load (fixed ids, texts and vectors: replayable on any file)."""
+    vectors = _vectors(n, seed)
+    rng = np.random.default_rng(seed)
+    out: list[WriteSet] = []
+    for start in range(0, n, batch):
+        nodes = [
+            make_node(
+                "acme",
+                memory_id=f"bulk_{i:06d}",
+                content=" ".join(rng.choice(_WORDS, size=3).tolist()) + f" note {i}",
+            )
+            for i in range(start, min(n, start + batch))
+        ]
+        rows = tuple(
+            EmbeddingRow(node.memory_id, MODEL, vectors[start + i], f"sha-{node.memory_id}")
+            for i, node in enumerate(nodes)
+        )
+        out.append(WriteSet("acme", ts(1), nodes=tuple(nodes), embeddings=rows))
+    return out
+
+
+def test_a_bulk_load_builds_both_indexes_while_it_runs_with_the_same_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph starts at a tenth of the threshold and the text index at its own,
+    both followed batch by batch; a store loaded the old way (graph at the
+    threshold, text index on the first search) answers exactly the same."""
+    from memvault.store.sqlite import store as store_mod
+    from memvault.store.sqlite import vectors as vectors_mod
+
+    batches = _load_batches(3000, seed=31)
+    new = SQLiteStore(tmp_path / "new.db", ann_min_rows=2000)
+    for i, write in enumerate(batches):
+        new.apply(write)
+        text = new.text_leg.index
+        # the text index exists from its threshold (500 rows) on, current after each batch
+        assert (text is not None) == (250 * (i + 1) >= 500)
+        if text is not None:
+            assert text.rows == 250 * (i + 1) and text.marker == store_mod.fts_marker(new._reader())
+        matrix = new._vectors[("acme", MODEL)]
+        assert matrix.ann is not None  # from 200 rows (a tenth of the threshold) on
+    matrix = new._vectors[("acme", MODEL)]
+    assert matrix.wait_for_ann(120) is not None and matrix.ann is not None
+    assert matrix.ann.count == 2944 and matrix.ann_pending() == 56  # whole chunks of 64
+
+    monkeypatch.setattr(vectors_mod, "BULK_GRAPH_SHARE", 1.0)
+    monkeypatch.setattr(store_mod, "BULK_TEXT_BUILD_ROWS", 0)
+    old = SQLiteStore(tmp_path / "old.db", ann_min_rows=2000)
+    old.text_leg.background = False
+    for i, write in enumerate(batches):
+        old.apply(write)
+        assert old.text_leg.index is None
+        assert (old._vectors[("acme", MODEL)].ann is not None) == (250 * (i + 1) >= 2000)
+    before = old._vectors[("acme", MODEL)]
+    assert before.wait_for_ann(120) is not None and before.ann is not None
+    assert before.ann.count == 2944
+    faiss = load_faiss()
+    assert isinstance(matrix.ann, HnswIndex) and isinstance(before.ann, HnswIndex)
+    # the same graph, byte for byte: it depends on the rows, not on when the worker ran
+    assert np.array_equal(
+        faiss.serialize_index(matrix.ann._index), faiss.serialize_index(before.ann._index)
+    )
+    for q in _vectors(25, seed=32):
+        assert new.search_vectors("acme", MODEL, q, NodeFilter(), limit=10) == old.search_vectors(
+            "acme", MODEL, q, NodeFilter(), limit=10
+        )
+    for terms in (["tea"], ["berlin", "friday"], ["note", "garden"], ["python", "1234"]):
+        got = new.search_text("acme", terms, NodeFilter(), limit=10)
+        assert got and got == old.search_text("acme", terms, NodeFilter(), limit=10)
+    assert old.text_leg.index is not None  # the old way: built by the first search
+    for s in (new, old):
+        s.close()

@@ -180,7 +180,8 @@ def test_a_background_build_keeps_searches_exact_and_catches_up() -> None:
     m.upsert("m00007", q, active=True)  # changed during (or after) the build
     m.upsert("late", -q, active=True)  # appended during (or after) the build
     assert m.wait_for_ann(120) is not None
-    assert m.ann is not None and m.ann.count == 3001
+    # the build's rows, then whole chunks only: fewer than a chunk stay in the exact tail
+    assert m.ann is not None and 3001 - vectors_mod.EXTEND_CHUNK < m.ann.count <= 3001
     top = m.search(q, 10, None, ann_min_rows=100)
     assert top[0] == ("m00007", pytest.approx(1.0, abs=1e-5))
     assert m.search(-q, 1, None, ann_min_rows=100)[0][0] == "late"
@@ -237,7 +238,8 @@ def test_the_graph_follows_a_bulk_load_on_a_worker(kind: str) -> None:
     m.upsert("twin", queries[5], active=True)
     assert m.search(queries[5], 1, None, ann_min_rows=1000)[0][0] == "twin"  # maybe in the tail
     assert m.wait_for_ann(120) is not None and m.ann is not None
-    assert m.ann.count == 3001 and m.ann_pending() == 0 and m._building is None
+    assert m.ann.count + m.ann_pending() == 3001 and m._building is None
+    assert m.ann_pending() < vectors_mod.EXTEND_CHUNK  # whole chunks; the rest stays exact
     overlaps = [
         _overlap(m.search(q, 10, None, ann_min_rows=1000), m.search_exact(q, 10, None))
         for q in queries
@@ -319,6 +321,40 @@ def test_a_search_meeting_a_large_tail_starts_a_worker_at_normal_priority(
 
 
 @needs_faiss
+def test_a_load_leaving_a_large_tail_starts_a_worker_at_normal_priority(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A starved low-priority worker: the next write past the urgent backlog adds a
+    normal one (as a search would), once; below it the writes leave the low one alone."""
+    m = _matrix(_clustered(1000))
+    m.background = True
+    assert m.ensure_ann(wait=True) is not None
+    started: list[bool] = []
+    release = threading.Event()
+
+    def recorder(self: VectorMatrix, *args: Any) -> None:
+        started.append(args[-1])  # ``low``
+        release.wait(60)
+        with self._start_lock:
+            self._workers.pop(threading.current_thread(), None)
+
+    monkeypatch.setattr(VectorMatrix, "_work", recorder)
+    monkeypatch.setattr(vectors_mod, "URGENT_BACKLOG", 200)
+    vectors = _clustered(300, seed=53)
+    for i, v in enumerate(vectors[:150]):
+        m.upsert(f"t{i:05d}", v, active=True)
+    m.follow_ann(100, bulk=True)
+    assert started == [True]  # the tail's first whole chunk started a low worker
+    for i, v in enumerate(vectors[150:], start=150):
+        m.upsert(f"t{i:05d}", v, active=True)
+    m.follow_ann(100, bulk=True)
+    m.follow_ann(100, bulk=True)  # a normal worker runs: no second one
+    assert started == [True, False]
+    release.set()
+    assert m.wait_for_ann(60) is not None and m._building is None
+
+
+@needs_faiss
 def test_a_search_does_not_wait_long_for_a_busy_worker() -> None:
     """A worker holding the ANN lock (a chunk on a starved thread) makes a search
     answer exactly instead of waiting for it."""
@@ -363,8 +399,8 @@ def test_the_write_graph_starts_empty_and_a_search_on_a_large_tail_helps_fill_it
     q = _clustered(1, seed=71)[0]
     got = m.search(q, 10, None, ann_min_rows=1000)  # graph so far + the tail, exactly
     assert _overlap(got, m.search_exact(q, 10, None)) >= 0.9
-    assert m.wait_for_ann(120) is not None and m.ann_pending() == 0 and m.ann_backlog() == 0
-    assert m.ann.count == 2500 and m.ann.slots == 2500  # every row added once
+    assert m.wait_for_ann(120) is not None and m.ann_pending() == m.ann_backlog() == 2500 % 64
+    assert m.ann.count == m.ann.slots == 2496  # 39 whole chunks, every row added once
     overlaps = [
         _overlap(m.search(p, 10, None, ann_min_rows=1000), m.search_exact(p, 10, None))
         for p in _clustered(10, seed=72)

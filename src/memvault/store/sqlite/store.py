@@ -175,11 +175,13 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                     orch, revision=revision, history_count=head[0], last_hash=head[1]
                 )
             # Committed: only now may the in-memory vector index follow the write.
-            self._follow_write(write, before, after)
+            self._follow_write(write, before, after, _bulk_models(write, ()))
             for model_id, dim in bulk.items():
                 self._follow_bulk(orch, model_id, dim)
             if not write.purge_ids:
                 self.text_leg.follow(text_before, text_after, text_rows)
+                if len(text_rows) >= FOLLOW_BULK_ROWS:
+                    self._follow_text_bulk()
                 self._follow_rank_fields(write, text_before, text_after)
             if write.purge_ids:
                 self._after_purge(orch)
@@ -207,8 +209,10 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
         write: WriteSet,
         before: dict[str, tuple[int, int]],
         after: dict[str, tuple[int, int]],
+        bulk: Mapping[str, int],
     ) -> None:
-        """Bring cached vector matrices up to date with a committed write."""
+        """Bring cached vector matrices up to date with a committed write (``bulk``:
+        the models it wrote a bulk batch of, see :func:`_bulk_models`)."""
         with self._vectors_lock:
             for model_id, marker in before.items():
                 key = (write.orchestrator_id, model_id)
@@ -233,7 +237,7 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                         active = current[0].status.value if current else "gone"
                     matrix.upsert(row.memory_id, row.vector, active=active == "active")
                 matrix.marker = after[model_id]
-                matrix.follow_ann(self.ann_min_rows)
+                matrix.follow_ann(self.ann_min_rows, bulk=model_id in bulk)
 
     def _small(self, conn: sqlite3.Connection, orch: str, model_id: str) -> bool:
         """Whether (tenant, model) holds fewer vectors than the ANN threshold (cheap to load).
@@ -263,7 +267,20 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
                 matrix = self._matrix(orchestrator_id, model_id, dim)
         except (sqlite3.DatabaseError, StoreUnavailableError):
             return
-        matrix.follow_ann(self.ann_min_rows)
+        matrix.follow_ann(self.ann_min_rows, bulk=True)
+
+    def _follow_text_bulk(self) -> None:
+        """After a bulk batch: build the text index now while the file is small
+        (:meth:`TextLeg.start_small`); later batches follow into it.
+
+        A read failing here fails nothing: the first search builds the index.
+        """
+        try:
+            with self._call():
+                self._usable()
+                self.text_leg.start_small(self._reader(), self._snapshot, BULK_TEXT_BUILD_ROWS)
+        except (sqlite3.DatabaseError, StoreUnavailableError):
+            return
 
     def _follow_rank_fields(
         self, write: WriteSet, before: tuple[int, int], after: tuple[int, int]
@@ -788,6 +805,8 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
 
 #: a write with this many vectors of one model is a bulk batch (see SQLiteStore._follow_bulk)
 FOLLOW_BULK_ROWS = 100
+#: a bulk batch builds the text index at once up to this many full-text rows (~0.2 s)
+BULK_TEXT_BUILD_ROWS = 5_000
 
 
 def _bulk_models(write: WriteSet, followed: Sequence[str]) -> dict[str, int]:

@@ -618,6 +618,8 @@ class TextLeg:
         self._building: threading.Thread | None = None
         self._failed: str | None = None
         self._lock = threading.Lock()
+        #: the column weights searches asked for last (a build warms its terms with them)
+        self._weights: Mapping[str, float] | None = None
 
     @property
     def index(self) -> TextIndex | None:
@@ -635,6 +637,8 @@ class TextLeg:
         has its common terms scored with ``weights`` before it is used."""
         if not self.min_rows and self.min_rows != 0:
             return None
+        if weights is not None:
+            self._weights = weights
         if marker is None:
             marker = fts_marker(conn)
         if marker[1] < (self.min_rows or 0) or self._failed is not None:
@@ -659,6 +663,32 @@ class TextLeg:
                 )
                 self._building.start()
         return None
+
+    def start_small(self, conn: sqlite3.Connection, snapshot: Any, most_rows: int) -> bool:
+        """Build the index here and now if none exists and the file holds at most
+        ``most_rows`` full-text rows (and at least ``min_rows``); whether it did.
+
+        Trigger: a bulk load (``add_many`` batch after batch) into a small store.
+        Why: built after the load, on the first search, the index read and
+          tokenized every row again (100k rows: seconds on a worker while searches
+          went to SQL); built while the store is small it costs milliseconds, and
+          :meth:`follow` then adds each committed batch's rows, already at hand.
+        Outcome: the caller (the store, after a bulk batch committed) gets an
+          index current with its snapshot; larger files are left to the first
+          search's background build, as before.
+        """
+        if (not self.min_rows and self.min_rows != 0) or self._failed is not None:
+            return False
+        if self._index is not None or self._building is not None:
+            return False
+        rows = fts_marker(conn)[1]  # the largest rowid: at least the row count
+        if rows < (self.min_rows or 0) or rows > most_rows:
+            return False
+        with self._lock:
+            if self._index is not None or self._building is not None:
+                return False
+            self._index = self._build(snapshot, self._weights)
+        return self._index is not None
 
     def _build(self, snapshot: Any, weights: Mapping[str, float] | None = None) -> TextIndex | None:
         if self._tokens is None:

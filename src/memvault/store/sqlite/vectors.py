@@ -42,7 +42,8 @@ ANN_KINDS: tuple[str, ...] = ("hnsw", "ivf")
 ANN_MIN_SHARE = 0.05
 
 #: Rows the background worker adds to the graph per hold of the ANN lock: ~10 ms
-#: of one core at 100k (a search waits at most that long for the lock).
+#: of one core at 100k (a search waits at most that long for the lock). It adds
+#: whole chunks only, rows ``k·64 … k·64+63`` (see :meth:`VectorMatrix._work`).
 EXTEND_CHUNK = 64
 #: Rows outside the graph from which a search starts a worker at normal priority
 #: (an exact scan of them costs ~1 ms, and a low-priority worker may starve).
@@ -52,6 +53,9 @@ WORKER_NICE = 10
 #: How long a search waits for the ANN lock while a worker holds it, before
 #: answering exactly (seconds).
 ANN_LOCK_WAIT_S = 0.02
+#: A bulk load starts the graph once the store holds this share of the ANN
+#: threshold (see :meth:`VectorMatrix.follow_ann`); other writes at the threshold.
+BULK_GRAPH_SHARE = 0.1
 
 F32 = npt.NDArray[np.float32]
 Marker = tuple[int, int]
@@ -374,8 +378,9 @@ class VectorMatrix:
         self._workers[thread] = low
         thread.start()
 
-    def follow_ann(self, min_rows: int | None) -> None:
-        """After a write: start the background graph once ``min_rows`` rows are active.
+    def follow_ann(self, min_rows: int | None, *, bulk: bool = False) -> None:
+        """After a write: start the background graph once ``min_rows`` rows are active
+        (``bulk``: the write was a bulk batch; then from :data:`BULK_GRAPH_SHARE` of them).
 
         Trigger: a bulk load (``add_many`` batch after batch) into a store whose
           graph does not exist yet.
@@ -392,13 +397,30 @@ class VectorMatrix:
           (:meth:`_search_ann`). IVF, which needs its rows to train, is built
           on the worker in one go.
 
+        Trigger: a bulk load (session 11, 100k rows at ~2,000 rows/s): started at
+          the threshold, the worker had half the load's time for all its rows and
+          40–45k rows were left when the last batch committed (14–15 s more).
+        Why: the graph costs ~0.3 ms of one core a row; the whole load gives it time
+          enough if it starts early.
+        Outcome: a bulk batch starts it from a tenth of the threshold on, so it
+          keeps up with the load; it is searched only from the threshold on
+          (:meth:`search`), as before.
+
         >>> m = VectorMatrix(2, background=True)
         >>> m.follow_ann(None); m.ann is None
         True
         """
         if not self.background or not min_rows or self._ann_failed or self._stop:
             return
-        if self.ann is not None or self._workers or self.active_count() < min_rows:
+        if self.ann is not None and self.ann_pending() >= URGENT_BACKLOG:
+            # Trigger: a busy machine starves the low-priority worker during a load.
+            # Why: every row it leaves is scanned exactly by each search and waited
+            #   for after the load. Outcome: as for a search meeting that tail, a
+            #   worker at normal priority (it takes its share of the CPU, no more).
+            self._start_worker(low=False)
+            return
+        start = max(1, int(min_rows * BULK_GRAPH_SHARE)) if bulk else min_rows
+        if self.ann is not None or self._workers or self.active_count() < start:
             return
         faiss = load_faiss()
         if faiss is None:
@@ -418,8 +440,9 @@ class VectorMatrix:
         Otherwise (a search met a large tail) a worker at normal priority is
         started unless one runs: a low one alone may starve on a busy machine.
         """
-        if self.ann is None:
-            return
+        ann = self.ann
+        if ann is None or len(self.ids) - ann.count < EXTEND_CHUNK:
+            return  # not a whole chunk yet: the worker would have nothing to add
         with self._start_lock:  # serialised with the worker's "caught up, ending" check
             if self._stop or (self._workers if low else not all(self._workers.values())):
                 return
@@ -456,6 +479,12 @@ class VectorMatrix:
         # Extending: the writer keeps the other core. Measured (session 11) and not
         # shipped: a thread per core once the writer is idle — at load 7-14 faiss's
         # OpenMP threads on chunks of 128 added rows 2.4x slower (wall) than one thread.
+        # Trigger: a worker that keeps up with the writer met tails of any length.
+        # Why: faiss inserts a chunk's points level by level in an order of its own,
+        #   so where chunks end shapes the graph; it depended on thread timing, and
+        #   the graph (and what a search costs and finds) differed from run to run.
+        # Outcome: whole chunks of EXTEND_CHUNK rows only; fewer rows wait in the
+        #   tail (scored exactly: microseconds). The graph is a function of the rows.
         faiss.omp_set_num_threads(1)
         ann = self.ann
         while ann is not None:
@@ -466,22 +495,25 @@ class VectorMatrix:
             if self._waiting > 0:
                 time.sleep(0.001)  # a search waits for the lock: let it in first
             with self._ann_lock:
-                added = self._extend(ann, EXTEND_CHUNK) if not self._stop else 0
+                added = self._extend(ann, EXTEND_CHUNK, whole=True) if not self._stop else 0
             if added == 0:
                 with self._start_lock:
-                    if self._stop or ann.count >= len(self.ids):
+                    if self._stop or len(self.ids) - ann.count < EXTEND_CHUNK:
                         self._workers.pop(me, None)
                         return
 
-    def _extend(self, ann: AnnIndex | HnswIndex, most: int | None = None) -> int:
-        """Add up to ``most`` rows of the tail (rows ``ann.count`` on) to ``ann``; how many.
+    def _extend(
+        self, ann: AnnIndex | HnswIndex, most: int | None = None, *, whole: bool = False
+    ) -> int:
+        """Add up to ``most`` rows of the tail (rows ``ann.count`` on) to ``ann``; how many
+        (``whole``: exactly ``most`` or none).
 
         The caller holds the ANN lock. A row's vector is written before the row
         is counted (:meth:`upsert`), so every row below ``len(ids)`` is complete.
         """
         start = ann.count
         end = len(self.ids) if most is None else min(len(self.ids), start + most)
-        if end <= start:
+        if end <= start or (whole and most is not None and end - start < most):
             return 0
         ann.extend(self._matrix[start:end])
         return end - start
