@@ -131,13 +131,17 @@ class FtsTokens:
 
     def of(self, text: str) -> list[str]:
         """Every token of ``text`` in order, as FTS5 indexes it."""
-        chunks = text.split()
-        self.resolve(chunks)
+        self.resolve(text.split())
+        return self.resolved(text)
+
+    def resolved(self, text: str) -> list[str]:
+        """:meth:`of` for a text whose chunks were just resolved (a chunk the cache
+        dropped meanwhile is resolved again); skips the check of every chunk."""
         cache = self._cache
         out: list[str] = []
-        for chunk in chunks:
+        for chunk in text.split():
             terms = cache.get(chunk)
-            if terms is None:  # the cache was cleared meanwhile
+            if terms is None:  # not resolved, or the cache was cleared meanwhile
                 self.resolve([chunk])
                 terms = self._cache[chunk]
             out.extend(terms)
@@ -259,13 +263,14 @@ class TextIndex:
         """Add rows (a memory already indexed under another rowid is replaced)."""
         chunks = [c for r in rows for text in r.texts for c in text.split()]
         self.tokens.resolve(chunks)
+        tokens_of = self.tokens.resolved  # every chunk resolved just now (one round trip)
         counted: list[tuple[TextRow, list[dict[str, int]], int]] = []
         for row in rows:
             per_col: list[dict[str, int]] = []
             length = 0
             for text in row.texts:
                 counts: dict[str, int] = {}
-                for term in self.tokens.of(text) if text else ():
+                for term in tokens_of(text) if text else ():
                     counts[term] = counts.get(term, 0) + 1
                     length += 1
                 per_col.append(counts)
