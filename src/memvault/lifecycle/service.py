@@ -65,6 +65,27 @@ EXPORT_FORMAT = "memvault.export/2"
 _PAGE = 5000
 
 
+#: The ``detail`` keys of a history event that name another memory: a link's
+#: target, a supersede's successor, a merge's replaced rows.
+_POINTER_KEYS = ("to", "by", "replaces")
+
+
+def _points_within(event: HistoryEvent, own: set[str]) -> bool:
+    """Whether every memory ``event`` points at is one of ``own`` (an export's rule).
+
+    >>> from memvault.model.enums import HistoryOp
+    >>> link = HistoryEvent("e1", "acme", HistoryOp.LINK, "t", "m1", detail={"to": "m9"})
+    >>> _points_within(link, {"m1", "m9"}), _points_within(link, {"m1"})
+    (True, False)
+    """
+    for key in _POINTER_KEYS:
+        value = event.detail.get(key)
+        named = value if isinstance(value, list | tuple) else (value,)
+        if any(isinstance(v, str) and v not in own for v in named):
+            return False
+    return True
+
+
 class LifecycleService(WriteSteps):
     """TTL sweep, purge, consolidation, audit verification, export and forget;
     proposals are its :attr:`consent` service's."""
@@ -399,15 +420,22 @@ class LifecycleService(WriteSteps):
             key=lambda n: (n.created_at, n.memory_id),
         )
         events = 0
+        # only edges between the user's own exported memories: an edge to another
+        # user's memory (a shared conversation id's 'follows', a link made by hand)
+        # would name that memory's id (REVIEW S11-R5 remark)
+        own = {n.memory_id for n in nodes}
         for node in nodes:
             record = {"record": "memory", **node.to_json()}
             record["edges"] = [
-                e.to_json() for e in self._store.edges_of(self._orch, [node.memory_id])
+                e.to_json()
+                for e in self._store.edges_of(self._orch, [node.memory_id])
+                if e.from_memory_id in own and e.to_memory_id in own
             ]
             yield record
             for event in self._store.history(self._orch, node.memory_id, limit=2**62):
-                events += 1
-                yield {"record": "history", **history_json(event)}
+                if _points_within(event, own):  # else the event names another's memory
+                    events += 1
+                    yield {"record": "history", **history_json(event)}
         proposals = self._store.proposals(self._orch, user_id=user_id, limit=2**62)
         for proposal in proposals:
             yield {"record": "proposal", **proposal_json(proposal)}
