@@ -46,6 +46,7 @@ __all__ = [
     "of_the_moment",
     "praises_listener",
     "stands_alone",
+    "taste_said",
     "wants_replies",
 ]
 
@@ -62,14 +63,20 @@ _PRONOUN_I = re.compile(r"(?<![\w'’])I(?![\w])")
 _PLAIN_HYPHENATED = re.compile(r"[^\W\d_A-Z]+(?:-[^\W\d_A-Z]+)+")
 
 
-def stands_alone(text: str) -> bool:
+def stands_alone(text: str, *, any_letter: bool = False) -> bool:
     """Whether a clause names something of its own (a name, an identifier, a number).
+
+    ``any_letter``: a word after the first one starting with any letter outside
+    a–z counts too ("adesso la ceramica è il venerdì": a change that names its
+    new day, in a language whose day names are lower case).
 
     >>> [stands_alone(t) for t in ("Builds are cached on Vercel", "インフラは GCP です。")]
     [True, True]
     >>> plain = "Keep it plain please.", "Most of my students are sixteen.", "Sem acesso ao e-mail."
     >>> [stands_alone(t) for t in (*plain, "Rien ne change là-dessus.")]
     [False, False, False, False]
+    >>> stands_alone("L'aria condizionata è rotta"), stands_alone("Il server è su Hetzner")
+    (False, True)
     """
     masked, spans = protect(text)
     if any(not _PLAIN_HYPHENATED.fullmatch(span) for span in spans):
@@ -79,22 +86,28 @@ def stands_alone(text: str) -> bool:
         # ("インフラは GCP です", "エンジニアをしています") name something; "家でのんびり
         # しています" names nothing
         return _UNSPACED_NAME.search(text) is not None
-    return _NAMED.search(_PRONOUN_I.sub("i", masked)) is not None
+    # a capital is an upper-case letter: "è rotta", "ça marche" name nothing
+    return any(
+        any_letter or m.group(0)[0].isupper() or m.group(0)[0].isdigit()
+        for m in _NAMED.finditer(_PRONOUN_I.sub("i", masked))
+    )
 
 
 def context_of_kept(text: str) -> bool:
     """Whether a later sentence of a turn that keeps a memory is only that memory's context.
 
     Used for sentences no rule read: a rule's slot ("my team is spread across three
-    time zones") is its own statement. In English the rules read every way of
-    saying a second memory worth its own slot, and what is left is the first
-    memory's detail, even when it names something ("The migration took two
-    sprints", "Builds are cached on Vercel") — unless it holds an identifier
-    or says a change ("we switched to Zed"). In other languages no rule reads the
-    second memory, so a sentence that names something of its own stands alone.
+    time zones") is its own statement. In English what is left is the first
+    memory's detail ("The migration took two sprints") unless it holds an
+    identifier, says a change ("we switched to Zed") or names a thing by its
+    proper name ("Builds are cached on Vercel", "Sim is in Gazebo": the stack's
+    second tool, said as where things happen). In other languages no rule reads
+    the second memory, so a sentence that names something of its own stands alone.
 
     >>> context_of_kept("Builds are cached on Vercel."), context_of_kept("Todo en Hetzner ahora.")
-    (True, False)
+    (False, False)
+    >>> context_of_kept("The migration took two sprints."), context_of_kept("I loved it.")
+    (True, True)
     >>> context_of_kept("Mostly 15th-century stuff."), context_of_kept("The boards are nRF52s.")
     (True, False)
     """
@@ -102,11 +115,40 @@ def context_of_kept(text: str) -> bool:
         # an identifier (a region, a pin, a path) or a change said is its own memory —
         # an ordinal ("mostly 15th-century stuff", "the 3rd floor") names nothing
         named = [span for span in protect(text)[1] if not _ORDINAL.fullmatch(span)]
-        return not named and UPDATE_CUE.search(text) is None
+        return not named and UPDATE_CUE.search(text) is None and not _PROPER.search(text)
     return not stands_alone(text)
 
 
+#: A taste or a wish said in its words ("I'd rather", "keep it short", "never use …").
+_TASTE_SAID = re.compile(
+    r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|rather|adore|hate|hates"
+    r"|can't stand|favou?rite|fan of|into|want|wants|wish|please|pls|keep|always|never"
+    r"|don't|do not|avoid|skip|stick to|give me|no more|instead|better than)\b",
+    re.I,
+)
+_TASTE_GLOSSES = frozenset({"i like", "i prefer", "i hate", "please reply in"})
+
+
+def taste_said(text: str) -> bool:
+    """Whether a clause says a taste or a wish in its words, in any language the reader reads.
+
+    A later sentence read as a preference without such words is a comment on what the
+    turn keeps ("The bank connector was better.", "It's me and one part-timer.").
+
+    >>> taste_said("I'd rather have tables"), taste_said("It's me and one part-timer.")
+    (True, False)
+    >>> taste_said("Prefiero tablas a párrafos"), taste_said("Die Schnittstelle war besser.")
+    (True, False)
+    """
+    if english_like(text):
+        return _TASTE_SAID.search(text) is not None
+    return bool(_TASTE_GLOSSES.intersection(glosses(text)))
+
+
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)(?:-[a-z]+)?", re.I)
+# A proper name after the clause's first word ("cached on Vercel", "deploys go through
+# ArgoCD"), or a word of two capitals ("GCP"): the sentence names a thing of its own.
+_PROPER = re.compile(r"(?<=\S\s)(?!I\b)[A-Z][\w.+#-]*|\b[A-Z]{2,}\b")
 
 
 _LISTENER = r"(?:you|your|you're|you've|yours|u|ur)"

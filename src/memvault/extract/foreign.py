@@ -13,7 +13,7 @@ is about, and the corpus has a few hundred clauses per language, not every wordi
 
 >>> from datetime import date
 >>> from memvault.extract.clause import Clause
->>> from memvault.extract.reader import Reading
+>>> from memvault.extract.reader import MORE_OTHER, Reading
 >>> r = Reading("fact", 0.13, (("fact", 0.13), ("oneoff", 0.01)), 0.48, False, 0.92)
 >>> clause = Clause("Sou designer de produto numa fintech em Recife", "Bia", date(2026, 12, 1))
 >>> keep_other_language(clause, r, says=False, lead=True, bar=(0.8, 0.95))[0].content
@@ -37,12 +37,18 @@ from memvault.extract.context import (
     wants_replies,
 )
 from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, REPLY_GLOSS, TASTE_GLOSSES, glosses
-from memvault.extract.reader import Reading
+from memvault.extract.reader import MORE_OTHER, Reading
 from memvault.extract.reading import verbatim_candidate
+from memvault.learn.language import _OTHER_LATIN
+
+#: Function words of the Latin-script languages the reader reads (the shared language
+#: test's list, plus Swedish, Danish/Norwegian, Romanian and Czech ones).
+_READ_WORDS = _OTHER_LATIN | MORE_OTHER
 
 __all__ = [
     "LEAD_MASS",
     "STATED_OTHER",
+    "in_a_read_language",
     "introduces",
     "keep_other_language",
     "profile_reading",
@@ -89,7 +95,13 @@ def keep_other_language(
         # "Je suis affineuse de fromages dans le Jura", read as an unsure fact or taste:
         # who the speaker is (see :func:`profile_reading`) — a fact
         sure, reading = True, replace(reading, label="fact")
-    if not sure and lead and reading.mass >= LEAD_MASS and stands_alone(text):
+    if (
+        not sure
+        and lead
+        and reading.mass >= LEAD_MASS
+        and stands_alone(text, any_letter=True)
+        and in_a_read_language(text)
+    ):
         # Trigger: the first sentence of a turn in another language, naming something,
         #          read as durable without standing out ("Hola, soy Mateo y llevo el
         #          marketing de una tienda online de café en Sevilla").
@@ -196,7 +208,7 @@ def profile_reading(text: str, reading: Reading) -> Reading:
     Outcome: read as a sure fact, kept word for word — unless the reader is fairly
              sure it is a one-off ("je suis en retard pour la réunion avec Marc").
 
-    >>> from memvault.extract.reader import Reading
+    >>> from memvault.extract.reader import MORE_OTHER, Reading
     >>> weak = Reading("oneoff", 0.08, (("oneoff", 0.08), ("fact", 0.05)), 0.35, False, 0.4)
     >>> profile_reading("Soy enfermera en un hospital de Zaragoza", weak).label
     'fact'
@@ -210,6 +222,26 @@ def profile_reading(text: str, reading: Reading) -> Reading:
     return replace(reading, label="fact", sure=True) if profile_said(text) else reading
 
 
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def in_a_read_language(text: str) -> bool:
+    """Whether a clause not in English is in a language of the reader's corpus, as far
+    as its words tell: another script, a function word of a Latin-script language the
+    reader reads, or a cue word it glosses. Finnish or Hungarian have none of those: an
+    unsure reading of them is no reading.
+
+    >>> in_a_read_language("Llevo el marketing de una tienda en Sevilla")
+    True
+    >>> in_a_read_language("Taustajärjestelmä julkaistaan joka torstai klusterille Argolla")
+    False
+    """
+    if any(ch.isalpha() and ord(ch) >= 0x250 for ch in text):
+        return True
+    words = {w.lower() for w in _WORD.findall(text)}
+    return not words.isdisjoint(_READ_WORDS) or bool(glosses(text))
+
+
 def profile_said(text: str) -> bool:
     """Whether a clause in another language says who the speaker is, with a name.
 
@@ -220,5 +252,5 @@ def profile_said(text: str) -> bool:
     if not _TIME_GLOSSES.isdisjoint(hints) or _SOON.search(text):
         return False  # "ich bin nächste Woche nicht da": this week's logistics
     if not _PROFILE_GLOSSES.isdisjoint(hints):
-        return stands_alone(text)
+        return stands_alone(text, any_letter=True)
     return _COPULA.match(text) is not None and _AT_PLACE.search(text) is not None

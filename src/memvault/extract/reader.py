@@ -45,6 +45,7 @@ __all__ = [
     "KEEP_FLOOR",
     "KEEP_SHARE",
     "LABELS",
+    "MORE_OTHER",
     "READER_MANIFEST",
     "SILENT",
     "TYPES",
@@ -91,7 +92,7 @@ TYPES: dict[str, tuple[MemoryType, str]] = {
 #: of the languages it does list ("Lavoro come guida alpina in Val d'Aosta" has none of its
 #: words), none of them an English word.
 #: "Varje fredag har vi fika med hela teamet" has no accent and no word that test knows.
-_MORE_OTHER = frozenset(
+MORE_OTHER = frozenset(
     """och att det som är inte jag har på av till ett kan ska också våra vår mitt mina
     mycket hela varje numera istället använder jobbar bor vi med til ikke jeg af skal også
     vores meget hver nå nu bruger bruker arbejder jobber
@@ -119,7 +120,7 @@ def english_like(text: str) -> bool:
     if not _reads_english(text):
         return False
     words = _WORD.findall(text.lower())
-    more = sum(w in _MORE_OTHER for w in words)
+    more = sum(w in MORE_OTHER for w in words)
     return more < 2 or more <= sum(common_english(w) for w in words)
 
 

@@ -59,6 +59,7 @@ from memvault.extract.context import (
     of_the_moment,
     praises_listener,
     stands_alone,
+    taste_said,
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
@@ -419,10 +420,15 @@ class RuleExtractor:
                     (
                         reading.label in _ASIDE
                         and reading.score >= ASIDE_MIN
-                        and why.startswith(("silent:oneoff", "silent:chitchat", "silent:praise"))
+                        and why.startswith(
+                            ("silent:oneoff", "silent:chitchat", "silent:praise", "silent:one-off")
+                        )
                     )
                     # a question asked ("is it worth moving to X? we're a small team")
                     or (why.startswith("silent:question") and text.rstrip().endswith(("?", "？")))
+                    # praise of the assistant ("You explain so clearly. My lead should
+                    # take notes."), however the reader reads its words
+                    or why.startswith("silent:praise")
                 )
             ):
                 aside_in = s_index
@@ -511,6 +517,19 @@ class RuleExtractor:
                 #      alone it names nothing and means nothing.
                 # Outcome: nothing is kept of it unless it names something of its own.
                 why, cand = f"silent:context of a kept memory ({why})", None
+            if (
+                cand is not None
+                and not explicit
+                and cand.rule.startswith("reader.")
+                and cand.type is MemoryType.PREFERENCE
+                and kept_in is not None
+                and kept_in < s_index
+                and not taste_said(raw)
+            ):
+                # "We moved to sevDesk. The bank connector was better.", "I sell wallets
+                # out of a workshop. It's me and one part-timer.": a later sentence read
+                # as a taste without a taste's words comments on the kept memory.
+                why, cand = f"silent:context of a kept memory, no taste said ({why})", None
             if (
                 cand is not None
                 and cand.type is MemoryType.EVENT
@@ -678,7 +697,7 @@ class RuleExtractor:
             and when.TODAY_OTHER.search(text) is None
             and not text.rstrip().endswith(("?", "？"))
             and quiet in {"", reading.label}
-            and stands_alone(text)
+            and stands_alone(text, any_letter=True)
         )
         if changed_other and reading is not None:
             # Trigger: a change said in another language ("wir sind inzwischen auf
@@ -815,6 +834,10 @@ class RuleExtractor:
                 ):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
                     read = replace(read, label="fact")
+                elif read.label == "goal" and decision_said(raw):
+                    # "ok decision made, we're moving the builds to Buildkite in Q2": the
+                    # lead-in said the choice, the clause reads like a plan
+                    read = replace(read, label="decision")
                 elif read.label == "decision" and not decision_said(raw):
                     # "we run everything on k8s": no choice said, the stack's fact ("devo
                     # aggiornare …", which reads as English to the word count: a todo)

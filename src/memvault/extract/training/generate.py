@@ -37,6 +37,7 @@ from memvault.extract.training import (
 from memvault.extract.training.fragments import LABELS, PREFIXES
 from memvault.extract.training.fragments import SLOTS as _SLOTS_1
 from memvault.extract.training.fragments import TEMPLATES as _TEMPLATES_1
+from memvault.learn.tables import load_tables
 
 __all__ = ["BATCHES", "CORPUS_PATH", "PER_LABEL", "SEED", "Batch", "generate", "write_corpus"]
 
@@ -56,6 +57,11 @@ PER_LABEL: dict[str, int] = {
     "chitchat": 450,
     "oneoff": 1100,
 }
+#: Session 12 (``fragments_acts.toml``): jobs and tools said as what a person does
+#: ("most of my week goes into …", "invoices go out through Xero", "Die Rechnungen
+#: schreibe ich in …"), standing orders ("keep answers under ten lines"), and their
+#: silent look-alikes (the state of things right now, the speaker's next hour).
+_ACTS = load_tables(__file__.replace("generate", "fragments_acts"), tuples=True)
 #: Both batches of templates and slots (the second adds to the first, label by label).
 TEMPLATES: dict[str, tuple[str, ...]] = {
     label: _TEMPLATES_1[label] + fragments_chat.TEMPLATES.get(label, ()) for label in LABELS
@@ -137,6 +143,24 @@ BATCHES: tuple[Batch, ...] = (
     *(
         Batch(f"langs.{b['lang']}", b["templates"], b["slots"], b["per_label"], prefixes=False)
         for b in fragments_multi.LATER
+    ),
+    # session 12: jobs and tools said as what a person does, standing orders, and the
+    # state of things right now (silent)
+    Batch(
+        "acts",
+        _ACTS["TEMPLATES"],
+        {**SLOTS, **_ACTS["SLOTS"]},
+        _ACTS["PER_LABEL"],
+    ),
+    *(
+        Batch(
+            f"acts.{lang}",
+            _ACTS["TEMPLATES_OTHER"][lang],
+            _ACTS["SLOTS_OTHER"],
+            _ACTS["PER_LABEL_OTHER"],
+            prefixes=False,
+        )
+        for lang in _ACTS["TEMPLATES_OTHER"]
     ),
 )
 
