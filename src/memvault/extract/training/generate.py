@@ -58,7 +58,7 @@ PER_LABEL: dict[str, int] = {
     "oneoff": 1100,
 }
 #: Session 12 (``fragments_acts.toml``): jobs and tools said as what a person does
-#: ("most of my week goes into …", "invoices go out through Xero", "Die Rechnungen
+#: ("most of my week goes into …", "the designs sit in Figma", "Die Rechnungen
 #: schreibe ich in …"), standing orders ("keep answers under ten lines"), and their
 #: silent look-alikes (the state of things right now, the speaker's next hour).
 _ACTS = load_tables(__file__.replace("generate", "fragments_acts"), tuples=True)
