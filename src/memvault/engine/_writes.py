@@ -238,7 +238,8 @@ class Writer:
 
     def supersede(self, memory_id: str, *, by: str, thread_id: str = "default") -> WriteResult:
         """Mark a memory superseded by a newer one (spec 001): an ``Updates`` edge from
-        ``by`` to it, then its status ``superseded`` — kept and explainable, never deleted.
+        ``by`` to it and its status ``superseded``, in one transaction — kept and
+        explainable, never deleted; never refused for its content (a delete is not).
 
         Raises :class:`MemoryNotFoundError` for an id outside this orchestrator.
         """
@@ -247,16 +248,20 @@ class Writer:
         problem = _manual_problem(old, new)
         if problem:
             return WriteResult(StopReason.SCHEMA_INVALID, memory_id=memory_id, reason=problem)
-        linked = self.link(
-            new.memory_id, old.memory_id, EdgeType.UPDATES, reason="superseded by hand"
+        # the edge and the status in one transaction (review S12-R3); an Updates edge
+        # capture or an earlier call already wrote is not written twice
+        known = any(
+            e.edge_type is EdgeType.UPDATES
+            and e.from_memory_id == new.memory_id
+            and e.to_memory_id == old.memory_id
+            for e in self.core.store.edges_of(self.core.orchestrator, [old.memory_id])
         )
-        if not linked.ok:
-            return linked
+        edge_from = None if known else new.memory_id
         return self._on_fresh_read(
             memory_id,
             "supersede",
             lambda node: self.core.writes.transition(
-                node, MemoryStatus.SUPERSEDED, thread_id=thread_id
+                node, MemoryStatus.SUPERSEDED, thread_id=thread_id, by=edge_from
             ),
             first=old,
         )

@@ -106,6 +106,19 @@ STATUS_CHANGES: dict[MemoryStatus, tuple[MemoryOp, HistoryOp, ChangeKind]] = {
     MemoryStatus.RETRACTED: (MemoryOp.UPDATE, HistoryOp.UPDATE, ChangeKind.UPDATED),
 }
 
+#: Status changes that take a memory out of use: judged as a delete (no content check).
+_OUT_OF_USE = {
+    MemoryStatus.SUPERSEDED: MemoryOp.DELETE,
+    MemoryStatus.RETRACTED: MemoryOp.DELETE,
+}
+_SUCCESS = {
+    MemoryOp.UPDATE: StopReason.SUCCESS_UPDATED,
+    MemoryOp.DELETE: StopReason.SUCCESS_DELETED,
+}
+
+#: The reason of the ``Updates`` edge a supersede by hand writes (spec 001).
+SUPERSEDED_BY_HAND = "superseded by hand"
+
 #: ``create`` runs the relations steps for batches up to this size (``add`` is one).
 RELATIONS_BATCH_MAX = 32
 
@@ -492,12 +505,27 @@ class WritePipeline(Building):
         )
 
     def transition(
-        self, node: MemoryNode, status: MemoryStatus, *, thread_id: str = "default"
+        self,
+        node: MemoryNode,
+        status: MemoryStatus,
+        *,
+        thread_id: str = "default",
+        by: str | None = None,
     ) -> WriteResult:
         """A status change (soft delete, restore, supersede, retract), gated like any write.
 
         A soft delete sets ``purge_at`` ``purge_after`` from now (restorable until
-        then); a restore clears it.
+        then); a restore clears it. ``by``: the memory that supersedes ``node``; its
+        ``Updates`` edge to ``node`` is written in the same transaction.
+
+        Trigger: a retract or supersede of a memory whose content today's gate refuses
+          (stored under older weights, an operator's OpenGate, an import).
+        Why: judged as an UPDATE of that content, it was refused, so the memory the user
+          said was wrong stayed active and served; and the supersede's edge, written first
+          in its own transaction, stayed behind the refusal (review S12-R3).
+        Outcome: taking a memory out of use (superseded, retracted) is judged as a delete
+          is — never refused for its content — and answers SUCCESS_UPDATED; a restore is
+          still judged on its content; edge and status commit together or not at all.
         """
         op, history_op, kind = STATUS_CHANGES[status]
         changes: dict[str, Any] = {"status": status}
@@ -507,10 +535,26 @@ class WritePipeline(Building):
             changes["purge_at"] = None
         now = self.now()
         new = node.model_copy(update={**changes, "updated_at": now})
-        _, decision = self.judged(op, new)
+        judged_as = _OUT_OF_USE.get(status, op)
+        _, decision = self.judged(judged_as, new)
         if not decision.allowed:
             return self.refuse(op, decision, memory_id=node.memory_id)
-        write = self.builder(now, thread_id).transitioned(node, new, decision, history_op, kind)
+        if judged_as is not op:
+            decision = replace(decision, stop_reason=_SUCCESS[op])
+        builder = self.builder(now, thread_id)
+        write = builder.transitioned(node, new, decision, history_op, kind)
+        if by is not None:
+            edge = MemoryEdge(
+                edge_id=new_id("edge"),
+                orchestrator_id=self.orchestrator,
+                from_memory_id=by,
+                to_memory_id=node.memory_id,
+                edge_type=EdgeType.UPDATES,
+                weight=1.0,
+                reason=SUPERSEDED_BY_HAND,
+                created_at=now,
+            )
+            write = builder.combined([write, builder.linked(edge)])
         return self.commit(
             write, WriteResult(decision.stop_reason, memory_id=node.memory_id), op=op
         )
