@@ -297,13 +297,17 @@ def _written_or_conflict(result: WriteResult) -> JSONResponse:
     return _written(result)
 
 
-@router.delete("/memories/{memory_id}", operation_id="delete_memory", responses=_ONE)
+@router.delete(
+    "/memories/{memory_id}", operation_id="delete_memory", responses={**_ONE, **CONFLICT}
+)
 def delete_memory(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> JSONResponse:
     """Soft-delete a memory (restorable until it is purged), acting as ``user_id`` (as PATCH)."""
     return _written(c.engine.delete(memory_id, user=user_id))
 
 
-@router.post("/memories/{memory_id}/restore", operation_id="restore_memory", responses=_ONE)
+@router.post(
+    "/memories/{memory_id}/restore", operation_id="restore_memory", responses={**_ONE, **CONFLICT}
+)
 def restore_memory(memory_id: MemoryId, c: CallerDep, user_id: UserQuery = None) -> JSONResponse:
     """Bring a soft-deleted memory back, acting as ``user_id`` (as PATCH)."""
     return _written(c.engine.restore(memory_id, user=user_id))
