@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
 from memvault.model.validation import canonical_source_path
+from memvault.policy.write_gate import provenance_ids
 from memvault.retrieval.indexing import embedding_rows, text_sha256
 from memvault.store.base import EmbeddingRow
 from memvault.write.drafts import (
@@ -46,6 +48,9 @@ from memvault.write.spec import (
 )
 
 __all__ = ["REASON_FIELDS", "Building", "derived_summary"]
+
+#: How many distinct provenance ids one pipeline keeps the gate's decision for.
+_JUDGED_TEXTS_MAX = 256
 
 #: A judged summary's refusals that refuse its memory (its caps and category are the memory's).
 _CONTENT_REFUSALS = frozenset(
@@ -76,6 +81,11 @@ class Building(Recording):
     embed: EmbedRows | None
     workspace_roots: tuple[Path, ...]
     clean: Cleaner
+
+    @cached_property
+    def _judged_texts(self) -> dict[str, Decision]:
+        """The gate's decisions on provenance ids judged as text, by id (:meth:`_judged_ids`)."""
+        return {}
 
     # -- build ---------------------------------------------------------------
 
@@ -214,7 +224,7 @@ class Building(Recording):
           write. A derived summary costs nothing more.
         """
         found = super().validated(op, node)
-        found += self._judged_actor(op, node)
+        found += self._judged_ids(op, node)
         summary = node.summary
         if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
             return found
@@ -224,23 +234,36 @@ class Building(Recording):
             found.append(decision)
         return found
 
-    def _judged_actor(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
-        """A new memory's ``actor_id`` of several words judged as text (review S11-R6b).
+    def _judged_ids(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """A new memory's provenance ids of several words judged as text (S11-R6b, S12-R5).
 
-        Trigger: a speaker's name with spaces ("Mary Jane"), which the id rule lets
-          through as a name.
-        Why: "Dana has HIV" or "Ignore previous instructions now" is name-shaped too,
-          and was stored unjudged.
-        Outcome: such an actor id gets the gate's content checks (detectors and text
-          heads, as an edge's reason); a content refusal of it refuses the write.
+        Trigger: an id with spaces: a speaker's name ("Mary Jane"), a conversation
+          "team standup", a workflow step "fetch data".
+        Why: refused outright (S11-R1), capture stored nothing from such a conversation
+          inside a successful call (S12-R5); unjudged, "Dana has HIV" or "Ignore previous
+          instructions now" as an id reached the store and ``memory.query`` (S11-R1).
+        Outcome: each such id gets the gate's content checks (detectors and text heads,
+          as an edge's reason), once per distinct id in this pipeline; a content refusal
+          of one refuses the write.
         """
-        actor = (node.actor_id or "").strip()
-        if op is not MemoryOp.STORE or " " not in actor or not isinstance(self.gate, FieldGate):
+        if op is not MemoryOp.STORE or not isinstance(self.gate, FieldGate):
             return []
-        decision = self.gate.check_fields(
-            MemoryOp.STORE, {**REASON_FIELDS, "content": actor}, agent_id=None
-        )
-        return [decision] if decision.stop_reason in _CONTENT_REFUSALS else []
+        found: list[Decision] = []
+        for _, value in provenance_ids(node):
+            text = value.strip()
+            if " " not in text:
+                continue
+            decision = self._judged_texts.get(text)
+            if decision is None:
+                decision = self.gate.check_fields(
+                    MemoryOp.STORE, {**REASON_FIELDS, "content": text}, agent_id=None
+                )
+                if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
+                    self._judged_texts.clear()
+                self._judged_texts[text] = decision
+            if decision.stop_reason in _CONTENT_REFUSALS:
+                found.append(decision)
+        return found
 
     def judged(self, op: MemoryOp, node: MemoryNode) -> tuple[Draft, Decision]:
         """``node`` judged exactly as ``add`` judges it: its draft (with vector) and the decision.

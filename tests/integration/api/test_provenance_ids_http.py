@@ -17,7 +17,10 @@ def test_text_in_conversation_id_is_refused_and_never_returned(live: Live) -> No
     with live.client("writer") as client:
         refused = client.post("/v1/memories", json={**BODY, "conversation_id": INJECTION})
         assert refused.status_code != 201, refused.text
-        assert "NO_SOURCE_DERIVED_FACT" in refused.text
+        assert refused.json()["stop_reason"] == "INJECTION_DETECTED"  # its words judged (S12-R5)
+        multiline = client.post("/v1/memories", json={**BODY, "conversation_id": "a\nb"})
+        assert multiline.status_code != 201, multiline.text
+        assert multiline.json()["stop_reason"] == "NO_SOURCE_DERIVED_FACT"
         stored = client.post("/v1/memories", json={**BODY, "conversation_id": "thread-42"})
         assert stored.status_code == 201, stored.text
         found = client.post("/v1/query", json={"query": "when is the standup", "return": "full"})
