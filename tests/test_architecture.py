@@ -216,6 +216,7 @@ def test_the_builder_check_sees_a_construction(tmp_path: Path) -> None:
 _BACKEND_NAMERS = {
     "benchmarks/backends.py": "compares the backends side by side, by design",
     "benchmarks/perf.py": "measures SQLite's own ANN index",
+    "benchmarks/peer_systems.py": "reads faiss's HNSW counters of SQLite's ANN index per search",
 }
 
 
