@@ -39,7 +39,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from memvault.embed.base import FloatVector
-from memvault.errors import StoreUnavailableError, ValidationFailed
+from memvault.errors import StaleWriteError, StoreUnavailableError, ValidationFailed
 from memvault.extract.base import Candidate, Extraction, Extractor, Message
 from memvault.extract.diagnostics import parse_findings
 from memvault.extract.rules import RuleExtractor
@@ -132,6 +132,25 @@ class Provenance:
 _DEFER_MAX = 10
 #: How many conversations' deferred lists are kept (the oldest goes first).
 _DEFER_KEYS = 1024
+#: A write built from a stored memory that changed before it committed is rebuilt on a
+#: fresh read this many times in all (then reported, never an internal error).
+_STALE_TRIES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Waiting:
+    """Candidates the per-turn cap deferred, and the memories their turn wrote.
+
+    ``anchors``: the ids the deferring turn stored, merged into or updated. When none
+    of them is in the store any more, the user was erased (``forget_user``, in this
+    process or another one on the same home) — or every memory of that turn was purged:
+    the list is dropped, never written (review S12-R2).
+    """
+
+    candidates: tuple[Candidate, ...]
+    anchors: tuple[str, ...]
+
+
 _ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
@@ -227,7 +246,7 @@ class CapturePipeline:
         # Candidates the per-turn cap deferred, by the provenance they were extracted
         # under (agent, project, user, conversation): written first on that
         # conversation's next turn (in memory; the newest _DEFER_KEYS lists only).
-        self._deferred: OrderedDict[tuple[str, str, str, str], list[Candidate]] = OrderedDict()
+        self._deferred: OrderedDict[tuple[str, str, str, str], _Waiting] = OrderedDict()
         self._writes = writes or self._own_pipeline
 
     def _own_pipeline(self) -> WritePipeline:
@@ -246,6 +265,34 @@ class CapturePipeline:
         """Switch the similarity model (and the bands calibrated for it)."""
         self.similarity = similarity
         self.bands = bands_for(similarity.model_id, self.config.bands)
+
+    def forget_user(self, user_id: str) -> int:
+        """Drop every deferred list of ``user_id`` (erasure); return how many statements.
+
+        The store's erasure already makes a list unusable (its anchors are gone, see
+        :class:`_Waiting`); this frees it at once in the process that holds it.
+
+        >>> from memvault.store.memory import InMemoryStore
+        >>> pipeline = CapturePipeline(store=InMemoryStore(), orchestrator="o",
+        ...     gate=lambda op, node: None, clock=lambda: datetime.now(UTC))
+        >>> pipeline.forget_user("alice")
+        0
+        """
+        keys = [k for k in self._deferred if k[2] == user_id]
+        return sum(len(self._deferred.pop(k).candidates) for k in keys)
+
+    def _still_waiting(self, waiting: _Waiting | None) -> list[Candidate]:
+        """The deferred candidates, if their turn's memories are still stored."""
+        if waiting is None:
+            return []
+        if waiting.anchors and self.store.get_nodes(self.orchestrator, list(waiting.anchors)):
+            return list(waiting.candidates)
+        # Trigger: none of the memories the deferring turn wrote is stored any more.
+        # Why: the user was erased since (forget_user here or in another process on
+        #      the same home); writing the list would bring the erased words back.
+        # Outcome: the list is dropped (counted in the log, no words).
+        self._log("info", "deferred_dropped", statements=len(waiting.candidates))
+        return []
 
     # -- triggers --------------------------------------------------------------
 
@@ -293,7 +340,7 @@ class CapturePipeline:
             message.user_id or "",
             message.conversation_id or "",
         )
-        waiting = self._deferred.pop(waiting_key, [])
+        waiting = self._still_waiting(self._deferred.pop(waiting_key, None))
         ranked = [*waiting, *extraction.candidates]
         if len(ranked) > self.config.max_writes_per_turn:
             ranked = rank_candidates(ranked)  # sentence order otherwise
@@ -312,7 +359,8 @@ class CapturePipeline:
             if r.detector == "cap.per_turn"
         ]
         if deferred:
-            self._deferred[waiting_key] = deferred[:_DEFER_MAX]
+            anchors = tuple(dict.fromkeys(i for r in result.candidates for i in r.memory_ids))
+            self._deferred[waiting_key] = _Waiting(tuple(deferred[:_DEFER_MAX]), anchors)
             while len(self._deferred) > _DEFER_KEYS:  # a conversation that never speaks again
                 self._deferred.popitem(last=False)
             result = replace(
@@ -433,7 +481,9 @@ class CapturePipeline:
             for candidate in candidates:
                 try:
                     reports.append(
-                        self._one(candidate, provenance, budget, thread_id, vectors, judge, writes)
+                        self._fresh(
+                            candidate, provenance, budget, thread_id, vectors, judge, writes
+                        )
                     )
                 except Exception as exc:
                     # Trigger: a bug or fault anywhere in this candidate's path.
@@ -459,6 +509,28 @@ class CapturePipeline:
         )
 
     # -- internals -------------------------------------------------------------
+
+    def _fresh(self, candidate: Candidate, *args: Any) -> CandidateReport:
+        """:meth:`_one`, rebuilt on a fresh read when a memory it rewrites changed first.
+
+        A merge or a supersede is built from a copy of the stored memory; the store
+        rolls it back if another write changed that memory in between
+        (:class:`~memvault.errors.StaleWriteError`): the first write wins, and the
+        candidate is resolved again against what is stored now.
+        """
+        for _ in range(_STALE_TRIES - 1):
+            try:
+                return self._one(candidate, *args)
+            except StaleWriteError:
+                self._log("info", "capture_retried", reason="stale copy")
+        try:
+            return self._one(candidate, *args)
+        except StaleWriteError:
+            return self._report(
+                candidate,
+                StopReason.INTERNAL_INCONSISTENCY,
+                reason=f"the memory it changes kept changing ({_STALE_TRIES} tries)",
+            )
 
     def _extract(self, message: Message, now: datetime) -> Extraction:
         try:
@@ -769,6 +841,8 @@ class CapturePipeline:
         write = writes.builder(at, thread_id).merge(
             candidate, old, node.source, resolution, confidence_nudge=self.config.confidence_nudge
         )
+        # built from the copy read above: rolled back if the memory changed meanwhile
+        write = replace(write, expected=((old.memory_id, old.updated_at),))
         committed = writes.commit(write, WriteResult(StopReason.SUCCESS_UPDATED), node=None)
         if not committed.ok:
             return self._report(
@@ -795,6 +869,10 @@ class CapturePipeline:
     ) -> tuple[WriteSet, CandidateReport]:
         superseded = self.store.get_nodes(self.orchestrator, list(resolution.supersedes))
         write, ids, refs = builder.new_node(candidate, node, resolution, decision, superseded)
+        if superseded:
+            # the superseded memories are rewritten from these copies: rolled back (and
+            # retried on a fresh read) if one changed before the commit
+            write = replace(write, expected=tuple((n.memory_id, n.updated_at) for n in superseded))
         stop = (
             StopReason.SUCCESS_UPDATED
             if resolution.outcome is Outcome.UPDATED
