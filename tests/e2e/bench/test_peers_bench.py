@@ -100,3 +100,33 @@ def test_cli_rejects_unknown_systems(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "pinecone" in result.output
     assert set(SYSTEMS) == {"memvault", "chroma", "mem0", "langgraph-sqlite", "langgraph-inmemory"}
+
+
+def test_the_graph_work_per_search_is_counted_and_restarts_from_zero(tmp_path: Path) -> None:
+    """``graph_walks``: faiss's distance computations and hops per graph search since
+    the last call (what a slow run's search spent in the graph, beside its CPU)."""
+    from memvault.benchmarks.peer_systems import MemvaultPeer, PrecomputedEmbedder
+    from memvault.store.sqlite.ann import load_faiss
+
+    if load_faiss() is None:
+        pytest.skip("the ann extra (faiss-cpu) is not installed")
+    embedder = PrecomputedEmbedder(HashingEmbedder(dimension=64))
+    peer = MemvaultPeer(tmp_path / "home", embedder)
+    try:
+        peer.engine.store.ann_min_rows = 100  # type: ignore[attr-defined]
+        texts = [
+            f"Note {i}: the {('red', 'blue', 'green')[i % 3]} shelf holds box {i}."
+            for i in range(300)
+        ]
+        vectors = embedder.embed_documents(texts)
+        assert peer.add([f"r{i}" for i in range(300)], texts, vectors) >= 290
+        peer.settle()
+        peer.graph_walks()  # whatever came before
+        for i in (3, 30, 300):
+            peer.search(texts[i % 300], vectors[i % 300], 5)
+        walks = peer.graph_walks()
+        assert walks["ann_searches"] == 3
+        assert walks["ann_ndis_per_search"] > 0 and walks["ann_hops_per_search"] > 0
+        assert peer.graph_walks() == {}  # counted from zero again: no search since
+    finally:
+        peer.close()
