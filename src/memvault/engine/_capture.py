@@ -34,6 +34,11 @@ class CaptureOps:
         self.reader = reader
         self.lifecycle = lifecycle
         self._capture: CapturePipeline | None = None
+        lifecycle.in_memory_copies.append(self._forget_deferred)
+
+    def _forget_deferred(self, user_id: str) -> int:
+        """The erasure's part here: the user's deferred candidates (none without a pipeline)."""
+        return self._capture.forget_user(user_id) if self._capture is not None else 0
 
     @property
     def capture(self) -> CapturePipeline:

@@ -49,6 +49,9 @@ class LifecycleOps:
         self.reader = reader
         self.context = context
         self._service: LifecycleService | None = None
+        #: Copies of a user's words held in this process's memory (capture's deferred
+        #: candidates): each drops a user's and says how many it held (``forget_user``).
+        self.in_memory_copies: list[Callable[[str], int]] = []
 
     # -- ingest ---
     # The drop folder (spec "Ingestion"). Thin: the logic is in memvault.ingest.
@@ -354,6 +357,8 @@ class LifecycleOps:
         cleaned = {"memories": report.memories_purged, "proposals": report.proposals_erased}
         cleaned["thread_marks"] = marks
         cleaned["ingest_records"] = len(recorded)
+        # statements capture deferred to the user's next turn (review S12-R2)
+        cleaned["deferred"] = sum(drop(user_id) for drop in self.in_memory_copies)
         if report.memories_purged or files:
             bulletins = self.context.drop_materialised()
             cleaned["bulletins"] = bulletins

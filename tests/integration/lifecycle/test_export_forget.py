@@ -113,6 +113,7 @@ def test_forget_purges_one_user_and_leaves_the_others(eng: MemoryEngine) -> None
             "agent_threads": 0,
             "log_lines": report.cleaned["log_lines"],
             "thread_marks": 1,
+            "deferred": 0,
         },
     }
     assert report.audit.ok
