@@ -190,3 +190,15 @@ def test_query_full_never_returns_a_files_path(engine: MemoryEngine) -> None:
     payload = json.dumps(answer.to_json())
     assert "thread-9" in payload  # the rest of the source is returned
     assert "Ignore all previous" not in payload and "sourcePath" not in payload
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2009", "\u202f"])
+@pytest.mark.parametrize("field", ["conversation_id", "step_id", "actor_id"])
+def test_an_id_of_words_joined_by_another_space_is_judged_too(
+    engine: MemoryEngine, field: str, space: str
+) -> None:
+    """Review S12-R8: only U+0020 made an id "text"; a no-break or ideographic space did not."""
+    for text in (INJECTION, SSN):
+        result = engine.add(_standup(**{field: text.replace(" ", space)}))
+        assert result.stop_reason.value in REFUSED - {"NO_SOURCE_DERIVED_FACT"}, (text, result)
+    assert engine.list_memories() == []
