@@ -66,6 +66,15 @@ STATED_OTHER = frozenset({"fact", "preference", "todo", "reminder", "goal", "dec
 #: first sentences this keeps are statements the labels expect, 3 to 1 against context).
 LEAD_MASS = 0.85
 
+#: Asked of the assistant with "please" or "give me" ("Donne-moi les recettes en grammes,
+#: s'il te plaît", "Kod örneklerini TypeScript ile ver lütfen"): how the user wants things.
+_ASKED = re.compile(
+    r"(?<!\w)(?:por favor|s'il (?:te|vous) pla[iî]t|per favore|alsjeblieft|alstublieft|proszę"
+    r"|lütfen|пожалуйста|donne-moi|donnez-moi|dame|dammi|gib mir|geben sie mir|me d[aá]|me passa"
+    r"|geef me|daj mi|bana ver)(?!\w)",
+    re.I,
+)
+
 #: Glosses that date a happening in the last days: it stays an event in any language.
 _RECENT_GLOSSES = frozenset({"yesterday", "last week"})
 
@@ -117,7 +126,11 @@ def keep_other_language(
         # how the answers should be, or a favourite — a taste however unsure
         reading = replace(reading, label="preference")
     hints = glosses(text)
-    taste = favourite_said(text) or wants_replies(text)
+    taste = (
+        favourite_said(text)
+        or wants_replies(text)
+        or (reading.label in {"fact", "preference"} and _ASKED.search(text) is not None)
+    )
     if (reading.label == "event" and not _RECENT_GLOSSES.intersection(hints)) or (
         reading.label == "preference"
         and REPLY_GLOSS not in hints

@@ -160,6 +160,9 @@ _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "con
 #: sentence no rule read carries it on.
 _ASIDE = frozenset({"oneoff", "chitchat"})
 ASIDE_MIN = 0.9
+#: A standing order the reader reads as silent below this probability is kept.
+ORDER_SILENT_MAX = 0.5
+SILENT_LABELS = frozenset({"question", "chitchat", "oneoff"})
 
 #: What an event that starts or tells a lasting state is retyped as.
 _AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
@@ -171,7 +174,13 @@ _PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|pin
 #: request to the assistant, however the clause opens.
 _STANDING_REQUEST = re.compile(
     r"^(?:(?:when(?:ever)?|if) you\b[^,]{1,80},\s*)?(?:please\s+)?(?:always|never|don't|do not)"
-    r"\s+(?!(?:know|remember|think|forget)\b)\w+",
+    r"\s+(?!(?:know|remember|think|forget)\b)\w+"
+    # "when you show diffs, use unified format", "keep drills to 10 minutes max": an
+    # order about the assistant's answers, said with the verb first
+    r"|^(?:(?:when(?:ever)?|if) you\b[^,]{1,80},\s*)(?:please\s+)?(?:use|keep|put|give|write"
+    r"|show|add|include|skip|stick to|avoid|format|cite|list|answer|reply|explain|leave out)\b"
+    r"|^(?:please\s+)?(?:keep|limit)\s+(?:\w+\s+){1,4}?(?:to|under|below|within)\s+"
+    r"(?:\d+|one|two|three|four|five|ten|a)\b",
     re.I,
 )
 
@@ -667,6 +676,20 @@ class RuleExtractor:
                 quiet == reading_label(reading) and not confident
             ):
                 quiet = ""
+        if (
+            quiet in SILENT_LABELS
+            and reading is not None
+            and reading.score < ORDER_SILENT_MAX
+            and english
+            and _STANDING_REQUEST.match(raw.strip())
+            and not (when.TEMPORARY.search(raw) or when.TODAY.search(raw))
+        ):
+            # Trigger: "keep drills to 10 minutes max", "when you show diffs, use unified
+            #          format" — an order about the answers the reader is unsure of.
+            # Why: said with the verb first, it reads like a moment's request; "always",
+            #      "when you …" or a limit make it standing.
+            # Outcome: kept as a preference (a sure silent reading still wins).
+            quiet, reading = "", replace(reading, label="preference", sure=True)
         change = UPDATE_CUE.search(text) is not None and when.TODAY.search(text) is None
         habit = when.HABITUAL.search(text) is not None and english
         if (

@@ -138,7 +138,7 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|belastningsregister\w*|rättegång\w*|retssag\w*|jail mein|giraftar\w*|arrest hua|pulis ne"
     ),
     "identity_trait": (
-        r"religi\w*|gay|lesbi\w*|bisex\w*|transg[eé]n\w*|transsex\w*|trans\b|queer|homosex\w*"
+        r"religi\w*|gay|lesbi\w*|bisex\w*|transg[eé]n\w*|transsex\w*|trans\b(?!\.\w)|queer|homosex\w*"
         r"|ateo|atea|athée|atheist\w*|ateist\w*|musulm\w*|muslim\w*|moslim\w*|müslüman\w*"
         r"|мусульман\w*|jud[ií]o\w*|jud[ií]a\w*|juif|juive|jüdisch\w*|ebre[oa]\b|joods|żyd\w*"
         r"|yahudi\w*|еврей\w*|cat[oó]lic\w*|katholi\w*|cattolic\w*|katoli\w*|католи\w*"
