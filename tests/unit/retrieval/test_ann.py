@@ -308,10 +308,12 @@ def test_a_search_meeting_a_large_tail_starts_a_worker_at_normal_priority(
             self._workers.pop(threading.current_thread(), None)
 
     monkeypatch.setattr(VectorMatrix, "_work", recorder)
-    monkeypatch.setattr(vectors_mod, "URGENT_BACKLOG", 50)
     for i, v in enumerate(_clustered(100, seed=51)):
         m.upsert(f"t{i:05d}", v, active=True)  # the first starts a low worker, the rest see it
     q = _clustered(1, seed=52)[0]
+    m.search(q, 10, None, ann_min_rows=100)  # 100 rows: below SEARCH_BACKLOG, no help
+    assert started == [True]
+    monkeypatch.setattr(vectors_mod, "SEARCH_BACKLOG", 50)
     first = m.search(q, 10, None, ann_min_rows=100)
     m.search(q, 10, None, ann_min_rows=100)  # a normal worker runs: no second one
     assert started == [True, False]
@@ -390,7 +392,7 @@ def test_the_write_graph_starts_empty_and_a_search_on_a_large_tail_helps_fill_it
     """The graph a write starts is installed empty and filled chunk by chunk by the
     low-priority worker; a search meanwhile reads it plus the tail, and, meeting a
     large tail, adds a normal-priority worker (the low one then steps aside)."""
-    monkeypatch.setattr(vectors_mod, "URGENT_BACKLOG", 100)
+    monkeypatch.setattr(vectors_mod, "SEARCH_BACKLOG", 100)
     m = VectorMatrix(32, ann_kind="hnsw", background=True)
     for i, v in enumerate(_clustered(2500)):
         m.upsert(f"m{i:05d}", v, active=True)

@@ -45,9 +45,11 @@ ANN_MIN_SHARE = 0.05
 #: of one core at 100k (a search waits at most that long for the lock). It adds
 #: whole chunks only, rows ``k·64 … k·64+63`` (see :meth:`VectorMatrix._work`).
 EXTEND_CHUNK = 64
-#: Rows outside the graph from which a search starts a worker at normal priority
+#: Rows outside the graph from which a write starts a worker at normal priority
 #: (an exact scan of them costs ~1 ms, and a low-priority worker may starve).
 URGENT_BACKLOG = 20_000
+#: Rows outside the graph from which a search does (see :meth:`VectorMatrix._search_ann`).
+SEARCH_BACKLOG = 1_024
 #: How much the nice value of a write's ANN worker is raised (Linux; 19 at most).
 WORKER_NICE = 10
 #: How long a search waits for the ANN lock while a worker holds it, before
@@ -674,8 +676,13 @@ class VectorMatrix:
         # Why: they are not in the graph yet, and a search must see every row.
         # Outcome: those rows are scored exactly and merged with the graph's hits.
         tail = np.flatnonzero(self._active[done:n]) + done if rows is None else rows[rows >= done]
-        if self.background and n - done >= URGENT_BACKLOG:
-            self._start_worker(low=False)  # a search waits on this tail: not at low priority
+        if self.background and n - done >= SEARCH_BACKLOG:
+            # Trigger: a search meets rows the low-priority worker has not added.
+            # Why: after a load on a busy box that worker crawled (18,052 rows
+            #   took 65.7 s at load 13-15: below the 20,000 that called for help).
+            # Outcome: a worker at normal priority from 1,024 rows on (during a
+            #   load a search is rare; after it the writer needs no CPU).
+            self._start_worker(low=False)
         if labels.size < limit:
             # fewer found than the graph holds allowed rows: a starved walk → exact
             if rows is None:
