@@ -98,6 +98,10 @@ def keep_other_language(
     sure = reading.sure or (
         says and reading.label in STATED_OTHER and (reading.share >= share or reading.mass >= mass)
     )
+    if not sure and says and reading.label in {"todo", "reminder"} and NEED_GLOSS in glosses(text):
+        # "来週の金曜までに原稿を読んで感想を送らないといけない": a task said with a task's
+        # words ("need to"), read as one without standing out — a todo
+        sure = True
     if not sure and introduces(text):
         sure, reading = True, replace(reading, label="fact")  # "jag heter Nils och …"
     if not sure and says and profile_said(text):

@@ -62,7 +62,8 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|lazım|gerekiyor|gerek|zorundayım"
         r"|нужно|надо|должен|должна|должны|måste|behöver|jeg skal|jag ska|vi skal|vi måste"
         r"|skal huske",
-        r"しなければ|しないと|なきゃ|なければ|必要があ|要做|得去|需要|必须|要把|해야|야 해요"
+        r"しなければ|しないと|なきゃ|なければ|ないといけ|なくちゃ|なくては|ねばならな|必要があ|要做"
+        r"|得去|需要|必须|要把|해야|야 해요"
         r"|해야 해",
     ),
     (
