@@ -94,6 +94,48 @@ def _ms_since(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+#: The machine probe's random reads: 64 MB of int32, far beyond the caches.
+_PROBE_WORDS = 1 << 24
+_PROBE_READS = 1 << 20
+_PROBE: list[Any] = []
+
+
+def _machine_probe() -> dict[str, float]:
+    """A fixed workload timed in CPU ms: how fast this process's CPU was just now.
+
+    Trigger: one ``bench peers`` run in three searched with ~35% more CPU per
+      search (sessions 10 and 11), the same rows and, since session 12, the
+      same graph work per search (``ann_ndis_per_search``).
+    Why: a slower machine (a busy neighbour on the host, another core's cache
+      traffic) slows any code; only a fixed workload timed beside the searches
+      tells that from a change in memvault's own work.
+    Outcome: ``probe_compute_ms`` (a pure-Python loop) and ``probe_memory_ms``
+      (1M random reads over 64 MB), each the best of three; the same numbers
+      for every system of a run, timed just before its searches.
+
+    >>> sorted(_machine_probe())
+    ['probe_compute_ms', 'probe_memory_ms']
+    """
+    if not _PROBE:  # made once and kept: freeing them would move malloc's thresholds
+        rng = np.random.default_rng(0)
+        _PROBE.append(rng.integers(0, 1 << 30, size=_PROBE_WORDS, dtype=np.int32))
+        _PROBE.append(rng.integers(0, _PROBE_WORDS, size=_PROBE_READS))
+        _PROBE.append(np.empty(_PROBE_READS, dtype=np.int32))
+    words, picks, out = _PROBE
+    compute: list[float] = []
+    memory: list[float] = []
+    for _ in range(3):
+        c0 = time.process_time()
+        total = 0
+        for i in range(200_000):
+            total += i * i % 7
+        compute.append((time.process_time() - c0) * 1000)
+        c0 = time.process_time()
+        int(np.take(words, picks, out=out).sum())
+        memory.append((time.process_time() - c0) * 1000)
+    return {"probe_compute_ms": round(min(compute), 2), "probe_memory_ms": round(min(memory), 2)}
+
+
 def _minor_faults() -> int:
     """This process's minor page faults so far (0 where ``resource`` is missing)."""
     try:
@@ -135,6 +177,7 @@ def _scale(
         settled = _ms_since(t_settle)
         for i in range(1, min(4, len(queries))):
             peer.search(queries[i], qvectors[i], TOP_K)
+        probe = _machine_probe()
         walks = getattr(peer, "graph_walks", None)
         if walks is not None:
             walks()  # from zero: the timed searches' graph work only
@@ -162,6 +205,7 @@ def _scale(
             #   memory the allocator gave back). Outcome: both, per search.
             "search_kernel_cpu_ms_mean": round(kernel_ms, 3),
             "search_minor_faults_mean": round(faults, 1),
+            **probe,
             "n": len(texts),
             "stored": stored,
             "first_search_ms": round(first, 1),

@@ -60,6 +60,8 @@ def test_both_parts_fill_the_fixed_shape(tmp_path: Path) -> None:
         assert scale["search_cpu_p50_ms"] >= 0  # the process CPU time of a search
         # where a slow run's CPU went: the kernel (page faults) beside the search itself
         assert scale["search_kernel_cpu_ms_mean"] >= 0 and scale["search_minor_faults_mean"] >= 0
+        # and how fast the machine was just before (a fixed workload)
+        assert scale["probe_compute_ms"] > 0 and scale["probe_memory_ms"] > 0
         if system == "memvault":  # its background index work, reported apart
             assert scale["settle_ms"] >= 0 and scale["ann_backlog_after_bulk"] == 0
         locomo = out["locomo"][system]
