@@ -63,8 +63,9 @@ SUMMARY_MAX = 280
 #: store's columns and filters and the ingest schema.
 PROVENANCE_FIELDS = ("user_id", "agent_id", "run_id", "actor_id", "role", "conversation_id")
 #: The id-valued fields a filter compares by equality (``column = value``): the
-#: store's, and the id-typed inputs of every edge that takes filters.
-SCALAR_FILTERS = (*PROVENANCE_FIELDS, "project_id")
+#: store's, and the id-typed inputs of every edge that takes filters. ``key`` (a
+#: memory's key, e.g. a LangGraph item key) is looked up by an index of its own.
+SCALAR_FILTERS = (*PROVENANCE_FIELDS, "project_id", "key")
 
 MemoryId = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=ID_PATTERN)]
 ScopeId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]

@@ -40,6 +40,7 @@ from memvault.store.requests import ChangesQuery, HistoryQuery, OpEventQuery, Pr
 
 __all__ = [
     "EDGE_COLUMNS",
+    "KEY_INDEX",
     "LOOKUP_INDEXES",
     "NODE_COLUMNS",
     "SOURCE_COLUMNS",
@@ -85,6 +86,13 @@ LOOKUP_INDEXES = """
 CREATE INDEX IF NOT EXISTS memories_conversation
     ON memories (orchestrator_id, conversation_id, updated_at DESC);
 CREATE INDEX IF NOT EXISTS history_op ON history (orchestrator_id, op, seq);
+"""
+
+#: A memory by its ``key`` (``NodeFilter(key=…)``; both backends' migration): the
+#: LangGraph adapter's get and put of one item read the rows of that key, not every
+#: row of the store (REVIEW 04:17, "O(n) per op").
+KEY_INDEX = """
+CREATE INDEX IF NOT EXISTS memories_key ON memories (orchestrator_id, key, updated_at DESC);
 """
 
 #: ``memories`` columns, in the order both backends select and insert them.

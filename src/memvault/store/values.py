@@ -103,6 +103,8 @@ class NodeFilter(BaseModel):
     role: str | None = None
     conversation_id: str | None = None
     project_id: str | None = None
+    #: The memory's ``key``, exactly (indexed; the LangGraph adapter finds an item by it).
+    key: str | None = None
     type: tuple[MemoryType, ...] | None = None
     category: tuple[str, ...] | None = None
     status: tuple[MemoryStatus, ...] = (MemoryStatus.ACTIVE,)

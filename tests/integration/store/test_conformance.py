@@ -246,6 +246,9 @@ def test_history_pages_newest_first_and_by_op(store: Store) -> None:
         (NodeFilter(actor_id="a9"), {"n2"}),
         (NodeFilter(role="user"), {"n1", "n3"}),
         (NodeFilter(conversation_id="c1"), {"n3"}),
+        (NodeFilter(key="k1"), {"n1"}),
+        (NodeFilter(key="k1", user_id="u1"), {"n1"}),
+        (NodeFilter(key="k2"), set()),
         (NodeFilter(type=("Goal",)), {"n2"}),
         (NodeFilter(type=("Goal", "Todo")), {"n2", "n3"}),
         (NodeFilter(category=("PREFERENCE",)), {"n1"}),
@@ -262,6 +265,7 @@ def test_filters(store: Store, flt: NodeFilter, expected: set[str]) -> None:
     nodes = [
         make_node(
             memory_id="n1",
+            key="k1",
             user_id="u1",
             run_id="r1",
             role="user",
@@ -292,7 +296,7 @@ def test_filters(store: Store, flt: NodeFilter, expected: set[str]) -> None:
             content="gamma shared",
         ),
         make_node(memory_id="n4", status=MemoryStatus.SOFT_DELETED, content="delta shared"),
-        make_node("other", memory_id="x1", user_id="u1", content="foreign shared"),
+        make_node("other", memory_id="x1", key="k1", user_id="u1", content="foreign shared"),
     ]
     write(store, *nodes[:4])
     write(store, nodes[4], orch="other")

@@ -246,6 +246,21 @@ def test_conversation_and_audit_op_lookups_use_their_indexes(tmp_path: Path) -> 
     store.close()
 
 
+def test_a_key_lookup_uses_its_index(tmp_path: Path) -> None:
+    """``NodeFilter(key=…)`` (the LangGraph adapter's get/put) reads the rows of that key
+    through ``memories_key``, not by scanning the orchestrator's rows (migration 8)."""
+    from memvault.store import sql as shared_sql
+    from memvault.store.sqlite import queries as q
+
+    store = SQLiteStore(tmp_path / "memory.db")
+    sql, params = shared_sql.list_nodes_query(
+        "acme", NodeFilter(key="drink", visible_to=("dana",)), 10, 0, select=q.SELECT_NODE, mark="?"
+    )
+    plan = " ".join(r[3] for r in store._writer.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+    assert "memories_key" in plan, plan
+    store.close()
+
+
 def test_a_version_4_file_is_upgraded_in_place(tmp_path: Path) -> None:
     """A database written before migration 5 gains its indexes on open, rows untouched."""
     db = tmp_path / "memory.db"

@@ -42,7 +42,7 @@ import re
 from memvault.errors import ConfigError
 from memvault.model.validation import NameRule
 from memvault.store.base import TEXT_COLUMNS
-from memvault.store.sql import LOOKUP_INDEXES
+from memvault.store.sql import KEY_INDEX, LOOKUP_INDEXES
 
 __all__ = [
     "DEFAULT_VECTOR_DIMS",
@@ -397,6 +397,9 @@ CREATE INDEX IF NOT EXISTS thread_seen_reader ON thread_seen (orchestrator_id, r
 DELETE FROM thread_revision WHERE thread_id <> '*';
 """
 
+# A memory by its key (the LangGraph adapter's get/put), as on SQLite.
+_V6 = KEY_INDEX
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
@@ -404,4 +407,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (3, "store identity (matched against memory.anchor.json)", _V3),
     (4, "conversation and audit-op lookups", _V4),
     (5, "delta-header seen-marks per (thread, reader)", _V5),
+    (6, "memory key lookup", _V6),
 )

@@ -7,7 +7,7 @@ migration is recorded in ``schema_version``. Every table carries
 
 from __future__ import annotations
 
-from memvault.store.sql import LOOKUP_INDEXES
+from memvault.store.sql import KEY_INDEX, LOOKUP_INDEXES
 
 __all__ = ["MIGRATIONS"]
 
@@ -274,6 +274,9 @@ INSERT OR REPLACE INTO memory_fts_rows (memory_id, fts_rowid)
     SELECT memory_id, max(rowid) FROM memory_fts GROUP BY memory_id;
 """
 
+# A memory by its key (the LangGraph adapter's get/put), as on PostgreSQL.
+_V8 = KEY_INDEX
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
@@ -283,4 +286,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (5, "conversation and audit-op lookups", _V5),
     (6, "delta-header seen-marks per (thread, reader)", _V6),
     (7, "full-text row of each memory by id", _V7),
+    (8, "memory key lookup", _V8),
 )
