@@ -523,6 +523,7 @@ EXTENSIONS: tuple[tuple[str, str], ...] = (
     ("retrieval_cmd", "bench"),
     ("peers_cmd", "bench"),
     ("contention_cmd", "bench"),
+    ("langgraph_cmd", "bench"),
     ("embed_cmd", "bench"),
     ("agent_cmd", "plain"),
 )

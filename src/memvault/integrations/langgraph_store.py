@@ -59,7 +59,7 @@ import json
 import math
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -101,7 +101,9 @@ __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 
 _TEXT_KEYS = ("content", "text", "memory")
 _DEFAULTS: dict[str, Any] = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
-#: How many memories of the store are scanned per batch (the store has no namespace index).
+#: How many memories a listing reads: a ``search`` without a query (or one whose page the
+#: query's hits do not fill) and ``list_namespaces`` scan the store's memories (there is
+#: no namespace index); ``get`` and ``put`` find an item by its key (an index) instead.
 SCAN_LIMIT = 10_000
 #: The filter operators a search understands.
 FILTER_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
@@ -323,9 +325,29 @@ class MemvaultStore(BaseStore):
             raw = {"content": node.content, "type": node.type.value, "category": node.category}
         return _Stored(node, namespace, raw, True)
 
-    def _all(self) -> list[_Stored]:
+    def _items(self) -> dict[tuple[tuple[str, ...], str], _Stored]:
+        """Every item this store reads (up to :data:`SCAN_LIMIT` memories, the newest):
+        a listing's view, the newest memory of each namespace and key."""
         nodes = self._caller.list_memories(self._scope(), limit=SCAN_LIMIT)
-        return [self._decode(n) for n in nodes]
+        return {(s.namespace, s.node.key): s for s in map(self._decode, reversed(nodes))}
+
+    def _find(self, namespace: tuple[str, ...], key: str) -> _Stored | None:
+        """The item at ``namespace`` and ``key`` this store reads, if any.
+
+        Trigger: every ``get`` and ``put`` (REVIEW 04:17: one get on a 5,000-memory
+        store listed and decoded all of them, so loading n items one put at a time
+        cost O(n²), and past 10,000 the oldest were not found — a put made a second).
+        Why: the key is a column with an index (``NodeFilter(key=…)``); only the
+          memories holding that key (usually one) are read.
+        Outcome: the newest memory of that key whose namespace is ``namespace`` (as
+          a listing would show it), at any store size.
+        """
+        nodes = self._caller.list_memories({**self._scope(), "key": key}, limit=SCAN_LIMIT)
+        for node in nodes:  # newest first
+            stored = self._decode(node)
+            if stored.namespace == namespace and stored.node.key == key:
+                return stored
+        return None
 
     def _texts(self, value: Mapping[str, Any], index: Any) -> list[str]:
         """The texts of ``value`` to embed; empty when the item is not to be indexed."""
@@ -351,9 +373,7 @@ class MemvaultStore(BaseStore):
         whole = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
         return _CONTROL.sub(" ", "\n".join(texts) if texts else whole).strip() or whole, texts
 
-    def _new_vectors(
-        self, ops: Sequence[Op], items: Mapping[tuple[tuple[str, ...], str], _Stored]
-    ) -> dict[int, Any]:
+    def _new_vectors(self, ops: Sequence[Op]) -> dict[int, Any]:
         """Document vectors of the batch's new items, embedded in one call, by op index.
 
         Trigger: a ``batch`` of many puts (a LangGraph app loading memories).
@@ -364,18 +384,21 @@ class MemvaultStore(BaseStore):
           update or a failed embedding leaves the engine to embed as before.
         """
         embedder = self._engine.embedder
-        live = set(items)
+        puts = [(i, op) for i, op in enumerate(ops) if isinstance(op, PutOp)]
+        if embedder is None or sum(op.value is not None for _, op in puts) < 2:
+            return {}
+        live: dict[tuple[tuple[str, ...], str], bool] = {}
         todo: list[tuple[int, str]] = []
-        for i, op in enumerate(ops):
-            if not isinstance(op, PutOp):
-                continue
+        for i, op in puts:
             where = (tuple(op.namespace), op.key)
+            if where not in live:
+                live[where] = self._find(*where) is not None
             if op.value is None:
-                live.discard(where)
-            elif where not in live:
-                live.add(where)
+                live[where] = False
+            elif not live[where]:
+                live[where] = True
                 todo.append((i, self._content(dict(op.value), op.index)[0]))
-        if embedder is None or len(todo) < 2:
+        if len(todo) < 2:
             return {}
         try:
             vectors = embedder.embed_documents([content for _, content in todo])
@@ -385,14 +408,9 @@ class MemvaultStore(BaseStore):
             i: (vector, embedder.model_id) for (i, _), vector in zip(todo, vectors, strict=True)
         }
 
-    def _put(
-        self,
-        op: PutOp,
-        items: dict[tuple[tuple[str, ...], str], _Stored],
-        vector: tuple[Any, str] | None = None,
-    ) -> None:
+    def _put(self, op: PutOp, vector: tuple[Any, str] | None = None) -> None:
         engine = self._caller
-        existing = items.get((op.namespace, op.key))
+        existing = self._find(tuple(op.namespace), op.key)
         if existing is not None and existing.node.user_id != self._owner:
             # A shared item seen by a user's store: their put writes their own item
             # (newer, so it is the one they read back); a shared one is never changed
@@ -401,7 +419,6 @@ class MemvaultStore(BaseStore):
         if op.value is None:
             if existing is not None:
                 engine.delete(existing.node.memory_id, user=self._owner).raise_for_status()
-                del items[(op.namespace, op.key)]
             return
         value = dict(op.value)
         content, texts = self._content(value, op.index)
@@ -421,7 +438,6 @@ class MemvaultStore(BaseStore):
             if not isinstance(patch, WriteResult):
                 patch = engine.update(existing.node.memory_id, patch, user=self._owner)
             patch.raise_for_status()
-            memory_id = existing.node.memory_id
         else:
             given = {"vector": vector[0], "vector_model": vector[1]} if vector else {}
             parsed = engine.new_memory(
@@ -437,36 +453,64 @@ class MemvaultStore(BaseStore):
             )
             result = parsed if isinstance(parsed, WriteResult) else engine.add(parsed, **given)
             result.raise_for_status()
-            memory_id = str(result.memory_id)
-        node = engine.get(memory_id, user=self._owner).node  # read as the namespace's user
-        items[(op.namespace, op.key)] = _Stored(node, op.namespace, value, bool(texts))
 
-    def _search(
-        self, op: SearchOp, items: dict[tuple[tuple[str, ...], str], _Stored]
-    ) -> list[Item]:
+    def _scored(
+        self, op: SearchOp, wanted: Callable[[_Stored], bool]
+    ) -> list[tuple[float, _Stored]]:
+        """A query's hits that the search wants (namespace, filter, indexed), by similarity."""
+        results = self._caller.search(
+            op.query or "", filters=self._scope(), top_k=1000, config=_SIMILARITY, explain=True
+        )
+        scored: list[tuple[float, _Stored]] = []
+        for hit in results.hits:
+            similarity = hit.explain.get("similarity")
+            stored = self._decode(hit.node)
+            if similarity is not None and stored.indexed and wanted(stored):
+                scored.append((float(similarity), stored))
+        scored.sort(key=lambda pair: -pair[0])
+        return scored
+
+    def _filled(
+        self, scored: list[tuple[float, _Stored]], need: int
+    ) -> list[tuple[float, _Stored]] | None:
+        """The first ``need`` entries of a query's page when its scored hits fill them.
+
+        Trigger: a ``search`` with a query (REVIEW 04:17: every search listed the
+          whole store first).
+        Why: the engine's vector leg already ranks the store's items; a page the
+          scored hits fill needs no listing — only a check, by key (an index), that
+          each hit is its key's current item (a user's own item shadows a shared one).
+        Outcome: those entries, or ``None`` when the hits do not fill the page (the
+          unscored items that follow it need the listing).
+        """
+        page: list[tuple[float, _Stored]] = []
+        for similarity, stored in scored:
+            if len(page) == need:
+                break
+            current = self._find(stored.namespace, stored.node.key)
+            if current is not None and current.node.memory_id == stored.node.memory_id:
+                page.append((similarity, stored))
+        return page if len(page) == need else None
+
+    def _search(self, op: SearchOp) -> list[Item]:
         prefix = tuple(op.namespace_prefix)
         check = _compile_filter(op.filter or {})
-        candidates = [
-            s for s in items.values() if s.namespace[: len(prefix)] == prefix and check(s.value)
-        ]
-        if op.query:
-            by_id = {s.node.memory_id: s for s in candidates}
-            scored: list[tuple[float, _Stored]] = []
-            if candidates:
-                results = self._caller.search(
-                    op.query, filters=self._scope(), top_k=1000, config=_SIMILARITY, explain=True
-                )
-                for hit in results.hits:
-                    stored = by_id.get(hit.node.memory_id)
-                    similarity = hit.explain.get("similarity")
-                    if stored is not None and stored.indexed and similarity is not None:
-                        scored.append((float(similarity), stored))
-            scored.sort(key=lambda pair: -pair[0])
-            seen = {s.node.memory_id for _, s in scored}
-            rest = [s for s in candidates if s.node.memory_id not in seen]
-            page: list[tuple[float | None, _Stored]] = [*scored, *((None, s) for s in rest)]
+
+        def wanted(s: _Stored) -> bool:
+            return s.namespace[: len(prefix)] == prefix and bool(check(s.value))
+
+        scored = self._scored(op, wanted) if op.query else []
+        top = self._filled(scored, op.offset + op.limit) if op.query else None
+        page: list[tuple[float | None, _Stored]]
+        if top is not None:
+            page = list(top)
         else:
-            page = [(None, s) for s in candidates]
+            candidates = [s for s in self._items().values() if wanted(s)]
+            listed = {s.node.memory_id for s in candidates}
+            ranked = [(sim, s) for sim, s in scored if s.node.memory_id in listed]
+            seen = {s.node.memory_id for _, s in ranked}
+            rest = [s for s in candidates if s.node.memory_id not in seen]
+            page = [*ranked, *((None, s) for s in rest)]
         window = page[op.offset : op.offset + op.limit]
         return [stored.item(score, search=True) for score, stored in window]
 
@@ -483,13 +527,11 @@ class MemvaultStore(BaseStore):
             raise ValueError(f"unsupported match type {condition.match_type!r}")
         return all(p == "*" or p == n for p, n in zip(path, part, strict=True))
 
-    def _list_namespaces(
-        self, op: ListNamespacesOp, items: dict[tuple[tuple[str, ...], str], _Stored]
-    ) -> list[tuple[str, ...]]:
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         conditions = op.match_conditions or ()
         found = {
             s.namespace
-            for s in items.values()
+            for s in self._items().values()
             if all(self._matches(s.namespace, c) for c in conditions)
         }
         if op.max_depth is not None:
@@ -515,20 +557,20 @@ class MemvaultStore(BaseStore):
             return self._run(ops)
 
     def _run(self, ops: list[Op]) -> list[Result]:
-        items = {(s.namespace, s.node.key): s for s in reversed(self._all())} if ops else {}
-        vectors = self._new_vectors(ops, items)
+        """Each op in turn, each reading the store as the ops before it left it."""
+        vectors = self._new_vectors(ops)
         results: list[Result] = []
         for i, op in enumerate(ops):
             if isinstance(op, GetOp):
-                stored = items.get((tuple(op.namespace), op.key))
+                stored = self._find(tuple(op.namespace), op.key)
                 results.append(stored.item() if stored is not None else None)
             elif isinstance(op, PutOp):
-                self._put(op, items, vectors.get(i))
+                self._put(op, vectors.get(i))
                 results.append(None)
             elif isinstance(op, SearchOp):
-                results.append(self._search(op, items))
+                results.append(self._search(op))
             else:
-                results.append(self._list_namespaces(op, items))
+                results.append(self._list_namespaces(op))
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
