@@ -58,7 +58,8 @@ ALLOWED: dict[str, set[str]] = {
     "mcp": ENGINE | {"controller", "access"},
     "integrations": ENGINE | {"controller", "access"},
     "cli": INTERFACE,
-    "benchmarks": ENGINE,
+    # ``memvault bench langgraph`` measures the LangGraph adapter's operations
+    "benchmarks": ENGINE | {"integrations"},
     "ui": ENGINE,
     "inspector": ENGINE | {"access"},
     "__main__": {"cli"},
