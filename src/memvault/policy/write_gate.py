@@ -75,6 +75,10 @@ def provenance_ids(node: MemoryNode) -> tuple[tuple[str, str], ...]:
     return tuple((name, value) for name, value in pairs if value)
 
 
+#: The ``vector_model`` of a draft whose embedding FAILED (the write path had an embedder
+#: and it raised): the gate computes the vector itself, or refuses (review S12-R7).
+EMBEDDING_FAILED = "embedding-failed"
+
 #: A batch of nodes to judge, each with its content's vector and that vector's model.
 GateBatch = Sequence[tuple[MemoryNode, Any, str | None]]
 
@@ -139,7 +143,18 @@ class PolicyGate:
         vector: Any = None,
         vector_model: str | None = None,
     ) -> Candidate:
-        """The gate's view of ``node`` (with its content's vector, when given)."""
+        """The gate's view of ``node`` (with its content's vector, when given).
+
+        Trigger: ``vector_model`` is :data:`EMBEDDING_FAILED` — the write path's
+          embedder raised (a corrupt model file, out of memory, a remote outage).
+        Why: without its vector English text was judged by the n-gram heads alone,
+          and what the full heads refuse was stored (review S12-R7: fail-open).
+        Outcome: the learned layer's own encoder gives the vector (as ``policy
+          check`` does); when it gives none, this raises, and the write path
+          answers INTERNAL_INCONSISTENCY (fail closed).
+        """
+        if vector is None and vector_model == EMBEDDING_FAILED:
+            vector, vector_model = self._own_vector(op, node.content)
         return Candidate(
             text=node.content,
             key=node.key or None,
@@ -159,6 +174,16 @@ class PolicyGate:
             vector=vector,
             vector_model=vector_model,
         )
+
+    def _own_vector(self, op: MemoryOp, text: str) -> tuple[Any, str | None]:
+        """The learned heads' own vector of ``text`` for a write whose embedder failed."""
+        layer = self.learned
+        if op not in (MemoryOp.STORE, MemoryOp.UPDATE) or layer is None or not layer.uses_encoder:
+            return None, None  # nothing judges a vector here: as without an embedder
+        vector = layer.vector(text)
+        if vector is None:
+            raise RuntimeError("the embedder failed and the gate's encoder gives no vector")
+        return vector, layer.encoder_model_id
 
     def check_fields(
         self, op: MemoryOp, fields: Mapping[str, Any], *, agent_id: str | None

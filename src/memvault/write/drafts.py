@@ -22,6 +22,7 @@ from memvault.errors import ValidationFailed
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.model.validation import to_validation_failed
+from memvault.policy.write_gate import EMBEDDING_FAILED
 from memvault.retrieval.indexing import conversation_links, derived_index_text
 from memvault.store.base import EmbeddingRow, IndexText, Store
 from memvault.write.validators import SEMANTIC_TYPES
@@ -136,8 +137,9 @@ def with_vectors(drafts: Sequence[Draft], embed: EmbedRows, log: LogFn) -> list[
       embedding only the accepted drafts after the gate would embed twice.
     Outcome: drafts without a vector get their content's document vector
       (the store's cache first, then one batch); a precomputed one gets its
-      ``model_id``. When embedding fails or is off the drafts are unchanged
-      and the gate falls back to what it can judge without a vector.
+      ``model_id``. When embedding fails, drafts without a vector are marked
+      :data:`~memvault.policy.write_gate.EMBEDDING_FAILED`: the gate computes the
+      vector itself or refuses (fail closed), never judges them as if it had none.
     """
     if not drafts:
         return []
@@ -145,15 +147,21 @@ def with_vectors(drafts: Sequence[Draft], embed: EmbedRows, log: LogFn) -> list[
     known = {d.node.content: d.vector for d in drafts if d.vector is not None}
     try:
         rows = embed(nodes, known=known) if known else embed(nodes)
-    except Exception as exc:  # a vector is an aid to the gate: never fail the write
+    except Exception as exc:
+        # the gate computes the vector itself, or refuses (review S12-R7): marked, not lost
         log("warning", "embedding_failed", error=f"{type(exc).__name__}: {exc}")
-        return list(drafts)
+        return [
+            d if d.vector is not None else replace(d, vector_model=EMBEDDING_FAILED) for d in drafts
+        ]
     by_id = {r.memory_id: r for r in rows}
     out: list[Draft] = []
     for d in drafts:
         row = by_id.get(d.node.memory_id)
         if row is not None and (d.vector is None or d.vector_model is None):
             d = replace(d, vector=row.vector, vector_model=row.model_id)
+        elif row is None and d.vector is None:
+            # the embedder gave no vector (an engine's embed step logs and answers none)
+            d = replace(d, vector_model=EMBEDDING_FAILED)
         out.append(d)
     return out
 

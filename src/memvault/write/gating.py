@@ -23,6 +23,7 @@ from memvault.errors import StoreUnavailableError, ValidationFailed
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
 from memvault.model.node import MemoryNode
+from memvault.policy.write_gate import EMBEDDING_FAILED
 from memvault.write.drafts import Draft, LogFn
 from memvault.write.spec import FieldGate, WriteGate
 
@@ -86,6 +87,13 @@ class FnGate:
 
     def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None) -> Decision:
         return self.gate(op, node)
+
+
+def _model(draft: Draft) -> str | None:
+    """The model of ``draft``'s vector for the gate (or the mark of a failed embedding)."""
+    if draft.vector is not None or draft.vector_model == EMBEDDING_FAILED:
+        return draft.vector_model
+    return None
 
 
 class Judging:
@@ -230,9 +238,7 @@ class Judging:
         """Each draft's node, with its vector and model when the gate ``reads_vectors``."""
         if not getattr(self.gate, "reads_vectors", False):
             return [(d.node, None, None) for d in drafts]
-        return [
-            (d.node, d.vector, d.vector_model if d.vector is not None else None) for d in drafts
-        ]
+        return [(d.node, d.vector, _model(d)) for d in drafts]
 
     def check_many(self, op: MemoryOp, drafts: Sequence[Draft]) -> list[Decision]:
         """:meth:`check` of every draft; the gate's ``check_many`` when it has one.
@@ -271,7 +277,7 @@ class Judging:
         """
         node, vector = draft.node, draft.vector
         try:
-            if vector is not None and getattr(self.gate, "reads_vectors", False):
+            if _model(draft) is not None and getattr(self.gate, "reads_vectors", False):
                 check: Any = self.gate.check
                 decision: Decision = check(
                     op, node, agent_id=self.agent_id, vector=vector, vector_model=draft.vector_model
