@@ -260,9 +260,7 @@ class Writer:
         return self._on_fresh_read(
             memory_id,
             "supersede",
-            lambda node: self.core.writes.transition(
-                node, MemoryStatus.SUPERSEDED, thread_id=thread_id, by=edge_from
-            ),
+            lambda node: self.core.writes.supersede(node, edge_from, thread_id=thread_id),
             first=old,
         )
 

@@ -505,18 +505,26 @@ class WritePipeline(Building):
         )
 
     def transition(
-        self,
-        node: MemoryNode,
-        status: MemoryStatus,
-        *,
-        thread_id: str = "default",
-        by: str | None = None,
+        self, node: MemoryNode, status: MemoryStatus, *, thread_id: str = "default"
     ) -> WriteResult:
         """A status change (soft delete, restore, supersede, retract), gated like any write.
 
         A soft delete sets ``purge_at`` ``purge_after`` from now (restorable until
-        then); a restore clears it. ``by``: the memory that supersedes ``node``; its
-        ``Updates`` edge to ``node`` is written in the same transaction.
+        then); a restore clears it.
+        """
+        return self._status(node, status, thread_id, None)
+
+    def supersede(
+        self, node: MemoryNode, by: str | None, *, thread_id: str = "default"
+    ) -> WriteResult:
+        """``node`` superseded (spec 001), with the ``Updates`` edge from memory ``by`` to it
+        in the same transaction (``None``: the edge is there already)."""
+        return self._status(node, MemoryStatus.SUPERSEDED, thread_id, by)
+
+    def _status(
+        self, node: MemoryNode, status: MemoryStatus, thread_id: str, by: str | None
+    ) -> WriteResult:
+        """:meth:`transition` / :meth:`supersede`: the new status, and ``by``'s edge.
 
         Trigger: a retract or supersede of a memory whose content today's gate refuses
           (stored under older weights, an operator's OpenGate, an import).
