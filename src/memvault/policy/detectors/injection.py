@@ -476,7 +476,8 @@ _DISCUSSION = re.compile(
     r"[oö]rnek\w*|exempel|cite|cita|zitiert|prompt-injection|"
     # security drills, tests and fiction that quote an attack: "the phishing test's fake email"
     r"phishing|simulation|simulated|drills?|security training|unit tests?|regression tests?|"
-    r"tests? that|ctf|novel'?s?|villain|thriller'?s?|plot|scene|"
+    r"tests? that|ctf|novel'?s?|villain|thriller'?s?|plot|scene|film'?s?|movie'?s?|"
+    r"subtitles?|on screen|"
     r"injections?|jailbreaks?|attacks?|attackers?|lessons?|covers why|explains why|"
     r"regression|schulung|angriff\w*|formation|formaci[oó]n|ataques?|attacc\w*|"
     r"treinamento|cours|curso|corso|kurs|lezione|le[çc]on|lecci[oó]n|aula)\b"
@@ -488,6 +489,10 @@ _REPORTED = re.compile(
     r"(?: \w+){0,2}? how\b|\bhow (?:an? )?(?:attackers?|hackers?|adversar\w*|scammers?|"
     r"someone|somebody|a person|people|malicious \w+|bad actors?|criminals?|they) "
     r"(?:can|could|might|may|try|tries|tried|use|used|hide|hid|plant|planted|trick|tricked)\b"
+    # a hypothetical asked about: "what would happen if someone asked you to ignore …?"
+    r"|\bwhat (?:would|will|should|do|does|did)(?: \w+){0,2}? (?:happen|you do|i do|it do)\b"
+    r"[^.!?\n]{0,20}?\bif (?:someone|somebody|anyone|a user|a customer|people|an attacker|"
+    r"a hacker|i|we)\b[^.!?\n]{0,20}?\b(?:asked|asks|told|tells|tried|tries|wanted|wants)\b"
 )
 # A product's setting: "the game's developer mode", "developer mode in Android settings".
 _PRODUCT_MODE = re.compile(
@@ -544,14 +549,53 @@ _DEFENCE_AFTER = re.compile(
 )
 
 
+# Trigger: "forget the instructions I gave you yesterday about formatting", "forget all of
+#          my previous instructions about tone".
+# Why: the user takes back their OWN earlier request on one topic (a preference); an
+#      injection drops the assistant's rules, with no topic and usually a payload after.
+# Outcome: the user's own instructions followed by "about/on/for <topic>" are no override.
+_OWN_INSTRUCTIONS = _c(
+    r"\bmy\s+(?:\w+\s+){0,2}(?:instructions?|requests?|rules?|guidelines?)\b|"
+    r"\b(?:instructions?|requests?|rules?)\s+(?:that\s+)?i\s+(?:gave|sent|set|wrote|made|told)\b"
+)
+_OWN_TOPIC_AFTER = _c(
+    r"^(?:\s+that)?(?:\s+i\s+(?:gave|sent|set|wrote|made))?(?:\s+you)?"
+    r"(?:\s+(?:yesterday|earlier|before|last\s+\w+|this\s+\w+|today))?"
+    r"\s+(?:about|on|for|regarding|re|around)\s+(?!(?:the\s+)?(?:memor|polic|safety|rules?\b|"
+    r"storage|privacy|governance|sensitive|secrets?|passwords?|credentials|other\s+users?))"
+    r"\w+"
+)
+
+
+def _own_revision(text: str) -> bool:
+    """The user's own instructions, taken back on one topic (see _OWN_INSTRUCTIONS).
+
+    >>> _own_revision("forget the instructions i gave you yesterday about formatting")
+    True
+    >>> _own_revision("forget my previous instructions about the memory policy")
+    False
+    """
+    own = _OWN_INSTRUCTIONS.search(text)
+    return own is not None and _OWN_TOPIC_AFTER.match(text[own.end() :]) is not None
+
+
 def _override_ok(m: re.Match[str], view: View) -> bool:
     if _OWN_MESSAGE.search(m.group()):
         return False
-    return not _DEFENCE_AFTER.match(view.text[m.end() : m.end() + 60])
+    after = view.text[m.end() : m.end() + 60]
+    if _own_revision(m.group() + after):
+        return False  # "forget my previous instructions about tone": a preference changed
+    return not _DEFENCE_AFTER.match(after)
 
 
 _ABOUT_ME = re.compile(
     r"(?i)^\s+(?:you (?:have|keep|hold|store|stored|saved) )?(?:about|on|of) me\b"
+    r"|^\s*(?:stored |saved )?(?:memories|data|notes|records) (?:about|of|on) me\s*(?:[|;,.]|$)"
+    # "list all the memories I've asked you to keep", "every memory you saved for me"
+    r"|^\s+(?:that |which )?(?:i(?:'ve| have)?|you(?:'ve| have)? (?:saved|kept|stored) for me)"
+    r"(?:\s+(?:asked|told|had|got)\s+you\s+to\s+(?:keep|save|remember|store)|"
+    r"\s+(?:saved|stored|added|shared|created|wrote|written|kept))\b(?!\s+(?:about|of|on|for)\s+"
+    r"(?!me\b))"
 )
 
 
@@ -565,6 +609,59 @@ _NO_DEST = re.compile(
     r"sent|send|copy|copies|cloud|third[- ]part\w*|external\w*)\b|\b(?:stays?|kept|processed) "
     r"(?:local|locally|on[- ]device)\b"
 )
+
+
+# Trigger: "delete all the memories you created from my emails last month", "please delete
+#          all memories linked to my account".
+# Why: the account holder erasing their OWN memories is a right (contract: erasure), not a
+#      steer; an injection wipes other users' or tenants' memories, hides it, skips the
+#      confirmation or waits for a trigger word.
+# Outcome: a delete-all said by the user about their own memories is no finding.
+_DELETE_ALL = _c(r"^(?:delete|wipe|erase|purge|remove|drop)")
+_OWN_SCOPE = _c(
+    r"\b(?:my|mine|me|i|i've|i'd|i'm|myself)\b|"
+    r"\byou (?:created|saved|stored|made) (?:during|from|in|last|this|on|for me)\b"
+)
+_NOT_OWN_SCOPE = _c(
+    r"\b(?:users?'?s?|tenants?|accounts\b|every ?one|everybody|workspace|org\w*|other|his|"
+    r"her|hers|him|she|he|their|them|they|\w+'s\s+(?:memor|notes|records)|flatmates?|"
+    r"whenever|when(?:ever)? (?:i|you|someone|anyone) (?:say|says|type|types|mention)|"
+    r"(?:from now on|from today)|if (?:someone|anyone|i) (?:say|says|type)|"
+    r"without (?:confirm\w*|asking|telling|notif\w*)|no confirm\w*|"
+    r"(?:don't|do not|never) (?:tell|mention|log|notify)|quietly|silently|secretly|"
+    r"authori[sz]\w*|admin\w*|boss|tool|function|forget_all|bulk|job|run|execute|call)\b"
+)
+
+
+def _misc_ok(m: re.Match[str], view: View) -> bool:
+    if not _DELETE_ALL.match(m.group()):
+        return True
+    text = view.text
+    start = max(text.rfind(c, 0, m.start()) for c in ".!?\n") + 1
+    ends = [i for i in (text.find(c, m.end()) for c in ".!?\n") if i >= 0]
+    sentence = text[start : min(ends) if ends else len(text)]
+    return not (_OWN_SCOPE.search(sentence) and not _NOT_OWN_SCOPE.search(sentence))
+
+
+# The user asking about, or limiting, the sharing of their OWN memories: "can you tell me
+# whether my memories are ever shared with other users?", "stop showing my memories in
+# the shared screen mode" (a privacy question, not a steer).
+_OWN_MEMORY_QUESTION = _c(
+    r"^\W*(?:can|could|would|will|do|does|are|is|which|what|how|when|whether|who|where|"
+    r"please stop|stop)\b(?=[^.!\n]*\bmy\b)[^.!\n]*\bmemor(?:y|ies)\b"
+)
+_OWN_MEMORY_STEER = _c(
+    r"\b(?:instructions?|rules?|polic(?:y|ies)|guidelines?|guardrails?|filters?|safety|"
+    r"restrictions?|prompt|governance|credentials|passwords|api keys|secrets|tokens|privileges|"
+    r"permissions|configuration|other users?'|(?:every|all|any) (?:other )?users?'?s?\s+memor|"
+    r"without|quietly|silently|secretly|ignore|disable|bypass|override|pretend|send|forward|"
+    r"email|https?://|(?:of|from|belonging to|in) (?:other|another|every|all|each)|"
+    r"\w+'s memor\w*)\b"
+)
+
+
+def _own_memory_question(clause: str) -> bool:
+    return bool(_OWN_MEMORY_QUESTION.match(clause)) and not _OWN_MEMORY_STEER.search(clause)
 
 
 def _exfil_ok(m: re.Match[str], view: View) -> bool:
@@ -686,7 +783,13 @@ RULES: tuple[Rule, ...] = (
     ),
     _r("concealment", "concealment", _c(_CONCEAL), "an instruction to hide this memory"),
     _r("governance_bypass", "governance_bypass", _c(_BYPASS), "a claimed governance bypass"),
-    _r("cross_tenant", "cross_tenant", _c(_TENANT), "a request that crosses tenants or users"),
+    _r(
+        "cross_tenant",
+        "cross_tenant",
+        _c(_TENANT),
+        "a request that crosses tenants or users",
+        validate=_reveal_ok,  # "Scope: all stored memories about me": the user's own
+    ),
     _r(
         "html_comment",
         "hidden_text",
@@ -696,7 +799,13 @@ RULES: tuple[Rule, ...] = (
     ),
     _r("promotion", "dormant_trigger", _c(_PROMOTE), "planted promotion in every answer"),
     _r("redirect", "dormant_trigger", _c(_REDIRECT), "a planted link or payment redirect"),
-    _r("misc_control", "override", _c(_MISC), "an instruction that steers the model or the store"),
+    _r(
+        "misc_control",
+        "override",
+        _c(_MISC),
+        "an instruction that steers the model or the store",
+        validate=_misc_ok,
+    ),
     _r("misc_control2", "governance_bypass", _c(_MISC2), "a bypass, concealment or misinformation"),
     _r("changed_contact", "dormant_trigger", _c(_CHANGED), "a planted change of contact details"),
     _r(
@@ -740,6 +849,8 @@ def _weak_signal(clause: str) -> re.Match[str] | None:
     verb = _SIG_VERB.search(clause)
     if verb is None or not _SIG_TARGET.search(clause) or not _SIG_EXTRA.search(clause):
         return None
+    if _own_memory_question(clause) or _own_revision(clause[verb.start() :]):
+        return None  # "are my memories ever shared with other users?": a privacy question
     return verb
 
 

@@ -166,11 +166,24 @@ _MOVE = (
 )
 _TRAVEL = re.compile(rf"(?i)\b(?:{_RECUR})\b")
 _TRAVEL_MOVE = re.compile(rf"(?i)\b(?:{_MOVE})\b")
-# A routine is precise when it has a clock time, a route or a named place.
+# A routine is precise when it has a route or a named place, or a clock time AND a place
+# (the lead's 06:24 decision, contract §4.5): "Aisha needs 12:30-14:00 on Fridays for her
+# driving lessons" and "Leo's dad picks him up on Wednesdays at 3:15" say when, not where.
+_TRAVEL_CLOCK = re.compile(
+    r"(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|\bat\s+\d{1,2}\b"
+)
 _TRAVEL_ANCHOR = re.compile(
-    r"(?i:\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}[:.h]\d{2}\b|"
-    r"\bfrom\s+(?:the\s+)?\w[\w\-]*\s+to\b|\bvia\b|\bat\s+\d{1,2}\b)"
+    r"(?i:\bfrom\s+(?:the\s+)?\w[\w\-]*\s+to\b|\bvia\b)"
     r"|\b(?:at|to|from|in|near|along)\s+(?:the\s+)?[A-Z][\w'\-]+"
+)
+# Where, beside a clock time: "at the community pool", "from school", "walks home".
+_TRAVEL_PLACE = re.compile(
+    r"(?i)\b(?:at|to|from|in|into|near|by|past|through|round|around|along|outside|inside)\s+"
+    r"(?!(?:\d|noon\b|midnight\b|night\b|lunch\w*|dawn\b|dusk\b|least\b|most\b|all\b|once\b|"
+    r"first\b|last\b|time\b|(?:the |a )?(?:morning|afternoon|evening|weekend|end|start|latest|"
+    r"earliest|same time)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"\b))[\w'\-]+"
+    r"|\b(?:home|work|school|office)\b"
 )
 
 
@@ -186,7 +199,11 @@ def _travel_ok(m: re.Match[str], view: View) -> bool:
     clause = clause_of(view.text, m.start(), m.end())
     if _SERVICE_SUBJECT.match(clause) and not _SOMEONE.search(clause):
         return False
-    return bool(_TRAVEL_MOVE.search(clause) and _TRAVEL_ANCHOR.search(clause))
+    if not _TRAVEL_MOVE.search(clause):
+        return False
+    if _TRAVEL_ANCHOR.search(clause):
+        return True
+    return bool(_TRAVEL_CLOCK.search(clause) and _TRAVEL_PLACE.search(clause))
 
 
 _COORD = re.compile(

@@ -74,7 +74,11 @@ FRAMING = re.compile(
     r"non-profit|organi[sz]\w*|fundrais\w*|for people with|support group|sells?|selling|"
     # talks, shows, books and courses in other languages, stage plots, revision and features
     r"keynote|conference|congress|summit|symposium|meetups?|seminars?|workshops?|"
-    r"(?:gave|give|gives|giving|held|hold|holds|holding) (?:a |an |the )?(?:talk|lecture)|"
+    r"(?:gave|give|gives|giving|held|hold|holds|holding) (?:a |an |the )?(?:talks?|lectures?)|"
+    # presenting a topic, jury service, first-aid courses, essays, modules, a PhD
+    r"present(?:s|ed|ing)? (?:on|about)|(?:served|serving|sat|sitting|serve|sit) on (?:a |the )?"
+    r"jury|jury (?:duty|service)|first[- ]aid|refreshers?|kursus|essays?|modules?|ph\.?d|"
+    r"dissertation|"
     r"talks? (?:at|on)|audio ?books?|podcasts?|opera|ballet|plot|(?:the|a|this|that) plays?|"
     r"moot|guidelines|pharmacolog\w*|revis(?:ing|ion)|flash ?cards?|fixtures?|"
     r"features?|users|faq|how (?:we|to|they|you) (?:handle|deal with|approach)|"
@@ -105,6 +109,14 @@ TOPIC_AFTER = re.compile(
     r"curricul(?:um|a)|drives?|fairs?|webinars?|lectures?|seminars?)\b"
 )
 _TOPIC_AFTER_FAMILIES = frozenset({"health", "intimate", "criminal"})
+# An identity term as a field of study or of policy: "caste politics", "caste bias in
+# hiring", "caste aur gender par PhD" — no person between the term and the topic word.
+_IDENTITY_TOPIC_AFTER = terms.compile_ci(
+    r"^[\s-]*(?:(?!(?:i|me|my|we|our|he|she|they|his|her|their|main|mai|hum|mera|meri|"
+    r"uska|uski)\b)[\w'-]+[\s-]+){0,3}?(?:bias|biases|politics|political|discrimination|"
+    r"census|studies|research|ph\.?d|dissertation|thesis|hierarch\w*|"
+    r"equity|audits?|sensitivity|awareness|history|reforms?|debates?)\b"
+)
 # Profiling instruments as a subject of their own: "the MBTI workshop", "a Big Five quiz".
 _PROFILE_TOPIC_AFTER = re.compile(
     r"(?i)^[\s-]*(?:\w+[\s-]+)?(?:workshops?|training|sessions?|courses?|classes|seminars?|"
@@ -179,6 +191,107 @@ _PERSON_HEAD = re.compile(
     r"(?i)^\s*(?:colleague|co-?worker|teammate|employee|staff member|manager|boss)s?\b"
     r"(?-i:\s+[A-Z][a-z]+)?"
 )
+# Trigger: the term belongs to the job a person is said to have: "my cousin is a court
+#          clerk at the tribunal", "our neighbour is a dialysis technician", "ma mère est
+#          greffière au tribunal", "mio padre ha fatto il farmacista", "es auxiliar de farmacia".
+# Why: a legal or clinical JOB is neither a criminal record nor a diagnosis; the owner's
+#      clinician ("my brother's addiction counsellor") has no "is a" before it, and a fact
+#      joined to the job ("a nurse with MS", "a teacher who was convicted") has a break word.
+# Outcome: a term inside "<is/works as> [a] … <job noun>" or "<is> [a] <job noun> <at/of …>
+#          term" (a few words, no break word) is the job, not a fact about the person.
+_JOB_PRED = (
+    r"\b(?:is|was|am|are|were|works? as|worked as|working as|trained as|qualified as|became|"
+    r"becomes|retired as|es|era|fue|trabaja como|est|était|travaille comme|ist|war|arbeitet als|"
+    r"è|fa (?:il|la|l')|ha fatto (?:il|la|l')|faceva (?:il|la|l')|lavora come|é|trabalha como|"
+    r"foi)\b|'s(?=\s+(?:a|an)\b)|\b(?:i|you|we|they)'re\b|\bi'm\b"
+)
+_JOB_NOUN = (
+    # English
+    r"clerks?|interpreters?|translators?|lawyers?|attorneys?|solicitors?|barristers?|judges?|"
+    r"magistrates?|prosecutors?|paralegals?|bailiffs?|(?:probation|parole|police|prison|"
+    r"court|correctional) officers?|(?:parole|review|licensing) board members?|wardens?|"
+    r"guards?|reporters?|stenographers?|counsel+ors?|therapists?|technicians?|techs?|nurses?|"
+    r"surgeons?|doctors?|physicians?|pharmacists?|dispensers?|nutritionists?|dietitians?|"
+    r"dentists?|midwives|midwife|paramedics?|psychologists?|social workers?|caseworkers?|"
+    r"researchers?|professors?|lecturers?|experts?|specialists?|consultants?|coordinators?|"
+    r"managers?|assistants?|aides?|receptionists?|volunteers?|instructors?|trainers?|chaplains?|"
+    # French
+    r"greffi(?:er|ère)s?|avocat(?:e|s|es)?|juges?|conseill(?:er|ère)s?|agent(?:e|s)?|"
+    r"infirmi(?:er|ère)s?|médecins?|pharmacien(?:ne)?s?|chirurgien(?:ne)?s?|technicien(?:ne)?s?|"
+    r"interprètes?|éducat(?:eur|rice)s?|magistrat(?:e|s)?|surveillant(?:e|s)?|psychologues?|"
+    r"diététicien(?:ne)?s?|aide-soignant(?:e|s)?|secrétaires?|"
+    # Spanish, Portuguese, Italian
+    r"abogad[oa]s?|juez(?:a|as|es)?|secretari[oa]s?|auxiliar(?:es)?|enfermer[oa]s?|"
+    r"médic[oa]s?|farmacéutic[oa]s?|técnic[oa]s?|intérpretes?|nutricionistas?|cirujan[oa]s?|"
+    r"psicólog[oa]s?|funcionari[oa]s?|terapeutas?|dentistas?|fiscal(?:es)?|"
+    r"advogad[oa]s?|juíz(?:a)?|escriv(?:ão|ã)|enfermeir[oa]s?|farmacêutic[oa]s?|"
+    r"cirurgi(?:ão|ã)|farmacist[ai]|avvocat[oaie]|giudic[ei]|cancellier[ea]|infermier[ea]|"
+    r"medic[oi]|tecnic[oa]|interpret[ei]|consulent[ei]|terapist[ai]|chirurg[oi]|psicolog[oa]|"
+    r"dietist[ai]|"
+    # German
+    r"anw(?:a|ä)lt(?:in)?|richter(?:in)?|pfleger(?:in)?|krankenschwester|apotheker(?:in)?|"
+    r"techniker(?:in)?|dolmetscher(?:in)?|berater(?:in)?|therapeut(?:in)?|(?:a|ä)rzt(?:in)?|"
+    r"sozialarbeiter(?:in)?|justizangestellte[r]?|schöff(?:e|in)|staatsanw(?:a|ä)lt(?:in)?|"
+    r"polizist(?:in)?|beamt(?:er|in)"
+)
+_JOB = terms.compile_ci(
+    r"(?:" + _JOB_PRED + r")\s+(?:(?:a|an|the|un|une|una|uno|un'|ein|eine|o|um|uma|il|"
+    r"la|le|el|l')\s+)?(?:[\w'’-]+\s+){0,3}?(?:" + _JOB_NOUN + r")(?![\w-])"
+)
+# A fact joined to the job: "a nurse with MS", "a teacher who was convicted", "and has …".
+_JOB_BREAK = terms.compile_ci(
+    r"[,;:(]|"
+    + words(
+        r"""with who whose which that but because since after when and has had have got gets
+        was were been is suffer\w* diagnosed takes? took on off avec qui que mais et con pero y
+        mit der die das aber und che ma e com mas"""
+    )
+)
+# Not a job's place or field: "a therapist every wednesday for my depression".
+_JOB_GAP_BREAK = terms.compile_ci(words("for pour para per für my his her their"))
+# A visit, not a job: "I'm seeing a therapist", "she's been going to a counsellor".
+_VISIT = terms.compile_ci(
+    r"\b(?!(?:work|train|retir)ing\b)\w+ing\b|" + words("sees? saw visits? visited")
+)
+# connectors a job's place or field may take: "at the", "au", "de", "d'insertion et de"
+_JOB_LINK = terms.compile_ci(r"\b(?:et|and|y|e|und) (?=de\b|of\b|des\b|di\b|do\b|da\b)")
+_JOB_GAP = 5
+_JOB_FAMILIES = frozenset({"health", "criminal"})
+
+
+def _is_job(before: str, term: str, after: str) -> bool:
+    """The term is part of a job someone is said to have (see _JOB above).
+
+    >>> _is_job("Ma cousine est greffière au ", "tribunal", " de Nantes.")
+    True
+    >>> _is_job("my brother's ", "addiction", " counsellor says he relapsed")
+    False
+    """
+    text = before + term + after
+    t0, t1 = len(before), len(before) + len(term)
+    for o in _JOB.finditer(text, max(0, t0 - 160)):
+        if o.start() >= t1:
+            break
+        pred = re.match(r"(?i)(?:" + _JOB_PRED + r")", o.group())
+        if _VISIT.search(o.group()[pred.end() if pred else 0 :]):
+            continue  # "I'm seeing an addiction counsellor": a visit, not a job
+        if o.end() >= t1:  # the term sits in the job phrase ("a dialysis technician")
+            inner = text[o.start() + (pred.end() if pred else 0) : t0] + " " + text[t1 : o.end()]
+            if o.start() >= t0:
+                inner = text[t1 : o.end()]
+            if not _JOB_BREAK.search(_JOB_LINK.sub("", inner)):
+                return True
+            continue
+        gap = _JOB_LINK.sub("", text[o.end() : t0])  # "greffière au tribunal"
+        if (
+            len(gap.split()) <= _JOB_GAP
+            and not _JOB_BREAK.search(gap)
+            and not _JOB_GAP_BREAK.search(gap)
+        ):
+            return True
+    return False
+
+
 _QUOTED = re.compile(r"[\"“”«»][^\"“”«»]{1,200}[\"“”«»]")
 # A term that starts with its owner ("my lawyer", "his parole officer") needs no subject.
 _OWN_TERM = re.compile(r"(?i)(?:my|his|her|their)\s")
@@ -548,6 +661,10 @@ def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
         right = text[m.end() : m.end() + 40]
         if rule.family in _TOPIC_AFTER_FAMILIES and TOPIC_AFTER.match(right):
             continue  # "cancer research", "diabetes prevention programs": a topic
+        if rule.family == "identity_trait" and _IDENTITY_TOPIC_AFTER.match(right):
+            continue  # "caste politics", "caste bias in hiring": a topic
+        if rule.family in _JOB_FAMILIES and _is_job(left, m.group(), right):
+            continue  # "my cousin is a court clerk", "es auxiliar de farmacia": a job
         if rule.family == "inferred_profiling" and (
             _PROFILE_TOPIC_AFTER.match(right)
             or (
