@@ -104,12 +104,10 @@ def context_of_kept(text: str) -> bool:
     second tool, said as where things happen). In other languages no rule reads
     the second memory, so a sentence that names something of its own stands alone.
 
-    >>> context_of_kept("Builds are cached on Vercel."), context_of_kept("Todo en Hetzner ahora.")
-    (False, False)
-    >>> context_of_kept("The migration took two sprints."), context_of_kept("I loved it.")
-    (True, True)
-    >>> context_of_kept("Mostly 15th-century stuff."), context_of_kept("The boards are nRF52s.")
-    (True, False)
+    >>> [context_of_kept(t) for t in ("Builds are cached on Vercel.", "Todo en Hetzner ahora.",
+    ...     "The migration took two sprints.", "I loved it.", "Mostly 15th-century stuff.",
+    ...     "The boards are nRF52s.")]
+    [False, False, True, True, True, False]
     """
     if english_like(text):
         # an identifier (a region, a pin, a path) or a change said is its own memory —

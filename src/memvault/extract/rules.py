@@ -172,14 +172,19 @@ _PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|pin
 
 #: "When you write IAM policies for me, always scope them …", "never use …": a standing
 #: request to the assistant, however the clause opens.
+#: The verbs of an order about the assistant's answers, said verb first.
+_ORDER_VERBS = (
+    "use|keep|put|give|write|show|add|include|skip|stick to|avoid|format|cite|list|answer",
+    "reply|explain|leave out",
+)
+_WHEN_YOU = r"(?:(?:when(?:ever)?|if) you\b[^,]{1,80},\s*)"
 _STANDING_REQUEST = re.compile(
-    r"^(?:(?:when(?:ever)?|if) you\b[^,]{1,80},\s*)?(?:please\s+)?(?:always|never|don't|do not)"
+    rf"^{_WHEN_YOU}?(?:please\s+)?(?:always|never|don't|do not)"
     r"\s+(?!(?:know|remember|think|forget)\b)\w+"
     # "when you show diffs, use unified format", "keep drills to 10 minutes max": an
     # order about the assistant's answers, said with the verb first
-    r"|^(?:(?:when(?:ever)?|if) you\b[^,]{1,80},\s*)(?:please\s+)?(?:use|keep|put|give|write"
-    r"|show|add|include|skip|stick to|avoid|format|cite|list|answer|reply|explain|leave out)\b"
-    r"|^(?:please\s+)?(?:keep|limit)\s+(?:\w+\s+){1,4}?(?:to|under|below|within)\s+"
+    + rf"|^{_WHEN_YOU}(?:please\s+)?(?:{'|'.join(_ORDER_VERBS)})\b"
+    + r"|^(?:please\s+)?(?:keep|limit)\s+(?:\w+\s+){1,4}?(?:to|under|below|within)\s+"
     r"(?:\d+|one|two|three|four|five|ten|a)\b",
     re.I,
 )
