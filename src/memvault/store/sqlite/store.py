@@ -551,8 +551,9 @@ class SQLiteStore(SQLiteFile, CheckpointsElsewhere, SqlReads, Store):
     def wait_for_indexes(self, timeout: float | None = None, *, text: bool = True) -> int:
         """Wait for the background index work (ANN workers, a text index build).
 
-        Returns how many vectors are still outside their ANN graph (0 once the
-        workers caught up; a timeout can leave some). Benchmarks call it so that
+        Returns how many vectors are still outside their ANN graph (once the
+        workers caught up, fewer than a chunk per graph: 64, scored exactly by
+        every search; a timeout can leave more). Benchmarks call it so that
         timed searches run on the indexes a settled process uses (``text=False``:
         the ANN workers only, to time them apart).
 
