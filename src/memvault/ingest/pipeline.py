@@ -66,7 +66,13 @@ from typing import Any
 
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-from memvault.errors import ConfigError, StoreError, StoreUnavailableError, UnsafePathError
+from memvault.errors import (
+    ConfigError,
+    StaleWriteError,
+    StoreError,
+    StoreUnavailableError,
+    UnsafePathError,
+)
 from memvault.ingest.commit import (
     THREAD,
     Embedded,
@@ -125,6 +131,8 @@ WINDOW_MEMORIES = 96
 #: Texts whose vectors a pass keeps for later windows (:meth:`_Pass.recent`; ~1.5 KB each).
 RECENT_VECTORS = 8192
 WINDOW_FILES = 32
+#: How many times a file is planned again when a merge target changed under it.
+_FRESH_PLANS = 3
 
 
 @dataclass
@@ -482,21 +490,32 @@ class _Pass:
         early = self._recorded_outcome(p, embedded, deduper)
         if early is not None:
             return early
-        plan = self._plan(p, embedded, deduper)
-        record = self._new_record(p, self.ctx.now())
-        commit_started = time.perf_counter()
-        builder = self.ctx.writes.builder(record.processed_at, THREAD)
-        write = write_set(builder, p.judged, plan, embedded, record, sha=p.sha)
-        try:
-            self.ctx.writes.apply(write)
-        except StoreUnavailableError:
-            raise
-        except StoreError as exc:
-            # Trigger: the store refused the file's write set (nothing was written).
-            # Why: one transaction per file — a file is all in or all out.
-            # Outcome: the file is rejected with STORE_FAILED and its manifest.
-            failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
-            return self._reject(p.entry, [failed], p.sha, p.timings, p.started)
+        for attempt in range(_FRESH_PLANS):
+            plan = self._plan(p, embedded, deduper)
+            record = self._new_record(p, self.ctx.now())
+            commit_started = time.perf_counter()
+            builder = self.ctx.writes.builder(record.processed_at, THREAD)
+            write = write_set(builder, p.judged, plan, embedded, record, sha=p.sha)
+            try:
+                self.ctx.writes.apply(write)
+                break
+            except StaleWriteError:
+                # Trigger: a merge target changed (a delete, an edit) since the plan read it.
+                # Why: the merge wrote the copy back, undoing that change (review S12-R4).
+                # Outcome: rolled back; planned again on a fresh read (then rejected).
+                if attempt + 1 < _FRESH_PLANS:
+                    deduper = None  # the store, not a window's staged view
+                    continue
+                failed = Rejection(RejectReason.STORE_FAILED, "merge targets kept changing")
+                return self._reject(p.entry, [failed], p.sha, p.timings, p.started)
+            except StoreUnavailableError:
+                raise
+            except StoreError as exc:
+                # Trigger: the store refused the file's write set (nothing was written).
+                # Why: one transaction per file — a file is all in or all out.
+                # Outcome: the file is rejected with STORE_FAILED and its manifest.
+                failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
+                return self._reject(p.entry, [failed], p.sha, p.timings, p.started)
         p.timings["commit_ms"] = _ms(commit_started)
         return self._stored(p, plan, embedded, record)
 

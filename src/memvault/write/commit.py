@@ -401,6 +401,9 @@ class WriteBuilder:
             events=events,
             changes=changes,
             embeddings=embeddings,
+            # a merge target is written back as it was read (touched keeps its
+            # updated_at): a delete or an edit since then rolls the write back (S12-R4)
+            expected=tuple((t.memory_id, t.updated_at) for t in touched.values()),
         )
 
     def _link_event(
