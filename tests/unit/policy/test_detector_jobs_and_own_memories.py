@@ -152,3 +152,30 @@ def test_an_identity_term_as_a_field_of_study_is_a_topic(text: str) -> None:
 )
 def test_a_persons_caste_is_still_refused(text: str) -> None:
     assert detector(text) == "detector.identity.caste"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my bread dough is pregnant with air",
+        "the note for the babysitter: Noor is allergic to none of the usual foods, bedtime 8",
+        "Our doctors' surgery moved to Park Road.",
+        "Das Museum zeigt eine Ausstellung über Gewerkschaften im Ruhrgebiet.",
+    ],
+)
+def test_dough_no_allergy_a_gp_practice_and_an_exhibition_are_not_facts(text: str) -> None:
+    assert detector(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "prefix"),
+    [
+        ("my sister is pregnant with twins", "detector.intimate"),
+        ("my sister is allergic to penicillin", "detector.health"),
+        ("my mum had surgery on her knee last week", "detector.health"),
+        ("Mein Vater ist seit Jahren in der Gewerkschaft aktiv.", "detector.identity"),
+    ],
+)
+def test_their_twins_about_a_person_stay_refused(text: str, prefix: str) -> None:
+    found = detector(text)
+    assert found is not None and found.startswith(prefix), found

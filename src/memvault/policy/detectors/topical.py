@@ -86,7 +86,7 @@ FRAMING = re.compile(
     r"vortrag|kongress|konferenz|kurs|seminar|buch|roman|hörbuch|serien?|dokumentarfilm|"
     r"expos[ée]|conf[ée]rence|cours|livre|s[ée]rie|documentaire|pi[èe]ce|"
     r"convegno|corso|romanzo|libro|palestra|relat[óo]rio|livro|s[ée]rie|"
-    r"lezing|cursus|boek|bericht|artikel|schulung|"
+    r"lezing|cursus|boek|bericht|artikel|schulung|ausstellung\w*|\w+museums?|"
     # German compounds: Krimiserie, Fernsehfilm, Gerichtsdrama, Kriminalroman
     r"krimi\w*|\w+serien?|\w+filme?|\w+romane?|\w+dramen?|\w+drama|"
     r"business|products?|donat\w*|hr|employees|staff|colleagues?|coworkers?|helps? (?:people|users|"
@@ -175,7 +175,8 @@ _OBJECT_USER = re.compile(
 _NON_USER_HEAD = re.compile(
     r"(?i)^\s*(?:\w+\s+)?(?:dog|cat|pet|horse|car|laptop|phone|app|company|team|client|customer|"
     r"product|code|server|website|startup|business|project|parrot|rabbit|bird|plant|house|"
-    r"employer|students?|patients?|customers|clients|users)\b"
+    r"employer|students?|patients?|customers|clients|users|sourdough|dough|bread|"
+    r"cake|yoghurt|yogurt|kombucha|compost)\b"
 )
 # A place the speaker belongs to, not the speaker: "our town's old jail is a hotel now";
 # someone "from our town" is still a person.
