@@ -64,7 +64,7 @@ class CaptureOps:
                 config=core.capture_config,
                 actor=core.agent_id,
                 log=core.log_event,
-                embed=core.embed_rows,
+                embed=core.embed_rows if embedder is not None else None,
                 embedder=embedder,
                 writes=lambda: core.writes,
                 propose=self._propose_candidate,

@@ -305,7 +305,9 @@ class EngineCore:
             clock=self.clock,
             agent_id=self.agent_id,
             log=self.log_event,
-            embed=self.embed_rows,
+            # no embedder, no embed step: the gate's n-gram heads judge English text
+            # (a configured embedder that fails is another thing: review S12-R7/R12)
+            embed=self.embed_rows if self.embedder is not None else None,
             workspace_roots=self.workspace_roots,
             validators=self.write_validators,
             relations=(

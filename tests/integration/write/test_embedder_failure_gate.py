@@ -73,3 +73,23 @@ def test_no_vector_anywhere_fails_closed(tmp_path: Path, monkeypatch: pytest.Mon
         assert engine.list_memories() == []
         monkeypatch.undo()
         assert engine.add(NewMemory(content=TEXTS[4], **FIELDS)).ok  # once it works again
+
+
+def test_an_engine_without_an_embedder_never_has_the_gate_embed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review S12-R12: no embedder is not a failing one — the n-gram heads judge, as documented."""
+    calls: list[str] = []
+    original = LearnedLayer.vector
+
+    def counting(self: LearnedLayer, text: str) -> Any:
+        calls.append(text)
+        return original(self, text)
+
+    monkeypatch.setattr(LearnedLayer, "vector", counting)
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        assert engine.add(NewMemory(content="The deploy moved to Friday.", **FIELDS)).ok
+        items = [{"content": f"Unit {i} ships build {i * 7919}.", **FIELDS} for i in range(10)]
+        assert all(r.ok for r in engine.add_many(items))
+        engine.capture_message({"text": "I prefer tea over coffee.", "user_id": "u"})
+    assert calls == [], f"the gate embedded {len(calls)} texts for an engine with no embedder"
