@@ -27,7 +27,9 @@ def register_bench(bench_app: typer.Typer) -> None:
                 help="Comma-separated: memvault,chroma,mem0,langgraph-sqlite,langgraph-inmemory.",
             ),
         ] = "memvault,chroma,mem0,langgraph-sqlite,langgraph-inmemory",
-        queries: Annotated[int, typer.Option(help="Searches per system in the scale part.")] = 200,
+        queries: Annotated[
+            int, typer.Option(min=1, help="Searches per system in the scale part.")
+        ] = 200,
         locomo: Annotated[
             bool, typer.Option("--locomo/--no-locomo", help="Run the LoCoMo recall part.")
         ] = True,

@@ -164,7 +164,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         n: Annotated[
             str, typer.Option("--n", help="Store sizes, e.g. 1000,10000,100000.")
         ] = "1000,10000",
-        queries: Annotated[int, typer.Option(help="Searches per size.")] = 100,
+        queries: Annotated[int, typer.Option(min=1, help="Searches per size.")] = 100,
         embedder: EmbedderOpt = "default",
         # issue 11: store backends side by side (memvault.benchmarks.backends).
         backend: Annotated[
