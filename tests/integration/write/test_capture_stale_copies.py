@@ -33,7 +33,9 @@ def test_an_erased_users_deferred_statements_are_not_written_later(tmp_path: Pat
         turn = {"text": TURN, "user_id": "alice", "conversation_id": "c1"}
         deferred = _deferred(engine.capture_message(turn))
         assert deferred, "precondition: the turn has more candidates than the per-turn cap"
-        assert engine.forget_user("alice").remaining == 0
+        report = engine.forget_user("alice")
+        assert report.remaining == 0
+        assert report.cleaned["deferred"] == len(deferred)  # the engine's erasure counts them
         engine.capture_message({"text": "Hi there.", "user_id": "alice", "conversation_id": "c1"})
         stored = {n.content for n in engine.list_memories({"user_id": "alice"}, limit=100)}
         assert not stored & deferred
