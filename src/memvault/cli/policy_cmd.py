@@ -301,6 +301,15 @@ def train(
             "(each text is embedded alone, so the weights are the same bits either way)",
         ),
     ] = True,
+    heads_from: Annotated[
+        Path | None,
+        typer.Option(
+            "--heads-from",
+            help="a folder with an earlier run's gate.json + gate.npz on the same corpus: "
+            "read its heads instead of training them and only calibrate their thresholds "
+            "again (minutes, not tens of minutes)",
+        ),
+    ] = None,
 ) -> None:
     """Rebuild the gate's learned heads from the training corpus (deterministic, bit for bit).
 
@@ -335,6 +344,7 @@ def train(
             log=lambda m: typer.echo(m, err=True),
             vector_cache=_vector_cache(encoder) if cache else None,
             multi_encoder=None if multi_encoder == "none" else multi_encoder,
+            heads_from=heads_from,
         )
     except (RuntimeError, ValueError, OSError) as exc:
         _fail(str(exc))

@@ -64,6 +64,22 @@ def test_heads_trained_side_by_side_equal_heads_trained_one_after_the_other(
     assert "full" in side and "ngram" in side
 
 
+def test_calibrating_an_earlier_runs_heads_again_gives_that_runs_bytes(tmp_path: Path) -> None:
+    # --heads-from reads the heads instead of training them: with the same corpus and
+    # calibration the weights and manifest are those of the full run, bit for bit
+    full = train_gate(out_dir=tmp_path / "a", encoder="minilm", limit=300)
+    again = train_gate(
+        out_dir=tmp_path / "b", encoder="minilm", limit=300, heads_from=tmp_path / "a"
+    )
+    assert again["sha256"] == full["sha256"]
+    assert again["full"]["thresholds"] == full["full"]["thresholds"]
+
+
+def test_heads_from_a_folder_without_weights_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="cannot read heads from"):
+        train_gate(out_dir=tmp_path / "b", encoder=None, limit=50, heads_from=tmp_path)
+
+
 def test_text_in_another_language_is_judged_by_the_multilingual_heads() -> None:
     layer = default_layer()
     if layer.multi is None or layer.multi_encoder_name is None:

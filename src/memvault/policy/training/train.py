@@ -49,8 +49,10 @@ from memvault.learn import (
     train_heads,
     write_weights,
 )
+from memvault.learn.card import load_weights
 from memvault.learn.features import NGRAM_DIM
 from memvault.learn.language import english_like
+from memvault.learn.weights import WeightsError
 from memvault.policy.learned import (
     GATE_MANIFEST,
     HEAD_LABELS,
@@ -367,6 +369,111 @@ def _fork_pool(workers: int = 1) -> ProcessPoolExecutor | None:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
+def shipped(heads: Heads, prefix: str) -> Heads:
+    """``heads`` as the gate reads them back from ``gate.npz`` (its arrays are float32).
+
+    >>> h = Heads(labels=("a",), bias=np.array([0.1]), sparse_w=np.ones((2, 1)),
+    ...           thresholds=np.full(1, 0.5))
+    >>> shipped(h, "ngram").bias.tolist() == [float(np.float32(0.1))]
+    True
+    """
+    return Heads.from_arrays(heads.arrays(prefix), prefix)
+
+
+def _cache_for(prefix: str, name: str, vector_cache: Path | None) -> Path | None:
+    """The vector cache file of one head set's encoder (the full heads keep the given name)."""
+    if vector_cache is None or prefix == "full":
+        return vector_cache
+    return vector_cache.with_name(f"gate-vectors-{name}.npz")
+
+
+Trained = dict[str, tuple[str, Any, npt.NDArray[np.float64], Heads]]
+
+
+def _heads_trained(
+    wanted: list[tuple[str, str]],
+    texts: list[str],
+    sparse_tr: SparseRows,
+    y_tr: npt.NDArray[np.float64],
+    tr_idx: npt.NDArray[np.int64],
+    vector_cache: Path | None,
+    log: Callable[[str], None],
+) -> tuple[Heads, Trained]:
+    """The n-gram heads and each wanted vector head set, trained (not yet calibrated)."""
+    pool = _fork_pool(len(wanted)) if wanted else None
+    ngram_job = (
+        pool.submit(train_heads, None, sparse_tr, y_tr, HEAD_LABELS, CONFIG)
+        if pool is not None
+        else None
+    )
+    trained: dict[str, tuple[str, Any, npt.NDArray[np.float64], Heads]] = {}
+    try:
+        if ngram_job is None:
+            log("training n-gram heads")
+            ngram = train_heads(None, sparse_tr, y_tr, HEAD_LABELS, CONFIG)
+        else:
+            log("training n-gram heads in a second process")
+        jobs = {}
+        # the head sets trained in children are started first, the full heads inline last
+        for prefix, name in sorted(wanted, key=lambda w: w[0] == "full"):
+            emb, why = load_encoder(name)
+            if emb is None:
+                raise RuntimeError(why)
+            log(f"encoding {len(texts)} items with {emb.model_id}")
+            cache = _cache_for(prefix, name, vector_cache)
+            dense = encode_each(emb, texts, cache=cache, log=log).astype(np.float64)
+            # the multilingual heads read the vector alone; the n-gram evidence joins
+            # them through the ensemble with the n-gram heads (:func:`averaged`)
+            features = sparse_tr if prefix == "full" else _no_ngrams(len(tr_idx))
+            config = FULL_CONFIG if prefix == "full" else MULTI_CONFIG
+            args = (dense[tr_idx], features, y_tr, HEAD_LABELS, config)
+            if prefix == "full" or pool is None:
+                log(f"training {prefix} heads")
+                trained[prefix] = (name, emb, dense, train_heads(*args))
+            else:
+                log(f"training {prefix} heads in another process")
+                jobs[prefix] = (name, emb, dense, pool.submit(train_heads, *args))
+        for prefix, (name, emb, dense, job) in jobs.items():
+            trained[prefix] = (name, emb, dense, job.result())
+        if ngram_job is not None:
+            ngram = ngram_job.result()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return ngram, trained
+
+
+def _heads_read(
+    folder: Path,
+    wanted: list[tuple[str, str]],
+    texts: list[str],
+    vector_cache: Path | None,
+    log: Callable[[str], None],
+) -> tuple[Heads, Trained]:
+    """An earlier run's head sets (``folder/gate.json``) and the vectors they read.
+
+    The heads were averaged when they were written; only their thresholds change.
+    """
+    try:
+        arrays, _manifest = load_weights(folder / GATE_MANIFEST.name)
+        ngram = Heads.from_arrays(arrays, "ngram")
+        trained: Trained = {}
+        for prefix, name in wanted:
+            emb, why = load_encoder(name)
+            if emb is None:
+                raise RuntimeError(why)
+            heads = Heads.from_arrays(arrays, prefix)
+            log(f"reading {prefix} heads from {folder}; encoding with {emb.model_id}")
+            cache = _cache_for(prefix, name, vector_cache)
+            dense = encode_each(emb, texts, cache=cache, log=log).astype(np.float64)
+            if heads.vector_dim != dense.shape[1]:
+                raise ValueError(f"{prefix} heads in {folder} do not read {emb.model_id}")
+            trained[prefix] = (name, emb, dense, heads)
+    except (WeightsError, KeyError) as exc:
+        raise ValueError(f"cannot read heads from {folder}: {exc}") from exc
+    return ngram, trained
+
+
 def train_gate(
     *,
     corpus: Path = CORPUS_PATH,
@@ -377,6 +484,7 @@ def train_gate(
     log: Callable[[str], None] = lambda _m: None,
     vector_cache: Path | None = None,
     multi_encoder: str | None = None,
+    heads_from: Path | None = None,
 ) -> dict[str, Any]:
     """Train the head sets and write ``gate.npz`` + ``gate.json`` into ``out_dir``.
 
@@ -387,6 +495,10 @@ def train_gate(
     n-th item so that at most ``limit`` remain (for fast determinism tests).
     ``vector_cache``: an ``.npz`` of earlier runs' vectors (each text is embedded
     alone, so cached and fresh vectors are the same bits: :func:`encode_each`).
+    ``heads_from``: a folder with an earlier run's ``gate.json`` + ``gate.npz`` on
+    the same corpus and encoders: its heads are read instead of trained and only
+    calibrated again (minutes instead of tens of minutes). Training does not depend
+    on calibration, so the result is what a full run with today's calibration gives.
     Returns the manifest.
     """
     folder = out_dir if out_dir is not None else GATE_MANIFEST.parent
@@ -453,51 +565,14 @@ def train_gate(
     wanted = [("full", encoder)] if encoder else []
     if encoder and multi_encoder:
         wanted.append(("multi", multi_encoder))
-    pool = _fork_pool(len(wanted)) if wanted else None
-    ngram_job = (
-        pool.submit(train_heads, None, sparse_tr, y[tr_idx], HEAD_LABELS, CONFIG)
-        if pool is not None
-        else None
-    )
-    trained: dict[str, tuple[str, Any, npt.NDArray[np.float64], Heads]] = {}
-    try:
-        if ngram_job is None:
-            log("training n-gram heads")
-            ngram = train_heads(None, sparse_tr, y[tr_idx], HEAD_LABELS, CONFIG)
-        else:
-            log("training n-gram heads in a second process")
-        texts = [d.clean.text[:2000] for d in docs]
-        jobs = {}
-        # the head sets trained in children are started first, the full heads inline last
-        for prefix, name in sorted(wanted, key=lambda w: w[0] == "full"):
-            emb, why = load_encoder(name)
-            if emb is None:
-                raise RuntimeError(why)
-            log(f"encoding {len(rows)} items with {emb.model_id}")
-            cache = None
-            if vector_cache is not None and prefix != "full":
-                cache = vector_cache.with_name(f"gate-vectors-{name}.npz")
-            elif vector_cache is not None:
-                cache = vector_cache
-            dense = encode_each(emb, texts, cache=cache, log=log).astype(np.float64)
-            # the multilingual heads read the vector alone; the n-gram evidence joins
-            # them through the ensemble with the n-gram heads (:func:`averaged`)
-            features = sparse_tr if prefix == "full" else _no_ngrams(len(tr_idx))
-            config = FULL_CONFIG if prefix == "full" else MULTI_CONFIG
-            args = (dense[tr_idx], features, y[tr_idx], HEAD_LABELS, config)
-            if prefix == "full" or pool is None:
-                log(f"training {prefix} heads")
-                trained[prefix] = (name, emb, dense, train_heads(*args))
-            else:
-                log(f"training {prefix} heads in another process")
-                jobs[prefix] = (name, emb, dense, pool.submit(train_heads, *args))
-        for prefix, (name, emb, dense, job) in jobs.items():
-            trained[prefix] = (name, emb, dense, job.result())
-        if ngram_job is not None:
-            ngram = ngram_job.result()
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    texts = [d.clean.text[:2000] for d in docs]
+    if heads_from is not None:
+        ngram, trained = _heads_read(heads_from, wanted, texts, vector_cache, log)
+    else:
+        ngram, trained = _heads_trained(
+            wanted, texts, sparse_tr, y[tr_idx], tr_idx, vector_cache, log
+        )
+    ngram = shipped(ngram, "ngram")
     s_ng = ngram.scores(None, sparse_all.take(va_idx))
     ngram = calibrated(ngram, s_ng, benign_val, short_val, written_val, hard_val)
     arrays.update(ngram.arrays("ngram"))
@@ -505,8 +580,11 @@ def train_gate(
     manifest["encoder"] = None
     routes = _routes([docs[i] for i in va_idx], multi="multi" in trained, multi_route=MULTI_ROUTE)
     for prefix, (name, emb, dense, heads) in sorted(trained.items()):
-        if ENSEMBLE:
+        if ENSEMBLE and heads_from is None:
             heads = averaged(heads, ngram)
+        # calibrated on the heads as shipped (float32), so the thresholds fit the
+        # scores the gate computes at run time to the last bit
+        heads = shipped(heads, prefix)
         scores = heads.scores(dense[va_idx], sparse_all.take(va_idx))
         # Trigger: heads that judge only part of the text (English, or the rest).
         # Why: the budget is what the gate refuses, and a head set refuses only the
