@@ -329,7 +329,25 @@ class MemvaultStore(BaseStore):
         """Every item this store reads (up to :data:`SCAN_LIMIT` memories, the newest):
         a listing's view, the newest memory of each namespace and key."""
         nodes = self._caller.list_memories(self._scope(), limit=SCAN_LIMIT)
-        return {(s.namespace, s.node.key): s for s in map(self._decode, reversed(nodes))}
+        items: dict[tuple[tuple[str, ...], str], _Stored] = {}
+        for stored in map(self._decode, reversed(nodes)):  # oldest first
+            where = (stored.namespace, stored.node.key)
+            if where not in items or not self._shadows(items[where], stored):
+                items[where] = stored
+        return items
+
+    def _shadows(self, stored: _Stored, current: _Stored) -> bool:
+        """Whether ``stored`` is read instead of ``current`` (newer) at their key.
+
+        Trigger: a user's store sees the user's own item and a shared one at the same
+          namespace and key, the shared one newer (review S13-R1).
+        Why: newest-wins hid the user's own item behind a later shared put, the user's
+          next put wrote a second item of theirs, and deleting that one brought back
+          the value the user had replaced.
+        Outcome: the user's own item shadows the shared one, whatever their ages.
+        """
+        owner = self._owner
+        return owner is not None and stored.node.user_id == owner and current.node.user_id != owner
 
     def _find(self, namespace: tuple[str, ...], key: str) -> _Stored | None:
         """The item at ``namespace`` and ``key`` this store reads, if any.
@@ -339,15 +357,19 @@ class MemvaultStore(BaseStore):
         cost O(n²), and past 10,000 the oldest were not found — a put made a second).
         Why: the key is a column with an index (``NodeFilter(key=…)``); only the
           memories holding that key (usually one) are read.
-        Outcome: the newest memory of that key whose namespace is ``namespace`` (as
-          a listing would show it), at any store size.
+        Outcome: the newest memory of that key whose namespace is ``namespace`` — the
+          user's own before a shared one (:meth:`_shadows`) — as a listing would show
+          it, at any store size.
         """
         nodes = self._caller.list_memories({**self._scope(), "key": key}, limit=SCAN_LIMIT)
+        found: _Stored | None = None
         for node in nodes:  # newest first
             stored = self._decode(node)
-            if stored.namespace == namespace and stored.node.key == key:
-                return stored
-        return None
+            if stored.namespace != namespace or stored.node.key != key:
+                continue
+            if found is None or self._shadows(stored, found):
+                found = stored
+        return found
 
     def _texts(self, value: Mapping[str, Any], index: Any) -> list[str]:
         """The texts of ``value`` to embed; empty when the item is not to be indexed."""
