@@ -43,13 +43,13 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, ValidationError
 
 from memvault.access import AccessControl, Principal
 from memvault.engine import ALL_USERS, NewMemory, QueryFilters, QueryResult, WriteResult
 from memvault.engine import Caller as EngineCaller
 from memvault.errors import MemoryNotFoundError, MemvaultError
-from memvault.model.enums import TTLClass
+from memvault.model.enums import StopReason, TTLClass
 
 __all__ = ["PRINCIPAL_SCOPE_KEY", "PrincipalResolver", "build_server"]
 
@@ -194,6 +194,58 @@ class _OneNameTool(Tool):
         return await super().run(arguments, context, convert_result)
 
 
+#: Where SCHEMA_INVALID ranks in contract §7 (a smaller number ranks higher).
+SCHEMA_RANK = StopReason.SCHEMA_INVALID.priority
+
+
+class _GatedStoreTool(_OneNameTool):
+    """memory_store: a call its schema rules out still gets the gate's higher-ranked refusal.
+
+    Trigger: arguments the tool's schema refuses (no category, an unknown TTL class,
+      an empty user id, a text over the bound, an importance that is not a number)
+      whose text the gate refuses too (review S13-R2).
+    Why: contract §7 ranks INJECTION_DETECTED and FORBIDDEN_CATEGORY above
+      SCHEMA_INVALID; the SDK answered its validation dump first, while HTTP and
+      ``add`` answer the gate's winner for the same input.
+    Outcome: ``refused: <STOP_REASON>: <reason>`` naming the gate's finding; the
+      schema error otherwise. Nothing is stored either way.
+    """
+
+    verdict: Any = None  # AccessControl.content_verdict, set by build_server
+
+    async def run(
+        self, arguments: dict[str, Any], context: Any, convert_result: bool = False
+    ) -> Any:
+        try:
+            self.fn_metadata.arg_model.model_validate(arguments)
+        except ValidationError:
+            refusal = self.verdict(self._fields(arguments)) if self.verdict else None
+            if refusal is not None and refusal.stop_reason.priority < SCHEMA_RANK:
+                raise ToolError(
+                    f"Error executing tool {self.name}: refused: "
+                    f"{refusal.stop_reason.value}: {refusal.reason}"
+                ) from None
+        return await super().run(arguments, context, convert_result)
+
+    def _fields(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``arguments`` by the tool's own field names (aliases resolved), with the
+        tool's defaults for those not given."""
+        fields: dict[str, Any] = {}
+        for name, field in self.fn_metadata.arg_model.model_fields.items():
+            choices = field.validation_alias
+            names = (
+                [n for n in choices.choices if isinstance(n, str)]
+                if isinstance(choices, AliasChoices)
+                else [name]
+            )
+            given = next((n for n in names if n in arguments), None)
+            if given is not None:
+                fields[name] = arguments[given]
+            elif not field.is_required() and field.default is not None:
+                fields[name] = field.default
+        return fields
+
+
 def advertise_aliases(tool: Tool) -> Tool:
     """``tool`` with every accepted alias in its input schema.
 
@@ -231,7 +283,8 @@ def advertise_aliases(tool: Tool) -> Tool:
     elif one_of_names:
         schema["allOf"] = [{"anyOf": alternatives} for alternatives in one_of_names]
     fields = {name: getattr(tool, name) for name in type(tool).model_fields}
-    return _OneNameTool(**{**fields, "parameters": schema})
+    kind = _GatedStoreTool if tool.name == "memory_store" else _OneNameTool
+    return kind(**{**fields, "parameters": schema})
 
 
 def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServer[Any]:
@@ -409,6 +462,9 @@ def build_server(control: AccessControl, resolve: PrincipalResolver) -> MCPServe
         as in memory_forget."""
         return call(ctx, "memory_retract", lambda engine: engine.retract(memory_id, user=user_id))
 
+    for found in tools:
+        if isinstance(found, _GatedStoreTool):
+            found.verdict = control.content_verdict
     return MCPServer(
         name="memvault",
         instructions=INSTRUCTIONS,
