@@ -47,6 +47,10 @@ EngineOpener = Callable[[Path, str], MemoryEngine]
 HEALTH_DEADLINE_S = 5.0
 
 
+#: The texts of a request body the gate judges (a memory's content, key, value, summary).
+_JUDGED_TEXT = ("content", "key", "value", "summary")
+
+
 class AccessControl:
     """Keys → principals → engines, with allowlists enforced. Thread-safe."""
 
@@ -122,16 +126,24 @@ class AccessControl:
         Outcome: the winning decision, which the edge reports instead of its schema
                  error; nothing is written.
         """
-        content = fields.get("content")
-        if not isinstance(content, str):
+        fields = dict(fields)
+        if not isinstance(fields.get("content"), str) and isinstance(fields.get("text"), str):
+            # Trigger: a capture turn (``text``) the schema refused (review S13-R3: an
+            #   injected turn with a bad ``role`` was 422 SCHEMA_INVALID).
+            # Outcome: the turn is judged as a memory's text would be.
+            fields["content"] = fields.pop("text")
+        judged = [k for k in _JUDGED_TEXT if isinstance(fields.get(k), str)]
+        if not judged:
             return None
-        if len(content) > CONTENT_MAX:
-            # Trigger: a content over the schema's bound (up to server.max_body_bytes).
+        for name in judged:
+            # Trigger: a text over the schema's bound (up to server.max_body_bytes).
             # Why: the gate's cost grows faster than the text; the whole of a 1 MB
             #   body held a worker for hours, and the body is refused either way.
             # Outcome: the verdict judges what a memory could hold; a refusal found
-            #   there still outranks the schema's answer (fail closed both ways).
-            fields = {**fields, "content": content[:CONTENT_MAX]}
+            #   there still outranks the schema's answer (fail closed both ways). A
+            #   body without a content (a PATCH of ``value`` alone, review S13-R3) is
+            #   judged on the texts it has.
+            fields[name] = fields[name][:CONTENT_MAX]
         with self._lock:
             if self._screen is None:
                 self._screen = PolicyGate(self.config.policy.contract)
