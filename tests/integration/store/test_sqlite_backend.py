@@ -261,6 +261,32 @@ def test_a_key_lookup_uses_its_index(tmp_path: Path) -> None:
     store.close()
 
 
+def test_the_audit_chain_head_is_one_index_probe_not_a_scan(tmp_path: Path) -> None:
+    """Every write with events reads its tenant's last history row twice (the next
+    ``prev_hash``, the ``audit_head``): through ``history_seq`` (migration 9), newest
+    first, with no sort of every row of the tenant (a bulk load was quadratic)."""
+    from memvault.lifecycle.audit import verify_chain
+    from memvault.model import HistoryOp
+    from memvault.store import HistoryEvent
+    from memvault.store.sqlite import queries as q
+
+    store = SQLiteStore(tmp_path / "memory.db")
+    for i in range(3):
+        for orch in ("acme", "zeta"):  # interleaved tenants: each chain has its own head
+            event = HistoryEvent(f"e{orch}{i}", orch, HistoryOp.REFUSE, ts(i))
+            store.apply(WriteSet(orch, "t", events=(event,)))
+    conn = store._writer
+    plan = " ".join(r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {q.HISTORY_HEAD}", ["acme"]))
+    assert "history_seq" in plan and "TEMP B-TREE" not in plan, plan
+    for orch in ("acme", "zeta"):
+        last = conn.execute("SELECT hash FROM history WHERE event_id = ?", [f"e{orch}2"]).fetchone()
+        assert conn.execute(q.HISTORY_HEAD, [orch]).fetchone()[0] == last[0]
+        assert store.audit_head(orch).hash == last[0]
+        report = verify_chain(store.history(orch), store.audit_head(orch))
+        assert report.ok and report.events == 3, report
+    store.close()
+
+
 def test_a_version_4_file_is_upgraded_in_place(tmp_path: Path) -> None:
     """A database written before migration 5 gains its indexes on open, rows untouched."""
     db = tmp_path / "memory.db"

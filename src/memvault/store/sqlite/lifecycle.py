@@ -28,6 +28,7 @@ from memvault.store.records import (
     proposal_decidable_sql,
 )
 from memvault.store.sql import op_event_params, proposal_params
+from memvault.store.sqlite import queries as q
 
 __all__ = [
     "apply_lifecycle",
@@ -90,9 +91,7 @@ def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:
 
 
 def _advance_head(conn: sqlite3.Connection, orch: str, added: int) -> None:
-    row = conn.execute(
-        "SELECT hash FROM history WHERE orchestrator_id = ? ORDER BY seq DESC LIMIT 1", (orch,)
-    ).fetchone()
+    row = conn.execute(q.HISTORY_HEAD, (orch,)).fetchone()
     conn.execute(
         "INSERT INTO audit_head (orchestrator_id, events, head_hash) VALUES (?, ?, ?) "
         "ON CONFLICT (orchestrator_id) DO UPDATE SET events = events + excluded.events, "

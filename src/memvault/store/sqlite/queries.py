@@ -210,6 +210,9 @@ def source_params(source: Source) -> list[Any]:
     return [data[c] for c in SOURCE_COLUMNS]
 
 
+#: A tenant's last audit row, read by every write that records events (the next
+#: ``prev_hash``, the ``audit_head``): one probe of ``history_seq`` (migration 9).
+HISTORY_HEAD = "SELECT hash FROM history WHERE orchestrator_id = ? ORDER BY seq DESC LIMIT 1"
 UPSERT_NODE = (
     f"INSERT INTO memories ({', '.join(NODE_COLUMNS)}) "
     f"VALUES ({', '.join('?' for _ in NODE_COLUMNS)}) "

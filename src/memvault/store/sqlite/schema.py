@@ -277,6 +277,15 @@ INSERT OR REPLACE INTO memory_fts_rows (memory_id, fts_rowid)
 # A memory by its key (the LangGraph adapter's get/put), as on PostgreSQL.
 _V8 = KEY_INDEX
 
+# The audit chain's last row of a tenant (issue 22). Every write that records events
+# reads it (``ORDER BY seq DESC LIMIT 1`` for the next ``prev_hash``, and again for
+# ``audit_head``); with only (orchestrator_id, op|memory_id, seq) indexes SQLite read
+# every history row of the tenant and sorted them: two full scans per bulk batch, a
+# bulk load quadratic in its size. PostgreSQL's key is (orchestrator_id, seq) already.
+_V9 = """
+CREATE INDEX IF NOT EXISTS history_seq ON history (orchestrator_id, seq);
+"""
+
 #: ``(version, description, sql)``, applied in order, each exactly once.
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "initial schema", _V1),
@@ -287,4 +296,5 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (6, "delta-header seen-marks per (thread, reader)", _V6),
     (7, "full-text row of each memory by id", _V7),
     (8, "memory key lookup", _V8),
+    (9, "audit chain head lookup", _V9),
 )

@@ -300,10 +300,7 @@ def insert_edge(conn: sqlite3.Connection, edge: MemoryEdge) -> None:
 def insert_events(conn: sqlite3.Connection, orch: str, events: Sequence[HistoryEvent]) -> None:
     if not events:
         return
-    row = conn.execute(
-        "SELECT hash FROM history WHERE orchestrator_id = ? ORDER BY seq DESC LIMIT 1",
-        (orch,),
-    ).fetchone()
+    row = conn.execute(q.HISTORY_HEAD, (orch,)).fetchone()
     prev = row[0] if row else GENESIS_HASH
     params: list[list[Any]] = []
     for event in events:
