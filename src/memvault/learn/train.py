@@ -170,6 +170,7 @@ def calibrate(
     max_fp: float = 0.01,
     floor: float = 0.5,
     ceiling: float = 0.995,
+    positives: npt.NDArray[np.bool_] | None = None,
 ) -> F64:
     """Per-label thresholds so that at most ``max_fp`` of benign rows trip any head.
 
@@ -178,18 +179,35 @@ def calibrate(
     rows trip some head, raises the threshold of the head that trips most of
     them to just above its highest offending score (at most ``ceiling``).
 
+    ``positives`` (``(n, k)``: row ``i`` belongs to head ``j``'s family) makes it
+    recall-aware: while too many benign rows are flagged, it clears the benign row
+    that is cheapest to clear — raising each head that trips it to just above its
+    score loses the fewest positives, as a share of each head's positives — so the
+    budget is spent on the benign rows that look most like a family, not on the
+    recall of the head that happens to trip most rows.
+
     >>> import numpy as np
     >>> s = np.array([[0.9, 0.1], [0.7, 0.2], [0.2, 0.8], [0.95, 0.1]])
     >>> calibrate(s, np.array([False, True, False, False]), max_fp=0.0).round(4).tolist()
     [0.7001, 0.5]
+    >>> s = np.array([[0.9, 0.1], [0.8, 0.1], [0.1, 0.75], [0.85, 0.1], [0.2, 0.7]])
+    >>> ben, pos = np.array([False, False, False, True, True]), s > 0.5
+    >>> pos[3:] = False
+    >>> calibrate(s, ben, max_fp=0.5, positives=pos).round(4).tolist()  # one may stay
+    [0.5, 0.7001]
     """
     s = np.asarray(scores, dtype=np.float64)
     k = s.shape[1]
     thr = np.full(k, floor)
-    ben = s[np.asarray(benign, dtype=bool)]
+    is_benign = np.asarray(benign, dtype=bool)
+    ben = s[is_benign]
     if ben.shape[0] == 0:
         return thr
     allowed = math.floor(max_fp * ben.shape[0])
+    if positives is not None:
+        return _calibrate_by_recall(
+            s, is_benign, np.asarray(positives, dtype=bool), thr, allowed, ceiling
+        )
     for _ in range(ben.shape[0] * k + 1):
         trips = ben >= thr
         flagged = trips.any(axis=1)
@@ -205,4 +223,42 @@ def calibrate(
         offending = ben[trips[:, j], j]
         # the lowest offending score of this head: step just above it
         thr[j] = min(ceiling, float(offending.min()) + 1e-4)
+    return thr
+
+
+def _calibrate_by_recall(
+    s: F64,
+    is_benign: npt.NDArray[np.bool_],
+    positives: npt.NDArray[np.bool_],
+    thr: F64,
+    allowed: int,
+    ceiling: float,
+) -> F64:
+    """:func:`calibrate` with ``positives``: clear the cheapest benign row, one at a time."""
+    k = s.shape[1]
+    ben = s[is_benign]
+    # each head's positive scores, sorted: the positives lost by a raise are a searchsorted
+    pos_sorted = [np.sort(s[positives[:, j] & ~is_benign, j]) for j in range(k)]
+    weight = np.array([1.0 / max(1, len(p)) for p in pos_sorted])
+    for _ in range(ben.shape[0] + 1):
+        trips = ben >= thr
+        flagged = np.flatnonzero(trips.any(axis=1))
+        if len(flagged) <= allowed:
+            break
+        # a row is cleared by raising every head that trips it above its score
+        target = np.where(trips[flagged], np.minimum(ceiling, ben[flagged] + 1e-4), thr)
+        clearable = ~(trips[flagged] & (ben[flagged] + 1e-4 > ceiling)).any(axis=1)
+        if not clearable.any():
+            break
+        cost = np.zeros(len(flagged))
+        for j in range(k):
+            if len(pos_sorted[j]) == 0:
+                continue
+            lost = np.searchsorted(pos_sorted[j], target[:, j], side="left") - np.searchsorted(
+                pos_sorted[j], thr[j], side="left"
+            )
+            cost += weight[j] * np.maximum(lost, 0)
+        cost[~clearable] = np.inf
+        r = int(np.argmin(cost))  # ties: the first row, so the result is deterministic
+        thr = np.maximum(thr, target[r])
     return thr

@@ -110,6 +110,11 @@ MAX_BENIGN_FP = 0.008
 #: hard negatives (topics that look risky: a clinic's hours, an election summary) any
 #: head may flag on the validation split (the target on unseen data is 5%)
 MAX_HARD_FP = 0.03
+#: calibrate recall-aware (:func:`memvault.learn.calibrate` with positives): each
+#: budget is spent on the benign items that look most like a family. Session 12: the
+#: count-greedy calibration raised the multilingual injection threshold .659 → .804
+#: for a few benign requests and lost a quarter of the injections not in English.
+RECALL_AWARE = True
 #: thresholds start here and only rise (the heads are under-confident: weighted loss, L2)
 THRESHOLD_FLOOR = 0.5
 #: texts of fewer words than this get their own thresholds, calibrated on the short
@@ -229,6 +234,7 @@ def calibrated(
     short: npt.NDArray[np.bool_],
     written: npt.NDArray[np.bool_] | None = None,
     hard: npt.NDArray[np.bool_] | None = None,
+    positives: npt.NDArray[np.bool_] | None = None,
 ) -> Heads:
     """``heads`` with thresholds for every text and for short texts, each within its budget.
 
@@ -240,6 +246,10 @@ def calibrated(
     ``MAX_HARD_FP``: text that looks risky by design, whose budget on unseen
     data is 5%). The short thresholds are calibrated the same way on the short
     validation texts alone and are never below the general ones.
+
+    ``positives`` (``(n, k)``, the validation items of each head's family) makes each
+    calibration recall-aware (:func:`memvault.learn.calibrate`): within a group's
+    budget, the benign items cleared are those that cost the fewest positives.
     """
     ones = np.ones_like(benign)
     made = ones if written is None else written
@@ -254,11 +264,18 @@ def calibrated(
     def strictest(rows: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
         out = np.full(scores.shape[1], THRESHOLD_FLOOR)
         for group, budget in groups:
-            pick = rows & group
-            out = np.maximum(
-                out,
-                calibrate(scores[pick], benign[pick], max_fp=budget, floor=THRESHOLD_FLOOR),
-            )
+            if positives is None:
+                pick = rows & group
+                thr = calibrate(scores[pick], benign[pick], max_fp=budget, floor=THRESHOLD_FLOOR)
+            else:  # every positive of these rows counts, whichever group it is in
+                thr = calibrate(
+                    scores[rows],
+                    (benign & group)[rows],
+                    max_fp=budget,
+                    floor=THRESHOLD_FLOOR,
+                    positives=positives[rows],
+                )
+            out = np.maximum(out, thr)
         return out
 
     thr = strictest(ones)
@@ -552,6 +569,7 @@ def train_gate(
         "max_hard_negative_fp": MAX_HARD_FP,
         "written_repeat": WRITTEN_REPEAT,
         "short_words": SHORT_WORDS,
+        "calibration": "recall-aware" if RECALL_AWARE else "count-greedy",
     }
     if encoder and multi_encoder:
         manifest["multi_route"] = MULTI_ROUTE
@@ -574,7 +592,8 @@ def train_gate(
         )
     ngram = shipped(ngram, "ngram")
     s_ng = ngram.scores(None, sparse_all.take(va_idx))
-    ngram = calibrated(ngram, s_ng, benign_val, short_val, written_val, hard_val)
+    pos_val = y[va_idx] > 0 if RECALL_AWARE else None
+    ngram = calibrated(ngram, s_ng, benign_val, short_val, written_val, hard_val, pos_val)
     arrays.update(ngram.arrays("ngram"))
     manifest["ngram"] = _card_entry(CONFIG, ngram, s_ng, val_rows, short_val)
     manifest["encoder"] = None
@@ -593,7 +612,13 @@ def train_gate(
         # Outcome: each head set is calibrated on the validation items routed to it.
         m = routes[prefix]
         heads = calibrated(
-            heads, scores[m], benign_val[m], short_val[m], written_val[m], hard_val[m]
+            heads,
+            scores[m],
+            benign_val[m],
+            short_val[m],
+            written_val[m],
+            hard_val[m],
+            None if pos_val is None else pos_val[m],
         )
         arrays.update(heads.arrays(prefix))
         key = "encoder" if prefix == "full" else f"{prefix}_encoder"
