@@ -95,6 +95,8 @@ from memvault.engine import (
     UserScope,
     WriteResult,
 )
+from memvault.errors import WriteRefusedError
+from memvault.model.enums import StopReason
 from memvault.model.node import MemoryNode, Source
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
@@ -432,6 +434,9 @@ class MemvaultStore(BaseStore):
 
     def _put(self, op: PutOp, vector: tuple[Any, str] | None = None) -> None:
         engine = self._caller
+        if op.value is not None and not op.key.strip():
+            # memvault's "no key": a put under "" was stored without one and never found
+            raise WriteRefusedError(StopReason.SCHEMA_INVALID, "key is required and empty")
         existing = self._find(tuple(op.namespace), op.key)
         if existing is not None and existing.node.user_id != self._owner:
             # A shared item seen by a user's store: their put writes their own item

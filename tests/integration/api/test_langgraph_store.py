@@ -87,6 +87,17 @@ def test_put_get_update_delete(store: MemvaultStore, tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("key", ["", " ", "\t"])
+def test_a_put_under_an_empty_key_is_refused_not_lost(store: MemvaultStore, key: str) -> None:
+    # "" was memvault's "no key": the put returned and the item was never found again
+    with pytest.raises(WriteRefusedError, match="SCHEMA_INVALID: key is required"):
+        store.put(("prefs", "u1"), key, {"text": "Prefers tea in the afternoon"})
+    assert store.get(("prefs", "u1"), key) is None
+    assert store.search(("prefs",)) == []
+    store.put(("prefs", "u1"), "tea", {"text": "Prefers tea in the afternoon"})
+    assert store.get(("prefs", "u1"), "tea") is not None
+
+
 @pytest.mark.parametrize(
     "namespace",
     [("solo",), ("a%b",), ("star*",), ("user_1",), ("users", "alice\n"), tuple("abcdefg")],
