@@ -18,6 +18,7 @@ from memvault.policy.detectors import (
     location,
     named,
     topical,
+    traits,
 )
 from memvault.policy.detectors.base import FAMILIES, Hit
 from memvault.policy.detectors.prefilter import register_patterns
@@ -32,7 +33,7 @@ register_patterns(
     [
         *(
             r.pattern
-            for m in (injection, identifiers, credentials, location, genetic, named)
+            for m in (injection, identifiers, credentials, location, genetic, named, traits)
             for r in m.RULES
         ),
         *(
@@ -57,4 +58,5 @@ CONTENT_DETECTORS: Mapping[str, Detector] = {
     "genetic": genetic.detect,
     "topical": topical.detect,
     "named": named.detect,
+    "traits": traits.detect,
 }

@@ -257,13 +257,37 @@ _PRACTICE = (
     r"|(?:votes?|voted|always votes?|wählt|vote pour|vota(?: por| a| per)?|głosuje na|stemt op)"
     r"\s+(?:for\s+)?(?:the\s+)?(?:"
     + terms.IDENT_POLITICS
-    + r")\b(?![\w-])"
+    + r"|green|left|right|liberal|lib dem|yes|no)\b(?![\w-])"
     + r"|is\s+"
     + _ADV
     + r"(?:a |an )?(?:staunch |lifelong |die-hard |card-carrying |hardcore )?(?:"
     + terms.IDENT_POLITICS
     + r")(?: (?:supporter|voter|member|guy|man|woman))?"
     + _END
+    # ethnicity, origin, union and caste said of the person: "Kwame is Ashanti", "Kofi is
+    # Ghanaian.", "Maria is of Turkish descent", "Sam is a member of Unison", "Ravi belongs
+    # to the Yadav caste" (colours are left out: "Snow is white.")
+    + r"|is\s+"
+    + _ADV
+    + r"(?:a |an )?(?:half[- ]|part[- ])?(?!(?:black|white)\b)(?:"
+    + terms.IDENT_ETHNIC
+    + "|"
+    + terms.DEMONYMS
+    + r")"
+    + _END
+    + r"|is\s+(?:of|from an?)\s+(?:[\w'-]+[- ]){1,2}(?:descent|origin|heritage|extraction|"
+    r"background|family)\b"
+    + r"|(?:is|has been|was)\s+"
+    + _ADV
+    + r"(?:a |an )?(?:(?:paid-up |active |card-carrying )?member|rep(?:resentative)?|steward|"
+    r"delegate|organi[sz]er) (?:of|for|in|at) (?:the )?(?:"
+    + terms.UNIONS
+    + r")(?![\w-])|(?:joined|belongs to) (?:the |a )?(?:trade |labou?r )?(?:union\b|(?:"
+    + terms.UNIONS
+    + r")(?![\w-]))|is (?:a |an )?(?:"
+    + terms.UNIONS
+    + r") (?:member|rep|steward|delegate|organi[sz]er)\b"
+    + r"|belongs to (?:the |a )?(?:[\w'-]+ ){0,2}(?:caste|jati|sub-?caste)\b"
     + r"|(?:has no (?:residence|work) permit|is seeking asylum|applied for asylum|"
     r"overstayed (?:his|her|their) visa|is here illegally)\b"
 )

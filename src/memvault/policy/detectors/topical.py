@@ -317,6 +317,16 @@ class _FamilyRule:
 
 _c = terms.compile_ci
 
+_UNION_MEMBER = (
+    r"|\b(?:(?:a |an )?member of|belongs? to|joined|(?:union )?(?:rep|representative|steward|"
+    r"delegate|organi[sz]er) (?:for|of|at|in)|afiliad[oa] (?:a|al|en)|delegad[oa] (?:de|del|en)|"
+    r"adhérente? (?:à|de|du)|délégu[ée]e?(?: syndicale?)?(?: de| du| à| au)?|"
+    r"syndiqu[ée]e? (?:à|chez|au)|iscritt[oa] (?:a|al|alla|allo)|delegat[oa] (?:della |del )?|"
+    r"filiad[oa] (?:a|à|ao)|mitglied (?:bei|in|der|von)|lid van|medlem (?:i|av))"
+    r"\s+(?:(?:the|la|le|l'|el|il|lo|der|die|de|o|a|à)\s*)?(?:" + terms.UNIONS + r")(?![\w-])"
+    r"|\b(?:a |an )?(?:" + terms.UNIONS + r") (?:member|rep|steward|delegate|organi[sz]er)\b"
+)
+
 
 #: the family a rule's name starts with ("identity.caste": identity_trait)
 _FAMILY_OF = {
@@ -547,7 +557,9 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"(?:member of|belongs? to|joined|part of) (?:the |a )?(?:[\w\-']+ ){0,3}(?:union|"
             r"syndicate|actors guild|writers guild)|trade union|labou?r union|"
             r"unioni[sz]ed|organi[sz]ing (?:a |the )?union|teamsters|gewerkschaft\w*|sindicato|"
-            r"syndicat)\b"
+            r"syndicat)\b" + _UNION_MEMBER
+            # a union by its own name after a membership word: "a member of Unison",
+            # "afiliada a CCOO", "délégué CGT", "iscritto alla FIOM", "Mitglied bei ver.di"
         ),
         "the user's union membership",
     ),

@@ -17,6 +17,7 @@ __all__ = [
     "CLINICIANS",
     "COND",
     "COPULA",
+    "COUNTRIES",
     "CRIMINAL",
     "DEMONYMS",
     "DOSE",
@@ -31,8 +32,10 @@ __all__ = [
     "IDENT_RELIGION",
     "INFER",
     "INTIMATE",
+    "PERSON_NOUNS",
     "PLACE_KIND",
     "POLITICAL_VERB",
+    "UNIONS",
     "compile_ci",
 ]
 
@@ -63,7 +66,9 @@ COND = (
     r"dyspraxia|tourette'?s?|ocd|ptsd|depression|depressive|depresi[oó]n|dépression|"
     r"anxiety(?: disorder)?|panic (?:attacks?|disorder)|bipolar\w*|schizo\w*|eating disorder|"
     r"anorexi\w*|bulimi\w*|insomnia|sleep apnoea|sleep apnea|self-harm|suicid\w*|addiction|"
-    r"an addict|addicted to (?:drugs|alcohol|opioids|heroin|cocaine|meth|painkillers|gambling|"
+    r"an addict|(?:recovering|former|ex-|drug|heroin|crack|meth|opioid|cocaine|pill|"
+    r"alcohol) ?addict(?!s)|"
+    r"addicted to (?:drugs|alcohol|opioids|heroin|cocaine|meth|painkillers|gambling|"
     r"pills|nicotine|opiates|crack)|(?:drug|alcohol|opioid|gambling|substance) (?:abuse|use "
     r"disorder|problem)|alcoholi\w*|"
     r"(?:is|am|been|'m|stay\w*|years?|months?|days?) sober|sobriety|rehab|deaf|deafness|"
@@ -156,7 +161,9 @@ IDENT_RELIGION = (
     r"lutheran|"
     r"anglican|pentecostal|adventist|coptic|shia|shiite|sunni|druze|rastafarian|"
     r"jud[ií]o|jud[ií]a|musulm[aá]n\w*|cat[oó]lic[oa]|chr[ée]tien\w*|juif|juive|katholisch|"
-    r"evangelisch|muslimisch|jüdisch|judisch|yazidi|ezidi|jeside|alevi|alevit"
+    r"evangelisch|muslimisch|jüdisch|judisch|yazidi|ezidi|jeside|alevi|alevit|"
+    r"jüdin|jude|muslimin|muslima|christin|buddhistin|atheistin|musulmane|musulmana|"
+    r"ebre[oa]|cattolic[oa]|católic[oa]|judeu|judia|evangélic[oa]|protestante"
 )
 IDENT_PRACTICE = (
     r"keeps? (?:kosher|halal)|eats? (?:only )?(?:kosher|halal)|prays?(?: \w+){0,3} (?:times a day|"
@@ -172,7 +179,12 @@ IDENT_ORIENT = (
     r"trans|transgender|trans(?:gender)? (?:woman|man|person)|non-?binary|genderqueer|genderfluid|"
     r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|bisexuell|"
     r"homosexuel(?:le)?|bisexuel(?:le)?|lesbienne|lesbiana|omosessuale|transg[eé]nero|"
-    r"transsexuel(?:le)?"
+    r"transsexuel(?:le)?|"
+    # the same traits in other languages: "sono asessuale", "soy no binario", "ist nicht-binär"
+    r"asessuale|asexuel(?:le)?|asexuell|aseksueel|pansessuale|pansexuel(?:le)?|pansexuell|"
+    r"non[- ]binari[oa]|non[- ]binaire|no binari[oa]|não[- ]bin[áa]ri[oa]|nicht[- ]bin[äa]r|"
+    r"non-binair|transgenre|transg[ée]nero|transessuale|bissexual|bisessuale|biseksueel|"
+    r"lesbica|lésbica|omosessuale|homossexual|homoseksueel"
 )
 IDENT_ETHNIC = (
     r"black|african[- ]american|afro-\w+|latino|latina|latinx|latine|hispanic|"
@@ -182,7 +194,24 @@ IDENT_ETHNIC = (
     r"uyghur|tamil|berber|amazigh|maori|māori|inuit|sami|igbo|yoruba|hausa|pashtun|hazara|"
     r"rohingya|tibetan|(?:arab|african|asian|mexican|chinese|korean|indian|italian|irish|"
     r"japanese|filipino|vietnamese|cuban|haitian|jewish|muslim|native|pakistani|iranian|"
-    r"nigerian|somali|turkish|greek|polish|russian)-(?:american|canadian|british|australian)"
+    r"nigerian|somali|turkish|greek|polish|russian)-(?:american|canadian|british|australian)|"
+    # peoples named as an ethnic group, not a country ("Kwame is Ashanti", "she's Zulu")
+    r"akan|ashanti|asante|ewe|zulu|xhosa|kikuyu|luo|tutsi|hutu|fulani|wolof|amhara|oromo|"
+    r"tigrayan|tigrinya|han chinese|hui|manchu|tatar|chechen|bashkir|basque|sinti|"
+    r"romany|gypsy|bedouin|baloch|baluch|sindhi|punjabi|bengali|gujarati|"
+    r"hmong|cherokee|navajo|lakota|ojibwe|cree|métis|metis|quechua|aymara|"
+    r"mapuche|guaraní|guarani|garifuna|afro-latin[oa]|mestiz[oa]|cajun|"
+    r"kurdin|kurde|kurdo|curdo|curda|romni|gitan[oa]?|gitane|cigan[oa]|zingar[oa]"
+)
+#: Trade unions named by their own name ("a member of Unison", "afiliada a CCOO"), read
+#: only after a membership verb: several are also plain words.
+UNIONS = (
+    r"unite|unison|gmb|usdaw|rmt|aslef|pcs|ucu|neu|nasuwt|cwu|bma|rcn|fbu|prospect|"
+    r"nea|aft|seiu|uaw|afl-cio|teamsters|ibew|afscme|sag-aftra|wga|ufcw|cwa|"
+    r"ver\.?di|ig metall|ig bce|gew|dgb|ngg|cgt|cfdt|force ouvri[èe]re|fo|unsa|sud|"
+    r"cfe-cgc|ccoo|comisiones obreras|ugt|cnt|cgil|cisl|uil|fiom|fnv|cnv|acv|abvv|"
+    r"if metall|kommunal|unionen|lo|tco|saco|unia|syna|cut|cosatu|numsa|ctu|disk|"
+    r"türk-iş|hak-iş|solidarno[śs][ćc]|opzz|zenroren|rengo|kctu|fkt?u"
 )
 IDENT_CASTE = (
     r"caste(?!s? (?:system|systems|hierarch(?:y|ies)))|brahmin|kshatriya|vaishya|shudra|dalit|obc|"
@@ -202,8 +231,34 @@ PLACE_KIND = (
     r"neighbou?rhood|household|flat|apartment|countryside|place)\b"
     r"(?![^.;,!?]*\b(?:in|of|near|outside) (?!the\b|a\b|an\b|my\b|our\b)\w)"
 )
+#: Countries by their English names: where someone was born or raised is national origin
+#: when it is a country ("born in Syria"), a hometown when it is a city ("born in Leeds").
+COUNTRIES = (
+    r"afghanistan|albania|algeria|angola|argentina|armenia|australia|austria|azerbaijan|"
+    r"bangladesh|belarus|belgium|bolivia|bosnia|brazil|bulgaria|cambodia|cameroon|canada|chile|"
+    r"china|colombia|congo|croatia|cuba|cyprus|czechia|czech republic|denmark|ecuador|egypt|"
+    r"el salvador|eritrea|estonia|ethiopia|finland|france|georgia|germany|ghana|greece|"
+    r"guatemala|haiti|honduras|hong kong|hungary|iceland|india|indonesia|iran|iraq|ireland|"
+    r"israel|italy|ivory coast|jamaica|japan|jordan|kazakhstan|kenya|korea|kosovo|kurdistan|"
+    r"kuwait|laos|latvia|lebanon|libya|lithuania|malaysia|mali|mexico|moldova|mongolia|"
+    r"morocco|mozambique|myanmar|burma|nepal|netherlands|holland|new zealand|nicaragua|niger|"
+    r"nigeria|north korea|north macedonia|norway|pakistan|palestine|panama|paraguay|peru|"
+    r"philippines|poland|portugal|puerto rico|romania|russia|rwanda|saudi arabia|senegal|"
+    r"serbia|sierra leone|singapore|slovakia|slovenia|somalia|south africa|south korea|"
+    r"south sudan|spain|sri lanka|sudan|sweden|switzerland|syria|taiwan|tanzania|thailand|"
+    r"tibet|tunisia|turkey|t[üu]rkiye|uganda|ukraine|united kingdom|the uk|uk|"
+    r"united states|the us|the usa|usa|uruguay|uzbekistan|venezuela|vietnam|yemen|zambia|"
+    r"zimbabwe|the (?:dominican republic|philippines|netherlands|gambia|congo)"
+)
+_PLACE = r"(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
 IDENT_ORIGIN = (
-    rf"originally from|born in(?! \d|{PLACE_KIND})|grew up in(?!{PLACE_KIND})|immigrated|"
+    # a birthplace or a hometown is a basic fact ("I grew up in Manchester"); born or
+    # raised in a country, or a move across a border after it, is national origin
+    rf"(?:born|grew up|raised) in (?:(?:a|an|the) [\w' -]{{0,40}}?\b(?:in|of|near|outside) )?"
+    rf"(?:{COUNTRIES})\b|"
+    rf"(?:born|grew up|raised) in (?!\d){_PLACE}(?=[^.;!?\n]{{0,60}}\b(?:came|moved|fled|"
+    r"emigrated|immigrated|arrived|relocated) (?:to|here|over)\b)|"
+    r"originally from|immigrated|"
     r"emigrated|immigrant|refugee|asylum|"
     r"undocumented|illegal immigrant|immigration status|visa status|green card holder|"
     r"citizenship|stateless|naturali[sz]ed|first-generation immigrant|nationality|"
@@ -222,8 +277,25 @@ DEMONYMS = (
     r"kenyan|ethiopian|eritrean|somali|sudanese|south african|congolese|senegalese|"
     r"cameroonian|ugandan|tanzanian|zimbabwean|saudi|emirati|yemeni|jordanian|qatari"
 )
+#: People a speaker names by their relation ("my landlord", "her flatmate", "our lodger"):
+#: after an owner word the trait that follows is that person's, not a topic.
+PERSON_NOUNS = (
+    r"partner|wife|husband|spouse|boyfriend|girlfriend|fianc[ée]e?|ex|mum|mom|mother|dad|"
+    r"father|parents?|sons?|daughters?|kids?|child|children|brothers?|sisters?|siblings?|"
+    r"cousins?|aunt|auntie|uncle|niece|nephew|grand(?:ma|mother|pa|father|son|daughter)|"
+    r"step(?:mother|father|mum|mom|dad|son|daughter|brother|sister)|[\w]+-in-law|"
+    r"(?:best )?friends?|flatmates?|roommates?|housemates?|lodgers?|tenants?|landlord|landlady|"
+    r"neighbou?rs?|colleagues?|co-?workers?|boss|manager|supervisor|teammates?|classmates?|"
+    r"babysitter|nanny|cleaner|carer|caregiver|tutor|teacher|coach|mentor|intern|"
+    r"new hire|assistant|students?|doctor|dentist|barber|hairdresser|accountant|mechanic|"
+    r"plumber|builder|driver|pastor|godmother|godfather|godson|goddaughter"
+)
+_NAME_WORD = r"(?-i:[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
 COPULA = compile_ci(
-    r"^\s*(?:(?:is|am|'m|are|was|were|'s|identif(?:y|ies) as|self-identif(?:y|ies) as|"
+    # a person the owner names first: "my landlord is a practising", "our lodger Sam is"
+    r"^\s*(?:(?:new|old|late|elder|older|younger|little|big|oldest|youngest|eldest)\s+)?"
+    r"(?:(?:" + PERSON_NOUNS + r")(?:'s)?\s+(?:" + _NAME_WORD + r"\s+){0,2})?"
+    r"(?:(?:is|am|'m|are|was|were|'s|identif(?:y|ies) as|self-identif(?:y|ies) as|"
     r"belongs? to|came out as|comes out as|considers? (?:myself|himself|herself|themselves)|"
     r"a|an|the|proud|openly|practicing|practising|devout|observant|registered|lifelong|"
     r"card-carrying|"
@@ -294,14 +366,19 @@ CRIMINAL = (
     r"juvenile (?:detention|hall|court)|detention cent(?:er|re)|tax evasion|bar fight|brawl|"
     r"awaiting (?:sentencing|trial)|sentencing|"
     r"facing (?:criminal )?charges|charges for|"
-    r"hit[- ]and[- ]run|(?:my|his|her|their) (?:lawyer|attorney|solicitor|probation officer|"
-    r"parole officer|public defender)|"
-    # a lawyer in other languages, but not as a job: "mi tío es abogado", "ist Anwalt"
+    # someone's lawyer is no legal matter by itself ("my lawyer said the contract is fine");
+    # a defence lawyer, a probation officer or a public defender is
+    r"hit[- ]and[- ]run|(?:my|his|her|their) (?:(?:criminal|defen[cs]e) (?:lawyer|attorney|"
+    r"solicitor)|probation officer|parole officer|public defender)|"
+    # a defence lawyer in other languages, but not as a job: "ist Strafverteidiger"
     r"(?<!es )(?<!ist )(?<!est )(?<!é )(?<!è )(?<!als )(?<!como )(?<!comme )(?<!come )"
     r"(?<!es una )(?<!es un )(?<!ist eine )(?<!ist ein )(?<!est une )(?<!est un )(?<!é uma )"
     r"(?<!é um )(?<!è un )(?<!è una )(?<!fa l')(?<!faccio l')(?<!sono )(?<!soy )"
-    r"(?<!sou )(?<!bin )(?<!suis )(?:abogad[oa]|avocat(?:e)?|anwalt|anwältin|avvocat[oa]|"
-    r"advogad[oa])|"
+    r"(?<!sou )(?<!bin )(?<!suis )(?:abogad[oa] penalista|avocat(?:e)? p[ée]naliste|"
+    r"strafverteidiger(?:in)?|avvocat[oa] penalista|advogad[oa] criminal(?:ista)?)|"
+    # a lawyer seen about a complaint to the police: "meinen Anwalt wegen der Anzeige"
+    r"(?:abogad[oa]|avocat(?:e)?|anwalt|anw[äa]ltin|avvocat[oa]|advogad[oa])\b[^.;!?\n]{0,40}?"
+    r"\b(?:denuncia|anzeige|plainte|querella|den[úu]ncia|queixa-crime)\b|"
     r"(?<!a mi )(?<!a su )(?<!a tu )(?<!a nuestro )juicio|"
     r"proc[èe]s|strafprozess|prozess gegen|processo penal|antecedentes penales|"
     r"casier judiciaire|vorstrafen|"
