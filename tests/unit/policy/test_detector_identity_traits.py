@@ -97,13 +97,18 @@ def test_a_form_a_schema_or_another_meaning_is_no_trait(text: str) -> None:
         "Ravi belongs to the Kurmi caste.",
         "Priya votes Green.",
         "My wife is Kurdish.",
-        "Sono asessuale.",  # it
+        "Mia sorella è pansessuale.",  # it
         "Soy no binaria.",  # es
         "Ich bin Jüdin.",  # de
-        "Ma sœur est déléguée CGT à l'usine.",  # fr
+        "Ma sœur est déléguée CFDT à l'usine.",  # fr
         "Mi padre está afiliado a UGT desde 1990.",  # es
         "Mein Onkel ist Mitglied bei ver.di.",  # de
         "Mio cugino è iscritto alla FIOM.",  # it
+        "Mon voisin est musulman.",  # fr
+        "Mi vecina es judía.",  # es
+        "Minha colega é lésbica.",  # pt
+        "Mijn buurman is moslim.",  # nl
+        "La mia collega è cattolica e va a messa.",  # it
     ],
 )
 def test_a_trait_stated_of_a_person_is_forbidden(text: str) -> None:
@@ -124,6 +129,9 @@ def test_a_trait_stated_of_a_person_is_forbidden(text: str) -> None:
         "The Labour party published its manifesto today.",
         "I joined the book club last year.",
         "Our office is part of Unite's building fund.",
+        "Mon voisin est garagiste.",  # fr, a job
+        "Mi vecina es profesora de historia de las religiones.",  # es, a job and a topic
+        "Meine Schwester ist Ärztin.",  # de, a job
     ],
 )
 def test_a_topic_or_an_unrelated_word_stays_allowed(text: str) -> None:
@@ -212,3 +220,33 @@ def test_another_persons_addiction_is_health(text: str) -> None:
 )
 def test_a_habit_a_service_or_a_job_is_no_addiction(text: str) -> None:
     assert "health" not in _families(text)
+
+
+# ------------------------------------------------------------------ tables
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name,religion\nOmar Haddad,Muslim",
+        "| Name | Ethnicity | Team |\n|---|---|---|\n| Li Wei | Hakka | Ops |",
+        "first;last;caste\nRavi;Kumar;Kurmi",
+        "Nom\tReligion\nLéon\tprotestant",
+    ],
+)
+def test_a_table_that_fills_a_trait_column_is_forbidden(text: str) -> None:
+    assert ("identity_trait", "identity.field") in _hits(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name,religion\n",
+        "id,name,ethnicity\n1,Sam,prefer not to say",
+        "Template:\nname,religion\nJohn Doe,Muslim",
+        "| column | type |\n|---|---|\n| religion | string |",
+        "name,city\nOmar,Leeds",
+    ],
+)
+def test_a_header_a_placeholder_or_a_template_is_no_record(text: str) -> None:
+    assert ("identity_trait", "identity.field") not in _hits(text)

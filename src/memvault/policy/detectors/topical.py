@@ -559,7 +559,7 @@ FAMILY_RULES: tuple[_FamilyRule, ...] = (
             r"unioni[sz]ed|organi[sz]ing (?:a |the )?union|teamsters|gewerkschaft\w*|sindicato|"
             r"syndicat)\b" + _UNION_MEMBER
             # a union by its own name after a membership word: "a member of Unison",
-            # "afiliada a CCOO", "délégué CGT", "iscritto alla FIOM", "Mitglied bei ver.di"
+            # "afiliada a UGT", "délégué CFDT", "iscritto alla FIOM", "Mitglied bei ver.di"
         ),
         "the user's union membership",
     ),

@@ -163,7 +163,8 @@ IDENT_RELIGION = (
     r"jud[ií]o|jud[ií]a|musulm[aá]n\w*|cat[oó]lic[oa]|chr[ée]tien\w*|juif|juive|katholisch|"
     r"evangelisch|muslimisch|jüdisch|judisch|yazidi|ezidi|jeside|alevi|alevit|"
     r"jüdin|jude|muslimin|muslima|christin|buddhistin|atheistin|musulmane|musulmana|"
-    r"ebre[oa]|cattolic[oa]|católic[oa]|judeu|judia|evangélic[oa]|protestante"
+    r"ebre[oa]|cattolic[oa]|católic[oa]|judeu|judia|evangélic[oa]|protestante|moslim|"
+    r"joods|katholiek|hindoe|boeddhist"
 )
 IDENT_PRACTICE = (
     r"keeps? (?:kosher|halal)|eats? (?:only )?(?:kosher|halal)|prays?(?: \w+){0,3} (?:times a day|"
@@ -180,8 +181,8 @@ IDENT_ORIENT = (
     r"agender|cisgender|intersex|two-spirit|closeted|homosexuell|schwul|lesbisch|bisexuell|"
     r"homosexuel(?:le)?|bisexuel(?:le)?|lesbienne|lesbiana|omosessuale|transg[eé]nero|"
     r"transsexuel(?:le)?|"
-    # the same traits in other languages: "sono asessuale", "soy no binario", "ist nicht-binär"
-    r"asessuale|asexuel(?:le)?|asexuell|aseksueel|pansessuale|pansexuel(?:le)?|pansexuell|"
+    # the same traits in other languages: "è pansessuale", "soy no binario", "ist nicht-binär"
+    r"asexuel(?:le)?|asexuell|aseksueel|pansessuale|pansexuel(?:le)?|pansexuell|"
     r"non[- ]binari[oa]|non[- ]binaire|no binari[oa]|não[- ]bin[áa]ri[oa]|nicht[- ]bin[äa]r|"
     r"non-binair|transgenre|transg[ée]nero|transessuale|bissexual|bisessuale|biseksueel|"
     r"lesbica|lésbica|omosessuale|homossexual|homoseksueel"
@@ -200,17 +201,17 @@ IDENT_ETHNIC = (
     r"tigrayan|tigrinya|han chinese|hui|manchu|tatar|chechen|bashkir|basque|sinti|"
     r"romany|gypsy|bedouin|baloch|baluch|sindhi|punjabi|bengali|gujarati|"
     r"hmong|cherokee|navajo|lakota|ojibwe|cree|métis|metis|quechua|aymara|"
-    r"mapuche|guaraní|guarani|garifuna|afro-latin[oa]|mestiz[oa]|cajun|"
-    r"kurdin|kurde|kurdo|curdo|curda|romni|gitan[oa]?|gitane|cigan[oa]|zingar[oa]"
+    r"mapuche|guaraní|guarani|afro-latin[oa]|mestiz[oa]|cajun|"
+    r"kurde|kurdo|curdo|curda|romni|gitan[oa]?|gitane|zingar[oa]"
 )
-#: Trade unions named by their own name ("a member of Unison", "afiliada a CCOO"), read
+#: Trade unions named by their own name ("a member of Unison", "afiliada a UGT"), read
 #: only after a membership verb: several are also plain words.
 UNIONS = (
     r"unite|unison|gmb|usdaw|rmt|aslef|pcs|ucu|neu|nasuwt|cwu|bma|rcn|fbu|prospect|"
     r"nea|aft|seiu|uaw|afl-cio|teamsters|ibew|afscme|sag-aftra|wga|ufcw|cwa|"
-    r"ver\.?di|ig metall|ig bce|gew|dgb|ngg|cgt|cfdt|force ouvri[èe]re|fo|unsa|sud|"
-    r"cfe-cgc|ccoo|comisiones obreras|ugt|cnt|cgil|cisl|uil|fiom|fnv|cnv|acv|abvv|"
-    r"if metall|kommunal|unionen|lo|tco|saco|unia|syna|cut|cosatu|numsa|ctu|disk|"
+    r"ver\.?di|ig metall|ig bce|gew|dgb|ngg|cfdt|force ouvri[èe]re|fo|unsa|sud|"
+    r"cfe-cgc|ugt|cnt|cgil|cisl|uil|fiom|fnv|cnv|acv|abvv|"
+    r"kommunal|unionen|lo|tco|saco|unia|syna|cut|cosatu|numsa|ctu|"
     r"türk-iş|hak-iş|solidarno[śs][ćc]|opzz|zenroren|rengo|kctu|fkt?u"
 )
 IDENT_CASTE = (
@@ -288,7 +289,17 @@ PERSON_NOUNS = (
     r"neighbou?rs?|colleagues?|co-?workers?|boss|manager|supervisor|teammates?|classmates?|"
     r"babysitter|nanny|cleaner|carer|caregiver|tutor|teacher|coach|mentor|intern|"
     r"new hire|assistant|students?|doctor|dentist|barber|hairdresser|accountant|mechanic|"
-    r"plumber|builder|driver|pastor|godmother|godfather|godson|goddaughter"
+    r"plumber|builder|driver|pastor|godmother|godfather|godson|goddaughter|"
+    # fr, es, it, pt, de, nl: "mon voisin est …", "mia sorella è …", "meine Kollegin ist …"
+    r"voisine?|coll[èe]gue|amie?|fr[èe]re|s(?:œ|oe)ur|m[èe]re|p[èe]re|femme|mari|copine?|"
+    r"cousine?|fils|fille|patronne?|colocataire|belle-\w+|beau-\w+|"
+    r"vecin[oa]|compa[ñn]er[oa]|amig[oa]|herman[oa]|madre|padre|espos[oa]|marido|novi[oa]|"
+    r"prim[oa]|hij[oa]|jef[ea]|suegr[oa]|cu[ñn]ad[oa]|"
+    r"vicin[oa]|collega|amic[oa]|fratello|sorella|moglie|marito|cugin[oa]|figli[oa]|"
+    r"vizinh[oa]|colega|irm[ãa]o?|m[ãa]e|pai|mulher|filh[oa]|chefe|sogr[oa]|cunhad[oa]|"
+    r"nachbar(?:in)?|kolleg(?:e|in)|freund(?:in)?|bruder|schwester|mutter|vater|frau|mann|"
+    r"sohn|tochter|chef(?:in)?|mitbewohner(?:in)?|schwager|schwägerin|"
+    r"buurman|buurvrouw|vriend(?:in)?|broer|zus|moeder|vader|vrouw|man"
 )
 _NAME_WORD = r"(?-i:[A-Z][a-z]+(?:-[A-Z][a-z]+)?)"
 COPULA = compile_ci(
@@ -302,7 +313,8 @@ COPULA = compile_ci(
     r"strict|born-again|born again|born|raised|member of|half|part|mixed|also|now|really|actually|"
     r"very|quite|"
     r"fully|out as|"
-    r"community|family|of|from|and|ist|bin|soy|es|est|suis|sono|sou|é)\s*)*$"
+    r"community|family|of|from|and|ist|bin|soy|es|est|suis|sono|sou|é|è|era|était|war|foi|fue|"
+    r"un|une|una|uno|ein|eine|een|um|uma|pratiquante?|practicante|praticante|praktizierende?)\s*)*$"
 )
 POLITICAL_VERB = compile_ci(
     r"^[^.;]*?\b(?:votes?|voted|voting|supports?|supported|donates?|donated|campaign\w*|"

@@ -165,6 +165,61 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+# A table's header cell that names a trait, alone in its cell: "religion", "Ethnicity".
+_HEADER_CELL = re.compile(r"(?i)^\s*[\"'*_`]*(?:" + _OPEN_KEYS + r")[\"'*_`]*\s*$")
+_CELL_SPLIT = re.compile(r"\s*(?:\||,|;|\t)\s*")
+_RULE_LINE = re.compile(r"^[\s|:+=-]*$")  # a markdown rule line: "|---|:---|"
+
+
+def _cells(line: str) -> list[str]:
+    return _CELL_SPLIT.split(line.strip().strip("|"))
+
+
+def _table_hit(doc: NormalizedText) -> Hit | None:
+    """A table (CSV, markdown, tab- or semicolon-separated) whose header names a trait and
+    whose next row fills that column: ``name,religion`` then ``Omar,Muslim``.
+
+    A header alone (a schema, an empty form) is no one's record; nor is a table shown as an
+    example or a template.
+    """
+    view = doc.clean
+    text = view.text
+    if "\n" not in text or _SHOWN.search(text):
+        return None
+    lines = text.split("\n")
+    offset = 0
+    for i, line in enumerate(lines[:-1]):
+        cells = _cells(line)
+        cols = [c for c, cell in enumerate(cells) if len(cells) >= 2 and _HEADER_CELL.match(cell)]
+        if cols:
+            for row in lines[i + 1 : i + 4]:
+                if _RULE_LINE.match(row):
+                    continue
+                values = _cells(row)
+                if len(values) != len(cells):
+                    break
+                value = values[cols[0]].strip("\"'*_` ")
+                if value[:1].isalpha() and not _NOT_A_VALUE.match(value):
+                    start = text.find(value, text.find(row, offset))
+                    return Hit(
+                        "identity.field",
+                        "identity_trait",
+                        "identity_field",
+                        view,
+                        start,
+                        start + len(value),
+                        _REASON,
+                    )
+                break
+        offset += len(line) + 1
+    return None
+
+
 def detect(doc: NormalizedText) -> list[Hit]:
-    """Identity-field findings: the key and its value as the span."""
-    return run_rules(doc, RULES)
+    """Identity-field findings: the key and its value (or a table's cell) as the span."""
+    hits = run_rules(doc, RULES)
+    if not hits:
+        table = _table_hit(doc)
+        if table is not None:
+            hits.append(table)
+    return hits
