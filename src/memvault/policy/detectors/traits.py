@@ -19,8 +19,8 @@ matches.
 >>> from memvault.policy.normalize import normalize
 >>> [h.detector for h in detect(normalize('{"name": "Jon", "religion": "Buddhist"}'))]
 ['identity.field']
->>> detect(normalize('"ethnicity": {"type": "string", "nullable": true}'))
-[]
+>>> len(detect(normalize('"ethnicity": {"type": "string", "nullable": true}')))
+0
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from memvault.policy.detectors import topical_terms as terms
-from memvault.policy.detectors.base import Hit, Rule, run_rules
+from memvault.policy.detectors.base import Hit, Rule, Validator, run_rules
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["RULES", "detect"]
@@ -124,44 +124,25 @@ _REASON = (
     "a person's religion, ethnicity, caste, orientation, gender identity, union or party as a field"
 )
 
+
+def _field_rule(keys: str, value: str, validate: Validator) -> Rule:
+    """``<key>: <value>`` for one group of keys, judged by ``validate``."""
+    pattern = r"(?i)" + _KEY_START + r"(?:" + keys + r")" + _KEY_END + value
+    return Rule(
+        "identity.field",
+        "identity_trait",
+        "identity_field",
+        re.compile(pattern),
+        _REASON,
+        validate=validate,
+        views=("clean",),
+    )
+
+
 RULES: tuple[Rule, ...] = (
-    Rule(
-        "identity.field",
-        "identity_trait",
-        "identity_field",
-        re.compile(r"(?i)" + _KEY_START + r"(?:" + _OPEN_KEYS + r")" + _KEY_END + _VALUE),
-        _REASON,
-        validate=_real_value,
-        views=("clean",),
-    ),
-    Rule(
-        "identity.field",
-        "identity_trait",
-        "identity_field",
-        re.compile(
-            r"(?i)"
-            + _KEY_START
-            + r"(?:"
-            + _CHECKED_KEYS
-            + r")"
-            + _KEY_END
-            + r"(?P<value>"
-            + _TRAIT_VALUE
-            + r")"
-        ),
-        _REASON,
-        validate=_real_value,
-        views=("clean",),
-    ),
-    Rule(
-        "identity.field",
-        "identity_trait",
-        "identity_field",
-        re.compile(r"(?i)" + _KEY_START + r"(?:" + _MEMBER_KEYS + r")" + _KEY_END + _VALUE),
-        _REASON,
-        validate=_member_ok,
-        views=("clean",),
-    ),
+    _field_rule(_OPEN_KEYS, _VALUE, _real_value),
+    _field_rule(_CHECKED_KEYS, r"(?P<value>" + _TRAIT_VALUE + r")", _real_value),
+    _field_rule(_MEMBER_KEYS, _VALUE, _member_ok),
 )
 
 
