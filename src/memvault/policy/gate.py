@@ -394,11 +394,14 @@ def _check_schema(p: Prepared) -> Iterable[Finding]:
         yield _f(s, "schema", f"{p.op.value} needs a memory_id")
     if p.op is MemoryOp.DELETE:
         return
-    if not isinstance(c.text, str) or not c.text.strip():
+    text_empty = not isinstance(c.text, str) or not c.text.strip()
+    if text_empty:
         yield _f(s, "schema", "text is empty")
     elif _CONTROL.search(c.text):
         yield _f(s, "schema", "text holds control characters")
-    if not p.key.strip():
+    if not p.key.strip() and not text_empty:
+        # an empty text leaves the key it would give empty too: the text is the
+        # mistake to name (review S13-R8: "key is required and empty" won the tie)
         yield _f(s, "schema", "key is required and empty")
     if c.value is not None and (not isinstance(c.value, str) or not c.value.strip()):
         yield _f(s, "schema", "value is empty")
