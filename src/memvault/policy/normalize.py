@@ -17,6 +17,10 @@ finding on any view still names the span of the original text:
     ``forty-two`` → ``42``) in English and the digits of five other languages.
 ``deleet``
     leetspeak undone in words that mix letters and digits (``1gn0r3`` → ``ignore``).
+``split``
+    words joined into one token by ``_``, ``.``, ``:``, ``=`` or camel case
+    (``forget_everything_above``, ``IgnoreAllPreviousRules``) written apart; read by
+    the injection rules only (an identifier split apart says nothing sensitive).
 ``decoded``
     base64, hex, percent- and HTML-entity-encoded runs trial-decoded; kept only
     when the result reads as text. Text written backwards (``.tpmorp metsys eht
@@ -79,6 +83,13 @@ _LEET_TOKEN = re.compile(r"\S*[A-Za-z]\S*")
 _LEET_CHARS = re.compile(r"[A-Za-z][0-9$@|]|[0-9$@!|][A-Za-z]|[A-Za-z]![A-Za-z0-9]")
 
 _SPACED = re.compile(r"(?<![^\s])(?:[^\s][ \u00a0]){2,}[^\s](?![^\s.,:;!?])|\b(?:\w[-_.*]){3,}\w\b")
+# Four words or more joined by "_", ".", ":", "=" or in camel case: "forget_everything_above",
+# "disregard.all.prior.rules", "IgnoreAllPreviousInstructions".
+_JOINED = re.compile(
+    r"(?<![\w.])[^\W\d_]+(?:[_.:=]+[^\W\d_]+){3,}(?![\w])"
+    r"|(?<![\w.])[^\W\d_]*[a-z](?:[A-Z][a-z]+){3,}(?![\w])"
+)
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX_RUN = re.compile(r"\b(?:[0-9a-fA-F]{2}){10,}\b")
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -273,6 +284,15 @@ def _collapse(m: re.Match[str]) -> str | None:
     if any(len(p) != 1 for p in parts):
         return None  # "v1.2.3", "A-B12": not letters spelled one by one
     return "".join(parts)
+
+
+def _split_joined(m: re.Match[str]) -> str:
+    """``forget_everything_above`` -> ``forget everything above``; camel case the same.
+
+    >>> _split_joined(re.match(r".+", "IgnoreAllPreviousRules"))
+    'Ignore All Previous Rules'
+    """
+    return _CAMEL.sub(" ", re.sub(r"[_.:=]+", " ", m.group()))
 
 
 def _parse_cardinal(words: list[str]) -> int | None:
@@ -567,6 +587,9 @@ def normalize(text: str) -> NormalizedText:
     numeric = _numeric_view(base_for_numbers)
     if numeric is not None:
         extra.append(numeric)
+    split = _sub_view(clean, "split", _JOINED, _split_joined)
+    if split is not None:
+        extra.append(split)
     deleet = _sub_view(clean, "deleet", _LEET_TOKEN, _deleet)
     if deleet is not None and deleet.text.lower() != clean.text.lower():
         extra.append(deleet)

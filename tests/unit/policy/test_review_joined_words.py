@@ -25,7 +25,6 @@ JOINED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="S13-R5")
 @pytest.mark.parametrize("text", JOINED)
 def test_a_joined_override_instruction_is_an_injection(text: str) -> None:
     decision = evaluate(Candidate(text=text), GateContext(learned=default_layer()))

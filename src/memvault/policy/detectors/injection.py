@@ -35,7 +35,7 @@ from memvault.policy.normalize import NormalizedText, View
 __all__ = ["CUES", "RULES", "detect"]
 
 _F = "injection"
-_VIEWS = ("clean", "collapsed", "deleet", "decoded")
+_VIEWS = ("clean", "collapsed", "deleet", "split", "decoded")
 
 _EMAIL = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 _URL = r"(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)*\.(?:example|com|net|org|io|xyz|ru|cn|top|info|biz|co|app|dev|sh|ly|link|click|me|site|online)(?:/\S*)?"
