@@ -9,6 +9,8 @@ complaints ("overwhelmed by Slack notifications", "hates Slack threads") propose
 
 from __future__ import annotations
 
+import pytest
+
 from memvault.lifecycle.insights import detect
 from memvault.model.enums import MemoryType
 
@@ -30,27 +32,24 @@ def test_what_a_preference_is_preferred_over_is_never_the_insight() -> None:
     assert not any("Java" in f for f in found), found
 
 
-def test_complaints_and_dislikes_are_no_preference() -> None:
-    found = _found(
-        [
-            "Noor gets overwhelmed by Slack notifications",
-            "Noor is annoyed by Slack huddles",
-            "Noor hates Slack threads",
-            "Noor avoids Slack on weekends",
-        ]
-    )
-    assert found == [], found
-
-
-def test_moods_tied_to_a_weekday_are_no_working_pattern() -> None:
-    found = _found(
-        [
-            "Noor gets grumpy on Monday mornings",
-            "Noor dreads Mondays",
-            "Noor gets frustrated with Monday meetings",
-        ],
+#: Complaints about a thing, and moods tied to a weekday: no insight rests on them.
+FEELINGS = [
+    (
+        MemoryType.PREFERENCE,
+        "Noor gets overwhelmed by Slack notifications|Noor is annoyed by Slack huddles"
+        "|Noor hates Slack threads|Noor avoids Slack on weekends",
+    ),
+    (
         MemoryType.FACT,
-    )
+        "Noor gets grumpy on Monday mornings|Noor dreads Mondays"
+        "|Noor gets frustrated with Monday meetings",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "texts"), FEELINGS)
+def test_complaints_and_moods_make_no_insight(kind: MemoryType, texts: str) -> None:
+    found = _found(texts.split("|"), kind)
     assert found == [], found
 
 
