@@ -115,6 +115,8 @@ _YOU_VERB = re.compile(
 )
 
 
+_PREFIXES = ("mis", "over", "under", "re", "with", "out", "fore", "up")
+
 #: Present-tense verbs ending in "-eed" ("agreed", "freed" are past).
 _PRESENT_EED = frozenset(
     "need feed seed proceed exceed succeed bleed breed speed heed weed plead".split()
@@ -126,12 +128,18 @@ def verb_third_person(verb: str) -> str:
 
     >>> [verb_third_person(v) for v in ["love", "go", "try", "am", "will", "moved", "agreed"]]
     ['loves', 'goes', 'tries', 'is', 'will', 'moved', 'agreed']
+    >>> [verb_third_person(v) for v in ["misspoke", "overtook", "rewrote", "redo", "outrun"]]
+    ['misspoke', 'overtook', 'rewrote', 'redoes', 'outruns']
     """
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
     past = low.endswith("ed") and (not low.endswith("eed") or low not in _PRESENT_EED)
-    if low in _UNCHANGED or past or low.endswith("n't"):
+    # "misspoke", "overtook", "rewrote", "withdrew": a prefix before an irregular past
+    prefixed = any(
+        low.startswith(p) and low[len(p) :] in _UNCHANGED | {"drew", "did"} for p in _PREFIXES
+    )
+    if low in _UNCHANGED or past or prefixed or low.endswith("n't"):
         return verb
     if re.search(r"(?:s|sh|ch|x|z|o)$", low):
         return verb + "es"

@@ -93,6 +93,12 @@ def stands_alone(text: str, *, any_letter: bool = False) -> bool:
     )
 
 
+#: A sentence that opens by pointing back at what was just said.
+_POINTS_BACK = re.compile(
+    r"(?:it|it's|it is|its|this|this is|that|that's|that is|these|those|which)\b", re.I
+)
+
+
 def context_of_kept(text: str) -> bool:
     """Whether a later sentence of a turn that keeps a memory is only that memory's context.
 
@@ -106,10 +112,15 @@ def context_of_kept(text: str) -> bool:
 
     >>> [context_of_kept(t) for t in ("Builds are cached on Vercel.", "Todo en Hetzner ahora.",
     ...     "The migration took two sprints.", "I loved it.", "Mostly 15th-century stuff.",
-    ...     "The boards are nRF52s.")]
-    [False, False, True, True, True, False]
+    ...     "The boards are nRF52s.", "It's ticket PLM-4471.")]
+    [False, False, True, True, True, False, True]
     """
     if english_like(text):
+        if _POINTS_BACK.match(text.strip()) and UPDATE_CUE.search(text) is None:
+            # "It lives in ops/cron/bill.sh.", "That's ticket PLM-4471.": about the kept
+            # memory's thing, whatever it names (its identifier is attached to that
+            # memory: :func:`memvault.extract.attach.attach_identifiers`)
+            return True
         # an identifier (a region, a pin, a path) or a change said is its own memory —
         # an ordinal ("mostly 15th-century stuff", "the 3rd floor") names nothing
         named = [span for span in protect(text)[1] if not _ORDINAL.fullmatch(span)]

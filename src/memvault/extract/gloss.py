@@ -33,6 +33,7 @@ __all__ = [
     "HABIT_GLOSS",
     "NEED_GLOSS",
     "REPLY_GLOSS",
+    "TASK_GLOSS",
     "TASTE_GLOSSES",
     "glosses",
 ]
@@ -41,6 +42,8 @@ __all__ = [
 HABIT_GLOSS = "every day usually always"
 #: The gloss of an obligation ("tengo que", "ich muss", "要"): a todo, as in English.
 NEED_GLOSS = "need to"
+#: The gloss of a request to put a task on the user's list ("añade una tarea", "加一个任务").
+TASK_GLOSS = "add a task"
 #: The gloss of a request for a reply language or register ("contéstame en español").
 REPLY_GLOSS = "please reply in"
 #: The glosses of a taste ("me gusta", "je déteste", "更喜欢").
@@ -61,9 +64,9 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|muszę|musimy|trzeba|powinienem|powinnam"
         r"|lazım|gerekiyor|gerek|zorundayım"
         r"|нужно|надо|должен|должна|должны|måste|behöver|jeg skal|jag ska|vi skal|vi måste"
-        r"|skal huske",
+        r"|skal huske|jeg må|vi må|musím|musíme|trebuie să|va trebui să",
         r"しなければ|しないと|なきゃ|なければ|ないといけ|なくちゃ|なくては|ねばならな|必要があ|要做"
-        r"|得去|需要|必须|要把|해야|야 해요"
+        r"|得去|需要|必须|要把|我得(?!到)|我们得(?!到)|得把|之前要|之前得|前要完成|해야|야 해요"
         r"|해야 해",
     ),
     (
@@ -71,8 +74,27 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"recuérdame|recordarme|avísame|recuerdame|rappelle-moi|rappelle moi|fais-moi penser"
         r"|erinnere mich|erinner mich|erinnere|lembra-me|me lembra|lembre-me|lembrar-me"
         r"|ricordami|ricordarmi|herinner me|herinner mij|przypomnij mi|przypomnij"
-        r"|hatırlat|hatırlatır mısın|напомни|напомнить|påminn mig|mind mig|husk mig",
+        r"|hatırlat|hatırlatır mısın|напомни|напомнить|påminn mig|mind mig|husk mig"
+        r"|påminn meg|minn meg på|husk meg på|recorda'm|recordeu-me|připomeň mi|nagadaj mi",
         r"リマインド|思い出させて|知らせて|提醒我|提醒一下|알려줘|리마인드",
+    ),
+    (
+        TASK_GLOSS,
+        r"añade una tarea|añadir una tarea|agrega una tarea|crea una tarea|añade a mi lista"
+        r"|apunta en mi lista|pon en mi lista|ajoute une tâche|ajouter une tâche|crée une tâche"
+        r"|ajoute à ma liste|mets sur ma liste|füge eine aufgabe|leg eine aufgabe an"
+        r"|neue aufgabe|setz auf meine liste|schreib auf meine liste|trag mir ein"
+        r"|adiciona uma tarefa|adicione uma tarefa|adicionar uma tarefa|cria uma tarefa"
+        r"|põe na minha lista|coloca na minha lista|aggiungi un'attività|aggiungi un compito"
+        r"|aggiungi alla mia lista|crea un'attività|voeg een taak toe|maak een taak"
+        r"|zet op mijn lijst|zet het op mijn lijst|dodaj zadanie|dodaj do listy"
+        r"|dodaj do mojej listy|görev ekle|listeme ekle|yapılacaklara ekle|добавь задачу"
+        r"|добавить задачу|добавь в список|lägg till en uppgift|lägg till på min lista"
+        r"|tilføj en opgave|tilføj til min liste|legg til en oppgave|legg inn en oppgave"
+        r"|legg inn at|afegeix una tasca|přidej úkol",
+        r"タスクを追加|タスクに追加|タスクに入れ|やることリストに|ToDoに追加|TODOに追加"
+        r"|加一个任务|加个任务|添加任务|添加一个任务|加到待办|加入待办|记到待办|放进待办"
+        r"|建一个任务|할 일에 넣어|할 일에 추가|할일에 추가|할 일 추가|작업 추가",
     ),
     (
         "i like",

@@ -48,7 +48,8 @@ _FILLER = re.compile(
     r"^(?:so|well|also|btw|by the way|oh|and|but|actually|fyi|anyway|ok(?:ay)?|just so you know"
     r"|for the record|heads up|honestly|plus|hey|hi|hello|please|quick note|side note|ps"
     r"|before i forget|quick question|one more thing|last thing|for context|some context"
-    r"|small correction|quick update|update|good news|to be clear|in case it matters|fwiw|tbh"
+    r"|small correction|quick update|update(?=\s*[:!-])|good news|to be clear"
+    r"|in case it matters|fwiw|tbh"
     # a repeat says it is one ("like I said", "comme je te l'ai déjà dit"): the words
     # are not the statement's, and without them the repeat merges with what it repeats
     rf"|{_REPEAT_WORDS})"
@@ -85,6 +86,19 @@ _ASK = _r(
     r"(?=(?:remind me|remember (?:that|to)\b|remember\s*:|note (?:that|down)\b|note\s*:"
     r"|keep in mind|make a note|(?:save|store) (?:that\b|this\s*:)|add (?:this |that )?to my"
     r" (?:notes|list|memory)))"
+)
+#: A request to put something on the user's task list ("add a task to …", "put down that
+#: …", "add to my todo list: …", "new task: …", "don't let me forget to …").
+_TASK = _r(
+    r"^(?:(?:add|create|make|log|open|set up|put in)\s+(?:a\s+|an\s+|one\s+|new\s+)*"
+    r"(?:task|todo|to-do|to do|action item)(?:\s+for me)?(?:\s+to(?=\s)|\s*[:,-])"
+    r"|(?:add|put)\s+(?:this\s+|that\s+|it\s+)?(?:to|on|onto|in)\s+my\s+"
+    r"(?:todo\s+|to-do\s+|to do\s+|task\s+)?(?:list|tasks|todos|to-dos)(?:\s+to(?=\s)|\s*[:,-])?"
+    r"|(?:put|write|jot)\s+(?:it\s+|this\s+)?down(?:\s+that)?(?=\s)\s*[:,-]?"
+    r"|new\s+(?:task|todo|to-do)\s*[:,-]"
+    r"|(?P<remind>(?:don'?t|do not)\s+let\s+me\s+forget(?:\s+to(?=\s)|\s+that(?=\s)"
+    r"|(?P<about>\s+about(?=\s)))?))"
+    r"\s*(?P<rest>\S.*)$"
 )
 _NOT_A_VERB = _r(r"^(?:the|a|an|my|our|this|that|these|those|it|i|we|\w+'s)\b")
 _REMEMBER = _r(
@@ -186,7 +200,24 @@ def prepare(raw: str) -> tuple[str, bool]:
         text = _clean(to_self["rest"])
         if _NOT_A_VERB.match(text) is None and not is_chitchat("I " + text):
             text = "I need to " + text
-    remembered = None if to_self else _REMEMBER.match(text)
+    task = None if to_self else _TASK.match(text)
+    if task:
+        # "Add a task to renew the boat licence", "put down that I need the chimney
+        # swept", "don't let me forget to call Jo": a task asked for, in lead-in words
+        # that are not the task's.
+        explicit = True
+        text = _clean(task["rest"])
+        if task["about"]:
+            text = "remind me about " + text
+        elif task["remind"] and _NOT_A_VERB.match(text) is None:
+            text = "remind me to " + text
+        elif task["remind"]:
+            text = "remind me about " + text
+        elif _NOT_A_VERB.match(text) is None:
+            text = "I need to " + text
+        elif not re.match(r"i\b", text, re.I):
+            text = "todo: " + text
+    remembered = None if to_self or task else _REMEMBER.match(text)
     if remembered:
         explicit = True
         text = _clean(remembered["rest"])

@@ -8,7 +8,7 @@ Describing what one usually does in prose never makes one.
 
 >>> p = extract_procedure("To cut a release: 1. bump the version 2. tag it 3. push", "Dana")
 >>> p.content
-'Procedure for cut a release: 1. Bump the version. 2. Tag it. 3. Push.'
+'Procedure for cut a release: 1. bump the version. 2. tag it. 3. push.'
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ def _imperative(step: str) -> str:
         r"^(?:first(?:ly)?|then|next|finally|lastly|and)\b[,\s]*", "", step.strip(), flags=re.I
     )
     s = re.sub(r"^(?:i|you|we)\s+(?:should\s+|must\s+|need to\s+)?", "", s, flags=re.I)
-    s = s.strip(" .,;")
-    return s[:1].upper() + s[1:] if s else ""
+    # the step's words as written: "qm clone …", "pnpm changeset", "aws iam …" name
+    # commands; capitalised, they would no longer be the command the user typed
+    return s.strip(" .,;")
 
 
 # Two or more numbered (or bulleted) steps, each on its own line or inline: "1. … 2. …".
@@ -120,7 +121,7 @@ def extract_procedure(text: str, subject: str, *, max_steps: int = 12) -> Candid
     >>> p = extract_procedure("Remember these steps for releasing: run the tests, "
     ...                       "then tag the commit, then publish the wheel", "Dana")
     >>> p.content
-    'Procedure for releasing: 1. Run the tests. 2. Tag the commit. 3. Publish the wheel.'
+    'Procedure for releasing: 1. run the tests. 2. tag the commit. 3. publish the wheel.'
     >>> extract_procedure("I run the tests then tag the commit", "Dana") is None
     True
     """

@@ -39,6 +39,15 @@ from pathlib import Path
 
 from memvault.errors import WeightsError
 from memvault.extract import rules_plans, rules_preferences, rules_profile, when
+from memvault.extract.attach import (
+    RELATIVE,
+    WHEN_TO_REMIND,
+    Unkept,
+    attach_identifiers,
+    bare_reminder,
+    join_change,
+    join_introduction,
+)
 from memvault.extract.base import (
     Candidate,
     ChangeCue,
@@ -63,7 +72,7 @@ from memvault.extract.context import (
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
-from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, glosses
+from memvault.extract.gloss import HABIT_GLOSS, NEED_GLOSS, TASK_GLOSS, glosses
 from memvault.extract.others import names_someone_else, record_field
 from memvault.extract.prepare import is_chitchat, prepare, says_repeat
 from memvault.extract.procedure import extract_procedure
@@ -89,7 +98,7 @@ from memvault.extract.reading import (
 )
 from memvault.extract.register import Record, read_register, record_candidates
 from memvault.extract.sensitive import sensitive_words
-from memvault.extract.text import slug, split_sentences
+from memvault.extract.text import plain_apostrophes, slug, split_sentences
 from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType
 
@@ -191,6 +200,9 @@ _STANDING_REQUEST = re.compile(
 
 #: Slots that hold a state ("my main project right now is …", "I'm at Acme at the
 #: moment"): "right now" says the state is current, not that it is today's.
+#: A clause that describes what the clause before it named ("which runs …", "who …").
+_RELATIVE = re.compile(r"^(?:which|who|whose|where)\b", re.I)
+
 _STATE_SLOTS = frozenset({"my_x_is", "employer", "occupation", "lives_in", "based_in"})
 
 #: What a turn that asks something may still keep (see ``RuleExtractor.extract``).
@@ -326,6 +338,8 @@ class RuleExtractor:
         """Candidates from one user turn (other roles are never write triggers)."""
         if message.role is not Role.USER:
             return Extraction(extractor=self.name, skipped=f"role {message.role.value!r}")
+        if "’" in message.text:
+            message = message.model_copy(update={"text": plain_apostrophes(message.text)})
         register = read_register(message.text)
         got = self._extract(message, register.body, register.records, now, register.kind)
         if register.heading and register.body and not got.candidates:
@@ -418,6 +432,7 @@ class RuleExtractor:
         # the sentence of the turn's first kept memory (a pasted record comes first)
         kept_in: int | None = -1 if candidates else None
         sentence_of: dict[int, int] = {}  # a candidate's sentence (by id)
+        unkept: list[tuple[Unkept, int]] = []  # clauses that became nothing, their trace
         aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = len(sentences[s_index][1]) > 1  # the sentence has several clauses
@@ -546,6 +561,32 @@ class RuleExtractor:
                 why, cand = f"silent:context of a kept memory, no taste said ({why})", None
             if (
                 cand is not None
+                and not explicit
+                and cand.category == "REMINDER"
+                and cand.rule.startswith("reader.")
+                and any(c.type is MemoryType.TODO for c in candidates)
+                and bare_reminder(raw, english=not cand.rule.startswith(VERBATIM_RULE))
+            ):
+                # Trigger: "I have to send the samples by Monday. Please remind me Friday.",
+                #          "Tenho de encomendar molas. Lembra-me na quinta."
+                # Why: the request names no action: it asks to be reminded of the todo
+                #      before it; alone it is "Remind Greer Friday."
+                # Outcome: not kept alone; attached to that todo (below).
+                why, cand = f"{WHEN_TO_REMIND} ({why})", None
+            if (
+                cand is not None
+                and not explicit
+                and cand.rule.startswith("reader.")
+                and _RELATIVE.match(raw.strip())
+                and any(sentence_of.get(id(c)) == s_index for c in candidates)
+            ):
+                # Trigger: "I need to patch the router, which runs firmware 4.2.1, before
+                #          the holidays": the clause after the kept one opens with "which".
+                # Why: alone it is no statement ("Which runs firmware 4.2.1.").
+                # Outcome: not kept alone; attached to the memory it describes (below).
+                why, cand = f"{RELATIVE} ({why})", None
+            if (
+                cand is not None
                 and cand.type is MemoryType.EVENT
                 and (lasting_state(raw) or biographic(raw) or when.DONE_CHANGE.search(raw))
             ):
@@ -571,6 +612,8 @@ class RuleExtractor:
                     kept_in = s_index if kept_in is None else kept_in
                 else:
                     why += " (duplicate)"
+            if cand is None:
+                unkept.append((Unkept(s_index, raw, why), len(trace)))
             trace.append(
                 ClauseTrace(
                     sentences[s_index][0],
@@ -582,9 +625,10 @@ class RuleExtractor:
                     cand.content if cand is not None else "",
                 )
             )
-        if any(c.sensitive and c.sensitive_in == "words" for c in candidates) or (
-            candidates and sensitive_words(message.text)
-        ):
+        sensitive_turn = any(c.sensitive and c.sensitive_in == "words" for c in candidates) or (
+            bool(candidates) and bool(sensitive_words(message.text))
+        )
+        if sensitive_turn:
             # Trigger: a clause of the turn names a forbidden family in its words
             #          ("my boss is gay and he's moving to Berlin next month").
             # Why: the turn's other clauses no rule read are most often about the same
@@ -608,6 +652,29 @@ class RuleExtractor:
                     or _SOMEONE_ELSE.search(c.said or c.content)
                 )
             ]
+        if candidates and not sensitive_turn:
+            # Trigger: "Hi, I'm Ana. I restore church organs." — a name, then who the
+            #          speaker is, in the next sentence.
+            # Why: one introduction, as "Meu nome é Ana e sou organeira" is kept whole
+            #      (``introduction_lead``); two memories say one thing.
+            # Outcome: the name memory holds the sentence that follows it.
+            candidates, sentence_of = join_introduction(candidates, sentence_of)
+            # "We dropped Airtable. The schedule lives in Notion now.": one change
+            candidates, sentence_of = join_change(candidates, sentence_of)
+        if candidates and unkept and not sensitive_turn:
+            # Trigger: a clause kept nothing but names an identifier ("It's ticket
+            #          FE-88.", ", which sits on VLAN 240") in a turn that keeps a memory.
+            # Why: it tells that memory's detail; the identifier is what cannot be
+            #      recalled from anything else.
+            # Outcome: attached to the nearest kept memory (see :mod:`.attach`).
+            candidates, sentence_of, attached = attach_identifiers(
+                candidates, sentence_of, [u for u, _ in unkept], subject, moment.date()
+            )
+            for index in attached:
+                at = unkept[index][1]
+                trace[at] = replace(
+                    trace[at], decision=f"attached to a kept memory ({trace[at].decision})"
+                )
         return Extraction(
             tuple(candidates[: self.max_candidates]),
             tuple(errors),
@@ -659,7 +726,11 @@ class RuleExtractor:
             return None, "silent:chit-chat (no reader)"
         # a short clause of a turn in another language is of that language ("vivo en
         # Valencia", "Sem acesso ao e-mail" read as English alone)
-        english = english_like(text) and not (foreign and len(text.split()) < 6)
+        hints = glosses(text)
+        # "Lembra-me de levar as botas": its "me" and "as" make it English to the word
+        # count; a task asked in another language's words is of that language
+        asked_task = TASK_GLOSS in hints or "remind me" in hints
+        english = english_like(text) and not (foreign and len(text.split()) < 6) and not asked_task
         says = reading is not None and (stated(text) if english else stated_other(text))
         if says and quiet and reading is not None:
             # Trigger: a first-person statement ("last weekend I joined a climbing club")
@@ -752,6 +823,15 @@ class RuleExtractor:
             #      introduction, as the English introduction rule reads it.
             # Outcome: not silenced; kept word for word as a fact (below).
             quiet, reading = "", profile_reading(text, reading)
+        if asked_task and reading is not None and len(text.strip()) >= 12:
+            # Trigger: "Lembra-me de afiar as facas", "Dodaj zadanie: zamówić drut",
+            #          "帮我加一个任务：…" — a reminder or a task asked for in another language.
+            # Why: the words say what it is, as "remind me to" and "add a task to" do
+            #      in English; the reader, unsure in a language it has few clauses of,
+            #      calls it a fact or a greeting.
+            # Outcome: a reminder or a todo, kept word for word.
+            label = "reminder" if "remind me" in hints else "todo"
+            quiet, reading = "", replace(reading, label=label, sure=True)
         if (
             quiet
             and (quiet != reading_label(reading) or overrules_rules(reading, change=change))

@@ -30,6 +30,10 @@ def _goal(m: re.Match[str], c: Clause) -> Candidate | None:
     return _cand(c, "goal", c.statement(), MemoryType.GOAL, "GOAL", "goal." + slug(x), c.value(x))
 
 
+#: A list item that names a thing, not an action ("todo: the VAT filing").
+_OBJECT_FIRST = re.compile(r"(?:the|a|an|my|our|this|that|these|those|it|i|we|\w+'s)\b", re.I)
+
+
 def _todo(m: re.Match[str], c: Clause) -> Candidate:
     x = m["x"].strip(" .!")
     reminder = bool(m["remind"])
@@ -40,6 +44,9 @@ def _todo(m: re.Match[str], c: Clause) -> Candidate:
             )
         )
         if reminder
+        else c.statement(f"I need to {x}")
+        # "todo: merge PR #58" is the user's task, said as a list item
+        if m["listed"] and _OBJECT_FIRST.match(x) is None
         else c.statement()
     )
     return _cand(
@@ -138,7 +145,8 @@ _RULES: tuple[Rule, ...] = (
         "todo",
         _r(
             r"^(?:i\s+(?:still\s+|really\s+)?(?:need|have|must|got|gotta|'ve got|should)\s+to"
-            r"|i\s+must|i\s+have got to|(?:todo|to-do|to do)\s*:|(?P<remind>remind me to"
+            r"|i\s+must|i\s+have got to|(?P<listed>(?:todo|to-do|to do)\s*:)"
+            r"|(?P<remind>remind me to"
             r"|don't let me forget to|do not let me forget to))\s+(?P<x>.+)$"
         ),
         _todo,

@@ -76,9 +76,19 @@ def sensitive_slot(slot: str) -> str | None:
 # ("rotate the api tokens", "renew my passport", "pay the card bill"); their values
 # are the gate's detectors' business. Only families whose mere mention is personal
 # are read in free text.
+_MEDICAL = (
+    r"(?:medical|health) (?:conditions?|issues?|problems?|history|records?|scare|status|leave"
+    r"|reasons?|procedures?|appointments?|treatments?|emergency|emergencies|test results?)"
+)
+_POLITICAL = (
+    r"political (?:views?|opinions?|beliefs?|leanings?|party|parties|affiliations?|stance"
+    r"|persuasion|orientation|activis[mt]s?|asylum|refugees?|prisoners?|membership)"
+)
 _FREE_WORDS: dict[str, str] = {
     "biometric": SENSITIVE_SLOTS["biometric"],
-    "health": SENSITIVE_SLOTS["health"]
+    # "health insurance", "medical devices", "political cartoons" are what people work on:
+    # in free text only the personal phrases ("a health condition", "my medical leave")
+    "health": SENSITIVE_SLOTS["health"].replace(r"medical \w+|health \w+", _MEDICAL)
     + r"|diagnosed|prescribed|surgery|chemo\w*|antidepressants?|anxiety|depression|adhd|autis\w*"
     r"|bipolar|diabet\w*|cancer|hiv|pregnant|miscarriage|ivf|rehab|sober|relapse",
     "criminal": SENSITIVE_SLOTS["criminal"]
@@ -88,13 +98,14 @@ _FREE_WORDS: dict[str, str] = {
     r"|prosecuted|prosecution|indicted|charged with|pleaded guilty|pled guilty|plea deal"
     r"|on trial|stood trial|sentenced|felony|misdemeanou?r|(?:out )?on bail|behind bars"
     r"|criminal record|police custody|tax evasion|embezzl\w*|shoplift\w*|money laundering",
-    "identity_trait": SENSITIVE_SLOTS["identity_trait"]
+    "identity_trait": SENSITIVE_SLOTS["identity_trait"].replace(r"political \w+", _POLITICAL)
     + r"|gay|lesbian|bisexual|transgender|queer|atheist|muslim|jewish|christian|catholic"
     r"|hindu|buddhist",
     # A partner named by gender says whom the speaker loves (contract §4.1, §4.3):
     # "my husband", "her girlfriend" are refused, "my partner" is not.
+    # "sex" and its forms, never "sexta" (Portuguese Friday) or "sextet"
     "intimate": r"boyfriend|girlfriend|husband|wife|fianc[eé]e?|dating|divorc\w*|breakup"
-    r"|broke up|affair|sex\w*|one night stand",
+    r"|broke up|affair|sex|sexes|sexual\w*|sexting|sexy|sex life|one night stand",
     # A dwelling *at* somewhere is an address, not a city (contract §4.5):
     # "I live in Porto" is a coarse place, "my flat is at 12 …" a precise one.
     "location": r"(?:(?:i|we)\s+live|living|(?:flat|apartment|apt|house|home|place)\s+is)"
@@ -115,7 +126,7 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|schwanger\w*|gr[aá]vida|incinta|zwanger|w ciąży|hamile|беремен\w*|депресс\w*|рак\b"
         r"|диагноз\w*|лекарств\w*|таблетк\w*|психиатр\w*|терапи\w*|тревожн\w*|диабет\w*"
         r"|krankheit\w*|enfermedad\w*|maladie\w*|doen[cç]a\w*|malattia\w*|ziekte\w*|choroba\w*"
-        r"|hastalı\w*|болезн\w*|hiv|vih|sida|tdah|adhs|autis\w*|autyz\w*|bipolar\w*"
+        r"|hastalı\w*|болезн\w*|hiv\b|vih\b|sida\b|tdah|adhs|autis\w*|autyz\w*|bipolar\w*"
         r"|ilaç\w*|tedavi\w*|teşhis\w*|kanser\w*|depresyon\w*|leczen\w*|lek[ió]w|leki\b"
         r"|chemio\w*|quimio\w*|chimio\w*|fehlgeburt|aborto\w*|avortement|poronien\w*|выкидыш"
         r"|rehabilit\w*|süchtig\w*|adicci\w*|uzależn\w*|зависимост\w*|bağımlı\w*"
@@ -132,13 +143,13 @@ _FREE_WORDS_OTHER: dict[str, str] = {
         r"|condenad\w*|condamn\w*|verurteil\w*|vorstraf\w*|antecedentes penales"
         r"|casier judiciaire|skazan\w*|mahkum\w*|судим\w*|tutuklan\w*|aresztowan\w*"
         r"|tribunal\w*|procès|juicio penal|vol à l[' ]étalage|ladendiebstahl|diebstahl\w*|robo\b"
-        r"|hurto|furto|kradzież\w*|hırsızlık\w*|краж\w*|angeklagt\w*|acusad[oa]s?|accusé\w*"
+        r"|hurto\b|furto\b|kradzież\w*|hırsızlık\w*|краж\w*|angeklagt\w*|acusad[oa]s?|accusé\w*"
         r"|processo penale|rechtszaak|polic[eí]a me|gericht\w*|mahkeme\w*|суд\b|судом|sąd\w*"
         r"|fängelse\w*|fængsel\w*|fengsel\w*|gripen|anholdt|arrester\w*|dömd|dømt|straffeattest"
         r"|belastningsregister\w*|rättegång\w*|retssag\w*|jail mein|giraftar\w*|arrest hua|pulis ne"
     ),
     "identity_trait": (
-        r"religi\w*|gay|lesbi\w*|bisex\w*|transg[eé]n\w*|transsex\w*|trans\b(?!\.\w)|queer|homosex\w*"
+        r"religi\w*|gay\b|lesbi\w*|bisex\w*|transg[eé]n\w*|transsex\w*|trans\b(?!\.\w)|queer|homosex\w*"
         r"|ateo|atea|athée|atheist\w*|ateist\w*|musulm\w*|muslim\w*|moslim\w*|müslüman\w*"
         r"|мусульман\w*|jud[ií]o\w*|jud[ií]a\w*|juif|juive|jüdisch\w*|ebre[oa]\b|joods|żyd\w*"
         r"|yahudi\w*|еврей\w*|cat[oó]lic\w*|katholi\w*|cattolic\w*|katoli\w*|католи\w*"

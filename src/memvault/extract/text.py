@@ -12,11 +12,19 @@ __all__ = [
     "has_negation",
     "head_phrase",
     "object_slug",
+    "plain_apostrophes",
     "slug",
     "split_clauses",
     "split_sentences",
 ]
 
+#: An English contraction or possessive typed with a typographic apostrophe ("I’m",
+#: "don’t", "Dana’s"): phone keyboards write them so.
+_CURLY = re.compile(
+    r"(?i)\b(?:(i|you|we|they|he|she|it|that|there|here|what|who|where|let|do|does|did|is|are"
+    r"|was|were|can|could|wo|would|should|must|have|has|had|ai|need|might|dare)’"
+    r"(m|re|ve|ll|d|s|t)\b|(?<=n)’(t)\b|(?<=\w)’(s)\b)"
+)
 _STOP = frozenset(
     """a an the of to for in on at by with from and or but so my our your his her their its
     this that these those some any all very really just also is are was were be been being
@@ -65,7 +73,11 @@ _CLAUSE_SPLIT = re.compile(
     # not after a title ("my dog is called Mr. Biscuits") or "e.g." / "i.e." / "vs."
     # nor after an initial ("Kunde: Wolff, E. Müller", "zaměstnanec P. Novák")
     r"(?<=[.!?])(?<![0-9]\.)(?<!\b(?-i:[A-ZÀ-ÖØ-ÞА-ЯЁ])\.)(?<!\b[MmDdSs]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)"
-    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)\s+"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)"
+    # nor after "for example" in the reader's other languages ("np. BS-27-118", "z.B.",
+    # "p.ej."), nor after "approx."/"ca."/"cf."/"incl."/"bzw."/"vgl."
+    r"(?<!\bnp\.)(?<!\bp\.ej\.)(?<!\bp\.ex\.)(?<!\bbzw\.)(?<!\bvgl\.)(?<!\bca\.)"
+    r"(?<!\bcf\.)(?<!\bincl\.)(?<!\bapprox\.)(?<!\bp\.e\.)\s+"
     rf"|(?<=[0-9]\.)\s+(?!(?:{_MONTH_AFTER_ORDINAL})\b)"
     r"|(?<=[。！？])\s*(?=\S)|\n+|;\s*|\s+-\s+",
     re.I,
@@ -179,6 +191,8 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     ['My dog is called Mr. Biscuits.', 'He is nine.']
     >>> [s for s, _ in split_sentences("Bis zum 5. Dezember muss ich korrigieren. Es sind 27.")]
     ['Bis zum 5. Dezember muss ich korrigieren.', 'Es sind 27.']
+    >>> [s for s, _ in split_sentences("Tagi piszę jako kod, np. KR-12-7. Zawsze tak.")]
+    ['Tagi piszę jako kod, np. KR-12-7.', 'Zawsze tak.']
     """
     masked, spans = protect(text)  # never split inside a quote, a path or code
     out: list[tuple[str, list[str]]] = []
@@ -201,3 +215,24 @@ def split_clauses(text: str) -> list[str]:
     ['I love tea', 'I moved to Porto.', 'Thanks!']
     """
     return [clause for _, clauses in split_sentences(text) for clause in clauses]
+
+
+def plain_apostrophes(text: str) -> str:
+    """``text`` with the typographic apostrophes of English contractions made plain.
+
+    The rules, the pronoun rewriter and the reader's corpus write "I'm", "don't"; a
+    phone writes "I’m", "don’t" — read as they are, "I’m a nurse" became "Lee’m a
+    nurse". Only contractions and possessives change ("l’équipe" stays); quotes,
+    code and identifiers are never touched.
+
+    >>> plain_apostrophes("I’m sure we don’t ship on Dana’s laptop, l’équipe")
+    "I'm sure we don't ship on Dana's laptop, l’équipe"
+    """
+    if "’" not in text:
+        return text
+
+    def plain(masked: str) -> str:
+        return _CURLY.sub(lambda m: m.group(0).replace("’", "'"), masked)
+
+    masked, spans = protect(text)
+    return restore(plain(masked), spans)

@@ -37,3 +37,19 @@ def test_identifiers_in_steps_survive() -> None:
 
 def test_a_numbered_list_that_is_not_steps_is_no_procedure() -> None:
     assert all(t != "Procedure" for t, _ in kept("I have 2 cats. 1. Tom 2. Jerry"))
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "uv sync --frozen",
+        "kubectl rollout restart deploy/api",
+        "gh pr merge --squash",
+        "npx prisma migrate deploy",
+        "make dist",
+    ],
+)
+def test_a_step_that_starts_with_a_command_keeps_its_case(step: str) -> None:
+    # session 12 stored "Uv sync --frozen": the step's first letter was capitalised
+    (got,) = kept(f"how we cut a hotfix: 1) {step} 2) tag the build 3) tell #ops")
+    assert f"1. {step}." in got[1], got
