@@ -42,8 +42,22 @@ FORBIDDEN_INFERENCE = re.compile(
     r"\b(?:anxious|anxiety|depress\w*|stress\w*|mood|moody|emotion\w*|feel\w*|happy|sad|angry"
     r"|lonely|personality|introvert\w*|extrovert\w*|insecure|confiden\w*|lazy|health\w*|sick"
     r"|ill|illness|doctor|therap\w*|medic\w*|diagnos\w*|pain|tired|sleep\w*|diet\w*|weight"
-    r"|pregnan\w*|allerg\w*)\b",
+    r"|pregnan\w*|allerg\w*"
+    # feelings said about a thing or a day (review S13-R9): never evidence of a pattern
+    r"|overwhelm\w*|annoy\w*|frustrat\w*|grump\w*|irritab\w*|upset|dread\w*|nervous"
+    r"|panic\w*|scared|afraid|fear\w*|worr(?:y|ied|ies)|exhaust\w*|hate[sd]?|hating)\b",
     re.I,
+)
+#: A preference that turns something down: none of its things is preferred.
+_TURNED_DOWN = re.compile(
+    r"\b(?:avoid\w*|dislike\w*|detest\w*|can(?:no|')t\s+stand|(?:do|does)(?:\s+not|n't)"
+    r"|never|no\s+longer|stopped|refuses?)\b",
+    re.I,
+)
+#: Where a preference starts naming what it is preferred over ("Python over Java",
+#: "Kotlin rather than Java", "Rust instead of Java", "not Java").
+_OVER = re.compile(
+    r"(?i:\b(?:over|than|instead\s+of|versus|vs\.?|not)\b)|(?<=[\w+#])\s+to\s+(?=[A-Z])"
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _PARTS = ("morning", "afternoon", "evening", "night")
@@ -84,8 +98,9 @@ def detect(memories: Iterable[tuple[str, MemoryType, str]], subject: str) -> lis
     for memory_id, type_, content in memories:
         if FORBIDDEN_INFERENCE.search(content):
             continue  # never build on a memory about mood, health or personality
-        if type_ is MemoryType.PREFERENCE:
-            for thing in _things(content, subject):
+        if type_ is MemoryType.PREFERENCE and not _TURNED_DOWN.search(content):
+            # only what is preferred, not what it is preferred over (review S13-R9)
+            for thing in _things(_OVER.split(content, maxsplit=1)[0], subject):
                 by_thing[thing.lower()].append(memory_id)
                 shown.setdefault(thing.lower(), thing)
         for word in {m.group(1).lower() for m in _TIME_WORD.finditer(content)}:

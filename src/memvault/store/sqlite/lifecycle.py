@@ -82,12 +82,12 @@ def apply_lifecycle(conn: sqlite3.Connection, write: WriteSet) -> None:
         )
         # a decision on a proposal decided meanwhile rolls the whole write back
         check_decided(proposal, cursor.rowcount > 0)
-    for event in write.op_events:
-        conn.execute(
-            "INSERT INTO events (orchestrator_id, at, node, op, status, memory_id, category,"
-            " best_similarity) VALUES (?,?,?,?,?,?,?,?)",
-            op_event_params(orch, event),
-        )
+    # one statement for all of them (a bulk batch has one per memory), in order
+    conn.executemany(
+        "INSERT INTO events (orchestrator_id, at, node, op, status, memory_id, category,"
+        " best_similarity) VALUES (?,?,?,?,?,?,?,?)",
+        [op_event_params(orch, event) for event in write.op_events],
+    )
 
 
 def _advance_head(conn: sqlite3.Connection, orch: str, added: int) -> None:
