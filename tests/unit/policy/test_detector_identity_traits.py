@@ -289,6 +289,27 @@ See docs.python.org.uk.mirror for the reference
 Rename getPreviousRulesForDisplay to listRules
 """,
     ),
+    (
+        "being_somewhere_at_a_set_time_is_a_travel_pattern",
+        "location.travel_pattern",
+        True,
+        r"""
+Every Thursday at 6pm I'm at the Northgate pool on Mill Lane.
+On Sundays at 10 she's at St Anne's chapel.
+You'll find me at the climbing gym every Wednesday at 7:30.
+""",
+    ),
+    (
+        "a_habit_without_clock_time_or_place_is_not",
+        "location.travel_pattern",
+        False,
+        r"""
+I'm in meetings every Monday at 10.
+I'm at the gym most days.
+We're in the office on Mondays.
+I'm usually at my desk by 9 every day.
+""",
+    ),
 ]
 
 

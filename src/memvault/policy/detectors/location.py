@@ -162,7 +162,12 @@ _MOVE = (
     r"picks? (?:\w+ ){0,2}up|drops? (?:\w+ ){0,2}off|(?:goes|go) to(?! bed| sleep)|"
     r"heads? (?:to|home)|arriv(?:es?|ing)|gets? (?:home|to)|flies|fly to|travels? to|jogs?|"
     r"runs? (?:in|at|along|around)|swims? at|trains? at|works? out at|walks? (?:the dog|to)|"
-    r"visits?|parks? at|boards?|checks? in at"
+    r"visits?|parks? at|boards?|checks? in at|"
+    # being somewhere at a set time: "every Tuesday at 6pm I'm at the gym on King Street"
+    r"(?:i'm|i am|he's|he is|she's|she is|they're|they are|we're|we are|find (?:me|him|her|them))"
+    r" (?:always |usually |normally |often |reliably )?(?:at|in) (?:the )?(?:(?-i:[A-Z])[\w'-]+|"
+    r"(?:[\w-]+ )?(?:gym|pool|park|library|club|pub|bar|caf[ée]|church|mosque|temple|"
+    r"synagogue|gurdwara|studio|stadium|pitch|track|rink|dojo|allotment|market|chapel)s?)"
 )
 _TRAVEL = re.compile(rf"(?i)\b(?:{_RECUR})\b")
 _TRAVEL_MOVE = re.compile(rf"(?i)\b(?:{_MOVE})\b")
