@@ -1,0 +1,39 @@
+"""REVIEW S13-R11: a name is not a credential (benign refusals by the credentials head).
+
+A project's codename and a wifi network's name are ordinary workplace facts; the learned
+credentials head refuses them (scores .8-.9 against a .50 threshold) though neither
+holds a secret value. The same facts with a password or a PIN stay refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.model.enums import StopReason
+from memvault.policy import Candidate, GateContext, evaluate
+from memvault.policy.learned import default_layer
+
+
+def _decide(text: str) -> StopReason:
+    return evaluate(Candidate(text=text), GateContext(learned=default_layer())).stop_reason
+
+
+@pytest.mark.xfail(strict=True, reason="S13-R11")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The secret project codename is Bluebird",
+        "The wifi network name is GuestNet",
+        "The wifi SSID is HarbourNet",
+    ],
+)
+def test_a_name_is_stored(text: str) -> None:
+    assert _decide(text) is StopReason.SUCCESS_STORED
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The guest wifi password is Harbour-2291-blue", "The codename vault PIN is 7316"],
+)
+def test_a_secret_value_beside_it_is_refused(text: str) -> None:
+    assert _decide(text) is StopReason.FORBIDDEN_CATEGORY
