@@ -18,22 +18,15 @@ def _decide(text: str) -> StopReason:
     return evaluate(Candidate(text=text), GateContext(learned=default_layer())).stop_reason
 
 
+NAMES = ("The secret project codename is Bluebird", "The wifi network name is GuestNet")
+SECRETS = ("The guest wifi password is Harbour-2291-blue", "The codename vault PIN is 7316")
+
+
 @pytest.mark.xfail(strict=True, reason="S13-R11")
-@pytest.mark.parametrize(
-    "text",
-    [
-        "The secret project codename is Bluebird",
-        "The wifi network name is GuestNet",
-        "The wifi SSID is HarbourNet",
-    ],
-)
+@pytest.mark.parametrize("text", [*NAMES, "The wifi SSID is HarbourNet"])
 def test_a_name_is_stored(text: str) -> None:
     assert _decide(text) is StopReason.SUCCESS_STORED
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["The guest wifi password is Harbour-2291-blue", "The codename vault PIN is 7316"],
-)
-def test_a_secret_value_beside_it_is_refused(text: str) -> None:
-    assert _decide(text) is StopReason.FORBIDDEN_CATEGORY
+def test_a_secret_value_beside_it_is_refused() -> None:
+    assert {_decide(t) for t in SECRETS} == {StopReason.FORBIDDEN_CATEGORY}
