@@ -36,26 +36,26 @@ __all__ = ["FORBIDDEN_INFERENCE", "MIN_EVIDENCE", "Insight", "detect"]
 
 #: How many memories must share a pattern before it is proposed.
 MIN_EVIDENCE = 3
+#: Feelings said about a thing or a day (review S13-R9): never evidence of a pattern.
+_FEELINGS = "overwhelm annoy frustrat grump irritab dread panic exhaust".split()
 #: Words an insight may never rest on or name (contract §4.8: no personality,
 #: emotion or health inferences).
 FORBIDDEN_INFERENCE = re.compile(
     r"\b(?:anxious|anxiety|depress\w*|stress\w*|mood|moody|emotion\w*|feel\w*|happy|sad|angry"
     r"|lonely|personality|introvert\w*|extrovert\w*|insecure|confiden\w*|lazy|health\w*|sick"
     r"|ill|illness|doctor|therap\w*|medic\w*|diagnos\w*|pain|tired|sleep\w*|diet\w*|weight"
-    r"|pregnan\w*|allerg\w*"
-    # feelings said about a thing or a day (review S13-R9): never evidence of a pattern
-    r"|overwhelm\w*|annoy\w*|frustrat\w*|grump\w*|irritab\w*|upset|dread\w*|nervous"
-    r"|panic\w*|scared|afraid|fear\w*|worr(?:y|ied|ies)|exhaust\w*|hate[sd]?|hating)\b",
+    r"|pregnan\w*|allerg\w*|upset|nervous|scared|afraid|fear\w*|worr(?:y|ied|ies)|hate[sd]?"
+    r"|hating|" + r"\w*|".join(_FEELINGS) + r"\w*)\b",
     re.I,
 )
-#: A preference that turns something down: none of its things is preferred.
+#: A preference that turns something down (avoid, dislike, don't, never, no longer …):
+#: none of its things is preferred.
 _TURNED_DOWN = re.compile(
-    r"\b(?:avoid\w*|dislike\w*|detest\w*|can(?:no|')t\s+stand|(?:do|does)(?:\s+not|n't)"
-    r"|never|no\s+longer|stopped|refuses?)\b",
-    re.I,
+    r"(?i)\b(?:avoid\w*|dislike\w*|detest\w*|never|no\s+longer|stopped|refuses?"
+    r"|can(?:no|')t\s+stand|(?:do|does)(?:\s+not|n't))\b"
 )
 #: Where a preference starts naming what it is preferred over ("Python over Java",
-#: "Kotlin rather than Java", "Rust instead of Java", "not Java").
+#: "Kotlin rather than Java", "Rust instead of Java", "not Java", "Go to Java").
 _OVER = re.compile(
     r"(?i:\b(?:over|than|instead\s+of|versus|vs\.?|not)\b)|(?<=[\w+#])\s+to\s+(?=[A-Z])"
 )
