@@ -54,12 +54,25 @@ def says_tool(role: str | None, source_ref: str | None = None) -> bool:
     return any(ref.startswith(f"{r}:") for r in TOOL_ROLES)
 
 
+#: the names of :func:`provenance_ids` (as raw ``add`` fields)
+ID_FIELDS = (
+    "conversation_id",
+    "workflow_run_id",
+    "step_id",
+    "run_id",
+    "actor_id",
+    "role",
+    "project_id",
+)
+
+
 def provenance_ids(node: MemoryNode) -> tuple[tuple[str, str], ...]:
     """The id-valued provenance of ``node`` as ``(field, value)`` pairs, for the gate.
 
     >>> from types import SimpleNamespace as NS
     >>> source = NS(conversation_id="thread-7", workflow_run_id=None, step_id=None)
-    >>> node = NS(source=source, conversation_id=None, run_id=None, actor_id=None, role="user")
+    >>> node = NS(source=source, conversation_id=None, run_id=None, actor_id=None, role="user",
+    ...           project_id=None)
     >>> provenance_ids(node)
     (('conversation_id', 'thread-7'), ('role', 'user'))
     """
@@ -71,6 +84,8 @@ def provenance_ids(node: MemoryNode) -> tuple[tuple[str, str], ...]:
         ("run_id", node.run_id),
         ("actor_id", node.actor_id),
         ("role", node.role),
+        # returned to the model with every hit (``return: "full"``; review S13-R6)
+        ("project_id", node.project_id),
     )
     return tuple((name, value) for name, value in pairs if value)
 
