@@ -42,6 +42,9 @@ SENSITIVE_SLOTS: dict[str, str] = {
     "credentials": (
         r"password|passphrase|passcode|pin|pin code|security question|security answer"
         r"|api key|secret key|secret|access token|token|private key|login|credentials"
+        # a code that opens something ("my locker code is 5530"): review S13-R10
+        r"|(?:locker|door|gate|alarm|safe|access|entry|security|lock|garage|keypad|building"
+        r"|padlock|bike lock|wifi|wi-fi|unlock) (?:code|combination)|combination"
     ),
     "gov_id": (
         r"ssn|social security(?: number)?|passport(?: number)?|driver'?s? licen[cs]e(?: number)?"

@@ -83,7 +83,8 @@ _CLAUSE_SPLIT = re.compile(
     re.I,
 )
 _CONJ_SPLIT = re.compile(
-    r",?\s+(?:and|but|so|also|plus|although|though|while)\s+(?:also\s+|now\s+)?"
+    # "… and that I prefer window seats" (after "note that …"): its own clause too
+    r",?\s+(?:and|but|so|also|plus|although|though|while)\s+(?:that\s+)?(?:also\s+|now\s+)?"
     r"(?=(?:i|i'm|i've|i'll|i'd|my|we|we're|our)\b)"
     # "…, what am I missing" / "…, any idea why": the question is a clause of its own
     r"|,\s+(?=(?:what|why|how|where|which|who|any (?:idea|ideas|tips|thoughts)|is there"

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from memvault.engine import MemoryEngine
 
 
-@pytest.mark.xfail(strict=True, reason="S13-R10")
 def test_a_locker_code_beside_a_preference_is_never_stored(tmp_path: Path) -> None:
     with MemoryEngine.open(tmp_path, "acme") as engine:
         engine.capture_message(

@@ -239,3 +239,14 @@ def test_an_obligation_in_more_languages_is_a_todo() -> None:
 
 def test_got_in_chinese_is_no_obligation() -> None:
     assert [t for t, _ in kept("我得到了一份新工作，在杭州做数据分析。")] == ["Fact"]
+
+
+def test_and_that_starts_a_clause_and_an_opening_code_is_a_credential_slot() -> None:
+    # review S13-R10: one candidate "…'s locker code is 5530 and that … prefers window seats."
+    said = "Note that my gym door code is 7781 and that I prefer aisle seats."
+    got = X.extract(Message(text=said, speaker="Noor"), now=NOW).candidates
+    assert [(c.content, c.sensitive) for c in got] == [
+        ("Noor's gym door code is 7781.", "credentials"),
+        ("Noor prefers aisle seats.", ""),
+    ]
+    assert sensitive_words("my zip code is 4050") is None
