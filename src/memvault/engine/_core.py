@@ -106,6 +106,7 @@ class EngineCore:
         retrieval: RetrievalConfig | str = "default",
         contract: str | None = None,
         parallel_gate: bool = True,
+        memory_enabled: bool = True,
     ) -> None:
         self.store = store
         self.orchestrator = orchestrator
@@ -115,6 +116,9 @@ class EngineCore:
         #: ``policy.parallel_gate``: the default gate may judge large batches in a
         #: second process (``False``: never).
         self.parallel_gate = parallel_gate
+        #: ``memory.enabled``: ``False`` and the default gate refuses every write
+        #: POLICY_DISABLED (contract §6; a higher-ranked finding still wins, §7)
+        self.memory_enabled = memory_enabled
         self.gate: WriteGate = gate or self.default_gate(contract)
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._agent_id = agent_id
@@ -197,7 +201,8 @@ class EngineCore:
     def default_gate(self, contract: str | None = None) -> WriteGate:
         """The governance gate of ``contract`` (default 19.1.0); counts the user's writes today.
 
-        Its second process for large batches follows :attr:`parallel_gate`.
+        Its second process for large batches follows :attr:`parallel_gate`; with
+        :attr:`memory_enabled` false it refuses every write POLICY_DISABLED.
         """
         from memvault.policy.candidate import Usage
         from memvault.policy.write_gate import PolicyGate
@@ -214,7 +219,10 @@ class EngineCore:
             return Usage(user_today=written)
 
         gate = PolicyGate(
-            contract or DEFAULT_CONTRACT_VERSION, usage=usage, parallel=self.parallel_gate
+            contract or DEFAULT_CONTRACT_VERSION,
+            usage=usage,
+            parallel=self.parallel_gate,
+            policy_enabled=self.memory_enabled,
         )
         if gate.startup_error:
             # Trigger: the learned layer's weights are missing or altered.

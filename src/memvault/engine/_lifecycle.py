@@ -15,7 +15,7 @@ from memvault.engine._context import ContextOps
 from memvault.engine._core import EngineCore
 from memvault.engine._reads import Reader
 from memvault.errors import ValidationFailed
-from memvault.ingest import IngestReport
+from memvault.ingest import IngestDisabledError, IngestReport
 from memvault.lifecycle import (
     AuditReport,
     ForgetReport,
@@ -99,6 +99,9 @@ class LifecycleOps:
             # judged there while this thread commits the previous window
             offload_gate=bool(getattr(self.core.gate, "parallel", False)),
         )
+        if not self.core.memory_enabled:
+            # memory switched off: the files stay in the drop folder, nothing is refused
+            raise IngestDisabledError("memory.enabled")
         return run_pass(
             context,
             enabled=self.core.ingest_enabled if enabled is None else enabled,

@@ -205,7 +205,8 @@ class MemoryEngine:
         """
         # Trigger: every open. Why: settings are read once, at the entry point that
         # built ``config``; below it nothing reads a file or the environment.
-        # Outcome: store (store.*), gate (policy.contract, policy.parallel_gate),
+        # Outcome: store (store.*), gate (policy.contract, policy.parallel_gate,
+        # memory.enabled),
         # embedder (embedder.*) and retrieval (memory.retrieval.*) all come from ``config`` — the
         # library defaults when there is none; ``options`` name overrides.
         from memvault.config import defaults
@@ -217,6 +218,7 @@ class MemoryEngine:
         options.setdefault("retrieval", cfg.memory.retrieval.to_config())
         options.setdefault("contract", cfg.policy.contract)
         options.setdefault("parallel_gate", cfg.policy.parallel_gate)
+        options.setdefault("memory_enabled", cfg.memory.enabled)
         dsn = cfg.store.postgres.dsn
         layout = RuntimeLayout.for_orchestrator(home, orchestrator)
         store = open_bound_store(

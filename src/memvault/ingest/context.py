@@ -27,12 +27,12 @@ LogFn = Callable[..., None]
 
 
 class IngestDisabledError(ConfigError):
-    """``memory.ingest.enabled`` is false: the drop folder is not read."""
+    """``memory.ingest.enabled`` (or ``memory.enabled``) is false: the drop folder is not read."""
 
-    def __init__(self) -> None:
+    def __init__(self, setting: str = "memory.ingest.enabled") -> None:
         super().__init__(
-            "ingestion is disabled (memory.ingest.enabled = false); nothing was read",
-            hint="set memory.ingest.enabled = true to process the drop folder",
+            f"ingestion is disabled ({setting} = false); nothing was read",
+            hint=f"set {setting} = true to process the drop folder",
         )
 
 

@@ -209,7 +209,8 @@ def _f(reason: StopReason, detector: str, why: str, family: str | None = None) -
 
 
 def _check_policy(p: Prepared) -> Iterable[Finding]:
-    if not p.context.policy_enabled:
+    # a delete stays possible with memory switched off: what was kept can always go
+    if not p.context.policy_enabled and p.op != MemoryOp.DELETE:
         yield _f(
             StopReason.POLICY_DISABLED, "policy_enabled", "memory writes are disabled by policy"
         )

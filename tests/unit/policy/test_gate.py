@@ -51,6 +51,9 @@ def test_policy_disabled() -> None:
     d = evaluate(Candidate(text=BENIGN), ctx)
     assert d.stop_reason is StopReason.POLICY_DISABLED
     assert d.detector == "policy_enabled"
+    # a delete stays possible: what was kept can always go
+    gone = evaluate(Candidate(text=BENIGN, op="DELETE", memory_id="mem_1"), ctx)
+    assert gone.stop_reason is not StopReason.POLICY_DISABLED
 
 
 @pytest.mark.parametrize(
