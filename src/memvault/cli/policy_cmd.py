@@ -21,7 +21,8 @@ from memvault.model.jsonl import json_objects
 __all__ = ["bench_governance", "check_lines", "register", "register_bench"]
 
 _FILE_HELP = (
-    "JSON Lines file (id, text, optional declared_category, source_kind, key, type); - = stdin"
+    "JSON Lines file (id, text, optional declared_category, source_kind, key, type, "
+    "ttl_class, source_ref, role — a tool role or source is refused as tool output); - = stdin"
 )
 
 
@@ -57,7 +58,15 @@ _BATCH = 32
 def _checked_row(n: int, row: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(row.get("text"), str):
         raise ValueError(f"line {n}: 'text' must be a string")
-    for name in ("declared_category", "source_kind", "key", "type", "ttl_class", "source_ref"):
+    for name in (
+        "declared_category",
+        "source_kind",
+        "key",
+        "type",
+        "ttl_class",
+        "source_ref",
+        "role",
+    ):
         value = row.get(name)
         if value is not None and not isinstance(value, str):
             raise ValueError(f"line {n}: {name!r} must be a string")
@@ -84,6 +93,7 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
         evaluate,
         normalize,
         prime_gate,
+        says_tool,
     )
 
     ctx = GateContext(contract=_contract(contract_version), learned=default_layer())
@@ -110,6 +120,9 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
                 type=row.get("type"),
                 ttl_class=row.get("ttl_class"),
                 source_ref=row.get("source_ref"),
+                # contract §4.9 as `add` applies it (review S13-R14): a tool role or a
+                # tool source is a tool-output-triggered write
+                triggered_by_tool_output=says_tool(row.get("role"), row.get("source_ref")),
                 vector=vector,
                 vector_model=layer.encoder_model_id if vector is not None and layer else None,
             )

@@ -34,6 +34,7 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
         "memvault.policy",
     ),
     **dict.fromkeys(("GATE_MANIFEST", "LearnedLayer", "default_layer"), "memvault.policy.learned"),
+    "says_tool": "memvault.policy.write_gate",
     "prime_gate": ("memvault.policy.parallel", "primed"),
     "GATE_CORPUS_PATH": ("memvault.policy.training.compose", "CORPUS_PATH"),
     "refresh_gate_corpus": ("memvault.policy.training.compose", "refresh_corpus"),

@@ -24,7 +24,6 @@ def _check(row: dict[str, str]) -> dict[str, str]:
     return dict(json.loads(out.getvalue()))
 
 
-@pytest.mark.xfail(strict=True, reason="S13-R14")
 @pytest.mark.parametrize(
     "extra",
     [{"role": "tool"}, {"source_kind": "CITED_SOURCE", "source_ref": "tool:web_search#3"}],
