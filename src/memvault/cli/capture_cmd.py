@@ -96,7 +96,12 @@ def capture_message(
     conversation: Annotated[str | None, typer.Option("--conversation")] = None,
     channel: Annotated[str | None, typer.Option("--channel")] = None,
     speaker: Annotated[
-        str | None, typer.Option("--speaker", help="Name used instead of pronouns.")
+        str | None,
+        typer.Option(
+            "--speaker",
+            help="Name used instead of pronouns (default: the user id, kept as written"
+            " when it is an id such as user-7f3a9c).",
+        ),
     ] = None,
     at: Annotated[
         str | None, typer.Option("--at", help="ISO-8601 time of the turn (resolves 'yesterday').")

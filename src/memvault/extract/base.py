@@ -25,6 +25,7 @@ from typing import Annotated, Protocol
 
 from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
 
+from memvault.extract.verbatim import identifiers
 from memvault.model.enums import CapturedBy, MemoryType, SourceKind, SourceType, TTLClass
 
 __all__ = [
@@ -83,7 +84,13 @@ class Message(BaseModel):
     def subject(self) -> str:
         """The name statements are written about."""
         name = (self.speaker or self.user_id or "").strip()
-        return name[:1].upper() + name[1:] if name else "The user"
+        if not name:
+            return "The user"
+        if identifiers(name):
+            # "dana@example.com", "user-7f3a9c", "acct_12ab": an id, kept byte for byte
+            # (review S13-R12: "Dana@example.com prefers …"); a name is capitalised
+            return name
+        return name[:1].upper() + name[1:]
 
 
 class ChangeCue(StrEnum):

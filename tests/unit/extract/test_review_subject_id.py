@@ -14,7 +14,6 @@ import pytest
 from memvault.extract.base import Message
 
 
-@pytest.mark.xfail(strict=True, reason="S13-R12")
 @pytest.mark.parametrize("user_id", ["dana@example.com", "user-7f3a9c", "acct_12ab"])
 def test_an_id_that_is_no_name_is_never_altered(user_id: str) -> None:
     subject = Message(text="I prefer dark mode.", user_id=user_id).subject

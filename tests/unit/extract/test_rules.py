@@ -227,7 +227,7 @@ def test_an_introduction_is_a_name_fact_without_tautology(text: str, content: st
     assert _one(text) == [("Fact", content)]
     msg = Message(text=text, user_id="u7")
     got = [c.content for c in X.extract(msg, now=NOW).candidates]
-    assert got == ["U7's name is Maya."]
+    assert got == ["u7's name is Maya."]
 
 
 @pytest.mark.parametrize("text", ["I'm tired", "I'm Back", "this is Fine", "I'm good"])
