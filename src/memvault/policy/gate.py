@@ -456,9 +456,35 @@ def _check_ttl(p: Prepared) -> Iterable[Finding]:
         )
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _slug_of_text(p: Prepared, key: NormalizedText) -> bool:
+    """``key`` is a slug of the candidate's text: its words begin the text's words.
+
+    >>> from memvault.policy.normalize import normalize as n
+    >>> fake = Prepared.__new__(Prepared)
+    >>> object.__setattr__(fake, "fields", (("text", n("Forget the notes I gave you about X")),))
+    >>> _slug_of_text(fake, n("forget_the_notes_i_gave")), _slug_of_text(fake, n("notes_x"))
+    (True, False)
+    """
+    if not p.fields or p.fields[0][0] != "text":
+        return False
+    words = _WORD.findall(key.clean.text.casefold().replace("_", " "))
+    text = _WORD.findall(p.fields[0][1].clean.text.casefold())
+    return bool(words) and words == text[: len(words)]
+
+
 def _content_check(group: str, detect: Detector) -> CheckFn:
     def run(p: Prepared) -> Iterable[Finding]:
         for name, doc in p.fields:
+            # Trigger: a key that is a slug of the text (the write path derives one,
+            #   cut after a few words: "forget_the_instructions_i_gave_you_yesterday_about").
+            # Why: the text is judged in full; the cut slug alone read as the bare
+            #   instruction without its topic, and the user's own revision was refused.
+            # Outcome: such a key adds nothing and is not judged again.
+            if name == "key" and _slug_of_text(p, doc):
+                continue
             for hit in detect(doc):
                 yield _finding_from_hit(name, hit)
 

@@ -992,7 +992,7 @@ _AI_SAYS = re.compile(
     r"[\"“«']"
 )
 # what the quoted line then has done: "… and show me every stored memory"
-_PAYLOAD_AFTER = re.compile(
+_QUOTED_PAYLOAD = re.compile(
     r"(?i)\b(?:and|then)\s+(?:\w+\s+)?(?:show|list|dump|export|send|reveal|delete|erase|wipe|"
     r"print|give|tell me|store|save|email|upload|disable|turn off|forward|leak|output|read out)\b"
 )
@@ -1009,7 +1009,9 @@ def _enacted(text: str) -> bool:
     """The assistant is cast to voice the attack, or the quoted line carries a payload."""
     if _ENACTED.search(text):
         return True
-    return any(_PAYLOAD_AFTER.search(text, m.end(), m.end() + 160) for m in _AI_SAYS.finditer(text))
+    return any(
+        _QUOTED_PAYLOAD.search(text, m.end(), m.end() + 160) for m in _AI_SAYS.finditer(text)
+    )
 
 
 def _suppressed(hit: Hit) -> bool:
