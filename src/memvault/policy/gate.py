@@ -108,6 +108,8 @@ class Prepared:
     key: str
     value: str
     fields: tuple[tuple[str, NormalizedText], ...]
+    #: the ``key`` field is a slug of the text (:func:`_slug_of`): the detectors skip it
+    key_is_slug: bool = False
 
 
 CheckFn = Callable[[Prepared], Iterable[Finding]]
@@ -175,6 +177,7 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
     key = candidate.key if candidate.key is not None else derive_key(text)
     value = candidate.value if candidate.value is not None else text
     fields: list[tuple[str, NormalizedText]] = []
+    key_is_slug = False
     if op in _CONTENT_OPS:
         known = context.normalized or {}
 
@@ -186,6 +189,7 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
         fields.append(("text", normal(judged)))
         if isinstance(candidate.key, str) and candidate.key.strip():
             fields.append(("key", normal(candidate.key)))
+            key_is_slug = _slug_of(fields[-1][1].clean.text, fields[0][1].clean.text)
         if isinstance(candidate.value, str) and candidate.value != text:
             fields.append(("value", normal(candidate.value)))
     return Prepared(
@@ -198,6 +202,7 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
         key=key if isinstance(key, str) else "",
         value=value if isinstance(value, str) else "",
         fields=tuple(fields),
+        key_is_slug=key_is_slug,
     )
 
 
@@ -459,20 +464,16 @@ def _check_ttl(p: Prepared) -> Iterable[Finding]:
 _WORD = re.compile(r"\w+")
 
 
-def _slug_of_text(p: Prepared, key: NormalizedText) -> bool:
-    """``key`` is a slug of the candidate's text: its words begin the text's words.
+def _slug_of(key: str, text: str) -> bool:
+    """``key``'s words begin ``text``'s words: a slug of it, as the write path derives one.
 
-    >>> from memvault.policy.normalize import normalize as n
-    >>> fake = Prepared.__new__(Prepared)
-    >>> object.__setattr__(fake, "fields", (("text", n("Forget the notes I gave you about X")),))
-    >>> _slug_of_text(fake, n("forget_the_notes_i_gave")), _slug_of_text(fake, n("notes_x"))
-    (True, False)
+    >>> _slug_of("forget_the_notes_i_gave", "Forget the notes I gave you about X")
+    True
+    >>> _slug_of("notes_x", "Forget the notes I gave you about X")
+    False
     """
-    if not p.fields or p.fields[0][0] != "text":
-        return False
-    words = _WORD.findall(key.clean.text.casefold().replace("_", " "))
-    text = _WORD.findall(p.fields[0][1].clean.text.casefold())
-    return bool(words) and words == text[: len(words)]
+    words = _WORD.findall(key.casefold().replace("_", " "))
+    return bool(words) and words == _WORD.findall(text.casefold())[: len(words)]
 
 
 def _content_check(group: str, detect: Detector) -> CheckFn:
@@ -483,7 +484,7 @@ def _content_check(group: str, detect: Detector) -> CheckFn:
             # Why: the text is judged in full; the cut slug alone read as the bare
             #   instruction without its topic, and the user's own revision was refused.
             # Outcome: such a key adds nothing and is not judged again.
-            if name == "key" and _slug_of_text(p, doc):
+            if name == "key" and p.key_is_slug:
                 continue
             for hit in detect(doc):
                 yield _finding_from_hit(name, hit)

@@ -77,17 +77,17 @@ def provenance_ids(node: MemoryNode) -> tuple[tuple[str, str], ...]:
     (('conversation_id', 'thread-7'), ('role', 'user'))
     """
     source = node.source
-    pairs = (
-        ("conversation_id", node.conversation_id or source.conversation_id),
-        ("workflow_run_id", source.workflow_run_id),
-        ("step_id", source.step_id),
-        ("run_id", node.run_id),
-        ("actor_id", node.actor_id),
-        ("role", node.role),
+    values = (  # in ID_FIELDS' order
+        node.conversation_id or source.conversation_id,
+        source.workflow_run_id,
+        source.step_id,
+        node.run_id,
+        node.actor_id,
+        node.role,
         # returned to the model with every hit (``return: "full"``; review S13-R6)
-        ("project_id", node.project_id),
+        node.project_id,
     )
-    return tuple((name, value) for name, value in pairs if value)
+    return tuple((name, v) for name, v in zip(ID_FIELDS, values, strict=True) if v)
 
 
 #: The ``vector_model`` of a draft whose embedding FAILED (the write path had an embedder
