@@ -38,6 +38,7 @@ from memvault import context as ctx
 from memvault.context.query import MemoryQuery, QueryResult, expand_categories
 from memvault.embed.base import FloatVector
 from memvault.engine._args import check_call, checked_method
+from memvault.engine._audit import CallerReads
 from memvault.engine._capture import CaptureOps
 from memvault.engine._context import ContextOps
 from memvault.engine._core import _unpack
@@ -51,8 +52,7 @@ from memvault.engine._grant import (
     _writes_all,
 )
 from memvault.engine._lifecycle import LifecycleOps
-from memvault.engine._reads import Reader, audit_page_bounds
-from memvault.engine._rules import CallerRules
+from memvault.engine._reads import Reader
 from memvault.engine._writes import KEYWORD_ADD_DEPRECATED, KEYWORD_UPDATE_DEPRECATED
 from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
@@ -61,18 +61,15 @@ from memvault.lifecycle.proposals import ProposalResult
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
-from memvault.store.base import HistoryEvent, NodeFilter
-from memvault.store.records import AuditHead, Proposal
-from memvault.store.scope import ALL_USERS, UserScope, visible_to
+from memvault.store.base import NodeFilter
+from memvault.store.records import Proposal
+from memvault.store.scope import ALL_USERS, UserScope
 from memvault.write import CapturePipeline
 from memvault.write.precomputed import agreeing_vector
 from memvault.write.spec import MemoryPatch, NewMemory
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
 
-#: Events one read of a shared-only key's audit page asks the store for (keyset pages:
-#: a larger page of events the link filter drops is read in several such chunks).
-AUDIT_CHUNK = 1_000
 
 #: ``add``'s keywords besides the memory (how to write it, not what).
 _ADD_OPTIONS = frozenset({"thread_id", "index_text", "vector", "vector_model"})
@@ -90,19 +87,7 @@ def _searcher(held: NodeFilter) -> UserScope:
     return next(iter(users)) if len(users) == 1 else None
 
 
-def _pointers(event: HistoryEvent) -> set[str]:
-    """The other memories an event names: a link's ``to``, a supersede's ``by``, a
-    merge's ``replaces`` (the event's own memory left out)."""
-    named: set[str] = set()
-    for key in ("to", "by", "replaces"):
-        value = event.detail.get(key)
-        values = value if isinstance(value, list | tuple) else [value]
-        named.update(v for v in values if isinstance(v, str))
-    named.discard(event.memory_id or "")
-    return named
-
-
-class Caller(CallerRules):
+class Caller(CallerReads):
     """The engine's typed methods for one caller, each authorised in :meth:`authorize`.
 
     Nothing else of the engine is reachable through it: no store, no core, no
@@ -291,116 +276,6 @@ class Caller(CallerRules):
         self.authorize("get", categories=[view.node.category])
         return replace(view, edges=self._readable_edges(view.edges, {memory_id}, reader))
 
-    def history(self, memory_id: str, *, user: UserScope = None) -> list[HistoryEvent]:
-        """:meth:`MemoryEngine.history` of a memory the caller may list (as :meth:`get`)."""
-        reader = self.by_id_reader(user, "history")
-        node = self._node(memory_id, "history", include_deleted=True, reader=reader)
-        self.authorize("history", categories=[node.category])
-        return self._events_in_scope(self._run(self._engine.history, memory_id), reader)
-
-    def audit_events(
-        self, *, memory_id: str | None = None, user: UserScope = None, **options: Any
-    ) -> list[HistoryEvent]:
-        """:meth:`MemoryEngine.audit_events`: one memory's, if the caller may list it (as
-        :meth:`get`), or the orchestrator's for a grant without a category allowlist and
-        not bound to a user — those it may read by id (:meth:`by_id_reader`, ``user``):
-        every event with ``all_users``, else those of the named user's (none named:
-        shared) memories and those of no memory (refusals).
-
-        >>> import tempfile
-        >>> from memvault.engine import MemoryEngine, NewMemory
-        >>> engine = MemoryEngine.open(tempfile.mkdtemp(), "acme", embedder=None)
-        >>> _ = engine.add(NewMemory(content="Prefers tea", type="Preference",
-        ...     category="PREFERENCE", source_kind="USER_EXPLICIT", user_id="dana"))
-        >>> key = engine.as_caller(Grant("svc"))
-        >>> (len(key.audit_events()), len(key.audit_events(user="dana")))
-        (0, 1)
-        >>> engine.close()
-        """
-        if memory_id is None:
-            self.authorize("audit events", spans_all=True)
-            if self.grant.user is not None:
-                self._refuse("user_bound", "audit events")
-            reader = self.by_id_reader(user, "audit events")
-            if reader is not ALL_USERS:
-                return self._events_seen(reader, options)
-        else:
-            reader = self.by_id_reader(user, "audit events")
-            node = self._node(memory_id, "audit events", include_deleted=True, reader=reader)
-            self.authorize("audit events", categories=[node.category])
-            found = self._run(self._engine.audit_events, memory_id=memory_id, **options)
-            return self._events_in_scope(found, reader)
-        return self._run(self._engine.audit_events, memory_id=memory_id, **options)
-
-    def _events_seen(
-        self, reader: UserScope, options: Mapping[str, Any]
-    ) -> builtins.list[HistoryEvent]:
-        """A page of the orchestrator's audit events newest first, of those ``reader``
-        may read by id: events of memories it may list, and of no memory.
-
-        Trigger: a key bound to no user, without ``all_users``, asks for the
-          orchestrator's audit events (library; inspector timeline and refusals).
-        Why: they named every user's memories (ids, categories, actors, changed
-          fields, link targets) while its listings and reads by id are shared-only;
-          filtering them in Python after ``OFFSET`` chunks re-read the earlier rows
-          for every chunk (S10-R10: quadratic in the events held).
-        Outcome: filtered as :meth:`history` filters one memory's; ``limit`` and
-          ``offset`` count the events kept. The store applies the user scope in its
-          query (a purged memory's events, owner unknown, are left out) and pages by
-          keyset (``after`` the last event read), so each event is read at most once;
-          only the events naming a memory outside the scope (a link's far end) are
-          dropped here.
-        """
-        check_call(Reader.audit_events, (), dict(options), name="audit_events")
-        rest = dict(options)
-        limit, offset = rest.pop("limit", 100), rest.pop("offset", 0)
-        audit_page_bounds(limit, offset)
-        engine = self._engine
-        kept: builtins.list[HistoryEvent] = []
-        skip = 0
-        after: str | None = None
-        while len(kept) < limit:
-            # no more than the page still needs (the link filter may drop some: read on)
-            chunk = min(AUDIT_CHUNK, limit - len(kept) + offset - skip)
-            found = self._run(
-                engine.store.history,
-                engine.orchestrator,
-                limit=chunk,
-                ops=rest.get("ops"),
-                newest_first=True,
-                visible_to=visible_to(reader),
-                after=after,
-            )
-            if found:
-                after = found[-1].event_id
-            for event in self._events_in_scope(found, reader):
-                if skip < offset:
-                    skip += 1
-                elif len(kept) < limit:
-                    kept.append(event)
-            if len(found) < chunk:
-                break
-        return kept
-
-    def _events_in_scope(
-        self, events: Iterable[HistoryEvent], reader: UserScope
-    ) -> builtins.list[HistoryEvent]:
-        """A memory's events, without those pointing at a memory ``reader`` may not list.
-
-        Trigger: a memory's history holds a link (``to``), a supersede (``by``) or a
-          merge (``replaces``) naming another memory.
-        Why: that id (and the link's type and time) belongs to a memory outside the
-          caller's scope, which a read by id answers as unknown (as ``get``'s edges).
-        Outcome: such an event is left out of the caller's history.
-        """
-        events = builtins.list(events)
-        if reader is ALL_USERS and self.grant.categories is None:
-            return events
-        named = {e.event_id: _pointers(e) for e in events}
-        ends = sorted(set().union(*named.values())) if named else []
-        seen = {n.memory_id for n in self._nodes_for(ends, reader)} if ends else set()
-        return [e for e in events if named[e.event_id] <= seen]
-
     def search(
         self, query: str, *, filters: NodeFilter | Mapping[str, Any] | None = None, **options: Any
     ) -> SearchResults:
@@ -503,38 +378,6 @@ class Caller(CallerRules):
             return []
         edges = self._run(engine.store.edges_of, engine.orchestrator, sorted(mine))
         return builtins.list(self._readable_edges(edges, mine, reader))
-
-    def _nodes_for(self, memory_ids: Sequence[str], reader: UserScope) -> builtins.list[MemoryNode]:
-        engine = self._engine
-        found = self._run(engine.store.get_nodes, engine.orchestrator, builtins.list(memory_ids))
-        return [n for n in found if self._readable(n, reader)]
-
-    def _readable_edges(
-        self, edges: Iterable[MemoryEdge], readable: set[str], reader: UserScope
-    ) -> tuple[MemoryEdge, ...]:
-        """``edges`` between two memories the caller may list as ``reader`` (``readable``:
-        known ones).
-
-        Trigger: a memory's edges, or a search's, name the memory at the other end.
-        Why: an edge to a memory outside the reader's scope (another user's, or one
-          outside the grant's categories) told its id, the link's type and time to a
-          caller that may not read it (``get`` and ``search``).
-        Outcome: such an edge is left out, as the memory itself is.
-        """
-        edges = tuple(edges)
-        if reader is ALL_USERS and self.grant.categories is None:
-            return edges  # reads every memory of the orchestrator it names
-        ends = {e.from_memory_id for e in edges} | {e.to_memory_id for e in edges}
-        unknown = sorted(ends - readable)
-        seen = readable | {n.memory_id for n in self._nodes_for(unknown, reader)}
-        return tuple(e for e in edges if {e.from_memory_id, e.to_memory_id} <= seen)
-
-    def audit_head(self) -> AuditHead:
-        """The head of the audit chain (events, hash): spans every category and user."""
-        self.authorize("audit", spans_all=True)
-        if self.grant.user is not None:
-            self._refuse("user_bound", "audit")
-        return self._engine.store.audit_head(self._engine.orchestrator)
 
     def ingest_layout(self) -> RuntimeLayout | None:
         """Where the drop folder and its manifests are (``None``: an in-memory engine).
@@ -698,8 +541,9 @@ class Caller(CallerRules):
 # Trigger: a caller's façade method is called with a wrong type (``get(5)``,
 #   ``list_memories(limit="5")``).
 # Why: it failed deep inside with a TypeError or AttributeError, not as bad input.
-# Outcome: every public method written above checks its arguments against its own
-#   signature first (engine/_args.py, the one place), as the engine's methods do.
-for _name, _function in list(vars(Caller).items()):
+# Outcome: every public method written above (or in CallerReads) checks its arguments
+#   against its own signature first (engine/_args.py, the one place), as the engine's
+#   methods do; the checked method is set on Caller, whose surface it is.
+for _name, _function in list({**vars(CallerReads), **vars(Caller)}.items()):
     if not _name.startswith("_") and inspect.isfunction(_function):
         setattr(Caller, _name, checked_method(_function))

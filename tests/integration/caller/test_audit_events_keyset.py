@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from memvault.engine import Grant, MemoryEngine, NewMemory, _caller
+from memvault.engine import Grant, MemoryEngine, NewMemory, _audit
 from memvault.model.enums import HistoryOp
 from memvault.store.base import HistoryEvent
 from memvault.store.scope import UserScope, can_see
@@ -41,7 +41,7 @@ def _old_page(
     stored memory ``reader`` may see, naming no memory it may not see; then the page."""
     events = engine.store.history(engine.orchestrator, newest_first=True, limit=10**6, ops=ops)
     named = {e.memory_id for e in events if e.memory_id}
-    named |= {p for e in events for p in _caller._pointers(e)}
+    named |= {p for e in events for p in _audit._pointers(e)}
     owners = {n.memory_id: n.user_id for n in engine.store.get_nodes("acme", sorted(named))}
 
     def seen(memory_id: str) -> bool:
@@ -50,7 +50,7 @@ def _old_page(
     kept = [
         e
         for e in events
-        if (e.memory_id is None or seen(e.memory_id)) and all(map(seen, _caller._pointers(e)))
+        if (e.memory_id is None or seen(e.memory_id)) and all(map(seen, _audit._pointers(e)))
     ]
     return kept[offset : offset + limit]
 
@@ -87,7 +87,7 @@ def test_pages_equal_the_old_filter_on_every_store(
     engine: MemoryEngine, reader: UserScope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _history_of_every_kind(engine)
-    monkeypatch.setattr(_caller, "AUDIT_CHUNK", 4)  # pages cross many keyset chunks
+    monkeypatch.setattr(_audit, "AUDIT_CHUNK", 4)  # pages cross many keyset chunks
     key = engine.as_caller(Grant("svc"))
     everything = _old_page(engine, reader, 10**6, 0)
     ops_seen = {e.op for e in everything}
@@ -137,7 +137,7 @@ def test_each_event_is_read_once_and_a_sparse_key_reads_only_its_scope(
         shared = [add_preference(engine, f"The team prefers room {i}.", None) for i in range(30)]
         for i in range(1, 30):  # each link names another shared memory: kept
             assert engine.link(shared[i], shared[i - 1], "RelatedTo").ok
-        monkeypatch.setattr(_caller, "AUDIT_CHUNK", 7)
+        monkeypatch.setattr(_audit, "AUDIT_CHUNK", 7)
         calls, returned = 0, []
         page = key.audit_events(limit=20, offset=30)
         assert len(page) == 20
