@@ -4,6 +4,11 @@
 The write path judges the words of a provenance id (``conversation_id``, ``run_id`` …,
 7c5d1e8) but not ``project_id``: an instruction joined by underscores, or a labelled
 Social Security number, is stored there and returned verbatim.
+
+REVIEW S14-R2: ``source_ref`` is handed to the model too (``source.sourceRef``) and was
+never judged at all (its only check refuses spaces, contract 5.1): the same strings are
+stored there. S14-R3: an id is judged only when it reads as words (``id_words``), so a
+bare Social Security number or a Luhn-valid card number as an id is stored and returned.
 """
 
 from __future__ import annotations
@@ -71,3 +76,29 @@ def test_an_injection_as_an_id_outranks_the_ids_schema_error(
     assert not isinstance(parsed, NewMemory)
     assert parsed.stop_reason.value == "INJECTION_DETECTED", parsed
     assert engine.list_memories() == []
+
+
+@pytest.mark.xfail(strict=True, reason="S14-R2: source_ref is never judged")
+@pytest.mark.parametrize("ref", [JOINED_OVERRIDE, "doc:Dana_has_HIV", LABELLED_SSN])
+def test_text_in_a_source_ref_is_refused(engine: MemoryEngine, ref: str) -> None:
+    result = engine.add(_note(source_ref=ref))
+    assert result.stop_reason.value in REFUSED, result
+
+
+def test_a_structure_id_as_source_ref_is_stored(engine: MemoryEngine) -> None:
+    assert engine.add(_note(source_ref="doc-42#chunk-3")).ok
+
+
+@pytest.mark.xfail(strict=True, reason="S14-R3: an id that is a bare number is never judged")
+@pytest.mark.parametrize("field", ["project_id", "conversation_id"])
+@pytest.mark.parametrize("number", ["078-05-1120", "4111-1111-1111-1111", "4111111111111111"])
+def test_a_government_id_or_card_number_as_an_id_is_refused(
+    engine: MemoryEngine, field: str, number: str
+) -> None:
+    result = engine.add(_note(**{field: number}))
+    assert result.stop_reason.value == "FORBIDDEN_CATEGORY", result
+
+
+@pytest.mark.parametrize("ident", ["run-2026-11-27", "4111", "thread-7f3a9c01"])
+def test_an_ordinary_numbered_id_is_stored(engine: MemoryEngine, ident: str) -> None:
+    assert engine.add(_note(conversation_id=ident, project_id=ident)).ok
