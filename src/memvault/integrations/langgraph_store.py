@@ -27,7 +27,9 @@ other use of those keys is just the application's data.
 Filters: equality on a top-level or dotted key (``"user.level"``), lists and
 objects compared whole, and the operators ``$eq $ne $gt $gte $lt $lte``; an
 unknown operator or a malformed key raises ``ValueError`` — never an empty
-result.
+result (:mod:`memvault.integrations.langgraph_filter`). How an item is held as a
+memory — the value's envelope, the settable fields, the caller's embeddings — is
+:mod:`memvault.integrations.langgraph_items`.
 
 Where memvault deliberately differs from LangGraph's own stores
 (docs/langgraph.md lists the affected LangGraph tests):
@@ -56,16 +58,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import numpy as np
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -76,14 +74,11 @@ from langgraph.store.base import (
     Op,
     PutOp,
     Result,
-    SearchItem,
     SearchOp,
-    ensure_embeddings,
     get_text_at_path,
     tokenize_path,
     validate_op_namespace,
 )
-from pydantic import TypeAdapter
 
 from memvault.config import MemvaultConfig, default_home
 from memvault.engine import (
@@ -96,100 +91,28 @@ from memvault.engine import (
     WriteResult,
 )
 from memvault.errors import WriteRefusedError
+from memvault.integrations.langgraph_filter import FILTER_OPERATORS, compile_filter
+from memvault.integrations.langgraph_items import (
+    DEFAULTS,
+    SETTABLE,
+    LangChainEmbedder,
+    StoredItem,
+    check_json,
+    valid_value,
+)
 from memvault.model.enums import StopReason
-from memvault.model.node import MemoryNode, Source
+from memvault.model.node import MemoryNode
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 
 _TEXT_KEYS = ("content", "text", "memory")
-_DEFAULTS: dict[str, Any] = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
 #: How many memories a listing reads: a ``search`` without a query (or one whose page the
 #: query's hits do not fill) and ``list_namespaces`` scan the store's memories (there is
 #: no namespace index); ``get`` and ``put`` find an item by its key (an index) instead.
 SCAN_LIMIT = 10_000
-#: The filter operators a search understands.
-FILTER_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
-_FILTER_KEY = re.compile(r"^[\w\-]+(\.[\w\-]+)*$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: A query's candidates: the vector leg alone, as deep as memvault allows.
 _SIMILARITY = RetrievalConfig(name="langgraph", text_weight=0.0, top_k_text=0, top_k_vector=1000)
-
-
-def _when(stamp: str) -> datetime:
-    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-
-
-def _stored_type(name: str) -> TypeAdapter[Any]:
-    """How a stored memory types its field ``name`` (the node's, or its source's)."""
-    field = (Source if name in Source.model_fields else MemoryNode).model_fields[name]
-    # Any: pydantic's own stubs type ``annotation`` differently from one release to the next
-    hint: Any = (
-        Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
-    )
-    return TypeAdapter(hint)
-
-
-#: The memvault fields a value may set, each as the stored memory types it.
-_SETTABLE = {name: _stored_type(name) for name in (*_DEFAULTS, "importance", "pinned", "ttl_class")}
-
-
-def _valid(name: str, value: Any) -> bool:
-    """Whether ``value``, as JSON, is a value memvault stores for the field ``name``
-    as it is (strictly: ``"50"`` is not the importance 50, nor ``1`` true)."""
-    try:
-        _SETTABLE[name].validate_json(json.dumps(value), strict=True)
-    except (TypeError, ValueError):  # not JSON, or not valid (a ValidationError)
-        return False
-    return True
-
-
-class _LangChainEmbedder:
-    """The caller's LangChain ``Embeddings`` as a memvault embedder (unit float32 rows)."""
-
-    def __init__(self, embed: Any, dims: int) -> None:
-        self.embeddings = ensure_embeddings(embed)
-        self.dims = int(dims)
-        name = getattr(self.embeddings, "model", None) or type(self.embeddings).__qualname__
-        self.model_id = f"langgraph:{name}:{self.dims}"
-
-    @property
-    def dimension(self) -> int:
-        return self.dims
-
-    @staticmethod
-    def _unit(rows: Sequence[Sequence[float]]) -> np.ndarray[Any, np.dtype[np.float32]]:
-        matrix = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        return np.asarray(matrix / np.where(norms == 0, 1.0, norms), dtype=np.float32)
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
-        return self._unit(self.embeddings.embed_documents(list(texts)))
-
-    def embed_query(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
-        vector: np.ndarray[Any, np.dtype[np.float32]] = self._unit(
-            [self.embeddings.embed_query(text)]
-        )[0]
-        return vector
-
-
-@dataclass(frozen=True, slots=True)
-class _Stored:
-    """One item as memvault holds it."""
-
-    node: MemoryNode
-    namespace: tuple[str, ...]
-    value: dict[str, Any]
-    indexed: bool
-
-    def item(self, score: float | None = None, *, search: bool = False) -> Item:
-        fields: dict[str, Any] = {
-            "namespace": self.namespace,
-            "key": self.node.key,
-            "value": self.value,
-            "created_at": _when(self.node.created_at),
-            "updated_at": _when(self.node.updated_at),
-        }
-        return SearchItem(**fields, score=score) if search else Item(**fields)
 
 
 class MemvaultStore(BaseStore):
@@ -230,12 +153,12 @@ class MemvaultStore(BaseStore):
         self.config = config
         self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Any = None
-        self._embedder: _LangChainEmbedder | None = None
+        self._embedder: LangChainEmbedder | None = None
         self._fields: tuple[str, ...] = ("$",)
         if self.index_config is not None:
             if "embed" not in self.index_config or "dims" not in self.index_config:
                 raise ValueError("index needs 'embed' and 'dims' (LangGraph's IndexConfig)")
-            self._embedder = _LangChainEmbedder(
+            self._embedder = LangChainEmbedder(
                 self.index_config["embed"], self.index_config["dims"]
             )
             self.embeddings = self._embedder.embeddings
@@ -311,34 +234,34 @@ class MemvaultStore(BaseStore):
         """The ``user_id`` this store writes (``None`` for shared and all-users stores)."""
         return self.user if isinstance(self.user, str) else None
 
-    def _decode(self, node: MemoryNode) -> _Stored:
+    def _decode(self, node: MemoryNode) -> StoredItem:
         try:
             raw = json.loads(node.value) if node.value else None
         except ValueError:
             raw = None
         if isinstance(raw, dict) and isinstance(raw.get("namespace"), list) and "value" in raw:
             value = raw["value"] if isinstance(raw["value"], dict) else {}
-            return _Stored(node, tuple(raw["namespace"]), value, bool(raw.get("indexed", True)))
+            return StoredItem(node, tuple(raw["namespace"]), value, bool(raw.get("indexed", True)))
         # A memory this adapter did not write (or wrote before namespaces were kept):
         # shown under its memvault scope, as the adapter's first version named it.
         scope = (node.orchestrator_id, node.project_id or "global")
         namespace = (*scope, node.user_id) if node.user_id else scope
         if not isinstance(raw, dict):
             raw = {"content": node.content, "type": node.type.value, "category": node.category}
-        return _Stored(node, namespace, raw, True)
+        return StoredItem(node, namespace, raw, True)
 
-    def _items(self) -> dict[tuple[tuple[str, ...], str], _Stored]:
+    def _items(self) -> dict[tuple[tuple[str, ...], str], StoredItem]:
         """Every item this store reads (up to :data:`SCAN_LIMIT` memories, the newest):
         a listing's view, the newest memory of each namespace and key."""
         nodes = self._caller.list_memories(self._scope(), limit=SCAN_LIMIT)
-        items: dict[tuple[tuple[str, ...], str], _Stored] = {}
+        items: dict[tuple[tuple[str, ...], str], StoredItem] = {}
         for stored in map(self._decode, reversed(nodes)):  # oldest first
             where = (stored.namespace, stored.node.key)
             if where not in items or not self._shadows(items[where], stored):
                 items[where] = stored
         return items
 
-    def _shadows(self, stored: _Stored, current: _Stored) -> bool:
+    def _shadows(self, stored: StoredItem, current: StoredItem) -> bool:
         """Whether ``stored`` is read instead of ``current`` (newer) at their key.
 
         Trigger: a user's store sees the user's own item and a shared one at the same
@@ -351,7 +274,7 @@ class MemvaultStore(BaseStore):
         owner = self._owner
         return owner is not None and stored.node.user_id == owner and current.node.user_id != owner
 
-    def _find(self, namespace: tuple[str, ...], key: str) -> _Stored | None:
+    def _find(self, namespace: tuple[str, ...], key: str) -> StoredItem | None:
         """The item at ``namespace`` and ``key`` this store reads, if any.
 
         Trigger: every ``get`` and ``put`` (REVIEW 04:17: one get on a 5,000-memory
@@ -364,7 +287,7 @@ class MemvaultStore(BaseStore):
           it, at any store size.
         """
         nodes = self._caller.list_memories({**self._scope(), "key": key}, limit=SCAN_LIMIT)
-        found: _Stored | None = None
+        found: StoredItem | None = None
         for node in nodes:  # newest first
             stored = self._decode(node)
             if stored.namespace != namespace or stored.node.key != key:
@@ -453,7 +376,7 @@ class MemvaultStore(BaseStore):
             {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
             ensure_ascii=False,
         )
-        fields = {k: value[k] for k in _SETTABLE if k in value and _valid(k, value[k])}
+        fields = {k: value[k] for k in SETTABLE if k in value and valid_value(k, value[k])}
         if existing is not None:
             # Provenance (source_kind) is fixed at creation; the rest may change.
             changes = {k: v for k, v in fields.items() if k != "source_kind"}
@@ -474,7 +397,7 @@ class MemvaultStore(BaseStore):
                     "value": envelope,
                     "project_id": self.project,
                     "user_id": self._owner,
-                    **_DEFAULTS,
+                    **DEFAULTS,
                     **fields,
                 }
             )
@@ -482,13 +405,13 @@ class MemvaultStore(BaseStore):
             result.raise_for_status()
 
     def _scored(
-        self, op: SearchOp, wanted: Callable[[_Stored], bool]
-    ) -> list[tuple[float, _Stored]]:
+        self, op: SearchOp, wanted: Callable[[StoredItem], bool]
+    ) -> list[tuple[float, StoredItem]]:
         """A query's hits that the search wants (namespace, filter, indexed), by similarity."""
         results = self._caller.search(
             op.query or "", filters=self._scope(), top_k=1000, config=_SIMILARITY, explain=True
         )
-        scored: list[tuple[float, _Stored]] = []
+        scored: list[tuple[float, StoredItem]] = []
         for hit in results.hits:
             similarity = hit.explain.get("similarity")
             stored = self._decode(hit.node)
@@ -498,8 +421,8 @@ class MemvaultStore(BaseStore):
         return scored
 
     def _filled(
-        self, scored: list[tuple[float, _Stored]], need: int
-    ) -> list[tuple[float, _Stored]] | None:
+        self, scored: list[tuple[float, StoredItem]], need: int
+    ) -> list[tuple[float, StoredItem]] | None:
         """The first ``need`` entries of a query's page when its scored hits fill them.
 
         Trigger: a ``search`` with a query (REVIEW 04:17: every search listed the
@@ -510,7 +433,7 @@ class MemvaultStore(BaseStore):
         Outcome: those entries, or ``None`` when the hits do not fill the page (the
           unscored items that follow it need the listing).
         """
-        page: list[tuple[float, _Stored]] = []
+        page: list[tuple[float, StoredItem]] = []
         for similarity, stored in scored:
             if len(page) == need:
                 break
@@ -521,14 +444,14 @@ class MemvaultStore(BaseStore):
 
     def _search(self, op: SearchOp) -> list[Item]:
         prefix = tuple(op.namespace_prefix)
-        check = _compile_filter(op.filter or {})
+        check = compile_filter(op.filter or {})
 
-        def wanted(s: _Stored) -> bool:
+        def wanted(s: StoredItem) -> bool:
             return s.namespace[: len(prefix)] == prefix and bool(check(s.value))
 
         scored = self._scored(op, wanted) if op.query else []
         top = self._filled(scored, op.offset + op.limit) if op.query else None
-        page: list[tuple[float | None, _Stored]]
+        page: list[tuple[float | None, StoredItem]]
         if top is not None:
             page = list(top)
         else:
@@ -577,9 +500,9 @@ class MemvaultStore(BaseStore):
                 raise TypeError(f"unsupported store operation {type(op).__name__}")
             validate_op_namespace(op)
             if isinstance(op, SearchOp):
-                _compile_filter(op.filter or {})
+                compile_filter(op.filter or {})
             if isinstance(op, PutOp) and op.value is not None:
-                _check_json(op.key, op.value)
+                check_json(op.key, op.value)
         with self._busy:
             return self._run(ops)
 
@@ -603,103 +526,3 @@ class MemvaultStore(BaseStore):
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """``batch`` in a worker thread (one copy of the logic)."""
         return await asyncio.to_thread(self.batch, list(ops))
-
-
-def _check_json(key: str, value: Mapping[str, Any]) -> None:
-    """Raise ``TypeError`` when ``value`` holds what JSON cannot (a datetime, a set …).
-
-    Trigger: a put's value is kept as JSON, verbatim.
-    Why: ``default=str`` stored such an object as its text, so ``get`` gave back
-      another value than the one put — a silent coercion.
-    Outcome: the batch is refused before anything is written, naming the item's key
-      (LangGraph's own SQLite and PostgreSQL stores cannot keep them either).
-
-    >>> _check_json("k", {"n": 1})
-    >>> _check_json("k", {"s": {1}})
-    Traceback (most recent call last):
-    TypeError: the value of 'k' is not JSON (Object of type set is not JSON serializable)
-    """
-    try:
-        json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"the value of {key!r} is not JSON ({exc})") from None
-
-
-# -- filters ---------------------------------------------------------------------
-
-_MISSING = object()
-
-
-def _lookup(value: Mapping[str, Any], key: str) -> Any:
-    """``value[key]``, else the dotted path ``a.b.c`` walked through nested objects."""
-    if key in value:
-        return value[key]
-    current: Any = value
-    for part in key.split("."):
-        if not isinstance(current, Mapping) or part not in current:
-            return _MISSING
-        current = current[part]
-    return current
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def _compare(actual: Any, operator: str, expected: Any) -> bool:
-    if operator == "$eq":
-        return actual is not _MISSING and _equal(actual, expected)
-    if operator == "$ne":
-        return actual is _MISSING or not _equal(actual, expected)
-    left, right = _number(actual), _number(expected)
-    if left is None or right is None:
-        if isinstance(actual, str) and isinstance(expected, str):
-            left_s, right_s = actual, expected
-            return {
-                "$gt": left_s > right_s,
-                "$gte": left_s >= right_s,
-                "$lt": left_s < right_s,
-                "$lte": left_s <= right_s,
-            }[operator]
-        return False
-    if math.isnan(left) or math.isnan(right):
-        return False
-    return {"$gt": left > right, "$gte": left >= right, "$lt": left < right, "$lte": left <= right}[
-        operator
-    ]
-
-
-def _equal(actual: Any, expected: Any) -> bool:
-    if isinstance(expected, float) and math.isnan(expected):
-        return False
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return isinstance(expected, bool) and isinstance(actual, bool) and actual is expected
-    return bool(actual == expected)
-
-
-def _compile_filter(spec: Mapping[str, Any]) -> Any:
-    """A predicate over item values; raises ``ValueError`` for a key or operator it cannot apply."""
-    checks: list[tuple[str, str, Any]] = []
-    for key, wanted in spec.items():
-        if not isinstance(key, str) or not _FILTER_KEY.match(key):
-            raise ValueError(
-                f"Invalid filter key {key!r}: use letters, digits, '_' and '-', "
-                "with '.' between the keys of nested objects"
-            )
-        if isinstance(wanted, Mapping) and any(str(k).startswith("$") for k in wanted):
-            for operator, operand in wanted.items():
-                if operator not in FILTER_OPERATORS:
-                    raise ValueError(
-                        f"Unsupported filter operator {operator!r} on {key!r}; "
-                        f"use one of {', '.join(FILTER_OPERATORS)}"
-                    )
-                checks.append((key, operator, operand))
-        else:
-            checks.append((key, "$eq", wanted))
-
-    def predicate(value: Mapping[str, Any]) -> bool:
-        return all(_compare(_lookup(value, key), op, operand) for key, op, operand in checks)
-
-    return predicate

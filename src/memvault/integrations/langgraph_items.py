@@ -1,0 +1,133 @@
+"""How the LangGraph adapter holds an item: a memory whose ``value`` is an envelope.
+
+An item is one memory: the LangGraph namespace, the caller's value (verbatim JSON)
+and whether it is indexed sit in the memory's ``value`` as one JSON object
+(:class:`StoredItem` reads it back). A value's ``type``, ``category``,
+``source_kind``, ``importance``, ``pinned`` and ``ttl_class`` set those memvault
+fields when they hold valid values (:data:`SETTABLE`, :func:`valid_value`). The
+caller's LangChain embeddings become a memvault embedder (:class:`LangChainEmbedder`).
+Used by :mod:`memvault.integrations.langgraph_store`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+import numpy as np
+from langgraph.store.base import Item, SearchItem, ensure_embeddings
+from pydantic import TypeAdapter
+
+from memvault.model.node import MemoryNode, Source
+
+__all__ = [
+    "DEFAULTS",
+    "SETTABLE",
+    "LangChainEmbedder",
+    "StoredItem",
+    "check_json",
+    "valid_value",
+]
+
+#: The memvault fields of an item whose value does not set them.
+DEFAULTS: dict[str, Any] = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
+
+
+def _when(stamp: str) -> datetime:
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def _stored_type(name: str) -> TypeAdapter[Any]:
+    """How a stored memory types its field ``name`` (the node's, or its source's)."""
+    field = (Source if name in Source.model_fields else MemoryNode).model_fields[name]
+    # Any: pydantic's own stubs type ``annotation`` differently from one release to the next
+    hint: Any = (
+        Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
+    )
+    return TypeAdapter(hint)
+
+
+#: The memvault fields a value may set, each as the stored memory types it.
+SETTABLE = {name: _stored_type(name) for name in (*DEFAULTS, "importance", "pinned", "ttl_class")}
+
+
+def valid_value(name: str, value: Any) -> bool:
+    """Whether ``value``, as JSON, is a value memvault stores for the field ``name``
+    as it is (strictly: ``"50"`` is not the importance 50, nor ``1`` true)."""
+    try:
+        SETTABLE[name].validate_json(json.dumps(value), strict=True)
+    except (TypeError, ValueError):  # not JSON, or not valid (a ValidationError)
+        return False
+    return True
+
+
+class LangChainEmbedder:
+    """The caller's LangChain ``Embeddings`` as a memvault embedder (unit float32 rows)."""
+
+    def __init__(self, embed: Any, dims: int) -> None:
+        self.embeddings = ensure_embeddings(embed)
+        self.dims = int(dims)
+        name = getattr(self.embeddings, "model", None) or type(self.embeddings).__qualname__
+        self.model_id = f"langgraph:{name}:{self.dims}"
+
+    @property
+    def dimension(self) -> int:
+        return self.dims
+
+    @staticmethod
+    def _unit(rows: Sequence[Sequence[float]]) -> np.ndarray[Any, np.dtype[np.float32]]:
+        matrix = np.asarray(rows, dtype=np.float32).reshape(len(rows), -1)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return np.asarray(matrix / np.where(norms == 0, 1.0, norms), dtype=np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray[Any, np.dtype[np.float32]]:
+        return self._unit(self.embeddings.embed_documents(list(texts)))
+
+    def embed_query(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
+        vector: np.ndarray[Any, np.dtype[np.float32]] = self._unit(
+            [self.embeddings.embed_query(text)]
+        )[0]
+        return vector
+
+
+@dataclass(frozen=True, slots=True)
+class StoredItem:
+    """One item as memvault holds it."""
+
+    node: MemoryNode
+    namespace: tuple[str, ...]
+    value: dict[str, Any]
+    indexed: bool
+
+    def item(self, score: float | None = None, *, search: bool = False) -> Item:
+        fields: dict[str, Any] = {
+            "namespace": self.namespace,
+            "key": self.node.key,
+            "value": self.value,
+            "created_at": _when(self.node.created_at),
+            "updated_at": _when(self.node.updated_at),
+        }
+        return SearchItem(**fields, score=score) if search else Item(**fields)
+
+
+def check_json(key: str, value: Mapping[str, Any]) -> None:
+    """Raise ``TypeError`` when ``value`` holds what JSON cannot (a datetime, a set …).
+
+    Trigger: a put's value is kept as JSON, verbatim.
+    Why: ``default=str`` stored such an object as its text, so ``get`` gave back
+      another value than the one put — a silent coercion.
+    Outcome: the batch is refused before anything is written, naming the item's key
+      (LangGraph's own SQLite and PostgreSQL stores cannot keep them either).
+
+    >>> check_json("k", {"n": 1})
+    >>> check_json("k", {"s": {1}})
+    Traceback (most recent call last):
+    TypeError: the value of 'k' is not JSON (Object of type set is not JSON serializable)
+    """
+    try:
+        json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"the value of {key!r} is not JSON ({exc})") from None
