@@ -39,7 +39,8 @@ Idempotency and crash safety rest on two facts:
 
 Files rejected before any database write (unsafe, unsupported, too large,
 unparseable, empty) are decided from the file alone, so a rerun decides the
-same way.
+same way. Where each file ends — its manifest, its destination, its record —
+is :mod:`memvault.ingest.placing` (the base of this module's pass).
 
 >>> import tempfile, pathlib
 >>> from memvault.engine import MemoryEngine
@@ -58,7 +59,7 @@ import hashlib
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -86,30 +87,13 @@ from memvault.ingest.commit import (
 from memvault.ingest.context import IngestContext, IngestDisabledError, Progress
 from memvault.ingest.dedup import Deduper
 from memvault.ingest.judge import DocumentJudge, Judge, Judged
-from memvault.ingest.manifest import (
-    MANIFEST_SUFFIX,
-    MANIFEST_VERSION,
-    candidate_entries,
-    clean_temporaries,
-    free_destination,
-    manifest_path,
-    move,
-    refusal_entries,
-    write_manifest,
-)
-from memvault.ingest.model import ParsedDocument, ParseFailure, Rejection, RejectReason
+from memvault.ingest.manifest import clean_temporaries
+from memvault.ingest.model import ParseFailure, Rejection, RejectReason
 from memvault.ingest.parsers import PARSERS, decode
-from memvault.ingest.report import (
-    DUPLICATE,
-    PENDING,
-    PROCESSED,
-    REJECTED,
-    FileOutcome,
-    IngestReport,
-)
-from memvault.ingest.safety import Entry, discover, precheck, read_stable, still
+from memvault.ingest.placing import Placing, Prepared, elapsed_ms
+from memvault.ingest.report import PENDING, FileOutcome, IngestReport
+from memvault.ingest.safety import Entry, discover, pass_lock, precheck, read_stable, still
 from memvault.ingest.window import PendingView
-from memvault.model.enums import MemoryOp
 from memvault.model.node import MemoryNode
 from memvault.model.validation import canonical_source_path
 from memvault.policy.parallel import offloaded
@@ -136,23 +120,8 @@ _FRESH_PLANS = 3
 
 
 @dataclass
-class _Prepared:
-    """A file read and parsed, gated with its window, then waiting for the window's vectors."""
-
-    index: int
-    entry: Entry
-    document: ParsedDocument
-    sha: str
-    source_path: str
-    timings: dict[str, float]
-    started: float
-    #: the gate's decisions, set when the file's window is judged (:meth:`_Pass.gated`)
-    judged: Judged = field(default_factory=Judged)
-
-
-@dataclass
 class _Window:
-    files: list[_Prepared] = field(default_factory=list)
+    files: list[Prepared] = field(default_factory=list)
     memories: int = 0
     futures: list[Future[Embedded]] = field(default_factory=list)
     #: the window's nodes by memory id (what its futures embed)
@@ -163,53 +132,19 @@ class _Window:
     decide: Callable[[], tuple[list[Judged], float]] | None = None
 
 
-@contextlib.contextmanager
-def _pass_lock(path: Path) -> Iterator[None]:
-    """One pass at a time per drop folder (a watcher and a ``--once`` may overlap)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
-def _ms(since: float) -> float:
-    return (time.perf_counter() - since) * 1000
-
-
-class _Pass:
+class _Pass(Placing):
     def __init__(self, ctx: IngestContext, max_bytes: int) -> None:
-        self.ctx = ctx
+        super().__init__(ctx)
         self.max_bytes = max_bytes
-        self.layout = ctx.layout
         model = ctx.embedder.model_id if ctx.embedder is not None else None
         self.deduper = Deduper(ctx.store, ctx.orchestrator, model_id=model, overrides=ctx.bands)
-        self.totals: dict[str, float] = {}
         #: the window whose embedding started last, and the pass's vectors (:meth:`recent`)
         self.last: _Window | None = None
         self.vectors: OrderedDict[str, Any] = OrderedDict()
 
-    def _log(self, level: str, event: str, **fields: Any) -> None:
-        if self.ctx.log is not None:
-            self.ctx.log(level, event, **fields)
-
-    def _count(self, timings: Mapping[str, float]) -> None:
-        """Add a file's stage times (ms) to the pass totals (seconds, by stage)."""
-        for name, ms in timings.items():
-            if name not in {"total_ms", "embed_batch_ms"}:  # a window's, not a file's
-                stage = name.removesuffix("_ms")
-                self.totals[stage] = self.totals.get(stage, 0.0) + ms / 1000
-
     # -- stage 1: read, parse, gate (calling thread) -------------------------
 
-    def prepare(self, index: int, entry: Entry) -> FileOutcome | _Prepared:
+    def prepare(self, index: int, entry: Entry) -> FileOutcome | Prepared:
         started = time.perf_counter()
         timings: dict[str, float] = {}
         rejection = precheck(entry, self.max_bytes)
@@ -224,7 +159,7 @@ class _Pass:
             # Why: a half-written file would be ingested (and hashed) half.
             # Outcome: left in place for the next pass.
             return FileOutcome(entry.name, PENDING)
-        timings["read_ms"] = _ms(started)
+        timings["read_ms"] = elapsed_ms(started)
         sha = hashlib.sha256(read.data).hexdigest()
         try:
             text = decode(read.data)
@@ -232,7 +167,7 @@ class _Pass:
             document = parser(text, name=entry.name)
         except ParseFailure as exc:
             return self._reject(entry, [exc.rejection], sha, timings, started)
-        timings["parse_ms"] = _ms(started) - timings["read_ms"]
+        timings["parse_ms"] = elapsed_ms(started) - timings["read_ms"]
         if not document.candidates:
             empty = Rejection(RejectReason.EMPTY, "no text to remember in the file")
             return self._reject(entry, [empty], sha, timings, started)
@@ -244,7 +179,7 @@ class _Pass:
         duplicate = self._duplicate_of(entry, sha, started)
         if duplicate is not None:  # known content: not gated again
             return duplicate
-        return _Prepared(index, entry, document, sha, source_path, timings, started)
+        return Prepared(index, entry, document, sha, source_path, timings, started)
 
     def start(
         self,
@@ -283,9 +218,9 @@ class _Pass:
             vectors = {k: v for f in futures for k, v in f.result().vectors.items()}
             started = time.perf_counter()
             if gate_pool is None:
-                return judge.decide(documents, built, vectors), _ms(started)
+                return judge.decide(documents, built, vectors), elapsed_ms(started)
             with offloaded():
-                return judge.decide(documents, built, vectors), _ms(started)
+                return judge.decide(documents, built, vectors), elapsed_ms(started)
 
         if gate_pool is not None:
             window.gate = gate_pool.submit(decide)
@@ -304,16 +239,6 @@ class _Pass:
         for p, result in zip(window.files, judged, strict=True):
             p.judged = result
             p.timings["gate_ms"] = spent * len(p.document.candidates) / total
-
-    def _duplicate_of(self, entry: Entry, sha: str, started: float) -> FileOutcome | None:
-        record = self.ctx.store.ingest_record(self.ctx.orchestrator, sha)
-        if (
-            record is not None
-            and record.manifest_path is not None
-            and os.path.lexists(self._recorded(record)[1])
-        ):
-            return self._duplicate(entry, sha, record, started)
-        return None
 
     # -- stage 2: vectors (worker threads) -----------------------------------
 
@@ -383,14 +308,14 @@ class _Pass:
         return out
 
     def _complete_one(
-        self, p: _Prepared, embedded: Embedded, deduper: Deduper | None = None
+        self, p: Prepared, embedded: Embedded, deduper: Deduper | None = None
     ) -> tuple[int, FileOutcome]:
         try:
             return p.index, self._complete_file(p, embedded, deduper)
         except FileNotFoundError:
             return p.index, FileOutcome(p.entry.name, PENDING)  # vanished mid-pass
 
-    def _one_transaction(self, files: Sequence[_Prepared], embedded: Embedded) -> bool:
+    def _one_transaction(self, files: Sequence[Prepared], embedded: Embedded) -> bool:
         """True when a window's files can commit together (see :meth:`_complete_window`).
 
         Every accepted candidate needs its vector: resolve reads staged files by
@@ -405,7 +330,7 @@ class _Pass:
         )
 
     def _complete_window(
-        self, files: Sequence[_Prepared], embedded: Embedded
+        self, files: Sequence[Prepared], embedded: Embedded
     ) -> list[tuple[int, FileOutcome]]:
         """A window's files resolved in order and committed in ONE transaction.
 
@@ -436,8 +361,8 @@ class _Pass:
         at = self.ctx.now()
         builder = self.ctx.writes.builder(at, THREAD)
         outcomes: dict[int, FileOutcome] = {}
-        staged: list[tuple[_Prepared, FilePlan, IngestRecord, WriteSet]] = []
-        later: list[_Prepared] = []
+        staged: list[tuple[Prepared, FilePlan, IngestRecord, WriteSet]] = []
+        later: list[Prepared] = []
         taken: set[Path] = set()
         for p in files:
             try:
@@ -472,7 +397,7 @@ class _Pass:
                 for p, *_ in staged:
                     outcomes.update([self._complete_one(p, embedded)])
                 staged = []
-            spent = _ms(started)
+            spent = elapsed_ms(started)
             total = sum(len(p.document.candidates) for p, *_ in staged) or 1
             for p, plan, record, _ in staged:
                 p.timings["commit_ms"] = spent * len(p.document.candidates) / total
@@ -485,7 +410,7 @@ class _Pass:
         return [(p.index, outcomes[p.index]) for p in files]
 
     def _complete_file(
-        self, p: _Prepared, embedded: Embedded, deduper: Deduper | None = None
+        self, p: Prepared, embedded: Embedded, deduper: Deduper | None = None
     ) -> FileOutcome:
         early = self._recorded_outcome(p, embedded, deduper)
         if early is not None:
@@ -516,11 +441,31 @@ class _Pass:
                 # Outcome: the file is rejected with STORE_FAILED and its manifest.
                 failed = Rejection(RejectReason.STORE_FAILED, f"{type(exc).__name__}: {exc}")
                 return self._reject(p.entry, [failed], p.sha, p.timings, p.started)
-        p.timings["commit_ms"] = _ms(commit_started)
+        p.timings["commit_ms"] = elapsed_ms(commit_started)
         return self._stored(p, plan, embedded, record)
 
+    def _plan(
+        self,
+        p: Prepared,
+        embedded: Embedded,
+        deduper: Deduper | None = None,
+        *,
+        recovered: bool = False,
+    ) -> FilePlan:
+        plan = plan_file(
+            p.judged,
+            embedded,
+            deduper or self.deduper,
+            sha=p.sha,
+            at=self.ctx.now(),
+            nudge=self.ctx.merge_nudge,
+            recovered=recovered,
+        )
+        p.timings["resolve_ms"] = plan.resolve_seconds * 1000
+        return plan
+
     def _recorded_outcome(
-        self, p: _Prepared, embedded: Embedded, deduper: Deduper | None
+        self, p: Prepared, embedded: Embedded, deduper: Deduper | None
     ) -> FileOutcome | None:
         """The outcome of a file that writes nothing (changed, duplicate, recovered), or None."""
         entry = p.entry
@@ -539,232 +484,6 @@ class _Pass:
         # Outcome: finish exactly as the interrupted pass would have.
         plan = self._plan(p, embedded, deduper, recovered=True)
         return self._finish(p, plan, embedded, record, recovered=True)
-
-    def _new_record(self, p: _Prepared, at: str, taken: set[Path] | None = None) -> IngestRecord:
-        """The ``ingest_files`` row of a file about to commit (its destination reserved
-        in ``taken`` when it moves after a window's commit)."""
-        status = PROCESSED if p.judged.accepted else REJECTED
-        directory = self.layout.processed_dir if status == PROCESSED else self.layout.rejected_dir
-        destination = free_destination(directory, p.entry.name, taken or ())
-        if taken is not None:
-            taken.add(destination)
-        return IngestRecord(
-            content_sha256=p.sha,
-            original_name=p.entry.name,
-            size_bytes=p.entry.st.st_size,
-            status=status,
-            manifest_path=str(manifest_path(destination).relative_to(self.layout.ingest_dir)),
-            received_at=at,
-            processed_at=at,
-        )
-
-    def _stored(
-        self, p: _Prepared, plan: FilePlan, embedded: Embedded, record: IngestRecord
-    ) -> FileOutcome:
-        """A committed file: its refusals logged (their REFUSE rows were in its write),
-        its manifest written and the file moved."""
-        for _candidate, decision, _fields in p.judged.refused:
-            self.ctx.writes.log_refusal(MemoryOp.STORE, decision)
-        return self._finish(p, plan, embedded, record)
-
-    def _plan(
-        self,
-        p: _Prepared,
-        embedded: Embedded,
-        deduper: Deduper | None = None,
-        *,
-        recovered: bool = False,
-    ) -> FilePlan:
-        plan = plan_file(
-            p.judged,
-            embedded,
-            deduper or self.deduper,
-            sha=p.sha,
-            at=self.ctx.now(),
-            nudge=self.ctx.merge_nudge,
-            recovered=recovered,
-        )
-        p.timings["resolve_ms"] = plan.resolve_seconds * 1000
-        return plan
-
-    def _recorded(self, record: IngestRecord) -> tuple[Path, Path]:
-        """(manifest, destination) a record names, relative to the drop folder.
-
-        Trigger: paths are stored relative to ``ingest/``. Why: a home that is
-        moved or restored elsewhere must still recognise its own files.
-        Outcome: joined with this layout's drop folder (absolute paths pass through).
-        """
-        assert record.manifest_path is not None
-        manifest = self.layout.ingest_dir / record.manifest_path
-        return manifest, manifest.with_name(manifest.name[: -len(MANIFEST_SUFFIX)])
-
-    def _finish(
-        self,
-        p: _Prepared,
-        plan: FilePlan,
-        embedded: Embedded,
-        record: IngestRecord,
-        *,
-        recovered: bool = False,
-    ) -> FileOutcome:
-        judged = p.judged
-        manifest, destination = self._recorded(record)
-        refused = refusal_entries(judged)
-        reasons: list[Rejection] = []
-        if record.status == REJECTED:
-            stops = sorted({d.stop_reason.value for _, d, _ in judged.refused})
-            reasons.append(
-                Rejection(
-                    RejectReason.ALL_CANDIDATES_REFUSED,
-                    f"all {len(judged.refused)} candidates were refused",
-                    detail={"stop_reasons": stops},
-                )
-            )
-        created_ids = [n.memory_id for _, n, _ in plan.created]
-        candidates = candidate_entries(plan)
-        merged_ids = tuple(t for *_, t, _ in plan.merged if t is not None)
-        p.timings["total_ms"] = _ms(p.started)
-        self._count(p.timings)
-        data = self._manifest_base(p.entry, p.sha, p.source_path, destination, record.status)
-        data.update(
-            {
-                "document_id": f"sha256:{p.sha}",
-                "format": p.document.format,
-                "reasons": [r.code.value for r in reasons],
-                "reason_details": [r.to_json() for r in reasons],
-                "candidates": candidates + [dict(r, memory_id=None) for r in refused],
-                "refused": list(refused),
-                "edges": [e.to_json() for e in plan.edges],
-                "skipped_edges": plan.skipped_edges,
-                "counts": {
-                    "candidates": len(judged.accepted) + len(judged.refused),
-                    "stored": len(plan.created),
-                    "merged": len(plan.merged),
-                    "refused": len(judged.refused),
-                    "edges": len(plan.edges),
-                },
-                "embeddings": embedded.summary(created_ids),
-                "notes": dict(p.document.notes),
-                "recovered": recovered,
-                "timings_ms": {k: round(v, 3) for k, v in p.timings.items()},
-            }
-        )
-        self._place(p.entry, manifest, destination, data)
-        outcome = FileOutcome(
-            p.entry.name,
-            PROCESSED if record.status == PROCESSED else REJECTED,
-            reasons=tuple(reasons),
-            memory_ids=tuple(created_ids),
-            merged_ids=merged_ids,
-            refused=refused,
-            edge_ids=tuple(e.edge_id for e in plan.edges),
-            manifest=str(manifest),
-            sha256=p.sha,
-            recovered=recovered,
-        )
-        self._log_outcome(outcome)
-        return outcome
-
-    def _manifest_base(
-        self, entry: Entry, sha: str | None, source: str | None, destination: Path, status: str
-    ) -> dict[str, Any]:
-        return {
-            "manifest_version": MANIFEST_VERSION,
-            "orchestrator": self.ctx.orchestrator,
-            "status": status,
-            "duplicate": status == DUPLICATE,
-            "file": {
-                "name": entry.name,
-                "source_path": source or str(entry.path),
-                "stored_as": str(destination),
-                "sha256": sha,
-                "size_bytes": entry.st.st_size,
-            },
-            "at": self.ctx.now(),
-        }
-
-    def _place(self, entry: Entry, manifest: Path, destination: Path, data: dict[str, Any]) -> None:
-        write_manifest(manifest, data)
-        move(entry.path, destination)
-
-    def _reject(
-        self,
-        entry: Entry,
-        reasons: Sequence[Rejection],
-        sha: str | None,
-        timings: dict[str, float],
-        started: float,
-    ) -> FileOutcome:
-        destination = free_destination(self.layout.rejected_dir, entry.name)
-        manifest = manifest_path(destination)
-        timings["total_ms"] = _ms(started)
-        self._count(timings)
-        data = self._manifest_base(entry, sha, None, destination, REJECTED)
-        data.update(
-            {
-                "reasons": [r.code.value for r in reasons],
-                "reason_details": [r.to_json() for r in reasons],
-                "candidates": [],
-                "edges": [],
-                "timings_ms": {k: round(v, 3) for k, v in timings.items()},
-            }
-        )
-        self._place(entry, manifest, destination, data)
-        outcome = FileOutcome(
-            entry.name, REJECTED, reasons=tuple(reasons), manifest=str(manifest), sha256=sha
-        )
-        self._log_outcome(outcome)
-        return outcome
-
-    def _duplicate(
-        self, entry: Entry, sha: str, record: IngestRecord, started: float
-    ) -> FileOutcome:
-        directory = (
-            self.layout.processed_dir if record.status == PROCESSED else self.layout.rejected_dir
-        )
-        destination = free_destination(directory, entry.name)
-        manifest = manifest_path(destination)
-        data = self._manifest_base(entry, sha, None, destination, DUPLICATE)
-        data.update(
-            {
-                "document_id": f"sha256:{sha}",
-                "duplicate_of": {
-                    "original_name": record.original_name,
-                    "status": record.status,
-                    "manifest": str(self._recorded(record)[0]),
-                    "received_at": record.received_at,
-                },
-                "reasons": [],
-                "candidates": [],
-                "edges": [],
-                "timings_ms": {"total_ms": round(_ms(started), 3)},
-            }
-        )
-        self._place(entry, manifest, destination, data)
-        outcome = FileOutcome(
-            entry.name,
-            DUPLICATE,
-            manifest=str(manifest),
-            sha256=sha,
-            duplicate_of=str(self._recorded(record)[0]),
-        )
-        self._log_outcome(outcome)
-        return outcome
-
-    def _log_outcome(self, outcome: FileOutcome) -> None:
-        self._log(
-            "info" if outcome.status != REJECTED else "warning",
-            "ingest_file",
-            file=outcome.name,
-            status=outcome.status,
-            sha256=outcome.sha256,
-            memories=outcome.memory_count,
-            merged=len(outcome.merged_ids),
-            refused=len(outcome.refused),
-            reasons=[r.code.value for r in outcome.reasons],
-            recovered=outcome.recovered,
-            manifest=outcome.manifest,
-        )
 
 
 def run_pass(
@@ -796,7 +515,7 @@ def run_pass(
     layout = ctx.layout.ensure()
     work = _Pass(ctx, int(max_file_size_mb * 1024 * 1024))
     results: list[FileOutcome | None] = []
-    with _pass_lock(layout.ingest_dir / ".lock"):
+    with pass_lock(layout.ingest_dir / ".lock"):
         clean_temporaries((layout.processed_dir, layout.rejected_dir))
         entries = discover(layout.ingest_dir)
         if entries and settle_seconds > 0:

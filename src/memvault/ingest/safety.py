@@ -24,15 +24,17 @@ and temporary files) are ignored.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from memvault.ingest.model import Rejection, RejectReason
 from memvault.ingest.parsers import PARSERS
 
-__all__ = ["Entry", "ReadResult", "discover", "precheck", "read_stable"]
+__all__ = ["Entry", "ReadResult", "discover", "pass_lock", "precheck", "read_stable"]
 
 #: Folders inside the drop folder that belong to the pipeline.
 RESERVED = frozenset({"processed", "rejected"})
@@ -154,4 +156,21 @@ def read_stable(entry: Entry, max_bytes: int) -> ReadResult:
             return ReadResult(b"", changed=True)
         return ReadResult(data)
     finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def pass_lock(path: Path) -> Iterator[None]:
+    """One pass at a time per drop folder (a watcher and a ``--once`` may overlap)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
