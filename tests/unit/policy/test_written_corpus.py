@@ -42,6 +42,7 @@ BENIGN_GROUPS = {
     "decision_todo",
     "everyday",
     "family_pet_location",
+    "own_memory",
     "preference",
     "project_config",
     "reminder_event",
