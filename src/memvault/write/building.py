@@ -64,6 +64,18 @@ def _letters(word: str) -> int:
     return sum(ch.isalpha() for ch in word)
 
 
+def _is_date(numbers: list[str]) -> bool:
+    """Three numbers that are a calendar date, year first or last ("2026 11 27", "27 11 2026")."""
+    if [len(n) for n in numbers] == [2, 2, 4]:
+        numbers = numbers[::-1]
+    if [len(n) for n in numbers] != [4, 2, 2]:
+        return False
+    year, a, b = (int(n) for n in numbers)
+    return 1900 <= year <= 2199 and (
+        (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
+    )
+
+
 def id_words(value: str) -> list[str]:
     """The words of a provenance id, when two or more of them are words; else [].
 
@@ -76,14 +88,15 @@ def id_words(value: str) -> list[str]:
     (['Mary', 'Jane'], ['ignore', 'all', 'previous', 'instructions'])
     >>> id_words("DanaHasHiv"), id_words("thread-7f3a"), id_words("run:2026-11-27T03:00")
     (['Dana', 'Has', 'Hiv'], [], [])
-    >>> id_words("SSN-078-05-1120"), id_words("step_12")
-    (['SSN', '078', '05', '1120'], [])
+    >>> id_words("SSN-078-05-1120"), id_words("step_12"), id_words("conv-2026-11-27")
+    (['SSN', '078', '05', '1120'], [], [])
     """
     parts = [w for w in _ID_SEPARATORS.split(_CAMEL.sub(" ", value)) if w]
     wordy = [w for w in parts if _letters(w) >= 2 and _letters(w) > sum(c.isdigit() for c in w)]
     numbers = [w for w in parts if w.isdigit()]
-    # a label and its number ("SSN-078-05-1120", "acct_12345678"; review S13-R6)
-    labelled = len(wordy) == 1 and len(wordy) + len(numbers) == len(parts)
+    # a label and its number ("SSN-078-05-1120", "acct_12345678"; review S13-R6), not a
+    # label and a date ("conv-2026-11-27": the heads read "conv" as a conviction)
+    labelled = len(wordy) == 1 and len(wordy) + len(numbers) == len(parts) and not _is_date(numbers)
     if len(wordy) >= 2 or (labelled and sum(map(len, numbers)) >= 6):
         return parts
     return []

@@ -603,6 +603,50 @@ def test_calibration_keeps_every_group_of_benign_items_within_its_budget() -> No
                 assert flagged[group].sum() <= int(budget * group.sum()), (budget, thr)
 
 
+def test_the_injection_head_is_calibrated_within_its_own_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Session 14: the family heads share FAMILY_FP, the injection head has INJECTION_FP;
+    benign items the family heads flag no longer push the injection threshold up."""
+    import numpy as np
+
+    from memvault.learn import Heads
+    from memvault.policy.learned import HEAD_LABELS
+    from memvault.policy.training import train
+
+    assert train.INJECTION_FP is not None
+    k, inj = len(HEAD_LABELS), HEAD_LABELS.index("injection")
+    rng = np.random.default_rng(11)
+    n = 3000
+    benign = rng.uniform(size=n) < 0.7
+    scores = np.where(
+        benign[:, None], rng.uniform(0.0, 0.98, size=(n, k)), rng.uniform(0.3, 1.0, size=(n, k))
+    )
+    positives = ~benign[:, None] & (rng.uniform(size=(n, k)) < 0.2)
+    written = rng.uniform(size=n) < 0.4
+    hard = benign & (rng.uniform(size=n) < 0.3)
+    short = np.zeros(n, dtype=bool)
+    heads = Heads(
+        labels=HEAD_LABELS,
+        bias=np.zeros(k),
+        sparse_w=np.zeros((4, k)),
+        thresholds=np.full(k, 0.5),
+    )
+    out = train.calibrated(heads, scores, benign, short, written, hard, positives)
+    families = [i for i in range(k) if i != inj]
+    by_family = (scores[:, families] >= out.thresholds[families]).any(axis=1)
+    by_injection = scores[:, inj] >= out.thresholds[inj]
+    for made in (written, ~written):
+        for tough, side in ((hard, 1), (benign & ~hard, 0)):
+            group = made & tough
+            assert by_family[group].sum() <= int(train.FAMILY_FP[side] * group.sum())
+            assert by_injection[group].sum() <= int(train.INJECTION_FP[side] * group.sum())
+    # one shared budget: the family heads' flags count against the injection head's too
+    monkeypatch.setattr(train, "INJECTION_FP", None)
+    joint = train.calibrated(heads, scores, benign, short, written, hard, positives)
+    assert out.thresholds[inj] < joint.thresholds[inj]
+
+
 def test_the_startup_test_leaves_the_shipped_layer_behind() -> None:
     """Runs after the broken-weights CLI test (file order): both names serve the real layer."""
     from memvault.engine import tools

@@ -110,6 +110,17 @@ MAX_BENIGN_FP = 0.008
 #: hard negatives (topics that look risky: a clinic's hours, an election summary) any
 #: head may flag on the validation split (the target on unseen data is 5%)
 MAX_HARD_FP = 0.03
+#: the injection head's own share of each budget (None: one budget for every head).
+#: Session 14: sharing one budget, the recall-aware calibration cleared the benign
+#: items the injection head flagged (its positives are many, each cheap) to keep the
+#: family heads' recall; the user's own commands to the memory, in other languages,
+#: raised the multilingual injection threshold .659 → .893 and unseen injection recall
+#: fell 4–7 points. A benign item refused as an injection and one refused as sensitive
+#: data are different mistakes: each side gets its own budget (the sum stays the
+#: budget the issue names for validation, ≤ 1% of ordinary benign items).
+INJECTION_FP: tuple[float, float] | None = (0.004, 0.01)
+#: the family heads' budgets when the injection head has its own (ordinary, hard)
+FAMILY_FP = (0.007, 0.03)
 #: calibrate recall-aware (:func:`memvault.learn.calibrate` with positives): each
 #: budget is spent on the benign items that look most like a family. Session 12: the
 #: count-greedy calibration raised the multilingual injection threshold .659 → .804
@@ -254,28 +265,42 @@ def calibrated(
     ones = np.ones_like(benign)
     made = ones if written is None else written
     tough = ~ones if hard is None else hard
-    groups = [
-        (~made & ~tough, MAX_BENIGN_FP),
-        (made & ~tough, MAX_BENIGN_FP),
-        (~made & tough, MAX_HARD_FP),
-        (made & tough, MAX_HARD_FP),
+    cuts = [
+        (~made & ~tough, False),
+        (made & ~tough, False),
+        (~made & tough, True),
+        (made & tough, True),
     ]
+    # Trigger: the injection head has its own share of the budget (INJECTION_FP).
+    # Why: one shared budget let the family heads' recall buy back the injection head's
+    #      (see INJECTION_FP); the two kinds of refusal are calibrated apart.
+    # Outcome: the family heads are calibrated together within FAMILY_FP, the injection
+    #          head alone within INJECTION_FP; without it, every head within one budget.
+    inj = HEAD_LABELS.index("injection")
+    if INJECTION_FP is None or scores.shape[1] != len(HEAD_LABELS):
+        sides = [(np.arange(scores.shape[1]), (MAX_BENIGN_FP, MAX_HARD_FP))]
+    else:
+        families = np.array([i for i in range(scores.shape[1]) if i != inj])
+        sides = [(families, FAMILY_FP), (np.array([inj]), INJECTION_FP)]
 
     def strictest(rows: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
         out = np.full(scores.shape[1], THRESHOLD_FLOOR)
-        for group, budget in groups:
-            if positives is None:
-                pick = rows & group
-                thr = calibrate(scores[pick], benign[pick], max_fp=budget, floor=THRESHOLD_FLOOR)
-            else:  # every positive of these rows counts, whichever group it is in
-                thr = calibrate(
-                    scores[rows],
-                    (benign & group)[rows],
-                    max_fp=budget,
-                    floor=THRESHOLD_FLOOR,
-                    positives=positives[rows],
-                )
-            out = np.maximum(out, thr)
+        for cols, (ordinary, tough_fp) in sides:
+            for group, is_hard in cuts:
+                budget = tough_fp if is_hard else ordinary
+                part = scores[:, cols]
+                if positives is None:
+                    pick = rows & group
+                    thr = calibrate(part[pick], benign[pick], max_fp=budget, floor=THRESHOLD_FLOOR)
+                else:  # every positive of these rows counts, whichever group it is in
+                    thr = calibrate(
+                        part[rows],
+                        (benign & group)[rows],
+                        max_fp=budget,
+                        floor=THRESHOLD_FLOOR,
+                        positives=positives[rows][:, cols],
+                    )
+                out[cols] = np.maximum(out[cols], thr)
         return out
 
     thr = strictest(ones)
@@ -567,6 +592,9 @@ def train_gate(
         "validation_percent": VALIDATION_PERCENT,
         "max_benign_fp": MAX_BENIGN_FP,
         "max_hard_negative_fp": MAX_HARD_FP,
+        "budgets": None
+        if INJECTION_FP is None
+        else {"families": list(FAMILY_FP), "injection": list(INJECTION_FP)},
         "written_repeat": WRITTEN_REPEAT,
         "short_words": SHORT_WORDS,
         "calibration": "recall-aware" if RECALL_AWARE else "count-greedy",
