@@ -189,7 +189,7 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
         fields.append(("text", normal(judged)))
         if isinstance(candidate.key, str) and candidate.key.strip():
             fields.append(("key", normal(candidate.key)))
-            key_is_slug = _slug_of(fields[-1][1].clean.text, fields[0][1].clean.text)
+            key_is_slug = _slug_of(candidate.key, fields[0][1].clean.text)
         if isinstance(candidate.value, str) and candidate.value != text:
             fields.append(("value", normal(candidate.value)))
     return Prepared(
@@ -464,16 +464,32 @@ def _check_ttl(p: Prepared) -> Iterable[Finding]:
 _WORD = re.compile(r"\w+")
 
 
+#: the shape of a key the write path derives (:func:`memvault.write.spec.derive_key`)
+_DERIVED_KEY = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
+_DERIVED_KEY_WORD = re.compile(r"[^\W_]+")
+
+
 def _slug_of(key: str, text: str) -> bool:
-    """``key``'s words begin ``text``'s words: a slug of it, as the write path derives one.
+    """``key`` is a slug of ``text`` as the write path derives one: lower-case runs of
+    letters and digits joined by "_", the first words of the text.
+
+    Trigger: a key whose words begin the text but which says more than they do
+      (review S14-R1: "home 40.7128,-74.0060" beside "home 40 7128 74 0060 is …").
+    Why: comparing words alone dropped the punctuation that made the key coordinates,
+      and the key was never judged.
+    Outcome: only a key of the derived shape counts as a slug; any other is judged.
 
     >>> _slug_of("forget_the_notes_i_gave", "Forget the notes I gave you about X")
     True
     >>> _slug_of("notes_x", "Forget the notes I gave you about X")
     False
+    >>> _slug_of("home 40.7128,-74.0060", "home 40 7128 74 0060 is where we meet")
+    False
     """
-    words = _WORD.findall(key.casefold().replace("_", " "))
-    return bool(words) and words == _WORD.findall(text.casefold())[: len(words)]
+    if _DERIVED_KEY.fullmatch(key) is None or key != key.lower():
+        return False
+    words = key.split("_")
+    return words == _DERIVED_KEY_WORD.findall(text.lower())[: len(words)]
 
 
 def _content_check(group: str, detect: Detector) -> CheckFn:

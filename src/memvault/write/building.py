@@ -29,6 +29,7 @@ from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
 from memvault.model.validation import canonical_source_path
+from memvault.policy import Candidate, GateContext, evaluate
 from memvault.policy.write_gate import ID_FIELDS, provenance_ids
 from memvault.retrieval.indexing import embedding_rows, text_sha256
 from memvault.store.base import EmbeddingRow
@@ -100,6 +101,36 @@ def id_words(value: str) -> list[str]:
     if len(wordy) >= 2 or (labelled and sum(map(len, numbers)) >= 6):
         return parts
     return []
+
+
+#: an id of digits and separators only ("078-05-1120", "4111 1111 1111 1111")
+_NUMBER_ID = re.compile(r"[\d\s\-./]+")
+#: … with this many digits or more is read by the pattern detectors (S14-R3)
+_NUMBER_ID_DIGITS = 9
+
+
+def _judged_number(value: str) -> Decision | None:
+    """The pattern detectors' decision on an id that is a long number, or None.
+
+    Trigger: an id of digits and separators with nine digits or more: a government
+      id or a card number as a ``project_id`` or ``conversation_id`` (review S14-R3).
+    Why: :func:`id_words` finds no words in it, so it was never judged, stored and
+      returned to the model with every hit.
+    Outcome: the pattern detectors (exact shapes, checksums) judge it; the learned heads
+      do not (on a bare number their score is noise). "run-2026-11-27", "4111" and
+      "thread-7f3a9c01" stay ids.
+
+    >>> _judged_number("078-05-1120").stop_reason.value
+    'FORBIDDEN_CATEGORY'
+    >>> _judged_number("2026-11-27-0001").stop_reason.value, _judged_number("4111")
+    ('SUCCESS_STORED', None)
+    """
+    if _NUMBER_ID.fullmatch(value) is None or sum(c.isdigit() for c in value) < _NUMBER_ID_DIGITS:
+        return None
+    candidate = Candidate(
+        text=value, type="Fact", declared_category="KNOWLEDGE", source_kind="USER_EXPLICIT"
+    )
+    return evaluate(candidate, GateContext(learned=None))
 
 
 #: A judged summary's refusals that refuse its memory (its caps and category are the memory's).
@@ -298,13 +329,18 @@ class Building(Recording):
         """
         if op is not MemoryOp.STORE or not isinstance(self.gate, FieldGate):
             return []
-        found = [self._judged_id(value) for _, value in provenance_ids(node)]
+        # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
+        values = [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
+        found = [self._judged_id(value) for value in values if value]
         return [d for d in found if d is not None and d.stop_reason in _CONTENT_REFUSALS]
 
     def _judged_id(self, value: str) -> Decision | None:
-        """The gate's content decision on an id that reads as words (:func:`id_words`), or None."""
+        """The gate's content decision on an id that reads as words (:func:`id_words`) or
+        is a long number (:func:`_judged_number`), or None."""
         words = id_words(value)
-        if len(words) < 2 or not isinstance(self.gate, FieldGate):
+        if len(words) < 2:
+            return _judged_number(value)
+        if not isinstance(self.gate, FieldGate):
             return None
         text = " ".join(words)  # judged with plain spaces: the detectors' word shapes
         decision = self._judged_texts.get(text)
@@ -332,7 +368,7 @@ class Building(Recording):
         decision = super().judge_invalid(op, failed, fields)
         if op is not MemoryOp.STORE or not isinstance(self.gate, FieldGate):
             return decision
-        ids = [fields.get(name) for name in ID_FIELDS]
+        ids = [fields.get(name) for name in (*ID_FIELDS, "source_ref")]
         judged = [self._judged_id(value) for value in ids if isinstance(value, str)]
         refused = [d for d in judged if d is not None and d.stop_reason in _CONTENT_REFUSALS]
         return strongest([decision, *refused]) if refused else decision

@@ -78,7 +78,6 @@ def test_an_injection_as_an_id_outranks_the_ids_schema_error(
     assert engine.list_memories() == []
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R2: source_ref is never judged")
 @pytest.mark.parametrize("ref", [JOINED_OVERRIDE, "doc:Dana_has_HIV", LABELLED_SSN])
 def test_text_in_a_source_ref_is_refused(engine: MemoryEngine, ref: str) -> None:
     result = engine.add(_note(source_ref=ref))
@@ -89,7 +88,6 @@ def test_a_structure_id_as_source_ref_is_stored(engine: MemoryEngine) -> None:
     assert engine.add(_note(source_ref="doc-42#chunk-3")).ok
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R3: an id that is a bare number is never judged")
 @pytest.mark.parametrize("field", ["project_id", "conversation_id"])
 @pytest.mark.parametrize("number", ["078-05-1120", "4111-1111-1111-1111", "4111111111111111"])
 def test_a_government_id_or_card_number_as_an_id_is_refused(

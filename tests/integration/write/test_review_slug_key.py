@@ -41,7 +41,6 @@ def _note(content: str, key: str) -> NewMemory:
     )
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R1: a key that starts like the text is never judged")
 def test_coordinates_in_a_key_that_starts_like_the_text_are_refused(
     engine: MemoryEngine,
 ) -> None:

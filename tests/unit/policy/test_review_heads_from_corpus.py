@@ -27,7 +27,6 @@ ADDED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R8: --heads-from never compares the corpus")
 def test_heads_from_a_run_on_another_corpus_is_refused(tmp_path: Path) -> None:
     train_gate(out_dir=tmp_path / "a", encoder=None, written=None, limit=160)
     written = tmp_path / "written"

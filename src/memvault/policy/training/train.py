@@ -487,6 +487,7 @@ def _heads_trained(
 
 def _heads_read(
     folder: Path,
+    corpus_record: dict[str, Any],
     wanted: list[tuple[str, str]],
     texts: list[str],
     vector_cache: Path | None,
@@ -497,7 +498,17 @@ def _heads_read(
     The heads were averaged when they were written; only their thresholds change.
     """
     try:
-        arrays, _manifest = load_weights(folder / GATE_MANIFEST.name)
+        arrays, earlier = load_weights(folder / GATE_MANIFEST.name)
+        # Trigger: heads trained on another corpus (a batch added since, another slice).
+        # Why: their manifest would be written under this corpus's record, which the
+        #      corpus test and the model card trust, though no head was trained on it
+        #      (review S14-R8).
+        # Outcome: refused, naming the corpus; the same corpus and slice is read.
+        if earlier.get("training_corpus") != corpus_record:
+            raise ValueError(
+                f"the heads in {folder} were trained on another corpus "
+                f"({earlier.get('training_corpus')}; this one: {corpus_record}): train them"
+            )
         ngram = Heads.from_arrays(arrays, "ngram")
         trained: Trained = {}
         for prefix, name in wanted:
@@ -505,6 +516,9 @@ def _heads_read(
             if emb is None:
                 raise RuntimeError(why)
             heads = Heads.from_arrays(arrays, prefix)
+            key = "encoder" if prefix == "full" else f"{prefix}_encoder"
+            if earlier.get(f"{key}_model_id") != emb.model_id:
+                raise ValueError(f"the {prefix} heads in {folder} read another encoder")
             log(f"reading {prefix} heads from {folder}; encoding with {emb.model_id}")
             cache = _cache_for(prefix, name, vector_cache)
             dense = encode_each(emb, texts, cache=cache, log=log).astype(np.float64)
@@ -613,7 +627,8 @@ def train_gate(
         wanted.append(("multi", multi_encoder))
     texts = [d.clean.text[:2000] for d in docs]
     if heads_from is not None:
-        ngram, trained = _heads_read(heads_from, wanted, texts, vector_cache, log)
+        record = manifest["training_corpus"]
+        ngram, trained = _heads_read(heads_from, record, wanted, texts, vector_cache, log)
     else:
         ngram, trained = _heads_trained(
             wanted, texts, sparse_tr, y[tr_idx], tr_idx, vector_cache, log
