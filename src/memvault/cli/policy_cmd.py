@@ -21,8 +21,11 @@ from memvault.model.jsonl import json_objects
 __all__ = ["bench_governance", "check_lines", "register", "register_bench"]
 
 _FILE_HELP = (
-    "JSON Lines file (id, text, optional declared_category, source_kind, key, type, "
-    "ttl_class, source_ref, role — a tool role or source is refused as tool output); - = stdin"
+    "JSON Lines file (id, text, optional declared_category, source_kind, key, value, type, "
+    "ttl_class, source_ref, role — a tool role or source is refused as tool output — and, "
+    "judged as add judges them, summary and the provenance ids: conversation_id, "
+    "workflow_run_id, step_id, run_id, actor_id, project_id; other fields are ignored); "
+    "- = stdin"
 )
 
 
@@ -53,6 +56,14 @@ def _layer_status() -> None:
 
 
 _BATCH = 32
+#: an id that reads as words is judged as ``add`` judges it: as a fact's text
+_ID_FIELDS_AS_TEXT = {
+    "type": "Fact",
+    "declared_category": "KNOWLEDGE",
+    "source_kind": "USER_EXPLICIT",
+}
+#: the refusals of a summary or an id that refuse the line (the line's own caps decide the rest)
+_CONTENT = frozenset({"INJECTION_DETECTED", "FORBIDDEN_CATEGORY", "INTERNAL_INCONSISTENCY"})
 
 
 def _checked_row(n: int, row: dict[str, Any]) -> dict[str, Any]:
@@ -87,13 +98,17 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
     from dataclasses import replace
 
     from memvault.engine.tools import (
+        ID_FIELDS,
         Candidate,
         GateContext,
         default_layer,
         evaluate,
+        id_words,
+        judged_number,
         normalize,
         prime_gate,
         says_tool,
+        strongest,
     )
 
     ctx = GateContext(contract=_contract(contract_version), learned=default_layer())
@@ -117,6 +132,7 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
                 declared_category=row.get("declared_category"),
                 source_kind=row.get("source_kind") or "USER_EXPLICIT",
                 key=row.get("key"),
+                value=row["value"] if isinstance(row.get("value"), str) else None,
                 type=row.get("type"),
                 ttl_class=row.get("ttl_class"),
                 source_ref=row.get("source_ref"),
@@ -136,8 +152,32 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
             normalized: dict[str, Any] = {}
             learned = prime_gate(layer, cands, normalized)
             batch_ctx = replace(ctx, learned=learned, normalized=normalized)
+
+        def extras(row: dict[str, Any], cand: Any) -> list[Any]:
+            """What ``add`` judges beside the text (review S14-R4): a summary of the
+            caller's, as the memory's content; each provenance id (and the source_ref)
+            that reads as words, as text; one that is a long number, by the detectors."""
+            found = []
+            summary = row.get("summary")
+            if isinstance(summary, str) and summary.strip() and summary != cand.text:
+                found.append(evaluate(replace(cand, text=summary, key=None, value=None), ctx))
+            for name in (*ID_FIELDS, "source_ref"):
+                value = row.get(name)
+                if not isinstance(value, str) or not value:
+                    continue
+                words = id_words(value)
+                if len(words) >= 2:
+                    text = " ".join(words)
+                    found.append(evaluate(Candidate(text=text, **_ID_FIELDS_AS_TEXT), ctx))
+                elif (number := judged_number(value)) is not None:
+                    found.append(number)
+            return found
+
         for row, cand in zip(rows, cands, strict=True):
             decision = evaluate(cand, batch_ctx)
+            if decision.stop_reason.value == "SUCCESS_STORED":
+                refused = [d for d in extras(row, cand) if d.stop_reason.value in _CONTENT]
+                decision = strongest([decision, *refused]) if refused else decision
             out.write(
                 json.dumps(
                     {

@@ -50,7 +50,7 @@ from memvault.write.spec import (
     derive_key,
 )
 
-__all__ = ["REASON_FIELDS", "Building", "derived_summary"]
+__all__ = ["REASON_FIELDS", "Building", "derived_summary", "id_words", "judged_number"]
 
 #: How many distinct provenance ids one pipeline keeps the gate's decision for.
 _JUDGED_TEXTS_MAX = 256
@@ -109,7 +109,7 @@ _NUMBER_ID = re.compile(r"[\d\s\-./]+")
 _NUMBER_ID_DIGITS = 9
 
 
-def _judged_number(value: str) -> Decision | None:
+def judged_number(value: str) -> Decision | None:
     """The pattern detectors' decision on an id that is a long number, or None.
 
     Trigger: an id of digits and separators with nine digits or more: a government
@@ -120,9 +120,9 @@ def _judged_number(value: str) -> Decision | None:
       do not (on a bare number their score is noise). "run-2026-11-27", "4111" and
       "thread-7f3a9c01" stay ids.
 
-    >>> _judged_number("078-05-1120").stop_reason.value
+    >>> judged_number("078-05-1120").stop_reason.value
     'FORBIDDEN_CATEGORY'
-    >>> _judged_number("2026-11-27-0001").stop_reason.value, _judged_number("4111")
+    >>> judged_number("2026-11-27-0001").stop_reason.value, judged_number("4111")
     ('SUCCESS_STORED', None)
     """
     if _NUMBER_ID.fullmatch(value) is None or sum(c.isdigit() for c in value) < _NUMBER_ID_DIGITS:
@@ -336,10 +336,10 @@ class Building(Recording):
 
     def _judged_id(self, value: str) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
-        is a long number (:func:`_judged_number`), or None."""
+        is a long number (:func:`judged_number`), or None."""
         words = id_words(value)
         if len(words) < 2:
-            return _judged_number(value)
+            return judged_number(value)
         if not isinstance(self.gate, FieldGate):
             return None
         text = " ".join(words)  # judged with plain spaces: the detectors' word shapes

@@ -31,7 +31,6 @@ def _check(row: dict[str, str]) -> dict[str, str] | str:
     return dict(json.loads(out.getvalue()))
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R4: policy check ignores value/summary/ids")
 @pytest.mark.parametrize(
     "extra",
     [
