@@ -91,6 +91,8 @@ def id_words(value: str) -> list[str]:
     (['Dana', 'Has', 'Hiv'], [], [])
     >>> id_words("SSN-078-05-1120"), id_words("step_12"), id_words("conv-2026-11-27")
     (['SSN', '078', '05', '1120'], [], [])
+    >>> id_words("doc:sha256:6be583a08c62b9bf8664493a052eacf2#chunk:p0001")
+    ['doc', 'sha256', 'chunk']
     """
     parts = [w for w in _ID_SEPARATORS.split(_CAMEL.sub(" ", value)) if w]
     wordy = [w for w in parts if _letters(w) >= 2 and _letters(w) > sum(c.isdigit() for c in w)]
@@ -99,8 +101,16 @@ def id_words(value: str) -> list[str]:
     # label and a date ("conv-2026-11-27": the heads read "conv" as a conviction)
     labelled = len(wordy) == 1 and len(wordy) + len(numbers) == len(parts) and not _is_date(numbers)
     if len(wordy) >= 2 or (labelled and sum(map(len, numbers)) >= 6):
-        return parts
+        # a hash or a numbered chunk inside ("doc:sha256:6be5…#chunk:p0001") is not a word:
+        # the heads read a long hex run as a biometric template
+        return [w for w in parts if not _opaque(w)]
     return []
+
+
+def _opaque(part: str) -> bool:
+    """A token of letters and digits that no one reads as a word: a hash, a numbered chunk."""
+    digits = sum(c.isdigit() for c in part)
+    return 0 < digits < len(part) and (len(part) >= 8 or digits >= 4)
 
 
 #: an id of digits and separators only ("078-05-1120", "4111 1111 1111 1111")

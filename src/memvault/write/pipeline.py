@@ -613,10 +613,14 @@ class WritePipeline(Building):
         # Why: text shown to the model or the user is judged like a memory's content
         #      (review S10-R2: an injection or an SSN as a reason was stored unjudged).
         # Outcome: the gate judges the reason's words (detectors, text heads); a refusal
-        #          is recorded against the from-memory like any refused write.
-        if edge.reason and isinstance(self.gate, FieldGate):
+        #          is recorded against the from-memory like any refused write. A link
+        #          without a reason is asked about as its type's name, so that the
+        #          gate's policy still decides (memory switched off: POLICY_DISABLED,
+        #          review S14-R6).
+        if isinstance(self.gate, FieldGate):
+            said = edge.reason or f"{edge.edge_type.value} link"
             decision = self.gate.check_fields(
-                MemoryOp.STORE, {**REASON_FIELDS, "content": edge.reason}, agent_id=None
+                MemoryOp.STORE, {**REASON_FIELDS, "content": said}, agent_id=None
             )
             if not decision.allowed:
                 return self.refuse(MemoryOp.STORE, decision, memory_id=from_id)
