@@ -18,6 +18,7 @@ from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from pydantic import ValidationError
 
@@ -56,7 +57,9 @@ __all__ = ["REASON_FIELDS", "Building", "derived_summary", "id_words", "judged_n
 _JUDGED_TEXTS_MAX = 256
 #: what joins the words of an id: any Unicode space (review S12-R8) or a separator
 #: ("Dana_has_HIV", "ignore-all-previous-instructions", "reveal.the.system.prompt")
-_ID_SEPARATORS = re.compile(r"[\s_\-.:/+|,;~=*#]+")
+#: every run of characters that are not letters or digits (review S14-R9: "@", "&", "%20",
+#: "(" kept an id of words one word, never judged)
+_ID_SEPARATORS = re.compile(r"[\W_]+")
 #: a lower-case letter followed by an upper-case one ("DanaHasHiv")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
@@ -94,7 +97,7 @@ def id_words(value: str) -> list[str]:
     >>> id_words("doc:sha256:6be583a08c62b9bf8664493a052eacf2#chunk:p0001")
     ['doc', 'sha256', 'chunk']
     """
-    parts = [w for w in _ID_SEPARATORS.split(_CAMEL.sub(" ", value)) if w]
+    parts = [w for w in _ID_SEPARATORS.split(_CAMEL.sub(" ", unquote(value))) if w]
     wordy = [w for w in parts if _letters(w) >= 2 and _letters(w) > sum(c.isdigit() for c in w)]
     numbers = [w for w in parts if w.isdigit()]
     # a label and its number ("SSN-078-05-1120", "acct_12345678"; review S13-R6), not a

@@ -102,7 +102,6 @@ def test_an_ordinary_numbered_id_is_stored(engine: MemoryEngine, ident: str) -> 
     assert engine.add(_note(conversation_id=ident, project_id=ident)).ok
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R9: words joined by other punctuation are an id")
 @pytest.mark.parametrize(
     "joined",
     [
