@@ -32,7 +32,14 @@ from typing import Any
 
 from memvault.access.keys import KeyStore, Principal
 from memvault.config import MemvaultConfig
-from memvault.engine import Caller, CallerGrant, MemoryEngine, PolicyGate, format_timestamp
+from memvault.engine import (
+    Caller,
+    CallerGrant,
+    MemoryEngine,
+    PolicyGate,
+    format_timestamp,
+    tools,
+)
 from memvault.errors import StoreUnavailableError
 from memvault.layout import JsonLineLog, RuntimeLayout, default_home
 from memvault.model.decision import Decision
@@ -133,7 +140,8 @@ class AccessControl:
             # Outcome: the turn is judged as a memory's text would be.
             fields["content"] = fields.pop("text")
         judged = [k for k in _JUDGED_TEXT if isinstance(fields.get(k), str)]
-        if not judged:
+        ids = [v for k in (*tools.ID_FIELDS, "source_ref") if isinstance(v := fields.get(k), str)]
+        if not judged and not ids:
             return None
         for name in judged:
             # Trigger: a text over the schema's bound (up to server.max_body_bytes).
@@ -149,10 +157,23 @@ class AccessControl:
                 self._screen = PolicyGate(self.config.policy.contract)
             screen = self._screen
         try:
-            verdict = screen.check_fields(MemoryOp.STORE, dict(fields), agent_id=None)
+            verdicts = [screen.check_fields(MemoryOp.STORE, dict(fields), agent_id=None)]
+            # the words of the ids as ``add`` judges them (review S14-R5: an injection as a
+            # project_id with spaces was 422 SCHEMA_INVALID over HTTP, INJECTION_DETECTED
+            # through ``add``)
+            for value in ids:
+                found = tools.id_decision(value, lambda text: self._id_text(screen, text))
+                if found is not None:
+                    verdicts.append(found)
         except Exception:  # the schema answer stands
             return None
-        return None if verdict.allowed else verdict
+        refused = [v for v in verdicts if not v.allowed]
+        return tools.strongest(refused) if refused else None
+
+    @staticmethod
+    def _id_text(screen: PolicyGate, text: str) -> Decision:
+        fields = {**tools.REASON_FIELDS, "content": text}
+        return screen.check_fields(MemoryOp.STORE, fields, agent_id=None)
 
     # -- engines -------------------------------------------------------------
 

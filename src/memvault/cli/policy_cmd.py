@@ -103,8 +103,7 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
         GateContext,
         default_layer,
         evaluate,
-        id_words,
-        judged_number,
+        id_decision,
         normalize,
         prime_gate,
         says_tool,
@@ -153,6 +152,9 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
             learned = prime_gate(layer, cands, normalized)
             batch_ctx = replace(ctx, learned=learned, normalized=normalized)
 
+        def as_text(text: str) -> Any:
+            return evaluate(Candidate(text=text, **_ID_FIELDS_AS_TEXT), ctx)
+
         def extras(row: dict[str, Any], cand: Any) -> list[Any]:
             """What ``add`` judges beside the text (review S14-R4): a summary of the
             caller's, as the memory's content; each provenance id (and the source_ref)
@@ -165,12 +167,9 @@ def check_lines(lines: IO[str], out: IO[str], contract_version: str | None = Non
                 value = row.get(name)
                 if not isinstance(value, str) or not value:
                     continue
-                words = id_words(value)
-                if len(words) >= 2:
-                    text = " ".join(words)
-                    found.append(evaluate(Candidate(text=text, **_ID_FIELDS_AS_TEXT), ctx))
-                elif (number := judged_number(value)) is not None:
-                    found.append(number)
+                decision = id_decision(value, lambda text: as_text(text))
+                if decision is not None:
+                    found.append(decision)
             return found
 
         for row, cand in zip(rows, cands, strict=True):

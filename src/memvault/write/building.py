@@ -13,7 +13,7 @@ and the embedding rows of new nodes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
@@ -51,7 +51,14 @@ from memvault.write.spec import (
     derive_key,
 )
 
-__all__ = ["REASON_FIELDS", "Building", "derived_summary", "id_words", "judged_number"]
+__all__ = [
+    "REASON_FIELDS",
+    "Building",
+    "derived_summary",
+    "id_decision",
+    "id_words",
+    "judged_number",
+]
 
 #: How many distinct provenance ids one pipeline keeps the gate's decision for.
 _JUDGED_TEXTS_MAX = 256
@@ -108,6 +115,25 @@ def id_words(value: str) -> list[str]:
         # the heads read a long hex run as a biometric template
         return [w for w in parts if not _opaque(w)]
     return []
+
+
+def id_decision(value: str, judge_text: Callable[[str], Decision]) -> Decision | None:
+    """The content decision on one provenance id, or None when it is an id.
+
+    The one rule of every path (``add``, ``policy check``, the HTTP edge's verdict): an id
+    that reads as words (:func:`id_words`) is judged as text by ``judge_text`` (the gate's
+    content checks on its words joined by spaces); a long number by the pattern detectors
+    (:func:`judged_number`); anything else is an id.
+
+    >>> id_decision("thread-7f3a", lambda text: None) is None
+    True
+    >>> id_decision("SSN-078-05-1120", lambda text: text)
+    'SSN 078 05 1120'
+    """
+    words = id_words(value)
+    if len(words) < 2:
+        return judged_number(value)
+    return judge_text(" ".join(words))
 
 
 def _opaque(part: str) -> bool:
@@ -350,21 +376,22 @@ class Building(Recording):
     def _judged_id(self, value: str) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
         is a long number (:func:`judged_number`), or None."""
-        words = id_words(value)
-        if len(words) < 2:
-            return judged_number(value)
-        if not isinstance(self.gate, FieldGate):
+        gate = self.gate
+        if not isinstance(gate, FieldGate):
             return None
-        text = " ".join(words)  # judged with plain spaces: the detectors' word shapes
-        decision = self._judged_texts.get(text)
-        if decision is None:
-            decision = self.gate.check_fields(
-                MemoryOp.STORE, {**REASON_FIELDS, "content": text}, agent_id=None
-            )
-            if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
-                self._judged_texts.clear()
-            self._judged_texts[text] = decision
-        return decision
+
+        def judge_text(text: str) -> Decision:  # with plain spaces: the detectors' word shapes
+            decision = self._judged_texts.get(text)
+            if decision is None:
+                decision = gate.check_fields(
+                    MemoryOp.STORE, {**REASON_FIELDS, "content": text}, agent_id=None
+                )
+                if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
+                    self._judged_texts.clear()
+                self._judged_texts[text] = decision
+            return decision
+
+        return id_decision(value, judge_text)
 
     def judge_invalid(
         self, op: MemoryOp, failed: ValidationFailed, fields: Mapping[str, Any]

@@ -23,7 +23,6 @@ BODY = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R5: HTTP edge does not judge a refused id")
 def test_an_injection_as_a_project_id_is_an_injection(live: Live) -> None:
     with live.client("writer") as client:
         answer = client.post("/v1/memories", json={**BODY, "project_id": OVERRIDE})
