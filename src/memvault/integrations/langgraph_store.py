@@ -360,6 +360,13 @@ class MemvaultStore(BaseStore):
         if op.value is not None and not op.key.strip():
             # memvault's "no key": a put under "" was stored without one and never found
             raise WriteRefusedError(StopReason.SCHEMA_INVALID, "key is required and empty")
+        if op.value is not None and _CONTROL.search(op.key):
+            # the write path strips control characters from a key: the item landed under
+            # another key ("a\x07b" -> "ab"), where a get under the put key never found
+            # it and it replaced what was there (review S14-R7)
+            raise WriteRefusedError(
+                StopReason.SCHEMA_INVALID, "key must not hold control characters"
+            )
         existing = self._find(tuple(op.namespace), op.key)
         if existing is not None and existing.node.user_id != self._owner:
             # A shared item seen by a user's store: their put writes their own item

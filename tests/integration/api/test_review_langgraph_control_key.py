@@ -21,7 +21,6 @@ from memvault.integrations.langgraph_store import MemvaultStore
 NOTE = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R7: a control character in a key moves the item")
 @pytest.mark.parametrize("key", ["a\x07b", "build\x1b[0m", "\x07"])
 def test_an_item_is_found_under_the_key_it_was_put_under_or_refused(
     tmp_path: Path, key: str
