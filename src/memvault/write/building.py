@@ -137,9 +137,14 @@ def id_decision(value: str, judge_text: Callable[[str], Decision]) -> Decision |
 
 
 def _opaque(part: str) -> bool:
-    """A token of letters and digits that no one reads as a word: a hash, a numbered chunk."""
-    digits = sum(c.isdigit() for c in part)
-    return 0 < digits < len(part) and (len(part) >= 8 or digits >= 4)
+    """A hash or a numbered chunk, by shape: a hex run of eight or more with a digit
+    ("6be583a0…"), or one letter and three digits or more ("p0001"). A word glued to a
+    number ("HIV2024", "Tulip2290x") is not one: it is judged (review S14-R11)."""
+    return bool(_HASH_LIKE.fullmatch(part) or _CHUNK_NUMBER.fullmatch(part))
+
+
+_HASH_LIKE = re.compile(r"(?=[^\d]*\d)[0-9a-fA-F]{8,}")
+_CHUNK_NUMBER = re.compile(r"[A-Za-z]\d{3,}")
 
 
 #: an id of digits and separators only ("078-05-1120", "4111 1111 1111 1111")

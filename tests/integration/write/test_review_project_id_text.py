@@ -118,7 +118,6 @@ def test_words_joined_by_any_punctuation_in_an_id_are_judged(
     assert result.stop_reason.value in REFUSED, result
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R11: 61c4eaf drops letters+digits tokens from ids")
 @pytest.mark.parametrize("field", ["conversation_id", "source_ref"])
 @pytest.mark.parametrize("joined", ["Dana_has_HIV2024", "Dana_password_Tulip2290x"])
 def test_a_word_glued_to_a_number_in_an_id_is_still_judged(
