@@ -45,6 +45,10 @@ from memvault.store.records import OpEvent, Proposal, ProposalStatus
 __all__ = ["ConsentService", "ProposalError"]
 
 
+#: refusals that decide nothing about a proposal's content: it stays pending
+_TRANSIENT = frozenset({StopReason.POLICY_DISABLED, StopReason.ENTITLEMENT_CAP})
+
+
 class ProposalError(MemvaultError):
     """The proposal does not exist in this orchestrator, or was already decided."""
 
@@ -309,7 +313,15 @@ class ConsentService(WriteSteps):
         return tuple(old), edges, events
 
     def _refuse_confirmed(self, proposal: Proposal, decision: Decision, at: str) -> WriteResult:
-        """The user said yes but the gate said no: the proposal ends ``refused``."""
+        """The user said yes but the gate said no: the proposal ends ``refused``.
+
+        Trigger: a refusal that says nothing about the content — memory switched off
+          (POLICY_DISABLED) or a cap reached for now (ENTITLEMENT_CAP).
+        Why: recorded as decided, the user's consent was lost for good: with memory on
+          again, the confirmation answered "already decided" (review S14-R10).
+        Outcome: the refusal is audited and the proposal stays pending.
+        """
+        transient = decision.stop_reason in _TRANSIENT
         decided = decide(
             proposal, ProposalStatus.REFUSED, at, stop_reason=decision.stop_reason.value
         )
@@ -320,7 +332,7 @@ class ConsentService(WriteSteps):
                         at, None, decision, proposal_id=proposal.proposal_id, consent="confirmed"
                     ),
                 ),
-                proposals=(decided,),
+                proposals=() if transient else (decided,),
                 op_events=(OpEvent(at, "hotpath", "confirm", "skipped"),),
             )
         )

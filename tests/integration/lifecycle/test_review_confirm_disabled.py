@@ -30,7 +30,6 @@ def _pending_proposal(home: Path) -> str:
         return queued.proposal_id
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R10: POLICY_DISABLED marks the proposal refused")
 def test_a_confirmation_refused_by_the_switch_leaves_the_proposal_pending(
     tmp_path: Path,
 ) -> None:
