@@ -13,6 +13,7 @@ bare Social Security number or a Luhn-valid card number as an id is stored and r
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -132,3 +133,20 @@ def test_a_word_glued_to_a_number_in_an_id_is_still_judged(
 def test_an_ingest_chunk_reference_stays_an_id(engine: MemoryEngine) -> None:
     ref = "doc:sha256:6be583a08c62b9bf8664493a052eacf2#chunk:p0001"
     assert engine.add(_note(source_ref=ref)).ok
+
+
+@pytest.mark.xfail(strict=True, reason="S14-R12: a base64-encoded instruction as an id")
+def test_an_instruction_in_base64_as_an_id_is_refused(engine: MemoryEngine) -> None:
+    # the text's normaliser decodes base64 runs (a memory text like this is refused);
+    # an id is one "word" and never decoded, and the model reads it back (conversationId)
+    encoded = base64.b64encode(JOINED_OVERRIDE.replace("_", " ").encode()).decode()
+    as_text = NewMemory(
+        content=encoded, type="Fact", category="KNOWLEDGE", source_kind="USER_EXPLICIT"
+    )
+    assert not engine.add(as_text).ok
+    result = engine.add(_note(conversation_id=encoded.rstrip("=")))
+    assert result.stop_reason.value in REFUSED, result
+
+
+def test_an_opaque_base64_token_id_is_stored(engine: MemoryEngine) -> None:
+    assert engine.add(_note(conversation_id="dGhyZWFkLTc4MTIz")).ok  # "thread-78123"
