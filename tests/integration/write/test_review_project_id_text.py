@@ -135,10 +135,9 @@ def test_an_ingest_chunk_reference_stays_an_id(engine: MemoryEngine) -> None:
     assert engine.add(_note(source_ref=ref)).ok
 
 
-@pytest.mark.xfail(strict=True, reason="S14-R12: a base64-encoded instruction as an id")
 def test_an_instruction_in_base64_as_an_id_is_refused(engine: MemoryEngine) -> None:
-    # the text's normaliser decodes base64 runs (a memory text like this is refused);
-    # an id is one "word" and never decoded, and the model reads it back (conversationId)
+    # review S14-R12: the text's normaliser decodes base64 runs (a memory text like this
+    # is refused); as an id the model reads back (conversationId) it was stored on 1c688d6
     encoded = base64.b64encode(JOINED_OVERRIDE.replace("_", " ").encode()).decode()
     as_text = NewMemory(
         content=encoded, type="Fact", category="KNOWLEDGE", source_kind="USER_EXPLICIT"
