@@ -41,6 +41,7 @@ from memvault.extract.change import changed_from
 from memvault.extract.clause import Clause
 from memvault.extract.constraints import check_statement, normalise_statement
 from memvault.extract.context import of_the_moment
+from memvault.extract.gloss import glosses
 from memvault.extract.reading import UPDATE_CUE, VERBATIM_RULE, english_like
 from memvault.extract.sensitive import sensitive_slot, sensitive_words
 from memvault.extract.verbatim import identifiers
@@ -136,6 +137,18 @@ def bare_reminder(said: str, *, english: bool) -> bool:
 _MOMENT = ("silent:about today", "silent:logistics")
 
 
+#: How a question starts, in English; in other languages a glossed question word.
+_ASKS = re.compile(
+    r"^(?:what|why|how|where|when|who|whom|which|whose|is|are|was|were|do|does|did|can"
+    r"|could|would|will|should|shall|have|has|any|anyone|anybody|anything)\b",
+    re.I,
+)
+
+
+def _asks(said: str) -> bool:
+    return _ASKS.match(said) is not None or "what how where why" in glosses(said)
+
+
 def _attachable(clause: Unkept, target: Candidate) -> bool:
     said = clause.said.strip()
     if clause.why.startswith(WHEN_TO_REMIND):
@@ -151,7 +164,10 @@ def _attachable(clause: Unkept, target: Candidate) -> bool:
     return (
         (relative or bool(_names(said)))
         and not said.endswith(("?", "？"))
-        and not clause.why.startswith(("silent:praise", "silent:temporary", "silent:question"))
+        and not clause.why.startswith(("silent:praise", "silent:temporary"))
+        # a question, not a statement a weak reading called one ("The old site was
+        # wiki-v1.internal." read question 0.05)
+        and not (clause.why.startswith("silent:question") and _asks(said))
         and _SECRETISH.search(said) is None
         and not any(_OPAQUE.match(name) for name in _names(said))
         # never a clause that names a forbidden family, a credential, an id, an account

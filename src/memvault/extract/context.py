@@ -43,6 +43,7 @@ __all__ = [
     "decision_said",
     "favourite_said",
     "lasting_state",
+    "leaves_chat",
     "of_the_moment",
     "praises_listener",
     "stands_alone",
@@ -198,15 +199,38 @@ _NOT_ENOUGH = re.compile(
 )
 
 
+#: A reaction to the assistant's suggestion: "Perfect, the second regex is the one I'll use",
+#: "Nice, option three it is", "Good shout, that reads better" — an interjection, then the
+#: answer pointed at, and nothing said about the speaker's own world.
+_REACTION = re.compile(
+    r"^(?:nice|lovely|perfect|great|awesome|cool|brilliant|excellent|sweet|neat|ah+|oh+|ooh"
+    r"|aha|ok|okay|lol|haha\w*|wow|good shout|fair enough|yes|yep|yeah|right|amazing"
+    r"|splendid|spot on)(?:\s+(?:one|stuff|ok|okay|thanks|then))?\s*[,!.—–-]+\s*"
+    r"(?:that|this|it|option \w+|both|the one|(?:the (?:first|second|third|fourth|last|other"
+    r"|new|shorter|longer|updated|final|simpler|cleaner|latter|former)|your) (?:option|one"
+    r"|version|snippet|regex|query|example|draft|approach|fix|suggestion|idea|layout|wording"
+    r"|command|script|answer|formula|trick|solution|table|diagram|heading|title|line|loop"
+    r"|function|explanation|link|recipe|list|plan|outline))\b"
+    r"(?![^.!?]*\b(?:we|we're|we've|our|my|i'm|i've|i am|us)\b)",
+    re.I,
+)
+
+
 def praises_listener(text: str) -> bool:
     """Whether a clause praises or thanks the assistant instead of saying something
     about the user (chit-chat, whatever the reader calls it).
 
     >>> praises_listener("j'adore cette réponse"), praises_listener("your answers are too long")
     (True, False)
+    >>> praises_listener("Perfect, the second regex is the one I'll use")
+    True
+    >>> praises_listener("Nice, that's what we run in production")
+    False
     """
     if _REQUEST.search(text):
         return False
+    if _REACTION.search(text):
+        return True
     if _ANSWER_PRAISE.search(text):
         return _NOT_ENOUGH.search(text) is None
     return _PRAISE.search(text) is not None
@@ -246,6 +270,33 @@ def of_the_moment(text: str) -> bool:
     (True, False)
     """
     return bool(_MOMENT.search(text))
+
+
+#: Leaving the chat: "gotta run", "have to go, sorry", "got to dash, the plumber's here",
+#: "the taxi's outside, need to head off" — the leave words alone, first or last in the
+#: clause ("I have to go to the bank on Friday" is a todo).
+_LEAVE = (
+    r"(?:i\s+)?(?:(?:have|need|got|'ve got)\s+to|gotta|must|gonna have to)\s+"
+    r"(?:go|run|dash|fly|head off|head out|jump off|jump|log off|sign off|bounce|scoot|leave)"
+    r"|brb|gtg|g2g|off to the next (?:call|meeting)"
+)
+_LEAVE_TAIL = r"(?:\s+(?:now|for now|sorry|soon|in a sec|for a bit|real quick))*"
+_LEAVING = re.compile(
+    rf"^(?:(?:ok|okay|sorry|right|anyway|welp|alright|argh|ugh|oops)[,!.]?\s+)?(?:{_LEAVE})"
+    rf"{_LEAVE_TAIL}\s*(?:[,;:.!—–-]|$)|[,;—–-]\s*(?:{_LEAVE}){_LEAVE_TAIL}[\s.!]*$",
+    re.I,
+)
+
+
+def leaves_chat(text: str) -> bool:
+    """Whether a clause says the speaker is leaving the conversation (a one-off).
+
+    >>> leaves_chat("got to run, the plumber just arrived"), leaves_chat("I have to go, sorry!")
+    (True, True)
+    >>> leaves_chat("I have to go to the dentist on Friday"), leaves_chat("gotta run the tests")
+    (False, False)
+    """
+    return _LEAVING.search(text.strip()) is not None
 
 
 #: Happenings that start a state which lasts (a new pet, school, job, home, marriage).
@@ -302,7 +353,18 @@ _DECIDED = _any_of(
         r"no longer going to|won't use|will not use|switching to",
         r"chang(?:ed|ing) (?:my|our) minds?|keeping|stick(?:ing)? with|scratch that",
         r"change of plans?|on second thought",
+        r"final call|it's decided|made up (?:my|our) minds?",
     )
+)
+#: A choice not made yet: "we still haven't decided", "todavía no hemos decidido",
+#: "まだ決めていません" — no Decision, however the reader reads it.
+_UNDECIDED = re.compile(
+    r"(?<!\w)(?:(?:haven't|have not|hasn't|has not|not yet|can't|cannot|couldn't|yet to)"
+    r"(?:\s+(?!so\b|and\b|but\b)\w+){0,2}\s+(?:decid\w*|chos\w*|choose|picked|settled)"
+    r"|still deciding|undecided|not sure (?:yet )?(?:whether|if)|todavía no|aún no|pas encore"
+    r"|noch nicht|ainda não|non (?:\w+ )?ancora|nog niet"
+    r"|jeszcze nie|ещё не|еще не|henüz)(?!\w)|まだ決め|まだ決まって|还没(?:有)?决定|아직 안 정했",
+    re.I,
 )
 
 
@@ -313,7 +375,11 @@ def decision_said(text: str) -> bool:
 
     >>> decision_said("we went with Temporal for the workflows"), decision_said("we use Temporal")
     (True, False)
+    >>> decision_said("we still haven't decided between Temporal and Airflow")
+    False
     """
+    if _UNDECIDED.search(text):
+        return False
     return _DECIDED.search(text) is not None or "we decided" in glosses(text)
 
 

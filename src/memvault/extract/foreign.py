@@ -95,10 +95,18 @@ def keep_other_language(
     """
     text = clause.text
     share, mass = bar
-    sure = reading.sure or (
+    # a language outside the corpus (Finnish) is read surely only when its best label
+    # is itself probable: standing out among eleven low scores says little there
+    unknown = reading.score < 0.5 and not in_a_read_language(text)
+    sure = (reading.sure and not unknown) or (
         says and reading.label in STATED_OTHER and (reading.share >= share or reading.mass >= mass)
     )
-    if not sure and says and reading.label in {"todo", "reminder"} and NEED_GLOSS in glosses(text):
+    if (
+        not sure
+        and reading.label in {"todo", "reminder"}
+        and NEED_GLOSS in glosses(text)
+        and (says or reading.score >= 0.5)
+    ):
         # "来週の金曜までに原稿を読んで感想を送らないといけない": a task said with a task's
         # words ("need to"), read as one without standing out — a todo
         sure = True

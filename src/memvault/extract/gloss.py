@@ -129,8 +129,11 @@ GLOSSES: tuple[tuple[str, str, str], ...] = (
         r"|decidimos|decidi|resolvemos|vamos usar|abbiamo deciso|ho deciso|useremo"
         r"|we hebben besloten|besloten|we gaan voor|zdecydowaliśmy|zdecydowałem|zdecydowałam"
         r"|postanowiliśmy|karar verdik|karar verdim|karar aldık|решили|решил|решила"
-        r"|vi har bestämt|bestämt mig|vi har besluttet|besluttet",
-        r"決めた|決定|ことにした|ことになった|决定|定了|选了|就用|하기로 했|하기로 결정|로 결정",
+        r"|vi har bestämt|bestämt mig|vi har besluttet|besluttet|vi har bestemt"
+        r"|he decidit|hem decidit|am hotărât|am hotarat|am decis|am hotărît"
+        r"|вирішила|вирішив|вирішили|rozhodla jsem|rozhodl jsem|rozhodli jsme",
+        r"決めた|決めました|決めます|決定|ことにした|ことにしました|ことになった|ことになりました"
+        r"|决定|定了|选了|就用|하기로 했|하기로 결정|로 결정",
     ),
     (
         "my goal is to",

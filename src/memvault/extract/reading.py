@@ -199,7 +199,9 @@ _FIRST_PERSON_LEAD = re.compile(
 _LISTENER = re.compile(r"\b(?:you|your|you're|you've|yours|ya|u)\b", re.I)
 _INTERROGATIVE = re.compile(
     r"^(?:what|why|how|where|when|who|whom|which|whose|is|are|was|were|do|does|did|can"
-    r"|could|would|will|should|shall|have|has|any|anything|anyone|guess)\b",
+    r"|could|would|will|should|shall|have|has|guess)\b"
+    # "anyone tried Bun?" asks; "Anyone can come." / "Anything goes." says
+    r"|(?:any|anything|anyone|anybody)\b(?!\s+(?:can|is|are|will|may|goes|who|with)\b)",
     re.I,
 )
 _CONTENT_WORD = re.compile(r"[^\W\d_]{3,}")
@@ -372,6 +374,8 @@ def help_question(text: str) -> bool:
     (False, False)
     >>> help_question("is there a faster way to diff two parquet files?")
     True
+    >>> help_question("anyone tried bun for the build?"), help_question("Anyone can join in.")
+    (True, False)
     >>> help_question("¿Cómo puedo exportar la base de datos a CSV?"), help_question("¿Y tú?")
     (True, False)
     >>> help_question("¿Qué tal tu fin de semana?"), help_question("how do I fix a ton of errors?")

@@ -65,6 +65,7 @@ from memvault.extract.context import (
     context_of_kept,
     decision_said,
     lasting_state,
+    leaves_chat,
     of_the_moment,
     praises_listener,
     stands_alone,
@@ -505,6 +506,14 @@ class RuleExtractor:
                 # what follows carries the moment on ("Our VPN is down until noon. So
                 # I'm reading docs instead."), as after a sentence read as a one-off
                 aside_in = s_index if aside_in is None else aside_in
+            if cand is not None and not explicit and leaves_chat(raw):
+                # Trigger: the speaker leaves the chat ("got to run, the courier's here",
+                #          "I have to go, sorry!").
+                # Why: the todo rule and the reader read "have to" as a task; it is the
+                #      moment's logistics.
+                # Outcome: nothing is kept of it.
+                why, cand = f"silent:leaving ({why})", None
+                aside_in = s_index if aside_in is None else aside_in
             temporary = cand is not None and cand.rule in _STANDING and when.TEMPORARY.search(raw)
             if temporary and not explicit:
                 # Trigger: a standing rule's words for the next hours ("don't merge anything
@@ -910,14 +919,21 @@ class RuleExtractor:
             asked = reading.label == "preference" and bool(
                 _PLEASE.match(raw.strip()) or _STANDING_REQUEST.match(raw.strip())
             )
-            if reading.sure or says or named or asked:
+            # "Final call: we keep billing on Java", "we've settled on Caddy": a choice
+            # said in words, read as a decision without standing out
+            decided = reading.label == "decision" and reading.score >= 0.5 and decision_said(raw)
+            if reading.sure or says or named or asked or decided:
                 # Trigger (named): "we pin ruff==0.6.9", a clause naming an identifier
                 #          (pin, region, path, version) the reader reads as durable
                 #          (p >= 0.5) without standing out.
                 # Why: such clauses are the stack's facts, and the identifier must
                 #      come out byte-identical — lost, it cannot be recalled at all.
                 # Outcome: kept in the user's words, typed by the reading.
-                read = reading if reading.sure or named or asked else durable_fallback(reading)
+                read = (
+                    reading
+                    if reading.sure or named or asked or decided
+                    else durable_fallback(reading)
+                )
                 if not reading.sure and read.label in {"todo", "reminder"} and not says_task(text):
                     # "I've got back to back calls until 4": an unsure todo without a
                     # todo's words is one of the plain kinds (and the logistics rule sees it)

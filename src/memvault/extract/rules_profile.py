@@ -153,6 +153,15 @@ def _introduction_cjk(m: re.Match[str], c: Clause) -> Candidate | None:
     )
 
 
+#: Who is "here" without being named: "Everybody here …", "Somebody here …".
+_NOBODY_NAMED = frozenset(
+    """everyone everybody someone somebody anyone anybody nobody noone people folks
+    it that this they we he she you guests customers""".split()
+)
+#: "X here is / was / has …": a statement about X being here, no signature.
+_HERE_IS = re.compile(
+    r"\s*(?:is|are|was|were|has|have|had|seems?|looks?|loves?|hates?|just|all|too)\b", re.I
+)
 _GOES_ON = re.compile(r",\s+(?:i|i'm|i've|my|we|we're)\b", re.I)
 
 
@@ -169,6 +178,14 @@ def _introduction_lead(m: re.Match[str], c: Clause) -> Candidate | None:
         return None
     if lead in {"ich bin", "ben"} and not m["greet"]:
         return None  # "Ich bin Tischler, …": German nouns are capitalised
+    if m["w"] and (
+        name.lower() in _NOBODY_NAMED
+        or name.lower().endswith(("'s", "’s"))
+        or _HERE_IS.match(m.string[m.end() :]) is not None
+    ):
+        # "Everybody here was cheering", "The taxi's here": someone or something is
+        # here, no name signed ("Sven here, quick one" is)
+        return None
     after = m.string[m.end("v") :].lstrip()
     # "I'm Sven — indie dev", "I'm Kwame, I do pricing analytics": a sign-off's dash, or
     # a comma and the speaker going on about themselves

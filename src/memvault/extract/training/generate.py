@@ -62,6 +62,10 @@ PER_LABEL: dict[str, int] = {
 #: schreibe ich in …"), standing orders ("keep answers under ten lines"), and their
 #: silent look-alikes (the state of things right now, the speaker's next hour).
 _ACTS = load_tables(__file__.replace("generate", "fragments_acts"), tuples=True)
+#: Session 14 (``fragments_team.toml``): a team's standing rules and size, where work goes
+#: said with a thing as the subject, decisions (also in nine other languages), and their
+#: silent look-alikes: the same words about today, leaving the chat, reactions, small talk.
+_TEAM = load_tables(__file__.replace("generate", "fragments_team"), tuples=True)
 #: Both batches of templates and slots (the second adds to the first, label by label).
 TEMPLATES: dict[str, tuple[str, ...]] = {
     label: _TEMPLATES_1[label] + fragments_chat.TEMPLATES.get(label, ()) for label in LABELS
@@ -161,6 +165,24 @@ BATCHES: tuple[Batch, ...] = (
             prefixes=False,
         )
         for lang in _ACTS["TEMPLATES_OTHER"]
+    ),
+    # session 14: team rules and sizes, things routed to tools, decisions, and the same
+    # words about today; reactions to a suggestion and small talk (silent)
+    Batch(
+        "team",
+        _TEAM["TEMPLATES"],
+        {**SLOTS, **_TEAM["SLOTS"]},
+        _TEAM["PER_LABEL"],
+    ),
+    *(
+        Batch(
+            f"team.{lang}",
+            _TEAM["TEMPLATES_OTHER"][lang],
+            _TEAM["SLOTS_OTHER"],
+            _TEAM["PER_LABEL_OTHER"],
+            prefixes=False,
+        )
+        for lang in _TEAM["TEMPLATES_OTHER"]
     ),
 )
 
