@@ -46,6 +46,7 @@ __all__ = [
     "leaves_chat",
     "of_the_moment",
     "praises_listener",
+    "routes_work",
     "stands_alone",
     "taste_said",
     "wants_replies",
@@ -270,6 +271,43 @@ def of_the_moment(text: str) -> bool:
     (True, False)
     """
     return bool(_MOMENT.search(text))
+
+
+#: Where work goes, said with a thing as the subject: "Refund requests are logged in a
+#: Notion board", "Supplier invoices come through Tradeshift", "The floor plans are drawn
+#: in Vectorworks" — present tense, a routing verb, then a named tool (a capital or an
+#: identifier after the verb).
+_ROUTED = re.compile(
+    r"^(?!(?:i|we|you|it|this|that)\b)[\w'’ -]{2,60}?\s(?:"
+    r"(?:go|goes|come|comes|run|runs|flow|flows|live|lives|sit|sits|land|lands)"
+    r"(?: in)?\s+(?:in|into|through|to|via|from|out of|on)"
+    r"|(?:is|are|get|gets)\s+(?:all\s+)?(?:done|logged|tracked|kept|booked|made|processed"
+    r"|managed|handled|stored|filed|recorded|synced|entered|monitored|scheduled|approved"
+    r"|drawn|drafted|built|run|sent|issued|invoiced|planned|printed|published|delivered)"
+    r"\s+(?:in|into|through|on|with|via|from|out of|using))"
+    r"\s+(?:(?:a|an|the|our|my)\s+)?(?:[A-Z][\w.+#-]*|[a-z]+[A-Z][\w.+#-]*|\S*\d\S*)",
+)
+_NOT_NOW = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|right now|this (?:morning|afternoon|evening|week)"
+    r"|until|till|for now|at the moment|again|still|anymore|soon)\b",
+    re.I,
+)
+
+
+def routes_work(text: str) -> bool:
+    """Whether an English clause says where a kind of work goes (the stack's fact).
+
+    >>> routes_work("Refund requests are logged in a Notion board")
+    True
+    >>> routes_work("Supplier invoices come through Tradeshift")
+    True
+    >>> routes_work("The invoices are done in time"), routes_work("The scans go to Box tomorrow")
+    (False, False)
+    >>> routes_work("We log repairs in Airtable"), routes_work("It is stuck in Jenkins")
+    (False, False)
+    """
+    clause = text.strip()
+    return _ROUTED.match(clause) is not None and _NOT_NOW.search(clause) is None
 
 
 #: Leaving the chat: "gotta run", "have to go, sorry", "got to dash, the plumber's here",

@@ -68,6 +68,7 @@ from memvault.extract.context import (
     leaves_chat,
     of_the_moment,
     praises_listener,
+    routes_work,
     stands_alone,
     taste_said,
 )
@@ -305,6 +306,10 @@ def _own_aside(cand: Candidate, sentence_of: dict[int, int], touched: set[int]) 
         and english_like(cand.said)
         and stated(cand.said)
     )
+
+
+#: Glosses of thanks and cheers ("danke", "gracias", "super", "haha").
+_THANKS = frozenset({"thanks", "haha cool ok"})
 
 
 class RuleExtractor:
@@ -730,6 +735,15 @@ class RuleExtractor:
             # "you always explain things so clearly", "I appreciate how patient you are":
             # about the assistant, not the user — chit-chat whatever the reader says
             return None, "silent:praise of the assistant"
+        if (
+            not explicit
+            and len(text.split()) <= 4
+            and _THANKS.intersection(glosses(text))
+            and not stands_alone(text)
+        ):
+            # "Alles klar, danke dir.", "¡Gracias, amiga!": thanks or a cheer in a few
+            # words of another language, whatever the reader says
+            return None, "silent:chitchat (thanks)"
         quiet = "" if reading is None else silent(reading, sentence, explicit=explicit, text=text)
         if reading is None and not explicit and is_chitchat(text):
             return None, "silent:chit-chat (no reader)"
@@ -921,7 +935,14 @@ class RuleExtractor:
             )
             # "Final call: we keep billing on Java", "we've settled on Caddy": a choice
             # said in words, read as a decision without standing out
-            decided = reading.label == "decision" and reading.score >= 0.5 and decision_said(raw)
+            decided = (
+                reading.label == "decision" and reading.score >= 0.5 and decision_said(raw)
+            ) or (
+                # "Refund requests are logged in Notion": where work goes, read as a
+                # fact that does not stand out (the moment's "the invoices are done"
+                # reads alike)
+                reading.label == "fact" and reading.score >= 0.6 and routes_work(raw)
+            )
             if reading.sure or says or named or asked or decided:
                 # Trigger (named): "we pin ruff==0.6.9", a clause naming an identifier
                 #          (pin, region, path, version) the reader reads as durable

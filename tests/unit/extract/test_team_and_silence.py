@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memvault.extract import Message, RuleExtractor
-from memvault.extract.context import decision_said, leaves_chat, praises_listener
+from memvault.extract.context import decision_said, leaves_chat, praises_listener, routes_work
 from memvault.extract.gloss import glosses
 
 NOW = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
@@ -135,3 +135,38 @@ def test_someone_or_something_here_is_no_name(text: str) -> None:
 def test_a_name_signed_with_here_is_still_a_name() -> None:
     got = kept("Ilse here, one more thing about the invoices.")
     assert any("name is Ilse" in c for _, c in got), got
+
+
+@pytest.mark.parametrize("text", ["Super, merci beaucoup !", "Muchas gracias, de verdad."])
+def test_thanks_in_a_few_words_of_another_language_keeps_nothing(text: str) -> None:
+    assert kept(text) == []
+
+
+def test_thanks_before_a_fact_in_another_language_keeps_the_fact() -> None:
+    got = kept("Danke, wir nutzen jetzt Postgres 16.")
+    assert any("Postgres 16" in c for _, c in got), got
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Refund requests are logged in a Notion board.", "Notion"),
+        ("Supplier invoices come through Tradeshift.", "Tradeshift"),
+    ],
+)
+def test_where_work_goes_is_the_stacks_fact(text: str, word: str) -> None:
+    assert routes_work(text)
+    got = kept(text)
+    assert any(t == "Fact" and word in c for t, c in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The refund requests are stuck in Notion again today.",
+        "The scans go to Box tomorrow.",
+    ],
+)
+def test_where_work_is_right_now_keeps_nothing(text: str) -> None:
+    assert not routes_work(text)
+    assert kept(text) == []
