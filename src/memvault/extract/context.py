@@ -49,6 +49,7 @@ __all__ = [
     "routes_work",
     "stands_alone",
     "taste_said",
+    "team_size",
     "wants_replies",
 ]
 
@@ -308,6 +309,38 @@ def routes_work(text: str) -> bool:
     """
     clause = text.strip()
     return _ROUTED.match(clause) is not None and _NOT_NOW.search(clause) is None
+
+
+_COUNT = (
+    r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty"
+    r"|thirty|forty|fifty|a dozen|a handful)"
+)
+#: How big a team is: "the support desk is seven people", "we're a team of four", "there are
+#: just three of us on nights", "our crew has twelve riggers".
+_TEAM_SIZE = re.compile(
+    r"\b(?:team|crew|staff|desk|department|squad|group|practice|studio|office|company"
+    r"|business|band|choir|lab|unit|shift)\b[^.!?]{0,30}?\b(?:is|are|has|have|counts)\s+"
+    rf"(?:just\s+|only\s+|about\s+|around\s+|roughly\s+)?{_COUNT}\b"
+    rf"|\bthere(?:'s| is| are)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+us\b"
+    rf"|\bwe(?:'re| are)\s+(?:just\s+|only\s+)?(?:a\s+(?:team|crew|group)\s+of\s+)?{_COUNT}"
+    r"(?:\s+(?:people|of us|engineers|staff))?\s*(?:[,.!;]|$|\s+(?:on|in|at|across|now))",
+    re.I,
+)
+_ONE_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend))\b",
+    re.I,
+)
+
+
+def team_size(text: str) -> bool:
+    """Whether a clause says how many people a team is (a lasting fact, not today's count).
+
+    >>> team_size("the support desk is seven people"), team_size("we're a team of four on ops")
+    (True, True)
+    >>> team_size("there are just three of us in the office today"), team_size("we are ready")
+    (False, False)
+    """
+    return _TEAM_SIZE.search(text) is not None and _ONE_DAY.search(text) is None
 
 
 #: Leaving the chat: "gotta run", "have to go, sorry", "got to dash, the plumber's here",

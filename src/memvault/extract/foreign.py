@@ -79,6 +79,10 @@ _ASKED = re.compile(
 _RECENT_GLOSSES = frozenset({"yesterday", "last week"})
 
 
+#: A fact reading this probable keeps a clause in another language that names something.
+NAMED_FACT = 0.9
+
+
 def keep_other_language(
     clause: Clause,
     reading: Reading,
@@ -109,6 +113,16 @@ def keep_other_language(
     ):
         # "来週の金曜までに原稿を読んで感想を送らないといけない": a task said with a task's
         # words ("need to"), read as one without standing out — a todo
+        sure = True
+    if (
+        not sure
+        and reading.label == "fact"
+        and reading.score >= NAMED_FACT
+        and stands_alone(text)
+        and in_a_read_language(text)
+    ):
+        # "Le client est sous Unity 6, le backend en Node": read as a fact, surely by its
+        # own head, naming things — the stack's fact, whatever else the heads half-say
         sure = True
     if not sure and introduces(text):
         sure, reading = True, replace(reading, label="fact")  # "jag heter Nils och …"

@@ -71,6 +71,7 @@ from memvault.extract.context import (
     routes_work,
     stands_alone,
     taste_said,
+    team_size,
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
@@ -739,7 +740,7 @@ class RuleExtractor:
             not explicit
             and len(text.split()) <= 4
             and _THANKS.intersection(glosses(text))
-            and not stands_alone(text)
+            and not stands_alone(text.lstrip("¡¿\"'« "))
         ):
             # "Alles klar, danke dir.", "¡Gracias, amiga!": thanks or a cheer in a few
             # words of another language, whatever the reader says
@@ -936,12 +937,14 @@ class RuleExtractor:
             # "Final call: we keep billing on Java", "we've settled on Caddy": a choice
             # said in words, read as a decision without standing out
             decided = (
-                reading.label == "decision" and reading.score >= 0.5 and decision_said(raw)
-            ) or (
-                # "Refund requests are logged in Notion": where work goes, read as a
-                # fact that does not stand out (the moment's "the invoices are done"
-                # reads alike)
-                reading.label == "fact" and reading.score >= 0.6 and routes_work(raw)
+                (reading.label == "decision" and reading.score >= 0.5 and decision_said(raw))
+                or (
+                    # "Refund requests are logged in Notion": where work goes, read as a
+                    # fact that does not stand out (the moment's "the invoices are done"
+                    # reads alike)
+                    reading.label == "fact" and reading.score >= 0.6 and routes_work(raw)
+                )
+                or (reading.label == "fact" and team_size(raw))
             )
             if reading.sure or says or named or asked or decided:
                 # Trigger (named): "we pin ruff==0.6.9", a clause naming an identifier

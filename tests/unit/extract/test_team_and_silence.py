@@ -10,8 +10,17 @@ from datetime import UTC, datetime
 import pytest
 
 from memvault.extract import Message, RuleExtractor
-from memvault.extract.context import decision_said, leaves_chat, praises_listener, routes_work
+from memvault.extract.clause import Clause
+from memvault.extract.context import (
+    decision_said,
+    leaves_chat,
+    praises_listener,
+    routes_work,
+    team_size,
+)
+from memvault.extract.foreign import keep_other_language
 from memvault.extract.gloss import glosses
+from memvault.extract.reader import Reading
 
 NOW = datetime(2026, 3, 10, 9, 30, tzinfo=UTC)
 X = RuleExtractor()
@@ -137,7 +146,9 @@ def test_a_name_signed_with_here_is_still_a_name() -> None:
     assert any("name is Ilse" in c for _, c in got), got
 
 
-@pytest.mark.parametrize("text", ["Super, merci beaucoup !", "Muchas gracias, de verdad."])
+@pytest.mark.parametrize(
+    "text", ["Super, merci beaucoup !", "Muchas gracias, de verdad.", "¡Gracias, amiga!"]
+)
 def test_thanks_in_a_few_words_of_another_language_keeps_nothing(text: str) -> None:
     assert kept(text) == []
 
@@ -170,3 +181,38 @@ def test_where_work_goes_is_the_stacks_fact(text: str, word: str) -> None:
 def test_where_work_is_right_now_keeps_nothing(text: str) -> None:
     assert not routes_work(text)
     assert kept(text) == []
+
+
+def test_a_team_size_is_a_fact_and_todays_headcount_is_not() -> None:
+    assert team_size("we're a team of four on the night desk")
+    assert not team_size("there are four of us in the office today")
+    assert any(t == "Fact" and "four" in c for t, c in kept("We're a team of four on nights."))
+    assert kept("There are four of us in the office today.") == []
+
+
+def _unsure(label: str, score: float) -> Reading:
+    scores = ((label, score), ("oneoff", 0.6))
+    return Reading(label, score, scores, share=0.6, sure=False, mass=0.6)
+
+
+def test_a_fact_in_another_language_read_surely_by_its_head_and_naming_things_is_kept() -> None:
+    named = Clause(
+        "Le site tourne sur Django et les paiements passent par Mollie", "Noor", NOW.date()
+    )
+    plain = Clause("le site tourne bien et les paiements passent vite", "Noor", NOW.date())
+    bar = (0.8, 0.825)
+    kept_named, why = keep_other_language(
+        named, _unsure("fact", 0.95), says=False, lead=False, bar=bar
+    )
+    assert kept_named is not None and kept_named.type.value == "Fact", why
+    # the fact head not sure enough, or nothing named: unread
+    assert (
+        keep_other_language(named, _unsure("fact", 0.85), says=False, lead=False, bar=bar)[0]
+        is None
+    )
+    assert (
+        keep_other_language(plain, _unsure("fact", 0.95), says=False, lead=False, bar=bar)[0]
+        is None
+    )
+    # a moment in the same language, naming things, keeps nothing end to end
+    assert kept("Aujourd'hui Mollie est en panne, les paiements attendent.") == []
