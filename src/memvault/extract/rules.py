@@ -68,10 +68,9 @@ from memvault.extract.context import (
     leaves_chat,
     of_the_moment,
     praises_listener,
-    routes_work,
+    standing_fact,
     stands_alone,
     taste_said,
-    team_size,
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
@@ -937,14 +936,13 @@ class RuleExtractor:
             # "Final call: we keep billing on Java", "we've settled on Caddy": a choice
             # said in words, read as a decision without standing out
             decided = (
-                (reading.label == "decision" and reading.score >= 0.5 and decision_said(raw))
-                or (
-                    # "Refund requests are logged in Notion": where work goes, read as a
-                    # fact that does not stand out (the moment's "the invoices are done"
-                    # reads alike)
-                    reading.label == "fact" and reading.score >= 0.6 and routes_work(raw)
-                )
-                or (reading.label == "fact" and team_size(raw))
+                reading.label == "decision" and reading.score >= 0.5 and decision_said(raw)
+            ) or (
+                # "Refund requests are logged in Notion", "we're a team of four": where
+                # work goes or how big the team is, read as a
+                # fact that does not stand out (the moment's "the invoices are done"
+                # reads alike)
+                reading.label == "fact" and reading.score >= 0.6 and standing_fact(raw)
             )
             if reading.sure or says or named or asked or decided:
                 # Trigger (named): "we pin ruff==0.6.9", a clause naming an identifier

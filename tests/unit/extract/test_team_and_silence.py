@@ -15,8 +15,7 @@ from memvault.extract.context import (
     decision_said,
     leaves_chat,
     praises_listener,
-    routes_work,
-    team_size,
+    standing_fact,
 )
 from memvault.extract.foreign import keep_other_language
 from memvault.extract.gloss import glosses
@@ -166,7 +165,7 @@ def test_thanks_before_a_fact_in_another_language_keeps_the_fact() -> None:
     ],
 )
 def test_where_work_goes_is_the_stacks_fact(text: str, word: str) -> None:
-    assert routes_work(text)
+    assert standing_fact(text)
     got = kept(text)
     assert any(t == "Fact" and word in c for t, c in got), got
 
@@ -179,13 +178,13 @@ def test_where_work_goes_is_the_stacks_fact(text: str, word: str) -> None:
     ],
 )
 def test_where_work_is_right_now_keeps_nothing(text: str) -> None:
-    assert not routes_work(text)
+    assert not standing_fact(text)
     assert kept(text) == []
 
 
 def test_a_team_size_is_a_fact_and_todays_headcount_is_not() -> None:
-    assert team_size("we're a team of four on the night desk")
-    assert not team_size("there are four of us in the office today")
+    assert standing_fact("we're a team of four on the night desk")
+    assert not standing_fact("there are four of us in the office today")
     assert any(t == "Fact" and "four" in c for t, c in kept("We're a team of four on nights."))
     assert kept("There are four of us in the office today.") == []
 

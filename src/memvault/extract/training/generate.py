@@ -108,6 +108,25 @@ class Batch:
     prefixes: bool = True
 
 
+def _table_batches(name: str, tables: dict[str, Any]) -> tuple[Batch, ...]:
+    """The batches of one ``.toml`` of fragments: its English templates (with the shared
+    slots), then one batch per other language (``TEMPLATES_OTHER``, no English fillers)."""
+    other = tables["TEMPLATES_OTHER"]
+    return (
+        Batch(name, tables["TEMPLATES"], {**SLOTS, **tables["SLOTS"]}, tables["PER_LABEL"]),
+        *(
+            Batch(
+                f"{name}.{lang}",
+                other[lang],
+                tables["SLOTS_OTHER"],
+                tables["PER_LABEL_OTHER"],
+                prefixes=False,
+            )
+            for lang in other
+        ),
+    )
+
+
 #: Batches after the first two (each adds rows; earlier rows stay byte-identical).
 BATCHES: tuple[Batch, ...] = (
     Batch(
@@ -150,40 +169,10 @@ BATCHES: tuple[Batch, ...] = (
     ),
     # session 12: jobs and tools said as what a person does, standing orders, and the
     # state of things right now (silent)
-    Batch(
-        "acts",
-        _ACTS["TEMPLATES"],
-        {**SLOTS, **_ACTS["SLOTS"]},
-        _ACTS["PER_LABEL"],
-    ),
-    *(
-        Batch(
-            f"acts.{lang}",
-            _ACTS["TEMPLATES_OTHER"][lang],
-            _ACTS["SLOTS_OTHER"],
-            _ACTS["PER_LABEL_OTHER"],
-            prefixes=False,
-        )
-        for lang in _ACTS["TEMPLATES_OTHER"]
-    ),
+    *_table_batches("acts", _ACTS),
     # session 14: team rules and sizes, things routed to tools, decisions, and the same
     # words about today; reactions to a suggestion and small talk (silent)
-    Batch(
-        "team",
-        _TEAM["TEMPLATES"],
-        {**SLOTS, **_TEAM["SLOTS"]},
-        _TEAM["PER_LABEL"],
-    ),
-    *(
-        Batch(
-            f"team.{lang}",
-            _TEAM["TEMPLATES_OTHER"][lang],
-            _TEAM["SLOTS_OTHER"],
-            _TEAM["PER_LABEL_OTHER"],
-            prefixes=False,
-        )
-        for lang in _TEAM["TEMPLATES_OTHER"]
-    ),
+    *_table_batches("team", _TEAM),
 )
 
 
