@@ -1,0 +1,255 @@
+"""Every gate decision of this tree against another revision's: the proof a speed change is one.
+
+Trigger: a change made for speed in the gate's code (``memvault.policy``: normalisation,
+  the detectors' prefilters, the batched entry) or the write path.
+Why: a faster gate that decides one text differently is a behaviour change (issue 22
+  allows none); the unit tests hold a few hundred texts, the corpora tens of thousands.
+Outcome: both trees judge every text of the training corpus (``corpus.jsonl``,
+  ``written/*.jsonl``), ``../shared/data/governance/dev.jsonl`` and every
+  ``bench/data/governance_fresh_*.jsonl`` (run for equality only: no item is printed,
+  stored or read by a person; the dumps hold digests), each in a process of its own with
+  its own sources first on ``sys.path``:
+
+  * ``evaluate_detailed`` of the text alone (the shipped learned layer on): the decision
+    (stop reason, detector, reason, spans) and every finding (detector, stop reason,
+    reason, spans);
+  * ``normalize`` of the text and of the key the write path derives from it: every view
+    (name, text, offsets) and the notes;
+  * the peers bench's bulk path: ``--peers N`` dialogue sentences with a derived key and
+    a synthetic vector of the retrieval model, judged through
+    ``parallel.judge_candidates`` in batches of 500 (the learned heads primed per batch).
+
+  It prints, per file, the texts compared and how many differ in each part (positions
+  only), and exits 1 on any difference.
+
+    PYTHONPATH=src python bench/gate_identity.py --base main [--peers 20000]
+
+The multilingual encoder's vectors are cached by the text's sha256 in ``--cache``
+(outside the repository): both trees read the same vector for the same text (the
+encoder is not what a change here touches), and the second run does not pay for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TRAINING = Path("src/memvault/policy/training")
+
+
+def _files(root: Path) -> list[Path]:
+    """The text files judged, relative to ``root`` (the tree under test's checkout)."""
+    found = [TRAINING / "corpus.jsonl", *sorted((root / TRAINING / "written").glob("*.jsonl"))]
+    shared = (root / "../shared/data/governance/dev.jsonl").resolve()
+    found.append(shared)
+    found.extend(sorted((root / "bench/data").glob("governance_fresh_*.jsonl")))
+    return [p if p.is_absolute() else root / p for p in found]
+
+
+def _texts(path: Path) -> Iterator[str]:
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                text = json.loads(line).get("text")
+                if isinstance(text, str):
+                    yield text
+
+
+def _digest(obj: Any) -> str:
+    return hashlib.sha256(repr(obj).encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+
+def _view_key(doc: Any) -> tuple[Any, ...]:
+    views = tuple((v.name, v.text, tuple(v.starts), tuple(v.ends)) for v in doc.views())
+    return (doc.original, views, doc.invisible_count, doc.homoglyph_count, tuple(doc.notes))
+
+
+def _cache_multi(cache_path: Path) -> None:
+    """The multilingual encoder's vectors, read from / added to ``cache_path`` by text digest."""
+    import numpy as np
+
+    from memvault.policy import learned
+
+    cache: dict[str, Any] = {}
+    if cache_path.exists():
+        with cache_path.open("rb") as fh:
+            cache = pickle.load(fh)  # written by this script, this user
+    original = learned.LearnedLayer._multi_vectors
+    added: list[int] = [0]
+
+    def cached(self: Any, texts: Any) -> Any:
+        keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        missing = [t for t, k in zip(texts, keys, strict=True) if k not in cache]
+        if missing:
+            rows = original(self, missing)
+            if rows is None:
+                return None
+            for t, row in zip(missing, rows, strict=True):
+                cache[hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest()] = row
+            added[0] += len(missing)
+        return [np.array(cache[k], dtype=np.float64) for k in keys]
+
+    learned.LearnedLayer._multi_vectors = cached  # type: ignore[method-assign]
+
+    import atexit
+
+    def save() -> None:
+        if added[0]:
+            tmp = cache_path.with_suffix(".tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(cache, fh)
+            tmp.replace(cache_path)
+
+    atexit.register(save)
+
+
+def _peers_candidates(n: int) -> list[Any]:
+    import random
+
+    import numpy as np
+
+    from memvault.benchmarks.perf import _synthetic
+    from memvault.benchmarks.perf_corpus import find_data_dir, load_corpus
+    from memvault.policy import Candidate, derive_key
+    from memvault.policy.candidate import Usage
+    from memvault.policy.learned import default_layer
+
+    rng = random.Random(42)
+    corpus = load_corpus(find_data_dir(ROOT / "../shared/data"))
+    texts = list(dict.fromkeys(corpus.sentence(rng) for _ in range(n + n // 10)))[:n]
+    model = default_layer().encoder_model_id
+    g = np.random.default_rng(3)
+    seed = g.standard_normal((256, 384)).astype(np.float32)
+    seed /= np.linalg.norm(seed, axis=1, keepdims=True)
+    vectors = np.concatenate([seed, _synthetic(seed, max(0, n - 256), np.random.default_rng(7))])
+    return [
+        (
+            Candidate(
+                text=t,
+                key=derive_key(t),
+                declared_category="EVENT",
+                type="Event",
+                vector=np.asarray(v, dtype=np.float32),
+                vector_model=model,
+            ),
+            Usage(),
+        )
+        for t, v in zip(texts, vectors, strict=True)
+    ]
+
+
+def dump(out: Path, root: Path, peers: int, cache: Path) -> None:
+    """This process's tree judges every text; digests by file go to ``out``."""
+    _cache_multi(cache)
+    import memvault
+    from memvault.policy import Candidate, GateContext, derive_key, evaluate_detailed, normalize
+    from memvault.policy.candidate import Caps
+    from memvault.policy.contract import load_contract
+    from memvault.policy.parallel import GateSettings, judge_candidates
+
+    print(f"judging with {memvault.__file__}", file=sys.stderr)
+    context = GateContext()
+    result: dict[str, dict[str, list[str]]] = {}
+    for path in _files(root):
+        parts: dict[str, list[str]] = {"decision": [], "findings": [], "normalize": []}
+        for text in _texts(path):
+            decision, found = evaluate_detailed(Candidate(text=text), context)
+            parts["decision"].append(
+                _digest((decision.stop_reason, decision.detector, decision.reason, decision.spans))
+            )
+            parts["findings"].append(
+                _digest(sorted((f.detector, f.stop_reason.value, f.reason, f.spans) for f in found))
+            )
+            parts["normalize"].append(
+                _digest((_view_key(normalize(text)), _view_key(normalize(derive_key(text)))))
+            )
+        result[path.name] = parts
+    if peers:
+        items = _peers_candidates(peers)
+        settings = GateSettings(load_contract(), True, Caps(), None, "default")
+        decisions = []
+        for start in range(0, len(items), 500):
+            decisions.extend(judge_candidates(items[start : start + 500], settings))
+        result["peers (bulk path)"] = {
+            "decision": [_digest((d.stop_reason, d.detector, d.reason, d.spans)) for d in decisions]
+        }
+    with out.open("wb") as fh:
+        pickle.dump(result, fh)
+
+
+def _run(src: Path, root: Path, out: Path, peers: int, cache: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--dump", str(out), "--root", str(root)]
+    cmd += ["--peers", str(peers), "--cache", str(cache)]
+    subprocess.run(cmd, env=env, check=True, cwd=root)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--base", default="main", help="the revision compared against (git rev)")
+    ap.add_argument("--peers", type=int, default=20000, help="peers sentences on the bulk path")
+    ap.add_argument(
+        "--cache", type=Path, default=Path(tempfile.gettempdir()) / "gate_identity_e5.pkl"
+    )
+    ap.add_argument("--dump", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.dump is not None:
+        dump(args.dump, args.root, args.peers, args.cache)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="gate-identity-") as tmp:
+        base_tree = Path(tmp) / "base"
+        base_tree.mkdir()
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", args.base, "src"], check=True, capture_output=True
+        ).stdout
+        archive_path = Path(tmp) / "base.tar"
+        archive_path.write_bytes(archive)
+        with tarfile.open(archive_path) as tar:
+            tar.extractall(base_tree, filter="data")
+        rev = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        before, after = Path(tmp) / "before.pkl", Path(tmp) / "after.pkl"
+        # both judge the same files: this checkout's (the base's own tree holds no data)
+        _run(base_tree / "src", ROOT, before, args.peers, args.cache)
+        _run(ROOT / "src", ROOT, after, args.peers, args.cache)
+        with before.open("rb") as fh:
+            old = pickle.load(fh)
+        with after.open("rb") as fh:
+            new = pickle.load(fh)
+    print(f"base {args.base} ({rev}) against the working tree {ROOT}")
+    total = differ = 0
+    for name in old.keys() | new.keys():
+        a, b = old.get(name, {}), new.get(name, {})
+        counts = {part: len(a.get(part, [])) for part in a}
+        diffs = {
+            part: sum(x != y for x, y in zip(a.get(part, []), b.get(part, []), strict=False))
+            + abs(len(a.get(part, [])) - len(b.get(part, [])))
+            for part in a.keys() | b.keys()
+        }
+        n = max(counts.values(), default=0)
+        total += n
+        differ += sum(diffs.values())
+        shown = ", ".join(f"{part} {d}" for part, d in sorted(diffs.items()))
+        print(f"{name:45s} {n:6d} texts; differences: {shown}")
+    print(f"total {total} texts judged by both trees; {differ} differences")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
