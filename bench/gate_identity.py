@@ -106,7 +106,7 @@ def _cache_multi(cache_path: Path) -> None:
 
     def save() -> None:
         if added[0]:
-            tmp = cache_path.with_suffix(".tmp")
+            tmp = cache_path.with_suffix(f".{os.getpid()}.tmp")
             with tmp.open("wb") as fh:
                 pickle.dump(cache, fh)
             tmp.replace(cache_path)
@@ -169,7 +169,7 @@ def dump(out: Path, root: Path, peers: int, cache: Path) -> None:
                 _digest((decision.stop_reason, decision.detector, decision.reason, decision.spans))
             )
             parts["findings"].append(
-                _digest(sorted((f.detector, f.stop_reason.value, f.reason, f.spans) for f in found))
+                _digest(sorted(repr((f.detector, f.stop_reason, f.reason, f.spans)) for f in found))
             )
             parts["normalize"].append(
                 _digest((_view_key(normalize(text)), _view_key(normalize(derive_key(text)))))
@@ -188,11 +188,19 @@ def dump(out: Path, root: Path, peers: int, cache: Path) -> None:
         pickle.dump(result, fh)
 
 
+def _command(out: Path, root: Path, peers: int, cache: Path) -> list[str]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--dump", str(out), "--root", str(root)]
+    return [*cmd, "--peers", str(peers), "--cache", str(cache)]
+
+
 def _run(src: Path, root: Path, out: Path, peers: int, cache: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--dump", str(out), "--root", str(root)]
-    cmd += ["--peers", str(peers), "--cache", str(cache)]
-    subprocess.run(cmd, env=env, check=True, cwd=root)
+    subprocess.run(_command(out, root, peers, cache), env=env, check=True, cwd=root)
+
+
+def _start(src: Path, root: Path, out: Path, peers: int, cache: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
+    return subprocess.Popen(_command(out, root, peers, cache), env=env, cwd=root)
 
 
 def main() -> int:
@@ -226,8 +234,16 @@ def main() -> int:
         ).stdout.strip()
         before, after = Path(tmp) / "before.pkl", Path(tmp) / "after.pkl"
         # both judge the same files: this checkout's (the base's own tree holds no data)
-        _run(base_tree / "src", ROOT, before, args.peers, args.cache)
-        _run(ROOT / "src", ROOT, after, args.peers, args.cache)
+        if not args.cache.exists():  # the encoder's vectors first, then both trees at once
+            _run(base_tree / "src", ROOT, before, args.peers, args.cache)
+            _run(ROOT / "src", ROOT, after, args.peers, args.cache)
+        else:
+            runs = [
+                _start(base_tree / "src", ROOT, before, args.peers, args.cache),
+                _start(ROOT / "src", ROOT, after, args.peers, args.cache),
+            ]
+            if any([p.wait() for p in runs]):
+                raise SystemExit("a tree failed to judge the texts")
         with before.open("rb") as fh:
             old = pickle.load(fh)
         with after.open("rb") as fh:

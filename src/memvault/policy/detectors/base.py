@@ -123,9 +123,17 @@ def run_rules(doc: NormalizedText, rules: Iterable[Rule], *, first_only: bool = 
     else:  # a passing collection: indexed for this call only
         ordered = tuple(rules)
         index = PatternIndex((r.pattern for r in ordered), [r.needs for r in ordered])
-    views = list(doc.views())
-    maybe = [index.candidates(v.lower) for v in views]
-    for i in sorted(frozenset().union(*maybe)):
+    if doc.extra:
+        views = list(doc.views())
+        maybe = [index.candidates(v.lower) for v in views]
+        indices = frozenset().union(*maybe)
+    else:  # most fields: the clean view alone
+        views = [doc.clean]
+        maybe = [index.candidates(doc.clean.lower)]
+        indices = maybe[0]
+        if not indices:
+            return hits
+    for i in sorted(indices):
         rule = ordered[i]
         found = False
         for view, may in zip(views, maybe, strict=True):

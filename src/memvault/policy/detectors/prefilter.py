@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,7 +30,6 @@ from memvault.policy.detectors.regex_literals import (
     needs_digit,
     required_literals,
     risky_chars,
-    trie_pattern,
 )
 
 __all__ = [
@@ -195,18 +195,90 @@ def register_patterns(patterns: Iterable[re.Pattern[str]]) -> None:
 
 
 class _Scan:
-    """Every registered needle of every pattern, as one trie, and what each match implies."""
+    """Every registered needle of every pattern, as one automaton, and what each state finds.
+
+    Trigger: one text is scanned for ~4,000 needles (every rule's literals).
+    Why: a trie regex searched again from each match + 1 cost a Python call per
+      needle occurrence (~13 a text) and tried the trie's branches one by one at
+      each position: ~40 µs a text, the largest single part of the detectors.
+    Outcome: an Aho–Corasick automaton over the needles, read one character at a
+      time (its transitions memoised as they are met): each state knows every
+      needle that ends there, so one pass gives exactly the set of needles that
+      occur in the text (~18 µs a text) — the set the trie regex gave
+      (``tests/unit/policy/test_prefilter.py``).
+    """
 
     def __init__(self, needles: frozenset[str]) -> None:
         self.needles = needles
-        # At each position the trie matches the LONGEST needle starting there (greedy,
-        # one child per character); every needle that is a prefix of it starts there too.
-        # searched from each start + 1 (not a lookahead at every position): ``re`` then
-        # skips the positions where no needle's first character is
-        self.regex = re.compile(trie_pattern(needles)) if needles else None
-        self.prefixes = {
-            n: frozenset(n[:k] for k in range(1, len(n) + 1) if n[:k] in needles) for n in needles
-        }
+        goto: list[dict[str, int]] = [{}]
+        ends: list[str | None] = [None]
+        for needle in sorted(needles):
+            state = 0
+            for ch in needle:
+                nxt = goto[state].get(ch)
+                if nxt is None:
+                    nxt = len(goto)
+                    goto.append({})
+                    ends.append(None)
+                    goto[state][ch] = nxt
+                state = nxt
+            ends[state] = needle
+        fail = [0] * len(goto)
+        found: list[frozenset[str]] = [frozenset()] * len(goto)
+        queue = deque(goto[0].values())
+        while queue:  # breadth first: a state's failure is shallower, so done first
+            state = queue.popleft()
+            own = ends[state]
+            found[state] = found[fail[state]] | {own} if own is not None else found[fail[state]]
+            for ch, nxt in goto[state].items():
+                back = fail[state]
+                while back and ch not in goto[back]:
+                    back = fail[back]
+                fail[nxt] = goto[back].get(ch, 0) if state else 0
+                queue.append(nxt)
+        self._goto = goto
+        self._fail = fail
+        #: the needles that end in each state (its own and its failure chain's)
+        self.found = found
+        self._finds = [bool(f) for f in found]
+        #: transitions, memoised per state as texts meet them (a character in no
+        #: needle always leads back to the root, and is never stored)
+        self._delta: list[dict[str, int]] = [dict(g) for g in goto]
+        self._alphabet = frozenset(ch for needle in needles for ch in needle)
+        self._memoised = 0
+
+    def _step(self, state: int, ch: str) -> int:
+        """The transition from ``state`` on ``ch`` (a character of some needle), memoised."""
+        goto, fail = self._goto, self._fail
+        back = state
+        while back and ch not in goto[back]:
+            back = fail[back]
+        nxt = goto[back].get(ch, 0)
+        if self._memoised < _MEMO_MAX:  # bounded: a long-running gate meets any text
+            self._delta[state][ch] = nxt
+            self._memoised += 1
+        return nxt
+
+    def present(self, lower_text: str) -> frozenset[str]:
+        """The needles that occur anywhere in ``lower_text``."""
+        delta, finds, alphabet = self._delta, self._finds, self._alphabet
+        state = 0
+        ended: set[int] = set()
+        for ch in lower_text:
+            nxt = delta[state].get(ch)
+            if nxt is None:
+                nxt = self._step(state, ch) if ch in alphabet else 0
+            state = nxt
+            if finds[state]:
+                ended.add(state)
+        if not ended:
+            return frozenset()
+        found = self.found
+        return frozenset().union(*[found[s] for s in ended])
+
+
+#: memoised transitions at most (a few MB); past it, each is computed again
+_MEMO_MAX = 500_000
 
 
 _SCAN = _Scan(frozenset())
@@ -246,14 +318,7 @@ def _present(lower_text: str) -> frozenset[str]:
     scan = _needle_scan()
     found = _PRESENT.get(lower_text)
     if found is None:
-        hits: set[str] = set()
-        if scan.regex is not None:
-            search = scan.regex.search
-            m = search(lower_text)
-            while m is not None:
-                hits |= scan.prefixes[m.group()]
-                m = search(lower_text, m.start() + 1)
-        found = frozenset(hits)
+        found = scan.present(lower_text)
         if len(_PRESENT) >= _PRESENT_MAX:
             _PRESENT.clear()
         if scan is _SCAN and not _PENDING:  # not built with a scan replaced meanwhile

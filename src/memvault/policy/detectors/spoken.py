@@ -202,6 +202,8 @@ class _Group:
 
 
 def _korean_digits(word: str) -> str | None:
+    if word.isascii():  # no Hangul digit in it, whatever suffix it ends with
+        return None
     for suffix in ("", *_KO_COPULA):
         if not word.endswith(suffix):
             continue
@@ -385,12 +387,10 @@ def spoken_view(base: View) -> View | None:
     >>> v.text if v else None
     'DNI: 3128'
     """
-    if not _may_hold_a_run(base.lower):
-        return None
     entry = _SPOKEN.get(id(base))
     if entry is not None and entry[0] is base:
-        return entry[1]
-    view = _spoken_view(base)
+        return entry[1]  # the other detector's answer, "no run" included
+    view = _spoken_view(base) if _may_hold_a_run(base.lower) else None
     if len(_SPOKEN) >= _SPOKEN_MAX:
         _SPOKEN.clear()
     _SPOKEN[id(base)] = (base, view)

@@ -37,7 +37,7 @@ from memvault.policy.detectors.base import (
     clause_of,
     words,
 )
-from memvault.policy.detectors.prefilter import PatternIndex, may_match
+from memvault.policy.detectors.prefilter import PatternIndex
 from memvault.policy.normalize import NormalizedText, View
 
 __all__ = ["FAMILY_RULES", "FRAMING", "TOPIC_AFTER", "detect"]
@@ -678,9 +678,9 @@ _REACH = 400
 _MAX_MATCHES = 256
 
 
-def _match_rule(rule: _FamilyRule, view: View, lower: str) -> Hit | None:
-    if not may_match(rule.term, lower):
-        return None
+def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
+    """The rule's hit in ``view``, if any (asked only for a rule :data:`_TERMS` lets
+    through for the view: exactly the rules ``may_match`` passes, so not tested again)."""
     text = view.text
     quotes = [(q.start(), q.end()) for q in _QUOTED.finditer(text)]
     for seen, m in enumerate(rule.term.finditer(text)):
@@ -797,10 +797,10 @@ def detect(doc: NormalizedText) -> list[Hit]:
         rule = FAMILY_RULES[i]
         if rule.family in done:
             continue
-        for (view, lower), may in zip(views, maybe, strict=True):
+        for (view, _lower), may in zip(views, maybe, strict=True):
             if i not in may:  # the rule's term cannot occur in this view
                 continue
-            hit = _match_rule(rule, view, lower)
+            hit = _match_rule(rule, view)
             if hit is not None:
                 hits.append(hit)
                 done.add(rule.family)
