@@ -49,6 +49,7 @@ from urllib.parse import unquote
 __all__ = [
     "NormalizedText",
     "View",
+    "clean_only",
     "derive_view",
     "normalize",
     "spelled_numbers_to_digits",
@@ -192,8 +193,7 @@ def _identity_offsets(n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _clean(text: str) -> tuple[View, int, int]:
     if text.isascii():  # nothing to fold: NFKC is the identity on ASCII, no invisibles
-        starts, ends = _identity_offsets(len(text))
-        return View("clean", text, starts, ends), 0, 0
+        return View("clean", text, *_identity_offsets(len(text))), 0, 0
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -613,6 +613,21 @@ def _const_view(base: View, name: str, s: str, start: int, end: int) -> View:
     # A decoded payload is normalised like any text, then every char maps to its encoded run.
     inner, _, _ = _clean(s)
     return View(name, inner.text, (o_start,) * len(inner.text), (o_end,) * len(inner.text))
+
+
+def clean_only(text: str) -> NormalizedText:
+    """``text`` with its clean view alone, for a field nothing reads more of (a slug key).
+
+    For ASCII the clean view is the text itself, as :func:`normalize` gives it; the
+    derived views are not made.
+
+    >>> clean_only("ship_it_on_friday").clean == normalize("ship_it_on_friday").clean
+    True
+    """
+    clean, invisible, homoglyphs = _clean(text)
+    return NormalizedText(
+        original=text, clean=clean, invisible_count=invisible, homoglyph_count=homoglyphs
+    )
 
 
 def normalize(text: str) -> NormalizedText:

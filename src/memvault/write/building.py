@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote
 
 from pydantic import ValidationError
@@ -212,6 +211,25 @@ class Building(Recording):
         """The gate's decisions on provenance ids judged as text, by id (:meth:`_judged_ids`)."""
         return {}
 
+    #: (the gate, whether it is a :class:`FieldGate`), for :attr:`_field_gate`
+    _field_gate_of: tuple[object, bool] | None = None
+
+    @property
+    def _field_gate(self) -> FieldGate | None:
+        """The gate as a :class:`FieldGate`, or None when it is not one.
+
+        Trigger: every new memory of a bulk write asks (:meth:`_judged_ids`).
+        Why: ``isinstance`` against a runtime protocol walks the protocol's members
+          in ``typing`` on each call (~5 µs a row).
+        Outcome: asked once per gate object (the same answer: the gate's methods do
+          not come and go); a pipeline given another gate asks again.
+        """
+        gate = self.gate
+        known = self._field_gate_of
+        if known is None or known[0] is not gate:
+            known = self._field_gate_of = (gate, isinstance(gate, FieldGate))
+        return cast(FieldGate, gate) if known[1] else None
+
     # -- build ---------------------------------------------------------------
 
     def node(
@@ -371,7 +389,7 @@ class Building(Recording):
           as an edge's reason), once per distinct id in this pipeline; a content refusal
           of one refuses the write.
         """
-        if op is not MemoryOp.STORE or not isinstance(self.gate, FieldGate):
+        if op is not MemoryOp.STORE or self._field_gate is None:
             return []
         # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
         values = [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
@@ -381,8 +399,8 @@ class Building(Recording):
     def _judged_id(self, value: str) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
         is a long number (:func:`judged_number`), or None."""
-        gate = self.gate
-        if not isinstance(gate, FieldGate):
+        gate = self._field_gate
+        if gate is None:
             return None
 
         def judge_text(text: str) -> Decision:  # with plain spaces: the detectors' word shapes
@@ -411,7 +429,7 @@ class Building(Recording):
           judges a stored one; the strongest decision wins.
         """
         decision = super().judge_invalid(op, failed, fields)
-        if op is not MemoryOp.STORE or not isinstance(self.gate, FieldGate):
+        if op is not MemoryOp.STORE or self._field_gate is None:
             return decision
         ids = [fields.get(name) for name in (*ID_FIELDS, "source_ref")]
         judged = [self._judged_id(value) for value in ids if isinstance(value, str)]
@@ -457,4 +475,17 @@ class Building(Recording):
         supplied = {text_sha256(d.node.content) for d in drafts if d.supplied}
         if not supplied:
             return rows
-        return tuple(replace(r, cache=False) if r.text_sha256 in supplied else r for r in rows)
+        return tuple(uncached(r) if r.text_sha256 in supplied else r for r in rows)
+
+
+def uncached(row: EmbeddingRow) -> EmbeddingRow:
+    """``dataclasses.replace(row, cache=False)``, built directly (a row of a bulk write
+    each: ``replace`` reads the fields anew on every call).
+
+    >>> import numpy as np
+    >>> from dataclasses import replace
+    >>> row = EmbeddingRow("mem_1", "m", np.zeros(2, dtype=np.float32), "ab")
+    >>> uncached(row) == replace(row, cache=False)
+    True
+    """
+    return EmbeddingRow(row.memory_id, row.model_id, row.vector, row.text_sha256, cache=False)
