@@ -285,7 +285,7 @@ def main() -> int:
     how = "a digest stand-in for" if args.standin else "the real"
     print(f"base {args.base} ({rev}) against the working tree {ROOT}; {how} multilingual encoder")
     total = differ = 0
-    for name in old.keys() | new.keys():
+    for name in sorted(old.keys() | new.keys()):
         a, b = old.get(name, {}), new.get(name, {})
         counts = {part: len(a.get(part, [])) for part in a}
         diffs = {
