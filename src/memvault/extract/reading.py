@@ -204,6 +204,12 @@ _INTERROGATIVE = re.compile(
     r"|(?:any|anything|anyone|anybody)\b(?!\s+(?:can|is|are|will|may|goes|who|with)\b)",
     re.I,
 )
+#: An auxiliary, then a verb, no subject between: a statement with its subject dropped.
+_NO_SUBJECT = re.compile(
+    r"^(?:should|could|would|will|can|might|must)\s+(?!(?:i|we|you|he|she|it|they|this|that"
+    r"|there|the|a|an|my|our|your|someone|anyone|anybody|somebody)\b)[a-z]+\b",
+    re.I,
+)
 _CONTENT_WORD = re.compile(r"[^\W\d_]{3,}")
 _LIGHT = frozenset(
     """the and but was were are has have had been being this that these those with from
@@ -376,6 +382,8 @@ def help_question(text: str) -> bool:
     True
     >>> help_question("anyone tried bun for the build?"), help_question("Anyone can join in.")
     (True, False)
+    >>> help_question("should we pin numpy"), help_question("Should make the rollout easier.")
+    (True, False)
     >>> help_question("¿Cómo puedo exportar la base de datos a CSV?"), help_question("¿Y tú?")
     (True, False)
     >>> help_question("¿Qué tal tu fin de semana?"), help_question("how do I fix a ton of errors?")
@@ -390,6 +398,8 @@ def help_question(text: str) -> bool:
         return True  # another language: a question is taken as a request (no cue to tell)
     if not (clause.endswith("?") or _INTERROGATIVE.match(clause)) or _RHETORICAL.match(clause):
         return False  # a statement the reader took for a question, or "guess what I did?"
+    if not clause.endswith("?") and _NO_SUBJECT.match(clause):
+        return False  # "Should save everyone some headaches.": a comment, its subject dropped
     if _REQUEST.search(clause) or _ABOUT_ME.search(clause):
         return True
     if len(_CONTENT_WORD.findall(clause)) <= 2:

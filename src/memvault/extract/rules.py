@@ -308,6 +308,12 @@ def _own_aside(cand: Candidate, sentence_of: dict[int, int], touched: set[int]) 
     )
 
 
+#: A choice said in so many words ("as a team we decided to …", "final call: …"): a
+#: Decision even when the reader reads the clause as the stack's fact or a plan.
+_CHOSE = re.compile(
+    r"\b(?:decided|decision (?:made|is)|final call|settled on|agreed to|opted (?:for|to)|chose)\b",
+    re.I,
+)
 #: Glosses of thanks and cheers ("danke", "gracias", "super", "haha").
 _THANKS = frozenset({"thanks", "haha cool ok"})
 
@@ -569,10 +575,16 @@ class RuleExtractor:
                 and kept_in < s_index
                 and not taste_said(raw)
             ):
-                # "We moved to sevDesk. The bank connector was better.", "I sell wallets
-                # out of a workshop. It's me and one part-timer.": a later sentence read
-                # as a taste without a taste's words comments on the kept memory.
-                why, cand = f"silent:context of a kept memory, no taste said ({why})", None
+                if candidates and all(c.rule in INTRODUCTIONS for c in candidates):
+                    # "Hi, I'm Ana. I'm a farrier with my own trailer.": after a name, who
+                    # the person is — a fact, joined to the name below
+                    cand = replace(cand, type=MemoryType.FACT, category="KNOWLEDGE")
+                else:
+                    # "We moved to sevDesk. The bank connector was better.", "I sell
+                    # wallets out of a workshop. It's me and one part-timer.": a later
+                    # sentence read as a taste without a taste's words comments on the
+                    # kept memory.
+                    why, cand = f"silent:context of a kept memory, no taste said ({why})", None
             if (
                 cand is not None
                 and not explicit
@@ -980,7 +992,7 @@ class RuleExtractor:
                 ):
                     # "On Sundays I call my parents": a routine, not a taste or a date.
                     read = replace(read, label="fact")
-                elif read.label == "goal" and decision_said(raw):
+                elif read.label in {"goal", "fact"} and _CHOSE.search(raw) and decision_said(raw):
                     # "ok decision made, we're moving the builds to Buildkite in Q2": the
                     # lead-in said the choice, the clause reads like a plan
                     read = replace(read, label="decision")

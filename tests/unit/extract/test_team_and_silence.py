@@ -215,3 +215,15 @@ def test_a_fact_in_another_language_read_surely_by_its_head_and_naming_things_is
     )
     # a moment in the same language, naming things, keeps nothing end to end
     assert kept("Aujourd'hui Mollie est en panne, les paiements attendent.") == []
+
+
+def test_a_choice_said_in_so_many_words_is_a_decision_whatever_the_reading() -> None:
+    got = kept("As a crew we decided to rotate the night shifts every month.")
+    assert any(t == "Decision" and "rotate" in c for t, c in got), got
+    # the same words without a choice made are no decision
+    assert not any(t == "Decision" for t, _ in kept("We rotate the night shifts every month."))
+
+
+def test_a_comment_with_its_subject_dropped_is_no_question() -> None:
+    got = kept("We decided to move the wiki to Outline next quarter. Should make search bearable.")
+    assert any(t == "Decision" and "Outline" in c for t, c in got), got
