@@ -385,6 +385,10 @@ def _check_source(p: Prepared) -> Iterable[Finding]:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# the enums' members, built once (``set(SourceKind)`` per check was rebuilt every write)
+_SOURCE_KINDS = frozenset(SourceKind)
+_TTL_CLASSES = frozenset(TTLClass)
+_MEMORY_TYPES = frozenset(MemoryType)
 
 
 def _check_schema(p: Prepared) -> Iterable[Finding]:
@@ -411,7 +415,7 @@ def _check_schema(p: Prepared) -> Iterable[Finding]:
         yield _f(s, "schema", "key is required and empty")
     if c.value is not None and (not isinstance(c.value, str) or not c.value.strip()):
         yield _f(s, "schema", "value is empty")
-    if c.source_kind not in set(SourceKind):
+    if c.source_kind not in _SOURCE_KINDS:
         yield _f(s, "schema", f"unknown source_kind {c.source_kind!r}")
     elif (
         p.spec is not None
@@ -420,9 +424,9 @@ def _check_schema(p: Prepared) -> Iterable[Finding]:
     ):
         kinds = ", ".join(k.value for k in p.spec.allowed_source_kinds)
         yield _f(s, "schema", f"{p.category} allows source kinds {kinds}, not {c.source_kind}")
-    if c.ttl_class is not None and c.ttl_class not in set(TTLClass):
+    if c.ttl_class is not None and c.ttl_class not in _TTL_CLASSES:
         yield _f(s, "schema", f"unknown ttl_class {c.ttl_class!r}")
-    if c.type is not None and c.type not in set(MemoryType):
+    if c.type is not None and c.type not in _MEMORY_TYPES:
         yield _f(s, "schema", f"unknown memory type {c.type!r}")
 
 
@@ -450,7 +454,7 @@ def _check_bounds(p: Prepared) -> Iterable[Finding]:
 
 def _check_ttl(p: Prepared) -> Iterable[Finding]:
     ttl = p.candidate.ttl_class
-    if p.op not in _CONTENT_OPS or ttl is None or p.spec is None or ttl not in set(TTLClass):
+    if p.op not in _CONTENT_OPS or ttl is None or p.spec is None or ttl not in _TTL_CLASSES:
         return
     if TTLClass(ttl) not in p.spec.allowed_ttl_classes:
         allowed = ", ".join(t.value for t in p.spec.allowed_ttl_classes)
