@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from memvault.engine import MemoryEngine
 from memvault.write.spec import NewMemory
 
