@@ -57,6 +57,7 @@ __all__ = [
     "id_decision",
     "id_words",
     "judged_number",
+    "words_judged",
 ]
 
 #: How many distinct provenance ids one pipeline keeps the gate's decision for.
@@ -132,7 +133,19 @@ def id_decision(value: str, judge_text: Callable[[str], Decision]) -> Decision |
     words = id_words(value)
     if len(words) < 2:
         return judged_number(value)
-    return judge_text(" ".join(words))
+    return words_judged(judge_text(" ".join(words)))
+
+
+def words_judged(decision: Decision) -> Decision | None:
+    """``decision`` on words judged as a fact's text (an id, a link's reason), or None when
+    its refusal is about that stand-in category, not the words.
+
+    Trigger: a contract without the stand-in category (19.0.0 has no KNOWLEDGE).
+    Why: the words were refused as "category not on the allowlist", so every write with
+      an id of words — a capture's ``channel:cli`` source — was refused (session 14).
+    Outcome: a refusal by the category allowlist is no decision on the words.
+    """
+    return None if decision.detector == "category_allowlist" else decision
 
 
 def _opaque(part: str) -> bool:
@@ -393,25 +406,30 @@ class Building(Recording):
             return []
         # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
         values = [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
-        found = [self._judged_id(value) for value in values if value]
+        found = [self._judged_id(value, node.category) for value in values if value]
         return [d for d in found if d is not None and d.stop_reason in _CONTENT_REFUSALS]
 
-    def _judged_id(self, value: str) -> Decision | None:
+    def _judged_id(self, value: str, category: Any = None) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
-        is a long number (:func:`judged_number`), or None."""
+        is a long number (:func:`judged_number`), or None. ``category``: the memory's own
+        (the contract allows it), else the stand-in of :data:`REASON_FIELDS`."""
         gate = self._field_gate
         if gate is None:
             return None
+        fields = dict(REASON_FIELDS)
+        if isinstance(category, str) and category:
+            fields["category"] = category
 
         def judge_text(text: str) -> Decision:  # with plain spaces: the detectors' word shapes
-            decision = self._judged_texts.get(text)
+            key = f"{fields['category']}\n{text}"
+            decision = self._judged_texts.get(key)
             if decision is None:
                 decision = gate.check_fields(
-                    MemoryOp.STORE, {**REASON_FIELDS, "content": text}, agent_id=None
+                    MemoryOp.STORE, {**fields, "content": text}, agent_id=None
                 )
                 if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
                     self._judged_texts.clear()
-                self._judged_texts[text] = decision
+                self._judged_texts[key] = decision
             return decision
 
         return id_decision(value, judge_text)
@@ -432,7 +450,8 @@ class Building(Recording):
         if op is not MemoryOp.STORE or self._field_gate is None:
             return decision
         ids = [fields.get(name) for name in (*ID_FIELDS, "source_ref")]
-        judged = [self._judged_id(value) for value in ids if isinstance(value, str)]
+        category = fields.get("category")
+        judged = [self._judged_id(value, category) for value in ids if isinstance(value, str)]
         refused = [d for d in judged if d is not None and d.stop_reason in _CONTENT_REFUSALS]
         return strongest([decision, *refused]) if refused else decision
 

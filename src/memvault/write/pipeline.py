@@ -70,7 +70,7 @@ from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.model.text import clean_fields
 from memvault.results import WriteResult
 from memvault.store.base import IndexText, Store, WriteSet
-from memvault.write.building import REASON_FIELDS, Building, derived_summary
+from memvault.write.building import REASON_FIELDS, Building, derived_summary, words_judged
 from memvault.write.commit import WriteBuilder
 from memvault.write.drafts import (
     Cleaner,
@@ -622,7 +622,7 @@ class WritePipeline(Building):
             decision = self.gate.check_fields(
                 MemoryOp.STORE, {**REASON_FIELDS, "content": said}, agent_id=None
             )
-            if not decision.allowed:
+            if not decision.allowed and words_judged(decision) is not None:
                 return self.refuse(MemoryOp.STORE, decision, memory_id=from_id)
         write = self.builder(now, thread_id).linked(edge)
         return self.commit(

@@ -223,3 +223,25 @@ def test_ids_joined_by_separators_that_say_nothing_are_stored(
     engine: MemoryEngine, value: str
 ) -> None:
     assert engine.add(_standup(conversation_id=value)).stop_reason.value == "SUCCESS_STORED"
+
+
+def test_ids_of_words_and_links_under_a_contract_without_the_stand_in_category(
+    tmp_path: Path,
+) -> None:
+    """Ids and link reasons are judged as a KNOWLEDGE fact's text; 19.0.0 has no KNOWLEDGE.
+    The allowlist's answer on that stand-in is no decision on the words (session 14: every
+    capture with a ``channel:cli`` source was refused under 19.0.0)."""
+    with MemoryEngine.open(tmp_path, "acme", embedder=None, contract="19.0.0") as e:
+        first = e.add(_standup(source_ref="channel:cli", conversation_id="team standup"))
+        assert first.ok, first
+        second = e.add(_standup(conversation_id="Dana_has_HIV"))
+        assert second.stop_reason.value == "FORBIDDEN_CATEGORY", second
+        other = e.add(
+            NewMemory(
+                content="The retro is on Fridays.",
+                type="Preference",
+                category="PREFERENCE",
+                source_kind="USER_EXPLICIT",
+            )
+        )
+        assert e.link(str(first.memory_id), str(other.memory_id), "RelatedTo").ok
