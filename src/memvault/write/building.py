@@ -127,7 +127,8 @@ def id_decision(value: str, judge_text: Callable[[str], Decision]) -> Decision |
 
     >>> id_decision("thread-7f3a", lambda text: None) is None
     True
-    >>> id_decision("SSN-078-05-1120", lambda text: text)
+    >>> said = lambda text: Decision(StopReason.SUCCESS_STORED, reason=text)
+    >>> id_decision("SSN-078-05-1120", said).reason
     'SSN 078 05 1120'
     """
     words = id_words(value)
