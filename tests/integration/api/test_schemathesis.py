@@ -16,6 +16,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis import Case
+from schemathesis.specs.openapi.checks import negative_data_rejection
 
 from tests.integration.api.conftest import Live
 
@@ -56,7 +57,24 @@ def test_stateful_links_create_get_patch_delete_restore(
             return {"base_url": live.url, "headers": _auth(live)}
 
         def after_call(self, response: Any, case: Case) -> None:
+            super().after_call(response, case)
             seen[(case.method, case.operation.path, response.status_code)] += 1
+
+        def validate_response(
+            self, response: Any, case: Case, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
+            # The stateful run is about the links. Its negative cases are not checked for
+            # rejection: an integer mutation of a string query parameter is sent as digits,
+            # a valid string (schemathesis's own false positive, upstream issue #3962), and
+            # a removed Authorization header is put back by get_call_kwargs. Rejection of
+            # schema-violating requests is checked per operation above.
+            case.validate_response(
+                response,
+                additional_checks=additional_checks,
+                excluded_checks=[negative_data_rejection],
+                transport_kwargs=kwargs or None,
+                recorder=self.recorder,
+            )
 
     Authed.run(
         settings=settings(
