@@ -161,8 +161,9 @@ class AccessControl:
             # the words of the ids as ``add`` judges them (review S14-R5: an injection as a
             # project_id with spaces was 422 SCHEMA_INVALID over HTTP, INJECTION_DETECTED
             # through ``add``)
+            category = fields.get("category")
             for value in ids:
-                found = tools.id_decision(value, lambda text: self._id_text(screen, text))
+                found = tools.id_decision(value, lambda text: self._id_text(screen, text, category))
                 if found is not None:
                     verdicts.append(found)
         except Exception:  # the schema answer stands
@@ -171,8 +172,13 @@ class AccessControl:
         return tools.strongest(refused) if refused else None
 
     @staticmethod
-    def _id_text(screen: PolicyGate, text: str) -> Decision:
+    def _id_text(screen: PolicyGate, text: str, category: object) -> Decision:
+        """An id's words judged as ``add`` judges them: under the body's category when it
+        names one (a contract without the stand-in, 19.0.0, masked them otherwise), and
+        an allowlist answer is no decision on the words (``words_judged``)."""
         fields = {**tools.REASON_FIELDS, "content": text}
+        if isinstance(category, str) and category:
+            fields["category"] = category
         return screen.check_fields(MemoryOp.STORE, fields, agent_id=None)
 
     # -- engines -------------------------------------------------------------

@@ -312,9 +312,10 @@ class Writer:
         self, /, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Unpack[LinkOptions]
     ) -> WriteResult:
         """Add a typed edge between two active memories of this orchestrator."""
-        self.core.load(from_id, "link")
+        source = self.core.load(from_id, "link")
         self.core.load(to_id, "link")
-        return self.core.writes.link(from_id, to_id, edge_type, **options)
+        category = getattr(source.category, "value", source.category)
+        return self.core.writes.link(from_id, to_id, edge_type, judged_as=str(category), **options)
 
     def add_many(
         self,

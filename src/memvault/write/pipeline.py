@@ -587,11 +587,19 @@ class WritePipeline(Building):
         return self.transition(node, MemoryStatus.ACTIVE, thread_id=thread_id)
 
     def link(
-        self, from_id: str, to_id: str, edge_type: EdgeType | str, **options: Unpack[LinkOptions]
+        self,
+        from_id: str,
+        to_id: str,
+        edge_type: EdgeType | str,
+        *,
+        judged_as: str | None = None,
+        **options: Unpack[LinkOptions],
     ) -> WriteResult:
         """A typed edge between two memories the caller has loaded (scope checked there).
 
-        A bad edge and a duplicate (from, to, type) are refusals, recorded.
+        A bad edge and a duplicate (from, to, type) are refusals, recorded. ``judged_as``:
+        the from-memory's category, under which the reason's words are judged (else the
+        stand-in of :data:`REASON_FIELDS`).
         """
         now = self.now()
         weight, reason = options.get("weight", 1.0), options.get("reason")
@@ -616,12 +624,16 @@ class WritePipeline(Building):
         #          is recorded against the from-memory like any refused write. A link
         #          without a reason is asked about as its type's name, so that the
         #          gate's policy still decides (memory switched off: POLICY_DISABLED,
-        #          review S14-R6).
+        #          review S14-R6). The words are judged under the from-memory's own
+        #          category: under a contract without the stand-in (19.0.0 has no
+        #          KNOWLEDGE) the allowlist answered first and masked what the words
+        #          say — an SSN or an injection as a reason was stored (session 14).
         if isinstance(self.gate, FieldGate):
             said = edge.reason or f"{edge.edge_type.value} link"
-            decision = self.gate.check_fields(
-                MemoryOp.STORE, {**REASON_FIELDS, "content": said}, agent_id=None
-            )
+            fields = {**REASON_FIELDS, "content": said}
+            if judged_as:
+                fields["category"] = judged_as
+            decision = self.gate.check_fields(MemoryOp.STORE, fields, agent_id=None)
             if not decision.allowed and words_judged(decision) is not None:
                 return self.refuse(MemoryOp.STORE, decision, memory_id=from_id)
         write = self.builder(now, thread_id).linked(edge)
