@@ -1,0 +1,158 @@
+"""The gate's checks of what a write's words say: the content detectors (exact
+spans, validated identifiers), a caller's classifier hook and the learned layer.
+
+Each check reads the prepared fields (text, key, value — normalised views) of one
+:class:`~memvault.policy.findings.Prepared` candidate; :mod:`memvault.policy.gate`
+runs them with the record's checks (:mod:`memvault.policy.checks_record`) and ranks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memvault.model.decision import Span
+from memvault.model.enums import StopReason
+from memvault.policy.detectors import Detector, Hit
+from memvault.policy.findings import CheckFn, Finding, Prepared, finding
+
+__all__ = ["check_classifier", "check_learned", "content_check", "slug_of"]
+
+#: the shape of a key the write path derives (:func:`memvault.write.spec.derive_key`)
+_DERIVED_KEY = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
+_DERIVED_KEY_WORD = re.compile(r"[^\W_]+")
+
+
+def slug_of(key: str, text: str) -> bool:
+    """``key`` is a slug of ``text`` as the write path derives one: lower-case runs of
+    letters and digits joined by "_", the first words of the text.
+
+    Trigger: a key whose words begin the text but which says more than they do
+      (review S14-R1: "home 40.7128,-74.0060" beside "home 40 7128 74 0060 is …").
+    Why: comparing words alone dropped the punctuation that made the key coordinates,
+      and the key was never judged.
+    Outcome: only a key of the derived shape counts as a slug; any other is judged.
+
+    >>> slug_of("forget_the_notes_i_gave", "Forget the notes I gave you about X")
+    True
+    >>> slug_of("notes_x", "Forget the notes I gave you about X")
+    False
+    >>> slug_of("home 40.7128,-74.0060", "home 40 7128 74 0060 is where we meet")
+    False
+    """
+    if _DERIVED_KEY.fullmatch(key) is None or key != key.lower():
+        return False
+    words = key.split("_")
+    return words == _DERIVED_KEY_WORD.findall(text.lower())[: len(words)]
+
+
+def content_check(group: str, detect: Detector) -> CheckFn:
+    def run(p: Prepared) -> Iterable[Finding]:
+        for name, doc in p.fields:
+            # Trigger: a key that is a slug of the text (the write path derives one,
+            #   cut after a few words: "forget_the_instructions_i_gave_you_yesterday_about").
+            # Why: the text is judged in full; the cut slug alone read as the bare
+            #   instruction without its topic, and the user's own revision was refused.
+            # Outcome: such a key adds nothing and is not judged again.
+            if name == "key" and p.key_is_slug:
+                continue
+            for hit in detect(doc):
+                yield _finding_from_hit(name, hit)
+
+    run.__name__ = f"detector_{group}"
+    return run
+
+
+def _finding_from_hit(field_name: str, hit: Hit) -> Finding:
+    s, e = hit.original_span()
+    reason = (
+        StopReason.INJECTION_DETECTED
+        if hit.family == "injection"
+        else StopReason.FORBIDDEN_CATEGORY
+    )
+    where = "" if hit.view.name == "clean" else f" (seen after normalisation: {hit.view.name})"
+    return Finding(
+        reason,
+        f"detector.{hit.detector}",
+        f"{hit.family}: {hit.reason}{where}",
+        (Span(field_name, s, e, f"{hit.family}.{hit.label}"),),
+        hit.family,
+    )
+
+
+def check_classifier(p: Prepared) -> Iterable[Finding]:
+    hook = p.context.classifier
+    if hook is None:
+        return
+    for _name, doc in p.fields:
+        for family, why in hook(doc.clean.text):
+            reason = (
+                StopReason.INJECTION_DETECTED
+                if family == "injection"
+                else StopReason.FORBIDDEN_CATEGORY
+            )
+            yield Finding(reason, "classifier_hook", f"{family}: {why}", (), family)
+
+
+#: a word of letters only: a value of ids ("mem_01a2…, mem_01a3…") has none
+_PLAIN_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?!\w)")
+
+
+def check_learned(p: Prepared) -> Iterable[Finding]:
+    layer = p.context.learned
+    if layer is None or not p.fields:
+        return
+    if layer.error is not None:
+        yield finding(
+            StopReason.INTERNAL_INCONSISTENCY, "classifier", f"{layer.error}; refusing (INV-8)"
+        )
+        return
+    c = p.candidate
+    text = p.fields[0][1].clean.text.casefold() if p.fields[0][0] == "text" else ""
+    for name, doc in p.fields:
+        # Trigger: a key (an identifier: "billing#memories.0", a slug of the text),
+        #   a value the text already says ("Thai curry" in "Ravi loves Thai curry"),
+        #   a value that wraps the text (the LangGraph adapter's JSON envelope)
+        #   or a value of identifiers (a list of memory ids).
+        # Why: the heads learned from sentences; on identifiers their score is
+        #   noise, and what the text says is judged once, as the text. The pattern
+        #   detectors still read every field.
+        # Outcome: the heads read the text, and a value only when it adds words.
+        value = doc.clean.text.casefold()
+        if name == "key" or (
+            name == "value"
+            and (
+                value in text
+                or (text and text in value)
+                or len(_PLAIN_WORD.findall(doc.clean.text)) < 3
+            )
+        ):
+            continue
+        # Trigger: the value is a short extra field of the same write.
+        # Why: embedding it too would double the cost of every decision.
+        # Outcome: the text gets the full heads (with the caller's vector when it
+        #          has one), the value the n-gram heads.
+        is_text = name == "text"
+        scores = layer.judge(
+            doc,
+            vector=c.vector if is_text else None,
+            vector_model=c.vector_model if is_text else None,
+            use_encoder=is_text,
+        )
+        for s in scores:
+            if not s.flagged:
+                continue
+
+            reason = (
+                StopReason.INJECTION_DETECTED
+                if s.family == "injection"
+                else StopReason.FORBIDDEN_CATEGORY
+            )
+            yield Finding(
+                reason,
+                f"classifier.{s.family}",
+                f"{s.family}: learned score {s.score:.3f} >= threshold {s.threshold:.3f} "
+                f"({s.heads} heads)",
+                (Span(name, 0, len(doc.original), f"classifier.{s.family}"),),
+                s.family,
+            )
