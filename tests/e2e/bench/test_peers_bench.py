@@ -56,6 +56,8 @@ def test_both_parts_fill_the_fixed_shape(tmp_path: Path) -> None:
         # memvault's gate may refuse a generated sentence; a peer stores everything
         assert scale["stored"] == 400 if system != "memvault" else scale["stored"] >= 380
         assert scale["rows_per_s"] > 0
+        # the bulk load's CPU per row (memvault: with the gate's second process)
+        assert scale["bulk_cpu_ms_per_row"] > 0
         assert 0 < scale["search_p50_ms"] <= scale["search_p95_ms"]
         assert scale["search_cpu_p50_ms"] >= 0  # the process CPU time of a search
         # where a slow run's CPU went: the kernel (page faults) beside the search itself
