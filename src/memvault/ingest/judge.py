@@ -250,5 +250,16 @@ class DocumentJudge:
         if triple in seen:
             judged.skipped_edges.append({**skipped, "reason": "DUPLICATE_EDGE"})
             return
+        # Trigger: an edge with a ``reason`` the file wrote.
+        # Why: search, get and the HTTP/MCP reads return it with the edge; it was
+        #      stored unjudged while ``link`` judges a reason (review S15-R1).
+        # Outcome: a reason the gate refuses skips the edge (its memories stay), and
+        #          the manifest names the stop reason and the detector.
+        refused = self.writes.reason_refusal(spec.reason, a.category)
+        if refused is not None:
+            judged.skipped_edges.append(
+                {**skipped, "reason": refused.stop_reason.value, "detector": refused.detector}
+            )
+            return
         seen.add(triple)
         judged.edges.append(edge)

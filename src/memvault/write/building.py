@@ -40,7 +40,7 @@ from memvault.write.drafts import (
     validation_failed,
     with_vectors,
 )
-from memvault.write.gating import strongest
+from memvault.write.gating import fail_closed, strongest
 from memvault.write.recording import Recording
 from memvault.write.spec import (
     UPDATABLE_FIELDS,
@@ -434,6 +434,33 @@ class Building(Recording):
             return decision
 
         return id_decision(value, judge_text)
+
+    def reason_refusal(self, reason: str | None, category: Any = None) -> Decision | None:
+        """The gate's content refusal of an edge's ``reason``, or None (no reason, or allowed).
+
+        Trigger: an edge whose reason a file wrote (an ingested ``.json``'s ``edges``).
+        Why: the reason is text ``search``, ``get`` and the HTTP/MCP reads hand back with
+          the edge; ingest stored it unjudged (review S15-R1) while ``link`` judges it.
+        Outcome: its words get the gate's content checks under ``category`` (the edge's
+          from-memory's, as an id of that memory is judged; else the stand-in of
+          :data:`REASON_FIELDS`); an exception in the gate fails closed.
+        """
+        gate = self._field_gate
+        if not reason or gate is None:
+            return None
+        fields = dict(REASON_FIELDS)
+        if isinstance(category, str) and category:
+            fields["category"] = category
+        try:
+            decision = gate.check_fields(
+                MemoryOp.STORE, {**fields, "content": reason}, agent_id=None
+            )
+        except Exception as exc:
+            self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")
+            return fail_closed("gate", exc)
+        if decision.stop_reason not in _CONTENT_REFUSALS:
+            return None
+        return words_judged(decision)
 
     def judge_invalid(
         self, op: MemoryOp, failed: ValidationFailed, fields: Mapping[str, Any]
