@@ -56,6 +56,7 @@ __all__ = [
     "derived_summary",
     "id_decision",
     "id_words",
+    "judged_key",
     "judged_number",
     "words_judged",
 ]
@@ -149,6 +150,26 @@ def words_judged(decision: Decision) -> Decision | None:
     return None if decision.detector == "category_allowlist" else decision
 
 
+#: a key of the shape the write path derives: lower-case runs of letters and digits
+#: joined by "_" (:func:`memvault.write.spec.derive_key`)
+_SLUG_SHAPE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
+_SLUG_WORD = re.compile(r"[^\W_]+")
+
+
+def _slug_of_text(key: str, text: str) -> bool:
+    """``key`` is a slug of ``text``: of the derived shape, and the text's first words.
+
+    >>> _slug_of_text("team_notes_for", "Team notes for the weekly sync")
+    True
+    >>> _slug_of_text("dana_has_hiv", "Team notes"), _slug_of_text("Team_notes", "Team notes")
+    (False, False)
+    """
+    if _SLUG_SHAPE.fullmatch(key) is None or key != key.lower():
+        return False
+    words = key.split("_")
+    return words == _SLUG_WORD.findall(text.lower())[: len(words)]
+
+
 def _opaque(part: str) -> bool:
     """A hash or a numbered chunk, by shape: a hex run of eight or more with a digit
     ("6be583a0…"), or one letter and three digits or more ("p0001"). A word glued to a
@@ -186,6 +207,27 @@ def judged_number(value: str) -> Decision | None:
         return None
     candidate = Candidate(
         text=value, type="Fact", declared_category="KNOWLEDGE", source_kind="USER_EXPLICIT"
+    )
+    return evaluate(candidate, GateContext(learned=None))
+
+
+def judged_key(key: str) -> Decision | None:
+    """The pattern detectors' decision on a key's words (:func:`id_words`) spaced out, or
+    on a key that is a long number (:func:`judged_number`); None for a key of one word.
+
+    >>> judged_key("dana_ssn_078_05_1120").detector
+    'detector.gov_id.ssn'
+    >>> judged_key("release_checklist_v2").stop_reason.value, judged_key("drink")
+    ('SUCCESS_STORED', None)
+    """
+    words = id_words(key)
+    if len(words) < 2:
+        return judged_number(key)
+    candidate = Candidate(
+        text=" ".join(words),
+        type="Fact",
+        declared_category="KNOWLEDGE",
+        source_kind="USER_EXPLICIT",
     )
     return evaluate(candidate, GateContext(learned=None))
 
@@ -382,6 +424,7 @@ class Building(Recording):
         """
         found = super().validated(op, node)
         found += self._judged_ids(op, node)
+        found += self._judged_key(op, node)
         summary = node.summary
         if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
             return found
@@ -409,6 +452,32 @@ class Building(Recording):
         values = [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
         found = [self._judged_id(value, node.category) for value in values if value]
         return [d for d in found if d is not None and d.stop_reason in _CONTENT_REFUSALS]
+
+    def _judged_key(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
+        """A key of words read by the pattern detectors as its words, spaced out, unless
+        it is a slug of the memory's own text.
+
+        Trigger: a key of words joined without spaces beside a harmless text: an SSN
+          ("dana_ssn_078_05_1120"), a password ("password_Tulip2290x").
+        Why: the gate reads a key with its pattern detectors alone (the heads skip keys),
+          and they read such words as one token: the key was stored, and ``get``,
+          ``list``, HTTP and a LangGraph item's ``key`` give it back (review S15-R3).
+        Outcome: :func:`judged_key` on a store or an update (a key may change); a slug of
+          the text (the write path's own key, or its first words) says nothing the text
+          does not, and is not judged again. The learned heads do not read it: on a
+          key's few words ("notes memories 0", ingest's JSON keys) they refuse
+          ordinary keys; that part is the lead's (REVIEW S15-R3).
+        """
+        key = node.key
+        if op is MemoryOp.DELETE or not key or _slug_of_text(key, node.content):
+            return []
+        found = self._judged_texts.get(f"key\n{key}")
+        if found is None:
+            found = judged_key(key) or Decision(StopReason.SUCCESS_STORED)
+            if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
+                self._judged_texts.clear()
+            self._judged_texts[f"key\n{key}"] = found
+        return [found] if found.stop_reason in _CONTENT_REFUSALS else []
 
     def _judged_id(self, value: str, category: Any = None) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
