@@ -30,13 +30,7 @@ def engine(tmp_path: Path) -> Iterator[MemoryEngine]:
 def test_an_ordinary_conversation_id_keeps_its_memories(
     engine: MemoryEngine, conversation: str
 ) -> None:
-    result = engine.add(
-        NewMemory(
-            content="Team notes for the weekly sync",
-            type="Fact",
-            category="KNOWLEDGE",
-            source_kind="USER_EXPLICIT",
-            conversation_id=conversation,
-        )
-    )
+    note = {"content": "Team notes for the weekly sync", "conversation_id": conversation}
+    fields = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
+    result = engine.add(NewMemory.model_validate({**note, **fields}))
     assert result.ok, result

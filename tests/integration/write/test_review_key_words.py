@@ -49,14 +49,17 @@ def engine(tmp_path: Path) -> Iterator[MemoryEngine]:
         yield e
 
 
+#: a harmless memory, given a key by each test
+NOTE = {
+    "content": "Team notes for the weekly sync",
+    "type": "Fact",
+    "category": "KNOWLEDGE",
+    "source_kind": "USER_EXPLICIT",
+}
+
+
 def _note(**fields: str) -> NewMemory:
-    return NewMemory(
-        content="Team notes for the weekly sync",
-        type="Fact",
-        category="KNOWLEDGE",
-        source_kind="USER_EXPLICIT",
-        **fields,
-    )
+    return NewMemory.model_validate({**NOTE, **fields})
 
 
 @pytest.mark.parametrize("key", JOINED)
@@ -94,11 +97,10 @@ def test_updating_the_key_to_refused_words_is_refused(engine: MemoryEngine) -> N
 
 
 def test_many_writes_judge_each_key(engine: MemoryEngine) -> None:
-    fields = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
     results = engine.add_many(
         [
-            {**fields, "content": "Team notes for the weekly sync", "key": "sync_notes"},
-            {**fields, "content": "Team notes for the monthly sync", "key": "password_Tulip2290x"},
+            {**NOTE, "key": "sync_notes"},
+            {**NOTE, "content": "Team notes for the monthly sync", "key": "password_Tulip2290x"},
         ]
     )
     assert results[0].ok and results[1].stop_reason.value in REFUSED, results
