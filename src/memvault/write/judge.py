@@ -38,6 +38,7 @@ slot the extractor found forbidden ("my religion is …") is refused the same wa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -70,10 +71,16 @@ _WORD_DETECTORS = ("detector.", "classifier", "classifier_hook")
 
 
 #: A candidate kept in the user's own words — the clause reader kept a clause no
-#: rule parsed — is refused when a learned head reaches this share of its
-#: threshold: nothing about such a clause was understood but its label, so the
-#: benefit of the doubt goes to the user's privacy.
-RAW_WORDS_MARGIN = 0.5
+#: rule parsed — is refused when a learned head's log-odds come within this many
+#: nats of its threshold's: nothing about such a clause was understood but its
+#: label, so the benefit of the doubt goes to the user's privacy. A margin in
+#: log-odds is the same doubt for every head: half the threshold (the rule before
+#: session 15) was 2.4-2.8 nats under the personal heads calibrated near 0.9 —
+#: stack facts in Italian and "Every change goes through a PR." were refused — and
+#: 1.1 nats under criminal's 0.515. Chosen on the seen sets fresh_10-19 and the
+#: bundled non-fresh sets: 1.5 refuses 23 harmless clauses there instead of 51, and
+#: one more that carried a sensitive word (docs/write-path.md).
+RAW_WORDS_MARGIN = 1.5
 
 #: The families whose mere mention is personal, judged with the margin. Credentials,
 #: ids, money and places are named by ordinary clauses all the time ("we pin
@@ -86,10 +93,16 @@ PERSONAL_FAMILIES = frozenset(
 _RAW_RULES = ("reader.",)
 
 
+def _log_odds(p: float) -> float:
+    q = min(max(p, 1e-9), 1.0 - 1e-9)
+    return math.log(q / (1.0 - q))
+
+
 def raw_words_check(
     text: str, *, layer: LearnedLayer | None = None, margin: float = RAW_WORDS_MARGIN
 ) -> Decision | None:
-    """A content refusal when a learned head comes within ``margin`` of flagging ``text``.
+    """A content refusal when a personal head's log-odds on ``text`` come within
+    ``margin`` nats of its threshold's.
 
     Pure arithmetic on the n-gram heads (no encoder); a broken layer refuses
     (INTERNAL_INCONSISTENCY), as the gate does.
@@ -105,11 +118,11 @@ def raw_words_check(
     near = [
         s
         for s in lay.judge_text(text, use_encoder=False)
-        if s.family in PERSONAL_FAMILIES and s.score >= s.threshold * margin
+        if s.family in PERSONAL_FAMILIES and _log_odds(s.score) >= _log_odds(s.threshold) - margin
     ]
     if not near:
         return None
-    worst = max(near, key=lambda s: s.score / max(s.threshold, 1e-9))
+    worst = max(near, key=lambda s: _log_odds(s.score) - _log_odds(s.threshold))
     reason = (
         StopReason.INJECTION_DETECTED
         if worst.family == "injection"
@@ -118,8 +131,8 @@ def raw_words_check(
     return Decision(
         reason,
         detector=f"classifier.{worst.family}",
-        reason=f"{worst.family}: learned score {worst.score:.3f} >= {margin} x threshold "
-        f"{worst.threshold:.3f} (a clause kept in the user's own words)",
+        reason=f"{worst.family}: learned score {worst.score:.3f} within {margin} log-odds of "
+        f"threshold {worst.threshold:.3f} (a clause kept in the user's own words)",
     )
 
 
