@@ -9,13 +9,20 @@ import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 
 from memvault.errors import WeightsError
 from memvault.extract import Message, RuleExtractor
 from memvault.extract.reader import LABELS, READER_MANIFEST, ClauseReader, default_reader
 from memvault.extract.training.generate import CORPUS_PATH, generate
-from memvault.extract.training.train import load_rows, train_reader
+from memvault.extract.training.train import (
+    KeepBudgetError,
+    calibrate_keep,
+    load_rows,
+    train_reader,
+)
 
 NOW = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)  # a Monday
 
@@ -51,6 +58,29 @@ def test_retraining_a_slice_is_bit_for_bit(tmp_path: Path) -> None:
         tmp_path / "b" / "clause_reader.npz"
     ).read_bytes()
     assert a["corpus"]["items"] == 25 * len(LABELS)
+
+
+class _FixedHeads:
+    """Heads that read every clause the same way (one probability per label)."""
+
+    def __init__(self, label: str, p: float) -> None:
+        self.row = np.full(len(LABELS), 0.01)
+        self.row[LABELS.index(label)] = p
+
+    def scores(self, _vectors: object, x: object) -> npt.NDArray[np.float64]:
+        return np.tile(self.row, (x.n_rows, 1))  # type: ignore[attr-defined]
+
+
+def test_a_broken_keep_budget_fails_loudly_not_with_a_keep_nothing_rule() -> None:
+    rows = [{"text": f"clause number {i}", "label": "chitchat"} for i in range(20)]
+    rows += [{"text": f"we deploy service {i}", "label": "fact"} for i in range(20)]
+    # every clause read as a sure fact: even the strictest rule keeps all the chit-chat
+    with pytest.raises(KeepBudgetError, match="validation silent clauses"):
+        calibrate_keep(_FixedHeads("fact", 0.95), rows)  # type: ignore[arg-type]
+    # near miss: read as chit-chat, nothing silent is kept and a rule is chosen
+    keep = calibrate_keep(_FixedHeads("chitchat", 0.95), rows)  # type: ignore[arg-type]
+    assert keep["silent_kept"] == 0.0 and keep["floor"] == 0.2
+    assert issubclass(KeepBudgetError, ValueError)  # the CLI's clear-error path
 
 
 def test_a_broken_weights_file_fails_clearly_and_capture_says_so(tmp_path: Path) -> None:

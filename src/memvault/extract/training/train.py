@@ -39,6 +39,7 @@ __all__ = [
     "CONFIG",
     "NGRAM_DIM",
     "TRAIN_COMMAND",
+    "KeepBudgetError",
     "is_validation",
     "load_rows",
     "targets",
@@ -114,6 +115,10 @@ _MASSES = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))  # 0.500 … 0.975
 _NO_MASS = 2.0  # the share alone decides
 
 
+class KeepBudgetError(ValueError):
+    """No keep rule fits the silent-clause budget: the reader is not written."""
+
+
 def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The keep rule for clauses no rule read, from the validation split.
 
@@ -125,6 +130,8 @@ def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, An
     A durable reading is also sure when the durable labels' part of the summed
     probabilities is at least ``mass`` (0.500 … 0.975, or none): the triple is
     chosen together, inside the same budget. The heads never saw these templates.
+    No triple inside the budget raises :class:`KeepBudgetError` (never a silent
+    "keep nothing" rule).
     """
     if not rows:
         return {"floor": 0.1, "share": 0.55}
@@ -155,7 +162,17 @@ def calibrate_keep(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, An
                 if chosen is None or option[:4] > chosen[:4]:
                     chosen = option
     if chosen is None:
-        chosen = (0.0, KEEP_FLOORS[-1], _SHARES[-1], _NO_MASS, 0.0)
+        # Trigger: even the strictest rule keeps more silent clauses than the budget.
+        # Why: a fallback would ship a reader that keeps nothing on sureness alone
+        #      (the manifest's ``durable_kept 0.0``), and capture would go quiet.
+        # Outcome: training stops with the figures; nothing is written.
+        strictest = durable & (best >= KEEP_FLOORS[-1]) & (share >= _SHARES[-1])
+        raise KeepBudgetError(
+            f"no keep rule keeps <= {SILENT_KEPT_MAX:.0%} of the {int(silent.sum())} "
+            f"validation silent clauses as durable (the strictest keeps "
+            f"{float(strictest[silent].mean()):.1%}): the corpus's silent clauses read as "
+            f"durable — fix the corpus, not the budget"
+        )
     kept_durable, floor, s, m, silent_kept = chosen
     return {
         "floor": floor,
