@@ -79,6 +79,13 @@ _ADVERBS = frozenset(
 # later ones "their"/"them" ("Dana needs to renew their passport", not
 # "Dana needs to renew Dana's passport").
 _MY, _ME, _OUR, _US, _SELF, _TEAM = "\ue100", "\ue101", "\ue102", "\ue103", "\ue104", "\ue105"
+_OURS, _SELVES = "\ue106", "\ue107"
+#: "there are three of us": how many the speaker's team counts, not three of someone.
+_HEADCOUNT = re.compile(
+    r"\b(there(?:'s| is| are)\s+(?:just\s+|only\s+|about\s+|around\s+)?(?:\d+|two|three|four"
+    r"|five|six|seven|eight|nine|ten|eleven|twelve|a dozen|a handful))\s+of\s+us\b",
+    re.I,
+)
 _PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bi'm\b", re.I), "{S} is"),
     (re.compile(r"\bi am\b", re.I), "{S} is"),
@@ -95,14 +102,16 @@ _PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bwe'd\b", re.I), "{S}'s team would"),
     (re.compile(r"\bwe\b", re.I), "{S}'s team"),
     (re.compile(r"\bour team\b", re.I), _TEAM),
-    (re.compile(r"\bour(?:s|selves)?\b", re.I), _OUR),
+    (re.compile(r"\bourselves\b", re.I), _SELVES),
+    (re.compile(r"\bours\b", re.I), _OURS),
+    (re.compile(r"\bour\b", re.I), _OUR),
     # "us" only in lower case (or capitalised first): "the US" is a country.
     (re.compile(r"\b(?:us|Us)\b"), _US),
     (re.compile(r"\byou're\b", re.I), "the assistant is"),
     (re.compile(r"\byour\b", re.I), "the assistant's"),
     (re.compile(r"\byou\b", re.I), "the assistant"),
 )
-_MARKERS = re.compile(f"[{_MY}{_ME}{_OUR}{_US}{_SELF}{_TEAM}]")
+_MARKERS = re.compile(f"[{_MY}{_ME}{_OUR}{_US}{_SELF}{_TEAM}{_OURS}{_SELVES}]")
 _ADVERB_RE = "no longer|no more|" + "|".join(sorted(_ADVERBS - {"no", "longer", "more"}))
 _WE_VERB = re.compile(r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z]+)\b(?!')")
 _I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z']+)")
@@ -194,6 +203,7 @@ def _third_person(text: str, subject: str) -> str:
     out = _YOU_VERB.sub(
         lambda m: f"{m.group(1)} the assistant {m.group(2)}{verb_third_person(m.group(3))}", out
     )
+    out = _HEADCOUNT.sub(rf"\1 people in {_TEAM}", out)
     for pattern, replacement in _PRONOUNS[5:]:
         out = pattern.sub(replacement.replace("{S}", subject), out)
     return _mentions(out, subject)
@@ -218,6 +228,10 @@ def _mentions(text: str, subject: str) -> str:
             out.append("their" if seen else f"{subject}'s team's")
         elif mark == _TEAM:
             out.append("their team" if seen else f"{subject}'s team")
+        elif mark == _OURS:
+            out.append("theirs" if seen else f"{subject}'s team's")
+        elif mark == _SELVES:
+            out.append("themselves" if seen else f"{subject}'s team")
         else:
             out.append("them" if seen else f"{subject}'s team")
         pos = match.end()

@@ -49,6 +49,7 @@ __all__ = [
     "standing_fact",
     "stands_alone",
     "taste_said",
+    "team_size",
     "wants_replies",
 ]
 
@@ -292,10 +293,11 @@ _COUNT = (
 _TEAM_SIZE = re.compile(
     r"\b(?:team|crew|staff|desk|department|squad|group|practice|studio|office|company"
     r"|business|band|choir|lab|unit|shift)\b[^.!?]{0,30}?\b(?:is|are|has|have|counts)\s+"
-    rf"(?:just\s+|only\s+|about\s+|around\s+|roughly\s+)?{_COUNT}\b"
+    rf"(?:currently\s+|now\s+)?(?:just\s+|only\s+|about\s+|around\s+|roughly\s+)?{_COUNT}\b"
     rf"|\bthere(?:'s| is| are)\s+(?:just\s+|only\s+)?{_COUNT}\s+of\s+us\b"
     rf"|\bwe(?:'re| are)\s+(?:just\s+|only\s+)?(?:a\s+(?:team|crew|group)\s+of\s+)?{_COUNT}"
-    r"(?:\s+(?:people|of us|engineers|staff))?\s*(?:[,.!;]|$|\s+(?:on|in|at|across|now))",
+    r"(?:\s+(?:people|of us|engineers|staff))?\s*(?:[,.!;]|$|\s+(?:on|in|at|across|now"
+    r"|right now|currently|these days))",
     re.I,
 )
 #: ... unless said of a day or of the moment ("the scans go to Box tomorrow", "there are
@@ -306,6 +308,30 @@ _NOT_NOW = _any_of(
         r"until|till|for now|at the moment|again|still|anymore|soon",
     )
 )
+
+
+#: Where a headcount is the moment's ("four of us in the office", "on the call"), or its
+#: day's: not the team's size.
+_ROOM_OR_DAY = _any_of(
+    (
+        r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week)",
+        r"in the (?:office|room|meeting|car|van|kitchen)|on (?:the|this) call|here|online",
+        r"at the (?:table|desk|bar)|until|till|again|soon",
+    )
+)
+
+
+def team_size(text: str) -> bool:
+    """Whether an English clause says how big the speaker's team is, now included:
+    "right now", "at the moment", "currently" say the size is current, not today's.
+
+    >>> team_size("We're five people right now"), team_size("There are three of us")
+    (True, True)
+    >>> team_size("There are four of us in the office right now")
+    False
+    """
+    clause = text.strip()
+    return _TEAM_SIZE.search(clause) is not None and not _ROOM_OR_DAY.search(clause)
 
 
 def standing_fact(text: str) -> bool:

@@ -71,6 +71,7 @@ from memvault.extract.context import (
     standing_fact,
     stands_alone,
     taste_said,
+    team_size,
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
@@ -504,6 +505,7 @@ class RuleExtractor:
                     (
                         (when.TODAY.search(raw) or of_the_moment(raw))
                         and not (cand.rule in _STATE_SLOTS and when.NOW_STATE.search(raw))
+                        and not team_size(raw)
                         and not when.DONE_CHANGE.search(raw)
                     )
                     or (cand.rule.startswith(VERBATIM_RULE) and when.TODAY_OTHER.search(raw))
@@ -867,6 +869,22 @@ class RuleExtractor:
             # Outcome: a reminder or a todo, kept word for word.
             label = "reminder" if "remind me" in hints else "todo"
             quiet, reading = "", replace(reading, label=label, sure=True)
+        if (
+            quiet not in {"", "question mark"}
+            and reading is not None
+            and english
+            and team_size(raw)
+        ):
+            # Trigger: "We're five people right now", "There are three of us." — a
+            #          headcount the reader takes for the moment's, or reads unsure.
+            # Why: "right now" says the size is current, as "my main project right
+            #      now is …" does; the moment's headcount is said of a room or a day
+            #      ("four of us in the office today": see context.team_size).
+            # Outcome: kept as the team's fact.
+            quiet, reading = "", replace(reading, label="fact", sure=True)
+        elif reading is not None and not quiet and english and team_size(raw) and not reading.sure:
+            # the same headcount read as durable without standing out: the team's fact
+            reading = replace(reading, label="fact", sure=True)
         if (
             quiet
             and (quiet != reading_label(reading) or overrules_rules(reading, change=change))

@@ -113,6 +113,29 @@ def test_statements_keep_the_users_own_words(said: str, stored: str | None) -> N
     assert "to self" not in got[0] and "Lee's team-" not in got[0]
 
 
+@pytest.mark.parametrize(
+    ("said", "rewritten"),
+    [
+        # "ourselves" and "ours" are the team's, not a possessive with nothing after it
+        ("we host the runners ourselves", "Lee's team hosts the runners themselves"),
+        ("the choice is ours", "the choice is Lee's team's"),
+        (
+            "we built it ourselves and ours is faster",
+            "Lee's team built it themselves and theirs is faster",
+        ),
+        # a headcount is how many people the team has, not "three of Lee's team"
+        ("There are three of us", "There are three people in Lee's team"),
+        ("there are just 12 of us on nights", "there are just 12 people in Lee's team on nights"),
+        # near misses: "of us" after anything but "there are <count>" is the team itself
+        ("three of us work remotely", "three of Lee's team work remotely"),
+        ("all of us use vim", "all of Lee's team use vim"),
+        ("our on-call rota covers us-east-1", "Lee's team's on-call rota covers us-east-1"),
+    ],
+)
+def test_team_words_are_rewritten_as_the_team(said: str, rewritten: str) -> None:
+    assert third_person(said, "Lee") == rewritten
+
+
 def test_note_to_self_is_a_todo_in_the_users_words() -> None:
     msg = Message(text="Note to self: renew the TLS cert on api.example.com", speaker="Tom", at=NOW)
     (c,) = X.extract(msg, now=NOW).candidates
