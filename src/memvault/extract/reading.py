@@ -334,7 +334,23 @@ _REQUEST = re.compile(
     r"|(?:what|how) (?:do|would) you (?:think|recommend|suggest|do|handle|approach|structure)"
     r"|do you think|(?:your|any) (?:take|opinion"
     r"|thoughts|advice|recommendations?)|recommend|suggest|worth it|is it (?:safe|ok|okay"
-    r"|possible|better|worth))\b",
+    r"|possible|better|worth|bad|wise|normal|fine|smart|sensible|a (?:good|bad) idea"
+    r"|too (?:late|early|much|soon))"
+    # "how do you roll out a config change safely?": the generic "you" of a how-to
+    # ("how do you like Lisbon?", "how do you feel about tabs?" ask the listener)
+    r"|how (?:do|would|should|can|could) (?:you|one) (?!(?:like|feel|know|mean|find|cope"
+    r"|stay|keep|spend|enjoy|remember|think)\b)[a-z]+\s+\w+)\b",
+    re.I,
+)
+#: A request in another language with the listener inverted or as the subject ("quelle
+#: projection conseilles-tu ?", "kannst du …?", "¿me recomiendas …?", "mi consigli …?").
+_REQUEST_OTHER = re.compile(
+    r"\b(?:conseill|recommand|suggér|suggèr|peux|pourrais|pourriez|pouvez|sais|savez"
+    r"|saurais)\w*-(?:tu|vous)\b"
+    r"|\b(?:kannst|könntest|empfiehlst|würdest) du\b|\b(?:können|könnten|würden) sie\b"
+    r"|\b(?:me |nos )?(?:recomiendas|recomienda|aconsejas|puedes|podrías|podría)\b"
+    r"|\b(?:(?:você|tu) (?:pode|podes|poderia|recomenda|recomendas)|me recomenda)\b"
+    r"|\b(?:mi |ci )?(?:consigli|puoi|potresti|sapresti)\b",
     re.I,
 )
 # A follow-up on the listener's story: "what was it about?", "where is it?".
@@ -388,10 +404,18 @@ def help_question(text: str) -> bool:
     (True, False)
     >>> help_question("¿Qué tal tu fin de semana?"), help_question("how do I fix a ton of errors?")
     (False, True)
+    >>> help_question("how do you shard a table this size?"), help_question("how do you like it?")
+    (True, False)
+    >>> help_question("is it bad to skip the warm-up?"), help_question("is it raining there?")
+    (True, False)
+    >>> help_question("Quel éditeur conseilles-tu pour du Rust ?"), help_question("Et toi, ça va ?")
+    (True, False)
     """
     clause = text.strip()
     if not clause.endswith(("?", "？")) and _RELATIVE.match(clause):
         return False  # "…, which is why the migration failed": a reason, not a question
+    if clause.endswith(("?", "？")) and _REQUEST_OTHER.search(clause) and not english_like(clause):
+        return True  # "quelle projection conseilles-tu ?": asks the listener for help
     if _LISTENER_OTHER.search(clause) and (len(clause.split()) < 4 or not english_like(clause)):
         return False  # "¿y tú?", "et toi ?", "und du?": a question back, in any language
     if clause.endswith(("?", "？")) and not english_like(clause):
@@ -464,13 +488,29 @@ _FAREWELL = re.compile(
 )
 
 
+#: A guess with its subject dropped: "Must be the cold making everyone forgetful", "must
+#: have been the update" — a comment on the moment, not a task ("I must renew the domain").
+_GUESS = re.compile(
+    r"^(?:(?:it|that|this)\s+)?must(?:'ve| have)?\s+(?:be|been)\s+(?:the|a|an|all|that|this"
+    r"|because|why|my|our|something|some|nice|fun|great|hard|tough|rough)\b",
+    re.I,
+)
+
+
 def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:
-    """Why nothing is kept of this clause ("" = keep it)."""
+    """Why nothing is kept of this clause ("" = keep it).
+
+    >>> r = Reading("todo", 0.9, (("todo", 0.9),))
+    >>> silent(r, None, explicit=False, text="Must be the heat making the glue slip.")
+    'chitchat'
+    >>> silent(r, None, explicit=False, text="I must renew the domain before Friday.")
+    ''
+    """
     if explicit:
         return ""
     if text.rstrip().endswith("?") or _ASKS_WHY.search(text):
         return "question mark"
-    if _FAREWELL.match(text.strip(" ¡¿\"'")):
+    if _FAREWELL.match(text.strip(" ¡¿\"'")) or _GUESS.match(text.strip()):
         return "chitchat"
     if (
         sentence is not None
