@@ -404,12 +404,15 @@ def help_question(text: str) -> bool:
     (True, False)
     >>> help_question("¿Qué tal tu fin de semana?"), help_question("how do I fix a ton of errors?")
     (False, True)
-    >>> help_question("how do you shard a table this size?"), help_question("how do you like it?")
-    (True, False)
-    >>> help_question("is it bad to skip the warm-up?"), help_question("is it raining there?")
-    (True, False)
-    >>> help_question("Quel éditeur conseilles-tu pour du Rust ?"), help_question("Et toi, ça va ?")
-    (True, False)
+
+    A how-to with the generic "you", "is it bad to …?" and a request with the
+    listener inverted ask for help; "how do you like it?" and "et toi ?" ask back:
+
+    >>> asked = ["how do you shard a table this size?", "is it bad to skip the warm-up?",
+    ...          "Quel éditeur conseilles-tu pour du Rust ?", "how do you like it?",
+    ...          "is it raining there?", "Et toi, ça va ?"]
+    >>> [help_question(t) for t in asked]
+    [True, True, True, False, False, False]
     """
     clause = text.strip()
     if not clause.endswith(("?", "？")) and _RELATIVE.match(clause):
@@ -500,11 +503,12 @@ _GUESS = re.compile(
 def silent(clause: Reading, sentence: Reading | None, *, explicit: bool, text: str) -> str:
     """Why nothing is kept of this clause ("" = keep it).
 
+    A guess with its subject dropped is chit-chat, an obligation is not:
+
     >>> r = Reading("todo", 0.9, (("todo", 0.9),))
-    >>> silent(r, None, explicit=False, text="Must be the heat making the glue slip.")
-    'chitchat'
-    >>> silent(r, None, explicit=False, text="I must renew the domain before Friday.")
-    ''
+    >>> [silent(r, None, explicit=False, text=t) for t in ("Must be the heat making the glue"
+    ...  " slip.", "I must renew the domain before Friday.")]
+    ['chitchat', '']
     """
     if explicit:
         return ""

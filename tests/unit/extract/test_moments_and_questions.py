@@ -1,23 +1,16 @@
 """Session 15: the last minutes' happenings, everyone present doing something, a guess,
-approval of an idea, and how-to questions keep nothing; each has a near miss that is
-kept. Sentences written for this file (no evaluation set was copied)."""
+approval of an idea, and how-to questions keep nothing; a team's size said "right now" is
+kept as the team's current size (the moment's headcount in a room, a call or a day keeps
+nothing). Each shape has a near miss. Sentences written for this file (no evaluation set
+was copied)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from memvault.extract import Message, RuleExtractor
+from memvault.extract.context import team_size
 from memvault.extract.reading import help_question
-
-NOW = datetime(2026, 6, 9, 14, 0, tzinfo=UTC)
-X = RuleExtractor()
-
-
-def kept(text: str) -> list[tuple[str, str]]:
-    msg = Message(text=text, user_id="oskar", speaker="Oskar")
-    return [(c.type.value, c.content) for c in X.extract(msg, now=NOW).candidates]
+from tests.unit.extract.test_team_and_silence import kept
 
 
 @pytest.mark.parametrize(
@@ -69,3 +62,30 @@ def test_a_question_back_to_the_listener_silences_nothing() -> None:
     assert not help_question("Et toi, ça va ?")
     got = kept("How do you like the new office? We moved the team to Porto in March.")
     assert any("porto" in c.lower() for _, c in got), got
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("We're six people right now.", "Noor's team is six people right now."),
+        ("There are two of us right now.", "There are two people in Noor's team right now."),
+        ("There are eleven of us.", "There are eleven people in Noor's team."),
+        ("The data team is currently 7 people.", "The data team is currently 7 people."),
+    ],
+)
+def test_a_team_size_said_now_is_the_teams_fact(text: str, stored: str) -> None:
+    assert team_size(text)
+    assert kept(text) == [("Fact", stored)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There are two of us in the office right now.",
+        "We're six people on the call right now.",
+        "There are eleven of us here tonight.",
+    ],
+)
+def test_the_moments_headcount_keeps_nothing(text: str) -> None:
+    assert not team_size(text)
+    assert kept(text) == []
