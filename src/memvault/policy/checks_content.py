@@ -8,15 +8,18 @@ runs them with the record's checks (:mod:`memvault.policy.checks_record`) and ra
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from memvault.model.decision import Span
 from memvault.model.enums import StopReason
 from memvault.policy.detectors import Detector, Hit
 from memvault.policy.findings import CheckFn, Finding, Prepared, finding
+from memvault.policy.normalize import normalize
 
-__all__ = ["check_classifier", "check_learned", "content_check", "slug_of"]
+__all__ = ["check_classifier", "check_learned", "content_check", "slug_of", "value_adds"]
 
 #: the shape of a key the write path derives (:func:`memvault.write.spec.derive_key`)
 _DERIVED_KEY = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
@@ -98,6 +101,46 @@ def check_classifier(p: Prepared) -> Iterable[Finding]:
 _PLAIN_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?!\w)")
 
 
+def value_adds(value: str, text: str) -> str | None:
+    """What a value that wraps ``text`` says beside it, for the heads, or None.
+
+    A JSON value: its string fields other than the text, each of three plain words
+    or more, one sentence each. Any other value: what is left once the text is cut
+    out. None when that has fewer than three plain words.
+
+    >>> wrapped = '{"content": "Team notes", "tag": "ops", "note": "Bring the spare cable."}'
+    >>> value_adds(wrapped, "Team notes")
+    'Bring the spare cable.'
+    >>> value_adds('{"content": "Team notes", "type": "Fact"}', "Team notes") is None
+    True
+    """
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict | list):
+        leaves = [
+            leaf.strip()
+            for leaf in _string_leaves(parsed)
+            if leaf.strip() != text.strip() and len(_PLAIN_WORD.findall(leaf)) >= 3
+        ]
+        said = "\n".join(leaves)
+    else:
+        said = value.replace(text, " ").strip()
+    return said if len(_PLAIN_WORD.findall(said)) >= 3 else None
+
+
+def _string_leaves(node: Any) -> Iterable[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from _string_leaves(item)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _string_leaves(item)
+
+
 def check_learned(p: Prepared) -> Iterable[Finding]:
     layer = p.context.learned
     if layer is None or not p.fields:
@@ -119,13 +162,19 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
         #   detectors still read every field.
         # Outcome: the heads read the text, and a value only when it adds words.
         value = doc.clean.text.casefold()
-        if name == "key" or (
-            name == "value"
-            and (
-                value in text
-                or (text and text in value)
-                or len(_PLAIN_WORD.findall(doc.clean.text)) < 3
-            )
+        if name == "value" and text and text in value and value != text:
+            # Trigger: a value that wraps the text and says more (a LangGraph item's
+            #   other fields: {"content": "Team notes", "note": "<a sentence>"}).
+            # Why: skipped whole, no head read the other fields, and they are handed
+            #   back to the agent with the memory (review S15-R2).
+            # Outcome: the heads read what the value adds — its other string fields
+            #   of three words or more (an envelope's labels and enums are fewer).
+            added = value_adds(doc.clean.text, p.fields[0][1].clean.text)
+            if added is None:
+                continue
+            doc = normalize(added)
+        elif name == "key" or (
+            name == "value" and (value in text or len(_PLAIN_WORD.findall(doc.clean.text)) < 3)
         ):
             continue
         # Trigger: the value is a short extra field of the same write.
