@@ -6,7 +6,8 @@ An item is one memory: its text is ``value["content"]`` (or the indexed fields),
 the LangGraph application verbatim. The gate's learned heads skip a value that contains
 the text ("a value that wraps the text"), and the health detector does not read a
 sentence inside JSON quotes, so a sentence the gate refuses as a memory's text is
-stored as a second field of the same item and read back by the agent.
+stored as a second field of the same item and read back by the agent. Fixed: the heads
+read what a value adds to the text it wraps (``policy.checks_content.value_adds``).
 """
 
 from __future__ import annotations
@@ -27,9 +28,6 @@ REFUSED = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="S15-R2: routed to the lead (policy/gate.py _check_learned, detectors)"
-)
 @pytest.mark.parametrize("sentence", REFUSED)
 def test_an_item_holding_it_in_another_field_is_refused(tmp_path: Path, sentence: str) -> None:
     with MemvaultStore(tmp_path, orchestrator="acme") as store:
