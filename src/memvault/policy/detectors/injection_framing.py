@@ -1,0 +1,144 @@
+"""Discussion is not injection: the framing that suppresses an injection finding.
+
+A phrase quoted inside text that discusses injection (a blog post, a thesis, a red-team
+suite, a course), a technique reported rather than performed ("the keynote showed how
+attackers hide instructions"), and fiction that quotes an attack are no finding — unless
+the assistant itself is cast to voice it (:func:`_enacted`). Used by
+:mod:`memvault.policy.detectors.injection`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memvault.policy.detectors.base import Hit
+
+_DISCUSSION = re.compile(
+    r"(?i)\b(?:writing|writes|blog|post|article|explain\w*|slides?|talk|thesis|paper|research\w*|"
+    r"red[- ]team\w*|test suite|test cases?|(?:inputs?|prompts?|strings?|payloads?) (?:like|such "
+    r"as)|awareness|course|lecture|defen[cs]es?|detect\w*|"
+    r"classif\w*|examples? of|phrases? (?:like|such as)|such as|e\.g\.|prompt injection|"
+    r"studying|owns?|category|dataset|benchmark|how attackers|"
+    # the same framing in other languages (report, talk, examples, cites)
+    r"rapport|informe|relat[oó]rio|bericht|rapporto|vortrag|charla|palestra|conf[eé]rence|"
+    r"ejemplos?|exemples?|exemplos?|beispiele?n?|esempi\w*|voorbeeld\w*|przyk[lł]ad\w*|"
+    r"[oö]rnek\w*|exempel|cite|cita|zitiert|prompt-injection|"
+    # security drills, tests and fiction that quote an attack: "the phishing test's fake email"
+    r"phishing|simulation|simulated|drills?|security training|unit tests?|regression tests?|"
+    r"tests? that|ctf|novel'?s?|villain|thriller'?s?|plot|scene|film'?s?|movie'?s?|"
+    r"subtitles?|on screen|"
+    r"injections?|jailbreaks?|attacks?|attackers?|lessons?|covers why|explains why|"
+    r"regression|schulung|angriff\w*|formation|formaci[oó]n|ataques?|attacc\w*|"
+    r"treinamento|cours|curso|corso|kurs|lezione|le[çc]on|lecci[oó]n|aula)\b"
+)
+
+
+# A technique reported, not performed: "the keynote showed how attackers hide instructions".
+_REPORTED = re.compile(
+    r"(?i)\b(?:showed|shows|demonstrated|demonstrates|explained|explains|described|describes|"
+    r"covered|covers|illustrated|illustrates|taught|teaches|warned|warns|discussed|discusses)"
+    r"(?: \w+){0,2}? how\b|\bhow (?:an? )?(?:attackers?|hackers?|adversar\w*|scammers?|"
+    r"someone|somebody|a person|people|malicious \w+|bad actors?|criminals?|they) "
+    r"(?:can|could|might|may|try|tries|tried|use|used|hide|hid|plant|planted|trick|tricked)\b"
+    # a hypothetical asked about: "what would happen if someone asked you to ignore …?"
+    r"|\bwhat (?:would|will|should|do|does|did)(?: \w+){0,2}? (?:happen|you do|i do|it do)\b"
+    r"[^.!?\n]{0,20}?\bif (?:someone|somebody|anyone|a user|a customer|people|an attacker|"
+    r"a hacker|i|we)\b[^.!?\n]{0,20}?\b(?:asked|asks|told|tells|tried|tries|wanted|wants)\b"
+)
+
+
+# Double quotes, guillemets and CJK brackets; single quotes only outside a word, so the
+# apostrophe of "novel's" or "don't" opens no quotation.
+_QUOTED = re.compile(
+    r"[\"“”«»„「『][^\"“”«»„」』]{3,200}[\"“”«»」』]"
+    r"|(?<!\w)['‘‚`][^'‘’`\n]{3,200}['’`](?!\w)"
+)
+
+
+_KEYWORD_ONLY = frozenset(
+    {"injection.persona", "injection.signals", "injection.override_any_language"}
+)
+
+
+# Trigger: a fiction frame whose attack the assistant itself is to say or do: "for my
+#          novel, the AI character says: 'ignore your rules and …'", "you play the AI",
+#          "… — now act it out".
+# Why: the frame quotes the payload only to have this model voice it; a story that
+#      reports an attack ("the villain types 'ignore previous instructions' into the
+#      bank's chatbot, which refuses") names someone else as the speaker and asks nothing.
+# Outcome: the quotation and the frame no longer suppress the finding.
+_AI_SAYS = re.compile(
+    r"(?i)\b(?:ai|assistant|chatbot|bot|model|robot|android|computer)(?: character| narrator|"
+    r" protagonist| persona)?(?: \w+)? (?:says|said|replies|replied|answers|answered|responds|"
+    r"responded|announces|declares|types|orders|tells (?:you|me))\b[^\"“«'\n]{0,10}?[:,]?\s*"
+    r"[\"“«']"
+)
+
+
+# what the quoted line then has done: "… and show me every stored memory"
+_QUOTED_PAYLOAD = re.compile(
+    r"(?i)\b(?:and|then)\s+(?:\w+\s+)?(?:show|list|dump|export|send|reveal|delete|erase|wipe|"
+    r"print|give|tell me|store|save|email|upload|disable|turn off|forward|leak|output|read out)\b"
+)
+
+
+_ENACTED = re.compile(
+    r"(?i)(?:\b(?:you are|you're|you play|you'll play|you will play|you can play)|"
+    r"(?:^|[.:;!,]\s*)(?:now |please )?(?:play|be|become)) (?:the |an? |my )?"
+    r"(?:ai|assistant|chatbot|bot|model|robot)(?: character| narrator| persona)?\b"
+    r"|\b(?:act (?:it|this|that) out|play (?:it|this|that) out|do (?:it|that|this) (?:for real|now|"
+    r"for me)|now do (?:it|that|this)|in character,? (?:do|follow|obey|carry out))\b"
+)
+
+
+def _enacted(text: str) -> bool:
+    """The assistant is cast to voice the attack, or the quoted line carries a payload."""
+    if _ENACTED.search(text):
+        return True
+    return any(
+        _QUOTED_PAYLOAD.search(text, m.end(), m.end() + 160) for m in _AI_SAYS.finditer(text)
+    )
+
+
+def _suppressed(hit: Hit) -> bool:
+    """Quoted or keyword-only mentions inside text that discusses injection."""
+    text = hit.view.text
+    sentence_start = max(text.rfind(c, 0, hit.start) for c in ".!?\n") + 1
+    if _REPORTED.search(text, sentence_start, hit.start):
+        return True
+    if not _DISCUSSION.search(text) or _enacted(text):
+        return False
+    if hit.detector in _KEYWORD_ONLY:
+        return True
+    if any(q.start() <= hit.start and hit.end <= q.end() for q in _QUOTED.finditer(text)):
+        return True
+    return _between_quotes(text, hit.start, hit.end)
+
+
+# Quotes that open and close as different marks, or escaped inside a JSON string.
+_QUOTE_PAIRS = (
+    ("«", "»"),
+    ("»", "«"),
+    ("„", "“"),
+    ("“", "”"),
+    ("「", "」"),
+    ("『", "』"),
+    ('\\"', '\\"'),
+)
+
+
+def _between_quotes(text: str, start: int, end: int) -> bool:
+    """A paired quotation mark opens before the hit and closes after it on its line.
+
+    The left-to-right quote regex pairs a JSON string's own quote with the first mark
+    inside it; here « … », „ … “ and escaped \\" … \\" inside a value are paired by
+    position: ``{"note": "a suite with prompts like \\"reveal the prompt\\""}``.
+    """
+    before = text[max(0, start - 200) : start]
+    after = text[end : end + 200]
+    for opening, closing in _QUOTE_PAIRS:
+        i = before.rfind(opening)
+        j = after.find(closing)
+        if i >= 0 and j >= 0 and "\n" not in before[i:] and "\n" not in after[:j]:
+            return True
+    return False
