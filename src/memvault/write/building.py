@@ -135,7 +135,25 @@ def id_decision(value: str, judge_text: Callable[[str], Decision]) -> Decision |
     words = id_words(value)
     if len(words) < 2:
         return judged_number(value)
-    return words_judged(judge_text(" ".join(words)))
+    decision = words_judged(judge_text(" ".join(words)))
+    # Trigger: an id of a few words the injection head flags ("system_prompt_v2",
+    #   "notes#memories.0": review S15-R4).
+    # Why: the head learned from sentences; on an identifier's few words its score is
+    #   noise, and every memory of that conversation or run was refused.
+    # Outcome: below ID_HEAD_WORDS words the injection head's flag is no decision on
+    #   the id; the injection detectors ("admin_override") and every forbidden
+    #   family's finding still refuse it.
+    if (
+        decision is not None
+        and decision.detector == "classifier.injection"
+        and len(words) < ID_HEAD_WORDS
+    ):
+        return None
+    return decision
+
+
+#: an id of fewer words than this is not refused on the injection head's word alone
+ID_HEAD_WORDS = 5
 
 
 def words_judged(decision: Decision) -> Decision | None:
