@@ -12,6 +12,7 @@ and the embedding rows of new nodes.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
@@ -154,6 +155,32 @@ def id_decision(value: str, judge_text: Callable[[str], Decision]) -> Decision |
 
 #: an id of fewer words than this is not refused on the injection head's word alone
 ID_HEAD_WORDS = 5
+
+
+def namespace_labels(value: str | None) -> list[str]:
+    """The labels of a LangGraph item's namespace, kept in its value's envelope.
+
+    Trigger: a namespace label is listed back by ``list_namespaces`` and returned with
+      every ``get`` and ``search`` hit (review S15-R5).
+    Why: it lives only in the value's JSON, where a label joined by "_" is one token:
+      "ignore_all_previous_instructions_…" or "dana_ssn_078_05_1120" were stored.
+    Outcome: each label is judged like a provenance id (:func:`id_decision`).
+
+    >>> namespace_labels('{"namespace": ["users", "team_notes"], "value": {}}')
+    ['users', 'team_notes']
+    >>> namespace_labels("plain text"), namespace_labels('{"namespace": "x"}')
+    ([], [])
+    """
+    if not value or not value.startswith("{"):
+        return []
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return []
+    labels = parsed.get("namespace") if isinstance(parsed, dict) else None
+    if not isinstance(labels, list):
+        return []
+    return [label for label in labels if isinstance(label, str)]
 
 
 def words_judged(decision: Decision) -> Decision | None:
@@ -468,6 +495,7 @@ class Building(Recording):
             return []
         # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
         values = [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
+        values += namespace_labels(node.value)
         found = [self._judged_id(value, node.category) for value in values if value]
         return [d for d in found if d is not None and d.stop_reason in _CONTENT_REFUSALS]
 
