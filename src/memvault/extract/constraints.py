@@ -113,8 +113,13 @@ _PRONOUNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 _MARKERS = re.compile(f"[{_MY}{_ME}{_OUR}{_US}{_SELF}{_TEAM}{_OURS}{_SELVES}]")
 _ADVERB_RE = "no longer|no more|" + "|".join(sorted(_ADVERBS - {"no", "longer", "more"}))
-_WE_VERB = re.compile(r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z]+)\b(?!')")
-_I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)([A-Za-z']+)")
+# An adverb is never the verb: before a masked word ("I always post-edit", the hyphenated
+# verb protected as an identifier) it stays as said, not "always" → "alwayses".
+_NOT_ADVERB = r"(?!(?:" + _ADVERB_RE + r")\b)"
+_WE_VERB = re.compile(
+    r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)" + _NOT_ADVERB + r"([A-Za-z]+)\b(?!')"
+)
+_I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)" + _NOT_ADVERB + r"([A-Za-z']+)")
 #: "you" as the subject of a subordinate clause ("when you write …"): its verb agrees.
 _YOU_VERB = re.compile(
     r"\b(when|whenever|if|once|before|after|unless|until)\s+you\s+((?:(?:"

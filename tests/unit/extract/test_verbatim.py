@@ -136,6 +136,19 @@ def test_team_words_are_rewritten_as_the_team(said: str, rewritten: str) -> None
     assert third_person(said, "Lee") == rewritten
 
 
+def test_an_adverb_before_a_hyphenated_verb_is_never_made_the_verb() -> None:
+    # the hyphenated verb is protected as a token: the adverb stays as said
+    assert third_person("I always post-edit the drafts", "Lee") == "Lee always post-edit the drafts"
+    assert (
+        third_person("we usually re-run flaky jobs", "Lee")
+        == "Lee's team usually re-run flaky jobs"
+    )
+    # near miss: a plain verb after the adverb still agrees
+    assert (
+        third_person("I always proofread the drafts", "Lee") == "Lee always proofreads the drafts"
+    )
+
+
 def test_note_to_self_is_a_todo_in_the_users_words() -> None:
     msg = Message(text="Note to self: renew the TLS cert on api.example.com", speaker="Tom", at=NOW)
     (c,) = X.extract(msg, now=NOW).candidates
