@@ -129,6 +129,12 @@ _YOU_VERB = re.compile(
 )
 
 
+#: Verbs whose past is their present ("I just hit", "I already put"): after an adverb of
+#: the recent past they are past, and keep their form.
+_PAST_AS_PRESENT = frozenset("hit put set cut quit read let shut spread cost hurt split".split())
+_PAST_ADVERB = re.compile(r"\b(?:just|already|recently|finally)\b", re.I)
+
+
 _PREFIXES = ("mis", "over", "under", "re", "with", "out", "fore", "up")
 
 #: Present-tense verbs ending in "-eed" ("agreed", "freed" are past).
@@ -191,6 +197,8 @@ def _third_person(text: str, subject: str) -> str:
             return f"{subject} {adverbs}does not"
         if verb.lower() == "do" and re.match(r"\s*not\b", text[match.end() :]):
             return f"{subject} {adverbs}does"
+        if _PAST_ADVERB.search(adverbs) and verb.lower() in _PAST_AS_PRESENT:
+            return f"{subject} {adverbs}{verb}"  # "I just hit 10k": past, not "hits"
         return f"{subject} {adverbs}{verb_third_person(verb)}"
 
     out = re.sub(r"\bi\b(?!')", "I", text)

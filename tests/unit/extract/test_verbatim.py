@@ -149,6 +149,13 @@ def test_an_adverb_before_a_hyphenated_verb_is_never_made_the_verb() -> None:
     )
 
 
+def test_a_past_that_looks_present_keeps_its_form_after_just() -> None:
+    assert third_person("I just hit 500 subscribers", "Lee") == "Lee just hit 500 subscribers"
+    assert third_person("I already put the keys back", "Lee") == "Lee already put the keys back"
+    # near miss: the same verb as a habit agrees
+    assert third_person("I hit the pool twice a week", "Lee") == "Lee hits the pool twice a week"
+
+
 def test_note_to_self_is_a_todo_in_the_users_words() -> None:
     msg = Message(text="Note to self: renew the TLS cert on api.example.com", speaker="Tom", at=NOW)
     (c,) = X.extract(msg, now=NOW).candidates
