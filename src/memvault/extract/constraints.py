@@ -37,8 +37,11 @@ STATEMENT_MAX = 280
 STATEMENT_MAX_SENTENCES = 2
 
 _PERSONAL = re.compile(
-    r"(?i:\b(?:i|me|my|mine|myself|we|our|ours|ourselves|you|your|yours|yourself)\b"
-    r"|\b(?:i'm|i've|i'll|i'd|we're|we've|you're|you've)\b)|\b(?:us|Us)\b",
+    r"(?i:\b(?:me|my|mine|myself|we|our|ours|ourselves|you|your|yours|yourself)\b"
+    r"|\b(?:i'm|i've|i'll|i'd|we're|we've|you're|you've)\b)|\b(?:us|Us)\b"
+    # a lone lower-case "i" before a capitalised word is "and" (Polish, Czech, Catalan:
+    # "GitLab do kodu i Sentry"), never the speaker
+    r"|\bI\b|\bi\b(?!\s+[A-Z])",
 )
 _ROLE_MARKER = re.compile(r"^\s*(?:user|assistant|system|human|ai)\s*:", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)")
@@ -119,7 +122,9 @@ _NOT_ADVERB = r"(?!(?:" + _ADVERB_RE + r")\b)"
 _WE_VERB = re.compile(
     r"\b[Ww]e\s+((?:(?:" + _ADVERB_RE + r")\s+)*)" + _NOT_ADVERB + r"([A-Za-z]+)\b(?!')"
 )
-_I_VERB = re.compile(r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)" + _NOT_ADVERB + r"([A-Za-z']+)")
+_I_VERB = re.compile(
+    r"\bI\s+((?:(?:" + _ADVERB_RE + r")\s+)*)" + _NOT_ADVERB + r"([a-z][A-Za-z']*)"
+)
 #: "you" as the subject of a subordinate clause ("when you write …"): its verb agrees.
 _YOU_VERB = re.compile(
     r"\b(when|whenever|if|once|before|after|unless|until)\s+you\s+((?:(?:"
@@ -201,7 +206,7 @@ def _third_person(text: str, subject: str) -> str:
             return f"{subject} {adverbs}{verb}"  # "I just hit 10k": past, not "hits"
         return f"{subject} {adverbs}{verb_third_person(verb)}"
 
-    out = re.sub(r"\bi\b(?!')", "I", text)
+    out = re.sub(r"\bi\b(?!'|\s+[A-Z])", "I", text)
     out = re.sub(r"\bI\s+(?:do not|don't)\b", f"{subject} does not", out)
     out = re.sub(r"\bI\s+(?:am not|'m not)\b", f"{subject} is not", out)
     out = re.sub(r"\bI\s+(?:cannot|can't|can not)\b", f"{subject} cannot", out)

@@ -229,3 +229,13 @@ def test_a_standing_request_is_a_preference() -> None:
         Message(text="Please keep code reviews under 300 lines.", speaker="Ken"), now=NOW
     ).candidates
     assert [c.type.value for c in got] == ["Preference"]
+
+
+def test_a_lone_i_before_a_name_is_and_not_the_speaker() -> None:
+    # Polish, Czech, Catalan "i" joins two names: no speaker, no verb agreement on a name
+    said = "W pracy używamy Jiry do zadań i Grafany do metryk."
+    assert third_person(said, "Lee") == said
+    assert check_statement(said) == ()
+    # near miss: lower-case chat's "i" is the speaker
+    assert third_person("i use Jira for tasks", "Lee") == "Lee uses Jira for tasks"
+    assert check_statement("i use Jira for tasks") == ("first_or_second_person",)
