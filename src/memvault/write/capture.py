@@ -203,8 +203,8 @@ class CapturePipeline:
 
     ``wary`` judges a candidate the clause reader kept in the user's own words
     (no rule parsed the clause) on top of the gate: the default,
-    :func:`~memvault.write.judge.raw_words_check`, refuses it when a learned
-    gate head comes within half of its threshold.
+    :func:`~memvault.write.judge.raw_words_check`, refuses it when a personal
+    learned gate head's log-odds come within ``RAW_WORDS_MARGIN`` of its threshold's.
     """
 
     def __init__(
