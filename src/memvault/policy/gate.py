@@ -60,7 +60,7 @@ from memvault.policy.findings import (
     finding,
 )
 from memvault.policy.infer import infer_category
-from memvault.policy.normalize import NormalizedText, normalize
+from memvault.policy.normalize import NormalizedText, clean_only, normalize
 
 __all__ = [
     "DEFAULT_CHECKS",
@@ -126,8 +126,18 @@ def _prepare(candidate: Candidate, context: GateContext) -> Prepared:
 
         fields.append(("text", normal(judged)))
         if isinstance(candidate.key, str) and candidate.key.strip():
-            fields.append(("key", normal(candidate.key)))
             key_is_slug = slug_of(candidate.key, fields[0][1].clean.text)
+            # Trigger: the key the write path derives from the text (every ``add``).
+            # Why: normalising it cost ~30 µs a candidate, and nothing reads more of a
+            #   slug key than its clean view (the detectors and the heads skip it; the
+            #   category rules and the classifier hook read ``clean``), which for ASCII
+            #   is the key itself. A check that reads more of a slug key must drop this.
+            # Outcome: an ASCII slug of the text (no longer than ``JUDGED_MAX``) gets its
+            #   clean view only; any other key is normalised as before.
+            if key_is_slug and candidate.key.isascii() and len(candidate.key) <= JUDGED_MAX:
+                fields.append(("key", clean_only(candidate.key)))
+            else:
+                fields.append(("key", normal(candidate.key)))
         if isinstance(candidate.value, str) and candidate.value != text:
             fields.append(("value", normal(candidate.value)))
     return Prepared(
