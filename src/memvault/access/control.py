@@ -176,10 +176,9 @@ class AccessControl:
         """An id's words judged as ``add`` judges them: under the body's category when it
         names one (a contract without the stand-in, 19.0.0, masked them otherwise), and
         an allowlist answer is no decision on the words (``words_judged``)."""
-        fields = {**tools.REASON_FIELDS, "content": text}
-        if isinstance(category, str) and category:
-            fields["category"] = category
-        return screen.check_fields(MemoryOp.STORE, fields, agent_id=None)
+        return screen.check_fields(
+            MemoryOp.STORE, tools.reason_fields(text, category), agent_id=None
+        )
 
     # -- engines -------------------------------------------------------------
 

@@ -35,7 +35,7 @@ _EXPORTS: dict[str, str | tuple[str, str]] = {
     ),
     **dict.fromkeys(("GATE_MANIFEST", "LearnedLayer", "default_layer"), "memvault.policy.learned"),
     **dict.fromkeys(("ID_FIELDS", "says_tool"), "memvault.policy.write_gate"),
-    **dict.fromkeys(("REASON_FIELDS", "id_decision"), "memvault.write.building"),
+    **dict.fromkeys(("REASON_FIELDS", "id_decision", "reason_fields"), "memvault.write.building"),
     "strongest": "memvault.write.gating",
     "prime_gate": ("memvault.policy.parallel", "primed"),
     "GATE_CORPUS_PATH": ("memvault.policy.training.compose", "CORPUS_PATH"),

@@ -59,6 +59,7 @@ __all__ = [
     "id_words",
     "judged_key",
     "judged_number",
+    "reason_fields",
     "words_judged",
 ]
 
@@ -300,6 +301,20 @@ def derived_summary(content: str) -> str:
 REASON_FIELDS = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
 
 
+def reason_fields(text: str, category: Any = None) -> dict[str, Any]:
+    """The fields under which words that are not a memory's text are judged (an id, an
+    edge's reason): :data:`REASON_FIELDS` under ``category`` when one is given (the
+    memory's own — a contract without the stand-in masked the words otherwise).
+
+    >>> reason_fields("same sprint", "PREFERENCE")["category"]
+    'PREFERENCE'
+    """
+    fields = dict(REASON_FIELDS, content=text)
+    if isinstance(category, str) and category:
+        fields["category"] = category
+    return fields
+
+
 class Building(Recording):
     """Build and judge nodes for a write pipeline (attributes set by its ``__init__``)."""
 
@@ -532,17 +547,13 @@ class Building(Recording):
         gate = self._field_gate
         if gate is None:
             return None
-        fields = dict(REASON_FIELDS)
-        if isinstance(category, str) and category:
-            fields["category"] = category
 
         def judge_text(text: str) -> Decision:  # with plain spaces: the detectors' word shapes
+            fields = reason_fields(text, category)
             key = f"{fields['category']}\n{text}"
             decision = self._judged_texts.get(key)
             if decision is None:
-                decision = gate.check_fields(
-                    MemoryOp.STORE, {**fields, "content": text}, agent_id=None
-                )
+                decision = gate.check_fields(MemoryOp.STORE, fields, agent_id=None)
                 if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
                     self._judged_texts.clear()
                 self._judged_texts[key] = decision
@@ -563,12 +574,9 @@ class Building(Recording):
         gate = self._field_gate
         if not reason or gate is None:
             return None
-        fields = dict(REASON_FIELDS)
-        if isinstance(category, str) and category:
-            fields["category"] = category
         try:
             decision = gate.check_fields(
-                MemoryOp.STORE, {**fields, "content": reason}, agent_id=None
+                MemoryOp.STORE, reason_fields(reason, category), agent_id=None
             )
         except Exception as exc:
             self.log("error", "gate_failed", error=f"{type(exc).__name__}: {exc}")

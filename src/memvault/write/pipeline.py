@@ -70,7 +70,12 @@ from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.model.text import clean_fields
 from memvault.results import WriteResult
 from memvault.store.base import IndexText, Store, WriteSet
-from memvault.write.building import REASON_FIELDS, Building, derived_summary, words_judged
+from memvault.write.building import (
+    Building,
+    derived_summary,
+    reason_fields,
+    words_judged,
+)
 from memvault.write.commit import WriteBuilder
 from memvault.write.drafts import (
     Cleaner,
@@ -630,10 +635,9 @@ class WritePipeline(Building):
         #          say — an SSN or an injection as a reason was stored (session 14).
         if isinstance(self.gate, FieldGate):
             said = edge.reason or f"{edge.edge_type.value} link"
-            fields = {**REASON_FIELDS, "content": said}
-            if judged_as:
-                fields["category"] = judged_as
-            decision = self.gate.check_fields(MemoryOp.STORE, fields, agent_id=None)
+            decision = self.gate.check_fields(
+                MemoryOp.STORE, reason_fields(said, judged_as), agent_id=None
+            )
             if not decision.allowed and words_judged(decision) is not None:
                 return self.refuse(MemoryOp.STORE, decision, memory_id=from_id)
         write = self.builder(now, thread_id).linked(edge)

@@ -225,6 +225,16 @@ def test_ids_joined_by_separators_that_say_nothing_are_stored(
     assert engine.add(_standup(conversation_id=value)).stop_reason.value == "SUCCESS_STORED"
 
 
+def _retro() -> NewMemory:
+    """A memory of a category 19.0.0 allows, to link to."""
+    return NewMemory(
+        content="The retro is on Fridays.",
+        type="Preference",
+        category="PREFERENCE",
+        source_kind="USER_EXPLICIT",
+    )
+
+
 def test_ids_of_words_and_links_under_a_contract_without_the_stand_in_category(
     tmp_path: Path,
 ) -> None:
@@ -236,14 +246,7 @@ def test_ids_of_words_and_links_under_a_contract_without_the_stand_in_category(
         assert first.ok, first
         second = e.add(_standup(conversation_id="Dana_has_HIV"))
         assert second.stop_reason.value == "FORBIDDEN_CATEGORY", second
-        other = e.add(
-            NewMemory(
-                content="The retro is on Fridays.",
-                type="Preference",
-                category="PREFERENCE",
-                source_kind="USER_EXPLICIT",
-            )
-        )
+        other = e.add(_retro())
         assert e.link(str(first.memory_id), str(other.memory_id), "RelatedTo").ok
 
 
@@ -263,14 +266,7 @@ def test_a_link_reason_is_judged_under_its_memory_category_when_the_stand_in_is_
     injected reason was stored. It is judged under the from-memory's own category."""
     with MemoryEngine.open(tmp_path, "acme", embedder=None, contract="19.0.0") as e:
         first = e.add(_standup())
-        other = e.add(
-            NewMemory(
-                content="The retro is on Fridays.",
-                type="Preference",
-                category="PREFERENCE",
-                source_kind="USER_EXPLICIT",
-            )
-        )
+        other = e.add(_retro())
         assert first.ok and other.ok, (first, other)
         linked = e.link(str(first.memory_id), str(other.memory_id), "RelatedTo", reason=reason)
         assert linked.stop_reason.value == expected, linked
