@@ -515,30 +515,37 @@ class Building(Recording):
         return [d for d in found if d is not None and d.stop_reason in _CONTENT_REFUSALS]
 
     def _judged_key(self, op: MemoryOp, node: MemoryNode) -> list[Decision]:
-        """A key of words read by the pattern detectors as its words, spaced out, unless
-        it is a slug of the memory's own text.
+        """A key of words judged as its words, spaced out, unless it is a slug of the
+        memory's own text.
 
         Trigger: a key of words joined without spaces beside a harmless text: an SSN
-          ("dana_ssn_078_05_1120"), a password ("password_Tulip2290x").
-        Why: the gate reads a key with its pattern detectors alone (the heads skip keys),
-          and they read such words as one token: the key was stored, and ``get``,
-          ``list``, HTTP and a LangGraph item's ``key`` give it back (review S15-R3).
-        Outcome: :func:`judged_key` on a store or an update (a key may change); a slug of
-          the text (the write path's own key, or its first words) says nothing the text
-          does not, and is not judged again. The learned heads do not read it: on a
-          key's few words ("notes memories 0", ingest's JSON keys) they refuse
-          ordinary keys; that part is the lead's (REVIEW S15-R3).
+          ("dana_ssn_078_05_1120"), a password ("password_Tulip2290x") (review S15-R3),
+          a health fact or an arrest only the learned heads refuse ("dana_has_hiv":
+          S15-R3b).
+        Why: the gate reads a key's field with its pattern detectors alone, as one
+          token; the key was stored, and ``get``, ``list``, HTTP and a LangGraph item's
+          ``key`` give it back.
+        Outcome: on a store or an update (a key may change) the key is judged by the
+          one rule of provenance ids (:meth:`_judged_id`: detectors and heads under the
+          memory's category; below :data:`ID_HEAD_WORDS` words the injection head's flag
+          alone decides nothing, so "notes#memories.0" and "system_prompt_v2" stay keys);
+          without a field gate by :func:`judged_key`. A slug of the text (the write
+          path's own key, or its first words) says nothing the text does not, and is not
+          judged again.
         """
         key = node.key
         if op is MemoryOp.DELETE or not key or _slug_of_text(key, node.content):
             return []
-        found = self._judged_texts.get(f"key\n{key}")
-        if found is None:
-            found = judged_key(key) or Decision(StopReason.SUCCESS_STORED)
-            if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
-                self._judged_texts.clear()
-            self._judged_texts[f"key\n{key}"] = found
-        return [found] if found.stop_reason in _CONTENT_REFUSALS else []
+        if self._field_gate is not None:
+            found = self._judged_id(key, node.category)
+        else:
+            found = self._judged_texts.get(f"key\n{key}")
+            if found is None:
+                found = judged_key(key) or Decision(StopReason.SUCCESS_STORED)
+                if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
+                    self._judged_texts.clear()
+                self._judged_texts[f"key\n{key}"] = found
+        return [found] if found is not None and found.stop_reason in _CONTENT_REFUSALS else []
 
     def _judged_id(self, value: str, category: Any = None) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
