@@ -58,6 +58,7 @@ from memvault.errors import ValidationFailed
 from memvault.layout import RuntimeLayout
 from memvault.lifecycle.importing import ImportReport
 from memvault.lifecycle.proposals import ProposalResult
+from memvault.model.decision import Decision
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
 from memvault.results import MemoryView, SearchResults, WriteResult
@@ -65,7 +66,7 @@ from memvault.store.base import NodeFilter
 from memvault.store.records import Proposal
 from memvault.store.scope import ALL_USERS, UserScope
 from memvault.write import CapturePipeline
-from memvault.write.precomputed import agreeing_vector
+from memvault.write.precomputed import agreeing_vector, checked_vector
 from memvault.write.spec import MemoryPatch, NewMemory
 
 __all__ = ["Caller", "CallerGrant", "DenyHook", "Grant"]
@@ -148,6 +149,50 @@ class Caller(CallerReads):
         text past the gate's learned heads.
         """
         return agreeing_vector(vector, vector_model, self._engine.embedder, content)
+
+    def judge_new(
+        self,
+        memories: Sequence[NewMemory],
+        /,
+        *,
+        vectors: Sequence[tuple[Sequence[float], str | None] | None] | None = None,
+    ) -> builtins.list[Decision]:
+        """What :meth:`add` decides on each memory — its building, vector and gate, as
+        this caller's agent — with nothing written but each refusal's record (the REFUSE
+        row ``add`` writes). The memories are judged together, as :meth:`add_many`
+        judges them (a user's daily cap counts them in order); ``vectors``: each one's
+        ``(vector, vector_model)`` or ``None``, checked as :meth:`add` checks them.
+
+        Trigger: a caller that must know all of a batch is allowed before it writes any
+          (a LangGraph ``batch``, review S15-R6).
+        Why: written one by one, a refused item left the ones before it written.
+        Outcome: one decision per memory; a refused one names its stop reason.
+        """
+        self.authorize("add", write=True, categories=[m.category for m in memories])
+        given = builtins.list(vectors) if vectors is not None else [None] * len(memories)
+        if len(given) != len(memories):
+            raise ValueError("vectors must match memories")
+        own: dict[str, Any] = {"agent_id": self.grant.agent}
+        items: builtins.list[tuple[dict[str, Any], FloatVector | None]] = []
+        for memory, pair in zip(memories, given, strict=True):
+            self._same_agent(memory.agent_id, "add")
+            if self.grant.user is not None:
+                own["user_id"] = self._own(memory.user_id, "add")
+            content, fields = _unpack(memory.model_copy(update=own), {})
+            vector = None
+            if pair is not None:  # a vector add refuses is one this judgement refuses
+                vector = checked_vector(pair[0], pair[1], self._engine.embedder)
+            items.append(({"content": content, **fields}, vector))
+        return self._run(self._engine.core.writes.judge_new, items)
+
+    def judge_update(
+        self, memory_id: str, patch: MemoryPatch, *, user: UserScope = None
+    ) -> Decision:
+        """What :meth:`update` decides on ``patch`` (its building, vector and gate), with
+        nothing written but a refusal's record (as :meth:`judge_new`)."""
+        self._updatable(memory_id, patch.category, user)
+        old = self._engine.core.load(memory_id, "update")
+        return self._run(self._engine.core.writes.judge_update, old, patch)
 
     def add_many(self, items: Sequence[Mapping[str, Any]], **options: Any) -> list[WriteResult]:
         """:meth:`MemoryEngine.add_many`, every item in the caller's categories and agent."""

@@ -61,6 +61,7 @@ import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,7 @@ from memvault.engine import (
     Caller,
     Grant,
     MemoryEngine,
+    NewMemory,
     RetrievalConfig,
     UserScope,
     WriteResult,
@@ -100,6 +102,7 @@ from memvault.integrations.langgraph_items import (
     check_json,
     valid_value,
 )
+from memvault.model.decision import Decision
 from memvault.model.enums import StopReason
 from memvault.model.node import MemoryNode
 
@@ -355,8 +358,9 @@ class MemvaultStore(BaseStore):
             i: (vector, embedder.model_id) for (i, _), vector in zip(todo, vectors, strict=True)
         }
 
-    def _put(self, op: PutOp, vector: tuple[Any, str] | None = None) -> None:
-        engine = self._caller
+    @staticmethod
+    def _check_key(op: PutOp) -> None:
+        """Raise :class:`WriteRefusedError` for a put's key memvault cannot keep as given."""
         if op.value is not None and not op.key.strip():
             # memvault's "no key": a put under "" was stored without one and never found
             raise WriteRefusedError(StopReason.SCHEMA_INVALID, "key is required and empty")
@@ -367,47 +371,125 @@ class MemvaultStore(BaseStore):
             raise WriteRefusedError(
                 StopReason.SCHEMA_INVALID, "key must not hold control characters"
             )
+
+    def _target(self, op: PutOp) -> StoredItem | None:
+        """The item a put changes or deletes: this store's own at its namespace and key.
+
+        A shared item seen by a user's store is not one: their put writes their own
+        item (newer, so it is the one they read back); a shared one is never changed
+        or deleted through one user's store.
+        """
         existing = self._find(tuple(op.namespace), op.key)
         if existing is not None and existing.node.user_id != self._owner:
-            # A shared item seen by a user's store: their put writes their own item
-            # (newer, so it is the one they read back); a shared one is never changed
-            # or deleted through one user's store.
-            existing = None
-        if op.value is None:
-            if existing is not None:
-                engine.delete(existing.node.memory_id, user=self._owner).raise_for_status()
-            return
-        value = dict(op.value)
+            return None
+        return existing
+
+    def _memory_fields(self, op: PutOp) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A put's memory as a new memory's fields, and as the changes of an update."""
+        value = dict(op.value or {})
         content, texts = self._content(value, op.index)
         envelope = json.dumps(
             {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
             ensure_ascii=False,
         )
         fields = {k: value[k] for k in SETTABLE if k in value and valid_value(k, value[k])}
-        if existing is not None:
-            # Provenance (source_kind) is fixed at creation; the rest may change.
-            changes = {k: v for k, v in fields.items() if k != "source_kind"}
-            patch = engine.memory_patch(
-                existing.node.memory_id,
-                {"content": content, "value": envelope, **changes},
-                user=self._owner,
+        new = {
+            "content": content,
+            "key": op.key,
+            "value": envelope,
+            "project_id": self.project,
+            "user_id": self._owner,
+            **DEFAULTS,
+            **fields,
+        }
+        # Provenance (source_kind) is fixed at creation; the rest may change.
+        changes = {k: v for k, v in fields.items() if k != "source_kind"}
+        return new, {"content": content, "value": envelope, **changes}
+
+    def _judge_puts(self, ops: Sequence[Op], vectors: Mapping[int, tuple[Any, str]]) -> None:
+        """Raise :class:`WriteRefusedError` naming every refused put of the batch, before
+        any op of it is written.
+
+        Trigger: a ``batch`` with several puts, one of them refused (review S15-R6).
+        Why: run in order, the puts before the refused one stayed written and those
+          after it were dropped — the caller could not tell what was kept; LangGraph's
+          SQL stores write a batch in one transaction.
+        Outcome: each put judged as its write will be (:meth:`Caller.judge_new` — the
+          new items together, so a user's daily cap counts them —, an update by
+          :meth:`Caller.judge_update`); a refusal is recorded as the put's would be,
+          and the batch writes nothing. A batch of one put is its write alone (a put
+          needing the user's consent is then queued for it, as ``add`` queues it).
+        """
+        puts = [(i, op) for i, op in enumerate(ops) if isinstance(op, PutOp)]
+        if len(puts) < 2:
+            return
+        caller = self._caller
+        state: dict[tuple[tuple[str, ...], str], StoredItem | bool | None] = {}
+        refused: list[tuple[PutOp, Decision]] = []
+        news: list[tuple[PutOp, NewMemory, tuple[Any, str] | None]] = []
+        for i, op in puts:
+            where = (tuple(op.namespace), op.key)
+            if where not in state:
+                state[where] = self._target(op)
+            target = state[where]
+            if op.value is None:
+                state[where] = None
+                continue
+            new, changes = self._memory_fields(op)
+            if isinstance(target, StoredItem):
+                memory_id = target.node.memory_id
+                patch = caller.memory_patch(memory_id, changes, user=self._owner)
+                if isinstance(patch, WriteResult):
+                    refused.append((op, _decision(patch)))
+                else:
+                    decision = caller.judge_update(memory_id, patch, user=self._owner)
+                    if not decision.allowed:
+                        refused.append((op, decision))
+                continue
+            # new, or put again after an earlier put of this batch made it (judged as new)
+            state[where] = True
+            parsed = caller.new_memory(new)
+            if isinstance(parsed, WriteResult):
+                refused.append((op, _decision(parsed)))
+            else:
+                news.append((op, parsed, vectors.get(i)))
+        if news:
+            decisions = caller.judge_new(
+                [memory for _, memory, _ in news], vectors=[vector for _, _, vector in news]
             )
+            refused += [
+                (op, d) for (op, _, _), d in zip(news, decisions, strict=True) if not d.allowed
+            ]
+        if refused:
+            refused.sort(key=lambda pair: pair[1].stop_reason.priority)
+            named = "; ".join(
+                f"key {op.key!r} in {tuple(op.namespace)!r}: {d.stop_reason.value}"
+                + (f" ({d.reason})" if d.reason else "")
+                for op, d in refused
+            )
+            raise WriteRefusedError(
+                refused[0][1].stop_reason,
+                f"batch refused, nothing written — {named}",
+                [(tuple(op.namespace), op.key, d.stop_reason.value) for op, d in refused],
+            )
+
+    def _put(self, op: PutOp, vector: tuple[Any, str] | None = None) -> None:
+        engine = self._caller
+        existing = self._target(op)
+        if op.value is None:
+            if existing is not None:
+                engine.delete(existing.node.memory_id, user=self._owner).raise_for_status()
+            return
+        new, changes = self._memory_fields(op)
+        if existing is not None:
+            memory_id = existing.node.memory_id
+            patch = engine.memory_patch(memory_id, changes, user=self._owner)
             if not isinstance(patch, WriteResult):
-                patch = engine.update(existing.node.memory_id, patch, user=self._owner)
+                patch = engine.update(memory_id, patch, user=self._owner)
             patch.raise_for_status()
         else:
             given = {"vector": vector[0], "vector_model": vector[1]} if vector else {}
-            parsed = engine.new_memory(
-                {
-                    "content": content,
-                    "key": op.key,
-                    "value": envelope,
-                    "project_id": self.project,
-                    "user_id": self._owner,
-                    **DEFAULTS,
-                    **fields,
-                }
-            )
+            parsed = engine.new_memory(new)
             result = parsed if isinstance(parsed, WriteResult) else engine.add(parsed, **given)
             result.raise_for_status()
 
@@ -498,8 +580,9 @@ class MemvaultStore(BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run LangGraph store operations in order, each through the engine.
 
-        Every op's namespace is checked first, so an invalid label rejects the
-        whole batch before anything is written.
+        Every op's namespace and put key is checked first, then every put is judged
+        by the write gate: an invalid label or key, or a refused put, rejects the whole
+        batch before anything is written (the error names each refused key).
         """
         ops = list(ops)
         for op in ops:
@@ -509,13 +592,17 @@ class MemvaultStore(BaseStore):
             if isinstance(op, SearchOp):
                 compile_filter(op.filter or {})
             if isinstance(op, PutOp) and op.value is not None:
+                self._check_key(op)
                 check_json(op.key, op.value)
-        with self._busy:
+        remembering = self._embedder.remembering() if self._embedder else nullcontext()
+        with self._busy, remembering:
             return self._run(ops)
 
     def _run(self, ops: list[Op]) -> list[Result]:
-        """Each op in turn, each reading the store as the ops before it left it."""
+        """Each op in turn, each reading the store as the ops before it left it — once
+        every put of the batch is judged allowed (:meth:`_judge_puts`)."""
         vectors = self._new_vectors(ops)
+        self._judge_puts(ops, vectors)
         results: list[Result] = []
         for i, op in enumerate(ops):
             if isinstance(op, GetOp):
@@ -533,3 +620,8 @@ class MemvaultStore(BaseStore):
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """``batch`` in a worker thread (one copy of the logic)."""
         return await asyncio.to_thread(self.batch, list(ops))
+
+
+def _decision(result: WriteResult) -> Decision:
+    """A refused write's answer as the gate's decision (its stop reason and why)."""
+    return Decision(result.stop_reason, result.detector, result.reason)

@@ -309,6 +309,53 @@ class WritePipeline(Building):
             results[i] = result
         return [r for r in results if r is not None]
 
+    def judge_new(
+        self, items: Sequence[tuple[Mapping[str, Any], FloatVector | None]]
+    ) -> list[Decision]:
+        """What :meth:`add` decides on each item's raw fields, written nowhere.
+
+        The same cleaning, building (a long content in its parts), vectors and gate
+        as :meth:`add`; the items judged together as :meth:`add_many` judges them,
+        so a user's daily cap counts them in order. A refusal is recorded as
+        ``add`` records it (a REFUSE row); nothing else is written.
+
+        Trigger: a caller that must know every write of a batch is allowed before
+          it writes any (a LangGraph ``batch``: review S15-R6).
+        Why: written one by one, a refused item left those before it written and
+          those after it dropped; the caller could not tell which.
+        Outcome: one decision per item (its parts' strongest refusal, else its
+          first part's answer); the caller writes the items only if all are allowed.
+        """
+        drafts: list[Draft] = []
+        owners: list[int] = []
+        decisions: dict[int, Decision] = {}
+        for i, (raw, vector) in enumerate(items):
+            fields, _ = clean_fields(raw)
+            pieces = content_parts(fields, self.content_limit, self.splitter)
+            try:
+                if len(pieces) > 1:
+                    built = [Draft(self.build_fields({**fields, "content": p})) for p in pieces]
+                else:
+                    node = self.build_fields(fields)
+                    built = [Draft(node, vector, supplied=vector is not None)]
+            except ValidationFailed as exc:
+                answer = self.invalid(MemoryOp.STORE, exc, fields=fields)
+                decisions[i] = Decision(answer.stop_reason, answer.detector, answer.reason)
+                continue
+            drafts += built
+            owners += [i] * len(built)
+        judged = self.judge_many(MemoryOp.STORE, self.vectored(drafts)) if drafts else []
+        parts: dict[int, list[Decision]] = {}
+        for owner, decision in zip(owners, judged, strict=True):
+            parts.setdefault(owner, []).append(decision)
+        for i, mine in parts.items():
+            refused = [d for d in mine if not d.allowed]
+            decisions[i] = strongest(refused) if refused else mine[0]
+        refusals = [decisions[i] for i in parts if not decisions[i].allowed]
+        if refusals:
+            self.refuse_all(MemoryOp.STORE, refusals)
+        return [decisions[i] for i in range(len(items))]
+
     def create(
         self, drafts: Sequence[Draft], *, thread_id: str = "default", whole: bool = False
     ) -> list[WriteResult]:
@@ -479,25 +526,11 @@ class WritePipeline(Building):
         memory_id = old.memory_id
         raw = changes.changes() if isinstance(changes, MemoryPatch) else dict(changes)
         raw, _removed = self.strip_controls(raw)
-        unknown = sorted(set(raw) - UPDATABLE_FIELDS)
-        if unknown:
-            failed = ValidationFailed(
-                f"cannot update field(s): {', '.join(unknown)}",
-                errors=tuple((f, "not an updatable field") for f in unknown),
-            )
-            return self.invalid(MemoryOp.UPDATE, failed, memory_id=memory_id)
         now = self.now()
-        data = old.model_dump()
-        data.update(raw)
-        data["updated_at"] = now
-        if "content" in raw:
-            data["content"] = self.clean(str(raw["content"]))
-            if "summary" not in raw:
-                data["summary"] = derived_summary(str(raw["content"]))
         try:
-            node = MemoryNode.model_validate(data)
-        except ValidationError as exc:
-            return self.invalid(MemoryOp.UPDATE, validation_failed(exc), memory_id=memory_id)
+            node = self.updated_node(old, raw, now)
+        except ValidationFailed as exc:
+            return self.invalid(MemoryOp.UPDATE, exc, memory_id=memory_id)
         draft, decision = self.judged(MemoryOp.UPDATE, node)
         if not decision.allowed:
             return self.refuse(MemoryOp.UPDATE, decision, memory_id=memory_id)
@@ -508,6 +541,41 @@ class WritePipeline(Building):
         return self.commit(
             write, WriteResult(decision.stop_reason, memory_id=memory_id), op=MemoryOp.UPDATE
         )
+
+    def updated_node(self, old: MemoryNode, raw: Mapping[str, Any], now: str) -> MemoryNode:
+        """``old`` with the (cleaned) changes ``raw``; raises :class:`ValidationFailed`
+        for a field no update may change or a value the node cannot hold."""
+        unknown = sorted(set(raw) - UPDATABLE_FIELDS)
+        if unknown:
+            raise ValidationFailed(
+                f"cannot update field(s): {', '.join(unknown)}",
+                errors=tuple((f, "not an updatable field") for f in unknown),
+            )
+        data = old.model_dump()
+        data.update(raw)
+        data["updated_at"] = now
+        if "content" in raw:
+            data["content"] = self.clean(str(raw["content"]))
+            if "summary" not in raw:
+                data["summary"] = derived_summary(str(raw["content"]))
+        try:
+            return MemoryNode.model_validate(data)
+        except ValidationError as exc:
+            raise validation_failed(exc) from exc
+
+    def judge_update(self, old: MemoryNode, changes: MemoryPatch) -> Decision:
+        """What :meth:`update` decides on ``changes`` to ``old``, written nowhere but a
+        refusal (recorded as ``update`` records it; see :meth:`judge_new`)."""
+        raw, _removed = clean_fields(changes.changes())
+        try:
+            node = self.updated_node(old, raw, self.now())
+        except ValidationFailed as exc:
+            refused = self.invalid(MemoryOp.UPDATE, exc, memory_id=old.memory_id)
+            return Decision(refused.stop_reason, refused.detector, refused.reason)
+        decision = self.judged(MemoryOp.UPDATE, node)[1]
+        if not decision.allowed:
+            self.refuse(MemoryOp.UPDATE, decision, memory_id=old.memory_id)
+        return decision
 
     def transition(
         self, node: MemoryNode, status: MemoryStatus, *, thread_id: str = "default"
