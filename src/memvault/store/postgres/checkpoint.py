@@ -22,14 +22,14 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from memvault.errors import StoreUnavailableError
-from memvault.store.postgres.schema import validate_schema_name
-from memvault.store.postgres.store import (
+from memvault.store.postgres.connecting import (
     DEFAULT_KEEPALIVE_IDLE_S,
     DEFAULT_SCHEMA,
     DEFAULT_STATEMENT_TIMEOUT_S,
     keepalive_options,
     statement_timeout_option,
 )
+from memvault.store.postgres.schema import validate_schema_name
 
 __all__ = ["INSTALL_HINT", "checkpointer_available", "postgres_checkpointer"]
 

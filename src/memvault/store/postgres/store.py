@@ -27,23 +27,16 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypedDict
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from typing_extensions import Unpack
 
-from memvault.errors import (
-    ConfigError,
-    DuplicateEdgeError,
-    MigrationError,
-    StoreError,
-    StoreUnavailableError,
-)
+from memvault.errors import ConfigError, MigrationError, StoreError, StoreUnavailableError
 from memvault.model.node import MemoryEdge, MemoryNode, Source
 from memvault.store.anchor import AnchorKeeper, StoreAnchor
 from memvault.store.base import (
-    GENESIS_HASH,
     RankFields,
     Store,
     StoreCounts,
@@ -51,34 +44,39 @@ from memvault.store.base import (
     VectorHit,
     VectorSearchEach,
     WriteSet,
-    chain_hash,
     recorded_identity,
 )
 from memvault.store.postgres import lifecycle as lc
 from memvault.store.postgres import queries as q
 from memvault.store.postgres import vectors as v
-from memvault.store.postgres.schema import (
-    MIGRATIONS,
-    validate_schema_name,
-    vector_index_ddl,
-    vector_index_name,
+from memvault.store.postgres import writing as w
+from memvault.store.postgres.connecting import (
+    DEFAULT_KEEPALIVE_IDLE_S,
+    DEFAULT_POOL_SIZE,
+    DEFAULT_SCHEMA,
+    DEFAULT_STATEMENT_TIMEOUT_S,
+    UNREACHABLE,
+    PostgresOptions,
+    first_line,
+    keepalive_options,
+    probe,
+    psycopg,
+    redacted_dsn,
+    statement_timeout_option,
 )
-from memvault.store.records import AuditHead, check_decided, is_erasure
+from memvault.store.postgres.schema import MIGRATIONS, validate_schema_name
+from memvault.store.records import AuditHead
 from memvault.store.requests import TextSearch, VectorSearch
 from memvault.store.sql import (
     edge_from_row,
-    edge_params,
     erase_reader_marks_query,
-    history_params,
     mark_thread_seen_query,
     pending_migrations,
 )
 from memvault.store.sql_reads import SqlReads
 
 try:
-    import psycopg
     from psycopg import errors as pg_errors
-    from psycopg.conninfo import conninfo_to_dict
     from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
@@ -87,67 +85,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         hint='pip install "memvault[postgres]"',
     ) from exc
 
-__all__ = ["PostgresStore"]
+__all__ = ["PostgresStore", "redacted_dsn"]
 
-DEFAULT_SCHEMA = "memvault"
-DEFAULT_POOL_SIZE = 10
 #: Rows (nodes + vectors) written by one store object before it refreshes statistics.
 ANALYZE_AFTER_ROWS = 1000
-
-
-#: The longest a statement may run before the server cancels it (seconds; 0: no limit).
-DEFAULT_STATEMENT_TIMEOUT_S = 30.0
-#: Idle seconds before TCP keepalive probes start on a pooled connection (0: off).
-DEFAULT_KEEPALIVE_IDLE_S = 30
-
-
-def _milliseconds(seconds: float) -> int:
-    """A limit in whole milliseconds: 0 stays "no limit", any other value is at least 1 ms.
-
-    >>> _milliseconds(30), _milliseconds(0.0004), _milliseconds(0)
-    (30000, 1, 0)
-    """
-    return max(1, round(seconds * 1000)) if seconds > 0 else 0
-
-
-def statement_timeout_option(seconds: float) -> str:
-    """The libpq ``options`` switch that makes the server cancel a longer statement.
-
-    >>> statement_timeout_option(30), statement_timeout_option(0)
-    ('-c statement_timeout=30000', '-c statement_timeout=0')
-    """
-    return f"-c statement_timeout={_milliseconds(seconds)}"
-
-
-def keepalive_options(idle_s: int) -> dict[str, int]:
-    """libpq's TCP keepalive parameters for ``idle_s`` idle seconds (``0``: keepalive off).
-
-    Probes every third of ``idle_s`` (at least 1 s), three unanswered ones close the
-    connection: a dead peer is found within about twice ``idle_s``.
-
-    >>> keepalive_options(30)
-    {'keepalives': 1, 'keepalives_idle': 30, 'keepalives_interval': 10, 'keepalives_count': 3}
-    >>> keepalive_options(0)
-    {'keepalives': 0}
-    """
-    if idle_s <= 0:
-        return {"keepalives": 0}
-    return {
-        "keepalives": 1,
-        "keepalives_idle": idle_s,
-        "keepalives_interval": max(1, idle_s // 3),
-        "keepalives_count": 3,
-    }
-
-
-class PostgresOptions(TypedDict, total=False):
-    """The keywords of :class:`PostgresStore` besides its DSN (one definition)."""
-
-    schema: str  # default DEFAULT_SCHEMA
-    pool_size: int  # default DEFAULT_POOL_SIZE
-    timeout: float  # seconds to reach the server, default 10.0
-    statement_timeout_s: float  # longest statement, default 30.0 (0: no limit)
-    keepalive_idle_s: int  # TCP keepalive after this idle time, default 30 (0: off)
 
 
 class PostgresStore(SqlReads, VectorSearchEach, Store):
@@ -222,12 +163,12 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
             open=False,
         )
         try:
-            _probe(dsn, timeout)
+            probe(dsn, timeout)
             try:
                 self._pool.open(wait=True, timeout=timeout)
             except PoolTimeout as exc:
                 raise StoreUnavailableError(
-                    f"cannot connect to PostgreSQL within {timeout:g} s", hint=_UNREACHABLE
+                    f"cannot connect to PostgreSQL within {timeout:g} s", hint=UNREACHABLE
                 ) from exc
             self._migrate()
         except BaseException:
@@ -260,11 +201,11 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         except PoolTimeout as exc:
             raise StoreUnavailableError(f"no PostgreSQL connection available: {exc}") from exc
         except pg_errors.IntegrityError as exc:
-            raise StoreError(f"write refused by the database: {_first_line(exc)}") from exc
+            raise StoreError(f"write refused by the database: {first_line(exc)}") from exc
         except (pg_errors.DataError, pg_errors.ProgrammingError) as exc:
-            raise StoreError(f"PostgreSQL refused the statement: {_first_line(exc)}") from exc
+            raise StoreError(f"PostgreSQL refused the statement: {first_line(exc)}") from exc
         except psycopg.Error as exc:
-            raise StoreUnavailableError(f"PostgreSQL failed: {_first_line(exc)}") from exc
+            raise StoreUnavailableError(f"PostgreSQL failed: {first_line(exc)}") from exc
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self._conn() as conn, conn.cursor(row_factory=dict_row) as cur:
@@ -301,7 +242,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
                     cur.execute(sql)
                 except psycopg.Error as exc:
                     raise MigrationError(
-                        f"migration {version} ({description}) failed: {_first_line(exc)}",
+                        f"migration {version} ({description}) failed: {first_line(exc)}",
                         hint="pgvector must be installed (CREATE EXTENSION vector as a superuser)",
                     ) from exc
                 cur.execute(
@@ -322,7 +263,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         try:
             with self._conn() as conn:
                 with conn.transaction(), conn.pipeline():
-                    revision = self._apply(conn, write)
+                    revision = w.apply_write(conn, write)
                 if self._anchors.wants(write.orchestrator_id):
                     row = conn.execute(lc.AUDIT_HEAD, [write.orchestrator_id]).fetchone()
                     head = lc.audit_head_from_row(row)
@@ -338,7 +279,7 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
                 isinstance(cause, pg_errors.UniqueViolation)
                 and cause.diag.constraint_name == "memory_edges_triple"
             ):
-                raise self._duplicate(write, cause) from cause
+                raise w.duplicate_edge(write, cause) from cause
             raise
         self._note_rows(len(write.nodes) + len(write.embeddings))
         return revision
@@ -365,146 +306,13 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         with contextlib.suppress(StoreError), self._conn() as conn:
             conn.execute(q.ANALYZE_SEARCHED)
 
-    @staticmethod
-    def _apply(conn: psycopg.Connection[Any], write: WriteSet) -> int:
-        """Every statement of one write, pipelined inside the caller's transaction.
-
-        Two round trips: the lock (and the reads that must follow it), then
-        every write and the commit. Each statement still runs in order on the
-        server, so the reads see what the previous lock holder committed.
-        """
-        orch = write.orchestrator_id
-        sql, params = q.lock_and_bump_query(orch, write.changes_memory)
-        lock = conn.execute(sql, params)
-        needed = {m for m, _ in write.extra_sources} | {r.memory_id for r in write.embeddings}
-        needed |= {e.from_memory_id for e in write.edges} | {e.to_memory_id for e in write.edges}
-        needed -= {n.memory_id for n in write.nodes}  # written below, before they are used
-        existing = conn.execute(q.EXISTING_IDS, [orch, sorted(needed)]) if needed else None
-        head = conn.execute(q.HISTORY_HEAD, [orch]) if write.events else None
-        read = sorted({m for m, _ in write.expected})
-        expected = conn.execute(lc.STORED_UPDATED_AT, [orch, read]) if read else None
-        row = lock.fetchone()  # the first sync: waits for the orchestrator's lock
-        revision = int(row[0]) if row else 0
-        if expected is not None:  # read after the lock: what the last writer committed
-            write.check_expected({r[0]: r[1] for r in expected.fetchall()})
-        if existing is not None:
-            missing = sorted(needed - {r[0] for r in existing.fetchall()})
-            if missing:
-                raise StoreError(f"memory {missing[0]!r} does not exist in this orchestrator")
-        prev = GENESIS_HASH
-        if head is not None:
-            found = head.fetchone()
-            prev = found[0] if found else GENESIS_HASH
-
-        cur = conn.cursor()
-        if write.nodes:
-            cur.executemany(q.UPSERT_NODE, [q.node_params(n) for n in write.nodes])
-            cur.executemany(
-                q.INSERT_SOURCE,
-                [q.source_params(orch, n.memory_id, n.source, write.at, True) for n in write.nodes],
-            )
-        if write.index_texts:
-            cur.executemany(
-                q.SET_INDEX_TEXT, [q.index_text_params(orch, m, x) for m, x in write.index_texts]
-            )
-        if write.extra_sources:
-            cur.executemany(
-                q.INSERT_SOURCE,
-                [q.source_params(orch, m, s, write.at, False) for m, s in write.extra_sources],
-            )
-        if write.edges:
-            cur.executemany(q.UPSERT_EDGE, [edge_params(e) for e in write.edges])
-        if write.embeddings:
-            cur.executemany(
-                v.UPSERT_EMBEDDING,
-                [v.embedding_params(orch, r, write.at) for r in write.embeddings],
-            )
-            cached = [v.cache_params(orch, r) for r in write.embeddings if r.cache]
-            if cached:
-                cur.executemany(v.INSERT_CACHE, cached)
-        if write.ingest_records:
-            cur.executemany(
-                lc.UPSERT_INGEST, [lc.ingest_params(orch, r) for r in write.ingest_records]
-            )
-        if write.events:
-            rows = []
-            for event in write.events:
-                digest = chain_hash(prev, event)
-                rows.append(history_params(orch, event, prev, digest))
-                prev = digest
-            cur.executemany(q.INSERT_EVENT, rows)
-            cur.execute(lc.ADVANCE_AUDIT_HEAD, [orch, len(write.events), prev])
-        if write.purge_ids:
-            ids = sorted(set(write.purge_ids))
-            for statement in lc.PURGE_STATEMENTS:
-                cur.execute(statement, lc.purge_params(statement, orch, ids))
-        for proposal in write.proposals:
-            erasure = int(is_erasure(proposal))
-            cur.execute(lc.UPSERT_PROPOSAL, [*lc.proposal_params(orch, proposal), erasure])
-            # a decision on a proposal decided meanwhile rolls the whole write back (the
-            # fetch waits for this statement's row: rowcount is not known in a pipeline)
-            check_decided(proposal, cur.fetchone() is not None)
-        if write.op_events:
-            cur.executemany(
-                lc.INSERT_OP_EVENT, [lc.op_event_params(orch, e) for e in write.op_events]
-            )
-        if write.changes:
-            cur.executemany(
-                q.INSERT_CHANGE,
-                [
-                    q.change_params(orch, revision, i, write.thread_id, c, write.at)
-                    for i, c in enumerate(write.changes)
-                ],
-            )
-        return revision
-
     def _ensure_vector_indexes(self, dims: set[int]) -> None:
-        """Create the HNSW index of each new dimension before the first vector of it lands.
-
-        Trigger: a model whose dimension has no index yet (migration 1 covers 384).
-        Why: without it every search of that model is a sequential scan; but
-        the index is an optimisation, and building it must not fail a write.
-        Outcome: ``CREATE INDEX CONCURRENTLY IF NOT EXISTS`` outside the write's
-        transaction, without the statement limit (schema work, as migrations:
-        the build waits for open writers and scans the table; cancelled, it
-        left an invalid index the next process took as built); if that fails
-        (rights, a racing creator) the write goes on and searches stay exact,
-        by scan.
-        """
+        """Create the HNSW index of each new dimension (:func:`writing.create_vector_indexes`)."""
         todo = dims - self._indexed_dims
         if not todo:
             return
         with self._conn() as conn:
-            existing = dict(conn.execute(v.INDEXED_DIMS).fetchall())
-            conn.execute("SET statement_timeout = 0")
-            try:
-                for dim in sorted(todo):
-                    name = vector_index_name(dim)
-                    if not existing.get(name):
-                        # Trigger: no index of this name, or an INVALID one no session is
-                        #   building (a failed concurrent build leaves it; IF NOT EXISTS
-                        #   then skips it, and pg_indexes lists it as if built).
-                        # Why: an invalid index is never used: that model's searches scan.
-                        # Outcome: the dead index is dropped, then the index built.
-                        ddl = vector_index_ddl(dim).replace("INDEX IF", "INDEX CONCURRENTLY IF", 1)
-                        with contextlib.suppress(psycopg.Error):
-                            if name in existing:
-                                conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
-                            conn.execute(ddl)
-                    self._indexed_dims.add(dim)
-            finally:
-                conn.execute("RESET statement_timeout")  # the connection's own, from options
-
-    @staticmethod
-    def _duplicate(write: WriteSet, exc: pg_errors.UniqueViolation) -> DuplicateEdgeError:
-        detail = exc.diag.message_detail or ""
-        for edge in write.edges:
-            if f"{edge.from_memory_id}, {edge.to_memory_id}, {edge.edge_type.value})" in detail:
-                return DuplicateEdgeError(
-                    edge.from_memory_id, edge.to_memory_id, edge.edge_type.value
-                )
-        first = write.edges[0]
-        return DuplicateEdgeError(first.from_memory_id, first.to_memory_id, first.edge_type.value)
+            w.create_vector_indexes(conn, todo, self._indexed_dims)
 
     def mark_thread_seen(
         self, orchestrator_id: str, thread_id: str, revision: int, *, reader: str
@@ -642,55 +450,3 @@ class PostgresStore(SqlReads, VectorSearchEach, Store):
         self._closed = True
         self._pool.close(timeout=30.0)
         self._anchors.close()
-
-
-_UNREACHABLE = "check the DSN, that the server runs, and that it accepts connections"
-
-
-def redacted_dsn(dsn: str, schema: str) -> str:
-    """Where a PostgreSQL store lives, safe to print: the DSN without its password.
-
-    Only user, host, port and database are kept (any other parameter may hold
-    a secret), then the schema.
-
-    >>> redacted_dsn("postgresql://al:s3cret@db.internal:5433/mem?sslmode=require", "memvault")
-    'postgresql://al@db.internal:5433/mem (schema memvault)'
-    >>> redacted_dsn("host=/run/pg dbname=mem password=s3cret", "memvault")
-    'postgresql:///mem?host=/run/pg (schema memvault)'
-    """
-    try:
-        parts = conninfo_to_dict(dsn)
-    except psycopg.Error:
-        return f"postgresql (unreadable DSN) (schema {schema})"
-    user, host, port = parts.get("user"), parts.get("host"), parts.get("port")
-    where = str(host or "")
-    if where.startswith("/"):  # a socket directory: libpq's URI form puts it in the query
-        where, query = "", f"?host={where}"
-    else:
-        query = ""
-    login = f"{user}@" if user else ""
-    at = f"{where}:{port}" if where and port else where
-    return f"postgresql://{login}{at}/{parts.get('dbname') or ''}{query} (schema {schema})"
-
-
-def _probe(dsn: str, timeout: float) -> None:
-    """One direct connection before the pool opens.
-
-    Trigger: a wrong DSN or a server that is down.
-    Why: the pool would retry in the background for ``timeout`` seconds and
-    log every attempt; a caller (the CLI) deserves one clear, fast error.
-    Outcome: :class:`StoreUnavailableError` with libpq's reason (which never
-    contains the password), at once.
-    """
-    try:
-        with psycopg.connect(dsn, connect_timeout=max(1, round(timeout))):
-            pass
-    except psycopg.Error as exc:
-        raise StoreUnavailableError(
-            f"cannot connect to PostgreSQL: {_first_line(exc)}", hint=_UNREACHABLE
-        ) from exc
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
