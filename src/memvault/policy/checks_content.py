@@ -17,7 +17,8 @@ from memvault.model.decision import Span
 from memvault.model.enums import StopReason
 from memvault.policy.detectors import Detector, Hit
 from memvault.policy.findings import CheckFn, Finding, Prepared, finding
-from memvault.policy.normalize import normalize
+from memvault.policy.learned import HeadScore
+from memvault.policy.normalize import NormalizedText, normalize
 
 __all__ = ["check_classifier", "check_learned", "content_check", "slug_of", "value_adds"]
 
@@ -104,15 +105,17 @@ _PLAIN_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?!\w)")
 def value_adds(value: str, text: str) -> str | None:
     """What a value that wraps ``text`` says beside it, for the heads, or None.
 
-    A JSON value: its string fields other than the text, each of three plain words
-    or more, one sentence each. Any other value: what is left once the text is cut
-    out. None when that has fewer than three plain words.
+    A JSON value: its fields other than the text (:func:`_leaves`: a scalar field as
+    "name: value", an object's key that holds more), each of three plain words or more,
+    one line each. Any other value: what is left once the text is cut out. None when
+    that has fewer than three plain words.
 
     >>> wrapped = '{"content": "Team notes", "tag": "ops", "note": "Bring the spare cable."}'
     >>> value_adds(wrapped, "Team notes")
-    'Bring the spare cable.'
-    >>> value_adds('{"content": "Team notes", "type": "Fact"}', "Team notes") is None
-    True
+    'note: Bring the spare cable.'
+    >>> value_adds('{"content": "Team notes", "type": "Fact", "status": "done"}', "Team notes")
+    >>> value_adds('{"content": "Team notes", "diagnosis": "a broken wrist"}', "Team notes")
+    'diagnosis: a broken wrist'
     """
     try:
         parsed = json.loads(value)
@@ -121,8 +124,8 @@ def value_adds(value: str, text: str) -> str | None:
     if isinstance(parsed, dict | list):
         leaves = [
             leaf.strip()
-            for leaf in _string_leaves(parsed)
-            if leaf.strip() != text.strip() and len(_PLAIN_WORD.findall(leaf)) >= 3
+            for leaf in _leaves(parsed, text.strip())
+            if len(_PLAIN_WORD.findall(leaf)) >= 3
         ]
         said = "\n".join(leaves)
     else:
@@ -130,15 +133,30 @@ def value_adds(value: str, text: str) -> str | None:
     return said if len(_PLAIN_WORD.findall(said)) >= 3 else None
 
 
-def _string_leaves(node: Any) -> Iterable[str]:
+def _leaves(node: Any, text: str) -> Iterable[str]:
+    """The fields of a JSON value as the words they say, but the field that is ``text``.
+
+    Trigger: a JSON object's key is text too ({"<a sentence>": true}), and a short field
+      is named by its key ({"diagnosis": "bipolar disorder"}: review S16-R2).
+    Why: only string values were read, each alone: such a key, or a value of one or two
+      words whose name says what it is, was stored unread by the heads.
+    Outcome: a scalar field is read as "name: value" (still under the three-plain-words
+      floor: "type: Fact", "status: done" stay out), the key of a nested object or list
+      as its own line, a list's strings alone.
+    """
     if isinstance(node, str):
-        yield node
+        if node.strip() != text:
+            yield node
     elif isinstance(node, dict):
-        for item in node.values():
-            yield from _string_leaves(item)
+        for name, item in node.items():
+            if isinstance(item, dict | list):
+                yield str(name)
+                yield from _leaves(item, text)
+            elif not (isinstance(item, str) and item.strip() == text):
+                yield f"{name}: {item}"
     elif isinstance(node, list):
         for item in node:
-            yield from _string_leaves(item)
+            yield from _leaves(item, text)
 
 
 def check_learned(p: Prepared) -> Iterable[Finding]:
@@ -172,7 +190,16 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             added = value_adds(doc.clean.text, p.fields[0][1].clean.text)
             if added is None:
                 continue
+            # what a value adds is a text of its own: the full heads read it with its
+            # own vector ("status: HIV positive" was under the n-gram heads' threshold:
+            # review S16-R2); a caller's bulk rows rarely carry one
             doc = normalize(added)
+            yield from _head_findings(
+                name,
+                doc,
+                layer.judge(doc, vector=layer.vector(added), vector_model=layer.encoder_model_id),
+            )
+            continue
         elif name == "key" or (
             name == "value" and (value in text or len(_PLAIN_WORD.findall(doc.clean.text)) < 3)
         ):
@@ -188,20 +215,24 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             vector_model=c.vector_model if is_text else None,
             use_encoder=is_text,
         )
-        for s in scores:
-            if not s.flagged:
-                continue
+        yield from _head_findings(name, doc, scores)
 
-            reason = (
-                StopReason.INJECTION_DETECTED
-                if s.family == "injection"
-                else StopReason.FORBIDDEN_CATEGORY
-            )
-            yield Finding(
-                reason,
-                f"classifier.{s.family}",
-                f"{s.family}: learned score {s.score:.3f} >= threshold {s.threshold:.3f} "
-                f"({s.heads} heads)",
-                (Span(name, 0, len(doc.original), f"classifier.{s.family}"),),
-                s.family,
-            )
+
+def _head_findings(name: str, doc: NormalizedText, scores: list[HeadScore]) -> Iterable[Finding]:
+    """One finding per flagged head on field ``name``."""
+    for s in scores:
+        if not s.flagged:
+            continue
+        reason = (
+            StopReason.INJECTION_DETECTED
+            if s.family == "injection"
+            else StopReason.FORBIDDEN_CATEGORY
+        )
+        yield Finding(
+            reason,
+            f"classifier.{s.family}",
+            f"{s.family}: learned score {s.score:.3f} >= threshold {s.threshold:.3f} "
+            f"({s.heads} heads)",
+            (Span(name, 0, len(doc.original), f"classifier.{s.family}"),),
+            s.family,
+        )

@@ -46,6 +46,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from urllib.parse import unquote
 
+from memvault.policy.obfuscation import obfuscated_runs
+
 __all__ = [
     "NormalizedText",
     "View",
@@ -77,8 +79,18 @@ _HOMOGLYPHS = {
     "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W",
     "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
     "χ": "x", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ϲ": "c", "ϳ": "j", "ѵ": "v",
+    "ԍ": "G",
+    # Latin small capitals and IPA letters (Latin script, not ASCII): "ɪɢɴᴏʀᴇ ᴀʟʟ"
+    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
+    "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s",
+    "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ɑ": "a", "ɩ": "i", "ɒ": "a",
+    # Armenian letters that look like Latin ones (folded inside a Latin word only)
+    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q", "ա": "w",
 }  # fmt: skip
+#: non-ASCII letters of the Latin script among the homoglyphs: a text of small capitals
+#: is Latin text ("mostly Latin" below), an Armenian or Cyrillic one is not
+_LATIN_LOOKALIKES = frozenset("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑɩɒ")
 
 _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s", "!": "i", "|": "l"}
@@ -225,13 +237,13 @@ def _fold_homoglyphs(text: str) -> tuple[str, int]:
     if not any(c in _HOMOGLYPHS for c in text):
         return text, 0
     letters = [c for c in text if c.isalpha()]
-    latin = sum(1 for c in letters if c.isascii())
+    latin = sum(1 for c in letters if c.isascii() or c in _LATIN_LOOKALIKES)
     mostly_latin = latin >= 0.5 * max(1, len(letters))
     chars = list(text)
     count = 0
     for m in _WORD.finditer(text):
         word = m.group()
-        has_latin = any(c.isascii() for c in word)
+        has_latin = any(c.isascii() or c in _LATIN_LOOKALIKES for c in word)
         if not (has_latin or mostly_latin):
             continue
         for k, c in enumerate(word):
@@ -659,6 +671,7 @@ def normalize(text: str) -> NormalizedText:
     decoded = _decoded_views(clean)
     rejoined = _rejoined_view(collapsed or clean)
     decoded.extend([*_reversed_views(clean), *([rejoined] if rejoined is not None else [])])
+    decoded.extend(_const_view(clean, *run) for run in obfuscated_runs(clean.text))
     if decoded:
         notes.append(f"{len(decoded)} encoded run(s) decoded")
         extra.extend(decoded)

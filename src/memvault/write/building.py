@@ -506,10 +506,13 @@ class Building(Recording):
           as an edge's reason), once per distinct id in this pipeline; a content refusal
           of one refuses the write.
         """
-        if op is not MemoryOp.STORE or self._field_gate is None:
+        if op not in (MemoryOp.STORE, MemoryOp.UPDATE) or self._field_gate is None:
             return []
-        # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
-        values = [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
+        values: list[str] = []
+        if op is MemoryOp.STORE:  # an update cannot change them
+            # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
+            values += [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
+        # an update's value may set new labels (``update --value``, PATCH: review S16-R1)
         values += namespace_labels(node.value)
         found = [self._judged_id(value, node.category) for value in values if value]
         return [d for d in found if d is not None and d.stop_reason in _CONTENT_REFUSALS]

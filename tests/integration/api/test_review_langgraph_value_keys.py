@@ -24,7 +24,6 @@ from memvault.model.enums import StopReason
 SENTENCE = "Mia takes lithium for her bipolar disorder"
 
 
-@pytest.mark.xfail(strict=True, reason="S16-R2: value keys and short named fields unread (lead)")
 @pytest.mark.parametrize(
     "extra",
     [{SENTENCE: True}, {"diagnosis": "bipolar disorder"}, {"status": "HIV positive"}],

@@ -23,7 +23,6 @@ from memvault.model.enums import StopReason
 TEXT = "Team notes for the weekly sync"
 
 
-@pytest.mark.xfail(strict=True, reason="S16-R1: labels judged on store only (routed to lead)")
 @pytest.mark.parametrize("label", ["dana_has_hiv", "ssn_078_05_1120"])
 def test_a_label_set_by_an_update_is_judged_as_a_put_judges_it(tmp_path: Path, label: str) -> None:
     with MemvaultStore(tmp_path, orchestrator="acme") as store:
