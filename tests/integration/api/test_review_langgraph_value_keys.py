@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from memvault.engine import MemoryEngine, NewMemory
 from memvault.errors import WriteRefusedError
 from memvault.integrations.langgraph_store import MemvaultStore
 from memvault.model.enums import StopReason
@@ -52,3 +53,30 @@ def test_ordinary_short_fields_are_kept(tmp_path: Path) -> None:
         store.put(("team",), "notes", value)
         item = store.get(("team",), "notes")
         assert item is not None and item.value == value
+
+
+@pytest.mark.xfail(
+    strict=True, reason="S16-R2: a short remainder of a wrapping value unread (lead)"
+)
+@pytest.mark.parametrize(
+    ("content", "value"),
+    [("Dana", "Dana: HIV positive"), ("Team notes", "Team notes, HIV positive")],
+)
+def test_a_wrapping_value_the_text_would_refuse_is_refused(
+    tmp_path: Path, content: str, value: str
+) -> None:
+    """``add`` with a value that wraps the text: the heads read only the remainder, and a
+    remainder of fewer than three plain words not at all — "Dana: HIV positive" as a text
+    is FORBIDDEN_CATEGORY (classifier.health 0.993)."""
+    fields = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
+    with MemoryEngine.open(tmp_path, "acme") as engine:
+        result = engine.add(NewMemory(content=content, value=value, **fields))
+        assert result.stop_reason is StopReason.FORBIDDEN_CATEGORY
+        as_text = engine.add(NewMemory(content=value, **fields))
+        assert as_text.stop_reason is StopReason.FORBIDDEN_CATEGORY  # the near miss
+
+
+def test_an_ordinary_wrapping_value_is_kept(tmp_path: Path) -> None:
+    fields = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "USER_EXPLICIT"}
+    with MemoryEngine.open(tmp_path, "acme") as engine:
+        assert engine.add(NewMemory(content="Dana", value="Dana: team lead", **fields)).ok
