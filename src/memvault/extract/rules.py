@@ -542,9 +542,11 @@ class RuleExtractor:
                 and when.LOGISTICS.search(raw)
                 and not UPDATE_CUE.search(raw)
                 and not when.RECURRING.search(raw)
+                and not when.CRON.search(raw)
             ):
                 # Trigger: a clause no rule read, about the next hours or days' logistics.
-                # Why: "a 1:1 at 3pm", "on call this weekend" are true for a day.
+                # Why: "a 1:1 at 3pm", "on call this weekend" are true for a day; an hour
+                #      given with a cron line ("fires at 4, `0 4 * * 1`") is a schedule.
                 # Outcome: nothing is kept of it (a todo or reminder is kept, dated).
                 why, cand = f"silent:logistics ({why})", None
             if cand is not None and asks and not (explicit or cand.category in _ASKED):

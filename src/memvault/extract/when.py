@@ -12,6 +12,8 @@ with them.
 (True, False)
 >>> bool(SCHEDULE.search("we open at 7 every day")), bool(TEMPORARY.search("hold merges for now"))
 (True, True)
+>>> bool(CRON.search("fires at 3, cron `15 3 * * 1-5`")), bool(CRON.search("rooms 1 2 3 4 5"))
+(True, False)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 
 __all__ = [
     "CALENDAR_DATE",
+    "CRON",
     "DONE_CHANGE",
     "HABITUAL",
     "LOGISTICS",
@@ -56,6 +59,11 @@ RECURRING = re.compile(
     r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
     re.I,
+)
+#: A cron line ("`0 2 * * *`", "15 3 * * 1-5"): five fields of digits, ranges, steps
+#: and stars, at least one a star — a schedule, however its clause names the hour.
+CRON = re.compile(
+    r"(?<![\w*/,-])(?=(?:[\d/,-]+\s+){0,4}[\d/,-]*\*)(?:[\d*][\d*/,-]*\s+){4}[\d*][\d*/,-]*(?![\w*/,-])"
 )
 #: A time that recurs ("every day", "each Monday", "weekly", "on Fridays"), not "every PR".
 SCHEDULE = re.compile(
