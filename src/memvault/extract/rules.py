@@ -89,18 +89,16 @@ from memvault.extract.reading import (
     as_current_state,
     durable_fallback,
     english_like,
-    help_question,
     overrules_rules,
     reading_label,
     retype,
     says_task,
     silent,
-    stated,
-    stated_other,
     statement_candidate,
 )
 from memvault.extract.register import Record, read_register, record_candidates
 from memvault.extract.sensitive import sensitive_words
+from memvault.extract.speech import help_question, stated, stated_other
 from memvault.extract.text import plain_apostrophes, slug, split_sentences
 from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType

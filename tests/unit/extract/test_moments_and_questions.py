@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memvault.extract.context import team_size
-from memvault.extract.reading import help_question
+from memvault.extract.speech import help_question
 from tests.unit.extract.test_team_and_silence import kept
 
 

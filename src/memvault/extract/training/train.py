@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memvault.extract.reader import LABELS, READER_MANIFEST, SILENT, english_like, reader_view
-from memvault.extract.reading import stated
+from memvault.extract.speech import stated
 from memvault.extract.training.generate import CORPUS_PATH
 from memvault.learn import Heads, TrainConfig, ngram_matrix, train_heads, write_weights
 
@@ -195,7 +195,7 @@ _STATED_SHARES = (0.3, 0.4, 0.5, 0.6)
 def calibrate_stated(heads: Heads, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """How sure a silent reading must be to drop a first-person statement no rule read.
 
-    On the validation split's clauses that :func:`~memvault.extract.reading.stated`
+    On the validation split's clauses that :func:`~memvault.extract.speech.stated`
     accepts, the pair (probability, share) that silences the most silent clauses
     while keeping at least :data:`STATED_DURABLE_MIN` of the durable ones (ties:
     the higher bar).
