@@ -54,6 +54,7 @@ __all__ = [
     "attach_identifiers",
     "bare_reminder",
     "join_change",
+    "join_detail",
     "join_introduction",
 ]
 
@@ -402,3 +403,77 @@ def join_change(
         where[id(joined)] = at + 1
         return [*out[:i], joined, *out[i + 2 :]], where
     return out, where
+
+
+#: Memories a later sentence's detail may join: what the turn keeps as lasting (a task,
+#: a reminder or a procedure keeps its own words; a detail stays a memory of its own).
+_HOLDS_DETAIL = frozenset(
+    {MemoryType.FACT, MemoryType.PREFERENCE, MemoryType.DECISION, MemoryType.GOAL}
+)
+
+
+def join_detail(
+    candidates: Sequence[Candidate], sentence_of: dict[int, int], details: set[int]
+) -> tuple[list[Candidate], dict[int, int], list[Candidate]]:
+    """A later sentence's fact that names something, as the second sentence of the memory
+    it follows.
+
+    "Our robot arm runs ROS 2 on a Jetson. Sim is in Gazebo." keeps one memory that
+    says both: the later sentence (no rule read it, ``details`` holds it) names a
+    thing of its own, so it is no mere comment, but alone it says little ("Sim is in
+    Gazebo." — whose sim?) and the turn told one thing. Joined only to the memory of
+    an earlier sentence, a fact, preference, decision or goal, both in English or both
+    kept word for word, neither sensitive, and only when the statement stays within
+    its constraints (two sentences, 280 characters); otherwise it stays a memory of
+    its own. Returns the candidates, their sentences and the details joined.
+
+    >>> from memvault.model.enums import MemoryType
+    >>> arm = Candidate(content="Ana's team's arm runs ROS 2.", type=MemoryType.FACT,
+    ...                 category="KNOWLEDGE", key="fact.arm", value="x", rule="reader.fact")
+    >>> sim = Candidate(content="Sim is in Gazebo.", type=MemoryType.FACT,
+    ...                 category="KNOWLEDGE", key="fact.sim", value="y", rule="reader.fact")
+    >>> out, _, joined = join_detail([arm, sim], {id(arm): 0, id(sim): 1}, {id(sim)})
+    >>> [c.content for c in out], [c.content for c in joined]
+    (["Ana's team's arm runs ROS 2. Sim is in Gazebo."], ['Sim is in Gazebo.'])
+    """
+    out = list(candidates)
+    where = dict(sentence_of)
+    joined: list[Candidate] = []
+    i = 1
+    while i < len(out):
+        detail = out[i]
+        at = where.get(id(detail))
+        host = next(
+            (
+                c
+                for c in reversed(out[:i])
+                if where.get(id(c)) is not None and at is not None and where[id(c)] < at
+            ),
+            None,
+        )
+        verbatim = detail.rule.startswith(VERBATIM_RULE)
+        if (
+            id(detail) not in details
+            or host is None
+            or host.type not in _HOLDS_DETAIL
+            or host.rule.startswith(VERBATIM_RULE) is not verbatim
+            or host.sensitive
+            or detail.sensitive
+        ):
+            i += 1
+            continue
+        content = f"{host.content} {detail.content}"
+        problems = check_statement(content)
+        if verbatim:
+            problems = tuple(p for p in problems if p != "first_or_second_person")
+        if problems:
+            i += 1
+            continue
+        both = replace(host, content=content, said=f"{host.said} {detail.said}".strip())
+        h = out.index(host)
+        where[id(both)] = where.pop(id(host))
+        del where[id(detail)]
+        out[h] = both
+        del out[i]
+        joined.append(detail)
+    return out, where, joined

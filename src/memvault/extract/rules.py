@@ -46,6 +46,7 @@ from memvault.extract.attach import (
     attach_identifiers,
     bare_reminder,
     join_change,
+    join_detail,
     join_introduction,
 )
 from memvault.extract.base import (
@@ -443,6 +444,8 @@ class RuleExtractor:
         # the sentence of the turn's first kept memory (a pasted record comes first)
         kept_in: int | None = -1 if candidates else None
         sentence_of: dict[int, int] = {}  # a candidate's sentence (by id)
+        details: set[int] = set()  # later sentences' facts that may join a memory (by id)
+        trace_of: dict[int, int] = {}  # a candidate's place in the trace (by id)
         unkept: list[tuple[Unkept, int]] = []  # clauses that became nothing, their trace
         aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
@@ -635,8 +638,20 @@ class RuleExtractor:
                 elif all(c.content != cand.content for c in candidates):
                     if says_repeat(raw) or says_repeat(sentences[s_index][0]):
                         cand = replace(cand, repeat=True)
+                    if (
+                        not explicit
+                        and cand.rule.startswith("reader.")
+                        and cand.type is MemoryType.FACT
+                        and kept_in is not None
+                        and kept_in < s_index
+                        and UPDATE_CUE.search(raw) is None
+                    ):
+                        # a later sentence's fact no rule read, which names something of
+                        # its own (else it was the kept memory's context): see join_detail
+                        details.add(id(cand))
                     candidates.append(cand)
                     sentence_of[id(cand)] = s_index
+                    trace_of[id(cand)] = len(trace)
                     kept_in = s_index if kept_in is None else kept_in
                 else:
                     why += " (duplicate)"
@@ -689,6 +704,17 @@ class RuleExtractor:
             candidates, sentence_of = join_introduction(candidates, sentence_of)
             # "We dropped Airtable. The schedule lives in Notion now.": one change
             candidates, sentence_of = join_change(candidates, sentence_of)
+            # Trigger: a later sentence's fact that names something of its own ("Our arm
+            #          runs ROS 2. Sim is in Gazebo.", "We use Laravel. Todo en Hetzner.").
+            # Why: the turn tells one thing and its detail; alone the detail says little
+            #      ("Sim is in Gazebo." — whose?), dropped its name is lost.
+            # Outcome: the second sentence of the memory before it (see attach.join_detail).
+            candidates, sentence_of, joined = join_detail(candidates, sentence_of, details)
+            for cand in joined:
+                at = trace_of[id(cand)]
+                trace[at] = replace(
+                    trace[at], decision=f"joined to a kept memory ({trace[at].decision})"
+                )
         if candidates and unkept and not sensitive_turn:
             # Trigger: a clause kept nothing but names an identifier ("It's ticket
             #          FE-88.", ", which sits on VLAN 240") in a turn that keeps a memory.
