@@ -126,7 +126,8 @@ class MemvaultStore(BaseStore):
     ``config.policy.contract``); ``config`` (``memvault.config.load_config``, built
     by your code — the adapter reads no file or environment besides
     ``$MEMVAULT_HOME`` when ``home`` is not given) supplies the store, gate,
-    embedder and retrieval as for every entry point; ``index``
+    embedder and retrieval as for every entry point, and ``policy.allowlists[agent]``
+    the categories the store reads and writes; ``index``
     is LangGraph's ``IndexConfig`` (see the module docstring). ``user`` is whose
     store it is: it reads that user's and shared memories and writes that user's;
     without it, shared (user-less) memories only; ``ALL_USERS`` reads every user's
@@ -154,6 +155,9 @@ class MemvaultStore(BaseStore):
         self.agent = agent
         self.contract = contract
         self.config = config
+        allowlist = config.policy.agent_allowlist() if config is not None else None
+        #: ``policy.allowlists[agent]`` (``None``: every category; S16-R3, :attr:`_caller`)
+        self._categories = allowlist.categories_for(agent) if allowlist is not None else None
         self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Any = None
         self._embedder: LangChainEmbedder | None = None
@@ -199,8 +203,16 @@ class MemvaultStore(BaseStore):
         Why: the façade holds a grant bound to no user to shared memories unless it
           names one, so the orchestrator-wide store read shared items only.
         Outcome: its grant carries ``all_users`` (the administrative choice made here).
+
+        Trigger: ``config`` names this store's agent in ``policy.allowlists``.
+        Why: the allowlist did nothing here (review S16-R3): the agent wrote and read
+          every category while ``serve``, ``mcp``, ``query`` and the agent held it.
+        Outcome: the grant carries those categories: a put of another is
+          :class:`~memvault.errors.AccessDeniedError`, reads leave the others out.
         """
-        return self._engine.as_caller(Grant(self.agent, all_users=self.user is ALL_USERS))
+        return self._engine.as_caller(
+            Grant(self.agent, categories=self._categories, all_users=self.user is ALL_USERS)
+        )
 
     def setup(self) -> None:
         """Open (creating if needed) the orchestrator's store; optional, the first call does it."""
