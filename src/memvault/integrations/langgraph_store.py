@@ -105,6 +105,7 @@ from memvault.integrations.langgraph_items import (
 from memvault.model.decision import Decision
 from memvault.model.enums import StopReason
 from memvault.model.node import MemoryNode
+from memvault.model.validation import clean_user_id
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 
@@ -151,6 +152,14 @@ class MemvaultStore(BaseStore):
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.orchestrator = orchestrator
         self.project = project
+        if user is not None and user is not ALL_USERS:
+            # Trigger: ``user=" alice "`` or ``user=5`` (review S16-R5).
+            # Why: the write path trims a user id while reads used it as given, so a
+            #   padded user's items were written and never found; a user id that is
+            #   not text read as "no user", and its writes were shared with everyone.
+            # Outcome: trimmed as every entry point trims it; not text, or blank, is
+            #   ValidationFailed here, before anything is written.
+            user = clean_user_id(user, "user")
         self.user = user
         self.agent = agent
         self.contract = contract
