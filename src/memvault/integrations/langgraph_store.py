@@ -612,6 +612,13 @@ class MemvaultStore(BaseStore):
             validate_op_namespace(op)
             if isinstance(op, SearchOp):
                 compile_filter(op.filter or {})
+            if isinstance(op, PutOp) and op.ttl is not None:
+                # ``put(..., ttl=)`` raises this (BaseStore.put); a batch dropped the ttl
+                # and kept the item for ever (review S16-R6)
+                raise NotImplementedError(
+                    f"TTL is not supported by {type(self).__name__} (key {op.key!r}): "
+                    "memvault's TTL classes govern lifetime; set ttl=None"
+                )
             if isinstance(op, PutOp) and op.value is not None:
                 self._check_key(op)
                 check_json(op.key, op.value)
