@@ -31,7 +31,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["names_someone_else", "record_field"]
+from memvault.extract.base import Candidate
+from memvault.extract.reading import VERBATIM_RULE, english_like
+from memvault.extract.speech import stated
+
+__all__ = ["names_someone_else", "own_aside", "raw_words_keep", "record_field"]
 
 #: Relation and role nouns and titles of the spaced languages (es, ca, fr, de, pt, it,
 #: nl, pl, tr, ru/uk, sv/da/nb, ro, cs, el, id/ms, fi, hu), whole words, any case. A
@@ -186,3 +190,48 @@ def record_field(text: str) -> bool:
     if "=" not in clause and not re.search(r"[;|\t]", clause):
         return False
     return _FIELD.match(clause) is not None and len(clause.split()) <= 12
+
+
+def raw_words_keep(cand: Candidate, why: str, raw: str) -> tuple[Candidate | None, str]:
+    """A clause the reader kept in the user's words, unless it is a record's field or,
+    in another language, about someone else.
+
+    Trigger: "partei=CDU", "Name;Abteilung;Herkunft" (a pasted record's field or
+             header), or "il collega Gianni ha la sclerosi multipla", "Mein Geselle
+             Timo …", "同僚の田中さんが…" (another person, in a language no rule reads).
+    Why: no rule understood the clause, so the gate's judgement of its words is all
+         that guards it — and the forbidden statements the gate misses are mostly
+         about other people, most of them not in English (the leak audit, ``bench
+         capture-leaks``). A field names nothing on its own.
+    Outcome: nothing is kept of it; the speaker's own statements ("Sou agrônomo …",
+             "Les specs partent dans Notion") are kept word for word as before.
+    """
+    if record_field(raw):
+        return None, f"silent:a record's field ({why})"
+    if names_someone_else(raw) or (
+        not cand.rule.startswith(VERBATIM_RULE) and names_someone_else(raw, english=True)
+    ):
+        # (a clause read as English is checked for the other languages' words too:
+        # "Kollege M., 52: KHK", "Bhai ko TB hai" pass for English with the reader)
+        return None, f"silent:about someone else ({why})"
+    return cand, why
+
+
+def own_aside(cand: Candidate, sentence_of: dict[int, int], touched: set[int]) -> bool:
+    """A reader-kept clause of a turn with a sensitive clause that is only the speaker's.
+
+    Trigger: "I manage a team of five recruiters in Dublin. Also my manager's divorce
+             is getting messy": the first sentence is the speaker's own statement.
+    Why: an English first-person statement in a sentence of its own, naming nobody
+         else, says nothing about the sensitive clause's person.
+    Outcome: it stays beside the refused clause; a clause of the same sentence, in
+             another language (kept in raw words) or about someone else does not.
+    """
+    index = sentence_of.get(id(cand))
+    return (
+        index is not None
+        and index not in touched
+        and not cand.rule.startswith(VERBATIM_RULE)
+        and english_like(cand.said)
+        and stated(cand.said)
+    )

@@ -35,15 +35,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from memvault.extract import when
 from memvault.extract.base import Candidate
 from memvault.extract.clause import Clause, candidate
 from memvault.extract.constraints import check_statement
+from memvault.extract.gloss import HABIT_GLOSS, glosses
+from memvault.extract.reader import Reading
+from memvault.extract.reading import retype
 from memvault.extract.sensitive import sensitive_slot
 from memvault.extract.text import slug
 from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType
 
-__all__ = ["Record", "Register", "read_register", "record_candidates", "record_text"]
+__all__ = [
+    "Record",
+    "Register",
+    "calendar_entry",
+    "read_register",
+    "record_candidates",
+    "record_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,3 +430,26 @@ def record_candidates(
         extra = {"sensitive": slot, "sensitive_in": "slot"} if slot else {}
         out.append(candidate(clause, "record", content, type_, category, key, text, **extra))
     return out
+
+
+#: What a calendar entry is retyped as: an event on a named date, a fact when it recurs.
+_AS_EVENT = Reading("event", 1.0, (("event", 1.0),))
+_AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
+
+
+def calendar_entry(cand: Candidate, why: str, raw: str) -> tuple[Candidate | None, str]:
+    """A calendar entry no rule read, typed by what a calendar says of it.
+
+    A recurring entry ("every Monday 09:00 standup") is a standing fact; an entry on a
+    named date ("quarterly planning in Berlin, 4-6 December") is an event; one on a
+    weekday and an hour only ("Thu 14:00 dentist") is this week's logistics.
+    """
+    if not cand.rule.startswith("reader."):
+        return cand, why
+    if when.RECURRING.search(raw) or when.HABITUAL.search(raw) or HABIT_GLOSS in glosses(raw):
+        if cand.type in (MemoryType.PREFERENCE, MemoryType.EVENT):
+            return retype(cand, _AS_FACT), why + " (a recurring calendar entry)"
+        return cand, why
+    if when.CALENDAR_DATE.search(raw):
+        return retype(cand, _AS_EVENT), why + " (a dated calendar entry)"
+    return None, f"silent:calendar logistics ({why})"
