@@ -36,10 +36,13 @@ __all__ = [
     "CALIBRATIONS",
     "Calibration",
     "CalibrationPair",
+    "Legs",
     "calibrated_fuse",
     "calibration_for",
     "features",
     "fitted_for",
+    "fused_probabilities",
+    "legs_of",
     "names_actor",
 ]
 
@@ -231,12 +234,112 @@ def _sigmoid(z: float) -> float:
     return e / (1.0 + e)
 
 
+@dataclass(frozen=True, slots=True)
+class Legs:
+    """Both legs' candidates once, as arrays: what the calibration and the reranker read.
+
+    ``ids``: the text leg's ids in its order, then the vector leg's others (with
+    ``use_vector``); ``position``: each id's index. Per id: ``cos`` (the vector leg's
+    cosine, its lowest for an id it lacks), ``raw`` (bm25, NaN outside the text
+    leg), ``text_rank`` / ``vector_rank`` (0-based place in each leg, ``absent`` if
+    missing). ``unique``: neither leg repeats an id (a repeated one keeps its best
+    cosine here, while the reranker's per-id reads took its last).
+    """
+
+    ids: list[str]
+    position: dict[str, int]
+    cos: npt.NDArray[np.float64]
+    raw: npt.NDArray[np.float64]
+    text_rank: npt.NDArray[np.float64]
+    vector_rank: npt.NDArray[np.float64]
+    floor: float
+    top: float
+    best_bm25: float
+    use_vector: bool
+    unique: bool
+    absent: float
+
+    def rows(self) -> npt.NDArray[np.float64]:
+        """The ``(n, 6)`` matrix of :func:`features` without the actor column (zero)."""
+        in_text = ~np.isnan(self.raw)
+        scores = np.maximum(0.0, np.where(in_text, self.raw, 0.0))
+        rows = np.zeros((len(self.ids), 6), dtype=np.float64)
+        if self.use_vector:
+            rows[:, 0] = self.cos
+            if self.top > self.floor:
+                rows[:, 4] = (self.cos - self.floor) / (self.top - self.floor)
+        rows[:, 1] = np.log1p(scores)
+        rows[:, 2] = in_text
+        if self.best_bm25 > 0:
+            rows[:, 5] = scores / self.best_bm25
+        return rows
+
+
+def legs_of(
+    text: Sequence[tuple[str, float]] | None,
+    vector: Sequence[tuple[str, float]] | None,
+    use_vector: bool,
+    absent: float = 0.0,
+) -> Legs:
+    """The candidates of both legs as :class:`Legs` (``absent``: the rank of a missing id).
+
+    >>> legs = legs_of([("a", 2.0)], [("b", 0.9), ("a", 0.5)], True, absent=300)
+    >>> legs.ids, legs.cos.tolist(), legs.text_rank.tolist(), legs.vector_rank.tolist()
+    (['a', 'b'], [0.5, 0.9], [0.0, 300.0], [1.0, 0.0])
+    """
+    text, vector = text or (), vector or ()
+    bm25 = dict(text)
+    cos = dict(vector)
+    unique = len(bm25) == len(text) and len(cos) == len(vector)
+    if len(cos) != len(vector):  # a repeated id keeps its best cosine
+        cos = {}
+        for memory_id, score in vector:
+            cos[memory_id] = max(score, cos.get(memory_id, score))
+    cos_values = list(cos.values())
+    floor = min(cos_values, default=0.0)
+    top = max(cos_values, default=0.0)
+    best_bm25 = max(bm25.values(), default=0.0)
+    # Trigger: candidates of two legs, ~180 ids sharing a long prefix ("mem_01a2…").
+    # Why: sorting them first (only to break ties by id) cost a third of the fusion.
+    # Outcome: each candidate once, in leg order; ties are broken by id at the end.
+    ids = list(bm25)
+    if use_vector:
+        ids.extend(m for m in cos if m not in bm25)
+    position = dict(zip(ids, range(len(ids)), strict=True))
+    n = len(ids)
+    raw = np.array(list(map(bm25.get, ids, repeat(math.nan))), dtype=np.float64)
+    c = np.array(list(map(cos.get, ids, repeat(floor))), dtype=np.float64)
+    text_rank = np.full(n, absent, dtype=np.float64)
+    vector_rank = np.full(n, absent, dtype=np.float64)
+    if unique:
+        text_rank[: len(bm25)] = np.arange(len(bm25))
+        if use_vector:
+            at = np.fromiter(map(position.__getitem__, cos), dtype=np.intp, count=len(cos))
+            vector_rank[at] = np.arange(len(cos))
+    return Legs(
+        ids,
+        position,
+        c,
+        raw,
+        text_rank,
+        vector_rank,
+        floor,
+        top,
+        best_bm25,
+        use_vector,
+        unique,
+        absent,
+    )
+
+
 def calibrated_fuse(
     text: Sequence[tuple[str, float]] | None,
     vector: Sequence[tuple[str, float]] | None,
     actors: Mapping[str, str | None],
     query: str,
     calibration: CalibrationPair | None,
+    *,
+    legs: Legs | None = None,
 ) -> list[tuple[str, float]]:
     """Probability of relevance per candidate, best first (ties by id).
 
@@ -244,6 +347,7 @@ def calibrated_fuse(
     ``None`` when the leg did not run. A candidate missing from the vector leg
     gets that leg's lowest cosine; one missing from the text leg has no bm25.
     Without coefficients for the vector leg only the text evidence counts.
+    ``legs``: the two legs as :func:`legs_of` made them (read, not made again).
 
     >>> one = Calibration(cos=10, bm25=1, in_text=0, actor=1, bias=-7)
     >>> cal = CalibrationPair(one, one)
@@ -251,43 +355,34 @@ def calibrated_fuse(
     >>> [(m, round(p, 3)) for m, p in fused]
     [('a', 0.768), ('b', 0.002)]
     """
+    ids, p = fused_probabilities(text, vector, actors, query, calibration, legs=legs)
+    return best_first(ids, p) if ids else []
+
+
+def fused_probabilities(
+    text: Sequence[tuple[str, float]] | None,
+    vector: Sequence[tuple[str, float]] | None,
+    actors: Mapping[str, str | None],
+    query: str,
+    calibration: CalibrationPair | None,
+    *,
+    legs: Legs | None = None,
+) -> tuple[list[str], npt.NDArray[np.float64]]:
+    """:func:`calibrated_fuse`'s probabilities in the candidates' leg order (``legs.ids``)."""
     use_vector = vector is not None and calibration is not None
     model = calibration if use_vector and calibration is not None else TEXT_ONLY
-    bm25 = dict(text or ())
-    cos = dict(vector or ())
-    if len(cos) != len(vector or ()):  # a repeated id keeps its best cosine
-        cos = {}
-        for memory_id, score in vector or ():
-            cos[memory_id] = max(score, cos.get(memory_id, score))
-    cos_values = list(cos.values())
-    floor = min(cos_values, default=0.0)
-    top = max(cos_values, default=0.0)
-    best_bm25 = max(bm25.values(), default=0.0)
-    # Trigger: candidates of two legs, ~180 ids sharing a long prefix ("mem_01a2…").
-    # Why: sorting them first (only to break ties by id) cost a third of this call.
-    # Outcome: each candidate once, in leg order; ties are broken by id at the end.
-    ids = list(bm25)
-    if use_vector:
-        ids.extend(m for m in cos if m not in bm25)
+    if legs is None or legs.use_vector != use_vector:
+        legs = legs_of(text, vector, use_vector)
+    ids = legs.ids
     if not ids:
-        return []
+        return [], np.zeros(0, dtype=np.float64)
     # Trigger: a search calibrates a few hundred candidates.
     # Why: the per-candidate Python of :func:`features` cost ~4 ms a call.
     # Outcome: the same features as columns of one matrix (one row per id).
-    raw = np.array(list(map(bm25.get, ids, repeat(math.nan))), dtype=np.float64)
-    in_text = ~np.isnan(raw)
-    scores = np.maximum(0.0, np.where(in_text, raw, 0.0))
-    rows = np.zeros((len(ids), 6), dtype=np.float64)
-    if use_vector:
-        c = np.array(list(map(cos.get, ids, repeat(floor))), dtype=np.float64)
-        rows[:, 0] = c
-        if top > floor:
-            rows[:, 4] = (c - floor) / (top - floor)
-    rows[:, 1] = np.log1p(scores)
-    rows[:, 2] = in_text
+    rows = legs.rows()
     if actors:
         words = frozenset(tokenize(query))
-        position = dict(zip(ids, range(len(ids)), strict=True))
+        position = legs.position
         named: dict[str, bool] = {}
         for m, actor in actors.items():
             i = position.get(m)
@@ -296,6 +391,4 @@ def calibrated_fuse(
             if actor not in named:
                 named[actor] = names_actor(words, actor)
             rows[i, 3] = named[actor]
-    if best_bm25 > 0:
-        rows[:, 5] = scores / best_bm25
-    return best_first(ids, model.probabilities(rows))
+    return ids, model.probabilities(rows)

@@ -18,11 +18,17 @@ from memvault.embed.base import Embedder, FloatVector
 from memvault.model.clock import parse_timestamp
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge, MemoryNode
-from memvault.retrieval.calibration import calibrated_fuse, calibration_for, names_actor
+from memvault.retrieval.calibration import (
+    calibration_for,
+    fused_probabilities,
+    legs_of,
+    names_actor,
+)
 from memvault.retrieval.config import Modifiers, RetrievalConfig
 from memvault.retrieval.fusion import Ranking, minmax_fuse, rrf_fuse
 from memvault.retrieval.overlap import run_on_pool
 from memvault.retrieval.rerank import (
+    ABSENT_RANK,
     FOLLOWS,
     RerankInput,
     follows,
@@ -33,6 +39,7 @@ from memvault.retrieval.rerank import (
 from memvault.retrieval.text import query_terms
 from memvault.store.base import CONTEXT_SPACE_SUFFIX, NodeFilter, RankFields, Store
 from memvault.store.filtering import tokenize
+from memvault.store.ordering import best_first
 
 __all__ = ["CONTEXT_SPACE_SUFFIX", "HybridOutcome", "Ranked", "apply_modifiers", "hybrid_search"]
 
@@ -256,7 +263,12 @@ def hybrid_search(
         text_leg = dict(zip(legs, rankings, strict=True)).get("text")
         vector_leg = dict(zip(legs, rankings, strict=True)).get("vector")
         cal = calibration_for(embedder.model_id if embedder is not None else None)
-        first = calibrated_fuse(text_leg, vector_leg, {}, query, cal)
+        # both legs as arrays once: the fusion, its second pass and the rerank read them
+        arrays = legs_of(
+            text_leg, vector_leg, vector_leg is not None and cal is not None, ABSENT_RANK
+        )
+        ids, probabilities = fused_probabilities(text_leg, vector_leg, {}, query, cal, legs=arrays)
+        first = best_first(ids, probabilities) if ids else []
         second = reranker_for(embedder.model_id) if embedder is not None else None
         reranks = (
             config.rerank and second is not None and cal is not None and vector_leg is not None
@@ -273,7 +285,10 @@ def hybrid_search(
         words = frozenset(tokenize(query))
         actors = {m: fields[m].actor_id for m in wide if m in fields}
         if any(names_actor(words, a) for a in set(actors.values())):
-            fused = calibrated_fuse(text_leg, vector_leg, actors, query, cal)
+            ids, probabilities = fused_probabilities(
+                text_leg, vector_leg, actors, query, cal, legs=arrays
+            )
+            fused = best_first(ids, probabilities)
         else:
             fused = first  # no candidate's actor is named: the same probabilities
         if reranks and second is not None and cal is not None:
@@ -292,7 +307,7 @@ def hybrid_search(
                 return follows(known)
 
             fused = rerank(
-                RerankInput(fused, text_leg, vector_leg, fields, query, now),
+                RerankInput(fused, text_leg, vector_leg, fields, query, now, arrays, probabilities),
                 cal,
                 second,
                 pool=pool_size,

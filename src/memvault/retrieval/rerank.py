@@ -43,13 +43,14 @@ import numpy.typing as npt
 from memvault.model.clock import parse_timestamp
 from memvault.model.enums import EdgeType
 from memvault.model.node import MemoryEdge
-from memvault.retrieval.calibration import CalibrationPair, fitted_for, names_actor
+from memvault.retrieval.calibration import CalibrationPair, Legs, fitted_for, names_actor
 from memvault.retrieval.temporal import TimeWindow, time_window
 from memvault.store.base import RankFields
 from memvault.store.filtering import tokenize
 from memvault.store.ordering import best_first
 
 __all__ = [
+    "ABSENT_RANK",
     "FEATURES",
     "FOLLOWS",
     "NEIGHBOUR_GAP",
@@ -231,6 +232,9 @@ class RerankInput:
     ``text``/``vector``: the raw legs, best first (``None`` when a leg did not
     run); ``fields``: the candidates' ranking fields (missing = unknown);
     ``query`` and ``now`` place a time window ("last week") the pool may favour.
+    ``legs`` and ``probabilities``: the two legs as arrays and the probability of
+    each of ``legs.ids`` that ``fused`` was sorted from, when the caller has them
+    (the features are then gathered from them instead of read id by id).
     """
 
     fused: Sequence[tuple[str, float]]
@@ -239,6 +243,8 @@ class RerankInput:
     fields: Mapping[str, RankFields]
     query: str
     now: datetime
+    legs: Legs | None = None
+    probabilities: npt.NDArray[np.float64] | None = None
 
 
 def rerank_features(
@@ -266,6 +272,15 @@ def rerank_features(
             fused, key=lambda item: (-item[1] * (1.0 + window_boost * inside[item[0]]), item[0])
         )
         ids = list(map(itemgetter(0), boosted[:pool]))
+    legs, probs = given.legs, given.probabilities
+    if (
+        legs is not None
+        and probs is not None
+        and legs.unique
+        and legs.use_vector
+        and legs.absent == ABSENT_RANK
+    ):
+        return ids, _gathered(given, ids, inside, window, legs, probs, linked)
     p = dict(fused)
     bm25 = dict(text or ())
     cos = dict(vector or ())
@@ -298,16 +313,7 @@ def rerank_features(
     rows[:, 1] = c
     rows[:, 2] = np.log1p(score)
     rows[:, 3] = in_text
-    named: dict[str | None, bool] = {}
-    words: frozenset[str] | None = None  # the query's words, once a candidate has an actor
-    for i, f in enumerate(map(fields.get, ids)):
-        if f is not None and f.actor_id:
-            hit = named.get(f.actor_id)
-            if hit is None:
-                if words is None:
-                    words = frozenset(tokenize(query))
-                hit = named[f.actor_id] = names_actor(words, f.actor_id)
-            rows[i, 4] = hit
+    _actor_column(rows, ids, fields, query)
     if top > floor:
         rows[:, 5] = (c - floor) / (top - floor)
     if best > 0:
@@ -332,6 +338,79 @@ def rerank_features(
         np.fromiter(map(vector_rank.get, ids, repeat(ABSENT_RANK)), dtype=np.float64, count=n)
     )
     return ids, rows
+
+
+def _gathered(
+    given: RerankInput,
+    ids: list[str],
+    inside: Mapping[str, bool],
+    window: TimeWindow | None,
+    legs: Legs,
+    probs: npt.NDArray[np.float64],
+    linked: Linked | None,
+) -> npt.NDArray[np.float64]:
+    """:func:`rerank_features`' rows of ``ids`` gathered from the legs' arrays.
+
+    Trigger: a search whose fusion already holds both legs as arrays (one per column).
+    Why: reading each candidate's cosine, bm25, probability and leg ranks again from
+      dictionaries built for the purpose cost about a third of the rerank.
+    Outcome: the same values, in the same formulas, taken by index.
+    """
+    position = legs.position
+    n = len(ids)
+    rows = np.zeros((n, len(FEATURES)), dtype=np.float64)
+    if n == 0:
+        return rows
+    at = np.fromiter(map(position.__getitem__, ids), dtype=np.intp, count=n)
+    prob, c, raw = probs[at], legs.cos[at], legs.raw[at]
+    floor, top, best = legs.floor, legs.top, legs.best_bm25
+    found = linked(ids) if linked is not None else {}
+    near = (
+        {m: [o for o in found[m] if o in position] for m in ids if m in found}
+        if found
+        else _neighbours(ids, given.fields)
+    )
+    in_text = ~np.isnan(raw)
+    score = np.maximum(0.0, np.where(in_text, raw, 0.0))
+    rows[:, 0] = np.log(prob / (1.0 - prob + 1e-9) + 1e-9)
+    rows[:, 1] = c
+    rows[:, 2] = np.log1p(score)
+    rows[:, 3] = in_text
+    _actor_column(rows, ids, given.fields, given.query)
+    if top > floor:
+        rows[:, 5] = (c - floor) / (top - floor)
+    if best > 0:
+        rows[:, 6] = score / best
+    if inside:
+        rows[:, 7] = np.fromiter(map(inside.get, ids, repeat(False)), dtype=np.float64, count=n)
+    if window is not None:
+        rows[:, 8] = 1.0
+    rows[:, 9] = prob
+    rows[:, 10] = c
+    for i, m in enumerate(ids if near else ()):
+        others = near.get(m)
+        if others is not None:
+            rows[i, 9] = max((probs[position[o]] for o in others), default=0.0)
+            rows[i, 10] = max((legs.cos[position[o]] for o in others), default=0.0)
+    rows[:, 11] = np.log1p(legs.text_rank[at])
+    rows[:, 12] = np.log1p(legs.vector_rank[at])
+    return rows
+
+
+def _actor_column(
+    rows: npt.NDArray[np.float64], ids: Sequence[str], fields: Mapping[str, RankFields], query: str
+) -> None:
+    """Column 4: whether the query names the candidate's actor (each actor asked once)."""
+    named: dict[str | None, bool] = {}
+    words: frozenset[str] | None = None  # the query's words, once a candidate has an actor
+    for i, f in enumerate(map(fields.get, ids)):
+        if f is not None and f.actor_id:
+            hit = named.get(f.actor_id)
+            if hit is None:
+                if words is None:
+                    words = frozenset(tokenize(query))
+                hit = named[f.actor_id] = names_actor(words, f.actor_id)
+            rows[i, 4] = hit
 
 
 def rerank(
