@@ -161,7 +161,8 @@ class Caller(CallerReads):
         this caller's agent — with nothing written but each refusal's record (the REFUSE
         row ``add`` writes). The memories are judged together, as :meth:`add_many`
         judges them (a user's daily cap counts them in order); ``vectors``: each one's
-        ``(vector, vector_model)`` or ``None``, checked as :meth:`add` checks them.
+        ``(vector, vector_model)`` or ``None`` — one :meth:`add` would refuse (another
+        model, size) raises :class:`~memvault.errors.ValidationFailed` here.
 
         Trigger: a caller that must know all of a batch is allowed before it writes any
           (a LangGraph ``batch``, review S15-R6).
@@ -180,7 +181,7 @@ class Caller(CallerReads):
                 own["user_id"] = self._own(memory.user_id, "add")
             content, fields = _unpack(memory.model_copy(update=own), {})
             vector = None
-            if pair is not None:  # a vector add refuses is one this judgement refuses
+            if pair is not None:
                 vector = checked_vector(pair[0], pair[1], self._engine.embedder)
             items.append(({"content": content, **fields}, vector))
         return self._run(self._engine.core.writes.judge_new, items)
