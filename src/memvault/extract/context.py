@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from memvault.extract import when
 from memvault.extract.gloss import glosses
 from memvault.extract.reader import english_like
 from memvault.extract.reading import UPDATE_CUE
@@ -327,9 +328,19 @@ def of_the_moment(text: str) -> bool:
     ...         "I just use vim", "everyone here is glued to the match", "Everyone here uses Linux"]
     >>> [of_the_moment(t) for t in said]
     [True, False, False, True, False]
+
+    The moment's words with a schedule are how things are:
+
+    >>> of_the_moment("the bar is open until midnight"), of_the_moment(
+    ...     "the bar is open until midnight on Fridays")
+    (True, False)
     """
-    if _MOMENT.search(text) or _ALL_OF_US_NOW.match(text.strip()):
+    if _ALL_OF_US_NOW.match(text.strip()):
         return True
+    if _MOMENT.search(text):
+        # "the bar is open until midnight on Fridays", "we're down for maintenance every
+        # Sunday": a schedule said with the moment's words is how things are
+        return when.SCHEDULE.search(text) is None
     done = _JUST_DONE.search(text)
     return done is not None and not _JUST_MILESTONE.search(text[done.start() :])
 

@@ -101,3 +101,27 @@ def test_an_hour_without_a_cron_line_stays_logistics(text: str) -> None:
 )
 def test_cron_line(text: str, cron: bool) -> None:
     assert bool(CRON.search(text)) is cron
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Our shop is open until midnight every Friday.", "until midnight every Friday"),
+        ("Our VPN is down for maintenance every Sunday night.", "every Sunday night"),
+    ],
+)
+def test_the_moments_words_with_a_schedule_are_a_standing_fact(text: str, words: str) -> None:
+    got = kept(text)
+    assert any(t == "Fact" and words in c for t, _, c in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The shop is open until midnight today.",
+        "The VPN is down for maintenance, back after lunch.",
+        "Our VPN is down until noon.",
+    ],
+)
+def test_the_moments_words_without_a_schedule_keep_nothing(text: str) -> None:
+    assert kept(text) == []
