@@ -94,6 +94,7 @@ from memvault.ingest.placing import Placing, Prepared, elapsed_ms
 from memvault.ingest.report import PENDING, FileOutcome, IngestReport
 from memvault.ingest.safety import Entry, discover, pass_lock, precheck, read_stable, still
 from memvault.ingest.window import PendingView
+from memvault.model.enums import StopReason
 from memvault.model.node import MemoryNode
 from memvault.model.validation import canonical_source_path
 from memvault.policy.parallel import offloaded
@@ -300,12 +301,21 @@ class _Pass(Placing):
         batch_ms = embedded.seconds * 1000
         for p in window.files:
             p.timings["embed_batch_ms"] = batch_ms
-        if self._one_transaction(window.files, embedded):
-            out = self._complete_window(window.files, embedded)
+        # Trigger: a file with a decision the gate could not make (its weights missing,
+        #   an exception: fail closed, INTERNAL_INCONSISTENCY) — review S16-R7.
+        # Why: rejected and recorded, the same file dropped again once the gate was
+        #   repaired was a duplicate of the rejected one: its memories never got in.
+        # Outcome: nothing of it is written or moved; it stays pending for the next pass.
+        held = [p for p in window.files if _gate_failed(p.judged)]
+        if held:
+            self._log("warning", "ingest_gate_failed", files=[p.entry.name for p in held])
+        files = [p for p in window.files if not _gate_failed(p.judged)]
+        if self._one_transaction(files, embedded):
+            out = self._complete_window(files, embedded)
         else:
-            out = [self._complete_one(p, embedded) for p in window.files]
+            out = [self._complete_one(p, embedded) for p in files]
         self.totals["embed"] = self.totals.get("embed", 0.0) + embedded.seconds
-        return out
+        return out + [(p.index, FileOutcome(p.entry.name, PENDING)) for p in held]
 
     def _complete_one(
         self, p: Prepared, embedded: Embedded, deduper: Deduper | None = None
@@ -584,3 +594,11 @@ def run_pass(
             seconds=round(report.seconds, 3),
         )
     return report
+
+
+def _gate_failed(judged: Judged) -> bool:
+    """Whether a decision on the file is the gate's failure, not an answer about it."""
+    failed = StopReason.INTERNAL_INCONSISTENCY
+    return any(d.stop_reason is failed for _, d, _ in judged.refused) or any(
+        e.get("reason") == failed.value for e in judged.skipped_edges
+    )
