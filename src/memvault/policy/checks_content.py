@@ -130,6 +130,10 @@ def value_adds(value: str, text: str) -> str | None:
         said = "\n".join(leaves)
     else:
         said = value.replace(text, " ").strip()
+        if said and len(_PLAIN_WORD.findall(said)) < 3 <= len(_PLAIN_WORD.findall(value)):
+            # a short remainder is read with the text it qualifies ("Dana: HIV positive"
+            # beside the text "Dana": review S16-R2)
+            said = value
     return said if len(_PLAIN_WORD.findall(said)) >= 3 else None
 
 

@@ -510,8 +510,10 @@ class Building(Recording):
             return []
         values: list[str] = []
         if op is MemoryOp.STORE:  # an update cannot change them
-            # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2)
+            # the source_ref too: a structure id, returned to the model (``sourceRef``; S14-R2),
+            # and the user id: listed back as a LangGraph namespace label (review S16-R4)
             values += [value for _, value in provenance_ids(node)] + [node.source.source_ref or ""]
+            values.append(node.user_id or "")
         # an update's value may set new labels (``update --value``, PATCH: review S16-R1)
         values += namespace_labels(node.value)
         found = [self._judged_id(value, node.category) for value in values if value]

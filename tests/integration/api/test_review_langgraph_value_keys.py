@@ -55,9 +55,6 @@ def test_ordinary_short_fields_are_kept(tmp_path: Path) -> None:
         assert item is not None and item.value == value
 
 
-@pytest.mark.xfail(
-    strict=True, reason="S16-R2: a short remainder of a wrapping value unread (lead)"
-)
 @pytest.mark.parametrize(
     ("content", "value"),
     [("Dana", "Dana: HIV positive"), ("Team notes", "Team notes, HIV positive")],
