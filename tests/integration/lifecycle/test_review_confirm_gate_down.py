@@ -1,0 +1,51 @@
+"""Review S16-R8: confirming a proposal while the gate cannot judge loses the user's consent.
+
+S14-R10 kept a proposal pending when a confirmation was refused for a reason that says
+nothing about it (POLICY_DISABLED, ENTITLEMENT_CAP). A gate that cannot judge — its
+weights missing or altered, an exception: fail closed, INTERNAL_INCONSISTENCY — is such
+a reason too, but it ends the proposal ``refused``: once the gate is repaired the same
+confirmation answers "already decided", and the consent the user gave is gone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memvault.engine import MemoryEngine
+from memvault.model.decision import Decision
+from memvault.model.enums import MemoryOp
+from memvault.model.node import MemoryNode
+
+
+class _Down:
+    """A gate that cannot judge (the engine fails closed around it)."""
+
+    def check(self, op: MemoryOp, node: MemoryNode, *, agent_id: str | None = None) -> Decision:
+        raise RuntimeError("the gate's weights could not be read")
+
+
+def _pending_proposal(home: Path) -> str:
+    with MemoryEngine.open(home, "acme", embedder=None) as engine:
+        queued = engine.propose(
+            "Dana prefers written agendas before meetings",
+            user_id="dana",
+            type="Preference",
+            category="PREFERENCE",
+        )
+        assert queued.proposal_id is not None, queued
+        return queued.proposal_id
+
+
+@pytest.mark.xfail(strict=True, reason="S16-R8: INTERNAL_INCONSISTENCY decides it (routed)")
+def test_a_confirmation_the_gate_could_not_judge_leaves_the_proposal_pending(
+    tmp_path: Path,
+) -> None:
+    proposal = _pending_proposal(tmp_path)
+    with MemoryEngine.open(tmp_path, "acme", embedder=None, gate=_Down()) as engine:
+        answer = engine.confirm_proposal(proposal)
+        assert answer.stop_reason.value == "INTERNAL_INCONSISTENCY", answer
+    with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
+        assert [p.status for p in engine.proposals(user_id="dana")] == ["pending"]
+        assert engine.confirm_proposal(proposal).ok  # today: ProposalError, already decided
