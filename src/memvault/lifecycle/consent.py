@@ -45,8 +45,11 @@ from memvault.store.records import OpEvent, Proposal, ProposalStatus
 __all__ = ["ConsentService", "ProposalError"]
 
 
-#: refusals that decide nothing about a proposal's content: it stays pending
-_TRANSIENT = frozenset({StopReason.POLICY_DISABLED, StopReason.ENTITLEMENT_CAP})
+#: refusals that decide nothing about a proposal's content: it stays pending (a gate that
+#: could not judge — INTERNAL_INCONSISTENCY, fail closed — neither: review S16-R8)
+_TRANSIENT = frozenset(
+    {StopReason.POLICY_DISABLED, StopReason.ENTITLEMENT_CAP, StopReason.INTERNAL_INCONSISTENCY}
+)
 
 
 class ProposalError(MemvaultError):

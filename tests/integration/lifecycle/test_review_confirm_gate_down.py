@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from memvault.engine import MemoryEngine
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp
@@ -38,7 +36,6 @@ def _pending_proposal(home: Path) -> str:
         return queued.proposal_id
 
 
-@pytest.mark.xfail(strict=True, reason="S16-R8: INTERNAL_INCONSISTENCY decides it (routed)")
 def test_a_confirmation_the_gate_could_not_judge_leaves_the_proposal_pending(
     tmp_path: Path,
 ) -> None:
