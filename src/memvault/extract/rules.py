@@ -129,6 +129,22 @@ def _label(reading: Reading | None) -> str:
     return "" if reading is None else f"{reading.label}:{reading.score:.2f}/{reading.share:.2f}"
 
 
+#: "instead" at a clause's end: the moment's alternative ("So I'm reading docs instead."),
+#: not a change ("tea instead of coffee").
+_BARE_INSTEAD = re.compile(r"\binstead\b(?!\s+of\b)", re.I)
+
+
+def _says_change(raw: str) -> bool:
+    """Whether ``raw`` says a change — after an aside, a bare "instead" is no change.
+
+    >>> _says_change("So I'm reading docs instead."), _says_change("I drink tea instead of coffee")
+    (False, True)
+    >>> _says_change("so we use Zed these days instead")
+    True
+    """
+    return any(not _BARE_INSTEAD.match(raw, m.start()) for m in UPDATE_CUE.finditer(raw))
+
+
 class RuleExtractor:
     """Deterministic extractor (the default; no LLM, no network): the clause
     reader decides what each clause is, the rules fill its slot.
@@ -296,7 +312,7 @@ class RuleExtractor:
                 and aside_in is not None
                 and aside_in < s_index
                 and not stands_alone(raw)
-                and UPDATE_CUE.search(raw) is None
+                and not _says_change(raw)
             ):
                 # Trigger: a sentence no rule read after one surely a one-off or chit-chat
                 #          ("Snowed in again. So I'm reading docs instead.", "Haha, herrlich.

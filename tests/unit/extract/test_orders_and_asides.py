@@ -87,3 +87,21 @@ def test_a_domain_is_no_identity_word() -> None:
         sensitive_words("Trasy planujemy w Trans.eu, a tachografy czytamy przez TachoScan") is None
     )
     assert sensitive_words("mój kolega jest trans") == "identity_trait"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # session 16: a bare "instead" after an aside is the moment's alternative
+        "The office is freezing today. So I'm working from the library instead.",
+        "Our router died an hour ago. So I'm tethering from my phone instead.",
+    ],
+)
+def test_the_moments_alternative_after_an_aside_keeps_nothing(text: str) -> None:
+    assert kept(text) == []
+
+
+def test_a_change_after_an_aside_is_still_kept() -> None:
+    # near miss: "instead of" names what it replaces — a change, kept
+    got = kept("The office is freezing today. We moved the standup to Zoom instead of the café.")
+    assert any("standup to Zoom instead of" in c for _, c in got), got
