@@ -211,7 +211,8 @@ _JOB_PRED = (
     r"\b(?:is|was|am|are|were|works? as|worked as|working as|trained as|qualified as|became|"
     r"becomes|retired as|es|era|fue|trabaja como|est|était|travaille comme|ist|war|arbeitet als|"
     r"è|fa (?:il|la|l')|ha fatto (?:il|la|l')|faceva (?:il|la|l')|lavora come|é|trabalha como|"
-    r"foi)\b|'s(?=\s+(?:a|an)\b)|\b(?:i|you|we|they)'re\b|\bi'm\b"
+    r"foi|soy|trabajo como|suis|bin|arbeite als|sono|lavoro come|sou|trabalho como)\b|"
+    r"'s(?=\s+(?:a|an)\b)|\b(?:i|you|we|they)'re\b|\bi'm\b"
 )
 
 
@@ -225,11 +226,15 @@ _JOB_NOUN = (
     r"dentists?|midwives|midwife|paramedics?|psychologists?|social workers?|caseworkers?|"
     r"researchers?|professors?|lecturers?|experts?|specialists?|consultants?|coordinators?|"
     r"managers?|assistants?|aides?|receptionists?|volunteers?|instructors?|trainers?|chaplains?|"
+    # jobs in intimate life's field: "a divorce mediator", "an IVF embryologist"
+    r"mediators?|embryologists?|sexologists?|educators?|teachers?|providers?|coaches?|doulas?|"
+    r"gyn(?:a)?ecologists?|obstetricians?|urologists?|"
     # French
     r"greffi(?:er|ère)s?|avocat(?:e|s|es)?|juges?|conseill(?:er|ère)s?|agent(?:e|s)?|"
     r"infirmi(?:er|ère)s?|médecins?|pharmacien(?:ne)?s?|chirurgien(?:ne)?s?|technicien(?:ne)?s?|"
     r"interprètes?|éducat(?:eur|rice)s?|magistrat(?:e|s)?|surveillant(?:e|s)?|psychologues?|"
-    r"diététicien(?:ne)?s?|aide-soignant(?:e|s)?|secrétaires?|"
+    r"diététicien(?:ne)?s?|aide-soignant(?:e|s)?|secrétaires?|médiat(?:eur|rice)s?|"
+    r"enseignant(?:e|s|es)?|professeure?s?|sage-femmes?|gyn[ée]cologues?|sexologues?|"
     # Spanish, Portuguese, Italian
     r"abogad[oa]s?|juez(?:a|as|es)?|secretari[oa]s?|auxiliar(?:es)?|enfermer[oa]s?|"
     r"médic[oa]s?|farmacéutic[oa]s?|técnic[oa]s?|intérpretes?|nutricionistas?|cirujan[oa]s?|"
@@ -237,12 +242,15 @@ _JOB_NOUN = (
     r"advogad[oa]s?|juíz(?:a)?|escriv(?:ão|ã)|enfermeir[oa]s?|farmacêutic[oa]s?|"
     r"cirurgi(?:ão|ã)|farmacist[ai]|avvocat[oaie]|giudic[ei]|cancellier[ea]|infermier[ea]|"
     r"medic[oi]|tecnic[oa]|interpret[ei]|consulent[ei]|terapist[ai]|chirurg[oi]|psicolog[oa]|"
-    r"dietist[ai]|"
+    r"dietist[ai]|mediador(?:a|es|as)?|mediat(?:ore|rice|ori|rici)|educador(?:a|es|as)?|"
+    r"profesor(?:a|es|as)?|professor(?:a|es|as)?|insegnant[ei]|ginec[óo]log[oa]s?|"
+    r"matronas?|parteras?|ostetric(?:a|he)|parteiras?|"
     # German
     r"anw(?:a|ä)lt(?:in)?|richter(?:in)?|pfleger(?:in)?|krankenschwester|apotheker(?:in)?|"
     r"techniker(?:in)?|dolmetscher(?:in)?|berater(?:in)?|therapeut(?:in)?|(?:a|ä)rzt(?:in)?|"
     r"sozialarbeiter(?:in)?|justizangestellte[r]?|schöff(?:e|in)|staatsanw(?:a|ä)lt(?:in)?|"
-    r"polizist(?:in)?|beamt(?:er|in)"
+    r"polizist(?:in)?|beamt(?:er|in)|\w*mediator(?:in)?|\w*pädagog(?:e|in)|lehrer(?:in)?|"
+    r"hebammen?|gynäkolog(?:e|in)"
 )
 
 
@@ -280,7 +288,7 @@ _JOB_LINK = terms.compile_ci(r"\b(?:et|and|y|e|und) (?=de\b|of\b|des\b|di\b|do\b
 _JOB_GAP = 5
 
 
-_JOB_FAMILIES = frozenset({"health", "criminal"})
+_JOB_FAMILIES = frozenset({"health", "criminal", "intimate"})
 
 
 def _is_job(before: str, term: str, after: str) -> bool:

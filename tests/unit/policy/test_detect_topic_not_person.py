@@ -1,0 +1,109 @@
+"""Topic, not person: the pattern detectors' false refusals of issue 21, each beside its twin.
+
+Contract §4 draws the line at who a fact is about. Each section below is a kind of text a
+detector refused although it names no one's sensitive fact — a job in the field, a score
+kept of a population, an attack described, an address in a story — with, beside every
+allowance, the same words about a person, which stay refused.
+
+Judged by the pattern detectors alone (the learned layer has its own owner and tests).
+Every sentence is written for this file, not taken from any corpus or evaluation set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memvault.policy import Candidate, GateContext, evaluate
+
+#: the pattern detectors alone
+DETECTORS_ONLY = GateContext(learned=None)
+
+
+def decision(text: str) -> tuple[str, str | None]:
+    """The stop reason and the deciding detector of the detectors alone."""
+    d = evaluate(Candidate(text=text), DETECTORS_ONLY)
+    return d.stop_reason.value, d.detector
+
+
+def assert_twins(topic: str, person: str, refused_by: str) -> None:
+    """The topic passes the detectors; its twin about a person is refused by ``refused_by``
+    (a detector name or the start of one)."""
+    assert decision(topic) == ("SUCCESS_STORED", None)
+    assert str(decision(person)[1]).startswith(refused_by)
+
+
+# ------------------------------------------------------------------------------------
+# A job in intimate life's field is no fact about the person's intimate life (issue 21).
+#
+# The intimate-life rule read a profession as the speaker's own matter: a divorce mediator,
+# a fertility embryologist, a sex therapist, a family lawyer who handles divorces. The job
+# says what a person does for others (contract §4 draws the line at who the fact is about);
+# the same words told as the person's own divorce, pregnancy or treatment stay refused.
+
+
+INTIMATE = "detector.intimate.attributed"
+
+
+# (a profession, the same words as the person's own matter)
+INTIMATE_PAIRS = [
+    (
+        "I'm a divorce mediator in Leeds, mostly small-business couples.",
+        "I'm going through a divorce and the mediator says it could take months.",
+    ),
+    (
+        "My brother is an IVF embryologist at the university hospital.",
+        "My brother and his wife started IVF in January.",
+    ),
+    (
+        "I am a sex therapist with a practice near the station.",
+        "I am seeing a therapist about my sex life since the surgery.",
+    ),
+    (
+        "My wife is an abortion provider at the regional clinic.",
+        "My wife had an abortion last spring.",
+    ),
+    (
+        "Soy mediadora de divorcios en Sevilla desde 2015.",
+        "Soy mediadora y estoy en pleno divorcio desde marzo.",
+    ),
+    (
+        "Mi madre es abogada de divorcios en un bufete de Bilbao.",
+        "Mi madre está embarazada de cinco meses.",
+    ),
+    (
+        "Je suis médiatrice familiale spécialisée dans les divorces.",
+        "Je suis en plein divorce depuis l'été.",
+    ),
+    (
+        "Mein Bruder ist Sexualpädagoge an einer Gesamtschule.",
+        "Meine Schwester ist schwanger.",
+    ),
+    (
+        "Sono una ginecologa esperta di PMA a Torino.",
+        "Mia sorella sta facendo la PMA a Torino.",
+    ),
+    (
+        "Sou mediadora de divorcios amigáveis em Lisboa.",
+        "Sou enfermeira e estou grávida de gêmeos.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("job", "own"), INTIMATE_PAIRS, ids=[p[0][:40] for p in INTIMATE_PAIRS])
+def test_a_job_in_the_field_is_stored_the_persons_own_matter_is_not(job: str, own: str) -> None:
+    assert_twins(job, own, "detector.")
+
+
+INTIMATE_NEAR_JOBS = [
+    # the job, then the person's own matter after a break word: the matter is refused
+    "I'm a divorce mediator and I'm going through a divorce myself.",
+    "My sister is a fertility embryologist who is doing IVF this year.",
+    "Soy mediadora de divorcios, pero ahora estoy embarazada.",
+    "Je suis médiatrice et je suis enceinte de trois mois.",
+    "Sono una ginecologa e sto facendo la PMA.",
+]
+
+
+@pytest.mark.parametrize("text", INTIMATE_NEAR_JOBS)
+def test_a_matter_joined_to_the_job_is_still_refused(text: str) -> None:
+    assert decision(text)[1] == INTIMATE
