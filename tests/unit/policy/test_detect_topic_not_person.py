@@ -107,3 +107,72 @@ INTIMATE_NEAR_JOBS = [
 @pytest.mark.parametrize("text", INTIMATE_NEAR_JOBS)
 def test_a_matter_joined_to_the_job_is_still_refused(text: str) -> None:
     assert decision(text)[1] == INTIMATE
+
+
+# ------------------------------------------------------------------------------------
+# A score kept of a population, or the artefact that holds it, is no one's profile (issue 21).
+#
+# The profile-record rule refused a person describing their job: scoring every subscriber's
+# churn risk, a risk score for each loan applicant, the weekly churn-risk report or
+# dashboard. Contract §4.8 forbids a profile or a prediction *about a person*; a model run
+# over customers in general is a topic. The same words with a person as the owner ("Tom's
+# churn risk", "her risk score", "the user's churn risk report") or with a value recorded
+# stay refused.
+
+
+PROFILE = "detector.profiling.profile_record"
+
+
+# (a job over a population or an artefact, the same words about one person)
+PROFILE_PAIRS = [
+    (
+        "My job is to score every subscriber's churn risk before renewal.",
+        "My job is fine but my churn risk score at the gym app is 0.9.",
+    ),
+    (
+        "I compute a risk score for each loan applicant at the bank.",
+        "I computed Dana's risk score and she is flagged for review.",
+    ),
+    (
+        "Part of my week is estimating our customers' churn risk for the sales team.",
+        "Part of my week is estimating Tom's churn risk for the sales team.",
+    ),
+    (
+        "She models the churn risk of all mobile subscribers in the region.",
+        "She models the churn risk of her brother, who keeps threatening to cancel.",
+    ),
+    (
+        "I run the weekly churn risk report for the subscription team.",
+        "The user's churn risk report says she will leave in March.",
+    ),
+    (
+        "My manager asked me to present our churn risk dashboard on Friday.",
+        "My manager showed me Priya's churn risk: 0.87, flagged.",
+    ),
+    (
+        "Our analysts refresh the risk score pipeline for every cardholder overnight.",
+        "Her risk score is 87 according to the insurer.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("topic", "person"), PROFILE_PAIRS, ids=[p[0][:40] for p in PROFILE_PAIRS])
+def test_a_population_or_an_artefact_is_stored_a_persons_record_is_not(
+    topic: str, person: str
+) -> None:
+    assert_twins(topic, person, "detector.profiling.profile_record")
+
+
+PROFILE_RECORDS = [
+    # a record with its value, or one person's, whatever the surrounding words
+    "Risk score: 0.91 (likely to cancel)",
+    "User churn risk: high",
+    "Tom's churn risk is high, he will probably cancel next month.",
+    "churn risk for each customer: Tom 0.8, Ana 0.3",
+    "The user's churn risk score is 0.82.",
+]
+
+
+@pytest.mark.parametrize("text", PROFILE_RECORDS)
+def test_a_record_with_a_value_or_an_owner_is_refused(text: str) -> None:
+    assert decision(text)[1] == PROFILE

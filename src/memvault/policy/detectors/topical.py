@@ -56,6 +56,7 @@ from memvault.policy.detectors.topical_framing import (
     FRAMING,
     TOPIC_AFTER,
     _is_job,
+    _of_population,
 )
 from memvault.policy.detectors.topical_rules import FAMILY_RULES, _c, _FamilyRule
 from memvault.policy.normalize import NormalizedText, View
@@ -108,6 +109,7 @@ def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
             continue  # "my cousin is a court clerk", "es auxiliar de farmacia": a job
         if rule.family == "inferred_profiling" and (
             _PROFILE_TOPIC_AFTER.match(right)
+            or (rule.self_attributing and _of_population(text[lo : m.start()], right))
             or (
                 rule.self_attributing
                 and _PROFILE_FRAMING.search(clause)

@@ -143,6 +143,77 @@ _PROFILE_OWNER = re.compile(
 _PROFILE_VALUE = re.compile(r"^[^.;!?\n]{0,40}?[:=]|^\s*\(?\d")
 
 
+# Trigger: a profile term kept of a population or named as the artefact that holds it:
+#          "I score every subscriber's churn risk", "a risk score for each loan applicant",
+#          "the churn risk of all mobile subscribers", "our churn risk dashboard".
+# Why: contract §4.8 forbids a profile or prediction about a person; a job that scores
+#      customers in general, or its report, is a topic. "Tom's churn risk", "her risk
+#      score", "the user's churn risk report" and a recorded value are someone's record.
+# Outcome: a topic when a population owns the term (before it, or "of / for <group>"
+#          after it) or an artefact noun follows it, with no person's owner word right
+#          before it and no value after it.
+_POPULATION = (
+    r"customers? clients? subscribers? users? members? accounts? applicants? borrowers? "
+    r"policyholders? cardholders? account-?holders? shoppers? buyers? players? households? "
+    r"leads? prospects? passengers? guests? visitors? readers? viewers? listeners? donors? "
+    r"tenants? residents? drivers? riders? employees? students? learners? contacts? "
+    r"consumers? patrons? renters? merchants? sellers? investors?"
+)
+
+
+#: "every subscriber", "each loan applicant", "mobile subscribers" (a plural: ends in s)
+_GROUP = (
+    r"(?:(?:every|each|all|any)\s+(?:[\w-]+\s+){0,2}?"
+    + words(_POPULATION)
+    + r"|(?:[\w-]+\s+){0,2}?"
+    + words(_POPULATION)
+    + r"(?<=s))"
+)
+
+
+_GROUP_BEFORE = re.compile(
+    r"(?i)(?:\b(?:every|each|all|any)\s+(?:[\w-]+\s+){0,2}?"
+    + words(_POPULATION)
+    + r"['’]s|"
+    + words(_POPULATION)
+    + r"(?<=s)['’])\s*$"
+)
+
+
+_GROUP_AFTER = re.compile(
+    r"(?i)^\s*(?:(?:score|scores|profiles?|ratings?)\s+)?(?:for|of|across|on)\s+(?:(?:the|our|"
+    r"their|its|all|\d[\d,.]*[km]?)\s+)?" + _GROUP
+)
+
+
+_ARTEFACT_AFTER = re.compile(
+    r"(?i)^[\s-]*(?:(?:score|scores)[\s-]+)?(?:reports?|dashboards?|pipelines?|models?|metrics?|"
+    r"features?|algorithms?|tools?|systems?|engines?|api|services?|jobs?|queries|query|"
+    r"analytics|analys[ie]s|spreadsheets?|notebooks?|thresholds?|methodology|calculations?)\b"
+)
+
+
+_PERSON_OWNER_BEFORE = re.compile(
+    r"(?i)(?:" + words(POSSESSIVES) + r"|" + NAME_POSSESSIVE + r"|\b(?:the\s+)?user\b)"
+    r"\s*(?:[\w-]+\s+){0,1}$"
+)
+
+
+def _of_population(before: str, after: str) -> bool:
+    """A profile term kept of a population or of an artefact, no person's (see above).
+
+    >>> _of_population("I score every subscriber's ", " before renewal.")
+    True
+    >>> _of_population("I score Tom's ", " report before renewal.")
+    False
+    """
+    if _PROFILE_VALUE.match(after) or _PERSON_OWNER_BEFORE.search(before):
+        return False
+    return bool(
+        _GROUP_BEFORE.search(before) or _GROUP_AFTER.match(after) or _ARTEFACT_AFTER.match(after)
+    )
+
+
 # A copula that is also a subject word ("sono", "soy") inside a question asking what a thing
 # is ("Cosa sono gli arresti domiciliari?"): a definition, no one's record.
 _DEFINITION_SUBJECT = re.compile(r"(?i)(?:\bcosa|\bcos'|\bqué|¿qu[ée]|\bo que)\s*\w+$")
