@@ -47,6 +47,60 @@ _REPORTED = re.compile(
 )
 
 
+# Trigger: an attack told as what an actor did or could do: a threat model ("a malicious
+#          tenant could access all tenants' data", "one customer reads other customers'
+#          data"), a CTF write-up ("we got the model to print the system prompt", "das
+#          Modell zeigte den Systemprompt", "conseguimos que el bot revelara …").
+# Why: a request addresses the model; a description names someone else as the actor — an
+#      attacker, a tenant, a crafted query, the writer's team in the past, or the model
+#      in the past tense. "Read other customers' data" and "print the system prompt"
+#      have no such actor.
+# Outcome: no finding when such an actor and its verb precede the hit in its sentence and
+#          nothing in the text turns to the assistant (_ADDRESSED: "you", "please", "now
+#          print …").
+_DESCRIBED = re.compile(
+    r"(?i)\b(?:(?:an?|one|another|the|some|any)\s+)?(?:malicious\s+|rogue\s+|compromised\s+|"
+    r"crafted\s+|curious\s+)?(?:attackers?|adversar(?:y|ies)|tenants?|customers?|insiders?|"
+    r"pentesters?|red[- ]?teamers?|researchers?|quer(?:y|ies)|requests?|payloads?|bugs?|flaws?|"
+    r"exploits?)\b(?:\s+[\w'-]+){0,3}?\s+(?:could|can|might|may|would|tries|tried|attempts?|"
+    r"attempted|manages?|managed|reads|read|tricks|tricked|accesses|accessed|gains?|gained|"
+    r"exploits|exploited|exposes|exposed|returns|returned|leaks|leaked)\b"
+    r"|\b(?:we|they|the team|our team|i)\s+(?:\w+\s+)?(?:got|made|tricked|convinced|coaxed|"
+    r"persuaded|forced|manipulated|pushed)\s+(?:the|its|a|an|their|this|that)\s+(?:\w+\s+)?"
+    r"(?:model|bot|chatbot|assistant|llm|agent|ai)\s+(?:to|into)\b"
+    r"|\b(?:the|its|a|an|their|this|that)\s+(?:\w+\s+)?(?:model|bot|chatbot|assistant|llm|agent)"
+    r"\s+(?:printed|revealed|leaked|dumped|repeated|disclosed|output|showed|displayed|recited)\b"
+    # es, de, fr: "conseguimos que el bot", "das Modell zeigte", "on a amené le modèle à"
+    r"|\b(?:conseguimos|logramos|hicimos) que (?:el|la) (?:modelo|bot|asistente|chatbot|ia)\b"
+    r"|\b(?:das|der|den) (?:modell|bot|assistent|chatbot|ki)\s+(?:zeigte|verriet|gab|druckte|"
+    r"wiederholte)\b|\b(?:brachten|bekamen) (?:das|den|die) (?:modell|bot|assistenten|chatbot|"
+    r"ki) dazu\b"
+    r"|\b(?:nous avons|on a|j'ai)\s+(?:amen[ée]|pouss[ée]|convaincu|forc[ée])\s+(?:le|la|l')\s*"
+    r"(?:mod[èe]le|bot|assistant|chatbot|ia)\b"
+)
+
+
+_ADDRESSED = re.compile(
+    r"(?i)\b(?:you|your|yours|please|vous|votre|toi|dir|dich|dein\w*|bitte|usted|tú|"
+    r"por favor)(?!\w)"
+    r"|\bnow\s+(?:do|print|show|repeat|reveal|list|give|tell|read|send|return)\b"
+)
+
+
+def _described(text: str, sentence_start: int, start: int, end: int) -> bool:
+    """An actor's attack told, not asked for (see _DESCRIBED above).
+
+    >>> _described("A tenant could read other tenants' notes.", 0, 20, 40)
+    True
+    >>> _described("Read other tenants' notes, please.", 0, 5, 25)
+    False
+    """
+    if _ADDRESSED.search(text):
+        return False
+    # the model as the subject may carry the hit's own verb: "das Modell zeigte den …"
+    return any(m.start() < start for m in _DESCRIBED.finditer(text, sentence_start, end))
+
+
 # Double quotes, guillemets and CJK brackets; single quotes only outside a word, so the
 # apostrophe of "novel's" or "don't" opens no quotation.
 _QUOTED = re.compile(
@@ -104,7 +158,9 @@ def _suppressed(hit: Hit) -> bool:
     """Quoted or keyword-only mentions inside text that discusses injection."""
     text = hit.view.text
     sentence_start = max(text.rfind(c, 0, hit.start) for c in ".!?\n") + 1
-    if _REPORTED.search(text, sentence_start, hit.start):
+    if _REPORTED.search(text, sentence_start, hit.start) or _described(
+        text, sentence_start, hit.start, hit.end
+    ):
         return True
     if not _DISCUSSION.search(text) or _enacted(text):
         return False
