@@ -258,3 +258,66 @@ INJECTION_ADDRESSED = [
 @pytest.mark.parametrize("text", INJECTION_ADDRESSED)
 def test_a_description_that_addresses_the_assistant_is_refused(text: str) -> None:
     assert decision(text)[0] == "INJECTION_DETECTED"
+
+
+# ------------------------------------------------------------------------------------
+# An address in a story, a history, a listing or a format example is no one's home (issue 21).
+#
+# The street-address rule read "lives at" beside a street as someone's home address even
+# when the someone is a novel's detective, a composer dead for two centuries, a house for
+# sale or a form's example. Contract §4.5 forbids a person's precise location; a fictional,
+# historical, sample or advertised address is a topic. The same addresses told of the
+# speaker, a relative or a named person stay refused.
+
+
+# (an address as a topic, the same address as a person's)
+ADDRESS_PAIRS = [
+    (
+        "In the novels the detective lives at 221B Baker Street with a landlady.",
+        "My brother lives at 221B Baker Street with his landlady.",
+    ),
+    (
+        "The composer lived at 20 Brook Street from 1723 until his death; a blue plaque marks it.",
+        "Dana lives at 20 Brook Street, second bell.",
+    ),
+    (
+        "Example format for the signup form: 123 Main Street, Apt 4B, Springfield IL 62704.",
+        "Ship it to my place: 123 Main Street, Apt 4B, Springfield IL 62704.",
+    ),
+    (
+        "Property listing: a three-bed family home at 58 Oak Avenue, asking price 450k.",
+        "I live at 58 Oak Avenue, flat 3.",
+    ),
+    (
+        "Dans le roman, l'héroïne habite au 12 rue des Lilas.",
+        "Ma sœur habite au 12 rue des Lilas depuis juin.",
+    ),
+    (
+        "En la serie, el protagonista vive en la calle Mayor 14.",
+        "Vivo en la calle Mayor 14, tercero izquierda.",
+    ),
+    (
+        "Im Roman wohnt der Kommissar in der Lindenstraße 5.",
+        "Ich wohne in der Lindenstraße 5 im zweiten Stock.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("topic", "person"), ADDRESS_PAIRS, ids=[p[0][:40] for p in ADDRESS_PAIRS])
+def test_a_story_history_listing_or_example_is_stored_a_home_is_not(
+    topic: str, person: str
+) -> None:
+    assert_twins(topic, person, "detector.location.")
+
+
+ADDRESS_OWNED = [
+    # a framing word does not take the address away from the speaker or a relative
+    "The podcast I host is recorded at home, 17 Elm Road, flat 2.",
+    "My novel is finished; send the proofs to my flat at 9 Mill Lane, flat 4.",
+    "Mon frère habite au 3 rue Victor Hugo, c'est dans le roman que j'écris aussi.",
+]
+
+
+@pytest.mark.parametrize("text", ADDRESS_OWNED)
+def test_a_framed_text_with_the_speakers_home_is_refused(text: str) -> None:
+    assert str(decision(text)[1]).startswith("detector.location.")

@@ -110,6 +110,45 @@ _BUSINESS_MOVED = re.compile(
 )
 
 
+# Trigger: an address in a story, a history, a listing or a format example: "in the novels
+#          the detective lives at 221B Baker Street", "the composer lived at 20 Brook Street
+#          until his death", "property listing: … at 58 Oak Avenue, asking price …",
+#          "example format: 123 Main Street, Apt 4B", "Im Roman wohnt der Kommissar …".
+# Why: contract §4.5 forbids a person's precise location; a character's, a dead
+#      composer's, a house for sale's or a form's sample address is a topic. The speaker's
+#      or a relative's ("my brother lives at …", "ma sœur habite …") stays a home even in
+#      a framed text.
+# Outcome: no address finding when such a frame is in the text and no first-person or
+#          owner word is.
+_ADDRESS_TOPIC = re.compile(
+    r"(?i)\b(?:novels?|fiction(?:al)?|fictitious|short stor(?:y|ies)|characters?|protagonists?|"
+    r"heroine|sitcom|tv series|episodes?|podcast|films?|movies?|screenplay|blue plaque|"
+    r"plaques?|historic(?:al)?|biograph(?:y|ies)|birthplace|until (?:his|her|their) death|"
+    r"died|centur(?:y|ies)|example|format|sample|placeholder|dummy|fixtures?|mock(?:ed)?|"
+    r"test data|property listing|listing|for sale|asking price|to let|for rent|"
+    r"roman|romans|romanzo|novela|la s[ée]rie|der serie|im film|dans le film|en la pel[ií]cula|"
+    r"personnage|personaje|figur|kommissar|ejemplo|exemple|beispiel|muster)\b"
+)
+
+
+_ADDRESS_OWNER = re.compile(
+    r"(?i)\b(?:i|i'm|i've|me|my|mine|we|our|us|user'?s?|je|j'|moi|mon|ma|mes|nous|notre|nos|"
+    r"yo|vivo|mi|mis|nosotros|nuestr[oa]s?|ich|wohne|mein\w*|wir|unser\w*|eu|moro|meu|minha|"
+    r"io|abito|mio|mia|miei|mie)\b|\bj'"
+)
+
+
+def _address_topic(text: str) -> bool:
+    """A fictional, historical, advertised or sample address, no one's home (see above).
+
+    >>> _address_topic("In the novel the detective lives at 221B Baker Street.")
+    True
+    >>> _address_topic("My novel's hero lives at 221B Baker Street, like me.")
+    False
+    """
+    return bool(_ADDRESS_TOPIC.search(text)) and not _ADDRESS_OWNER.search(text)
+
+
 def _residence(text: str) -> bool:
     """A residence cue that is not a business moving premises."""
     cues = list(_RESIDENCE.finditer(text))
@@ -268,6 +307,8 @@ def _coord_ok(m: re.Match[str], view: View) -> bool:
 def _address_ok(m: re.Match[str], view: View) -> bool:
     clause = clause_of(view.text, m.start(), m.end())
     text = view.text
+    if _address_topic(text):
+        return False
     if _residence(text):
         return True
     if _BUSINESS.search(text):
@@ -288,6 +329,8 @@ _ADDRESS_GENERIC = re.compile(
 
 def _generic_address_ok(m: re.Match[str], view: View) -> bool:
     text = view.text
+    if _address_topic(text):
+        return False
     if _residence(text):
         return True
     if _BUSINESS.search(text):
