@@ -321,3 +321,41 @@ ADDRESS_OWNED = [
 @pytest.mark.parametrize("text", ADDRESS_OWNED)
 def test_a_framed_text_with_the_speakers_home_is_refused(text: str) -> None:
     assert str(decision(text)[1]).startswith("detector.location.")
+
+
+# ------------------------------------------------------------------------------------
+# How common a condition is, told of a population, is no one's diagnosis (issue 21).
+#
+# The health rule read "depression affects one in five adults" after a first-person "I
+# read that" as the speaker's condition. A prevalence right after the term names a
+# population, not a person; the speaker's own condition stays refused.
+
+
+# (a prevalence, the same condition as the speaker's)
+HEALTH_PAIRS = [
+    (
+        "I read that depression affects one in five adults at some point.",
+        "I have depression and it affects my sleep.",
+    ),
+    (
+        "I learned that asthma affects about 8% of children in the UK.",
+        "I learned last week that I have asthma.",
+    ),
+    (
+        "J'ai lu que la dépression touche un adulte sur cinq.",
+        "J'ai une dépression depuis l'hiver.",
+    ),
+    (
+        "Ich habe gelesen, dass Depression jeden fünften Erwachsenen betrifft.",
+        "Ich habe seit dem Winter eine Depression.",
+    ),
+    (
+        "Ho letto che la depressione colpisce un adulto su cinque.",
+        "Ho la depressione da due anni.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("topic", "person"), HEALTH_PAIRS, ids=[p[0][:40] for p in HEALTH_PAIRS])
+def test_a_prevalence_is_stored_the_speakers_condition_is_not(topic: str, person: str) -> None:
+    assert_twins(topic, person, "detector.health.")

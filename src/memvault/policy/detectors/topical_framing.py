@@ -84,6 +84,14 @@ TOPIC_AFTER = re.compile(
     # curriculum" (not "OCD and checks the door locks")
     r"|^(?:-\w+)?\s+(?:checks?|check-?ups?|camps?|courses?|classes|workshops?|refreshers?|"
     r"curricul(?:um|a)|drives?|fairs?|webinars?|lectures?|seminars?)\b"
+    # how common a condition is in a population: "depression affects one in five adults",
+    # "l'asthme touche 8 % des enfants", "jeden fünften Erwachsenen" (not "it affects my sleep")
+    r"|^\s*(?:affects?|touche|afecta(?: a)?|colpisce|atinge|betrifft)\s+(?:about |around |nearly |"
+    r"roughly |over |up to |some |environ |près d'|cerca de |circa |etwa |rund )?(?:one|two|three|"
+    r"un|une|uno|una|um|uma|ein(?:e[nr]?)?|\d[\d.,]*\s*(?:%|percent|per ?cent)?|millions?|"
+    r"millones|milioni|milhões|millionen|many|most|muchos|beaucoup)\b"
+    r"|^\s*(?:jede[nrs]?|jeder) \w+ (?:erwachsene\w*|mensch\w*|kind\w*|person\w*|frau\w*|"
+    r"mann\w*|patient\w*)"
 )
 
 
