@@ -137,6 +137,10 @@ def value_adds(value: str, text: str) -> str | None:
     return said if len(_PLAIN_WORD.findall(said)) >= 3 else None
 
 
+def _is_json(value: str) -> bool:
+    return value[:1] in "{[" and value.rstrip()[-1:] in "}]"
+
+
 def _leaves(node: Any, text: str) -> Iterable[str]:
     """The fields of a JSON value as the words they say, but the field that is ``text``.
 
@@ -194,15 +198,20 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             added = value_adds(doc.clean.text, p.fields[0][1].clean.text)
             if added is None:
                 continue
-            # what a value adds is a text of its own: the full heads read it with its
-            # own vector ("status: HIV positive" was under the n-gram heads' threshold:
-            # review S16-R2); a caller's bulk rows rarely carry one
+            # Trigger: a JSON value (a LangGraph item's fields) that adds words.
+            # Why: "status: HIV positive" was under the n-gram heads' threshold (review
+            #   S16-R2); a plain value (capture's "the user's words" beside the memory)
+            #   judged so lost harmless memories and their identifiers (capture, session 16).
+            # Outcome: a JSON value's added fields get the full heads with their own
+            #   vector; a plain value's remainder the n-gram heads, as before.
             doc = normalize(added)
-            yield from _head_findings(
-                name,
-                doc,
-                layer.judge(doc, vector=layer.vector(added), vector_model=layer.encoder_model_id),
-            )
+            if _is_json(value):
+                scores = layer.judge(
+                    doc, vector=layer.vector(added), vector_model=layer.encoder_model_id
+                )
+            else:
+                scores = layer.judge(doc, use_encoder=False)
+            yield from _head_findings(name, doc, scores)
             continue
         elif name == "key" or (
             name == "value" and (value in text or len(_PLAIN_WORD.findall(doc.clean.text)) < 3)

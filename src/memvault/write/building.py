@@ -216,6 +216,22 @@ def _slug_of_text(key: str, text: str) -> bool:
     return words == _SLUG_WORD.findall(text.lower())[: len(words)]
 
 
+def _words_of_text(key: str, text: str) -> bool:
+    """``key`` adds at most one word (:func:`id_words`) to the words of ``text``: it says
+    nothing the text does not (capture's keys, "todo.landlord_boiler" beside "… call the
+    landlord about the boiler …"), so the learned heads do not read it again; the pattern
+    detectors still do.
+
+    >>> _words_of_text("todo.landlord_boiler", "Call the landlord about the boiler")
+    True
+    >>> _words_of_text("dana_has_hiv", "Team notes"), _words_of_text("drink", "Tea")
+    (False, False)
+    """
+    words = id_words(key)
+    said = set(_SLUG_WORD.findall(text.lower()))
+    return bool(words) and sum(1 for w in words if w.lower() not in said) <= 1
+
+
 def _opaque(part: str) -> bool:
     """A hash or a numbered chunk, by shape: a hex run of eight or more with a digit
     ("6be583a0…"), or one letter and three digits or more ("p0001"). A word glued to a
@@ -534,14 +550,17 @@ class Building(Recording):
           one rule of provenance ids (:meth:`_judged_id`: detectors and heads under the
           memory's category; below :data:`ID_HEAD_WORDS` words the injection head's flag
           alone decides nothing, so "notes#memories.0" and "system_prompt_v2" stay keys);
-          without a field gate by :func:`judged_key`. A slug of the text (the write
+          without a field gate, or when the key adds at most one word to the text
+          (capture's keys: the heads would only read the text's words again, and
+          refused harmless memories with their identifiers — session 16), by
+          :func:`judged_key`, the pattern detectors alone. A slug of the text (the write
           path's own key, or its first words) says nothing the text does not, and is not
           judged again.
         """
         key = node.key
         if op is MemoryOp.DELETE or not key or _slug_of_text(key, node.content):
             return []
-        if self._field_gate is not None:
+        if self._field_gate is not None and not _words_of_text(key, node.content):
             found = self._judged_id(key, node.category)
         else:
             found = self._judged_texts.get(f"key\n{key}")
