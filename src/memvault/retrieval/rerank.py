@@ -307,23 +307,7 @@ def rerank_features(
     prob = np.fromiter(map(p.__getitem__, ids), dtype=np.float64, count=n)
     c = np.fromiter(map(cos.get, ids, repeat(floor)), dtype=np.float64, count=n)
     raw = np.fromiter(map(bm25.get, ids, repeat(math.nan)), dtype=np.float64, count=n)
-    in_text = ~np.isnan(raw)
-    score = np.maximum(0.0, np.where(in_text, raw, 0.0))
-    rows[:, 0] = np.log(prob / (1.0 - prob + 1e-9) + 1e-9)
-    rows[:, 1] = c
-    rows[:, 2] = np.log1p(score)
-    rows[:, 3] = in_text
-    _actor_column(rows, ids, fields, query)
-    if top > floor:
-        rows[:, 5] = (c - floor) / (top - floor)
-    if best > 0:
-        rows[:, 6] = score / best
-    if inside:
-        rows[:, 7] = np.fromiter(map(inside.get, ids, repeat(False)), dtype=np.float64, count=n)
-    if window is not None:
-        rows[:, 8] = 1.0
-    rows[:, 9] = prob
-    rows[:, 10] = c
+    _fill_columns(rows, ids, prob, c, raw, (floor, top, best), inside, window, fields, query)
     for i, m in enumerate(ids if near else ()):
         others = near.get(m)
         if others is not None:
@@ -370,13 +354,42 @@ def _gathered(
         if found
         else _neighbours(ids, given.fields)
     )
+    _fill_columns(
+        rows, ids, prob, c, raw, (floor, top, best), inside, window, given.fields, given.query
+    )
+    for i, m in enumerate(ids if near else ()):
+        others = near.get(m)
+        if others is not None:
+            rows[i, 9] = max((probs[position[o]] for o in others), default=0.0)
+            rows[i, 10] = max((legs.cos[position[o]] for o in others), default=0.0)
+    rows[:, 11] = np.log1p(legs.text_rank[at])
+    rows[:, 12] = np.log1p(legs.vector_rank[at])
+    return rows
+
+
+def _fill_columns(
+    rows: npt.NDArray[np.float64],
+    ids: list[str],
+    prob: npt.NDArray[np.float64],
+    c: npt.NDArray[np.float64],
+    raw: npt.NDArray[np.float64],
+    bounds: tuple[float, float, float],
+    inside: Mapping[str, bool],
+    window: TimeWindow | None,
+    fields: Mapping[str, RankFields],
+    query: str,
+) -> None:
+    """Columns 0-10 of the feature rows of ``ids`` (the neighbours' columns 9-10 are
+    each candidate's own values here): one formula for both ways of gathering them."""
+    floor, top, best = bounds
+    n = len(ids)
     in_text = ~np.isnan(raw)
     score = np.maximum(0.0, np.where(in_text, raw, 0.0))
     rows[:, 0] = np.log(prob / (1.0 - prob + 1e-9) + 1e-9)
     rows[:, 1] = c
     rows[:, 2] = np.log1p(score)
     rows[:, 3] = in_text
-    _actor_column(rows, ids, given.fields, given.query)
+    _actor_column(rows, ids, fields, query)
     if top > floor:
         rows[:, 5] = (c - floor) / (top - floor)
     if best > 0:
@@ -387,14 +400,6 @@ def _gathered(
         rows[:, 8] = 1.0
     rows[:, 9] = prob
     rows[:, 10] = c
-    for i, m in enumerate(ids if near else ()):
-        others = near.get(m)
-        if others is not None:
-            rows[i, 9] = max((probs[position[o]] for o in others), default=0.0)
-            rows[i, 10] = max((legs.cos[position[o]] for o in others), default=0.0)
-    rows[:, 11] = np.log1p(legs.text_rank[at])
-    rows[:, 12] = np.log1p(legs.vector_rank[at])
-    return rows
 
 
 def _actor_column(
