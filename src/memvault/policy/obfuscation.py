@@ -63,11 +63,16 @@ def english_gain(before: str, after: str) -> int:
     >>> english_gain("bar bar bar", "one one one"), english_gain("à la gare", "a la gare")
     (1, 0)
     """
+    return _gain(_english_count(before), after)
+
+
+def _gain(before: int, after: str) -> int:
+    """:func:`english_gain` with the text as written already counted (``before``)."""
     words = _WORDS.findall(after.lower())
-    found = {w for w in words if w in _ENGLISH}
-    if len(found) > len(_english_found(before)) and _share(words) < MIN_SHARE:
+    found = len({w for w in words if w in _ENGLISH})
+    if found > before and _share(words) < MIN_SHARE:
         return 0
-    return len(found) - len(_english_found(before))
+    return found - before
 
 
 #: the undone text reads as English when this share of its words are common ones (plain
@@ -79,12 +84,8 @@ def _share(words: list[str]) -> float:
     return sum(1 for w in words if w in _ENGLISH) / max(1, len(words))
 
 
-def _english_found(text: str) -> set[str]:
-    return {w for w in _WORDS.findall(text.lower()) if w in _ENGLISH}
-
-
 def _english_count(text: str) -> int:
-    return len(_english_found(text))
+    return len({w for w in _WORDS.findall(text.lower()) if w in _ENGLISH})
 
 
 # -- byte escapes -------------------------------------------------------------------------
@@ -160,7 +161,8 @@ def obfuscated_runs(text: str) -> list[tuple[str, str, int, int]]:
         flipped = _flipped(text)
         if flipped is not None:
             candidates.append(("decoded_flipped", flipped))
+    before = _english_count(text)  # once for every candidate transform
     for name, undone in candidates:
-        if english_gain(text, undone) >= MIN_GAIN:
+        if _gain(before, undone) >= MIN_GAIN:
             out.append((name, undone, 0, len(text)))
     return out
