@@ -345,7 +345,9 @@ def import_(
     """Write back what `export` wrote: the user's active memories and their edges.
 
     Each memory goes through the write path again (the gate judges it, it gets a
-    new id); history, proposals and seen-marks are counted, not replayed. A bad
+    new id); a memory the user already holds is counted (memory:already_held),
+    not written again, so a second import writes nothing; history, proposals and
+    seen-marks are counted, not replayed. A bad
     line is named and nothing is stored (exit 2); memories the gate refuses are
     counted (exit 1).
     """

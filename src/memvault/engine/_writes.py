@@ -15,7 +15,12 @@ from typing_extensions import Unpack
 from memvault.embed.base import FloatVector
 from memvault.engine._core import EngineCore, _unpack
 from memvault.errors import DuplicateEdgeError, StaleWriteError, ValidationFailed
-from memvault.lifecycle.importing import ImportReport, read_export
+from memvault.lifecycle.importing import (
+    ImportReport,
+    held_memories,
+    read_export,
+    without_held,
+)
 from memvault.lifecycle.proposals import ProposalResult
 from memvault.model.enums import EdgeType, MemoryOp, MemoryStatus, StopReason
 from memvault.model.node import MemoryNode
@@ -372,7 +377,9 @@ class Writer:
         The whole file is checked first (a bad line: ValidationFailed, nothing
         stored). The user's active memories are then written in ONE transaction
         (:meth:`add_many`: each judged by the gate again, each with a new id) and
-        the edges between two imported memories linked between the new ids.
+        the edges between two imported memories linked between the new ids. A
+        memory the user already holds is not written again (``memory:already_held``
+        in ``skipped``; its edges linked to it): a second import writes nothing.
         ``user_id`` imports them as another user than the export's, ``agent_id`` as
         written by that agent (a caller's façade passes its own: the file's agents are
         not the caller's).
@@ -390,12 +397,15 @@ class Writer:
         (1, ['Prefers tea'])
         """
         found = read_export(lines, user_id=user_id, agent_id=agent_id)
+        # idempotent: what the user already holds is not written again (review S17-R1)
+        held = held_memories(self.core.store, self.core.orchestrator, found.user_id)
+        found, ids = without_held(found, held)
         results = self.add_many(found.memories) if found.memories else []
-        ids = {
-            old: str(r.memory_id)
+        ids.update(
+            (old, str(r.memory_id))
             for old, r in zip(found.old_ids, results, strict=True)
             if r.ok and r.memory_id
-        }
+        )
         linked = 0
         for a, b, edge_type, weight, reason in found.edges:
             if a in ids and b in ids:

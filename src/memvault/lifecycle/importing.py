@@ -6,7 +6,9 @@ the user's active memories as ``add`` fields, and the edges between them by
 their exported ids. The engine writes them through the write pipeline
 (:meth:`memvault.engine.MemoryEngine.import_user`): every memory is judged by
 the gate again, gets a new id, and the edges are linked between the new ids.
-History, proposals, seen-marks and the copies outside the store (ingested
+An import is idempotent (:func:`without_held`): a memory the user already holds
+is counted (``memory:already_held``), not written again, and its edges are linked
+to the memory held. History, proposals, seen-marks and the copies outside the store (ingested
 files, log lines, agent threads) are records of what happened, not memories:
 they are counted, not replayed.
 
@@ -26,20 +28,29 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError, create_model
 
 from memvault.errors import ValidationFailed
-from memvault.model.enums import StopReason
+from memvault.model.enums import MemoryStatus, StopReason
 from memvault.model.jsonl import json_objects
 from memvault.model.node import MemoryEdge, MemoryNode, Source
+from memvault.model.text import clean_text
 from memvault.model.validation import clean_user_id, to_validation_failed
+from memvault.store.base import NodeFilter, Store
 from memvault.write.spec import NewMemory
 
-__all__ = ["IMPORT_FORMATS", "ExportFile", "ImportReport", "read_export"]
+__all__ = [
+    "IMPORT_FORMATS",
+    "ExportFile",
+    "ImportReport",
+    "held_memories",
+    "read_export",
+    "without_held",
+]
 
 #: The export formats ``import`` reads (``memvault.export/2`` added the seen-marks).
 IMPORT_FORMATS = frozenset({"memvault.export/1", "memvault.export/2"})
@@ -65,6 +76,12 @@ _EdgeValues: type[BaseModel] = create_model("_EdgeValues", **_EDGE_DEFINITIONS)
 _COUNTED = frozenset(
     {"history", "proposal", "thread_mark", "ingest_file", "log", "agent_thread", "summary"}
 )
+#: What makes an exported memory one the user already holds (with ``key`` and
+#: ``value``, matched only when the file gives them: ``add`` derives them otherwise).
+_SAME = ("project_id", "agent_id", "type", "category", "content")
+_SAME_WHEN_GIVEN = ("key", "value")
+#: How many held memories one store call lists.
+_PAGE = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,3 +226,85 @@ def read_export(
     if header is None:
         raise _bad("the file", "is empty")
     return ExportFile(owner, tuple(memories), tuple(old_ids), tuple(edges.values()), skipped)
+
+
+def _same(fields: Mapping[str, Any], names: tuple[str, ...]) -> tuple[Any, ...]:
+    """``fields``' values of ``names``, text as the write path stores it (cleaned, trimmed)."""
+    return tuple(
+        clean_text(v).text.strip() if isinstance(v := fields.get(n), str) else v for n in names
+    )
+
+
+def held_memories(store: Store, orchestrator: str, user_id: str) -> Iterator[MemoryNode]:
+    """The active memories of ``user_id`` (paged through the store's filtered listing)."""
+    flt = NodeFilter(user_id=user_id, status=(MemoryStatus.ACTIVE,))
+    offset = 0
+    while True:
+        page = store.list_nodes(orchestrator, flt, limit=_PAGE, offset=offset)
+        yield from page
+        offset += len(page)
+        if len(page) < _PAGE:
+            return
+
+
+def without_held(
+    found: ExportFile, held: Iterable[MemoryNode]
+) -> tuple[ExportFile, dict[str, str]]:
+    """``found`` without the memories the user already holds, and their ids by exported id.
+
+    Trigger: ``memvault import`` run twice on one export (or a restore into the
+        store it came from) wrote every memory again (review S17-R1).
+    Why: an import is a copy of what the file holds; a second run, or a run
+        after a partial one, must not duplicate what the first wrote.
+    Outcome: a memory of the file with the content, type, category, project and
+        agent (and key and value, when the file gives them) of an active memory the
+        user holds is counted as ``memory:already_held`` and not written; one held
+        memory answers one memory of the file, so twins the user said twice stay
+        two. Its edges are linked to the held memory.
+
+    >>> held = Source(source_type="manual", captured_by="user", source_kind="USER_EXPLICIT")
+    >>> node = MemoryNode(memory_id="h1", orchestrator_id="acme", content="Prefers tea",
+    ...                   type="Preference", category="PREFERENCE", key="prefers_tea",
+    ...                   user_id="dana", source=held, created_at="2026-01-01T00:00:00.000000Z",
+    ...                   updated_at="2026-01-01T00:00:00.000000Z")
+    >>> tea = {"content": "Prefers tea", "type": "Preference", "category": "PREFERENCE"}
+    >>> found = ExportFile("dana", (tea, tea), ("m1", "m2"), ())
+    >>> rest, ids = without_held(found, [node])
+    >>> rest.old_ids, ids, dict(rest.skipped)
+    (('m2',), {'m1': 'h1'}, {'memory:already_held': 1})
+    """
+    by_same: dict[tuple[Any, ...], list[MemoryNode]] = {}
+    for node in held:
+        record = node.to_json()
+        by_same.setdefault(_same(record, _SAME), []).append(node)
+    memories: list[dict[str, Any]] = []
+    old_ids: list[str] = []
+    ids: dict[str, str] = {}
+    for fields, old in zip(found.memories, found.old_ids, strict=True):
+        given = _same(fields, _SAME_WHEN_GIVEN)
+        candidates = by_same.get(_same(fields, _SAME), [])
+        match = next(
+            (
+                n
+                for n in candidates
+                if all(
+                    g is None or g == h
+                    for g, h in zip(given, _same(n.to_json(), _SAME_WHEN_GIVEN), strict=True)
+                )
+            ),
+            None,
+        )
+        if match is None:
+            memories.append(fields)
+            old_ids.append(old)
+            continue
+        candidates.remove(match)
+        ids[old] = match.memory_id
+    if not ids:
+        return found, ids
+    skipped = Counter(found.skipped)
+    skipped["memory:already_held"] += len(ids)
+    rest = dataclasses.replace(
+        found, memories=tuple(memories), old_ids=tuple(old_ids), skipped=dict(skipped)
+    )
+    return rest, ids
