@@ -41,12 +41,36 @@ from memvault.errors import ConfigError, StoreUnavailableError, ValidationFailed
 from memvault.layout import validate_orchestrator
 from memvault.model.validation import clean_user_id
 
-__all__ = ["KEY_FILE_NAME", "ApiKey", "KeyStore", "Principal", "normalise_categories"]
+__all__ = [
+    "AGENT_RULE",
+    "KEY_FILE_NAME",
+    "ApiKey",
+    "KeyStore",
+    "Principal",
+    "is_agent_name",
+    "normalise_categories",
+]
 
 KEY_FILE_NAME = "api_keys.db"
-_AGENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}$")
+#: An agent's name, as a key, ``policy.allowlists`` and the LangGraph store take it.
+_AGENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:\-]{0,63}")
+AGENT_RULE = "1-64 letters, digits, '_', '.', ':' or '-', starting with a letter or digit"
 _CATEGORY = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
 _TOKEN = re.compile(r"^mvk_([0-9a-f]{12})_([A-Za-z0-9_\-]{20,128})$")
+
+
+def is_agent_name(value: object) -> bool:
+    """Whether ``value`` is an agent's name (:data:`AGENT_RULE`), the whole of it.
+
+    Trigger: ``re.match`` with ``$`` took ``"planner\\n"`` (``$`` matches before a
+        final line break): a key's agent no allowlist entry could name.
+    Outcome: the whole text must be the name (``fullmatch``).
+
+    >>> is_agent_name("planner"), is_agent_name("planner\\n"), is_agent_name(" planner")
+    (True, False, False)
+    """
+    return isinstance(value, str) and _AGENT.fullmatch(value) is not None
+
 
 #: Append-only, like the memory schema: add a migration, never edit one.
 MIGRATIONS: tuple[tuple[int, str], ...] = (
@@ -259,11 +283,8 @@ class KeyStore:
         memories); ``all_users`` lets it ask for the orchestrator-wide view.
         """
         validate_orchestrator(orchestrator)
-        if not _AGENT.match(agent):
-            raise ConfigError(
-                f"invalid agent name {agent!r}",
-                hint="use 1-64 letters, digits, '_', '.', ':' or '-'",
-            )
+        if not is_agent_name(agent):
+            raise ConfigError(f"invalid agent name {agent!r}", hint=f"use {AGENT_RULE}")
         if user is not None:
             try:
                 user = clean_user_id(user, "user")  # a key for 'dana ' is dana's

@@ -81,6 +81,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
+from memvault.access.keys import AGENT_RULE, is_agent_name
 from memvault.config import MemvaultConfig, default_home
 from memvault.engine import (
     ALL_USERS,
@@ -92,7 +93,7 @@ from memvault.engine import (
     UserScope,
     WriteResult,
 )
-from memvault.errors import WriteRefusedError
+from memvault.errors import ValidationFailed, WriteRefusedError
 from memvault.integrations.langgraph_filter import FILTER_OPERATORS, compile_filter
 from memvault.integrations.langgraph_items import (
     DEFAULTS,
@@ -161,6 +162,18 @@ class MemvaultStore(BaseStore):
             #   ValidationFailed here, before anything is written.
             user = clean_user_id(user, "user")
         self.user = user
+        if not is_agent_name(agent):
+            # Trigger: ``agent=" planner "``, ``None``, an instruction (review S17-R2).
+            # Why: a key and ``policy.allowlists`` hold an agent to one rule; a name no
+            #   allowlist entry can name escaped it (every category), and anything was
+            #   written as the memories' agent (``5`` and ``""`` failed at the first put).
+            # Outcome: the keys' rule here, before anything is opened or written.
+            raise ValidationFailed(
+                f"agent is not an agent name: {agent!r}",
+                stop_reason=StopReason.SCHEMA_INVALID,
+                errors=(("agent", AGENT_RULE),),
+                hint=f"name the store's agent with {AGENT_RULE}",
+            )
         self.agent = agent
         self.contract = contract
         self.config = config
