@@ -22,6 +22,7 @@ from memvault.policy.detectors.base import POSSESSIVES, Hit, Rule, run_rules
 from memvault.policy.detectors.spoken import on_spoken_view
 from memvault.policy.detectors.validators import (
     IBAN_LENGTHS,
+    aba_ok,
     base58check_ok,
     bech32_ok,
     card_issuer,
@@ -86,11 +87,47 @@ def _iban_labelled_ok(m: re.Match[str], view: View) -> bool:
     return length - 4 <= len(raw) <= length + 2
 
 
+# Trigger: "routing" as an alert, call or traffic routing beside a date — a key read as
+#          words ("fact alert routing moved pagerduty 2026 02 28"), "routing: 2026-04-01 …".
+# Why: the bare word is an ABA routing number's label only when an ABA number follows;
+#      a date, with any separator, is no account (capture, session 16).
+# Outcome: a value that reads as a calendar date is never an account; after "routing"
+#          without "number", "no", "#", "ABA" or "transit", only nine digits whose ABA
+#          check digit adds up are one.
+_YEAR_DATE = re.compile(
+    r"(?:19|20)\d\d(?P<s>[ ./-])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})|"
+    r"(?P<d2>\d{1,2})(?P<s2>[ ./-])(?P<m2>\d{1,2})(?P=s2)(?:19|20)\d\d"
+)
+_BARE_ROUTING = re.compile(r"(?i)routing\b(?![^\d\n]*(?:\b(?:number|num|no|nr|aba|transit)\b|#))")
+
+
+def _is_date(value: str) -> bool:
+    """A calendar date with a four-digit year, whatever the separator ("2026 02 28"); a
+    sort code ("20-00-00") is none.
+
+    >>> _is_date("2026 02 28"), _is_date("28.02.2026"), _is_date("20-00-00"), _is_date("2026 13 01")
+    (True, True, False, False)
+    """
+    m = _YEAR_DATE.fullmatch(value.strip())
+    if m is None:
+        return False
+    month, day = (m["m"], m["d"]) if m["m"] is not None else (m["m2"], m["d2"])
+    return 1 <= int(month) <= 12 and 1 <= int(day) <= 31
+
+
+def _bare_routing_ok(m: re.Match[str]) -> bool:
+    """False when the label is a bare "routing" and the number is no ABA routing number."""
+    label = m.string[m.start() : m.start("value")]
+    return _BARE_ROUTING.match(label) is None or aba_ok(m.group("value"))
+
+
 def _account_more_ok(m: re.Match[str], view: View) -> bool:
     d = digits_of(m.group("value"))
     if _CLOUD_ACCOUNT.search(_before(view, m, 20)) or _TEST_CARD.search(view.text):
         return False
-    if _DATE.fullmatch(m.group("value").strip()):
+    if _DATE.fullmatch(m.group("value").strip()) or _is_date(m.group("value")):
+        return False
+    if not _bare_routing_ok(m):
         return False
     return 6 <= len(d) <= 34 and len(set(d)) > 2
 
@@ -132,6 +169,8 @@ def _spoken_id_ok(m: re.Match[str], view: View) -> bool:
 
 def _account_ok(m: re.Match[str], view: View) -> bool:
     if _CLOUD_ACCOUNT.search(_before(view, m, 20)):
+        return False
+    if _is_date(m.group("value")) or not _bare_routing_ok(m):
         return False
     return len(digits_of(m.group("value"))) >= 6
 
