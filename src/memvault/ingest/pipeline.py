@@ -302,14 +302,18 @@ class _Pass(Placing):
         for p in window.files:
             p.timings["embed_batch_ms"] = batch_ms
         # Trigger: a file with a decision the gate could not make (its weights missing,
-        #   an exception: fail closed, INTERNAL_INCONSISTENCY) — review S16-R7.
+        #   an exception: fail closed, INTERNAL_INCONSISTENCY) — review S16-R7 — or a
+        #   memory the per-user daily cap refused (ENTITLEMENT_CAP) — review S17-R3.
         # Why: rejected and recorded, the same file dropped again once the gate was
-        #   repaired was a duplicate of the rejected one: its memories never got in.
+        #   repaired (or the next day) was a duplicate of the rejected one: its memories
+        #   never got in; partly capped, the rest was lost the same way.
         # Outcome: nothing of it is written or moved; it stays pending for the next pass.
-        held = [p for p in window.files if _gate_failed(p.judged)]
-        if held:
-            self._log("warning", "ingest_gate_failed", files=[p.entry.name for p in held])
-        files = [p for p in window.files if not _gate_failed(p.judged)]
+        held = [p for p in window.files if _waits(p.judged)]
+        for reason, event in _WAITS.items():
+            names = [p.entry.name for p in held if _waits(p.judged) is reason]
+            if names:
+                self._log("warning", event, files=names)
+        files = [p for p in window.files if _waits(p.judged) is None]
         if self._one_transaction(files, embedded):
             out = self._complete_window(files, embedded)
         else:
@@ -596,9 +600,16 @@ def run_pass(
     return report
 
 
-def _gate_failed(judged: Judged) -> bool:
-    """Whether a decision on the file is the gate's failure, not an answer about it."""
-    failed = StopReason.INTERNAL_INCONSISTENCY
-    return any(d.stop_reason is failed for _, d, _ in judged.refused) or any(
-        e.get("reason") == failed.value for e in judged.skipped_edges
-    )
+#: Refusals that say nothing about a file — the gate could not judge it, its user has
+#: written enough today — and the log event of a file held for one (pending, not written).
+_WAITS = {
+    StopReason.INTERNAL_INCONSISTENCY: "ingest_gate_failed",
+    StopReason.ENTITLEMENT_CAP: "ingest_over_daily_cap",
+}
+
+
+def _waits(judged: Judged) -> StopReason | None:
+    """The refusal of the file that is no answer about it (:data:`_WAITS`), if any."""
+    reasons = {d.stop_reason.value for _, d, _ in judged.refused}
+    reasons.update(str(e.get("reason")) for e in judged.skipped_edges)
+    return next((r for r in _WAITS if r.value in reasons), None)
