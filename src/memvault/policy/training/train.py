@@ -26,9 +26,7 @@ as contaminated, config, thresholds, validation figures).
 from __future__ import annotations
 
 import hashlib
-import json
 import multiprocessing
-import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, replace
@@ -62,7 +60,17 @@ from memvault.policy.learned import (
 )
 from memvault.policy.normalize import NormalizedText, normalize
 from memvault.policy.training.compose import CORPUS_PATH
-from memvault.policy.training.decontaminate import contaminated, evaluation_texts
+from memvault.policy.training.dataset import (
+    VALIDATION_PERCENT,
+    WRITTEN_DIR,
+    corpus_digest,
+    decontaminated,
+    is_validation,
+    load_rows,
+    load_written,
+    targets,
+    written_sha256,
+)
 
 __all__ = [
     "CONFIG",
@@ -131,91 +139,7 @@ THRESHOLD_FLOOR = 0.5
 #: texts of fewer words than this get their own thresholds, calibrated on the short
 #: validation texts alone (reactions, thanks, questions back: friendly chat is short)
 SHORT_WORDS = 8
-VALIDATION_PERCENT = 15
 TRAIN_COMMAND = "memvault policy train"
-#: hand-written items (one JSONL file per family or kind), read after the generated corpus
-WRITTEN_DIR = Path(__file__).with_name("written")
-
-
-def load_rows(path: Path = CORPUS_PATH) -> list[dict[str, Any]]:
-    """The corpus rows (JSON Lines)."""
-    with path.open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def _written_files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
-
-
-def load_written(folder: Path = WRITTEN_DIR) -> list[dict[str, Any]]:
-    """Every hand-written item, files in name order (an absent folder gives none).
-
-    >>> len(load_written(Path("/nonexistent")))
-    0
-    """
-    return [row for f in _written_files(folder) for row in load_rows(f)]
-
-
-def written_sha256(folder: Path = WRITTEN_DIR) -> str:
-    """One hash over the written files' names and bytes (recorded in the manifest)."""
-    h = hashlib.sha256()
-    for f in _written_files(folder):
-        h.update(f.name.encode("utf-8") + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def corpus_digest(corpus: Path = CORPUS_PATH, written: Path | None = WRITTEN_DIR) -> str:
-    """One sha256 over everything training reads: the generated corpus and the written files.
-
-    Recorded in ``gate.json`` under ``training_corpus``; a test compares it with
-    the files on disk, so a corpus change without ``memvault policy train`` fails.
-
-    >>> len(corpus_digest()) == 64
-    True
-    """
-    h = hashlib.sha256(b"generated\0" + corpus.read_bytes() + b"\0written\0")
-    h.update(written_sha256(written).encode("ascii") if written is not None else b"none")
-    return h.hexdigest()
-
-
-def decontaminated(
-    rows: list[dict[str, Any]], *, log: Callable[[str], None] = lambda _m: None
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """``rows`` without any item equal or near to an evaluation item, and the report.
-
-    The report (recorded in the manifest) holds counts per source and the ids of
-    the dropped training items, never an evaluation text.
-    """
-    sources, missing = evaluation_texts()
-    found = contaminated([str(r["text"]) for r in rows], sources)
-    found.missing = missing
-    report = found.report()
-    report["dropped_ids"] = sorted(str(rows[i]["id"]) for i in found.dropped)
-    for name in missing:
-        log(f"decontamination: {name} is absent, skipped")
-    log(
-        f"decontamination: dropped {report['dropped']} of {len(rows)} training items "
-        f"({report['exact']} equal, {report['near']} near) — per source {report['per_source']}"
-    )
-    drop = set(found.dropped)
-    return [r for i, r in enumerate(rows) if i not in drop], report
-
-
-def is_validation(text: str) -> bool:
-    """The split: a stable hash of the text, so an item never changes sides."""
-    return zlib.crc32(text.encode("utf-8")) % 100 < VALIDATION_PERCENT
-
-
-def targets(rows: Sequence[dict[str, Any]]) -> npt.NDArray[np.float64]:
-    """One column per head: 1 where the item belongs to that family."""
-    y = np.zeros((len(rows), len(HEAD_LABELS)))
-    index = {name: i for i, name in enumerate(HEAD_LABELS)}
-    for r, row in enumerate(rows):
-        if row["label"] == "injection":
-            y[r, index["injection"]] = 1.0
-        elif row["label"] == "forbidden":
-            y[r, index[row["family"]]] = 1.0
-    return y
 
 
 def _figures(
