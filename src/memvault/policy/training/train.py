@@ -59,6 +59,7 @@ from memvault.policy.learned import (
     word_count,
 )
 from memvault.policy.normalize import NormalizedText, normalize
+from memvault.policy.training import dataset
 from memvault.policy.training.compose import CORPUS_PATH
 from memvault.policy.training.dataset import (
     VALIDATION_PERCENT,
@@ -72,22 +73,16 @@ from memvault.policy.training.dataset import (
     written_sha256,
 )
 
+# the corpus functions stay importable from here (tests and helpers use ``train.load_rows``)
 __all__ = [
+    *dataset.__all__,
     "CONFIG",
     "DEFAULT_ENCODER",
     "FULL_CONFIG",
     "MULTI_CONFIG",
     "MULTI_ENCODER",
     "MULTI_ROUTE",
-    "WRITTEN_DIR",
-    "corpus_digest",
-    "decontaminated",
-    "is_validation",
-    "load_rows",
-    "load_written",
-    "targets",
     "train_gate",
-    "written_sha256",
 ]
 
 #: n-gram-only heads
