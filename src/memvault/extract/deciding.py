@@ -34,7 +34,7 @@ from memvault.extract.context import (
 )
 from memvault.extract.dates import has_date_expression
 from memvault.extract.foreign import introduces, keep_other_language, profile_reading
-from memvault.extract.gloss import NEED_GLOSS, TASK_GLOSS, glosses
+from memvault.extract.gloss import NEED_GLOSS, TASK_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.prepare import is_chitchat
 from memvault.extract.reader import ClauseReader, Reading
 from memvault.extract.reading import (
@@ -52,7 +52,7 @@ from memvault.extract.reading import (
     silent,
     statement_candidate,
 )
-from memvault.extract.speech import stated, stated_other
+from memvault.extract.speech import standing_order, stated, stated_other
 from memvault.extract.text import slug
 from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType
@@ -203,6 +203,23 @@ def decide_clause(
         #      "when you …" or a limit make it standing.
         # Outcome: kept as a preference (a sure silent reading still wins).
         quiet, reading = "", replace(reading, label="preference", sure=True)
+    if (
+        not explicit
+        and reading is not None
+        and english
+        and quiet != "question mark"
+        and standing_order(raw)
+        and not (when.TEMPORARY.search(raw) or when.TODAY.search(raw))
+    ):
+        # Trigger: an order about the assistant's answers, said verb first, for good
+        #          ("Please give times in UTC.", "Show code in Swift, never Objective-C.",
+        #          "Explain things in simple words, I'm still new to this.").
+        # Why: the reader half-reads such orders as a moment's request or a fact (its
+        #      corpus says "please explain this error" too); what the order is about —
+        #      the answers' parts and manner, "when you …", "never …" — says it stands.
+        # Outcome: kept as a preference, whatever the reader says ("give me an example
+        #          of a closure", "put it on my list" are not such orders).
+        quiet, reading = "", replace(reading, label="preference", sure=True)
     change = UPDATE_CUE.search(text) is not None and when.TODAY.search(text) is None
     habit = when.HABITUAL.search(text) is not None and english
     if (
@@ -245,6 +262,31 @@ def decide_clause(
         best = durable_fallback(reading)
         label = best.label if best.label in {"preference", "decision"} else "fact"
         quiet, reading = "", replace(best, label=label, sure=True)
+    if (
+        reading is not None
+        and not english
+        and not explicit
+        and when.RECURRING_OTHER.search(text) is not None
+        and when.TODAY_OTHER.search(text) is None
+        and not text.rstrip().endswith(("?", "？"))
+        and quiet in {"", reading.label}
+        and not overrules_rules(reading, change=True)
+    ):
+        # Trigger: a weekly routine in another language ("Los jueves hacemos demo
+        #          interna", "W każdą sobotę robię backup", "Her perşembe toplantı
+        #          yapıyoruz"), read without conviction.
+        # Why: as "every Thursday" in English (``when.HABITUAL``), a weekday said as a
+        #      habit is true every week — a standing fact, not the moment's plan; the
+        #      reader, unsure in a language it has few clauses of, drops it.
+        # Outcome: kept word for word as a fact (a taste said is a preference) unless
+        #          a silent reading is sure enough to overrule a change.
+        taste = bool(TASTE_GLOSSES.intersection(hints)) and reading.label == "preference"
+        # a task, a reminder, a choice or a goal said with its weekday keeps its label
+        kept_as = reading.label if reading.label in {"todo", "reminder", "decision", "goal"} else ""
+        label = kept_as or ("preference" if taste else "fact")
+        # the routine's words say it, not the reader: its score is no evidence either way
+        # (a language outside the corpus is otherwise unsure below 0.5)
+        quiet, reading = "", replace(reading, label=label, score=max(reading.score, 0.5), sure=True)
     if (
         quiet in {"chitchat", "oneoff"}
         and reading is not None

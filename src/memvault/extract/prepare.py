@@ -24,6 +24,7 @@ import re
 
 from memvault.extract.clause import rx as _r
 from memvault.extract.dates import has_date_expression
+from memvault.extract.speech import ORDER_VERB
 from memvault.extract.verbatim import protected
 
 __all__ = ["is_chitchat", "prepare", "says_repeat"]
@@ -137,6 +138,8 @@ def _clean_masked(clause: str) -> str:
             and not has_date_expression(intro["intro"])
             and not _FIRST_PERSON.search(intro["intro"])
             and not _PERSONAL_INTRO.search(intro["intro"])
+            # "Show code in Swift, never Objective-C": an order is no intro
+            and not ORDER_VERB.match(intro["intro"])
         ):
             # "Just to be clear, I prefer tabs" → "I prefer tabs"
             stripped = stripped[intro.end() :]

@@ -16,7 +16,7 @@ import re
 
 from memvault.extract.reader import english_like
 
-__all__ = ["help_question", "stated", "stated_other"]
+__all__ = ["ORDER_VERB", "help_question", "standing_order", "stated", "stated_other"]
 
 
 # First person as the subject, maybe after a time phrase or a filler: "I …",
@@ -240,3 +240,69 @@ def help_question(text: str) -> bool:
     if len(_CONTENT_WORD.findall(clause)) <= 2:
         return False  # "Paris?", "been good?": a short question back
     return _LISTENER.search(clause) is None and _FOLLOW_UP.match(clause) is None
+
+
+#: The verbs an order about the assistant's answers opens with ("use", "keep", "explain").
+ORDER_VERB = re.compile(
+    # after its condition, if any: "when you describe scents, please avoid …"
+    r"^(?:(?:when(?:ever)?|if) (?:i|you)\b[^,]{1,80},\s*)?"
+    r"(?:(?:please|pls|plz|and|also)\s+)?(?:use|keep|put|give|write|show|add|include|skip"
+    r"|stick (?:to|with)|avoid|format|cite|list|answer|reply|explain|leave out|spell|quote"
+    r"|round|convert|translate|describe|suggest|talk|speak|assume|break|default to|mention)\b"
+    r"(?P<rest>.*)$",
+    re.I,
+)
+#: What an order is about when it is the answers' standing manner: the answers and what
+#: they hold ("replies", "code", "times", "examples", "spelling", "tone") …
+_ANSWER_PART = re.compile(
+    "(?i)\\b(?:{})\\b".format(
+        "|".join(
+            (
+                *("repl(?:y|ies)", "answers?", "responses?", "explanations?", "examples?"),
+                *("code", "snippets?", "times", "dates?", "units", "prices", "spelling"),
+                *("tone", "suggestions", "summar(?:y|ies)", "bullets?", "headings", "format"),
+                *("words", "terms", "sentences", "paragraphs", "jargon", "emojis?", "tables"),
+                *("drafts", "options", "links", "sources", "steps", "measurements", "metric"),
+                *("imperial", "numbers", "things", "level", "line by line", "step by step"),
+            )
+        )
+    )
+)
+#: … or when and for whom it holds ("when you …", "anything you draft for me", "never …"),
+#: unlike a thing pointed at or a single one, the moment's request ("show me the logs",
+#: "give me an example of a closure", "keep it for me", "give him time"), or where a task
+#: goes ("put it on my list", "add the dentist to my calendar").
+_STANDING_FOR, _ONE_THING, _TASK_PLACE = (
+    re.compile(
+        r"(?i)\b(?:when(?:ever)? you|if you|(?:any|every|what)(?:thing|ever) you"
+        r"|(?:each|every) time you|(?:for|with|to) me|always|never)\b|,\s*(?:never|not|no)\b"
+    ),
+    re.compile(r"(?i)^\s*(?:me\s+|us\s+)?(?:it|that|this|these|those|them|him|her|one|a|an|the)\b"),
+    re.compile(r"(?i)\b(?:to|on|in|onto|into) (?:my|the|our) (?:list|calendar|agenda|board)"),
+)
+
+
+def standing_order(text: str) -> bool:
+    """Whether an English clause orders how the assistant should answer, for good: an
+    order verb first, about the answers' parts or manner ("Please give times in UTC",
+    "Show code in Swift, never Objective-C", "Explain things in simple words"), or said
+    for every time ("Use UK spelling in anything you draft for me") — not the moment's
+    request for one thing ("give me an example of a closure", "keep it for me") nor a
+    task ("put the invoice on my list").
+
+    >>> [standing_order(t) for t in ("Please give times in UTC.", "Keep suggestions cheap.",
+    ...     "Explain layout problems with sketches if you can.")]
+    [True, True, True]
+    >>> [standing_order(t) for t in ("Please give me an example of a closure.",
+    ...     "Keep it somewhere safe for me.", "Put the dentist on my list.", "Give him time.")]
+    [False, False, False, False]
+    """
+    order = ORDER_VERB.match(text.strip())
+    if order is None or text.rstrip().endswith("?") or _TASK_PLACE.search(text):
+        return False
+    rest = order["rest"]
+    if _ONE_THING.match(rest) and _STANDING_FOR.search(rest) is None:
+        return False
+    if re.match(r"^\s*(?:it|that|this|them|him|her)\b", rest, re.I):
+        return False  # "keep it for me", "give him time": one thing, whatever follows
+    return _ANSWER_PART.search(rest) is not None or _STANDING_FOR.search(rest) is not None

@@ -169,10 +169,20 @@ _LEAD_IN_ONLY = re.compile(
 )
 
 
+#: A condition alone ("when you describe scents", "if I ask for lesson material"): the
+#: request after its comma ("please avoid marketing words") is what it conditions.
+_CONDITION_ONLY = re.compile(
+    r"^(?:when(?:ever)?|if|each time|every time)\s+(?:i|you|we)\b[^,]*$", re.I
+)
+
+
 def _join_lead_ins(parts: list[str]) -> list[str]:
     out: list[str] = []
     for part in parts:
-        if out and _LEAD_IN_ONLY.match(out[-1]):
+        if out and (
+            _LEAD_IN_ONLY.match(out[-1])
+            or (_CONDITION_ONLY.match(out[-1]) and re.match(r"please\b", part, re.I))
+        ):
             out[-1] = f"{out[-1]}, {part}"
         else:
             out.append(part)
@@ -188,6 +198,8 @@ def split_sentences(text: str) -> list[tuple[str, list[str]]]:
     ['東京に住んでいます。', 'コーヒーが好きです。']
     >>> split_sentences("From now on, please reply in German.")[0][1]
     ['From now on, please reply in German.']
+    >>> split_sentences("When you cite papers, please add the DOI.")[0][1]
+    ['When you cite papers, please add the DOI.']
     >>> [s for s, _ in split_sentences("My dog is called Mr. Biscuits. He is nine.")]
     ['My dog is called Mr. Biscuits.', 'He is nine.']
     >>> [s for s, _ in split_sentences("Bis zum 5. Dezember muss ich korrigieren. Es sind 27.")]

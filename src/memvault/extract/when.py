@@ -28,6 +28,7 @@ __all__ = [
     "LOGISTICS",
     "NOW_STATE",
     "RECURRING",
+    "RECURRING_OTHER",
     "SCHEDULE",
     "TASTE",
     "TEMPORARY",
@@ -58,6 +59,36 @@ RECURRING = re.compile(
     r"\b(?:every|each|daily|weekly|monthly|nightly|hourly|yearly|quarterly"
     r"|on (?:mon|tues|wednes|thurs|fri|satur|sun)days"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days? (?:mornings|afternoons|evenings|nights))\b",
+    re.I,
+)
+#: Weekday names (or their stems) in the other languages the reader reads.
+_WEEKDAYS_OTHER = (
+    r"lunes|martes|miércoles|jueves|viernes|sábados?|domingos?|lundis?|mardis?|mercredis?"
+    r"|jeudis?|vendredis?|samedis?|dimanches?|montag|dienstag|mittwoch|donnerstag|freitag"
+    r"|samstag|sonntag|segundas?|terças?|quartas?|quintas?|sextas?|lunedì|martedì|mercoledì"
+    r"|giovedì|venerdì|sabato|domenica|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag"
+    r"|zondag|poniedział\w*|wtor\w*|środ\w*|czwart\w*|piąt\w*|sobot\w*|niedziel\w*"
+    r"|pondělí|úterý|střed\w*|čtvrt\w*|pátek|neděl\w*|luni|marți|miercuri|joi|vineri"
+    r"|sâmbăt\w*|duminic\w*|pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar"
+    r"|måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag|mandag|tirsdag|lørdag|søndag"
+    r"|понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|суббот\w*|воскресень\w*"
+)
+#: A weekly routine in another language: "every" before a weekday ("cada jueves", "jeden
+#: zweiten Dienstag", "w każdą sobotę", "în fiecare joi", "her perşembe"), a weekday said
+#: as a habit ("los jueves", "le jeudi matin", "dienstags", "aos sábados", "по средам"),
+#: or a weekly day in the unspaced scripts ("毎週月曜", "每周三", "매주 화요일").
+RECURRING_OTHER = re.compile(
+    r"(?<!\w)(?:(?:cada|todos los|todas las|toda|todo|tous les|chaque|jeden|jede|ogni|tutti i"
+    r"|elke|iedere|co|każd\w*|každ\w*|în fiecare|fiecare|her|varje|hver|каждый"
+    r"|каждую|каждое)\s+(?:\w+\s+)?(?:" + _WEEKDAYS_OTHER + r")"
+    r"|(?:los|las|le|il|aos|às|nas|по)\s+(?:" + _WEEKDAYS_OTHER + r")(?!\s*\d)"
+    # Swedish and Danish say a habit in the plural or the definite ("på måndagar", "om
+    # mandagen"); "på onsdag" is this Wednesday
+    r"|på\s+(?:måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag)ar"
+    r"|om\s+(?:mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag)en"
+    r"|(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s"
+    r"|(?:pazartesi|salı|çarşamba|perşembe|cuma|cumartesi|pazar)(?:leri|ları| günleri))(?!\w)"
+    r"|毎週|每周|每星期|每个星期|每週|매주",
     re.I,
 )
 #: A cron line ("`0 2 * * *`", "15 3 * * 1-5"): five fields of digits, ranges, steps
