@@ -27,7 +27,7 @@ from memvault.errors import ValidationFailed
 from memvault.model.clock import new_id
 from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
-from memvault.model.enums import MemoryOp, StopReason
+from memvault.model.enums import MemoryOp, MemoryType, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
 from memvault.model.validation import canonical_source_path
 from memvault.policy import Candidate, GateContext, evaluate
@@ -228,8 +228,17 @@ def _words_of_text(key: str, text: str) -> bool:
     (False, False)
     """
     words = id_words(key)
+    return bool(words) and len(_added_words(key, text)) <= 1
+
+
+def _added_words(key: str, text: str) -> list[str]:
+    """The words of ``key`` (:func:`id_words`) that ``text`` does not say.
+
+    >>> _added_words("dana_tested_positive_for_hiv", "Dana tested positive for the flu")
+    ['hiv']
+    """
     said = set(_SLUG_WORD.findall(text.lower()))
-    return bool(words) and sum(1 for w in words if w.lower() not in said) <= 1
+    return [w for w in id_words(key) if w.lower() not in said]
 
 
 def _opaque(part: str) -> bool:
@@ -239,6 +248,13 @@ def _opaque(part: str) -> bool:
     return bool(_HASH_LIKE.fullmatch(part) or _CHUNK_NUMBER.fullmatch(part))
 
 
+#: the namespaces of capture's keys ("todo.landlord_boiler", "prefers.short_replies"):
+#: a memory type or a kind capture names its keys by
+_KEY_NAMESPACES = frozenset(
+    {t.value.lower() for t in MemoryType}
+    | {"reminder", "record", "diagnostics", "workflow", "context", "note", "prefers"}
+    | {"likes", "uses", "done"}
+)
 _HASH_LIKE = re.compile(r"(?=[^\d]*\d)[0-9a-fA-F]{8,}")
 _CHUNK_NUMBER = re.compile(r"[A-Za-z]\d{3,}")
 
@@ -569,28 +585,49 @@ class Building(Recording):
                 if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
                     self._judged_texts.clear()
                 self._judged_texts[f"key\n{key}"] = found
+            added = _added_words(key, node.content)
+            if found.stop_reason not in _CONTENT_REFUSALS and added and self._field_gate:
+                found = self._one_word_key(key, added[0], node) or found
         return [found] if found is not None and found.stop_reason in _CONTENT_REFUSALS else []
+
+    def _one_word_key(self, key: str, word: str, node: MemoryNode) -> Decision | None:
+        """The refusal of a key whose one added ``word`` says what the gate refuses, or None.
+
+        Trigger: a key that adds one word to the text ("dana_tested_positive_for_hiv"
+          beside "Dana tested positive for the flu").
+        Why: that word can be the whole fact, and the patterns alone let it through
+          (review S17-R5); capture's keys ("todo.landlord_boiler"), read whole by the
+          heads, were refused with their harmless memories (session 16).
+        Outcome: the key's words are judged as a sentence (the gate's content checks
+          under the memory's category) — unless the word is the key's namespace, one of
+          :data:`_KEY_NAMESPACES` ("todo." of "todo.landlord_boiler"): that adds no fact.
+        """
+        if word.lower() in _KEY_NAMESPACES and key.lower().startswith(f"{word.lower()}."):
+            return None
+        said = self._judge_text(" ".join(id_words(key)), node.category)
+        return said if said.stop_reason in _CONTENT_REFUSALS else None
 
     def _judged_id(self, value: str, category: Any = None) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or
         is a long number (:func:`judged_number`), or None. ``category``: the memory's own
         (the contract allows it), else the stand-in of :data:`REASON_FIELDS`."""
-        gate = self._field_gate
-        if gate is None:
+        if self._field_gate is None:
             return None
+        return id_decision(value, lambda text: self._judge_text(text, category))
 
-        def judge_text(text: str) -> Decision:  # with plain spaces: the detectors' word shapes
-            fields = reason_fields(text, category)
-            key = f"{fields['category']}\n{text}"
-            decision = self._judged_texts.get(key)
-            if decision is None:
-                decision = gate.check_fields(MemoryOp.STORE, fields, agent_id=None)
-                if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
-                    self._judged_texts.clear()
-                self._judged_texts[key] = decision
-            return decision
-
-        return id_decision(value, judge_text)
+    def _judge_text(self, text: str, category: Any = None) -> Decision:
+        """The field gate's decision on ``text`` as an edge's reason (cached in this pipeline)."""
+        gate = self._field_gate
+        assert gate is not None
+        fields = reason_fields(text, category)  # with plain spaces: the detectors' word shapes
+        key = f"{fields['category']}\n{text}"
+        decision = self._judged_texts.get(key)
+        if decision is None:
+            decision = gate.check_fields(MemoryOp.STORE, fields, agent_id=None)
+            if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
+                self._judged_texts.clear()
+            self._judged_texts[key] = decision
+        return decision
 
     def reason_refusal(self, reason: str | None, category: Any = None) -> Decision | None:
         """The gate's content refusal of an edge's ``reason``, or None (no reason, or allowed).

@@ -30,7 +30,6 @@ def _add(tmp_path: Path, content: str, key: str) -> str:
         return engine.add(memory).stop_reason.value
 
 
-@pytest.mark.xfail(strict=True, reason="S17-R5, routed to the lead (write/building._judged_key)")
 @pytest.mark.parametrize(("content", "key"), SENSITIVE.values(), ids=SENSITIVE.keys())
 def test_a_key_that_adds_the_sensitive_word_is_refused(
     tmp_path: Path, content: str, key: str
@@ -50,4 +49,24 @@ def test_a_capture_key_that_adds_one_word_is_kept(tmp_path: Path) -> None:
     """The near miss 8cf2305 was made for."""
     assert _add(tmp_path, "Call the landlord about the boiler", "todo.landlord_boiler") == (
         "SUCCESS_STORED"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "key"),
+    [
+        ("Call the landlord about the boiler", "landlord_boiler_call_monday"),
+        ("Ship the billing dashboard", "fact.billing_dashboard_ship"),
+        ("Ana prefers short replies", "prefers.short_replies_ana"),
+    ],
+)
+def test_a_key_that_adds_a_harmless_word_is_kept(tmp_path: Path, content: str, key: str) -> None:
+    """Near misses: a harmless added word, and capture's namespaces, keep the memory."""
+    assert _add(tmp_path, content, key) == "SUCCESS_STORED"
+
+
+def test_a_sensitive_word_as_the_namespace_is_still_read(tmp_path: Path) -> None:
+    """Only capture's namespaces ("todo.", "fact.") are exempt, not any word before a dot."""
+    assert _add(tmp_path, "Dana tested positive", "hiv.dana_tested_positive") == (
+        "FORBIDDEN_CATEGORY"
     )
