@@ -16,7 +16,8 @@ from pathlib import Path
 from memvault.engine import MemoryEngine
 
 
-def _pending_proposal(home: Path) -> str:
+def pending_proposal(home: Path) -> str:
+    """A proposal of Dana's awaiting her consent (shared by the review's consent tests)."""
     with MemoryEngine.open(home, "acme", embedder=None) as engine:
         queued = engine.propose(
             "Dana prefers written agendas before meetings",
@@ -31,7 +32,7 @@ def _pending_proposal(home: Path) -> str:
 def test_a_confirmation_refused_by_the_switch_leaves_the_proposal_pending(
     tmp_path: Path,
 ) -> None:
-    proposal = _pending_proposal(tmp_path)
+    proposal = pending_proposal(tmp_path)
     with MemoryEngine.open(tmp_path, "acme", embedder=None, memory_enabled=False) as engine:
         answer = engine.confirm_proposal(proposal)
         assert answer.stop_reason.value == "POLICY_DISABLED", answer
@@ -41,6 +42,6 @@ def test_a_confirmation_refused_by_the_switch_leaves_the_proposal_pending(
 
 
 def test_a_confirmation_with_memory_on_stores_the_proposal(tmp_path: Path) -> None:
-    proposal = _pending_proposal(tmp_path)
+    proposal = pending_proposal(tmp_path)
     with MemoryEngine.open(tmp_path, "acme", embedder=None) as engine:
         assert engine.confirm_proposal(proposal).ok

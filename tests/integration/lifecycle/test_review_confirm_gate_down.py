@@ -15,6 +15,7 @@ from memvault.engine import MemoryEngine
 from memvault.model.decision import Decision
 from memvault.model.enums import MemoryOp
 from memvault.model.node import MemoryNode
+from tests.integration.lifecycle.test_review_confirm_disabled import pending_proposal
 
 
 class _Down:
@@ -24,22 +25,10 @@ class _Down:
         raise RuntimeError("the gate's weights could not be read")
 
 
-def _pending_proposal(home: Path) -> str:
-    with MemoryEngine.open(home, "acme", embedder=None) as engine:
-        queued = engine.propose(
-            "Dana prefers written agendas before meetings",
-            user_id="dana",
-            type="Preference",
-            category="PREFERENCE",
-        )
-        assert queued.proposal_id is not None, queued
-        return queued.proposal_id
-
-
 def test_a_confirmation_the_gate_could_not_judge_leaves_the_proposal_pending(
     tmp_path: Path,
 ) -> None:
-    proposal = _pending_proposal(tmp_path)
+    proposal = pending_proposal(tmp_path)
     with MemoryEngine.open(tmp_path, "acme", embedder=None, gate=_Down()) as engine:
         answer = engine.confirm_proposal(proposal)
         assert answer.stop_reason.value == "INTERNAL_INCONSISTENCY", answer
