@@ -1,4 +1,5 @@
-"""The ``filter`` of a LangGraph search, as a predicate over item values.
+"""The ``filter`` of a LangGraph search, as a predicate over item values, and the match
+conditions of ``list_namespaces`` (:func:`namespace_matches`).
 
 Equality on a top-level or dotted key (``"user.level"``), lists and objects compared
 whole, and the operators :data:`FILTER_OPERATORS`; an unknown operator or a malformed
@@ -16,7 +17,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["FILTER_OPERATORS", "compile_filter"]
+from langgraph.store.base import MatchCondition
+
+__all__ = ["FILTER_OPERATORS", "compile_filter", "namespace_matches"]
 
 #: The filter operators a search understands.
 FILTER_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
@@ -98,3 +101,21 @@ def compile_filter(spec: Mapping[str, Any]) -> Any:
         return all(_compare(_lookup(value, key), op, operand) for key, op, operand in checks)
 
     return predicate
+
+
+def namespace_matches(namespace: tuple[str, ...], condition: MatchCondition) -> bool:
+    """Whether ``namespace`` meets a ``list_namespaces`` condition (``*``: any one label).
+
+    >>> namespace_matches(("users", "alice", "prefs"), MatchCondition("suffix", ("*", "prefs")))
+    True
+    """
+    path = tuple(condition.path)
+    if len(path) > len(namespace):
+        return False
+    if condition.match_type == "prefix":
+        part = namespace[: len(path)]
+    elif condition.match_type == "suffix":
+        part = namespace[len(namespace) - len(path) :]
+    else:
+        raise ValueError(f"unsupported match type {condition.match_type!r}")
+    return all(p == "*" or p == n for p, n in zip(path, part, strict=True))

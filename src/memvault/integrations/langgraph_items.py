@@ -6,12 +6,15 @@ and whether it is indexed sit in the memory's ``value`` as one JSON object
 ``source_kind``, ``importance``, ``pinned`` and ``ttl_class`` set those memvault
 fields when they hold valid values (:data:`SETTABLE`, :func:`valid_value`). The
 caller's LangChain embeddings become a memvault embedder (:class:`LangChainEmbedder`).
+A put's memory text is :func:`item_content`, its key checked by :func:`check_key`; a
+memory read back is :func:`decode`'d into its item.
 Used by :mod:`memvault.integrations.langgraph_store`.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,9 +22,18 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import numpy as np
-from langgraph.store.base import Item, SearchItem, ensure_embeddings
+from langgraph.store.base import (
+    Item,
+    PutOp,
+    SearchItem,
+    ensure_embeddings,
+    get_text_at_path,
+    tokenize_path,
+)
 from pydantic import TypeAdapter
 
+from memvault.errors import WriteRefusedError
+from memvault.model.enums import StopReason
 from memvault.model.node import MemoryNode, Source
 
 __all__ = [
@@ -30,8 +42,15 @@ __all__ = [
     "LangChainEmbedder",
     "StoredItem",
     "check_json",
+    "check_key",
+    "decode",
+    "item_content",
     "valid_value",
 ]
+
+#: The value's keys whose text is the memory's text when no ``index`` names fields.
+_TEXT_KEYS = ("content", "text", "memory")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 #: The memvault fields of an item whose value does not set them.
 DEFAULTS: dict[str, Any] = {"type": "Fact", "category": "KNOWLEDGE", "source_kind": "SYSTEM_KNOWN"}
@@ -156,3 +175,69 @@ def check_json(key: str, value: Mapping[str, Any]) -> None:
         json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"the value of {key!r} is not JSON ({exc})") from None
+
+
+def decode(node: MemoryNode) -> StoredItem:
+    """The item a memory holds: its envelope read back, or — a memory this adapter did not
+    write — the memory under its memvault scope."""
+    try:
+        raw = json.loads(node.value) if node.value else None
+    except ValueError:
+        raw = None
+    if isinstance(raw, dict) and isinstance(raw.get("namespace"), list) and "value" in raw:
+        value = raw["value"] if isinstance(raw["value"], dict) else {}
+        return StoredItem(node, tuple(raw["namespace"]), value, bool(raw.get("indexed", True)))
+    # A memory this adapter did not write (or wrote before namespaces were kept):
+    # shown under its memvault scope, as the adapter's first version named it.
+    scope = (node.orchestrator_id, node.project_id or "global")
+    namespace = (*scope, node.user_id) if node.user_id else scope
+    if not isinstance(raw, dict):
+        raw = {"content": node.content, "type": node.type.value, "category": node.category}
+    return StoredItem(node, namespace, raw, True)
+
+
+def _texts(value: Mapping[str, Any], index: Any, indexed: Sequence[str] | None) -> list[str]:
+    """The texts of ``value`` to embed; empty when the item is not to be indexed."""
+    if index is False:
+        return []
+    if indexed is None:
+        text = next((str(value[k]) for k in _TEXT_KEYS if value.get(k)), None)
+        return [text or json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)]
+    paths = tuple(index) if index is not None else tuple(indexed)
+    texts: list[str] = []
+    for path in paths:
+        if path == "$":
+            texts.append(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
+        else:
+            texts.extend(t for t in get_text_at_path(value, tokenize_path(path)) if t)
+    return texts
+
+
+def item_content(
+    value: Mapping[str, Any], index: Any, indexed: Sequence[str] | None
+) -> tuple[str, list[str]]:
+    """The memory text of a put's value, and the indexed texts it was made of.
+
+    ``index``: the put's own (``False``: not indexed); ``indexed``: the store's fields
+    (``None``: no ``index`` config — the value's ``content``, ``text`` or ``memory``).
+
+    >>> item_content({"content": "Dana prefers tea"}, None, None)
+    ('Dana prefers tea', ['Dana prefers tea'])
+    >>> item_content({"a": {"b": "x"}}, None, ("a.b",))
+    ('x', ['x'])
+    """
+    texts = _texts(value, index, indexed)
+    whole = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return _CONTROL.sub(" ", "\n".join(texts) if texts else whole).strip() or whole, texts
+
+
+def check_key(op: PutOp) -> None:
+    """Raise :class:`WriteRefusedError` for a put's key memvault cannot keep as given."""
+    if op.value is not None and not op.key.strip():
+        # memvault's "no key": a put under "" was stored without one and never found
+        raise WriteRefusedError(StopReason.SCHEMA_INVALID, "key is required and empty")
+    if op.value is not None and _CONTROL.search(op.key):
+        # the write path strips control characters from a key: the item landed under
+        # another key ("a\x07b" -> "ab"), where a get under the put key never found
+        # it and it replaced what was there (review S14-R7)
+        raise WriteRefusedError(StopReason.SCHEMA_INVALID, "key must not hold control characters")

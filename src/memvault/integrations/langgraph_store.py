@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
@@ -71,13 +70,10 @@ from langgraph.store.base import (
     IndexConfig,
     Item,
     ListNamespacesOp,
-    MatchCondition,
     Op,
     PutOp,
     Result,
     SearchOp,
-    get_text_at_path,
-    tokenize_path,
     validate_op_namespace,
 )
 
@@ -94,28 +90,32 @@ from memvault.engine import (
     WriteResult,
 )
 from memvault.errors import ValidationFailed, WriteRefusedError
-from memvault.integrations.langgraph_filter import FILTER_OPERATORS, compile_filter
+from memvault.integrations.langgraph_filter import (
+    FILTER_OPERATORS,
+    compile_filter,
+    namespace_matches,
+)
 from memvault.integrations.langgraph_items import (
     DEFAULTS,
     SETTABLE,
     LangChainEmbedder,
     StoredItem,
     check_json,
+    check_key,
+    decode,
+    item_content,
     valid_value,
 )
 from memvault.model.decision import Decision
 from memvault.model.enums import StopReason
-from memvault.model.node import MemoryNode
 from memvault.model.validation import clean_user_id
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 
-_TEXT_KEYS = ("content", "text", "memory")
 #: How many memories a listing reads: a ``search`` without a query (or one whose page the
 #: query's hits do not fill) and ``list_namespaces`` scan the store's memories (there is
 #: no namespace index); ``get`` and ``put`` find an item by its key (an index) instead.
 SCAN_LIMIT = 10_000
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: A query's candidates: the vector leg alone, as deep as memvault allows.
 _SIMILARITY = RetrievalConfig(name="langgraph", text_weight=0.0, top_k_text=0, top_k_vector=1000)
 
@@ -183,7 +183,8 @@ class MemvaultStore(BaseStore):
         self.index_config: dict[str, Any] | None = dict(index) if index else None
         self.embeddings: Any = None
         self._embedder: LangChainEmbedder | None = None
-        self._fields: tuple[str, ...] = ("$",)
+        #: the value's paths a put embeds (``None``: no ``index``, memvault's own text)
+        self._indexed: tuple[str, ...] | None = None
         if self.index_config is not None:
             if "embed" not in self.index_config or "dims" not in self.index_config:
                 raise ValueError("index needs 'embed' and 'dims' (LangGraph's IndexConfig)")
@@ -192,7 +193,7 @@ class MemvaultStore(BaseStore):
             )
             self.embeddings = self._embedder.embeddings
             fields = self.index_config.get("fields") or self.index_config.get("text_fields")
-            self._fields = tuple(fields) if fields else ("$",)
+            self._indexed = tuple(fields) if fields else ("$",)
         self._engine_obj: MemoryEngine | None = None
         self._lock = threading.Lock()
         # Held by every batch and by close: a batch still running in a worker
@@ -271,28 +272,12 @@ class MemvaultStore(BaseStore):
         """The ``user_id`` this store writes (``None`` for shared and all-users stores)."""
         return self.user if isinstance(self.user, str) else None
 
-    def _decode(self, node: MemoryNode) -> StoredItem:
-        try:
-            raw = json.loads(node.value) if node.value else None
-        except ValueError:
-            raw = None
-        if isinstance(raw, dict) and isinstance(raw.get("namespace"), list) and "value" in raw:
-            value = raw["value"] if isinstance(raw["value"], dict) else {}
-            return StoredItem(node, tuple(raw["namespace"]), value, bool(raw.get("indexed", True)))
-        # A memory this adapter did not write (or wrote before namespaces were kept):
-        # shown under its memvault scope, as the adapter's first version named it.
-        scope = (node.orchestrator_id, node.project_id or "global")
-        namespace = (*scope, node.user_id) if node.user_id else scope
-        if not isinstance(raw, dict):
-            raw = {"content": node.content, "type": node.type.value, "category": node.category}
-        return StoredItem(node, namespace, raw, True)
-
     def _items(self) -> dict[tuple[tuple[str, ...], str], StoredItem]:
         """Every item this store reads (up to :data:`SCAN_LIMIT` memories, the newest):
         a listing's view, the newest memory of each namespace and key."""
         nodes = self._caller.list_memories(self._scope(), limit=SCAN_LIMIT)
         items: dict[tuple[tuple[str, ...], str], StoredItem] = {}
-        for stored in map(self._decode, reversed(nodes)):  # oldest first
+        for stored in map(decode, reversed(nodes)):  # oldest first
             where = (stored.namespace, stored.node.key)
             if where not in items or not self._shadows(items[where], stored):
                 items[where] = stored
@@ -326,36 +311,14 @@ class MemvaultStore(BaseStore):
         nodes = self._caller.list_memories({**self._scope(), "key": key}, limit=SCAN_LIMIT)
         found: StoredItem | None = None
         for node in nodes:  # newest first
-            stored = self._decode(node)
+            stored = decode(node)
             if stored.namespace != namespace or stored.node.key != key:
                 continue
             if found is None or self._shadows(stored, found):
                 found = stored
         return found
 
-    def _texts(self, value: Mapping[str, Any], index: Any) -> list[str]:
-        """The texts of ``value`` to embed; empty when the item is not to be indexed."""
-        if index is False:
-            return []
-        if self._embedder is None:
-            text = next((str(value[k]) for k in _TEXT_KEYS if value.get(k)), None)
-            return [text or json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)]
-        paths = tuple(index) if index is not None else self._fields
-        texts: list[str] = []
-        for path in paths:
-            if path == "$":
-                texts.append(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str))
-            else:
-                texts.extend(t for t in get_text_at_path(value, tokenize_path(path)) if t)
-        return texts
-
     # -- operations -----------------------------------------------------------
-
-    def _content(self, value: Mapping[str, Any], index: Any) -> tuple[str, list[str]]:
-        """The memory text of a put's value, and the indexed texts it was made of."""
-        texts = self._texts(value, index)
-        whole = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        return _CONTROL.sub(" ", "\n".join(texts) if texts else whole).strip() or whole, texts
 
     def _new_vectors(self, ops: Sequence[Op]) -> dict[int, Any]:
         """Document vectors of the batch's new items, embedded in one call, by op index.
@@ -381,7 +344,7 @@ class MemvaultStore(BaseStore):
                 live[where] = False
             elif not live[where]:
                 live[where] = True
-                todo.append((i, self._content(dict(op.value), op.index)[0]))
+                todo.append((i, item_content(dict(op.value), op.index, self._indexed)[0]))
         if len(todo) < 2:
             return {}
         try:
@@ -391,20 +354,6 @@ class MemvaultStore(BaseStore):
         return {
             i: (vector, embedder.model_id) for (i, _), vector in zip(todo, vectors, strict=True)
         }
-
-    @staticmethod
-    def _check_key(op: PutOp) -> None:
-        """Raise :class:`WriteRefusedError` for a put's key memvault cannot keep as given."""
-        if op.value is not None and not op.key.strip():
-            # memvault's "no key": a put under "" was stored without one and never found
-            raise WriteRefusedError(StopReason.SCHEMA_INVALID, "key is required and empty")
-        if op.value is not None and _CONTROL.search(op.key):
-            # the write path strips control characters from a key: the item landed under
-            # another key ("a\x07b" -> "ab"), where a get under the put key never found
-            # it and it replaced what was there (review S14-R7)
-            raise WriteRefusedError(
-                StopReason.SCHEMA_INVALID, "key must not hold control characters"
-            )
 
     def _target(self, op: PutOp) -> StoredItem | None:
         """The item a put changes or deletes: this store's own at its namespace and key.
@@ -421,7 +370,7 @@ class MemvaultStore(BaseStore):
     def _memory_fields(self, op: PutOp) -> tuple[dict[str, Any], dict[str, Any]]:
         """A put's memory as a new memory's fields, and as the changes of an update."""
         value = dict(op.value or {})
-        content, texts = self._content(value, op.index)
+        content, texts = item_content(value, op.index, self._indexed)
         envelope = json.dumps(
             {"namespace": list(op.namespace), "value": value, "indexed": bool(texts)},
             ensure_ascii=False,
@@ -537,7 +486,7 @@ class MemvaultStore(BaseStore):
         scored: list[tuple[float, StoredItem]] = []
         for hit in results.hits:
             similarity = hit.explain.get("similarity")
-            stored = self._decode(hit.node)
+            stored = decode(hit.node)
             if similarity is not None and stored.indexed and wanted(stored):
                 scored.append((float(similarity), stored))
         scored.sort(key=lambda pair: -pair[0])
@@ -587,25 +536,12 @@ class MemvaultStore(BaseStore):
         window = page[op.offset : op.offset + op.limit]
         return [stored.item(score, search=True) for score, stored in window]
 
-    @staticmethod
-    def _matches(namespace: tuple[str, ...], condition: MatchCondition) -> bool:
-        path = tuple(condition.path)
-        if len(path) > len(namespace):
-            return False
-        if condition.match_type == "prefix":
-            part = namespace[: len(path)]
-        elif condition.match_type == "suffix":
-            part = namespace[len(namespace) - len(path) :]
-        else:
-            raise ValueError(f"unsupported match type {condition.match_type!r}")
-        return all(p == "*" or p == n for p, n in zip(path, part, strict=True))
-
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         conditions = op.match_conditions or ()
         found = {
             s.namespace
             for s in self._items().values()
-            if all(self._matches(s.namespace, c) for c in conditions)
+            if all(namespace_matches(s.namespace, c) for c in conditions)
         }
         if op.max_depth is not None:
             found = {ns[: op.max_depth] for ns in found}
@@ -633,7 +569,7 @@ class MemvaultStore(BaseStore):
                     "memvault's TTL classes govern lifetime; set ttl=None"
                 )
             if isinstance(op, PutOp) and op.value is not None:
-                self._check_key(op)
+                check_key(op)
                 check_json(op.key, op.value)
         remembering = self._embedder.remembering() if self._embedder else nullcontext()
         with self._busy, remembering:
