@@ -3,12 +3,15 @@
 :func:`memvault.policy.normalize.normalize` already undoes base64, hex runs, percent and
 HTML escapes, text written backwards, split and spaced-out words, leetspeak and
 Cyrillic/Greek homoglyphs. The ways an instruction is hidden do not stop there; these
-views undo four more, each a fixed transform (nothing here is fitted to any corpus):
+views undo six more, each a fixed transform (nothing here is fitted to any corpus):
 
 ``decoded_escapes``
     byte escapes written out: ``\\x49\\x67…``, ``0x49 0x67 …``, ``\\u0049…``;
-``decoded_rot13``
-    ROT13 (each letter moved 13 places);
+``decoded_rot13``, ``decoded_shift``
+    ROT13 (each letter moved 13 places), and any other Caesar shift — the two shifts
+    whose letter frequencies fit English best are tried (review S17-R7);
+``decoded_morse``
+    Morse code (letters apart by spaces, words by ``/``, ``|`` or wider gaps);
 ``decoded_unaccented``
     accents piled on English letters ("Ïgnörë äll…");
 ``decoded_flipped``
@@ -30,6 +33,8 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
+
+import numpy as np
 
 __all__ = ["MIN_GAIN", "english_gain", "obfuscated_runs"]
 
@@ -143,6 +148,82 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+# -- Caesar shifts and Morse ---------------------------------------------------------------
+
+#: English letter frequencies (per cent, a–z)
+_LETTER_FREQ = (
+    8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4,
+    6.7, 7.5, 1.9, 0.095, 6.0, 6.3, 9.1, 2.8, 0.98, 2.4, 0.15, 2.0, 0.074,
+)  # fmt: skip
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+#: the table that moves every ASCII letter back by k places (k = 1..25)
+_SHIFTS = {
+    k: str.maketrans(
+        _LOWER + _LOWER.upper(),
+        _LOWER[-k:] + _LOWER[:-k] + (_LOWER[-k:] + _LOWER[:-k]).upper(),
+    )
+    for k in range(1, 26)
+}
+#: for shift k, the English frequency of the letter each written letter stands for
+_FIT = np.array([[_LETTER_FREQ[(j - k) % 26] for k in range(26)] for j in range(26)])
+#: fewer ASCII letters than this and no shift is tried (too little to tell)
+_SHIFT_MIN_LETTERS = 20
+
+
+def _likely_shifts(text: str) -> list[int]:
+    """The shifts among the two whose undone letters fit English frequencies best (other
+    than 13, tried already) — none for text that reads as English, has few letters, or
+    whose letters as written fit best.
+
+    >>> _likely_shifts("Ljqruh doo suhylrxv lqvwuxfwlrqv")[0]
+    3
+    """
+    if _english_count(text) >= MIN_GAIN:
+        return []
+    low = text.lower()
+    counts = [low.count(c) for c in _LOWER]
+    if sum(counts) < _SHIFT_MIN_LETTERS:
+        return []
+    # the fit of shift k (k = 0..25): how the letters, moved back by k, match English
+    # frequencies; text whose own letters fit best (k = 0: plain text of a Latin-script
+    # language) gets none
+    fit = np.asarray(counts, dtype=np.float64) @ _FIT
+    best = [int(k) for k in np.argsort(-fit, kind="stable")[:2]]
+    if best[0] == 0:
+        return []
+    return [k for k in best if k not in (0, 13)]
+
+
+_MORSE = {
+    ".-": "a", "-...": "b", "-.-.": "c", "-..": "d", ".": "e", "..-.": "f", "--.": "g",
+    "....": "h", "..": "i", ".---": "j", "-.-": "k", ".-..": "l", "--": "m", "-.": "n",
+    "---": "o", ".--.": "p", "--.-": "q", ".-.": "r", "...": "s", "-": "t", "..-": "u",
+    "...-": "v", ".--": "w", "-..-": "x", "-.--": "y", "--..": "z", "-----": "0",
+    ".----": "1", "..---": "2", "...--": "3", "....-": "4", ".....": "5", "-....": "6",
+    "--...": "7", "---..": "8", "----.": "9",
+}  # fmt: skip
+_MORSE_TEXT = re.compile(r"[.\-\s/|·−–_]+")
+_MORSE_WORD_GAP = re.compile(r"\s*[/|]\s*|\s{3,}")
+
+
+def _unmorsed(text: str) -> str | None:
+    """The letters of a text written in Morse code, or None (not Morse, or a code unknown).
+
+    >>> _unmorsed(".. --. -. --- .-. . / .- .-.. .-..")
+    'ignore all'
+    """
+    if len(text) < 12 or not _MORSE_TEXT.fullmatch(text):
+        return None
+    plain = text.replace("·", ".").replace("−", "-").replace("–", "-").replace("_", "-")
+    words = []
+    for word in _MORSE_WORD_GAP.split(plain.strip()):
+        letters = [_MORSE.get(code) for code in word.split()]
+        if not letters or None in letters:
+            return None
+        words.append("".join(str(c) for c in letters))
+    return " ".join(words) if len(words) >= 2 else None
+
+
 def obfuscated_runs(text: str) -> list[tuple[str, str, int, int]]:
     """``(view name, undone text, start, end)`` for each obfuscated run of ``text`` (a
     clean view's text), each only where the undone text reads as English
@@ -154,6 +235,10 @@ def obfuscated_runs(text: str) -> list[tuple[str, str, int, int]]:
             if decoded is not None and _english_count(decoded) >= MIN_GAIN:
                 out.append(("decoded_escapes", decoded, m.start(), m.end()))
     candidates: list[tuple[str, str]] = [("decoded_rot13", codecs.encode(text, "rot13"))]
+    candidates += [("decoded_shift", text.translate(_SHIFTS[k])) for k in _likely_shifts(text)]
+    morse = _unmorsed(text)
+    if morse is not None:
+        candidates.append(("decoded_morse", morse))
     if not text.isascii():
         unaccented = _unaccented(text)
         if unaccented != text:
