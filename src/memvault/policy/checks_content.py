@@ -116,6 +116,9 @@ def value_adds(value: str, text: str) -> str | None:
     >>> value_adds('{"content": "Team notes", "type": "Fact", "status": "done"}', "Team notes")
     >>> value_adds('{"content": "Team notes", "diagnosis": "a broken wrist"}', "Team notes")
     'diagnosis: a broken wrist'
+    >>> listed = '{"content": "Team notes", "diagnosis": ["a broken wrist"], "mia_has_flu": true}'
+    >>> value_adds(listed, "Team notes").splitlines()
+    ['diagnosis: a broken wrist', 'mia has flu']
     """
     try:
         parsed = json.loads(value)
@@ -148,23 +151,40 @@ def _leaves(node: Any, text: str) -> Iterable[str]:
       is named by its key ({"diagnosis": "bipolar disorder"}: review S16-R2).
     Why: only string values were read, each alone: such a key, or a value of one or two
       words whose name says what it is, was stored unread by the heads.
-    Outcome: a scalar field is read as "name: value" (still under the three-plain-words
-      floor: "type: Fact", "status: done" stay out), the key of a nested object or list
-      as its own line, a list's strings alone.
+    Outcome: a scalar field, or a list of scalars, is read as "name: value[, value]"
+      (still under the three-plain-words floor: "type: Fact", "status: done" stay out),
+      a key's "_"-joined words spaced out (S17-R8), the key of a nested object or a list
+      of objects as its own line.
     """
     if isinstance(node, str):
         if node.strip() != text:
             yield node
     elif isinstance(node, dict):
-        for name, item in node.items():
-            if isinstance(item, dict | list):
-                yield str(name)
+        for key, item in node.items():
+            # a key's words joined by "_" or "-" ("mia_has_hiv") read as words (S17-R8)
+            name = _JOINED.sub(" ", str(key))
+            if isinstance(item, list) and all(_scalar(x) for x in item):
+                # a list of short items is named by its key like a scalar field:
+                # {"diagnosis": ["bipolar disorder"]} (review S17-R8)
+                said = [str(x) for x in item if not (isinstance(x, str) and x.strip() == text)]
+                yield f"{name}: {', '.join(said)}"
+            elif isinstance(item, dict | list):
+                yield name
                 yield from _leaves(item, text)
+            elif item is True:  # a flag set says what its key says ("mia has hiv")
+                yield name
             elif not (isinstance(item, str) and item.strip() == text):
                 yield f"{name}: {item}"
     elif isinstance(node, list):
         for item in node:
             yield from _leaves(item, text)
+
+
+_JOINED = re.compile(r"(?<=[^\W_])[_-]+(?=[^\W_])")
+
+
+def _scalar(item: Any) -> bool:
+    return isinstance(item, str | int | float | bool) or item is None
 
 
 def check_learned(p: Prepared) -> Iterable[Finding]:

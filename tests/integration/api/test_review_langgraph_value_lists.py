@@ -26,7 +26,6 @@ REFUSED = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="S17-R8, routed to the lead (checks_content.value_adds)")
 @pytest.mark.parametrize("value", REFUSED.values(), ids=REFUSED.keys())
 def test_short_fields_in_a_list_and_joined_keys_are_judged(
     tmp_path: Path, value: dict[str, Any]
