@@ -38,13 +38,13 @@ import os
 import pickle
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from _revision import ROOT, base_sources, start
+
 TRAINING = Path("src/memvault/policy/training")
 
 
@@ -218,15 +218,15 @@ def _command(out: Path, root: Path, peers: int, cache: Path | None) -> list[str]
 
 
 def _run(src: Path, root: Path, out: Path, peers: int, cache: Path | None) -> None:
-    env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
-    subprocess.run(_command(out, root, peers, cache), env=env, check=True, cwd=root)
+    code = _start(src, root, out, peers, cache).wait()
+    if code:
+        raise subprocess.CalledProcessError(code, _command(out, root, peers, cache))
 
 
 def _start(
     src: Path, root: Path, out: Path, peers: int, cache: Path | None
 ) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
-    return subprocess.Popen(_command(out, root, peers, cache), env=env, cwd=root)
+    return start(src, _command(out, root, peers, cache), cwd=root)
 
 
 def main() -> int:
@@ -251,29 +251,15 @@ def main() -> int:
         dump(args.dump, args.root, args.peers, cache)
         return 0
     with tempfile.TemporaryDirectory(prefix="gate-identity-") as tmp:
-        base_tree = Path(tmp) / "base"
-        base_tree.mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", args.base, "src"], check=True, capture_output=True
-        ).stdout
-        archive_path = Path(tmp) / "base.tar"
-        archive_path.write_bytes(archive)
-        with tarfile.open(archive_path) as tar:
-            tar.extractall(base_tree, filter="data")
-        rev = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        base_src, rev = base_sources(args.base, Path(tmp))
         before, after = Path(tmp) / "before.pkl", Path(tmp) / "after.pkl"
         # both judge the same files: this checkout's (the base's own tree holds no data)
         if cache is not None and not cache.exists():  # the encoder's vectors first
-            _run(base_tree / "src", ROOT, before, args.peers, cache)
+            _run(base_src, ROOT, before, args.peers, cache)
             _run(ROOT / "src", ROOT, after, args.peers, cache)
         else:  # both trees at once
             runs = [
-                _start(base_tree / "src", ROOT, before, args.peers, cache),
+                _start(base_src, ROOT, before, args.peers, cache),
                 _start(ROOT / "src", ROOT, after, args.peers, cache),
             ]
             if any([p.wait() for p in runs]):

@@ -32,20 +32,19 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import pickle
 import random
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from _revision import ROOT, base_sources, start
+
 PRESETS = ("default", "spec", "rrf", "text", "vector")
 NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 TOP_K = 10
@@ -209,9 +208,8 @@ def _recall(store: Path, name: str, rows: list[Any], items: list[Any]) -> tuple[
 
 
 def _start(src: Path, store: Path, out: Path) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(src), OMP_NUM_THREADS="1")
     cmd = [sys.executable, str(Path(__file__).resolve()), "--dump", str(out)]
-    return subprocess.Popen([*cmd, "--store", str(store)], env=env, cwd=ROOT)
+    return start(src, [*cmd, "--store", str(store)])
 
 
 def main() -> int:
@@ -234,23 +232,9 @@ def main() -> int:
     if not (args.store / "searches.pkl").exists():
         build(args.store, args.n, args.queries, args.conversations)
     with tempfile.TemporaryDirectory(prefix="search-identity-") as tmp:
-        base_tree = Path(tmp) / "base"
-        base_tree.mkdir()
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", args.base, "src"], check=True, capture_output=True
-        ).stdout
-        archive_path = Path(tmp) / "base.tar"
-        archive_path.write_bytes(archive)
-        with tarfile.open(archive_path) as tar:
-            tar.extractall(base_tree, filter="data")
-        rev = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        base_src, rev = base_sources(args.base, Path(tmp))
         before, after = Path(tmp) / "before.pkl", Path(tmp) / "after.pkl"
-        for src, out in ((base_tree / "src", before), (ROOT / "src", after)):
+        for src, out in ((base_src, before), (ROOT / "src", after)):
             if _start(src, args.store, out).wait():  # one at a time: CPU figures comparable
                 raise SystemExit("a tree failed to search")
         with before.open("rb") as fh:
