@@ -1,26 +1,19 @@
-"""SQL both backends share: the audit history, the change log, revisions, proposals,
-operational events and ingest records.
+"""SQL both backends share: memories and their filters, the audit history, the change
+log, revisions, readers' marks, edges and the store's identity.
 
 Pure query builders (STYLE principle 3) and row readers; a backend binds its
 parameter mark (``?`` for SQLite, ``%s`` for PostgreSQL). The columns are
 selected by name in a fixed order, so a row reads by position on either.
-:class:`~memvault.store.sql_reads.SqlReads` runs the reads for both stores.
+:class:`~memvault.store.sql_reads.SqlReads` runs the reads for both stores;
+the operational records (proposals, events, ingest records) are
+:mod:`memvault.store.sql_records`'.
 
->>> pending = ProposalQuery(ProposalStatus.PENDING, limit=5)
->>> sql, params = proposals_query("acme", pending, mark="%s")
->>> sql.split(" WHERE ")[1]
-'orchestrator_id = %s AND status = %s ORDER BY created_at, proposal_id LIMIT %s'
->>> params
-['acme', 'pending', 5]
->>> op_events_query("acme", OpEventQuery("pair_checked", limit=10), mark="?")[0].split(" WHERE ")[1]
-'orchestrator_id = ? AND op = ? ORDER BY event_id LIMIT ?'
->>> event_counts_query("acme", "2026-01-01", mark="?")[1]
-['acme', '2026-01-01']
+>>> count_nodes_query("acme", NodeFilter(), mark="%s")[0].split(" WHERE ")[1]
+'m.orchestrator_id = %s AND m.status IN (%s)'
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -32,11 +25,9 @@ from memvault.store.base import (
     SCALAR_FILTERS,
     ChangeRecord,
     HistoryEvent,
-    IngestRecord,
     NodeFilter,
 )
-from memvault.store.records import EventCount, OpEvent, Proposal, ProposalStatus
-from memvault.store.requests import ChangesQuery, HistoryQuery, OpEventQuery, ProposalQuery
+from memvault.store.requests import ChangesQuery, HistoryQuery
 
 __all__ = [
     "EDGE_COLUMNS",
@@ -44,31 +35,23 @@ __all__ = [
     "LOOKUP_INDEXES",
     "NODE_COLUMNS",
     "SOURCE_COLUMNS",
+    "TRIM",
+    "WHITESPACE",
     "change_from_row",
     "changes_since_query",
     "count_nodes_query",
     "edge_from_row",
     "edge_params",
     "erase_reader_marks_query",
-    "event_counts_from_rows",
-    "event_counts_query",
     "filter_clause",
     "history_from_row",
     "history_params",
     "history_query",
     "identity_query",
-    "ingest_from_row",
-    "ingest_params",
-    "ingest_record_query",
+    "json_text",
     "list_nodes_query",
     "mark_thread_seen_query",
-    "op_event_from_row",
-    "op_event_params",
-    "op_events_query",
     "pending_migrations",
-    "proposal_from_row",
-    "proposal_params",
-    "proposals_query",
     "reader_marks_query",
     "revision_query",
     "select_node",
@@ -146,95 +129,6 @@ def select_node(primary_source: str) -> str:
     )
 
 
-_PROPOSAL_FIELDS = (
-    "proposal_id",
-    "orchestrator_id",
-    "kind",
-    "candidate",
-    "status",
-    "created_at",
-    "expires_at",
-    "user_id",
-    "decided_at",
-    "outcome",
-)
-_PROPOSAL_COLUMNS = ", ".join(_PROPOSAL_FIELDS)
-
-
-def _where(orchestrator_id: str, mark: str, *pairs: tuple[str, Any]) -> tuple[str, list[Any]]:
-    """``orchestrator_id = ?`` and ``column = ?`` for each pair whose value is given."""
-    parts = [f"orchestrator_id = {mark}"]
-    params: list[Any] = [orchestrator_id]
-    for column, value in pairs:
-        if value is not None:
-            parts.append(f"{column} {mark}")
-            params.append(value)
-    return " AND ".join(parts), params
-
-
-def proposals_query(orchestrator_id: str, query: ProposalQuery, *, mark: str) -> Query:
-    """SELECT for proposals, oldest first."""
-    where, params = _where(
-        orchestrator_id,
-        mark,
-        ("status =", query.status.value if query.status else None),
-        ("proposal_id =", query.proposal_id),
-    )
-    if query.user_id is not None:  # also 'dana ' stored before ids were trimmed
-        where += f" AND {_TRIM[mark]}(user_id, {mark}) = {mark}"
-        params += [WHITESPACE, query.user_id]
-    sql = (
-        f"SELECT {_PROPOSAL_COLUMNS} FROM proposals WHERE {where} "
-        f"ORDER BY created_at, proposal_id LIMIT {mark}"
-    )
-    return sql, [*params, query.limit]
-
-
-def proposal_from_row(row: Sequence[Any]) -> Proposal:
-    """A :class:`Proposal` from a row of :func:`proposals_query`."""
-    data = dict(zip(_PROPOSAL_FIELDS, row, strict=True))
-    data.update(
-        candidate=json.loads(data["candidate"]),
-        outcome=json.loads(data["outcome"]),
-        status=ProposalStatus(data["status"]),
-    )
-    return Proposal(**data)
-
-
-def event_counts_query(orchestrator_id: str, since: str | None, *, mark: str) -> Query:
-    """Operational events grouped by (UTC day, node, op, status)."""
-    where, params = _where(orchestrator_id, mark, ("at >=", since))
-    sql = (
-        "SELECT substr(at, 1, 10) AS day, node, op, status, count(*) FROM events "
-        f"WHERE {where} GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
-    )
-    return sql, params
-
-
-def event_counts_from_rows(rows: Sequence[Sequence[Any]]) -> list[EventCount]:
-    """:class:`EventCount` rows of :func:`event_counts_query`."""
-    return [EventCount(r[0], r[1], r[2], r[3], int(r[4])) for r in rows]
-
-
-#: The ``events`` columns after ``orchestrator_id``: an :class:`OpEvent`'s fields, in order.
-_OP_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(OpEvent))
-
-
-def op_events_query(orchestrator_id: str, query: OpEventQuery, *, mark: str) -> Query:
-    """Operational events in write order."""
-    where, params = _where(orchestrator_id, mark, ("op =", query.op), ("at >=", query.since))
-    sql = (
-        f"SELECT {', '.join(_OP_EVENT_FIELDS)} FROM events "
-        f"WHERE {where} ORDER BY event_id LIMIT {mark}"
-    )
-    return sql, [*params, query.limit]
-
-
-def op_event_from_row(row: Sequence[Any]) -> OpEvent:
-    """An :class:`OpEvent` from a row of :func:`op_events_query` (columns in field order)."""
-    return OpEvent(*row)
-
-
 #: ``(version, description, sql)`` of a schema migration.
 Migration = tuple[int, str, str]
 
@@ -302,7 +196,7 @@ def seen_memories(
 WHITESPACE = "".join(chr(c) for c in range(0x3000 + 1) if chr(c).isspace())
 #: SQL's trim with a character set, by parameter mark: SQLite's ``trim(x, y)``,
 #: PostgreSQL's ``btrim(x, y)``.
-_TRIM = {"?": "trim", "%s": "btrim"}
+TRIM = {"?": "trim", "%s": "btrim"}
 
 
 def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m", *, mark: str) -> Query:
@@ -331,7 +225,7 @@ def filter_clause(orchestrator_id: str, f: NodeFilter, alias: str = "m", *, mark
         if value is not None:
             column = f"{alias}.{name}"
             if name == "user_id" and f.padded_too:  # erasure/export: 'dana ' stored before
-                column = f"{_TRIM[mark]}({column}, {mark})"
+                column = f"{TRIM[mark]}({column}, {mark})"
                 params.append(WHITESPACE)
             parts.append(f"{column} = {mark}")
             params.append(value)
@@ -465,7 +359,7 @@ def history_params(orch: str, event: HistoryEvent, prev_hash: str, digest: str) 
         event.stop_reason.value if event.stop_reason else None,
         event.actor,
         event.detector,
-        _dumps(event.detail),
+        json_text(event.detail),
         event.at,
         prev_hash,
         digest,
@@ -617,55 +511,9 @@ def identity_query(orchestrator_id: str, *, mark: str) -> Query:
     return sql, [orchestrator_id]
 
 
-# -- ingest records ----------------------------------------------------------------
-
-#: The ``ingest_files`` columns after ``orchestrator_id``: an :class:`IngestRecord`'s fields.
-_INGEST_FIELDS = tuple(f.name for f in dataclasses.fields(IngestRecord))
-
-
-def ingest_record_query(orchestrator_id: str, content_sha256: str, *, mark: str) -> Query:
-    """The ``ingest_files`` row of one content hash."""
-    sql = (
-        f"SELECT {', '.join(_INGEST_FIELDS)} FROM ingest_files"
-        f" WHERE orchestrator_id = {mark} AND content_sha256 = {mark}"
-    )
-    return sql, [orchestrator_id, content_sha256]
-
-
-def ingest_from_row(row: Sequence[Any]) -> IngestRecord:
-    """An :class:`IngestRecord` from a row of :func:`ingest_record_query`."""
-    data = dict(zip(_INGEST_FIELDS, row, strict=True))
-    return IngestRecord(**{**data, "size_bytes": int(data["size_bytes"])})
-
-
 # -- row values both backends write -----------------------------------------------
 
 
-def _dumps(data: Any) -> str:
+def json_text(data: Any) -> str:
+    """``data`` as the JSON text both backends store (sorted keys, unescaped text)."""
     return json.dumps(data, sort_keys=True, ensure_ascii=False)
-
-
-def proposal_params(orch: str, proposal: Proposal) -> list[Any]:
-    """Row values of ``proposal`` for either backend's proposals upsert, in its column order."""
-    return [
-        proposal.proposal_id,
-        orch,
-        proposal.user_id,
-        proposal.kind,
-        _dumps(proposal.candidate),
-        proposal.status.value,
-        proposal.created_at,
-        proposal.expires_at,
-        proposal.decided_at,
-        _dumps(proposal.outcome),
-    ]
-
-
-def op_event_params(orch: str, event: OpEvent) -> list[Any]:
-    """Row values of ``event`` for either backend's events insert, in its column order."""
-    return [orch, *(getattr(event, name) for name in _OP_EVENT_FIELDS)]
-
-
-def ingest_params(orch: str, record: IngestRecord) -> list[Any]:
-    """Row values of ``record`` for either backend's ingest_files upsert, in its column order."""
-    return [orch, *(getattr(record, name) for name in _INGEST_FIELDS)]

@@ -1,8 +1,9 @@
 """The reads both SQL stores run the same way, written once: :class:`SqlReads`.
 
-Each builds its query with :mod:`memvault.store.sql` (the store's parameter
-mark bound) and reads the rows by position: SQLite and PostgreSQL run these
-reads with the same code and differ only in how a query reaches the database.
+Each builds its query with :mod:`memvault.store.sql` or
+:mod:`memvault.store.sql_records` (the store's parameter mark bound) and reads
+the rows by position: SQLite and PostgreSQL run these reads with the same code
+and differ only in how a query reaches the database.
 """
 
 from __future__ import annotations
@@ -20,21 +21,23 @@ from memvault.store.sql import (
     change_from_row,
     changes_since_query,
     count_nodes_query,
-    event_counts_from_rows,
-    event_counts_query,
     history_from_row,
     history_query,
     identity_query,
+    list_nodes_query,
+    reader_marks_query,
+    revision_query,
+    thread_seen_query,
+)
+from memvault.store.sql_records import (
+    event_counts_from_rows,
+    event_counts_query,
     ingest_from_row,
     ingest_record_query,
-    list_nodes_query,
     op_event_from_row,
     op_events_query,
     proposal_from_row,
     proposals_query,
-    reader_marks_query,
-    revision_query,
-    thread_seen_query,
 )
 
 __all__ = ["SqlReads"]

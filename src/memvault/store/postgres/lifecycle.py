@@ -20,7 +20,7 @@ from typing import Any
 from memvault.model.threads import thread_affixes
 from memvault.store.base import CONTEXT_SPACE_SUFFIX
 from memvault.store.records import AuditHead, proposal_decidable_sql
-from memvault.store.sql import ingest_params, op_event_params, proposal_params
+from memvault.store.sql_records import ingest_params, op_event_params, proposal_params
 
 __all__ = [
     "ADVANCE_AUDIT_HEAD",

@@ -27,7 +27,7 @@ from memvault.store.records import (
     is_erasure,
     proposal_decidable_sql,
 )
-from memvault.store.sql import op_event_params, proposal_params
+from memvault.store.sql_records import op_event_params, proposal_params
 from memvault.store.sqlite import queries as q
 
 __all__ = [

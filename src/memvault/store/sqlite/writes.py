@@ -27,7 +27,8 @@ from memvault.store.base import (
     WriteSet,
     chain_hash,
 )
-from memvault.store.sql import edge_params, history_params, ingest_params
+from memvault.store.sql import edge_params, history_params
+from memvault.store.sql_records import ingest_params
 from memvault.store.sqlite import queries as q
 from memvault.store.sqlite.textindex import TextRow
 from memvault.store.sqlite.vectors import encode_vector
