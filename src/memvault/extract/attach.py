@@ -102,6 +102,8 @@ _OPAQUE = re.compile(r"^(?=[\w-]*\d)(?=[\w-]*[A-Z])[\w-]{16,}$")
 
 #: Why a relative clause of a kept memory kept nothing (``rules``' trace words).
 RELATIVE = "silent:relative clause of a kept memory"
+#: Why a later sentence kept nothing: it comments on the memory before it (``rules``).
+CONTEXT = "silent:context of a kept memory"
 #: Why a bare reminder request ("Please remind me Friday.") kept nothing: it asks to be
 #: reminded of the todo the turn keeps (``rules``' trace words).
 WHEN_TO_REMIND = "silent:when to remind of a kept todo"
@@ -155,6 +157,9 @@ def _attachable(clause: Unkept, target: Candidate) -> bool:
     if clause.why.startswith(WHEN_TO_REMIND):
         return target.type is MemoryType.TODO
     relative = clause.why.startswith(RELATIVE)
+    # "Our brief is code-named PF-22. It's a vetiver for a hotel chain.": the sentence
+    # after a lasting memory tells its detail — kept with it rather than lost
+    context = clause.why.startswith(CONTEXT) and target.type in _HOLDS_DETAIL
     dated = target.type is MemoryType.TODO
     of_now = (
         clause.why.startswith(_MOMENT)
@@ -163,7 +168,7 @@ def _attachable(clause: Unkept, target: Candidate) -> bool:
         or of_the_moment(said)
     )
     return (
-        (relative or bool(_names(said)))
+        (relative or context or bool(_names(said)))
         and not said.endswith(("?", "？"))
         and not clause.why.startswith(("silent:praise", "silent:temporary"))
         # a question, not a statement a weak reading called one ("The old site was
@@ -247,6 +252,8 @@ def attach_identifiers(
         same = at == clause.sentence
         if clause.why.startswith(RELATIVE) and not same:
             continue
+        if clause.why.startswith(CONTEXT) and at != clause.sentence - 1 and not names:
+            continue  # a comment joins the memory of the sentence right before it
         remind = clause.why.startswith(WHEN_TO_REMIND)
         if remind and at > clause.sentence:
             continue

@@ -145,6 +145,17 @@ def _says_change(raw: str) -> bool:
     return any(not _BARE_INSTEAD.match(raw, m.start()) for m in UPDATE_CUE.finditer(raw))
 
 
+def _of_the_day(raw: str) -> bool:
+    """Whether ``raw`` is said of today ("today", "all morning", "what a day", "hoy").
+
+    >>> _of_the_day("What a day, the printer jammed twice."), _of_the_day("Oggi piove.")
+    (True, True)
+    >>> _of_the_day("The printer jams every week.")
+    False
+    """
+    return any(p.search(raw) for p in (when.TODAY, when.TODAY_OTHER, when.THE_DAY))
+
+
 class RuleExtractor:
     """Deterministic extractor (the default; no LLM, no network): the clause
     reader decides what each clause is, the rules fill its slot.
@@ -295,6 +306,14 @@ class RuleExtractor:
                         and why.startswith(
                             ("silent:oneoff", "silent:chitchat", "silent:praise", "silent:one-off")
                         )
+                    )
+                    # a one-off said of the day ("Lovely light in the studio today.", "What
+                    # a day, the printer jammed twice.", "Oggi in bottega c'è un profumo
+                    # di vernice"), however unsure the reading: the turn is about the moment
+                    or (
+                        reading.label in _ASIDE
+                        and why.startswith(("silent:oneoff", "silent:chitchat"))
+                        and _of_the_day(raw)
                     )
                     # a question asked ("is it worth moving to X? we're a small team")
                     or (why.startswith("silent:question") and text.rstrip().endswith(("?", "？")))

@@ -33,6 +33,7 @@ __all__ = [
     "TASTE",
     "TEMPORARY",
     "TEMPORARY_WORDS",
+    "THE_DAY",
     "TODAY",
     "TODAY_OTHER",
 ]
@@ -140,6 +141,9 @@ DONE_CHANGE = re.compile(
 
 #: "My main project right now is …": the state is current, not today's.
 NOW_STATE = re.compile(r"\b(?:right now|at the moment)\b", re.I)
+#: How the day went, said of the day ("what a day", "all week", "all night"): beside
+#: :data:`TODAY`, the words of a turn about the moment.
+THE_DAY = re.compile(r"\b(?:what an? (?:day|morning|week|night)|all (?:day|week|night))\b", re.I)
 
 #: A request for the next hours ("don't merge anything meanwhile", "hold the deploys
 #: until I'm back"): a standing rule's words, true for an afternoon.

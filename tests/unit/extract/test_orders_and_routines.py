@@ -119,3 +119,49 @@ def test_a_task_said_with_its_weekday_keeps_its_type() -> None:
     assert RECURRING_OTHER.search("rappelle-moi chaque vendredi de vérifier les sauvegardes")
     got = kept("Rappelle-moi chaque vendredi de vérifier les sauvegardes.")
     assert got and all(t == "Todo" for t, _ in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gorgeous fog over the harbour this morning. Everything looks like a painting.",
+        "What a week, the scanner crashed three times. I could sleep for a day.",
+        "Hoy el taller huele a barniz. Me pone de buen humor.",
+    ],
+)
+def test_a_comment_after_a_one_off_of_the_day_keeps_nothing(text: str) -> None:
+    assert kept(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        # the day's words in a todo's sentence: a task, not the moment's comment
+        ("I need to call the glazier today. He owes me a quote.", "glazier"),
+        # no words of the day: the comment is kept as it was
+        ("Our studio renders everything in Blender. Everything comes out consistent.", "Blender"),
+    ],
+)
+def test_without_a_one_off_of_the_day_the_turn_keeps_its_memory(text: str, word: str) -> None:
+    assert any(word in c for _, c in kept(text)), kept(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "both"),
+    [
+        ("Our press runs at Letterpress Row. It's a hundred years old.", ("Row", "hundred years")),
+        ("I prefer short answers. They are easier to read on my phone.", ("short", "phone")),
+    ],
+)
+def test_a_comment_on_a_lasting_memory_joins_it(text: str, both: tuple[str, str]) -> None:
+    got = kept(text)
+    assert len(got) == 1, got
+    assert all(w in got[0][1] for w in both), got
+
+
+def test_a_comment_on_a_task_or_two_sentences_later_stays_out() -> None:
+    # a todo keeps its own words; a comment two sentences on comments on the one before it
+    got = kept("I need to renew the van insurance. It was a pain last year.")
+    assert len(got) == 1 and "pain" not in got[0][1], got
+    got = kept("We bake with a wood oven. Deliveries go to Porto. It's a lot of work.")
+    assert not any("lot of work" in c and "wood oven" in c for _, c in got), got
