@@ -34,14 +34,21 @@ from memvault.ingest.model import Candidate, EdgeSpec, ParsedDocument
 from memvault.ingest.parsers import MEMORY_FIELDS
 from memvault.model.clock import summarise
 from memvault.model.decision import Decision
-from memvault.model.enums import CapturedBy, MemoryOp, SourceKind, SourceType
+from memvault.model.enums import CapturedBy, MemoryOp, SourceKind, SourceType, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryEdge, MemoryNode, Source
 from memvault.model.validation import to_validation_failed
 from memvault.store.base import EmbeddingRow
 from memvault.write.drafts import Draft
 from memvault.write.pipeline import WritePipeline
 
-__all__ = ["DocumentJudge", "Judge", "JudgeMany", "Judged", "derived_id", "summarise"]
+__all__ = ["WAITS", "DocumentJudge", "Judge", "JudgeMany", "Judged", "derived_id", "summarise"]
+
+#: Refusals that say nothing about a file — the gate could not judge it (S16-R7), its user
+#: has written enough today (S17-R3) — and the log event of a file held for one.
+WAITS = {
+    StopReason.INTERNAL_INCONSISTENCY: "ingest_gate_failed",
+    StopReason.ENTITLEMENT_CAP: "ingest_over_daily_cap",
+}
 
 #: The governance seam as ingestion sees it: one draft (a node and its content's
 #: vector, when the window has one) in, one decision out — ``add``'s seam.
@@ -69,6 +76,13 @@ class Judged:
     refused: list[tuple[Candidate, Decision, tuple[str, ...]]] = field(default_factory=list)
     edges: list[MemoryEdge] = field(default_factory=list)
     skipped_edges: list[dict[str, Any]] = field(default_factory=list)
+
+    def waits(self) -> StopReason | None:
+        """The refusal of the file that is no answer about it (:data:`WAITS`), if any:
+        the file is then held, pending and unwritten, for a later pass."""
+        reasons = {d.stop_reason.value for _, d, _ in self.refused}
+        reasons.update(str(e.get("reason")) for e in self.skipped_edges)
+        return next((r for r in WAITS if r.value in reasons), None)
 
 
 def _draft(node: MemoryNode, vectors: Mapping[str, EmbeddingRow] | None) -> Draft:

@@ -86,7 +86,7 @@ from memvault.ingest.commit import (
 )
 from memvault.ingest.context import IngestContext, IngestDisabledError, Progress
 from memvault.ingest.dedup import Deduper
-from memvault.ingest.judge import DocumentJudge, Judge, Judged
+from memvault.ingest.judge import WAITS, DocumentJudge, Judge, Judged
 from memvault.ingest.manifest import clean_temporaries
 from memvault.ingest.model import ParseFailure, Rejection, RejectReason
 from memvault.ingest.parsers import PARSERS, decode
@@ -94,7 +94,6 @@ from memvault.ingest.placing import Placing, Prepared, elapsed_ms
 from memvault.ingest.report import PENDING, FileOutcome, IngestReport
 from memvault.ingest.safety import Entry, discover, pass_lock, precheck, read_stable, still
 from memvault.ingest.window import PendingView
-from memvault.model.enums import StopReason
 from memvault.model.node import MemoryNode
 from memvault.model.validation import canonical_source_path
 from memvault.policy.parallel import offloaded
@@ -308,12 +307,12 @@ class _Pass(Placing):
         #   repaired (or the next day) was a duplicate of the rejected one: its memories
         #   never got in; partly capped, the rest was lost the same way.
         # Outcome: nothing of it is written or moved; it stays pending for the next pass.
-        held = [p for p in window.files if _waits(p.judged)]
-        for reason, event in _WAITS.items():
-            names = [p.entry.name for p in held if _waits(p.judged) is reason]
+        held = [p for p in window.files if p.judged.waits()]
+        for reason, event in WAITS.items():
+            names = [p.entry.name for p in held if p.judged.waits() is reason]
             if names:
                 self._log("warning", event, files=names)
-        files = [p for p in window.files if _waits(p.judged) is None]
+        files = [p for p in window.files if p.judged.waits() is None]
         if self._one_transaction(files, embedded):
             out = self._complete_window(files, embedded)
         else:
@@ -598,18 +597,3 @@ def run_pass(
             seconds=round(report.seconds, 3),
         )
     return report
-
-
-#: Refusals that say nothing about a file — the gate could not judge it, its user has
-#: written enough today — and the log event of a file held for one (pending, not written).
-_WAITS = {
-    StopReason.INTERNAL_INCONSISTENCY: "ingest_gate_failed",
-    StopReason.ENTITLEMENT_CAP: "ingest_over_daily_cap",
-}
-
-
-def _waits(judged: Judged) -> StopReason | None:
-    """The refusal of the file that is no answer about it (:data:`_WAITS`), if any."""
-    reasons = {d.stop_reason.value for _, d, _ in judged.refused}
-    reasons.update(str(e.get("reason")) for e in judged.skipped_edges)
-    return next((r for r in _WAITS if r.value in reasons), None)
