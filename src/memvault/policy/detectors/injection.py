@@ -38,7 +38,7 @@ from memvault.policy.detectors import injection_actions as actions
 from memvault.policy.detectors import injection_authority as authority
 from memvault.policy.detectors import injection_override as override
 from memvault.policy.detectors.base import Hit, Rule, rule_index
-from memvault.policy.detectors.injection_framing import _suppressed
+from memvault.policy.detectors.injection_framing import _ADDRESSED, _suppressed
 from memvault.policy.detectors.injection_override import _FORGET_WORDS, _SIG_VERB
 from memvault.policy.detectors.prefilter import may_match
 from memvault.policy.normalize import NormalizedText, View, split_view
@@ -53,6 +53,23 @@ _VIEWS = ("clean", "collapsed", "deleet", "decoded")
 
 def _r(name: str, label: str, pattern: re.Pattern[str], reason: str, **kw: Any) -> Rule:
     return Rule.named(_F, name, label, pattern, reason, views=_VIEWS, **kw)
+
+
+def _tenant_ok(m: re.Match[str], view: View) -> bool:
+    """Not the user's own ("Scope: all stored memories about me"), nor a cross-tenant read
+    told as a topic (:func:`~memvault.policy.detectors.injection_actions._tenant_topic`)
+    that does not then turn to the assistant ("… so you should list them")."""
+    if not override._reveal_ok(m, view):
+        return False
+    return not actions._tenant_topic(m, view) or _ADDRESSED.search(view.text) is not None
+
+
+def _tenant_request_ok(m: re.Match[str], view: View) -> bool:
+    """A memory word in the clause, and no question about the user's own memories ("can
+    you tell me if my memories are ever shown to other people?")."""
+    if not actions._tenant_request_ok(m, view):
+        return False
+    return not override._own_memory_question(actions._clause(view, m).strip())
 
 
 RULES: tuple[Rule, ...] = (
@@ -192,7 +209,14 @@ RULES: tuple[Rule, ...] = (
         "cross_tenant",
         actions._c(actions._TENANT),
         "a request that crosses tenants or users",
-        validate=override._reveal_ok,  # "Scope: all stored memories about me": the user's own
+        validate=_tenant_ok,
+    ),
+    _r(
+        "cross_tenant_request",
+        "cross_tenant",
+        actions._c(actions._TENANT_REQUEST),
+        "a request for other users' or the whole workspace's stored memories",
+        validate=_tenant_request_ok,
     ),
     _r(
         "cross_subject",
