@@ -56,8 +56,11 @@ def _before(view: View, m: re.Match[str], n: int = 40) -> str:
 
 
 _TEST_CARD = re.compile(
-    r"(?i)\b(?:sandbox|test (?:card|number|mode|data|environment)|dummy|fake|sample card|"
-    r"documented|example card|for testing)\b"
+    r"(?i)\b(?:sandbox|test[ -](?:card|number|mode|data|environment)|dummy|fake|sample card|"
+    r"documented|example card|for testing|"
+    # es, fr, de, it, pt: "tarjeta de prueba", "carte de test", "Testkarte", "carta di prova"
+    r"tarjetas? de prueba|modo de prueba|cartes? (?:de )?test|mode test|testkarten?|testmodus|"
+    r"carta di prova|carte di prova|modalit[àa] di prova|cart[ãa]o de teste|modo de teste)\b"
 )
 
 
@@ -77,6 +80,11 @@ def _card_labelled_ok(m: re.Match[str], view: View) -> bool:
     if _NOT_PERSONAL.search(_before(view, m, 40)) or _TEST_CARD.search(view.text):
         return False
     return len(set(digits_of(m.group("value")))) > 2  # not 0000 0000 0000 0000
+
+
+def _security_code_ok(m: re.Match[str], view: View) -> bool:
+    # a documented test card's code ("Stripe's test card … CVC 123") is no one's secret
+    return _TEST_CARD.search(view.text) is None
 
 
 def _iban_labelled_ok(m: re.Match[str], view: View) -> bool:
@@ -473,6 +481,7 @@ RULES: tuple[Rule, ...] = (
         "card_number",
         r"(?i)\b(?:cvv2?|cvc2?|cid|card security code)\b\s*[:=]?\s*(?:is\s*)?\d{3,4}\b",
         "a card security code",
+        validate=_security_code_ok,
     ),
     _r(
         _FIN,

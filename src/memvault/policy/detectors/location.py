@@ -101,6 +101,33 @@ _BUSINESS = re.compile(
     r"opening hours|öffnungszeiten|horaires|horario|orari|geöffnet|ouvert[e]?s?|abierto|"
     r"filiale|agence|agencia|branch|d[ée]chetterie|recycling cent(?:er|re)|office move)\b"
 )
+# Trigger: an office named as an organisation's: "our Lisbon office is at …", "the London
+#          office address is …", "le bureau de Lyon se trouve au …", "unser Büro in Köln".
+# Why: contract §4.5 forbids a person's home or work address; the company's office, told
+#      as the company's, is the business's address (a hard negative of the seen sets,
+#      counted by name only). "My office", "I work at", "je travaille au" are the
+#      speaker's workplace.
+# Outcome: no address finding when such an office is named and no first-person singular
+#          word (I, my, je, mon, mi, trabajo, ich, mein, lavoro, mio, eu, meu …) is.
+_COMPANY_OFFICE = re.compile(
+    r"(?i)\b(?:the|our|new|head|main|regional|company|firm'?s?)\s+"
+    r"(?:(?-i:[A-Z])[\w-]+\s+){0,2}offices?\b|"
+    r"\b(?:le bureau|les bureaux|notre bureau|nos bureaux|la oficina|las oficinas|nuestra oficina|"
+    r"l'ufficio|gli uffici|il nostro ufficio|o escrit[óo]rio|o nosso escrit[óo]rio|"
+    r"das b[üu]ro|die b[üu]ros|unser b[üu]ro|unsere b[üu]ros)\s+(?:(?:de|d'|di|do|da|in|von|"
+    r"en|a|à)\s*)?(?-i:[A-Z])"
+)
+_FIRST_SINGULAR = re.compile(
+    r"(?i)\b(?:i|i'm|i've|me|my|mine|je|j|mon|ma|mes|moi|yo|mi|mis|trabajo|vivo|ich|mein\w*|"
+    r"arbeite|wohne|io|mio|mia|miei|lavoro|abito|eu|meu|minha|trabalho|moro)\b"
+)
+
+
+def _company_office(text: str) -> bool:
+    """An office named as an organisation's, and no one's own (see above)."""
+    return _FIRST_SINGULAR.search(text) is None and _COMPANY_OFFICE.search(text) is not None
+
+
 # "our office moved to …": a business is the one that moved, not a person.
 _BUSINESS_MOVED = re.compile(
     r"(?i)\b(?:office|offices|company|shop|store|team|headquarters|hq|clinic|restaurant|cafe|"
@@ -311,7 +338,7 @@ def _address_ok(m: re.Match[str], view: View) -> bool:
         return False
     if _residence(text):
         return True
-    if _BUSINESS.search(text):
+    if _BUSINESS.search(text) or _company_office(text):
         return False
     if _WORKPLACE.search(text) or _ADDRESS_LABEL.search(text):
         return True
@@ -333,7 +360,7 @@ def _generic_address_ok(m: re.Match[str], view: View) -> bool:
         return False
     if _residence(text):
         return True
-    if _BUSINESS.search(text):
+    if _BUSINESS.search(text) or _company_office(text):
         return False
     return bool(_WORKPLACE.search(text) or _POSTCODE.search(text[m.end() : m.end() + 40]))
 
