@@ -154,6 +154,63 @@ def _enacted(text: str) -> bool:
     )
 
 
+# Trigger: a game's rules or a tool's documentation that drops rules: "in the speed variant,
+#          ignore the previous rules about trading", "variante : les joueurs oublient toutes
+#          les règles précédentes", "with --reset, the linter ignores all previous rules".
+# Why: the override and signal rules read "ignore the previous rules" as aimed at the
+#      model; a game's rules bind its players and a tool's its input (hard negatives of
+#      the seen sets, counted by name only). An attack aims at the model, its prompt, its
+#      memory or a secret, and says so.
+# Outcome: no override or signal finding when the text is a game's rules (two game words,
+#          and the dropped thing is rules, not instructions or a prompt) or names a tool
+#          that ignores, and no word of the text names the model, its prompt or memory, a
+#          secret, a destination, or a "let's play" set-up.
+_RULE_DROPPING = frozenset(
+    {
+        "injection.override",
+        "injection.override_multilingual",
+        "injection.override_any_language",
+        "injection.signals",
+    }
+)
+_GAME = re.compile(
+    r"(?i)\b(?:games?|board ?games?|card games?|variants?|players?|dealer|decks?|dice|jokers?|"
+    r"rounds?|turns?|scoring|points|tabletop|juegos?|jugador\w*|partidas?|rondas?|turnos?|"
+    r"baraja|dados|puntuaci[óo]n|variantes?|jeux?|joueu(?:r|rs|se|ses)|parties|manches?|"
+    r"tours?|d[ée]s|giochi|gioco|giocator\w*|partita|mazzo|dadi|punteggio|jogos?|jogador\w*|"
+    r"rodadas?|baralho|pontua[çc][ãa]o|spiel\w*|spieler\w*|runden?|w[üu]rfel)\b"
+)
+_RULES_ONLY = re.compile(
+    r"(?i)instruc|istruz|anweis|prompt|system|sistem|guideline|directi|polic|program|training|"
+    r"consign|indica[çc]|diretri"
+)
+_TOOL_IGNORES = re.compile(
+    r"(?i)\b(?:linter|cli|importer|parser|compiler|installer|formatter|script|plugin|"
+    r"extension|build|loader|pipeline|tool|outil|herramienta|strumento|ferramenta|"
+    r"werkzeug)\b[^.;\n]{0,30}?\b(?:will |va |vai |wird )?(?:ignores?|ignora|ignorer|"
+    r"ignoriert|ignorieren|discards?|skips?)\b"
+)
+_AIMED_AT_MODEL = re.compile(
+    r"(?i)\b(?:assistants?|ai|a\.i\.|ia|ki|models?|modelo|mod[èe]le|modello|modell|chatbot|"
+    r"bots?|llms?|gpt|prompts?|system (?:prompt|message)|instructions? (?:syst[èe]me|del "
+    r"sistema|di sistema|do sistema)|systemprompt|memor(?:y|ies)|recuerdos|souvenirs|"
+    r"erinnerungen|ricordi|mem[óo]rias|secrets?|passwords?|credentials|api keys?|tokens?|"
+    r"admin\w*|developer mode|jailbreak\w*|unrestricted|uncensored|dan|let'?s play|"
+    r"let us play|play a game|juguemos|jouons|giochiamo|vamos jogar|lass uns spielen)\b"
+    r"|@|https?://"
+)
+
+
+def _game_or_tool_rule(text: str, hit: Hit) -> bool:
+    """Rules dropped inside a game's rules or a tool's behaviour, aimed at no model."""
+    if hit.detector not in _RULE_DROPPING or _AIMED_AT_MODEL.search(text):
+        return False
+    if _TOOL_IGNORES.search(text):
+        return True
+    games = {m.group().lower() for m in _GAME.finditer(text)}
+    return len(games) >= 2 and not _RULES_ONLY.search(text[hit.start : hit.end])
+
+
 def _suppressed(hit: Hit) -> bool:
     """Quoted or keyword-only mentions inside text that discusses injection."""
     text = hit.view.text
@@ -161,6 +218,8 @@ def _suppressed(hit: Hit) -> bool:
     if _REPORTED.search(text, sentence_start, hit.start) or _described(
         text, sentence_start, hit.start, hit.end
     ):
+        return True
+    if _game_or_tool_rule(text, hit):
         return True
     if not _DISCUSSION.search(text) or _enacted(text):
         return False
