@@ -55,8 +55,11 @@ COND = (
     r"arthritis|lupus|crohn'?s|colitis|celiac|"
     r"coeliac|multiple sclerosis|multipler? sklerose|scl[ée]rose en plaques|esclerosis m[uú]ltiple|"
     r"sclerosi multipla|parkinson'?s?|alzheimer'?s?|dementia|demenz|"
-    # a stroke, not a brush stroke, a swimming stroke or a stroke of luck
-    r"(?<!brush )(?<!pen )(?<!each )(?<!every )(?<!first )(?<!final )stroke(?! of )|"
+    # a stroke, not a brush stroke, a swimming stroke or a stroke of luck; nor a sport's
+    # ("my freestyle stroke", "my forehand stroke", "stroke rate": hard negatives, session 17)
+    r"(?<!brush )(?<!pen )(?<!each )(?<!every )(?<!first )(?<!final )(?<!freestyle )"
+    r"(?<!forehand )(?<!backhand )(?<!swim )(?<!swimming )(?<!golf )(?<!rowing )(?<!paddle )"
+    r"(?<!tennis )(?<!putting )(?<!crawl )(?<!butterfly )stroke(?! of | rate| count| technique)|"
     r"heart (?:disease|"
     r"condition|attack|failure|problems?)|hypertension|high blood pressure|thyroid\w*|"
     r"hypothyroid\w*|migraines?|endometriosis|pcos|fibromyalgia|chronic (?:pain|fatigue|illness|"
