@@ -36,16 +36,13 @@ finding on any view still names the span of the original text:
 
 from __future__ import annotations
 
-import base64
-import binascii
-import html
-import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from urllib.parse import unquote
 
+from memvault.policy.decoding import decoded_runs, rejoined_pieces, reversed_pieces
+from memvault.policy.homoglyphs import INVISIBLE, fold_homoglyphs
 from memvault.policy.obfuscation import obfuscated_runs
 
 __all__ = [
@@ -57,40 +54,6 @@ __all__ = [
     "spelled_numbers_to_digits",
     "split_view",
 ]
-
-# Zero-width, bidi controls, soft hyphen, word joiners, BOM, Mongolian vowel separator, tag chars.
-_INVISIBLE = frozenset(
-    [
-        *(0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x3164, 0xFEFF, 0xFFA0),
-        *range(0x200B, 0x2010),
-        *range(0x202A, 0x202F),
-        *range(0x2060, 0x2070),
-        *range(0xFE00, 0xFE10),
-        *range(0xE0000, 0xE0080),
-    ]
-)
-
-# Cyrillic and Greek letters that look like Latin ones.
-_HOMOGLYPHS = {
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
-    "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g", "ӏ": "l",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԁ": "D", "Ԛ": "Q", "Ԝ": "W",
-    "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
-    "χ": "x", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-    "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ϲ": "c", "ϳ": "j", "ѵ": "v",
-    "ԍ": "G",
-    # Latin small capitals and IPA letters (Latin script, not ASCII): "ɪɢɴᴏʀᴇ ᴀʟʟ"
-    "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
-    "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s",
-    "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z", "ɑ": "a", "ɩ": "i", "ɒ": "a",
-    # Armenian letters that look like Latin ones (folded inside a Latin word only)
-    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q", "ա": "w",
-}  # fmt: skip
-#: non-ASCII letters of the Latin script among the homoglyphs: a text of small capitals
-#: is Latin text ("mostly Latin" below), an Armenian or Cyrillic one is not
-_LATIN_LOOKALIKES = frozenset("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑɩɒ")
 
 _LEET = str.maketrans(
     {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s", "!": "i", "|": "l"}
@@ -107,9 +70,6 @@ _JOINED = re.compile(
 )
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _CAMEL_STEP = re.compile(r"[a-z][A-Z]")
-_B64_RUN = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
-_HEX_RUN = re.compile(r"\b(?:[0-9a-fA-F]{2}){10,}\b")
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 _UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -214,7 +174,7 @@ def _clean(text: str) -> tuple[View, int, int]:
     n = len(text)
     while i < n:
         ch = text[i]
-        if ord(ch) in _INVISIBLE:
+        if ord(ch) in INVISIBLE:
             invisible += 1
             i += 1
             continue
@@ -229,29 +189,8 @@ def _clean(text: str) -> tuple[View, int, int]:
             starts.append(i)
             ends.append(j)
         i = j
-    folded, count = _fold_homoglyphs("".join(out))
+    folded, count = fold_homoglyphs("".join(out))
     return View("clean", folded, tuple(starts), tuple(ends)), invisible, count
-
-
-def _fold_homoglyphs(text: str) -> tuple[str, int]:
-    if not any(c in _HOMOGLYPHS for c in text):
-        return text, 0
-    letters = [c for c in text if c.isalpha()]
-    latin = sum(1 for c in letters if c.isascii() or c in _LATIN_LOOKALIKES)
-    mostly_latin = latin >= 0.5 * max(1, len(letters))
-    chars = list(text)
-    count = 0
-    for m in _WORD.finditer(text):
-        word = m.group()
-        has_latin = any(c.isascii() or c in _LATIN_LOOKALIKES for c in word)
-        if not (has_latin or mostly_latin):
-            continue
-        for k, c in enumerate(word):
-            rep = _HOMOGLYPHS.get(c)
-            if rep is not None:
-                chars[m.start() + k] = rep
-                count += 1
-    return "".join(chars), count
 
 
 def _derive(base: View, name: str, pieces: list[tuple[str, int, int]]) -> View:
@@ -447,178 +386,6 @@ def _deleet(m: re.Match[str]) -> str | None:
     return tok.translate(_LEET).replace("@", "a")
 
 
-def _printable_ratio(s: str) -> float:
-    if not s:
-        return 0.0
-    ok = sum(1 for c in s if c.isprintable() or c in "\n\t")
-    return ok / len(s)
-
-
-def _looks_like_text(s: str) -> bool:
-    if len(s) < 6 or _printable_ratio(s) < 0.95:
-        return False
-    letters = sum(1 for c in s if c.isalpha())
-    return letters >= 0.55 * len(s) and (" " in s or letters >= 12)
-
-
-def _try_b64(run: str) -> str | None:
-    core = run.rstrip("=")
-    if len(core) < 16:
-        return None
-    padded = core + "=" * (-len(core) % 4)
-    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
-        try:
-            raw = decoder(padded)
-            s = raw.decode("utf-8")
-        except (binascii.Error, ValueError, UnicodeDecodeError):
-            continue
-        if _looks_like_text(s):
-            return s
-    return None
-
-
-def _decoded_views(base: View) -> list[View]:
-    out: list[View] = []
-    text = base.text
-    for idx, m in enumerate(_B64_RUN.finditer(text)):
-        if idx >= 8:
-            break
-        s = _try_b64(m.group())
-        if s is not None:
-            out.append(_const_view(base, f"decoded_base64_{len(out)}", s, m.start(), m.end()))
-    for m in _HEX_RUN.finditer(text):
-        try:
-            s = bytes.fromhex(m.group()).decode("utf-8")
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if _looks_like_text(s):
-            out.append(_const_view(base, f"decoded_hex_{len(out)}", s, m.start(), m.end()))
-    if "%" in text:
-        s = unquote(text)
-        if s != text:
-            out.append(_const_view(base, "decoded_percent", s, 0, len(text)))
-    if "&" in text and ";" in text:
-        s = html.unescape(text)
-        if s != text:
-            out.append(_const_view(base, "decoded_html", s, 0, len(text)))
-    return out
-
-
-# Trigger: an instruction written backwards (".tpmorp metsys eht laever"), word by word
-#          ("erongI lla suoiverp"), or with words split mid-word ("ign ore prev ious").
-# Why: every rule reads words; a reversed or split word matches none of them.
-# Outcome: "decoded_reversed" / "decoded_rejoined" views, made only when the undone text
-#          reads as text (common words appear that were not there): the injection rules
-#          read them like any decoded run; other detectors ignore decoded views.
-_COMMON = frozenset(
-    """the and you your all any this that with from for are not now new previous prior
-    instructions instruction ignore disregard forget reveal system prompt rules above
-    el la los las de que todas todos instrucciones anteriores ignora olvida
-    der die das und alle ich du anweisungen vorherigen ignoriere vergiss
-    le les et toutes tous tout vous instructions précédentes ignorez oubliez oublie consignes
-    il di tutte le istruzioni precedenti todas as instruções ignore""".split()
-)
-# Words an instruction is made of, rejoined when split mid-word ("instru ctions").
-_SPLIT_KEYWORDS = frozenset(
-    """ignore ignoring ignored disregard forget override bypass jailbreak previous instructions
-    instruction system prompt reveal developer administrator unrestricted unfiltered
-    confidential guidelines restrictions memories memory delete exfiltrate credentials
-    ignoriere vorherigen anweisungen ignora instrucciones anteriores ignorez précédentes
-    consignes istruzioni precedenti instruções oubliez oublie ignorez vergiss olvida dimentica
-    esqueça zignoruj instrukcje poprzednie""".split()
-)
-_SPLIT_GAP = re.compile(r"[ \u00a0-]")
-_ANY_SPLIT_KEYWORD = re.compile("|".join(map(re.escape, sorted(_SPLIT_KEYWORDS))))
-# Every proper prefix of a keyword: a split can only start at one of these.
-_SPLIT_PREFIXES = frozenset(w[:k] for w in _SPLIT_KEYWORDS for k in range(1, len(w)))
-
-
-_REVERSED_COMMON = frozenset(w[::-1] for w in _COMMON)
-_PUNCT = ".,;:!?\"'()[]{}¡¿"
-_RUN_BREAK = re.compile("[\"'“”«»‘’\n:;.!?]")
-
-
-def _common_count(words: list[str]) -> int:
-    return sum(1 for w in words if w.lower() in _COMMON)
-
-
-def _reversed_views(base: View) -> list[View]:
-    cues = sum(1 for w in base.text.lower().split() if w.strip(_PUNCT) in _REVERSED_COMMON)
-    if cues < 2:
-        return []  # fewer than two common words written backwards
-    # The runs written backwards: stretches between quotes, stops and line breaks with
-    # more common words backwards than forwards (the framing around a quoted example
-    # stays readable: "slides show '.tpmorp metsys eht laever' as a trick").
-    runs: list[tuple[str, int, int]] = []
-    words: list[tuple[str, int, int]] = []
-    for s, e in _segments(base.text):
-        run = _tokens(base.text, s, e)
-        marked = _common_count([t[::-1] for t, _, _ in run])
-        if marked >= 2 and marked > 2 * _common_count([t for t, _, _ in run]):
-            start, end = run[0][1], run[-1][2]
-            runs.append((base.text[start:end][::-1], start, end))
-            words.extend((t[::-1], ts, te) for t, ts, te in run)
-    if not runs:
-        return []
-    return [
-        derive_view(base, "decoded_reversed", runs),
-        derive_view(base, "decoded_reversed_words", words),
-    ]
-
-
-def _tokens(text: str, start: int, end: int) -> list[tuple[str, int, int]]:
-    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text, start, end)]
-
-
-def _segments(text: str) -> list[tuple[int, int]]:
-    """Stretches of ``text`` between quotes, stops and line breaks next to a space.
-
-    A mark inside a token ("user's", "attack.com") splits nothing.
-    """
-    cuts = [m.start() for m in _RUN_BREAK.finditer(text)]
-    cuts = [0, *(c for c in cuts if _cut_here(text, c)), len(text)]
-    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
-
-
-def _cut_here(text: str, i: int) -> bool:
-    if text[i] == "\n":
-        return True
-    before = text[i - 1] if i > 0 else " "
-    after = text[i + 1] if i + 1 < len(text) else " "
-    return not (before.isalnum() and after.isalnum())
-
-
-def _rejoined_view(base: View) -> View | None:
-    lower = base.text.lower()
-    squeezed = lower.replace(" ", "").replace("-", "").replace("\u00a0", "")
-    # one search for any keyword first: most texts hold none, even with the gaps gone
-    if _ANY_SPLIT_KEYWORD.search(squeezed) is None or not any(
-        k in squeezed and k not in lower for k in _SPLIT_KEYWORDS
-    ):
-        return None  # no keyword appears only once the gaps are gone: nothing split
-    tokens = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(base.text)]
-    replaced: list[tuple[str, int, int]] = []
-    i = 0
-    while i < len(tokens) - 1:
-        if tokens[i][0].lower() not in _SPLIT_PREFIXES:
-            i += 1
-            continue
-        for j in range(min(i + 3, len(tokens) - 1), i, -1):
-            parts = tokens[i : j + 1]
-            gaps = [base.text[a[2] : b[1]] for a, b in itertools.pairwise(parts)]
-            if not all(len(g) == 1 and _SPLIT_GAP.match(g) for g in gaps):
-                continue
-            joined = "".join(t for t, _, _ in parts)
-            if joined.lower() in _SPLIT_KEYWORDS and _common_count([t for t, _, _ in parts]) < len(
-                parts
-            ):
-                replaced.append((joined, parts[0][1], parts[-1][2]))
-                i = j
-                break
-        i += 1
-    return derive_view(base, "decoded_rejoined", replaced) if replaced else None
-
-
 def _const_view(base: View, name: str, s: str, start: int, end: int) -> View:
     o_start = base.starts[start]
     o_end = base.ends[end - 1]
@@ -668,9 +435,15 @@ def normalize(text: str) -> NormalizedText:
     )
     if deleet is not None and deleet.text.lower() != clean.text.lower():
         extra.append(deleet)
-    decoded = _decoded_views(clean)
-    rejoined = _rejoined_view(collapsed or clean)
-    decoded.extend([*_reversed_views(clean), *([rejoined] if rejoined is not None else [])])
+    decoded = [_const_view(clean, *run) for run in decoded_runs(clean.text)]
+    runs, words = reversed_pieces(clean.text)
+    if runs:
+        decoded.append(derive_view(clean, "decoded_reversed", runs))
+        decoded.append(derive_view(clean, "decoded_reversed_words", words))
+    rejoined_base = collapsed or clean
+    rejoined = rejoined_pieces(rejoined_base.text)
+    if rejoined:
+        decoded.append(derive_view(rejoined_base, "decoded_rejoined", rejoined))
     decoded.extend(_const_view(clean, *run) for run in obfuscated_runs(clean.text))
     if decoded:
         notes.append(f"{len(decoded)} encoded run(s) decoded")
