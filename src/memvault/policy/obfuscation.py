@@ -170,15 +170,15 @@ _FIT = np.array([[_LETTER_FREQ[(j - k) % 26] for k in range(26)] for j in range(
 _SHIFT_MIN_LETTERS = 20
 
 
-def _likely_shifts(text: str) -> list[int]:
+def _likely_shifts(text: str, english: int) -> list[int]:
     """The shifts among the two whose undone letters fit English frequencies best (other
-    than 13, tried already) — none for text that reads as English, has few letters, or
-    whose letters as written fit best.
+    than 13, tried already) — none for text that reads as English (``english``: its
+    count of common English words), has few letters, or whose letters as written fit best.
 
-    >>> _likely_shifts("Ljqruh doo suhylrxv lqvwuxfwlrqv")[0]
+    >>> _likely_shifts("Ljqruh doo suhylrxv lqvwuxfwlrqv", 0)[0]
     3
     """
-    if _english_count(text) >= MIN_GAIN:
+    if english >= MIN_GAIN:
         return []
     low = text.lower()
     counts = [low.count(c) for c in _LOWER]
@@ -234,8 +234,10 @@ def obfuscated_runs(text: str) -> list[tuple[str, str, int, int]]:
             decoded = _unescaped(m.group())
             if decoded is not None and _english_count(decoded) >= MIN_GAIN:
                 out.append(("decoded_escapes", decoded, m.start(), m.end()))
+    before = _english_count(text)  # once for every candidate transform
     candidates: list[tuple[str, str]] = [("decoded_rot13", codecs.encode(text, "rot13"))]
-    candidates += [("decoded_shift", text.translate(_SHIFTS[k])) for k in _likely_shifts(text)]
+    shifts = _likely_shifts(text, before)
+    candidates += [("decoded_shift", text.translate(_SHIFTS[k])) for k in shifts]
     morse = _unmorsed(text)
     if morse is not None:
         candidates.append(("decoded_morse", morse))
@@ -246,7 +248,6 @@ def obfuscated_runs(text: str) -> list[tuple[str, str, int, int]]:
         flipped = _flipped(text)
         if flipped is not None:
             candidates.append(("decoded_flipped", flipped))
-    before = _english_count(text)  # once for every candidate transform
     for name, undone in candidates:
         if _gain(before, undone) >= MIN_GAIN:
             out.append((name, undone, 0, len(text)))

@@ -216,29 +216,18 @@ def _slug_of_text(key: str, text: str) -> bool:
     return words == _SLUG_WORD.findall(text.lower())[: len(words)]
 
 
-def _words_of_text(key: str, text: str) -> bool:
-    """``key`` adds at most one word (:func:`id_words`) to the words of ``text``: it says
-    nothing the text does not (capture's keys, "todo.landlord_boiler" beside "… call the
-    landlord about the boiler …"), so the learned heads do not read it again; the pattern
-    detectors still do.
+def _added_words(words: list[str], text: str) -> list[str]:
+    """The words of a key (:func:`id_words`) that ``text`` does not say. A key that adds
+    at most one says nothing the text does not (capture's keys, "todo.landlord_boiler"
+    beside "… call the landlord about the boiler …").
 
-    >>> _words_of_text("todo.landlord_boiler", "Call the landlord about the boiler")
-    True
-    >>> _words_of_text("dana_has_hiv", "Team notes"), _words_of_text("drink", "Tea")
-    (False, False)
-    """
-    words = id_words(key)
-    return bool(words) and len(_added_words(key, text)) <= 1
-
-
-def _added_words(key: str, text: str) -> list[str]:
-    """The words of ``key`` (:func:`id_words`) that ``text`` does not say.
-
-    >>> _added_words("dana_tested_positive_for_hiv", "Dana tested positive for the flu")
+    >>> _added_words(id_words("dana_tested_positive_for_hiv"), "Dana tested positive for the flu")
     ['hiv']
+    >>> _added_words(id_words("todo.landlord_boiler"), "Call the landlord about the boiler")
+    ['todo']
     """
     said = set(_SLUG_WORD.findall(text.lower()))
-    return [w for w in id_words(key) if w.lower() not in said]
+    return [w for w in words if w.lower() not in said]
 
 
 def _opaque(part: str) -> bool:
@@ -576,21 +565,19 @@ class Building(Recording):
         key = node.key
         if op is MemoryOp.DELETE or not key or _slug_of_text(key, node.content):
             return []
-        if self._field_gate is not None and not _words_of_text(key, node.content):
+        words = id_words(key)
+        added = _added_words(words, node.content)
+        if self._field_gate is not None and (not words or len(added) > 1):
             found = self._judged_id(key, node.category)
         else:
-            found = self._judged_texts.get(f"key\n{key}")
-            if found is None:
-                found = judged_key(key) or Decision(StopReason.SUCCESS_STORED)
-                if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
-                    self._judged_texts.clear()
-                self._judged_texts[f"key\n{key}"] = found
-            added = _added_words(key, node.content)
+            found = self._remembered(f"key\n{key}", lambda: judged_key(key))
             if found.stop_reason not in _CONTENT_REFUSALS and added and self._field_gate:
-                found = self._one_word_key(key, added[0], node) or found
+                found = self._one_word_key(key, words, added[0], node) or found
         return [found] if found is not None and found.stop_reason in _CONTENT_REFUSALS else []
 
-    def _one_word_key(self, key: str, word: str, node: MemoryNode) -> Decision | None:
+    def _one_word_key(
+        self, key: str, words: list[str], word: str, node: MemoryNode
+    ) -> Decision | None:
         """The refusal of a key whose one added ``word`` says what the gate refuses, or None.
 
         Trigger: a key that adds one word to the text ("dana_tested_positive_for_hiv"
@@ -604,7 +591,7 @@ class Building(Recording):
         """
         if word.lower() in _KEY_NAMESPACES and key.lower().startswith(f"{word.lower()}."):
             return None
-        said = self._judge_text(" ".join(id_words(key)), node.category)
+        said = self._judge_text(" ".join(words), node.category)
         return said if said.stop_reason in _CONTENT_REFUSALS else None
 
     def _judged_id(self, value: str, category: Any = None) -> Decision | None:
@@ -620,10 +607,16 @@ class Building(Recording):
         gate = self._field_gate
         assert gate is not None
         fields = reason_fields(text, category)  # with plain spaces: the detectors' word shapes
-        key = f"{fields['category']}\n{text}"
+        return self._remembered(
+            f"{fields['category']}\n{text}",
+            lambda: gate.check_fields(MemoryOp.STORE, fields, agent_id=None),
+        )
+
+    def _remembered(self, key: str, judge: Callable[[], Decision | None]) -> Decision:
+        """``judge()``'s decision (None: stored), kept in this pipeline by ``key``."""
         decision = self._judged_texts.get(key)
         if decision is None:
-            decision = gate.check_fields(MemoryOp.STORE, fields, agent_id=None)
+            decision = judge() or Decision(StopReason.SUCCESS_STORED)
             if len(self._judged_texts) >= _JUDGED_TEXTS_MAX:
                 self._judged_texts.clear()
             self._judged_texts[key] = decision
