@@ -225,6 +225,8 @@ def _added_words(words: list[str], text: str) -> list[str]:
     ['hiv']
     >>> _added_words(id_words("todo.landlord_boiler"), "Call the landlord about the boiler")
     ['todo']
+    >>> _added_words(id_words("dana_has_hiv"), "Team notes"), id_words("drink")
+    (['dana', 'has', 'hiv'], [])
     """
     said = set(_SLUG_WORD.findall(text.lower()))
     return [w for w in words if w.lower() not in said]
