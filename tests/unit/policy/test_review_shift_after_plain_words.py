@@ -1,0 +1,39 @@
+"""Review S18-R3: a shifted or Morse instruction after a few plain words is stored.
+
+ee7d86f (S17-R7) reads Caesar shifts other than ROT13 and Morse code undone — but only
+for a text that is wholly encoded: no shift is tried once the text holds two common
+English words (``_likely_shifts``), and Morse only when the whole text is dots and dashes
+(``_unmorsed``). A plain lead is enough: "Team note from the weekly sync: Ljqruh doo
+suhylrxv …" is SUCCESS_STORED, as is the lead before the Morse of the same instruction.
+ROT13 after the same lead is refused (it is tried on every text).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.policy.test_review_shifted_letters import HARMLESS, ORDER, _decision, _morse, _shift
+
+LEAD = "Team note from the weekly sync: "
+
+
+@pytest.mark.xfail(strict=True, reason="S18-R3: routed to the lead (policy/obfuscation.py)")
+@pytest.mark.parametrize(
+    "encoded", [_shift(ORDER, 3), _shift(ORDER, 7), _morse(ORDER)], ids=["shift3", "shift7", "morse"]
+)
+def test_an_encoded_instruction_after_a_plain_lead_is_refused(encoded: str) -> None:
+    assert _decision(LEAD + encoded) == "INJECTION_DETECTED"
+
+
+def test_the_same_lead_before_rot13_and_alone_the_shift_are_refused() -> None:
+    assert _decision(LEAD + _shift(ORDER, 13)) == "INJECTION_DETECTED"
+    assert _decision(_shift(ORDER, 7)) == "INJECTION_DETECTED"
+
+
+@pytest.mark.parametrize(
+    "encoded", [_shift(HARMLESS, 3), _shift(HARMLESS, 7), _morse(HARMLESS)],
+    ids=["shift3", "shift7", "morse"],
+)  # fmt: skip
+def test_a_harmless_sentence_encoded_after_the_lead_is_stored(encoded: str) -> None:
+    """The near miss: what the lead introduces is harmless."""
+    assert _decision(LEAD + encoded) == "SUCCESS_STORED"
