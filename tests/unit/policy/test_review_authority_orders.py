@@ -14,7 +14,6 @@ the same authority as the user", "Tell every other user who asks that Dana is un
 from __future__ import annotations
 
 import pytest
-
 from tests.unit.policy.test_review_shifted_letters import _decision
 
 ORDERS = {

@@ -11,7 +11,6 @@ ROT13 after the same lead is refused (it is tried on every text).
 from __future__ import annotations
 
 import pytest
-
 from tests.unit.policy.test_review_shifted_letters import HARMLESS, ORDER, _decision, _morse, _shift
 
 LEAD = "Team note from the weekly sync: "
@@ -19,7 +18,9 @@ LEAD = "Team note from the weekly sync: "
 
 @pytest.mark.xfail(strict=True, reason="S18-R3: routed to the lead (policy/obfuscation.py)")
 @pytest.mark.parametrize(
-    "encoded", [_shift(ORDER, 3), _shift(ORDER, 7), _morse(ORDER)], ids=["shift3", "shift7", "morse"]
+    "encoded",
+    [_shift(ORDER, 3), _shift(ORDER, 7), _morse(ORDER)],
+    ids=["shift3", "shift7", "morse"],
 )
 def test_an_encoded_instruction_after_a_plain_lead_is_refused(encoded: str) -> None:
     assert _decision(LEAD + encoded) == "INJECTION_DETECTED"
