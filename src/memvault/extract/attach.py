@@ -45,7 +45,10 @@ from memvault.extract.gloss import glosses
 from memvault.extract.reading import UPDATE_CUE, VERBATIM_RULE, english_like
 from memvault.extract.sensitive import sensitive_slot, sensitive_words
 from memvault.extract.verbatim import identifiers
-from memvault.model.enums import MemoryType
+from memvault.model.enums import MemoryType, StopReason
+from memvault.policy import Candidate as GateCandidate
+from memvault.policy import evaluate
+from memvault.policy.learned import default_layer
 
 __all__ = [
     "RELATIVE",
@@ -56,6 +59,7 @@ __all__ = [
     "join_change",
     "join_detail",
     "join_introduction",
+    "refused_alone",
 ]
 
 #: A date or a clock time names when, not what: "2026-12-01", "15:00", "9:30".
@@ -152,6 +156,33 @@ def _asks(said: str) -> bool:
     return _ASKS.match(said) is not None or "what how where why" in glosses(said)
 
 
+#: What the gate refuses for the words themselves, whatever the memory's kind.
+_WORD_REFUSALS = frozenset({StopReason.FORBIDDEN_CATEGORY, StopReason.INJECTION_DETECTED})
+
+
+def refused_alone(*texts: str) -> bool:
+    """Whether the gate's rules or one of its learned heads refuse one of ``texts`` by
+    its words alone (a broken learned layer refuses, as the gate does).
+
+    Capture joins a clause to another memory before the gate judges it; the gate then
+    judges the joined memory whole, and a refused clause would take the memory it
+    joined down with it (review S17-R4). Asked before a join, so a refused clause
+    stays a candidate of its own and is refused alone.
+
+    >>> refused_alone("Sim is in Gazebo."), refused_alone("The admin password is hunter2.")
+    (False, True)
+    """
+    layer = default_layer()
+    for text in dict.fromkeys(t for t in texts if t.strip()):
+        if evaluate(GateCandidate(text=text)).stop_reason in _WORD_REFUSALS:
+            return True
+        if layer.error is not None or any(
+            s.flagged for s in layer.judge_text(text, use_encoder=False)
+        ):
+            return True
+    return False
+
+
 def _attachable(clause: Unkept, target: Candidate) -> bool:
     said = clause.said.strip()
     if clause.why.startswith(WHEN_TO_REMIND):
@@ -183,6 +214,7 @@ def _attachable(clause: Unkept, target: Candidate) -> bool:
         and sensitive_slot(said) is None
         and when.TEMPORARY.search(said) is None
         and (dated or not of_now)
+        and not refused_alone(said)
     )
 
 
@@ -430,8 +462,9 @@ def join_detail(
     thing of its own, so it is no mere comment, but alone it says little ("Sim is in
     Gazebo." — whose sim?) and the turn told one thing. Joined only to the memory of
     an earlier sentence, a fact, preference, decision or goal, both in English or both
-    kept word for word, neither sensitive, and only when the statement stays within
-    its constraints (two sentences, 280 characters); otherwise it stays a memory of
+    kept word for word, neither sensitive nor refused by the gate alone
+    (:func:`refused_alone`), and only when the statement stays within its constraints
+    (two sentences, 280 characters); otherwise it stays a memory of
     its own. Returns the candidates, their sentences and the details joined.
 
     >>> from memvault.model.enums import MemoryType
@@ -473,7 +506,14 @@ def join_detail(
         problems = check_statement(content)
         if verbatim:
             problems = tuple(p for p in problems if p != "first_or_second_person")
-        if problems:
+        if problems or refused_alone(
+            host.said or host.content, host.content, detail.said or detail.content, detail.content
+        ):
+            # Trigger: the gate refuses the host or the detail by its words alone (a
+            #          password, an injection, an access key after a harmless fact).
+            # Why: joined, the gate judges both as one memory and refuses it whole: the
+            #      harmless sentence would be lost with the refused one (review S17-R4).
+            # Outcome: not joined; each is judged (and refused or kept) on its own.
             i += 1
             continue
         both = replace(host, content=content, said=f"{host.said} {detail.said}".strip())

@@ -31,7 +31,6 @@ def _stored(tmp_path: Path, text: str) -> list[str]:
         return [n.content for n in engine.list_memories({"user_id": "ana"})]
 
 
-@pytest.mark.xfail(strict=True, reason="S17-R4, routed to capture (extract/attach.join_detail)")
 @pytest.mark.parametrize("detail", REFUSED_DETAILS.values(), ids=REFUSED_DETAILS.keys())
 def test_a_refused_detail_leaves_the_memory_it_followed(tmp_path: Path, detail: str) -> None:
     stored = _stored(tmp_path, f"Our robot arm runs ROS 2. {detail}")
