@@ -12,7 +12,6 @@ spaced sentence.
 from __future__ import annotations
 
 import pytest
-
 from tests.unit.policy.test_review_shifted_letters import _decision
 
 RUNS = {
