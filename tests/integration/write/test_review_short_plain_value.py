@@ -13,6 +13,7 @@ schizophrenia") are refused.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,18 +32,17 @@ HELD = {
     "editor": ("Mia's editor", "vim", "SUCCESS_STORED"),
 }
 
+_SLOT: dict[str, Any] = {
+    "type": "Fact",
+    "category": "KNOWLEDGE",
+    "source_kind": "USER_EXPLICIT",
+    "user_id": "dana",
+}
+
 
 def _add(tmp_path: Path, content: str, value: str) -> str:
     with MemoryEngine.open(tmp_path, "acme", embedder="hashing") as engine:
-        memory = NewMemory(
-            content=content,
-            value=value,
-            key="status",
-            type="Fact",
-            category="KNOWLEDGE",
-            source_kind="USER_EXPLICIT",
-            user_id="dana",
-        )
+        memory = NewMemory(content=content, value=value, key="status", **_SLOT)
         return engine.add(memory).stop_reason.value
 
 
