@@ -7,8 +7,8 @@ Why: a faster gate that decides one text differently is a behaviour change (issu
 Outcome: both trees judge every text of the training corpus (``corpus.jsonl``,
   ``written/*.jsonl``), ``../shared/data/governance/dev.jsonl`` and every
   ``bench/data/governance_fresh_*.jsonl`` (run for equality only: no item is printed,
-  stored or read by a person; the dumps hold digests), each in a process of its own with
-  its own sources first on ``sys.path``:
+  stored or read by a person; the dumps hold digests) except the files ``--exclude``
+  names, each in a process of its own with its own sources first on ``sys.path``:
 
   * ``evaluate_detailed`` of the text alone (the shipped learned layer on): the decision
     (stop reason, detector, reason, spans) and every finding (detector, stop reason,
@@ -22,7 +22,11 @@ Outcome: both trees judge every text of the training corpus (``corpus.jsonl``,
   It prints, per file, the texts compared and how many differ in each part (positions
   only), and exits 1 on any difference.
 
-    PYTHONPATH=src python bench/gate_identity.py --base main [--peers 20000]
+    PYTHONPATH=src python bench/gate_identity.py --base main [--peers 20000] [--exclude GLOB]
+
+``--exclude GLOB`` (repeatable; matched against file names): sets no identity run may
+score. By default the session's final evaluation sets (:data:`FINAL_SETS`), which are
+scored once, by the lead, at the end; ``--exclude ''`` judges every file.
 
 The multilingual encoder's vectors are cached by the text's sha256 in ``--cache``
 (outside the repository): both trees read the same vector for the same text (the
@@ -32,6 +36,7 @@ encoder is not what a change here touches), and the second run does not pay for 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import hashlib
 import json
 import os
@@ -39,22 +44,33 @@ import pickle
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from _revision import ROOT, base_sources, start
 
 TRAINING = Path("src/memvault/policy/training")
+#: the evaluation sets scored once at the session's end (never by an identity run)
+FINAL_SETS = ("governance_fresh_ad*",)
 
 
-def _files(root: Path) -> list[Path]:
-    """The text files judged, relative to ``root`` (the tree under test's checkout)."""
+def _files(root: Path, exclude: Sequence[str] = FINAL_SETS) -> list[Path]:
+    """The text files judged, relative to ``root`` (the tree under test's checkout);
+    none whose name matches a glob of ``exclude``.
+
+    >>> names = [p.name for p in _files(ROOT)]
+    >>> "corpus.jsonl" in names, any(n.startswith("governance_fresh_ad") for n in names)
+    (True, False)
+    >>> len(_files(ROOT, ["*.jsonl"]))
+    0
+    """
     found = [TRAINING / "corpus.jsonl", *sorted((root / TRAINING / "written").glob("*.jsonl"))]
     shared = (root / "../shared/data/governance/dev.jsonl").resolve()
     found.append(shared)
     found.extend(sorted((root / "bench/data").glob("governance_fresh_*.jsonl")))
-    return [p if p.is_absolute() else root / p for p in found]
+    paths = [p if p.is_absolute() else root / p for p in found]
+    return [p for p in paths if not any(fnmatch.fnmatch(p.name, g) for g in exclude if g)]
 
 
 def _texts(path: Path) -> Iterator[str]:
@@ -169,7 +185,9 @@ def _peers_candidates(n: int) -> list[Any]:
     ]
 
 
-def dump(out: Path, root: Path, peers: int, cache: Path | None) -> None:
+def dump(
+    out: Path, root: Path, peers: int, cache: Path | None, exclude: Sequence[str] = FINAL_SETS
+) -> None:
     """This process's tree judges every text; digests by file go to ``out``."""
     if cache is None:
         _standin_multi()
@@ -184,7 +202,7 @@ def dump(out: Path, root: Path, peers: int, cache: Path | None) -> None:
     print(f"judging with {memvault.__file__}", file=sys.stderr)
     context = GateContext()
     result: dict[str, dict[str, list[str]]] = {}
-    for path in _files(root):
+    for path in _files(root, exclude):
         parts: dict[str, list[str]] = {"decision": [], "findings": [], "normalize": []}
         for text in _texts(path):
             decision, found = evaluate_detailed(Candidate(text=text), context)
@@ -211,22 +229,23 @@ def dump(out: Path, root: Path, peers: int, cache: Path | None) -> None:
         pickle.dump(result, fh)
 
 
-def _command(out: Path, root: Path, peers: int, cache: Path | None) -> list[str]:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--dump", str(out), "--root", str(root)]
-    cmd += ["--peers", str(peers)]
+def _command(args: argparse.Namespace, out: Path, cache: Path | None) -> list[str]:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--dump", str(out), "--root", str(ROOT)]
+    cmd += ["--peers", str(args.peers)]
+    cmd += [f"--exclude={glob}" for glob in args.exclude] or ["--exclude="]
     return [*cmd, "--cache", str(cache)] if cache is not None else [*cmd, "--standin"]
 
 
-def _run(src: Path, root: Path, out: Path, peers: int, cache: Path | None) -> None:
-    code = _start(src, root, out, peers, cache).wait()
+def _run(src: Path, args: argparse.Namespace, out: Path, cache: Path | None) -> None:
+    code = _start(src, args, out, cache).wait()
     if code:
-        raise subprocess.CalledProcessError(code, _command(out, root, peers, cache))
+        raise subprocess.CalledProcessError(code, _command(args, out, cache))
 
 
 def _start(
-    src: Path, root: Path, out: Path, peers: int, cache: Path | None
+    src: Path, args: argparse.Namespace, out: Path, cache: Path | None
 ) -> subprocess.Popen[bytes]:
-    return start(src, _command(out, root, peers, cache), cwd=root)
+    return start(src, _command(args, out, cache), cwd=ROOT)
 
 
 def main() -> int:
@@ -243,24 +262,32 @@ def main() -> int:
         "both trees (minutes instead of an hour: normalize's views, which feed it, are "
         "compared apart)",
     )
+    ap.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="a file name pattern not judged (repeatable; default: the final evaluation "
+        f"sets, {', '.join(FINAL_SETS)}; '' judges every file)",
+    )
     ap.add_argument("--dump", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    args.exclude = list(FINAL_SETS) if args.exclude is None else [g for g in args.exclude if g]
     cache = None if args.standin else args.cache
     if args.dump is not None:
-        dump(args.dump, args.root, args.peers, cache)
+        dump(args.dump, args.root, args.peers, cache, args.exclude)
         return 0
     with tempfile.TemporaryDirectory(prefix="gate-identity-") as tmp:
         base_src, rev = base_sources(args.base, Path(tmp))
         before, after = Path(tmp) / "before.pkl", Path(tmp) / "after.pkl"
         # both judge the same files: this checkout's (the base's own tree holds no data)
         if cache is not None and not cache.exists():  # the encoder's vectors first
-            _run(base_src, ROOT, before, args.peers, cache)
-            _run(ROOT / "src", ROOT, after, args.peers, cache)
+            _run(base_src, args, before, cache)
+            _run(ROOT / "src", args, after, cache)
         else:  # both trees at once
             runs = [
-                _start(base_src, ROOT, before, args.peers, cache),
-                _start(ROOT / "src", ROOT, after, args.peers, cache),
+                _start(base_src, args, before, cache),
+                _start(ROOT / "src", args, after, cache),
             ]
             if any([p.wait() for p in runs]):
                 raise SystemExit("a tree failed to judge the texts")
@@ -270,6 +297,7 @@ def main() -> int:
             new = pickle.load(fh)
     how = "a digest stand-in for" if args.standin else "the real"
     print(f"base {args.base} ({rev}) against the working tree {ROOT}; {how} multilingual encoder")
+    print(f"not judged (--exclude): {', '.join(args.exclude) or 'nothing'}")
     total = differ = 0
     for name in sorted(old.keys() | new.keys()):
         a, b = old.get(name, {}), new.get(name, {})
