@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 
 from memvault.policy.detectors import (
     biometric,
+    cjk,
     credentials,
     genetic,
     identifiers,
@@ -33,7 +34,7 @@ register_patterns(
     [
         *(
             r.pattern
-            for m in (injection, identifiers, credentials, location, genetic, named, traits)
+            for m in (injection, identifiers, credentials, location, genetic, named, traits, cjk)
             for r in m.RULES
         ),
         *(
@@ -59,4 +60,5 @@ CONTENT_DETECTORS: Mapping[str, Detector] = {
     "topical": topical.detect,
     "named": named.detect,
     "traits": traits.detect,
+    "cjk": cjk.detect,
 }
