@@ -66,7 +66,11 @@ _KO_PEOPLE = (
     r"동생|아들|딸|동료|친구|상사|팀장|이웃|룸메이트|전처|전남편|시어머니|장모|사촌|삼촌|이모|고모"
 )
 _KO_WHO = (
-    r"(?:제가|내가|(?:(?:제|내|우리)\s?(?:" + _KO_PEOPLE + r")|저|나|그녀|그|(?:" + _KO_PEOPLE + r"))"
+    r"(?:제가|내가|(?:(?:제|내|우리)\s?(?:"
+    + _KO_PEOPLE
+    + r")|저|나|그녀|그|(?:"
+    + _KO_PEOPLE
+    + r"))"
     r"(?:는|은|가|이|도|께서))(?=\s)"
 )
 # What may stand between the person and the predicate: the same sentence, a few characters.
@@ -164,15 +168,30 @@ RULES: tuple[Rule, ...] = (
     _rule("intimate", "intimate_life", "ja", _JA_WHO, _JA_GAP, _JA_INTIMATE, _WHY_INTIMATE),
     _rule("intimate", "intimate_life", "ko", _KO_WHO, _KO_GAP, _KO_INTIMATE, _WHY_INTIMATE),
     _rule(
-        "identity_trait", "religion_or_orientation", "zh", _ZH_WHO, _ZH_GAP, _ZH_IDENTITY,
+        "identity_trait",
+        "religion_or_orientation",
+        "zh",
+        _ZH_WHO,
+        _ZH_GAP,
+        _ZH_IDENTITY,
         _WHY_IDENTITY,
     ),
     _rule(
-        "identity_trait", "religion_or_orientation", "ja", _JA_WHO, _JA_GAP, _JA_IDENTITY,
+        "identity_trait",
+        "religion_or_orientation",
+        "ja",
+        _JA_WHO,
+        _JA_GAP,
+        _JA_IDENTITY,
         _WHY_IDENTITY,
     ),
     _rule(
-        "identity_trait", "religion_or_orientation", "ko", _KO_WHO, _KO_GAP, _KO_IDENTITY,
+        "identity_trait",
+        "religion_or_orientation",
+        "ko",
+        _KO_WHO,
+        _KO_GAP,
+        _KO_IDENTITY,
         _WHY_IDENTITY,
     ),
 )

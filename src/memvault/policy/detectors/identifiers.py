@@ -479,7 +479,16 @@ RULES: tuple[Rule, ...] = (
         _FIN,
         "card_security_code",
         "card_number",
-        r"(?i)\b(?:cvv2?|cvc2?|cid|card security code)\b\s*[:=]?\s*(?:is\s*)?\d{3,4}\b",
+        r"(?i)\b(?:cvv2?|cvc2?|cid|card security code)\b\s*[:=]?\s*(?:is\s*)?\d{3,4}\b"
+        # the code named, then the card it is on, then the value: "The CVC on my debit card
+        # is 5821", "le cryptogramme de ma carte est 482", "der Sicherheitscode meiner
+        # Karte ist 731" (a code of conduct or a version names no card)
+        r"|\b(?:cvv2?|cvc2?|csc|card verification (?:code|value|number)|security code|"
+        r"sicherheitscode|kartenpr[üu]fnummer|pr[üu]fnummer|c[óo]digo de seguridad|"
+        r"c[óo]digo de seguran[çc]a|codice di sicurezza|cryptogramme(?: visuel)?|"
+        r"code de s[ée]curit[ée]|beveiligingscode|kod cvv|kod cvc)\b[^\n\d]{0,40}?"
+        r"\b(?:card|carte|tarjeta|karte|cart[ãa]o|carta|kaart|karty|visa|mastercard|amex)\w*"
+        r"[^\n\d]{0,20}?(?:\b(?:is|was|ist|est|es|é|è|era|to)\b|[:=])\s*\d{3,4}(?![\d/-]|[.,]\d)",
         "a card security code",
         validate=_security_code_ok,
     ),
