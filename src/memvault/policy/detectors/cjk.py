@@ -22,12 +22,10 @@ it a topic. "我在写一篇关于避孕药历史的文章" (I am writing an art
 history) names no one's contraception.
 
 >>> from memvault.policy.normalize import normalize
->>> [h.family for h in detect(normalize("我老公出轨了，我很难过。"))]
-['intimate']
->>> [h.family for h in detect(normalize("彼女はゲイです。"))]
-['identity_trait']
->>> detect(normalize("这部电视剧讲的是丈夫出轨的故事。"))
-[]
+>>> [(h.family, h.detector) for h in detect(normalize("我老公出轨了，我很难过。"))]
+[('intimate', 'intimate.cjk_zh')]
+>>> [len(detect(normalize(t))) for t in ("彼女はゲイです。", "这部电视剧讲的是丈夫出轨的故事。")]
+[1, 0]
 """
 
 from __future__ import annotations
