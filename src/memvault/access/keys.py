@@ -47,6 +47,7 @@ __all__ = [
     "ApiKey",
     "KeyStore",
     "Principal",
+    "checked_grant",
     "is_agent_name",
     "normalise_categories",
 ]
@@ -135,6 +136,45 @@ def _now() -> str:
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def checked_grant(
+    orchestrator: str, agent: object, *, user: object = None, all_users: bool = False
+) -> str | None:
+    """The user a grant binds (trimmed), once its names follow the rules every key follows.
+
+    Trigger: a principal made from names a caller typed (``keys create``, ``memvault mcp``).
+    Why: an agent no ``policy.allowlists`` entry can name escaped it (review S17-R2,
+      S18-R9: ``mcp --agent " planner "`` read and wrote every category), and a padded
+      user bound the tools to a user no write could name.
+    Outcome: :class:`~memvault.errors.ConfigError` for an orchestrator or agent off its
+      rule, a user id that is not one, or a user with ``all_users``; else the user id
+      as every write path stores it.
+
+    >>> checked_grant("acme", "planner", user=" dana ")
+    'dana'
+    >>> checked_grant("acme", " planner ")
+    Traceback (most recent call last):
+    ...
+    memvault.errors.ConfigError: invalid agent name ' planner '
+    """
+    validate_orchestrator(orchestrator)
+    if not is_agent_name(agent):
+        raise ConfigError(f"invalid agent name {agent!r}", hint=f"use {AGENT_RULE}")
+    if user is None:
+        return None
+    try:
+        cleaned = clean_user_id(user, "user")  # a key for 'dana ' is dana's
+    except ValidationFailed:
+        raise ConfigError(
+            f"invalid user {user!r}", hint="use a user id of 1-128 printable characters"
+        ) from None
+    if all_users:
+        raise ConfigError(
+            "a key bound to a user cannot see all users",
+            hint="choose --user or --all-users, not both",
+        )
+    return cleaned
 
 
 def normalise_categories(categories: Iterable[str] | None) -> tuple[str, ...] | None:
@@ -282,21 +322,7 @@ class KeyStore:
         binds the key to one user (it reads and writes only theirs and shared
         memories); ``all_users`` lets it ask for the orchestrator-wide view.
         """
-        validate_orchestrator(orchestrator)
-        if not is_agent_name(agent):
-            raise ConfigError(f"invalid agent name {agent!r}", hint=f"use {AGENT_RULE}")
-        if user is not None:
-            try:
-                user = clean_user_id(user, "user")  # a key for 'dana ' is dana's
-            except ValidationFailed:
-                raise ConfigError(
-                    f"invalid user {user!r}", hint="use a user id of 1-128 printable characters"
-                ) from None
-        if user is not None and all_users:
-            raise ConfigError(
-                "a key bound to a user cannot see all users",
-                hint="choose --user or --all-users, not both",
-            )
+        user = checked_grant(orchestrator, agent, user=user, all_users=all_users)
         key_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(32)
         record = ApiKey(

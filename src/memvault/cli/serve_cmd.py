@@ -23,6 +23,9 @@ from memvault.errors import ConfigError
 from memvault.model.enums import MemoryType, SourceKind
 
 if TYPE_CHECKING:  # the engine is imported when a command runs (cli/app.py)
+    from collections.abc import Iterable
+
+    from memvault.access import AccessControl, Principal
     from memvault.engine import MemoryEngine
 
 __all__ = ["register"]
@@ -144,7 +147,10 @@ def serve(
 
 def mcp_command(
     ctx: typer.Context,
-    agent: Annotated[str, typer.Option(help="The agent the tools act as.")] = "assistant",
+    agent: Annotated[
+        str,
+        typer.Option(help="The agent the tools act as (1-64 letters, digits, '_', '.', ':', '-')."),
+    ] = "assistant",
     categories: CategoriesOpt = None,
     read_only: ReadOnlyFlag = False,
     user: BoundUserOpt = None,
@@ -152,7 +158,7 @@ def mcp_command(
     config_file: ConfigOpt = None,
 ) -> None:
     """Serve MCP on stdio for the global --orchestrator (the local user is trusted)."""
-    from memvault.access import AccessControl, Principal
+    from memvault.access import AccessControl
     from memvault.cli.app import _errors, granted_categories
     from memvault.mcp import run_stdio
 
@@ -163,22 +169,47 @@ def mcp_command(
             if user is not None and all_users:
                 raise ConfigError("--user and --all-users exclude each other")
             cats = granted_categories(categories, config.policy.contract)
-            principal = control.grant(
-                Principal(
-                    ctx.obj.orchestrator,
-                    agent,
-                    "stdio",
-                    frozenset(cats) if cats is not None else None,
-                    read_only,
-                    user,
-                    all_users,
-                )
+            principal = mcp_principal(
+                control,
+                ctx.obj.orchestrator,
+                agent,
+                categories=cats,
+                read_only=read_only,
+                user=user,
+                all_users=all_users,
             )
             control.engine(principal)  # open now: a broken store fails before the handshake
         run_stdio(control, principal)
     finally:
         control.close()
         sys.stdout.flush()
+
+
+def mcp_principal(
+    control: AccessControl,
+    orchestrator: str,
+    agent: str,
+    *,
+    categories: Iterable[str] | None = None,
+    read_only: bool = False,
+    user: str | None = None,
+    all_users: bool = False,
+) -> Principal:
+    """The principal ``memvault mcp`` serves as: its names held to the keys' rules
+    (:func:`~memvault.access.keys.checked_grant`), ``policy.allowlists`` applied.
+
+    Trigger: ``mcp --agent " planner "`` or ``--user " dana "`` (review S18-R9).
+    Why: the principal was built from the options as typed: a padded agent was held by
+      no allowlist entry (every category), a padded user by no write.
+    Outcome: :class:`~memvault.errors.ConfigError` naming the rule, before the store
+      opens; a user id trimmed as ``keys create`` trims it.
+    """
+    from memvault.access import Principal
+    from memvault.access.keys import checked_grant
+
+    bound = checked_grant(orchestrator, agent, user=user, all_users=all_users)
+    cats = frozenset(categories) if categories is not None else None
+    return control.grant(Principal(orchestrator, agent, "stdio", cats, read_only, bound, all_users))
 
 
 def register(app: typer.Typer) -> None:
