@@ -169,15 +169,8 @@ def mcp_command(
             if user is not None and all_users:
                 raise ConfigError("--user and --all-users exclude each other")
             cats = granted_categories(categories, config.policy.contract)
-            principal = mcp_principal(
-                control,
-                ctx.obj.orchestrator,
-                agent,
-                categories=cats,
-                read_only=read_only,
-                user=user,
-                all_users=all_users,
-            )
+            grant = (cats, read_only, user, all_users)
+            principal = mcp_principal(control, ctx.obj.orchestrator, agent, *grant)
             control.engine(principal)  # open now: a broken store fails before the handshake
         run_stdio(control, principal)
     finally:
@@ -189,7 +182,6 @@ def mcp_principal(
     control: AccessControl,
     orchestrator: str,
     agent: str,
-    *,
     categories: Iterable[str] | None = None,
     read_only: bool = False,
     user: str | None = None,
