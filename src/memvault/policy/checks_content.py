@@ -140,6 +140,32 @@ def value_adds(value: str, text: str) -> str | None:
     return said if len(_PLAIN_WORD.findall(said)) >= 3 else None
 
 
+def _wraps(value: NormalizedText, text: NormalizedText | None) -> tuple[str, str] | None:
+    """``(value, text)`` as the value holds the text — normalised, else as written — or None.
+
+    Trigger: a value that holds the text as written but not once normalised (a JSON
+      envelope's Latin field names beside a Russian text: "Это русский" folded to
+      "Эto pycckий" as a mixed-script look-alike).
+    Why: read whole, such an envelope was judged as one text by the n-gram heads and
+      refused as an injection (review S17-R6).
+    Outcome: it is read as a wrapper of the text, on the originals; what it adds is
+      normalised and judged like any value's additions.
+
+    >>> envelope = normalize('{"namespace": ["user_123"], "value": {"text": "Это русский"}}')
+    >>> _wraps(envelope, normalize("Это русский"))[1]
+    'Это русский'
+    >>> _wraps(normalize("Это русский"), normalize("Это русский")) is None
+    True
+    """
+    if text is None:
+        return None
+    for whole, part in ((value.clean.text, text.clean.text), (value.original, text.original)):
+        inner, outer = part.casefold(), whole.casefold()
+        if inner and inner in outer and outer != inner:
+            return whole, part
+    return None
+
+
 def _is_json(value: str) -> bool:
     return value[:1] in "{[" and value.rstrip()[-1:] in "}]"
 
@@ -197,7 +223,8 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
         )
         return
     c = p.candidate
-    text = p.fields[0][1].clean.text.casefold() if p.fields[0][0] == "text" else ""
+    first = p.fields[0][1] if p.fields[0][0] == "text" else None
+    text = first.clean.text.casefold() if first is not None else ""
     for name, doc in p.fields:
         # Trigger: a key (an identifier: "billing#memories.0", a slug of the text),
         #   a value the text already says ("Thai curry" in "Ravi loves Thai curry"),
@@ -208,14 +235,15 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
         #   detectors still read every field.
         # Outcome: the heads read the text, and a value only when it adds words.
         value = doc.clean.text.casefold()
-        if name == "value" and text and text in value and value != text:
+        wrapped = _wraps(doc, first) if name == "value" else None
+        if wrapped is not None:
             # Trigger: a value that wraps the text and says more (a LangGraph item's
             #   other fields: {"content": "Team notes", "note": "<a sentence>"}).
             # Why: skipped whole, no head read the other fields, and they are handed
             #   back to the agent with the memory (review S15-R2).
             # Outcome: the heads read what the value adds — its other string fields
             #   of three words or more (an envelope's labels and enums are fewer).
-            added = value_adds(doc.clean.text, p.fields[0][1].clean.text)
+            added = value_adds(*wrapped)
             if added is None:
                 continue
             # Trigger: a JSON value (a LangGraph item's fields) that adds words.
@@ -225,7 +253,7 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             # Outcome: a JSON value's added fields get the full heads with their own
             #   vector; a plain value's remainder the n-gram heads, as before.
             doc = normalize(added)
-            if _is_json(value):
+            if _is_json(wrapped[0]):
                 scores = layer.judge(
                     doc, vector=layer.vector(added), vector_model=layer.encoder_model_id
                 )

@@ -72,6 +72,23 @@ _WORDS = re.compile(r"\w+")
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
+#: a digit, or a numeral spelled in Han / Hangul ("一一零", "구공공") that ids are read out in
+_DIGIT = re.compile(r"[\d〇零一二三四五六七八九공일이삼사오육칠팔구]")
+#: a text of fewer than the short-text words with fewer digits than this says no id number
+GOV_ID_MIN_DIGITS = 3
+
+
+def says_a_number(text: str) -> bool:
+    """True when ``text`` has at least :data:`GOV_ID_MIN_DIGITS` digits (any script).
+
+    >>> says_a_number("test document number 0"), says_a_number("my PAN card is ABCPK1234F")
+    (False, True)
+    >>> says_a_number("주민번호 구공공삼일이")
+    True
+    """
+    return len(_DIGIT.findall(text)) >= GOV_ID_MIN_DIGITS
+
+
 def word_count(text: str) -> int:
     """Words in ``text``; in scripts written without spaces, each character counts.
 
@@ -430,6 +447,16 @@ class LearnedLayer:
                 thresholds = heads.thresholds
                 if heads.short_thresholds is not None and words[i] < self.short_words:
                     thresholds = np.maximum(thresholds, heads.short_thresholds)
+                    # Trigger: a short text with no number in it ("test document number
+                    #   0", "passport photo due friday").
+                    # Why: on a few words the gov_id head reads the words around an id
+                    #   (document, number, passport) and flagged LangGraph's own test data
+                    #   (review S17-R6); of the 298 training items of an id stated in
+                    #   fewer than eight words, every one holds the number (3+ digits or
+                    #   spelled numerals). A longer text may state an id without it.
+                    # Outcome: the gov_id head does not flag it (the detectors still read it).
+                    if "gov_id" in heads.labels and not says_a_number(doc.clean.text):
+                        thresholds[list(heads.labels).index("gov_id")] = np.inf
                 out[i] = [
                     HeadScore(label, float(p), float(t), name)
                     for label, p, t in zip(heads.labels, row, thresholds, strict=True)

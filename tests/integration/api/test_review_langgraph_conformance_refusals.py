@@ -6,6 +6,12 @@ Re-running LangGraph's store tests against the adapter (docs/langgraph.md, sessi
 русский" ("this is Russian") under the namespace ``("user_123", "memories")`` is refused
 INJECTION_DETECTED (n-gram heads .933 over .896) — the same text under ``("t",)`` is
 stored. Four and two of LangGraph's tests fail on them.
+
+Fixed (session 18): a text of fewer than eight words with fewer than three digits is not
+flagged by the gov_id head (``learned.says_a_number``), and a value that holds the text as
+written is read as its wrapper even when normalisation folds the two apart
+(``checks_content._wraps``). The near misses (the number stated, the envelope's other
+fields) are in ``tests/unit/policy/test_learned_numberless.py``.
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ import pytest
 from memvault.integrations.langgraph_store import MemvaultStore
 
 
-@pytest.mark.xfail(strict=True, reason="S17-R6, routed to the lead (learned heads)")
 @pytest.mark.parametrize(
     ("namespace", "text"),
     [
