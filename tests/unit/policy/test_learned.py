@@ -566,10 +566,16 @@ def test_short_texts_meet_the_stricter_of_their_two_thresholds() -> None:
     assert layer.short_words > 3
     general = layer.ngram.thresholds.tolist()
     strict = np.maximum(layer.ngram.thresholds, layer.ngram.short_thresholds).tolist()
-    short = layer.judge_text("thanks, see you soon")
+    short = layer.judge_text("thanks, see you at 10:30")
     long = layer.judge_text("thanks for the lovely dinner on friday, see you at the match soon")
     assert [s.threshold for s in short] == strict
     assert [s.threshold for s in long] == general
+    # a short text without a number: the same, but the gov_id head does not flag it (S17-R6)
+    numberless = layer.judge_text("thanks, see you soon")
+    gov_id = list(layer.ngram.labels).index("gov_id")
+    assert [s.threshold for s in numberless] == [
+        float("inf") if i == gov_id else t for i, t in enumerate(strict)
+    ]
 
 
 def test_calibration_keeps_every_group_of_benign_items_within_its_budget() -> None:
