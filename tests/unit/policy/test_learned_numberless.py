@@ -53,7 +53,9 @@ def test_a_few_words_with_the_number_are_still_an_id(text: str) -> None:
 
 
 def test_a_longer_text_keeps_the_heads_threshold() -> None:
-    _score, threshold = _gov_id("Ahmed never shares his national ID card details with anyone at work")
+    _score, threshold = _gov_id(
+        "Ahmed never shares his national ID card details with anyone at work"
+    )
     assert threshold < 1
 
 
