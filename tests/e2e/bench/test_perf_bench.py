@@ -93,6 +93,7 @@ def test_run_reports_the_split_exact_and_ann_and_labels(tmp_path: Path) -> None:
         "fuse_hydrate",
     ):
         assert row[f"{key}_p50_ms"] > 0 and row[f"{key}_p95_ms"] >= row[f"{key}_p50_ms"]
+    assert row["embed_query_cpu_p50_ms"] > 0  # the CPU beside the wall time
     assert row["vectors_real"] == 200 and row["vectors_synthetic"] == 400
     assert result["vectors"] == SYNTHETIC_NOTE and "SYNTHETIC" in SYNTHETIC_NOTE
     assert row["max_rss_mb"] > 0 and len(row["load_average"]) == 3
