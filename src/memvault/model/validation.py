@@ -35,6 +35,8 @@ class NameRule:
 
     Calling the rule returns the name unchanged, or raises what ``refuse`` builds
     from it: each kind of name keeps its own error and hint, the check is one.
+    The whole name must match (``fullmatch``): a ``$``-anchored pattern alone
+    also matches before a final line break, and ``"acme\\n"`` is not ``"acme"``.
 
     >>> word = NameRule(re.compile(r"^[a-z]{1,8}$"), lambda n: ValueError(f"not a word: {n!r}"))
     >>> word("acme")
@@ -43,13 +45,17 @@ class NameRule:
     Traceback (most recent call last):
     ...
     ValueError: not a word: 'Acme!'
+    >>> word("acme\\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a word: 'acme\\n'
     """
 
     pattern: re.Pattern[str]
     refuse: Callable[[object], Exception]
 
     def __call__(self, name: object) -> str:
-        if not isinstance(name, str) or not self.pattern.match(name):
+        if not isinstance(name, str) or not self.pattern.fullmatch(name):
             raise self.refuse(name)
         return name
 

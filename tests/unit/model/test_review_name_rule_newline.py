@@ -26,7 +26,6 @@ RULES = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R8: routed to the lead (model/validation.NameRule)")
 @pytest.mark.parametrize(("rule", "name", "error"), RULES.values(), ids=RULES.keys())
 def test_a_trailing_line_break_is_refused(
     rule: Callable[[object], str], name: str, error: type
