@@ -7,7 +7,8 @@ two words that does not repeat the text is read by the pattern detectors alone.
 "schizophrenia" or "diagnosis: schizophrenia" beside "Mia's status", "HIV positive" beside
 "Mia", "arrested twice" beside "Mia's record" are SUCCESS_STORED, and ``get``, ``list`` and
 ``GET /v1/memories`` hand the value back; the text and value as one sentence ("Mia's status:
-schizophrenia") are refused.
+schizophrenia") are refused. The same words as the ``summary`` are stored too, and the
+bulletin quotes the summary in place of the text.
 """
 
 from __future__ import annotations
@@ -52,6 +53,15 @@ def test_a_short_value_is_read_with_its_text(
     tmp_path: Path, content: str, value: str, expected: str
 ) -> None:
     assert _add(tmp_path, content, value) == expected
+
+
+@pytest.mark.xfail(strict=True, reason="S18-R7: routed to the lead (policy/checks_content)")
+@pytest.mark.parametrize(("content", "summary"), [(c, v) for c, v, _ in SLOTS.values()])
+def test_a_short_summary_is_read_with_its_text(tmp_path: Path, content: str, summary: str) -> None:
+    """The same words as the summary, which the bulletin quotes instead of the text."""
+    with MemoryEngine.open(tmp_path, "acme", embedder="hashing") as engine:
+        memory = NewMemory(content=content, summary=summary, **_SLOT)
+        assert engine.add(memory).stop_reason.value == "FORBIDDEN_CATEGORY"
 
 
 @pytest.mark.parametrize(("content", "value", "expected"), HELD.values(), ids=HELD.keys())
