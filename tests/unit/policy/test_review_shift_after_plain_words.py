@@ -5,7 +5,9 @@ for a text that is wholly encoded: no shift is tried once the text holds two com
 English words (``_likely_shifts``), and Morse only when the whole text is dots and dashes
 (``_unmorsed``). A plain lead is enough: "Team note from the weekly sync: Ljqruh doo
 suhylrxv …" is SUCCESS_STORED, as is the lead before the Morse of the same instruction.
-ROT13 after the same lead is refused (it is tried on every text).
+ROT13 after the same lead is refused (it is tried on every text). Morse alone is read only
+with " / " or " | " between words: " // ", a line break, or "•" for the dots leave it
+unread (SUCCESS_STORED).
 """
 
 from __future__ import annotations
@@ -38,3 +40,14 @@ def test_the_same_lead_before_rot13_and_alone_the_shift_are_refused() -> None:
 def test_a_harmless_sentence_encoded_after_the_lead_is_stored(encoded: str) -> None:
     """The near miss: what the lead introduces is harmless."""
     assert _decision(LEAD + encoded) == "SUCCESS_STORED"
+
+
+@pytest.mark.xfail(strict=True, reason="S18-R3: routed to the lead (policy/obfuscation.py)")
+@pytest.mark.parametrize(
+    "encoded",
+    [_morse(ORDER).replace(" / ", " // "), _morse(ORDER).replace(" / ", "\n"),
+     _morse(ORDER).replace(".", "•")],
+    ids=["double slash", "line breaks", "bullets"],
+)  # fmt: skip
+def test_morse_with_other_word_gaps_or_dots_is_refused(encoded: str) -> None:
+    assert _decision(encoded) == "INJECTION_DETECTED"
