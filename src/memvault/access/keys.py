@@ -385,7 +385,8 @@ class KeyStore:
     )
 
     def verify(self, token: str | None) -> ApiKey | None:
-        """The live key record for ``token``, or ``None`` (unknown, malformed or revoked)."""
+        """The live key record for ``token``, or ``None`` (unknown, malformed, revoked, or
+        stored with an agent that is no agent's name)."""
         match = _TOKEN.match(token or "")
         if match is None:
             return None
@@ -402,7 +403,13 @@ class KeyStore:
         if row is None or not hmac.compare_digest(row[0], digest):
             return None
         record = self._record(row[1:])
-        return None if record.revoked_at is not None else record
+        if record.revoked_at is not None:
+            return None
+        # Trigger: a key minted before the agents' rule was held whole (review S18-R11).
+        # Why: its agent (" planner ", "planner\n") is named by no policy.allowlists entry,
+        #   so its principal read and wrote every category.
+        # Outcome: no key (401, counted as a failed authentication); mint a new one.
+        return record if is_agent_name(record.agent) else None
 
     def revoke(self, key_id: str) -> bool:
         """Revoke a key by id; ``False`` if there is no live key with that id."""
