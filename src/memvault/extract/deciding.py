@@ -30,10 +30,16 @@ from memvault.extract.context import (
     praises_listener,
     standing_fact,
     stands_alone,
+    taste_said,
     team_size,
 )
 from memvault.extract.dates import has_date_expression
-from memvault.extract.foreign import introduces, keep_other_language, profile_reading
+from memvault.extract.foreign import (
+    asks_listener,
+    introduces,
+    keep_other_language,
+    profile_reading,
+)
 from memvault.extract.gloss import NEED_GLOSS, TASK_GLOSS, TASTE_GLOSSES, glosses
 from memvault.extract.prepare import is_chitchat
 from memvault.extract.reader import ClauseReader, Reading
@@ -53,11 +59,13 @@ from memvault.extract.reading import (
     statement_candidate,
 )
 from memvault.extract.speech import standing_order, stated, stated_other
+from memvault.extract.stack import tool_named
 from memvault.extract.text import slug
 from memvault.extract.verbatim import protect
 from memvault.model.enums import MemoryType
 
-__all__ = ["ORDER_SILENT_MAX", "SILENT_LABELS", "decide_clause"]
+__all__ = ["ORDER_SILENT_MAX", "SILENT_LABELS", "asked_of_listener", "decide_clause"]
+
 
 #: A standing order the reader reads as silent below this probability is kept.
 ORDER_SILENT_MAX = 0.5
@@ -66,6 +74,22 @@ SILENT_LABELS = frozenset({"question", "chitchat", "oneoff"})
 
 #: A standing request ("please keep code reviews short"), not a reminder or a question.
 _PLEASE = re.compile(r"^(?:please|pls|plz)\s+(?!(?:remind|tell|let|help|note|ping)\b)\w+", re.I)
+
+
+#: Words that address the listener ("write to me in …", "in your replies").
+_TO_LISTENER = re.compile(r"\b(?:you|your|yours|me)\b", re.I)
+
+
+def asked_of_listener(raw: str) -> bool:
+    """Whether a clause asks something of the listener: an order, or words to it
+    ("Use British spelling", "Write to me in Irish English", "Explícame …")."""
+    said = raw.strip()
+    return (
+        standing_order(said)
+        or _PLEASE.match(said) is not None
+        or _TO_LISTENER.search(said) is not None
+        or asks_listener(said)
+    )
 
 
 #: "When you write IAM policies for me, always scope them …", "never use …": a standing
@@ -220,6 +244,21 @@ def decide_clause(
         # Outcome: kept as a preference, whatever the reader says ("give me an example
         #          of a closure", "put it on my list" are not such orders).
         quiet, reading = "", replace(reading, label="preference", sure=True)
+    if (
+        not explicit
+        and reading is not None
+        and not english
+        and quiet in SILENT_LABELS
+        and not overrules_rules(reading, change=True)
+        and when.TODAY_OTHER.search(text) is None
+        and asks_listener(text)
+    ):
+        # Trigger: the same order in another language ("説明は箇条書きにしてください",
+        #          "설명은 짧게 해 주세요"), which the reader reads as a weak greeting.
+        # Why: the reader has few such clauses per language; the order's words (the
+        #      listener asked to explain, answer or write) say it stands.
+        # Outcome: kept word for word as a preference (a sure silent reading wins).
+        quiet, reading = "", replace(reading, label="preference", sure=True)
     change = UPDATE_CUE.search(text) is not None and when.TODAY.search(text) is None
     habit = when.HABITUAL.search(text) is not None and english
     if (
@@ -319,6 +358,30 @@ def decide_clause(
     elif reading is not None and not quiet and english and team_size(raw) and not reading.sure:
         # the same headcount read as durable without standing out: the team's fact
         reading = replace(reading, label="fact", sure=True)
+    if (
+        reading is not None
+        and not explicit
+        and quiet != "question mark"
+        and not overrules_rules(reading, change=True)
+        and tool_named(raw) is not None
+    ):
+        # Trigger: a clause that names the tool a kind of work is done with ("Betalingen
+        #          lopen via Mollie", "Load calcs are done in Braceworks", "I scan the
+        #          sketches with an Epson flatbed"), read unsure or weakly silent.
+        # Why: the stack's facts are said in more wordings than the corpus holds, in
+        #      every language; the reader drops them (fact 0.2, a weak one-off), and
+        #      the tool's name cannot be recalled from anything else.
+        # Outcome: kept as a fact (a todo, reminder, goal or dated event the reader reads
+        #          keeps its label; a taste needs a taste's words or an order, a decision
+        #          a choice's) unless a silent reading is sure enough to overrule a change.
+        label = reading.label
+        if (
+            label in SILENT_LABELS
+            or (label == "preference" and not (taste_said(raw) or asked_of_listener(raw)))
+            or (label == "decision" and not decision_said(raw))
+        ):
+            label = "fact"
+        quiet, reading = "", replace(reading, label=label, score=max(reading.score, 0.5), sure=True)
     if (
         quiet
         and (quiet != reading_label(reading) or overrules_rules(reading, change=change))

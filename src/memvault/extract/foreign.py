@@ -48,6 +48,7 @@ _READ_WORDS = _OTHER_LATIN | MORE_OTHER
 __all__ = [
     "LEAD_MASS",
     "STATED_OTHER",
+    "asks_listener",
     "in_a_read_language",
     "introduces",
     "keep_other_language",
@@ -75,8 +76,39 @@ _ASKED = re.compile(
     re.I,
 )
 
+#: How the listener should explain, answer or write, asked of it ("Quando mi spieghi
+#: qualcosa, usa elenchi puntati", "Skriv till mig på svenska", "Erklär mir Technik mit
+#: Vergleichen", "説明は箇条書きにしてください", "설명은 짧게 해 주세요"): a standing
+#: request about the answers, however the reader types it.
+_VERBS_TO_LISTENER = (
+    r"spieg|rispond|scriv|expli|explí|respond|contest|contést|escrib|escrí|escrev|répond"
+    r"|écri|erklär|antwort|schreib|wyjaś|wytłumacz|odpowiad|odpisz|förklar|svara|skriv"
+    r"|forklar|vysvětl|odpovíd|piš|răspun|scrie|tutoy"
+)
+_TO_LISTENER = re.compile(
+    rf"(?<!\w)(?:mi|me|mir|mig|mij|mnie|em)\s+(?:\w+\s+)?(?:{_VERBS_TO_LISTENER})\w*"
+    rf"|(?<!\w)(?:{_VERBS_TO_LISTENER})\w*[\s-]+(?:till\s+|to\s+)?(?:mi|me|mir|mig|mij|mnie)(?!\w)"
+    rf"|(?<!\w)(?:{_VERBS_TO_LISTENER})\w*(?:me|mi)(?!\w)"
+    r"|(?:説明|回答|返事|答え|返信|解説)[^。]*(?:ください|下さい|お願い|してね|してほしい)"
+    r"|(?:설명|답변|대답|답)[^.]*(?:주세요|주시면|부탁)"
+    r"|(?:请|請)[^。]*(?:回答|解释|解釋|说明|說明|回复|回覆)",
+    re.I,
+)
+
 #: Glosses that date a happening in the last days: it stays an event in any language.
 _RECENT_GLOSSES = frozenset({"yesterday", "last week"})
+
+
+def asks_listener(text: str) -> bool:
+    """Whether a clause not in English asks the listener how to explain, answer or write
+    (a standing request about the answers), not said of a recent day.
+
+    >>> asks_listener("Erklär mir Technik bitte mit Alltagsvergleichen")
+    True
+    >>> asks_listener("Mi hermano me escribió ayer"), asks_listener("Ik woon in Gent")
+    (False, False)
+    """
+    return _TO_LISTENER.search(text) is not None and not _RECENT_GLOSSES.intersection(glosses(text))
 
 
 #: A fact reading this probable keeps a clause in another language that names something.
@@ -146,7 +178,7 @@ def keep_other_language(
         # Outcome: kept word for word, typed as below (a fact unless its words say more).
         sure = True
     if not sure:
-        if not (wants_replies(text) or favourite_said(text)):
+        if not (wants_replies(text) or favourite_said(text) or asks_listener(text)):
             return None, f"silent:unread (not English, {reading.label} {reading.score:.2f})"
         # "Cevapları Türkçe yazarsan sevinirim", "mi editor favorito es Helix":
         # how the answers should be, or a favourite — a taste however unsure
@@ -156,6 +188,7 @@ def keep_other_language(
         favourite_said(text)
         or wants_replies(text)
         or (reading.label in {"fact", "preference"} and _ASKED.search(text) is not None)
+        or asks_listener(text)
     )
     if (reading.label == "event" and not _RECENT_GLOSSES.intersection(hints)) or (
         reading.label == "preference"
