@@ -34,6 +34,7 @@ import re
 from memvault.extract.base import Candidate
 from memvault.extract.reading import VERBATIM_RULE, english_like
 from memvault.extract.speech import stated
+from memvault.model.enums import MemoryType
 
 __all__ = ["names_someone_else", "own_aside", "raw_words_keep", "record_field"]
 
@@ -225,13 +226,14 @@ def own_aside(cand: Candidate, sentence_of: dict[int, int], touched: set[int]) -
     Why: an English first-person statement in a sentence of its own, naming nobody
          else, says nothing about the sensitive clause's person.
     Outcome: it stays beside the refused clause; a clause of the same sentence, in
-             another language (kept in raw words) or about someone else does not.
+             another language (kept in raw words) or about someone else does not —
+             except the speaker's own task or reminder, in any language ("Erinnere
+             mich, die Farbe zu bestellen. Mein Nachbar ist …"): a task is what the
+             speaker has to do, and its sentence names no one else.
     """
     index = sentence_of.get(id(cand))
-    return (
-        index is not None
-        and index not in touched
-        and not cand.rule.startswith(VERBATIM_RULE)
-        and english_like(cand.said)
-        and stated(cand.said)
-    )
+    if index is None or index in touched:
+        return False
+    if cand.type is MemoryType.TODO and not names_someone_else(cand.said or cand.content):
+        return True
+    return not cand.rule.startswith(VERBATIM_RULE) and english_like(cand.said) and stated(cand.said)

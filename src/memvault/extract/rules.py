@@ -80,6 +80,7 @@ from memvault.extract.reading import (
     english_like,
     retype,
 )
+from memvault.extract.reasons import join_reason
 from memvault.extract.register import Record, calendar_entry, read_register, record_candidates
 from memvault.extract.rule_table import DEFAULT_RULES
 from memvault.extract.sensitive import sensitive_words
@@ -154,6 +155,12 @@ def _of_the_day(raw: str) -> bool:
     False
     """
     return any(p.search(raw) for p in (when.TODAY, when.TODAY_OTHER, when.THE_DAY))
+
+
+def _mark(trace: list[ClauseTrace], at: Sequence[int], why: str) -> None:
+    """Say in the trace that the clauses at ``at`` went into another memory (``why``)."""
+    for i in at:
+        trace[i] = replace(trace[i], decision=f"{why} ({trace[i].decision})")
 
 
 class RuleExtractor:
@@ -552,17 +559,17 @@ class RuleExtractor:
             candidates, sentence_of = join_introduction(candidates, sentence_of)
             # "We dropped Airtable. The schedule lives in Notion now.": one change
             candidates, sentence_of = join_change(candidates, sentence_of)
+            # "I prefer short answers. I read them between customers.": the reason
+            # stays with the preference it explains (see reasons.join_reason)
+            candidates, sentence_of, reasons = join_reason(candidates, sentence_of)
+            _mark(trace, [trace_of[id(c)] for c in reasons], "joined to the preference it explains")
             # Trigger: a later sentence's fact that names something of its own ("Our arm
             #          runs ROS 2. Sim is in Gazebo.", "We use Laravel. Todo en Hetzner.").
             # Why: the turn tells one thing and its detail; alone the detail says little
             #      ("Sim is in Gazebo." — whose?), dropped its name is lost.
             # Outcome: the second sentence of the memory before it (see attach.join_detail).
             candidates, sentence_of, joined = join_detail(candidates, sentence_of, details)
-            for cand in joined:
-                at = trace_of[id(cand)]
-                trace[at] = replace(
-                    trace[at], decision=f"joined to a kept memory ({trace[at].decision})"
-                )
+            _mark(trace, [trace_of[id(c)] for c in joined], "joined to a kept memory")
         if candidates and unkept and not sensitive_turn:
             # Trigger: a clause kept nothing but names an identifier ("It's ticket
             #          FE-88.", ", which sits on VLAN 240") in a turn that keeps a memory.
@@ -572,11 +579,7 @@ class RuleExtractor:
             candidates, sentence_of, attached = attach_identifiers(
                 candidates, sentence_of, [u for u, _ in unkept], subject, moment.date()
             )
-            for index in attached:
-                at = unkept[index][1]
-                trace[at] = replace(
-                    trace[at], decision=f"attached to a kept memory ({trace[at].decision})"
-                )
+            _mark(trace, [unkept[index][1] for index in attached], "attached to a kept memory")
         return Extraction(
             tuple(candidates[: self.max_candidates]),
             tuple(errors),
