@@ -50,16 +50,20 @@ __all__ = ["join_reason"]
 
 _REASONS = frozenset({MemoryType.FACT, MemoryType.PREFERENCE})
 #: What the answers are ("I prefer short answers", "I like explanations with …").
-_ANSWERS = re.compile(
-    r"\b(?:repl(?:y|ies)|answers?|responses?|explanations?|examples?|snippets?|summar(?:y|ies)"
-    r"|feedback|recipes?|code|units?|measurements?|spelling|format)\b",
-    re.I,
+_ANSWER_WORDS = frozenset(
+    "reply replies answer answers response responses explanation explanations example"
+    " examples snippet snippets summary summaries feedback recipe recipes code unit units"
+    " measurement measurements spelling format".split()
 )
 #: A taste of the sentence's own ("I love green tea"): a second preference, not a reason.
-_OWN_TASTE = re.compile(
-    r"\b(?:like|likes|love|loves|prefer|prefers|enjoy|enjoys|hate|hates|favou?rite|adore)\b",
-    re.I,
+_TASTE_WORDS = frozenset(
+    "like likes love loves prefer prefers enjoy enjoys hate hates favourite favorite adore".split()
 )
+_WORD = re.compile(r"[a-z]+")
+
+
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
 
 
 def _about_the_answers(said: str) -> bool:
@@ -68,7 +72,7 @@ def _about_the_answers(said: str) -> bool:
         asked_of_listener(said)
         or about_replies(said)
         or wants_replies(said)
-        or _ANSWERS.search(said) is not None
+        or not _ANSWER_WORDS.isdisjoint(_words(said))
     )
 
 
@@ -78,7 +82,7 @@ def _joins(host: Candidate, reason: Candidate) -> bool:
     return not (
         host.type is not MemoryType.PREFERENCE
         or not _about_the_answers(host.said or host.content)
-        or _OWN_TASTE.search(said) is not None
+        or not _TASTE_WORDS.isdisjoint(_words(said))
         or reason.type not in _REASONS
         or host.rule in INTRODUCTIONS
         or reason.rule in INTRODUCTIONS

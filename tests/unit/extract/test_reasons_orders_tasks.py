@@ -1,8 +1,11 @@
 """Session 18: a preference's reason in the next sentence is the preference's second
 sentence, not a memory of its own; a change, the stack's fact, a name and an explicit
 "remember" after a preference stay apart. In a turn with a sensitive sentence, the
-speaker's own task in another language is kept as the English one is. Sentences written
-for this file (no evaluation set was copied)."""
+speaker's own task in another language is kept as the English one is. An order to the
+listener about how to explain, answer or write, in another language, is a preference
+however the reader reads it (not the same verbs said of yesterday); a stack fact said
+with a taste's label but no taste's words is a fact. Sentences written for this file (no
+evaluation set was copied)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import pytest
 
 from memvault.extract import Message, RuleExtractor
 from memvault.extract.base import Candidate
+from memvault.extract.foreign import asks_listener
 from memvault.extract.reasons import join_reason
 from memvault.model.enums import MemoryType
 
@@ -99,3 +103,37 @@ def test_a_fact_in_another_language_beside_a_sensitive_sentence_still_goes() -> 
     """The near miss: only a task is the speaker's own whatever its words."""
     got = kept("Wir arbeiten mit Holz aus dem Schwarzwald. Mein Nachbar hat Krebs.")
     assert not any("Schwarzwald" in content for _, content in got), got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Explícame las fórmulas paso a paso.",  # read as nothing before session 18
+        "回答は短くしてください。",  # read as nothing before session 18
+        "Rispondimi sempre con esempi pratici.",
+        "답변은 존댓말로 해 주세요.",
+    ],
+)
+def test_an_order_about_the_answers_in_another_language_is_a_preference(text: str) -> None:
+    assert asks_listener(text)
+    assert kept(text) == [("Preference", text)]
+
+
+@pytest.mark.parametrize("text", ["Mi jefe me escribió ayer.", "Ela me respondeu ontem."])
+def test_the_same_verbs_said_of_yesterday_are_no_order(text: str) -> None:
+    assert not asks_listener(text)
+    assert not any(kind == "Preference" for kind, _ in kept(text)), kept(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("I practise scales with Yousician.", "Fact"),  # a Preference before session 18
+        ("I learn kanji with WaniKani.", "Fact"),
+        ("I love sketching in Procreate.", "Preference"),  # a taste's words
+        ("Write to me in Canadian English.", "Preference"),  # an order to the listener
+        ("Use Canadian spelling in the reports.", "Preference"),
+    ],
+)
+def test_a_tool_named_is_a_fact_unless_a_taste_or_an_order_is_said(text: str, kind: str) -> None:
+    assert [k for k, _ in kept(text)] == [kind], kept(text)
