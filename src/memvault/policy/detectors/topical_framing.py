@@ -24,7 +24,9 @@ _SUBJ = re.compile(
     r"\bo usu[aá]rio\b|\ba usu[aá]ria\b|\btenho\b|\btenemos\b|\bestamos\b|\bhemos\b|\buso\b|"
     r"\bmi pareja\b|"
     r"\bnosotros\b|\bnous\b|\bwir\b|\bestou\b|\bsou\b|\bio\b|"
-    r"\bl'utente\b|\bsono\b|\bho\b|\bikzelf\b|\bik\b|\bmijn\b|" + words(POSSESSIVES) + ")"
+    r"\bl'utente\b|\bsono\b|\bho\b|\bprendo\b|\bikzelf\b|\bik\b|\bmijn\b|"
+    + words(POSSESSIVES)
+    + ")"
     # the owner words (base.POSSESSIVES): "my", "his", "mein…", "mon", "minha" …
 )
 
