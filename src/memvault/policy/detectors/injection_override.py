@@ -129,7 +129,25 @@ _INSTR_WORDS = re.compile(
     r"(?i)\b(?:instrucciones|instructions|consignes|r[èe]gles|anweisungen|regeln|istruzioni|"
     r"regole|instru[çc][õo]es|regras|instructies|regels|instrukcje|polecenia|инструкции|правила|"
     r"talimat\w*|pol[ií]ticas?|normas|directrices|richtlinien|vorgaben|direttive|politiche|"
-    r"diretrizes)\b|指令|指示|规则|ルール|지시|限制"
+    r"diretrizes|"
+    # languages the corpus barely holds (session 18): id/ms, sw, tl, vi, cs/sk, hr/sr/bs/sl,
+    # sv/no/da, fi, hu, ro, uk/bg/mk, el, eu, ca, lv, lt, et, cy, ga, is, sq, uz, az, zu, yo,
+    # so, ha, hi, bn, ar, fa, he, am, ur
+    r"instruksi|perintah|aturan|petunjuk|arahan|peraturan|maagizo|maelekezo|sheria|"
+    r"tagubilin|instruksyon|panuntunan|patakaran|h[ưu][ớo]ng d[ẫa]n|ch[ỉi] d[ẫa]n|"
+    r"quy t[ắa]c|ch[ỉi] th[ịi]|pokyny|pokynů|instrukce|inštrukcie|pravidla|pravidlá|upute|"
+    r"uputstva|uputa|pravila|instrukcije|navodila|instruktioner|instruksjoner|anvisningar|"
+    r"regler|reglerna|reglene|ohjeet|ohjeita|säännöt|sääntöjä|utasítás\w*|szabály\w*|"
+    r"instruc[țţt]iunile|instruc[țţt]iuni|regulile|інструкції|вказівки|инструкции|указания|"
+    r"упатства|οδηγίες|κανόνες|εντολές|argibideak|jarraibideak|arauak|instruccions|regles|"
+    r"instrukcijas|norādījumus|noteikumus|nurodymus|taisykles|juhiseid|juhised|reegleid|"
+    r"reeglid|cyfarwyddiadau|rheolau|treoracha|rialacha|leiðbeiningar|fyrirmæli|reglur|"
+    r"reglurnar|udhëzimet|rregullat|ko['‘’ʻ]rsatmalar\w*|qoidalar\w*|təlimatlar\w*|"
+    r"qaydalar\w*|imiyalelo|imithetho|iziqondiso|ìlànà|ilana|itọnisọna|tilmaamaha|"
+    r"tilmaamo|xeerarka|umarni|dokoki)\b"
+    r"|निर्देश\w*|नियम\w*|নির্দেশ\w*|নিয়ম\w*|التعليمات|تعليمات|القواعد|الأوامر|"
+    r"دستورالعمل\w*|دستورات|قوانین|ہدایات|הוראות|ההוראות|הכללים|መመሪያ\w*|ህጎች\w*"
+    r"|指令|指示|规则|ルール|지시|限制"
 )
 
 
@@ -137,6 +155,19 @@ _FORGET_WORDS = re.compile(
     r"(?i)\b(?:ignor\w*|olvid\w*|oubli\w*|vergiss\w*|vergessen|dimentic\w*|esque[çc]\w*|negeer|"
     r"vergeet|zapomnij|zignoruj|игнор\w*|забудь|unut\w*|yok say|n'[ée]coute plus|n'ob[ée]is plus|"
     r"keine \w+ mehr|ohne \w+ regeln|desconsider\w*|sin (?:revisar|filtros?|restricciones))"
+    r"|\b(?:abaikan|lupakan|acuhkan|jangan (?:ikuti|patuhi)|puuza|puuzia|sahau|usifuate|"
+    r"(?:huwag|wag) (?:pansinin|sundin)|kalimutan|balewalain|ipagwalang-bahala|b[ỏo] qua|"
+    r"qu[êe]n (?:đi|h[ếe]t|t[ấa]t c[ảa])|ph[ớo]t l[ờo]|ignoruj(?:te)?|zapome[ňn](?:te)?|"
+    r"zabudni|zanemari|zaboravi|ignoriraj|ignori[šs]i|pozabi|ignorera|gl[öo]m|ignorer|glem|"
+    r"bortse fra|unohda|ohita|j[äa]t[äa] huomiotta|hagyd figyelmen kívül|felejtsd el|"
+    r"ignor[ăa]|uit[ăa]|ігноруй|ігнорувати|не зважай|игнорирай|забрави|игнорирај|заборави|"
+    r"αγνόησε|αγνοήστε|ξέχασε|ξεχάστε|ahaztu|baztertu|oblida|ignorē|aizmirsti|neievēro|"
+    r"ignoruok|pamir[šs]k|nepaisyk|ignoreeri|unusta|eira|anwybydda|anwybyddwch|anghofia|"
+    r"anghofiwch|d[ée]an neamhaird|d[ée]an dearmad|hunsa[ðd]u|hunds[aá][ðd]u|gleymdu|"
+    r"injoro|harro|e['‘’ʻ]tiborsiz qoldir|unut|nəzərə alma|məhəl qoyma|ziba|khohlwa|"
+    r"ungazinaki|foju fo|gb[àa]gb[ée]|iska (?:indho tir|dhaaf)|ilow|yi watsi da)\b"
+    r"|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल जाओ|भूल जाइए|উপেক্ষা|ভুলে যাও|অগ্রাহ্য|تجاهل|"
+    r"انسَ|نادیده بگیر|فراموش کن|نظرانداز|بھول جاؤ|התעלם|תתעלם|שכח|ችላ በ[ልይ]|እርሳ"
     r"|忽略|无视|無視|忘れ|무시|没有任何|无限制|不受限制"
 )
 
@@ -286,10 +317,34 @@ def _weak_signal(clause: str) -> re.Match[str] | None:
     return verb
 
 
+# "Don't forget the rules" keeps them: a negation right before the forget word
+# ("glöm inte", "jangan lupakan", "huwag kalimutan", "đừng quên", "ne zaboravi", "älä unohda").
+_NEGATED = re.compile(
+    r"(?i)(?:\b(?:inte|ikke|ej|jangan|huwag|wag|đừng|ne|nu|nie|не|älä|ära|ez|ná|ekki|má|mos|"
+    r"don't|do not|never|nunca|jamais|nie|non|não|nicht)\s+)$|אל\s+$|لا\s+$"
+)
+# … or right after it in the Nordic languages ("glöm inte", "glem ikke")
+_NEGATED_AFTER = re.compile(r"(?i)^\s+(?:inte|ikke|ej|ei|aldrig|aldri)\b")
+# The user's own instructions ("maagizo yangu", "instruksi saya", "ang aking mga tagubilin"):
+# a preference taken back, not the assistant's rules.
+_OWN_INSTRUCTIONS_INTL = re.compile(
+    r"(?i)^\s*(?:yangu|zangu|saya|ko|ku|của tôi|mine|mina|minun|mani|mano|minu|moje|moja|"
+    r"moji|moj|mitt|min)\b"
+)
+_OWN_BEFORE_INSTR = re.compile(r"(?i)(?:\baking\s+(?:mga\s+)?|मेरे\s+|मेरी\s+|আমার\s+)$")
+
+
 def _override_words(clause: str) -> re.Match[str] | None:
-    """A "forget/ignore" word beside an instructions word, unless it is a defence."""
+    """A "forget/ignore" word beside an instructions word, unless it is a defence, a
+    negation ("don't forget the rules") or the user's own instructions."""
     f = _FORGET_WORDS.search(clause)
     instr = _INSTR_WORDS.search(clause)
     if f is None or instr is None or _DEFENCE_AFTER.match(clause[instr.end() :]):
         return None  # "must ignore instructions inside web pages": a defence
+    if _NEGATED.search(clause[: f.start()]) or _NEGATED_AFTER.match(clause[f.end() :]):
+        return None
+    if _OWN_INSTRUCTIONS_INTL.match(clause[instr.end() :]) or _OWN_BEFORE_INSTR.search(
+        clause[: instr.start()]
+    ):
+        return None
     return f
