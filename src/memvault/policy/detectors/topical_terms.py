@@ -175,7 +175,10 @@ IDENT_PRACTICE = (
     r"(?:church|mass|mosque|synagogue|temple|gurdwara)|attends? (?:church|mass|mosque|synagogue|"
     r"temple|gurdwara|services)|observes? (?:ramadan|shabbat|the sabbath|lent|passover|yom kippur)|"
     r"fasts? (?:during|for) ramadan|wears? (?:a )?(?:hijab|niqab|burqa|turban|kippah|yarmulke|"
-    r"headscarf)|converted to|was bapti[sz]ed|bar mitzvah|bat mitzvah|religious"
+    r"headscarf)|converted to|was bapti[sz]ed|bar mitzvah|bat mitzvah|religious|"
+    # a Sikh's practice (session 18): "took amrit", "amritdhari", "wears a patka"
+    r"amritdhari|keshdhari|sahajdhari|(?:took|take|taken|taking) amrit|wears? (?:a )?(?:dastar|"
+    r"patka|kara)|carr(?:y|ies) (?:a )?kirpan"
 )
 IDENT_ORIENT = (
     r"gay|lesbian|bisexual|bi|queer|pansexual|asexual|homosexual|heterosexual|"
@@ -205,7 +208,14 @@ IDENT_ETHNIC = (
     r"romany|gypsy|bedouin|baloch|baluch|sindhi|punjabi|bengali|gujarati|"
     r"hmong|cherokee|navajo|lakota|ojibwe|cree|métis|metis|quechua|aymara|"
     r"mapuche|guaraní|guarani|afro-latin[oa]|mestiz[oa]|cajun|"
-    r"kurde|kurdo|curdo|curda|romni|gitan[oa]?|gitane|zingar[oa]"
+    r"kurde|kurdo|curdo|curda|romni|gitan[oa]?|gitane|zingar[oa]|"
+    # the same said in other languages (session 18): "sou parda", "soy afrodescendiente",
+    # "je suis métisse", "ich bin Schwarze", "ik ben zwart" (a colour word only with a
+    # person's copula: the topical rule's subject and copula, the named rule's "is")
+    r"negr[oa]|pard[oa]|ind[ií]gena|quilombola|mesti[çz][oa]|afrodescendiente|"
+    r"afrodescendente|afro-?brasileir[oa]|afro-?latin[oa]|cigan[oa]|m[ée]tisse?|noire?|"
+    r"kabyle|schwarze[rn]?|afrodeutsch\w*|sinto|sintiza|meticci[oa]|zwart|"
+    r"marokkaans-nederlands\w*|turks-nederlands\w*"
 )
 #: Trade unions named by their own name ("a member of Unison", "afiliada a UGT"), read
 #: only after a membership verb: several are also plain words.
@@ -219,7 +229,12 @@ UNIONS = (
 )
 IDENT_CASTE = (
     r"caste(?!s? (?:system|systems|hierarch(?:y|ies)))|brahmin|kshatriya|vaishya|shudra|dalit|obc|"
-    r"scheduled caste|untouchable|jati|varna"
+    r"scheduled caste|untouchable|jati|varna|"
+    # castes and communities by name (session 18): "my in-laws are Kayastha", "he's a Jat"
+    r"jat|jats|jatav|yadav|rajput|kayastha|nair|maratha|lingayat|vokkaliga|kamma|kapu|ezhava|"
+    r"thevar|gounder|iyengar|chamar|mahar|valmiki|bania|baniya|khatri|bhumihar|kurmi|gurjar|"
+    r"gujjar|ahir|nadar|namboodiri|chitpavan|deshastha|patidar|marwari|adivasi|"
+    r"upper[- ]caste|lower[- ]caste|savarna|bahujan|scheduled tribe|other backward class(?:es)?"
 )
 IDENT_POLITICS = (
     r"republican|democrat|democratic party|labour|labor party|tory|tories|conservative(?: party)?|"
