@@ -52,11 +52,15 @@ STORED = [
 ]
 
 
-@pytest.mark.parametrize("text", INJECTIONS)
-def test_instruction_to_drop_the_rules_refused(text: str) -> None:
-    assert decision(text) == ("INJECTION_DETECTED", RULE)
-
-
-@pytest.mark.parametrize("text", STORED)
-def test_own_memory_command_or_negation_stored(text: str) -> None:
-    assert decision(text) == ("SUCCESS_STORED", None)
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        *((t, ("INJECTION_DETECTED", RULE)) for t in INJECTIONS),
+        *((t, ("SUCCESS_STORED", None)) for t in STORED),
+    ],
+)
+def test_order_refused_own_command_or_negation_stored(
+    text: str, expected: tuple[str, str | None]
+) -> None:
+    """Each instruction is refused by the pairing rule; each near miss is stored."""
+    assert decision(text) == expected

@@ -71,10 +71,7 @@ PAIRS = [
         "Moja dziewczyna bierze tabletki antykoncepcyjne.",
     ),
     # en: erectile medication
-    (
-        "The pharmacy stocks sildenafil and tadalafil generics.",
-        "My husband takes sildenafil before weekends.",
-    ),
+    ("The pharmacy stocks sildenafil generics.", "My husband takes sildenafil on weekends."),
 ]
 
 
@@ -83,15 +80,15 @@ def test_person_refused_topic_stored(topic: str, person: str) -> None:
     assert_twins(topic, person, INTIMATE)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Soy amante del café y de los libros viejos.",  # a lover of coffee
-        "Mi madre es amante de la música clásica.",
-        "Ik heb het afval gescheiden en buiten gezet.",  # waste sorted
-        "Ich will Unfälle im Labor verhüten.",  # prevent accidents
-        "Prendo il treno delle otto per andare in ufficio.",  # a train, not a pill
-    ],
+SHARED_WORD = (
+    "Soy amante del café y de los libros viejos.",  # a lover of coffee
+    "Mi madre es amante de la música clásica.",
+    "Ik heb het afval gescheiden en buiten gezet.",  # waste sorted
+    "Ich will Unfälle im Labor verhüten.",  # prevent accidents
+    "Prendo il treno delle otto per andare in ufficio.",  # a train, not a pill
 )
-def test_shared_word_stored(text: str) -> None:
-    assert decision(text) == ("SUCCESS_STORED", None)
+
+
+def test_shared_word_stored() -> None:
+    """A memory that shares a word with the new terms names no one's intimate life."""
+    assert [decision(t) for t in SHARED_WORD] == [("SUCCESS_STORED", None)] * len(SHARED_WORD)
