@@ -62,7 +62,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from langgraph.store.base import (
     BaseStore,
@@ -76,6 +76,7 @@ from langgraph.store.base import (
     SearchOp,
     validate_op_namespace,
 )
+from pydantic import StringConstraints, TypeAdapter
 
 from memvault.access.keys import AGENT_RULE, is_agent_name
 from memvault.config import MemvaultConfig, default_home
@@ -102,6 +103,7 @@ from memvault.integrations.langgraph_items import (
 )
 from memvault.integrations.langgraph_puts import ItemWrites
 from memvault.model.enums import StopReason
+from memvault.model.node import ID_PATTERN
 from memvault.model.validation import clean_user_id
 
 __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
@@ -112,6 +114,26 @@ __all__ = ["FILTER_OPERATORS", "MemvaultStore"]
 SCAN_LIMIT = 10_000
 #: A query's candidates: the vector leg alone, as deep as memvault allows.
 _SIMILARITY = RetrievalConfig(name="langgraph", text_weight=0.0, top_k_text=0, top_k_vector=1000)
+
+
+#: A project id, as a memory's ``project_id`` takes it (``ScopeId`` of memvault.model.node).
+_PROJECT_RULE = "1-128 letters, digits, '_', '.', ':' or '-', starting with a letter or digit"
+_PROJECT_ID: TypeAdapter[str] = TypeAdapter(
+    Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=ID_PATTERN)]
+)
+
+
+def _is_project_id(value: object) -> bool:
+    """Whether ``value`` is a project id a memory can hold.
+
+    >>> _is_project_id("team-1.v2"), _is_project_id(""), _is_project_id("a b")
+    (True, False, False)
+    """
+    try:
+        _PROJECT_ID.validate_python(value, strict=True)
+    except ValueError:  # pydantic's ValidationError
+        return False
+    return True
 
 
 class MemvaultStore(ItemWrites, BaseStore):
@@ -146,6 +168,19 @@ class MemvaultStore(ItemWrites, BaseStore):
     ) -> None:
         self.home = Path(home).expanduser() if home is not None else default_home()
         self.orchestrator = orchestrator
+        if project is not None and not _is_project_id(project):
+            # Trigger: ``project=""`` (an empty setting), ``"  "``, ``5`` (review S18-R13).
+            # Why: the read scope applies a truthy project only, so ``""`` listed and
+            #   searched every project's items, and the name was checked at the first
+            #   put (SCHEMA_INVALID on ``project_id``, a field the caller never named).
+            # Outcome: a memory's project id or ``None``, else ValidationFailed here,
+            #   before anything is opened or written.
+            raise ValidationFailed(
+                f"project is not a project id: {project!r}",
+                stop_reason=StopReason.SCHEMA_INVALID,
+                errors=(("project", _PROJECT_RULE),),
+                hint=f"name the store's project with {_PROJECT_RULE}, or leave it out",
+            )
         self.project = project
         if user is not None and user is not ALL_USERS:
             # Trigger: ``user=" alice "`` or ``user=5`` (review S16-R5).
