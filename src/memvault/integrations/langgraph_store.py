@@ -136,6 +136,16 @@ def _is_project_id(value: object) -> bool:
     return True
 
 
+def _misnamed(field: str, value: object, what: str, rule: str) -> ValidationFailed:
+    """The error of a constructor argument that is not ``what`` (SCHEMA_INVALID, its rule)."""
+    return ValidationFailed(
+        f"{field} is not {what}: {value!r}",
+        stop_reason=StopReason.SCHEMA_INVALID,
+        errors=((field, rule),),
+        hint=f"name the store's {field} with {rule}",
+    )
+
+
 class MemvaultStore(ItemWrites, BaseStore):
     """LangGraph's store interface on one memvault orchestrator (``abatch`` runs in a thread).
 
@@ -175,12 +185,7 @@ class MemvaultStore(ItemWrites, BaseStore):
             #   put (SCHEMA_INVALID on ``project_id``, a field the caller never named).
             # Outcome: a memory's project id or ``None``, else ValidationFailed here,
             #   before anything is opened or written.
-            raise ValidationFailed(
-                f"project is not a project id: {project!r}",
-                stop_reason=StopReason.SCHEMA_INVALID,
-                errors=(("project", _PROJECT_RULE),),
-                hint=f"name the store's project with {_PROJECT_RULE}, or leave it out",
-            )
+            raise _misnamed("project", project, "a project id", _PROJECT_RULE)
         self.project = project
         if user is not None and user is not ALL_USERS:
             # Trigger: ``user=" alice "`` or ``user=5`` (review S16-R5).
@@ -197,12 +202,7 @@ class MemvaultStore(ItemWrites, BaseStore):
             #   allowlist entry can name escaped it (every category), and anything was
             #   written as the memories' agent (``5`` and ``""`` failed at the first put).
             # Outcome: the keys' rule here, before anything is opened or written.
-            raise ValidationFailed(
-                f"agent is not an agent name: {agent!r}",
-                stop_reason=StopReason.SCHEMA_INVALID,
-                errors=(("agent", AGENT_RULE),),
-                hint=f"name the store's agent with {AGENT_RULE}",
-            )
+            raise _misnamed("agent", agent, "an agent name", AGENT_RULE)
         self.agent = agent
         self.contract = contract
         self.config = config
