@@ -17,7 +17,7 @@ from memvault.model.decision import Span
 from memvault.model.enums import StopReason
 from memvault.policy.detectors import Detector, Hit
 from memvault.policy.findings import CheckFn, Finding, Prepared, finding
-from memvault.policy.learned import HeadScore
+from memvault.policy.learned import HeadScore, LearnedLayer
 from memvault.policy.normalize import NormalizedText, normalize
 
 __all__ = ["check_classifier", "check_learned", "content_check", "slug_of", "value_adds"]
@@ -103,41 +103,59 @@ _PLAIN_WORD = re.compile(r"(?<!\w)[^\W\d_]+(?!\w)")
 
 
 def value_adds(value: str, text: str) -> str | None:
-    """What a value that wraps ``text`` says beside it, for the heads, or None.
+    """What a value says beside ``text``, for the heads, or None.
 
     A JSON value: its fields other than the text (:func:`_leaves`: a scalar field as
-    "name: value", an object's key that holds more), each of three plain words or more,
-    one line each. Any other value: what is left once the text is cut out. None when
-    that has fewer than three plain words.
+    "name: value", an object's fields named by its key), each of three plain words or
+    more on a line of its own, and the shorter "name: value" fields together on one line
+    led by the text ("Team notes: diagnosis: schizophrenia"). Any other value: what is
+    left once the text is cut out; a value of one or two words is read after the text it
+    qualifies ("Mia's status: schizophrenia"). None when nothing has three plain words.
 
     >>> wrapped = '{"content": "Team notes", "tag": "ops", "note": "Bring the spare cable."}'
-    >>> value_adds(wrapped, "Team notes")
-    'note: Bring the spare cable.'
+    >>> value_adds(wrapped, "Team notes").splitlines()
+    ['note: Bring the spare cable.', 'Team notes: tag: ops']
     >>> value_adds('{"content": "Team notes", "type": "Fact", "status": "done"}', "Team notes")
+    'Team notes: type: Fact; status: done'
     >>> value_adds('{"content": "Team notes", "diagnosis": "a broken wrist"}', "Team notes")
     'diagnosis: a broken wrist'
     >>> listed = '{"content": "Team notes", "diagnosis": ["a broken wrist"], "mia_has_flu": true}'
     >>> value_adds(listed, "Team notes").splitlines()
     ['diagnosis: a broken wrist', 'mia has flu']
+    >>> value_adds("schizophrenia", "Mia's status"), value_adds("42", "Mia's status")
+    ("Mia's status: schizophrenia", None)
     """
     try:
         parsed = json.loads(value)
     except ValueError:
         parsed = None
     if isinstance(parsed, dict | list):
-        leaves = [
-            leaf.strip()
-            for leaf in _leaves(parsed, text.strip())
-            if len(_PLAIN_WORD.findall(leaf)) >= 3
-        ]
-        said = "\n".join(leaves)
+        leaves = [leaf.strip() for leaf in _leaves(parsed, text.strip())]
+        lines = [leaf for leaf in leaves if _plain_words(leaf) >= 3]
+        # Trigger: a field of one or two words beside its name ({"diagnosis":
+        #   "schizophrenia"}, {"status": "HIV positive"}).
+        # Why: under the three-words floor no head read it, and the value is handed
+        #   back to the agent with the memory (review S18-R2).
+        # Outcome: the short named fields are read together, after the text.
+        short = [leaf for leaf in leaves if _plain_words(leaf) < 3 and ": " in leaf]
+        if short:
+            lines.append(f"{text.strip()}: {'; '.join(short)}")
+        said = "\n".join(lines)
     else:
         said = value.replace(text, " ").strip()
-        if said and len(_PLAIN_WORD.findall(said)) < 3 <= len(_PLAIN_WORD.findall(value)):
+        if said and _plain_words(said) < 3 <= _plain_words(value):
             # a short remainder is read with the text it qualifies ("Dana: HIV positive"
             # beside the text "Dana": review S16-R2)
             said = value
-    return said if len(_PLAIN_WORD.findall(said)) >= 3 else None
+        elif said == value.strip() and 0 < _plain_words(said) < 3:
+            # a short value that does not repeat the text is its slot's value: read
+            # after the text ("Mia's status" = "schizophrenia": review S18-R7)
+            said = f"{text.strip()}: {said}"
+    return said if _plain_words(said) >= 3 else None
+
+
+def _plain_words(text: str) -> int:
+    return len(_PLAIN_WORD.findall(text))
 
 
 def _wraps(value: NormalizedText, text: NormalizedText | None) -> tuple[str, str] | None:
@@ -177,24 +195,44 @@ def _leaves(node: Any, text: str) -> Iterable[str]:
       is named by its key ({"diagnosis": "bipolar disorder"}: review S16-R2).
     Why: only string values were read, each alone: such a key, or a value of one or two
       words whose name says what it is, was stored unread by the heads.
-    Outcome: a scalar field, or a list of scalars, is read as "name: value[, value]"
-      (still under the three-plain-words floor: "type: Fact", "status: done" stay out),
-      a key's "_"-joined words spaced out (S17-R8), the key of a nested object or a list
-      of objects as its own line.
+    Outcome: a scalar field, or a list of scalars (lists in lists flattened), is read as
+      "name: value[, value]"; a key's joined words spaced out ("mia_has_hiv", "miaHasHiv",
+      "mia.has.hiv": S17-R8, S18-R2), list items too; a nested object's fields read alone
+      and named by its key ("diagnosis (primary): bipolar disorder"), the key alone on a
+      line when the object says nothing else; opaque ids (a UUID, a hash) left out of a
+      list (S18-R10).
+
+    >>> list(_leaves({"diagnosis": {"primary": "bipolar disorder"}}, ""))
+    ['primary: bipolar disorder', 'diagnosis (primary): bipolar disorder']
+    >>> list(_leaves({"miaHasHiv": True, "flags": [["needs_review"]]}, ""))
+    ['mia Has Hiv', 'flags: needs review']
+    >>> list(_leaves({"namespace": ["8d116ece-1738-47d9-bd9c-172411e20b8f", "images"]}, ""))
+    ['namespace: images']
     """
     if isinstance(node, str):
         if node.strip() != text:
             yield node
     elif isinstance(node, dict):
         for key, item in node.items():
-            # a key's words joined by "_" or "-" ("mia_has_hiv") read as words (S17-R8)
-            name = _JOINED.sub(" ", str(key))
-            if isinstance(item, list) and all(_scalar(x) for x in item):
+            name = _spaced(str(key))
+            flat = _flat(item) if isinstance(item, list) else None
+            if flat is not None:
                 # a list of short items is named by its key like a scalar field:
                 # {"diagnosis": ["bipolar disorder"]} (review S17-R8)
-                said = [str(x) for x in item if not (isinstance(x, str) and x.strip() == text)]
+                said = [
+                    _spaced(str(x))
+                    for x in flat
+                    if not (isinstance(x, str) and (x.strip() == text or _opaque_id(x)))
+                ]
                 yield f"{name}: {', '.join(said)}"
-            elif isinstance(item, dict | list):
+            elif isinstance(item, dict):
+                inner = list(_leaves(item, text))
+                yield from inner if inner else (name,)
+                for line in inner:
+                    field, named, said = line.partition(": ")
+                    if named:
+                        yield f"{name} ({field}): {said}"
+            elif isinstance(item, list):
                 yield name
                 yield from _leaves(item, text)
             elif item is True:  # a flag set says what its key says ("mia has hiv")
@@ -206,7 +244,37 @@ def _leaves(node: Any, text: str) -> Iterable[str]:
             yield from _leaves(item, text)
 
 
-_JOINED = re.compile(r"(?<=[^\W_])[_-]+(?=[^\W_])")
+#: words joined by "_", "-" or "." ("mia_has_hiv", "mia.has.hiv"), or in camelCase
+_JOINED = re.compile(r"(?<=[^\W_])[_.-]+(?=[^\W_])|(?<=[a-z])(?=[A-Z][a-z])")
+#: a UUID, or a hex run of eight or more with a digit (a hash): an id, not words
+_OPAQUE_ID = re.compile(
+    r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|(?=[^\d]*\d)[0-9a-fA-F]{8,}"
+)
+
+
+def _spaced(words: str) -> str:
+    """``words`` with their joins spaced out: "mia_has_hiv" → "mia has hiv"."""
+    return _JOINED.sub(" ", words)
+
+
+def _opaque_id(item: str) -> bool:
+    return _OPAQUE_ID.fullmatch(item.strip()) is not None
+
+
+def _flat(items: list[Any]) -> list[Any] | None:
+    """The scalars of a list and of the lists in it, or None when it holds an object."""
+    flat: list[Any] = []
+    for item in items:
+        if isinstance(item, list):
+            inner = _flat(item)
+            if inner is None:
+                return None
+            flat.extend(inner)
+        elif _scalar(item):
+            flat.append(item)
+        else:
+            return None
+    return flat
 
 
 def _scalar(item: Any) -> bool:
@@ -250,20 +318,28 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             # Why: "status: HIV positive" was under the n-gram heads' threshold (review
             #   S16-R2); a plain value (capture's "the user's words" beside the memory)
             #   judged so lost harmless memories and their identifiers (capture, session 16).
-            # Outcome: a JSON value's added fields get the full heads with their own
-            #   vector; a plain value's remainder the n-gram heads, as before.
-            doc = normalize(added)
+            # Outcome: a JSON value's added fields get the full heads, each line with its
+            #   own vector (one vector of every line diluted a field among the envelope's
+            #   labels: review S18-R2); a plain value's remainder the n-gram heads.
             if _is_json(wrapped[0]):
-                scores = layer.judge(
-                    doc, vector=layer.vector(added), vector_model=layer.encoder_model_id
-                )
-            else:
-                scores = layer.judge(doc, use_encoder=False)
-            yield from _head_findings(name, doc, scores)
+                yield from _line_findings(layer, name, added)
+                continue
+            doc = normalize(added)
+            yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
             continue
-        elif name == "key" or (
-            name == "value" and (value in text or len(_PLAIN_WORD.findall(doc.clean.text)) < 3)
+        elif (
+            name == "value" and first is not None and value not in text and _plain_words(value) < 3
         ):
+            # Trigger: a value of one or two words that the text does not say
+            #   ("Mia's status" = "schizophrenia").
+            # Why: read alone it is under the heads' floor (review S18-R7).
+            # Outcome: read after the text, by the n-gram heads (no second vector).
+            added = value_adds(doc.clean.text, first.clean.text)
+            if added is not None:
+                doc = normalize(added)
+                yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
+            continue
+        elif name == "key" or (name == "value" and (value in text or _plain_words(value) < 3)):
             continue
         # Trigger: the value is a short extra field of the same write.
         # Why: embedding it too would double the cost of every decision.
@@ -277,6 +353,15 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             use_encoder=is_text,
         )
         yield from _head_findings(name, doc, scores)
+
+
+def _line_findings(layer: LearnedLayer, name: str, added: str) -> Iterable[Finding]:
+    """The full heads' findings on each line of what a JSON value adds, one vector each."""
+    lines = [normalize(line) for line in added.splitlines() if line.strip()]
+    vectors = [layer.vector(line.original) for line in lines]
+    scores = layer.judge_many(lines, vectors=vectors, vector_model=layer.encoder_model_id)
+    for line, line_scores in zip(lines, scores, strict=True):
+        yield from _head_findings(name, line, line_scores)
 
 
 def _head_findings(name: str, doc: NormalizedText, scores: list[HeadScore]) -> Iterable[Finding]:

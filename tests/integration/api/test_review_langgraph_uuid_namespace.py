@@ -34,7 +34,6 @@ def _put_all(tmp_path: Path, namespaces: list[tuple[str, ...]]) -> int:
         return len(store.list_namespaces())
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R10: routed to the lead (policy/checks_content)")
 @pytest.mark.parametrize("pref", UUIDS)
 def test_a_namespace_with_a_uuid_is_stored(tmp_path: Path, pref: str) -> None:
     labels = [("test", "images", "public"), ("test", "documents", "public")]

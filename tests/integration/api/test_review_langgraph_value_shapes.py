@@ -30,7 +30,6 @@ REFUSED = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R2: routed to the lead (policy/checks_content)")
 @pytest.mark.parametrize("value", REFUSED.values(), ids=REFUSED.keys())
 def test_sensitive_fields_in_other_shapes_are_judged(tmp_path: Path, value: dict[str, Any]) -> None:
     with MemvaultStore(tmp_path, user="dana") as store, pytest.raises(WriteRefusedError):

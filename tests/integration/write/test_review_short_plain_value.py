@@ -47,7 +47,6 @@ def _add(tmp_path: Path, content: str, value: str) -> str:
         return engine.add(memory).stop_reason.value
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R7: routed to the lead (policy/checks_content)")
 @pytest.mark.parametrize(("content", "value", "expected"), SLOTS.values(), ids=SLOTS.keys())
 def test_a_short_value_is_read_with_its_text(
     tmp_path: Path, content: str, value: str, expected: str
