@@ -130,14 +130,15 @@ def value_adds(value: str, text: str) -> str | None:
     except ValueError:
         parsed = None
     if isinstance(parsed, dict | list):
-        leaves = [leaf.strip() for leaf in _leaves(parsed, text.strip())]
-        lines = [leaf for leaf in leaves if _plain_words(leaf) >= 3]
+        leaves = [(leaf.strip(), named) for leaf, named in _leaves(parsed, text.strip())]
+        lines = [leaf for leaf, _ in leaves if _plain_words(leaf) >= 3]
         # Trigger: a field of one or two words beside its name ({"diagnosis":
         #   "schizophrenia"}, {"status": "HIV positive"}).
         # Why: under the three-words floor no head read it, and the value is handed
         #   back to the agent with the memory (review S18-R2).
-        # Outcome: the short named fields are read together, after the text.
-        short = [leaf for leaf in leaves if _plain_words(leaf) < 3 and ": " in leaf]
+        # Outcome: the short named fields are read together, after the text (lists of
+        #   labels are not: "namespace: user_123, memories" read so as an injection).
+        short = [leaf for leaf, named in leaves if named and _plain_words(leaf) < 3]
         if short:
             lines.append(f"{text.strip()}: {'; '.join(short)}")
         said = "\n".join(lines)
@@ -188,8 +189,9 @@ def _is_json(value: str) -> bool:
     return value[:1] in "{[" and value.rstrip()[-1:] in "}]"
 
 
-def _leaves(node: Any, text: str) -> Iterable[str]:
-    """The fields of a JSON value as the words they say, but the field that is ``text``.
+def _leaves(node: Any, text: str) -> Iterable[tuple[str, bool]]:
+    """The fields of a JSON value as the words they say, but the field that is ``text``,
+    each with True when it is a named scalar field ("status: done").
 
     Trigger: a JSON object's key is text too ({"<a sentence>": true}), and a short field
       is named by its key ({"diagnosis": "bipolar disorder"}: review S16-R2).
@@ -203,15 +205,15 @@ def _leaves(node: Any, text: str) -> Iterable[str]:
       list (S18-R10).
 
     >>> list(_leaves({"diagnosis": {"primary": "bipolar disorder"}}, ""))
-    ['primary: bipolar disorder', 'diagnosis (primary): bipolar disorder']
+    [('primary: bipolar disorder', True), ('diagnosis (primary): bipolar disorder', True)]
     >>> list(_leaves({"miaHasHiv": True, "flags": [["needs_review"]]}, ""))
-    ['mia Has Hiv', 'flags: needs review']
+    [('mia Has Hiv', False), ('flags: needs review', False)]
     >>> list(_leaves({"namespace": ["8d116ece-1738-47d9-bd9c-172411e20b8f", "images"]}, ""))
-    ['namespace: images']
+    [('namespace: images', False)]
     """
     if isinstance(node, str):
         if node.strip() != text:
-            yield node
+            yield node, False
     elif isinstance(node, dict):
         for key, item in node.items():
             name = _spaced(str(key))
@@ -220,25 +222,25 @@ def _leaves(node: Any, text: str) -> Iterable[str]:
                 # a list of short items is named by its key like a scalar field:
                 # {"diagnosis": ["bipolar disorder"]} (review S17-R8)
                 said = [
-                    _spaced(str(x))
+                    _spaced_words(str(x))
                     for x in flat
                     if not (isinstance(x, str) and (x.strip() == text or _opaque_id(x)))
                 ]
-                yield f"{name}: {', '.join(said)}"
+                yield f"{name}: {', '.join(said)}", False
             elif isinstance(item, dict):
                 inner = list(_leaves(item, text))
-                yield from inner if inner else (name,)
-                for line in inner:
+                yield from inner if inner else ((name, False),)
+                for line, scalar in inner:
                     field, named, said = line.partition(": ")
                     if named:
-                        yield f"{name} ({field}): {said}"
+                        yield f"{name} ({field}): {said}", scalar
             elif isinstance(item, list):
-                yield name
+                yield name, False
                 yield from _leaves(item, text)
             elif item is True:  # a flag set says what its key says ("mia has hiv")
-                yield name
+                yield name, False
             elif not (isinstance(item, str) and item.strip() == text):
-                yield f"{name}: {item}"
+                yield f"{name}: {item}", True
     elif isinstance(node, list):
         for item in node:
             yield from _leaves(item, text)
@@ -255,6 +257,18 @@ _OPAQUE_ID = re.compile(
 def _spaced(words: str) -> str:
     """``words`` with their joins spaced out: "mia_has_hiv" → "mia has hiv"."""
     return _JOINED.sub(" ", words)
+
+
+def _spaced_words(item: str) -> str:
+    """A list item spaced out when its joins hold two words or more ("mia_has_hiv"),
+    else as it is: a label and its number ("user_123", "doc_0") stays one id.
+
+    >>> _spaced_words("mia_has_hiv"), _spaced_words("user_123"), _spaced_words("needs_review")
+    ('mia has hiv', 'user_123', 'needs review')
+    """
+    spaced = _spaced(item)
+    words = [w for w in spaced.split() if len(_PLAIN_WORD.findall(w)) == 1 and w.isalpha()]
+    return spaced if len(words) >= 2 else item
 
 
 def _opaque_id(item: str) -> bool:
