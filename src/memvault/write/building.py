@@ -239,6 +239,26 @@ def _opaque(part: str) -> bool:
     return bool(_HASH_LIKE.fullmatch(part) or _CHUNK_NUMBER.fullmatch(part))
 
 
+def _namespaced(key: str, word: str) -> bool:
+    """``word`` is ``key``'s namespace, one of :data:`_KEY_NAMESPACES` ("todo." of
+    "todo.landlord_boiler")."""
+    return word.lower() in _KEY_NAMESPACES and key.lower().startswith(f"{word.lower()}.")
+
+
+def _run_of(words: list[str], text: str) -> bool:
+    """``words`` appear in ``text`` one after the other, as one run of its words.
+
+    >>> _run_of(["dana", "has", "a", "cold"], "Dana has a cold; the HIV run is on Sunday")
+    True
+    >>> _run_of(["dana", "has", "hiv"], "Dana has a cold; the HIV run is on Sunday")
+    False
+    """
+    said = _SLUG_WORD.findall(text.lower())
+    wanted = [w.lower() for w in words]
+    n = len(wanted)
+    return any(said[i : i + n] == wanted for i in range(len(said) - n + 1))
+
+
 #: the namespaces of capture's keys ("todo.landlord_boiler", "prefers.short_replies"):
 #: a memory type or a kind capture names its keys by
 _KEY_NAMESPACES = frozenset(
@@ -573,13 +593,14 @@ class Building(Recording):
             found = self._judged_id(key, node.category)
         else:
             found = self._remembered(f"key\n{key}", lambda: judged_key(key))
-            if found.stop_reason not in _CONTENT_REFUSALS and added and self._field_gate:
-                found = self._one_word_key(key, words, added[0], node) or found
+            if found.stop_reason not in _CONTENT_REFUSALS and self._field_gate:
+                if added and not _namespaced(key, added[0]):
+                    found = self._one_word_key(words, node) or found
+                else:  # no word added, or only the key's namespace ("fact.")
+                    found = self._reordered_key(key, words, node) or found
         return [found] if found is not None and found.stop_reason in _CONTENT_REFUSALS else []
 
-    def _one_word_key(
-        self, key: str, words: list[str], word: str, node: MemoryNode
-    ) -> Decision | None:
+    def _one_word_key(self, words: list[str], node: MemoryNode) -> Decision | None:
         """The refusal of a key whose one added ``word`` says what the gate refuses, or None.
 
         Trigger: a key that adds one word to the text ("dana_tested_positive_for_hiv"
@@ -588,13 +609,32 @@ class Building(Recording):
           (review S17-R5); capture's keys ("todo.landlord_boiler"), read whole by the
           heads, were refused with their harmless memories (session 16).
         Outcome: the key's words are judged as a sentence (the gate's content checks
-          under the memory's category) — unless the word is the key's namespace, one of
-          :data:`_KEY_NAMESPACES` ("todo." of "todo.landlord_boiler"): that adds no fact.
+          under the memory's category). A word that is the key's namespace, one of
+          :data:`_KEY_NAMESPACES` ("todo." of "todo.landlord_boiler"), adds no fact:
+          such a key is :meth:`_reordered_key`'s.
         """
-        if word.lower() in _KEY_NAMESPACES and key.lower().startswith(f"{word.lower()}."):
-            return None
         said = self._judge_text(" ".join(words), node.category)
         return said if said.stop_reason in _CONTENT_REFUSALS else None
+
+    def _reordered_key(self, key: str, words: list[str], node: MemoryNode) -> Decision | None:
+        """The refusal of a key of the text's own words in an order the text does not
+        say them, or None.
+
+        Trigger: a key of three words or more (past a capture namespace), every one in
+          the text, but not as one run of it ("dana_has_hiv" beside "Dana has a cold;
+          the HIV charity run is on Sunday").
+        Why: the key says its own sentence, and the pattern detectors alone let it
+          through (review S18-R1); a key that is a run of the text ("dana_has_a_cold")
+          says only what the text says, which the gate judged.
+        Outcome: the key's words are judged as a sentence, its first letter a capital
+          (the gate's content checks under the memory's category).
+        """
+        said = words[1:] if _namespaced(key, words[0]) else words
+        if len(said) < 3 or _run_of(said, node.content):
+            return None
+        sentence = " ".join(said)  # read as a sentence reads: its first letter a capital
+        decision = self._judge_text(sentence[:1].upper() + sentence[1:], node.category)
+        return decision if decision.stop_reason in _CONTENT_REFUSALS else None
 
     def _judged_id(self, value: str, category: Any = None) -> Decision | None:
         """The gate's content decision on an id that reads as words (:func:`id_words`) or

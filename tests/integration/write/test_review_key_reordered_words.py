@@ -28,7 +28,6 @@ def _add(tmp_path: Path, content: str, key: str) -> str:
         return engine.add(memory).stop_reason.value
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R1: routed to the lead (write/building._judged_key)")
 @pytest.mark.parametrize(
     ("content", "key"),
     [(COLD, "dana_has_hiv"), (COLD, "fact.dana_has_hiv"), (ROTA, "note.dana_is_hiv_positive")],
