@@ -20,7 +20,14 @@ from memvault.policy.findings import CheckFn, Finding, Prepared, finding
 from memvault.policy.learned import HeadScore, LearnedLayer
 from memvault.policy.normalize import NormalizedText, normalize
 
-__all__ = ["check_classifier", "check_learned", "content_check", "slug_of", "value_adds"]
+__all__ = [
+    "check_classifier",
+    "check_learned",
+    "content_check",
+    "plain_words",
+    "slug_of",
+    "value_adds",
+]
 
 #: the shape of a key the write path derives (:func:`memvault.write.spec.derive_key`)
 _DERIVED_KEY = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
@@ -131,31 +138,36 @@ def value_adds(value: str, text: str) -> str | None:
         parsed = None
     if isinstance(parsed, dict | list):
         leaves = [(leaf.strip(), named) for leaf, named in _leaves(parsed, text.strip())]
-        lines = [leaf for leaf, _ in leaves if _plain_words(leaf) >= 3]
+        lines = [leaf for leaf, _ in leaves if plain_words(leaf) >= 3]
         # Trigger: a field of one or two words beside its name ({"diagnosis":
         #   "schizophrenia"}, {"status": "HIV positive"}).
         # Why: under the three-words floor no head read it, and the value is handed
         #   back to the agent with the memory (review S18-R2).
         # Outcome: the short named fields are read together, after the text (lists of
         #   labels are not: "namespace: user_123, memories" read so as an injection).
-        short = [leaf for leaf, named in leaves if named and _plain_words(leaf) < 3]
+        short = [leaf for leaf, named in leaves if named and plain_words(leaf) < 3]
         if short:
             lines.append(f"{text.strip()}: {'; '.join(short)}")
         said = "\n".join(lines)
     else:
         said = value.replace(text, " ").strip()
-        if said and _plain_words(said) < 3 <= _plain_words(value):
+        if said and plain_words(said) < 3 <= plain_words(value):
             # a short remainder is read with the text it qualifies ("Dana: HIV positive"
             # beside the text "Dana": review S16-R2)
             said = value
-        elif said == value.strip() and 0 < _plain_words(said) < 3:
+        elif said == value.strip() and 0 < plain_words(said) < 3:
             # a short value that does not repeat the text is its slot's value: read
             # after the text ("Mia's status" = "schizophrenia": review S18-R7)
             said = f"{text.strip()}: {said}"
-    return said if _plain_words(said) >= 3 else None
+    return said if plain_words(said) >= 3 else None
 
 
-def _plain_words(text: str) -> int:
+def plain_words(text: str) -> int:
+    """The words of letters in ``text`` — the learned heads read a field of three or more.
+
+    >>> plain_words("user_123, memories"), plain_words("Mia's status: HIV+")
+    (1, 4)
+    """
     return len(_PLAIN_WORD.findall(text))
 
 
@@ -341,9 +353,7 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             doc = normalize(added)
             yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
             continue
-        elif (
-            name == "value" and first is not None and value not in text and _plain_words(value) < 3
-        ):
+        elif name == "value" and first is not None and value not in text and plain_words(value) < 3:
             # Trigger: a value of one or two words that the text does not say
             #   ("Mia's status" = "schizophrenia").
             # Why: read alone it is under the heads' floor (review S18-R7).
@@ -353,7 +363,7 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
                 doc = normalize(added)
                 yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
             continue
-        elif name == "key" or (name == "value" and (value in text or _plain_words(value) < 3)):
+        elif name == "key" or (name == "value" and (value in text or plain_words(value) < 3)):
             continue
         # Trigger: the value is a short extra field of the same write.
         # Why: embedding it too would double the cost of every decision.

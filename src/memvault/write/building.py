@@ -31,6 +31,7 @@ from memvault.model.enums import MemoryOp, MemoryType, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
 from memvault.model.validation import canonical_source_path
 from memvault.policy import Candidate, GateContext, evaluate
+from memvault.policy.checks_content import plain_words
 from memvault.policy.write_gate import ID_FIELDS, provenance_ids
 from memvault.retrieval.indexing import embedding_rows, text_sha256
 from memvault.store.base import EmbeddingRow
@@ -532,6 +533,12 @@ class Building(Recording):
         if op is MemoryOp.DELETE or not summary or summary == derived_summary(node.content):
             return found
         probe = node.model_copy(update={"content": summary, "summary": "", "key": "", "value": ""})
+        if plain_words(summary) < 3:
+            # Trigger: a summary of a word or two ("schizophrenia" for "Mia's status").
+            # Why: alone it is under the heads' floor, and the bulletin quotes it in
+            #   place of the text (review S18-R7).
+            # Outcome: it is judged as a short value of the memory: after its text.
+            probe = node.model_copy(update={"summary": "", "key": "", "value": summary})
         decision = self.check(op, self.vectored([Draft(probe)])[0])
         if decision.stop_reason in _CONTENT_REFUSALS:
             found.append(decision)
