@@ -233,12 +233,12 @@ def _leaves(node: Any, text: str) -> Iterable[tuple[str, bool]]:
             if flat is not None:
                 # a list of short items is named by its key like a scalar field:
                 # {"diagnosis": ["bipolar disorder"]} (review S17-R8)
-                said = [
+                items = [
                     _spaced_words(str(x))
                     for x in flat
                     if not (isinstance(x, str) and (x.strip() == text or _opaque_id(x)))
                 ]
-                yield f"{name}: {', '.join(said)}", False
+                yield f"{name}: {', '.join(items)}", False
             elif isinstance(item, dict):
                 inner = list(_leaves(item, text))
                 yield from inner if inner else ((name, False),)
