@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from memvault.embed.base import Embedder
 from memvault.errors import ValidationFailed
+from memvault.extract.text import slug
 from memvault.model.clock import new_id
 from memvault.model.clock import summarise as _summarise
 from memvault.model.decision import Decision
@@ -247,17 +248,26 @@ def _namespaced(key: str, word: str) -> bool:
 
 
 def _run_of(words: list[str], text: str) -> bool:
-    """``words`` appear in ``text`` one after the other, as one run of its words.
+    """``words`` say a run of ``text``'s words: their content words (past stopwords, as
+    capture's keys are slugs of its clauses: ``extract.text.slug``) one after the other.
 
     >>> _run_of(["dana", "has", "a", "cold"], "Dana has a cold; the HIV run is on Sunday")
     True
     >>> _run_of(["dana", "has", "hiv"], "Dana has a cold; the HIV run is on Sunday")
     False
+    >>> _run_of(["update", "ev", "880", "account"], "Update the EV-880 account details")
+    True
     """
-    said = _SLUG_WORD.findall(text.lower())
-    wanted = [w.lower() for w in words]
+    wanted, said = _content_words(" ".join(words)), _content_words(text)
     n = len(wanted)
     return any(said[i : i + n] == wanted for i in range(len(said) - n + 1))
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _SLUG_JOINS.split(slug(text, max_words=len(text))) if w]
+
+
+_SLUG_JOINS = re.compile(r"[_.\-]+")
 
 
 #: the namespaces of capture's keys ("todo.landlord_boiler", "prefers.short_replies"):
