@@ -54,7 +54,6 @@ def test_a_short_value_is_read_with_its_text(
     assert _add(tmp_path, content, value) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R7: routed to the lead (policy/checks_content)")
 @pytest.mark.parametrize(("content", "summary"), [(c, v) for c, v, _ in SLOTS.values()])
 def test_a_short_summary_is_read_with_its_text(tmp_path: Path, content: str, summary: str) -> None:
     """The same words as the summary, which the bulletin quotes instead of the text."""
