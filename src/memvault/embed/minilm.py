@@ -250,8 +250,8 @@ class MiniLMEmbedder:
             id and dimension do not change.
         query_backend: how ``embed_query`` runs the network for one query:
             ``numpy`` (the numpy pass, exact), ``onnx`` (onnxruntime, float32),
-            ``onnx-int8`` (onnxruntime, int8 weights; ~1.5 ms instead of
-            12–60 ms, cosine ≥ .99 to the exact vector) or ``auto`` (default:
+            ``onnx-int8`` (onnxruntime, int8 weights; 1.5–3.5 ms by CPU instead
+            of 12–60 ms, cosine ≥ .99 to the exact vector) or ``auto`` (default:
             ``onnx-int8`` when the ``fast`` extra is installed, else ``numpy``).
         query_cache: recent query vectors kept (an LRU by text); 0 turns it off.
     """
