@@ -39,6 +39,7 @@ from pathlib import Path
 
 from memvault.errors import WeightsError
 from memvault.extract import when
+from memvault.extract.asides import MOMENT, aside, comments
 from memvault.extract.attach import (
     RELATIVE,
     WHEN_TO_REMIND,
@@ -103,11 +104,6 @@ MAX_CANDIDATES = 5
 #: Rules whose statement stands whatever day it is said ("from today on, always …").
 _STANDING = frozenset({"instruction", "want_you", "by_default", "reply_in", "constraint"})
 
-#: A sentence read surely as one of these (at least ``ASIDE_MIN``) is an aside: a later
-#: sentence no rule read carries it on.
-_ASIDE = frozenset({"oneoff", "chitchat"})
-ASIDE_MIN = 0.9
-
 #: What an event that starts or tells a lasting state is retyped as.
 _AS_FACT = Reading("fact", 1.0, (("fact", 1.0),))
 
@@ -144,17 +140,6 @@ def _says_change(raw: str) -> bool:
     True
     """
     return any(not _BARE_INSTEAD.match(raw, m.start()) for m in UPDATE_CUE.finditer(raw))
-
-
-def _of_the_day(raw: str) -> bool:
-    """Whether ``raw`` is said of today ("today", "all morning", "what a day", "hoy").
-
-    >>> _of_the_day("What a day, the printer jammed twice."), _of_the_day("Oggi piove.")
-    (True, True)
-    >>> _of_the_day("The printer jams every week.")
-    False
-    """
-    return any(p.search(raw) for p in (when.TODAY, when.TODAY_OTHER, when.THE_DAY))
 
 
 def _mark(trace: list[ClauseTrace], at: Sequence[int], why: str) -> None:
@@ -295,6 +280,7 @@ class RuleExtractor:
         trace_of: dict[int, int] = {}  # a candidate's place in the trace (by id)
         unkept: list[tuple[Unkept, int]] = []  # clauses that became nothing, their trace
         aside_in: int | None = None  # the first sentence surely a one-off or chit-chat
+        moment_only = False  # that aside is only a happening of the moment (then a comment)
         for i, (s_index, raw, text, explicit) in enumerate(prepared):
             many = len(sentences[s_index][1]) > 1  # the sentence has several clauses
             reading = readings[len(sentences) + i]
@@ -302,34 +288,11 @@ class RuleExtractor:
             cand, why = built[i]
             if kind == "calendar" and s_index == 0 and cand is not None:
                 cand, why = calendar_entry(cand, why, raw)
-            if (
-                cand is None
-                and aside_in is None
-                and reading is not None
-                and (
-                    (
-                        reading.label in _ASIDE
-                        and reading.score >= ASIDE_MIN
-                        and why.startswith(
-                            ("silent:oneoff", "silent:chitchat", "silent:praise", "silent:one-off")
-                        )
-                    )
-                    # a one-off said of the day ("Lovely light in the studio today.", "What
-                    # a day, the printer jammed twice.", "Oggi in bottega c'è un profumo
-                    # di vernice"), however unsure the reading: the turn is about the moment
-                    or (
-                        reading.label in _ASIDE
-                        and why.startswith(("silent:oneoff", "silent:chitchat"))
-                        and _of_the_day(raw)
-                    )
-                    # a question asked ("is it worth moving to X? we're a small team")
-                    or (why.startswith("silent:question") and text.rstrip().endswith(("?", "？")))
-                    # praise of the assistant ("You explain so clearly. My lead should
-                    # take notes."), however the reader reads its words
-                    or why.startswith("silent:praise")
-                )
-            ):
-                aside_in = s_index
+            opens = aside(reading, why, raw, text) if cand is None and aside_in is None else None
+            if opens is not None:
+                # a sure one-off or chit-chat, a question, praise, the day's or the
+                # moment's happening (see asides.aside): a later sentence carries it on
+                aside_in, moment_only = s_index, opens == MOMENT
             if (
                 cand is not None
                 and not explicit
@@ -339,6 +302,7 @@ class RuleExtractor:
                 and aside_in < s_index
                 and not stands_alone(raw)
                 and not _says_change(raw)
+                and (not moment_only or comments(raw))
             ):
                 # Trigger: a sentence no rule read after one surely a one-off or chit-chat
                 #          ("Snowed in again. So I'm reading docs instead.", "Haha, herrlich.

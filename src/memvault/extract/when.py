@@ -127,8 +127,12 @@ TODAY_OTHER = re.compile(
     r"|cet après-midi|en ce moment|heute(?: abend| morgen| nachmittag)?|gerade"
     r"|hoje(?: à noite)?|esta noite|oggi|stasera|stamattina|in questo momento"
     r"|vandaag|vanavond|vanochtend|op dit moment|dziś|dzisiaj|dziś wieczorem|bugün"
-    r"|bu akşam|bu sabah|şu an|сегодня|вечером)(?!\w)"
-    r"|今日|今夜|今朝|今天|今晚|今早|此刻",
+    r"|bu akşam|bu sabah|şu an|сегодня|вечером"
+    # "right now" said as such (session 18): Catalan, Portuguese, Italian, Polish,
+    # Romanian, Czech, Dutch, Swedish/Danish, Russian
+    r"|ara mateix|en aquest moment|agora mesmo|proprio ora|proprio adesso|właśnie teraz"
+    r"|chiar acum|právě teď|juist nu|precis nu|прямо сейчас)(?!\w)"
+    r"|今日|今夜|今朝|今天|今晚|今早|此刻|今ちょうど|ちょうど今|지금 막",
     re.I,
 )
 #: A change made ("we bumped dagster to 1.10.1 today", "upgraded the cluster this morning"):

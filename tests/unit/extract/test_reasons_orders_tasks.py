@@ -137,3 +137,31 @@ def test_the_same_verbs_said_of_yesterday_are_no_order(text: str) -> None:
 )
 def test_a_tool_named_is_a_fact_unless_a_taste_or_an_order_is_said(text: str, kind: str) -> None:
     assert [k for k, _ in kept(text)] == [kind], kept(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the moment's happening, then its consequence (kept before session 18)
+        "I'm at my sister's graduation this weekend. So I won't be answering emails.",
+        "I'm on a stag do all weekend. So I won't be online.",
+        # "right now" in Catalan and Japanese (kept before session 18)
+        "Ara mateix em prenc un cafè al taller.",
+        "ちょうど今お茶を飲んでいます。",
+    ],
+)
+def test_the_moments_happening_and_its_comment_keep_nothing(text: str) -> None:
+    assert kept(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # the speaker's own fact after the moment's happening is no comment
+        ("I'm at a trade fair this weekend. I sell handmade soap.", "handmade soap"),
+        # a bare "now" in Catalan says a change, not the moment
+        ("Ara fem servir Odoo al taller.", "Odoo"),
+    ],
+)
+def test_a_fact_after_or_beside_the_moment_is_kept(text: str, words: str) -> None:
+    assert any(words in content for _, content in kept(text)), kept(text)
