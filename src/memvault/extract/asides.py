@@ -23,8 +23,6 @@ True
 
 from __future__ import annotations
 
-import re
-
 from memvault.extract import when
 from memvault.extract.reader import Reading
 
@@ -39,10 +37,9 @@ MOMENT = "moment"
 #: Why a sentence of the moment was silenced.
 _MOMENTS_SILENCED = ("silent:not the speaker's event", "silent:oneoff", "silent:chitchat")
 #: How a comment on the moment opens ("So I won't …", "Made my week.", "Best part of …").
-_COMMENT_OPENS = re.compile(
-    r"(?:so|and|but|which|made|makes|that|that's|it|it's|this|still|anyway|best|worst"
-    r"|honestly|such|what)\b",
-    re.I,
+_COMMENT_WORDS = frozenset(
+    "so and but which made makes that that's it it's this still anyway best worst honestly"
+    " such what".split()
 )
 
 
@@ -93,4 +90,5 @@ def aside(reading: Reading | None, why: str, raw: str, text: str) -> str | None:
 
 def comments(raw: str) -> bool:
     """Whether a sentence opens as a comment on what was just said."""
-    return _COMMENT_OPENS.match(raw.strip()) is not None
+    words = raw.split(maxsplit=1)
+    return bool(words) and words[0].lower().strip(",.!;:") in _COMMENT_WORDS
