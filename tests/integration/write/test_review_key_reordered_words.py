@@ -38,9 +38,17 @@ def test_a_key_that_reorders_the_texts_words_is_judged(
     assert _add(tmp_path, content, key) == "FORBIDDEN_CATEGORY"
 
 
+@pytest.mark.xfail(strict=True, reason="S18-R1 (after dd81cd1): routed to the lead (building)")
+def test_a_run_of_content_words_that_says_more_than_the_text_is_judged(tmp_path: Path) -> None:
+    """dd81cd1 leaves a key that is a run of the text's content words (past stopwords) to the
+    patterns: "dana_positive_hiv" is one beside ROTA ("Dana is positive about the HIV …")."""
+    assert _add(tmp_path, ROTA, "dana_positive_hiv") == "FORBIDDEN_CATEGORY"
+
+
 def test_the_same_key_beside_another_text_is_refused(tmp_path: Path) -> None:
     """What the key says is refused when it adds words (S15-R3b): the key is the fact."""
-    assert _add(tmp_path, "The build runs nightly", "dana_has_hiv") == "FORBIDDEN_CATEGORY"
+    for key in ("dana_has_hiv", "dana_positive_hiv"):
+        assert _add(tmp_path, "The build runs nightly", key) == "FORBIDDEN_CATEGORY"
 
 
 @pytest.mark.parametrize(
