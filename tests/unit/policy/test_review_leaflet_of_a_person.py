@@ -25,7 +25,6 @@ HELD = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R12: routed to detect (policy/detectors/topical*)")
 @pytest.mark.parametrize("text", OWN)
 def test_the_leaflet_of_a_persons_own_medication_is_refused(text: str) -> None:
     assert _decision(text) == "FORBIDDEN_CATEGORY"

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from memvault.policy.detectors.base import Hit, clause_of
+from memvault.policy.detectors.base import NAME_POSSESSIVE, Hit, clause_of
 from memvault.policy.detectors.prefilter import PatternIndex
 from memvault.policy.detectors.topical_framing import (
     _DEFINITION_SUBJECT,
@@ -119,7 +119,11 @@ def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
         ):
             continue  # "the MBTI workshop", "a Big Five quiz": the instrument, not a person
         if rule.self_attributing:
-            if not rule.strong and FRAMING.search(left[-80:] + m.group()):
+            if (
+                not rule.strong
+                and not _own_marked(left, right)
+                and FRAMING.search(left[-80:] + m.group())
+            ):
                 continue
             return _hit(rule, view, m)
         window = left[-rule.window :]
@@ -153,11 +157,15 @@ def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
         before_subject = left[: len(left) - len(window) + subj.start()]
         if rule.family in _FIRST_PERSON_ONLY:
             before_subject = ""  # "based on their writing, user is …" is still an inference
-        if not rule.strong and (
-            FRAMING.search(
-                _PERSON_HEAD.sub("", between) if _OWNER.fullmatch(subj.group()) else between
+        if (
+            not rule.strong
+            and not _own_marked(left, right)
+            and (
+                FRAMING.search(
+                    _PERSON_HEAD.sub("", between) if _OWNER.fullmatch(subj.group()) else between
+                )
+                or FRAMING.search(before_subject)
             )
-            or FRAMING.search(before_subject)
         ):
             continue
         if (
@@ -177,6 +185,36 @@ def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
             continue
         return _hit(rule, view, m)
     return None
+
+
+# Trigger: a framing word before a term that is marked as a person's own: "I'm translating
+#          the leaflet for my own diabetes medication", "… for Dana's HIV medication", "je
+#          traduis la notice de mon propre traitement contre le diabète" (review S18-R12).
+# Why: a leaflet, a report or a translation frames a topic; "my own", "mon propre" or a
+#      name's possessive before the matter's noun makes it the person's, whatever frame
+#      the sentence has.
+# Outcome: framing does not cancel a term right after "my own …" (three words at most
+#          between, none of them a framing word: "my own novel about cancer" stays a
+#          topic) or after a name's possessive ("Dana's") when a treatment word follows
+#          the term; the subject and every other check stay.
+_OWN_BEFORE = re.compile(
+    r"(?i)\b(?:(?:my|his|her|their|our) own|mon propre|ma propre|mes propres|mi propi[oa]|"
+    r"mis propi[oa]s|su propi[oa]|mein(?:e[mnrs]?)? eigene[mnrs]?|meu pr[óo]prio|"
+    r"minha pr[óo]pria|mijn eigen)\s+(?:[\w'-]+\s+){0,3}$"
+)
+_NAME_OWNS = re.compile(NAME_POSSESSIVE + r"\s+$")
+_TREATMENT_AFTER = re.compile(
+    r"(?i)^\s*(?:medication|meds|medicine|treatment|prescription|diagnosis|therapy|"
+    r"traitement|m[ée]dicaments?|tratamiento|medicaci[óo]n|medikament\w*|behandlung)\b"
+)
+
+
+def _own_marked(left: str, right: str) -> bool:
+    """The term is marked as someone's own (see above)."""
+    own = _OWN_BEFORE.search(left[-80:])
+    if own is not None:  # "my own novel about cancer": the frame is the own thing
+        return FRAMING.search(own.group()) is None
+    return bool(_NAME_OWNS.search(left[-40:]) and _TREATMENT_AFTER.match(right))
 
 
 def _hit(rule: _FamilyRule, view: View, m: re.Match[str]) -> Hit:
