@@ -26,7 +26,6 @@ ORDERS = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R4: routed to detect (policy/detectors/injection*)")
 @pytest.mark.parametrize("text", ORDERS.values(), ids=ORDERS.keys())
 def test_an_order_that_hands_authority_to_read_text_is_refused(text: str) -> None:
     assert _decision(text) == "INJECTION_DETECTED"

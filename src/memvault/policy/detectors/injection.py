@@ -268,6 +268,12 @@ RULES: tuple[Rule, ...] = (
         actions._c(actions._DECODE_CUE),
         "an encoded payload to decode and obey",
     ),
+    _r(
+        "read_text_authority",
+        "authority_transfer",
+        actions._c(authority._READ_TEXT_AUTHORITY),
+        "an order that gives text the model reads (documents, pages, tool results) authority",
+    ),
 )
 
 
