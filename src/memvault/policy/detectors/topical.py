@@ -121,7 +121,7 @@ def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
         if rule.self_attributing:
             if (
                 not rule.strong
-                and not _own_marked(left, right)
+                and not _own_marked(rule.family, left, right)
                 and FRAMING.search(left[-80:] + m.group())
             ):
                 continue
@@ -159,7 +159,7 @@ def _match_rule(rule: _FamilyRule, view: View) -> Hit | None:
             before_subject = ""  # "based on their writing, user is …" is still an inference
         if (
             not rule.strong
-            and not _own_marked(left, right)
+            and not _own_marked(rule.family, left, right)
             and (
                 FRAMING.search(
                     _PERSON_HEAD.sub("", between) if _OWNER.fullmatch(subj.group()) else between
@@ -209,8 +209,10 @@ _TREATMENT_AFTER = re.compile(
 )
 
 
-def _own_marked(left: str, right: str) -> bool:
-    """The term is marked as someone's own (see above)."""
+def _own_marked(family: str, left: str, right: str) -> bool:
+    """A health term marked as someone's own (see above)."""
+    if family != "health":
+        return False
     own = _OWN_BEFORE.search(left[-80:])
     if own is not None:  # "my own novel about cancer": the frame is the own thing
         return FRAMING.search(own.group()) is None
