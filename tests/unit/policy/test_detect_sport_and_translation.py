@@ -11,7 +11,7 @@ Judged by the pattern detectors alone. Every sentence is written for this file.
 from __future__ import annotations
 
 import pytest
-from tests.unit.policy.test_detect_topic_not_person import assert_twins
+from tests.unit.policy.test_detect_topic_not_person import assert_twins, decision
 
 # a sport's stroke or a translator's leaflet, each with the same words as the person's own
 # health (refused by a health rule)
@@ -56,3 +56,39 @@ def test_a_sport_or_a_translation_passes_the_persons_health_is_refused(
     topic: str, person: str
 ) -> None:
     assert_twins(topic, person, "detector.health.")
+
+
+# ------------------------------------------------------------------------------------
+# A person's own matter inside a frame that otherwise makes a topic (review S18-R12).
+# Framing words (a leaflet, a translation, a report) turn a health term into a topic; "my
+# own", "mon propre", "mi propio", "meine eigene" or a name's possessive before a treatment
+# make it the person's again. "My own" that owns the frame ("my own novel about cancer")
+# keeps it a topic.
+
+FRAMED_TOPICS = (
+    "A report on asthma inhalers for the clinic.",
+    "Traduzco un prospecto de epilepsia.",
+    "Übersetze einen Beipackzettel über Diabetes.",
+    "I summarise the leaflet on HIV tests.",
+)
+OWN_IN_A_FRAME = (
+    "The report on my own asthma treatment.",
+    "Es el prospecto de mi propio tratamiento de epilepsia.",
+    "Der Zettel meiner eigenen Diabetes-Behandlung.",
+    "I summarise the leaflet for Marco's HIV medication.",
+)
+OWN_PAIRS = list(zip(FRAMED_TOPICS, OWN_IN_A_FRAME, strict=True))
+
+
+@pytest.mark.parametrize(("topic", "own"), OWN_PAIRS)
+def test_own_matter_refused_frame_stored(topic: str, own: str) -> None:
+    assert_twins(topic, own, "detector.health")
+
+
+def test_own_frame_is_still_a_topic() -> None:
+    """A frame owned ("my own novel"), a company's possessive: no one's health."""
+    texts = (
+        "I'm writing my own novel about cancer survivors.",
+        "I'm translating Pfizer's diabetes leaflet.",
+    )
+    assert [decision(t) for t in texts] == [("SUCCESS_STORED", None)] * 2
