@@ -20,14 +20,7 @@ from memvault.policy.findings import CheckFn, Finding, Prepared, finding
 from memvault.policy.learned import HeadScore, LearnedLayer
 from memvault.policy.normalize import NormalizedText, normalize
 
-__all__ = [
-    "check_classifier",
-    "check_learned",
-    "content_check",
-    "plain_words",
-    "slug_of",
-    "value_adds",
-]
+__all__ = ["check_classifier", "check_learned", "content_check", "slug_of", "value_adds"]
 
 #: the shape of a key the write path derives (:func:`memvault.write.spec.derive_key`)
 _DERIVED_KEY = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
