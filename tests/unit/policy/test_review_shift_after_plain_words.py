@@ -22,7 +22,6 @@ from tests.unit.policy.test_review_shifted_letters import HARMLESS, ORDER, _deci
 LEAD = "Team note from the weekly sync: "
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R3: routed to the lead (policy/obfuscation.py)")
 @pytest.mark.parametrize(
     "encoded",
     [_shift(ORDER, 3), _shift(ORDER, 7), _morse(ORDER)],
@@ -46,7 +45,6 @@ def test_a_harmless_sentence_encoded_after_the_lead_is_stored(encoded: str) -> N
     assert _decision(LEAD + encoded) == "SUCCESS_STORED"
 
 
-@pytest.mark.xfail(strict=True, reason="S18-R3: routed to the lead (policy/obfuscation.py)")
 @pytest.mark.parametrize(
     "encoded",
     [_morse(ORDER).replace(" / ", " // "), _morse(ORDER).replace(" / ", "\n"),
