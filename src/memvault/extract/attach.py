@@ -506,9 +506,7 @@ def join_detail(
         problems = check_statement(content)
         if verbatim:
             problems = tuple(p for p in problems if p != "first_or_second_person")
-        if problems or refused_alone(
-            host.said or host.content, host.content, detail.said or detail.content, detail.content
-        ):
+        if problems or refused_alone(host.said or host.content, detail.said or detail.content):
             # Trigger: the gate refuses the host or the detail by its words alone (a
             #          password, an injection, an access key after a harmless fact).
             # Why: joined, the gate judges both as one memory and refuses it whole: the

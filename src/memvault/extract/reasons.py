@@ -115,7 +115,7 @@ def join_reason(
         problems = check_statement(content)
         if host.rule.startswith(VERBATIM_RULE):
             problems = tuple(p for p in problems if p != "first_or_second_person")
-        if problems or refused_alone(reason.said or reason.content, reason.content):
+        if problems or refused_alone(reason.said or reason.content):
             i += 1
             continue
         both = replace(host, content=content, said=f"{host.said} {reason.said}".strip())
