@@ -438,7 +438,7 @@ class LearnedLayer:
             elif heads is full and vectors is not None:
                 dense = np.stack([np.asarray(vectors[i], dtype=np.float64) for i, _ in members])
             probs = heads.scores(dense, sparse, row_exact=True)
-            for (i, _doc), row in zip(members, probs, strict=True):
+            for (i, member), row in zip(members, probs, strict=True):
                 # Trigger: a short text (a reaction, a thanks, a question back) and
                 #   heads that carry thresholds calibrated on short texts alone.
                 # Why: on a few words a head has little evidence and friendly chat
@@ -455,7 +455,7 @@ class LearnedLayer:
                     #   fewer than eight words, every one holds the number (3+ digits or
                     #   spelled numerals). A longer text may state an id without it.
                     # Outcome: the gov_id head does not flag it (the detectors still read it).
-                    if "gov_id" in heads.labels and not says_a_number(doc.clean.text):
+                    if "gov_id" in heads.labels and not says_a_number(member.clean.text):
                         thresholds[list(heads.labels).index("gov_id")] = np.inf
                 out[i] = [
                     HeadScore(label, float(p), float(t), name)

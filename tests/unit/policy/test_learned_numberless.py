@@ -84,3 +84,17 @@ def test_what_the_envelope_adds_is_still_judged() -> None:
     decision = evaluate(Candidate(text="Это русский", value=value), GateContext())
     assert decision.stop_reason is StopReason.FORBIDDEN_CATEGORY
     assert decision.detector == "classifier.health"
+
+
+def test_a_batch_reads_each_texts_own_number() -> None:
+    """judge_many answers as one judge per text: the number rule reads each text, not the last."""
+    layer = default_layer()
+    texts = ["Passport number: X4829175", "test document number 0"]
+    vectors = [layer.vector(t) for t in texts]
+    batch = layer.judge_many(texts, vectors=vectors, vector_model=layer.encoder_model_id)
+    single = [
+        layer.judge_text(t, vector=v, vector_model=layer.encoder_model_id)
+        for t, v in zip(texts, vectors, strict=True)
+    ]
+    assert batch == single
+    assert any(s.family == "gov_id" and s.flagged for s in batch[0])
