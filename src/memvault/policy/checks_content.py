@@ -253,9 +253,11 @@ def _leaves(node: Any, text: str) -> Iterable[tuple[str, bool]]:
 
 #: words joined by "_", "-" or "." ("mia_has_hiv", "mia.has.hiv"), or in camelCase
 _JOINED = re.compile(r"(?<=[^\W_])[_.-]+(?=[^\W_])|(?<=[a-z])(?=[A-Z][a-z])")
-#: a UUID, or a hex run of eight or more with a digit (a hash): an id, not words
+#: a hex run of eight or more with a digit: a hash (``write.building`` ids read it too)
+HASH_LIKE = re.compile(r"(?=[^\d]*\d)[0-9a-fA-F]{8,}")
+#: a UUID, or a hash: an id, not words
 _OPAQUE_ID = re.compile(
-    r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|(?=[^\d]*\d)[0-9a-fA-F]{8,}"
+    rf"[0-9a-fA-F]{{8}}(?:-[0-9a-fA-F]{{4}}){{3}}-[0-9a-fA-F]{{12}}|{HASH_LIKE.pattern}"
 )
 
 
@@ -272,8 +274,7 @@ def _spaced_words(item: str) -> str:
     ('mia has hiv', 'user_123', 'needs review')
     """
     spaced = _spaced(item)
-    words = [w for w in spaced.split() if len(_PLAIN_WORD.findall(w)) == 1 and w.isalpha()]
-    return spaced if len(words) >= 2 else item
+    return spaced if sum(w.isalpha() for w in spaced.split()) >= 2 else item
 
 
 def _opaque_id(item: str) -> bool:
@@ -342,9 +343,8 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             #   labels: review S18-R2); a plain value's remainder the n-gram heads.
             if _is_json(wrapped[0]):
                 yield from _line_findings(layer, name, added)
-                continue
-            doc = normalize(added)
-            yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
+            else:
+                yield from _ngram_findings(layer, name, added)
             continue
         elif name == "value" and first is not None and value not in text and plain_words(value) < 3:
             # Trigger: a value of one or two words that the text does not say
@@ -353,8 +353,7 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             # Outcome: read after the text, by the n-gram heads (no second vector).
             added = value_adds(doc.clean.text, first.clean.text)
             if added is not None:
-                doc = normalize(added)
-                yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
+                yield from _ngram_findings(layer, name, added)
             continue
         elif name == "key" or (name == "value" and (value in text or plain_words(value) < 3)):
             continue
@@ -370,6 +369,12 @@ def check_learned(p: Prepared) -> Iterable[Finding]:
             use_encoder=is_text,
         )
         yield from _head_findings(name, doc, scores)
+
+
+def _ngram_findings(layer: LearnedLayer, name: str, added: str) -> Iterable[Finding]:
+    """The n-gram heads' findings on what a plain value adds (no second vector)."""
+    doc = normalize(added)
+    yield from _head_findings(name, doc, layer.judge(doc, use_encoder=False))
 
 
 def _line_findings(layer: LearnedLayer, name: str, added: str) -> Iterable[Finding]:

@@ -32,7 +32,7 @@ from memvault.model.enums import MemoryOp, MemoryType, StopReason
 from memvault.model.node import SUMMARY_MAX, MemoryNode, Source
 from memvault.model.validation import canonical_source_path
 from memvault.policy import Candidate, GateContext, evaluate
-from memvault.policy.checks_content import plain_words
+from memvault.policy.checks_content import HASH_LIKE, plain_words
 from memvault.policy.write_gate import ID_FIELDS, provenance_ids
 from memvault.retrieval.indexing import embedding_rows, text_sha256
 from memvault.store.base import EmbeddingRow
@@ -238,7 +238,7 @@ def _opaque(part: str) -> bool:
     """A hash or a numbered chunk, by shape: a hex run of eight or more with a digit
     ("6be583a0…"), or one letter and three digits or more ("p0001"). A word glued to a
     number ("HIV2024", "Tulip2290x") is not one: it is judged (review S14-R11)."""
-    return bool(_HASH_LIKE.fullmatch(part) or _CHUNK_NUMBER.fullmatch(part))
+    return bool(HASH_LIKE.fullmatch(part) or _CHUNK_NUMBER.fullmatch(part))
 
 
 def _namespaced(key: str, word: str) -> bool:
@@ -277,7 +277,6 @@ _KEY_NAMESPACES = frozenset(
     | {"reminder", "record", "diagnostics", "workflow", "context", "note", "prefers"}
     | {"likes", "uses", "done"}
 )
-_HASH_LIKE = re.compile(r"(?=[^\d]*\d)[0-9a-fA-F]{8,}")
 _CHUNK_NUMBER = re.compile(r"[A-Za-z]\d{3,}")
 
 
